@@ -1,0 +1,25 @@
+# Two entry points for a fresh machine that has only python3:
+#   make report   the main job (replays the worked example games, prints their ledgers)
+#   make test     the whole test suite
+# Both build .venv on first use and re-install when pyproject.toml changes.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: report test bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+report: $(STAMP)
+	$(BIN)/gamelab replay data/playtests/*.json
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+clean:
+	rm -rf $(VENV) .pytest_cache

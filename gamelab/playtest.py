@@ -1,0 +1,119 @@
+"""Playtest replay, the part both games share (contract: shared/playtest-format.md).
+
+A record is read (JSON or YAML), handed to its game's ``record`` module, which
+validates it against the rules, runs it through the engine as a batch of one
+and returns the ledger plus the observed values that ``expect`` may claim.
+This module compares those claims and renders the ledger as text tables.
+
+Game modules (``gamelab.<game>.record``) provide:
+
+* ``replay(record: dict) -> (ledger: dict, observed: dict)``: ``observed``
+  maps each ``expect`` key the game knows to the value the rules give, in the
+  same nesting as the claim (lists by round/beat, then by seat).  Raises
+  :class:`~gamelab.errors.RecordError` for a record that breaks the rules.
+* ``tables(ledger) -> list[(title, pandas.DataFrame)]`` for ``gamelab replay``.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from .errors import RecordError
+
+GAMES = {"sbr": "gamelab.sbr.record", "strand": "gamelab.strand.record"}
+
+
+def load_record(path: str | Path) -> dict:
+    """Read a record file; a missing, unreadable or malformed file is a
+    :class:`RecordError` naming the file (never a traceback)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read the file ({exc})") from None
+    if path.suffix.lower() in (".yaml", ".yml"):
+        import yaml
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise RecordError(f"{path}: not valid YAML ({exc})") from None
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: a playtest record is a mapping with a 'game' key")
+    return data
+
+
+def game_module(record: dict):
+    game = record.get("game")
+    if game not in GAMES:
+        raise RecordError(f"unknown game {game!r}: expected one of {', '.join(sorted(GAMES))}")
+    return importlib.import_module(GAMES[game])
+
+
+def compare(expect: dict, observed: dict) -> list[dict]:
+    """Every claimed value that differs from the observed one.
+
+    Each mismatch names the ``key``, the ``index`` path into the nested lists
+    (``[]`` for a scalar claim), the ``expected`` and the ``actual`` value.
+    A claim the game does not produce is an error, not a silent skip.
+    """
+    if not isinstance(expect, dict):
+        raise RecordError("'expect' must be a mapping of result names to values")
+    out: list[dict] = []
+    for key, claim in expect.items():
+        if key not in observed:
+            raise RecordError(f"'expect' has an unknown key {key!r}: known keys are "
+                              + ", ".join(sorted(observed)))
+        _diff(key, [], claim, observed[key], out)
+    return out
+
+
+def _diff(key: str, index: list, claim: Any, actual: Any, out: list) -> None:
+    if isinstance(claim, list) and isinstance(actual, list):
+        for i in range(max(len(claim), len(actual))):
+            if i >= len(claim):
+                break  # a shorter claim (e.g. only some beats) claims nothing more
+            _diff(key, index + [i], claim[i], actual[i] if i < len(actual) else None, out)
+    elif claim != actual:
+        out.append({"key": key, "index": index, "expected": claim, "actual": actual})
+
+
+def replay(record: dict) -> dict:
+    """Replay a record; the ledger with its ``mismatches`` list."""
+    module = game_module(record)
+    ledger, observed = module.replay(record)
+    ledger["mismatches"] = compare(record.get("expect") or {}, observed)
+    return ledger
+
+
+def replay_file(path: str | Path) -> dict:
+    return replay(load_record(path))
+
+
+def render(ledger: dict) -> str:
+    """The ledger as readable text tables (the whole text, so that an error
+    can never leave half a ledger printed)."""
+    import pandas as pd
+
+    module = importlib.import_module(GAMES[ledger["game"]])
+    blocks = []
+    with pd.option_context("display.unicode.east_asian_width", True,
+                           "display.width", 200, "display.max_columns", 50):
+        for title, frame in module.tables(ledger):
+            blocks.append(f"{title}\n{frame.to_string()}")
+    mism = ledger.get("mismatches", [])
+    if mism:
+        lines = [f"  {m['key']}{''.join(f'[{i}]' for i in m['index'])}: "
+                 f"record says {m['expected']!r}, rules give {m['actual']!r}" for m in mism]
+        blocks.append(f"Mismatches with the record's expect ({len(mism)}):\n" + "\n".join(lines))
+    else:
+        blocks.append("Mismatches with the record's expect: none")
+    return "\n\n".join(blocks)

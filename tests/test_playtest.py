@@ -1,0 +1,40 @@
+"""Shared replay plumbing: loading files, comparing claims, CLI errors."""
+import json
+
+import pytest
+
+from gamelab import cli, playtest
+from gamelab.errors import RecordError
+
+
+def test_compare_lists_only_differences():
+    expect = {"totals": [[1, 2], [3, 4]], "final": [9, 9]}
+    observed = {"totals": [[1, 2], [3, 5], [6, 7]], "final": [9, 8], "lone": [0, 0]}
+    mism = playtest.compare(expect, observed)
+    assert mism == [
+        {"key": "totals", "index": [1, 1], "expected": 4, "actual": 5},
+        {"key": "final", "index": [1], "expected": 9, "actual": 8},
+    ]
+
+
+def test_compare_rejects_unknown_key():
+    with pytest.raises(RecordError, match="unknown key 'score'"):
+        playtest.compare({"score": 1}, {"final": 1})
+
+
+def test_bad_files_are_one_line_errors(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert cli.main(["replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "not valid JSON (line 1" in err and "Traceback" not in err
+    assert cli.main(["replay", str(tmp_path / "missing.json")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    other = tmp_path / "other.yaml"
+    other.write_text("game: chess\n")
+    assert cli.main(["replay", str(other)]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    lst = tmp_path / "list.json"
+    lst.write_text(json.dumps([1, 2]))
+    with pytest.raises(RecordError, match="mapping"):
+        playtest.load_record(lst)
