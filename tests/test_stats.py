@@ -1,0 +1,59 @@
+"""Known-answer tests for the statistics layer."""
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as st
+
+from gamelab import stats
+
+
+def test_wilson_matches_scipy_for_whole_counts():
+    for k, n in [(0, 10), (3, 10), (57, 300), (300, 300)]:
+        ours = stats.wilson(k, n)
+        ref = st.binomtest(k, n).proportion_ci(method="wilson")
+        assert ours.low == pytest.approx(ref.low, abs=1e-12)
+        assert ours.high == pytest.approx(ref.high, abs=1e-12)
+
+
+def test_wilson_hand_computed():
+    # p = 0.5, n = 100, z = 1.959964: centre 0.5, half = z*sqrt(.0025 + z^2/40000)/(1+z^2/100)
+    e = stats.wilson(50, 100)
+    z = 1.959963984540054
+    half = z * np.sqrt(0.0025 + z * z / 40000) / (1 + z * z / 100)
+    assert e.low == pytest.approx(0.5 - half) and e.high == pytest.approx(0.5 + half)
+    assert e.low == pytest.approx(0.40383, abs=1e-5)
+
+
+def test_mean_interval_and_two_proportion():
+    m = stats.mean_interval([1, 2, 3, 4, 5])
+    # t(0.975, 4) = 2.776445, sem = sqrt(2.5/5)
+    assert m.value == 3 and m.high - 3 == pytest.approx(2.776445 * np.sqrt(0.5), rel=1e-6)
+    d, t = stats.two_proportion(60, 100, 40, 100)
+    assert d.value == pytest.approx(0.2)
+    chi2 = st.chi2_contingency([[60, 40], [40, 60]], correction=False)
+    assert t.pvalue == pytest.approx(chi2.pvalue, rel=1e-9)
+    assert d.low > 0  # the difference is significant, so its interval excludes 0
+
+
+def test_equal_wins_chisquare():
+    r = stats.equal_wins([25, 25, 25, 25], [100, 100, 100, 100])
+    assert r.statistic == 0 and r.pvalue == 1
+    r = stats.equal_wins([40, 20, 20, 20], [100, 100, 100, 100])
+    assert r.statistic == pytest.approx((15**2 + 3 * 5**2) / 25)  # = 12
+    assert r.df == 3 and r.pvalue < 0.05
+
+
+def test_win_table_and_design_metrics():
+    df = pd.DataFrame({
+        "game": [0, 0, 1, 1, 2, 2, 3, 3],
+        "seat": [1, 2] * 4,
+        "win": [1, 0, 1, 0, 0.5, 0.5, 0, 1],
+        "score": [10, 5, 8, 6, 7, 7, 4, 9],
+    })
+    t = stats.win_table(df, "seat")
+    assert list(t["win_rate"]) == [0.625, 0.375]
+    m = stats.design_metrics(df)
+    assert m["balance"] == pytest.approx(0.75)
+    assert m["first_seat_advantage"] == pytest.approx(0.125)
+    assert m["decisiveness"] == pytest.approx(0.75)
+    assert m["mean_margin"] == pytest.approx((5 + 2 + 0 + 5) / 4)
