@@ -1,17 +1,20 @@
 """Monte Carlo runner: many seeded games of one game, as a tidy DataFrame.
 
-Seeding: ``SeedSequence(seed)`` is spawned into one child per chunk of deals;
-chunk sizes do not depend on the number of workers, so the same seed gives the
-same table with 1 worker or 8.  Each deal (one child seed) is played once per
-seat rotation of the lineup, so every agent sits in every seat on the same
-deals and comparisons between agents and seats are paired.
+Work is cut into :class:`Chunk`\\ s of ``chunk_deals`` deals.  Chunk ``i`` of a
+run with seed ``s`` draws every random number from
+``SeedSequence(s, spawn_key=(i,))``: chunk sizes never depend on the number of
+workers, and a run can be extended by more chunks later (precision-driven
+sweeps), so the same seed gives the same table however the work is spread.
 
-A game plugs in through :class:`GameAdapter` (``gamelab.<game>.sim``), which
-turns a lineup of agent names into per-seat policies and plays a batch.
+Each deal is played once per seat rotation of the lineup, so every agent sits
+in every seat on the same deals and comparisons between agents and seats are
+paired; two lineups or two parameter sets run with the same seed are played on
+the same deals too (common random numbers).
+
+A game plugs in through a :class:`GameAdapter` (``gamelab.<game>.sim``).
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
 import dataclasses
 import importlib
 import math
@@ -20,7 +23,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-ADAPTERS = {"sbr": "gamelab.sbr.sim", "strand": "gamelab.strand.sim"}
+from .errors import GamelabError
+
+ADAPTERS = {"sbr": "gamelab.sbr.sim", "strand": "gamelab.strand.sim", "toy": "gamelab.testing"}
 DEFAULT_CHUNK_DEALS = 1024
 
 
@@ -28,42 +33,97 @@ DEFAULT_CHUNK_DEALS = 1024
 class GameAdapter:
     """What the runner needs from a game.
 
-    ``play(params, lineup, n_games, n_players, seed_seq) -> dict`` plays
-    ``n_games`` games with seat i played by agent ``lineup[i]`` and returns
-    arrays of shape (G, P) (per seat) or (G,) (per game).  It must draw every
-    random number from ``seed_seq`` (chance before play, so that the same seed
-    deals the same games whatever the seating).
+    ``play(params, seating, n_deals, n_players, seed_seq) -> dict`` plays
+    ``n_deals`` games with seat i played by agent ``seating[i]`` and returns
+    arrays of shape (G, P) (per seat: at least ``score`` and ``win``, the win
+    share with ties split) or (G,) (per game).  Chance must be drawn from
+    ``seed_seq`` before play, so that a deal is the same under every seating.
     """
 
     name: str
     play: Callable[..., dict]
-    default_params: Callable[[], Any]
+    param_class: type
     default_lineup: Callable[[int], Sequence[str]]
+    agents: Sequence[str] = ()
+    players: tuple[int, int] = (2, 6)
+    derived: dict = dataclasses.field(default_factory=dict)  # sweep knob -> fn(base, value) -> changes
 
 
-def adapter(game: str | GameAdapter) -> GameAdapter:
-    if isinstance(game, GameAdapter):
-        return game
-    if game not in ADAPTERS:
-        from .errors import GamelabError
-        raise GamelabError(f"unknown game {game!r}: expected one of {', '.join(sorted(ADAPTERS))}")
-    return importlib.import_module(ADAPTERS[game]).ADAPTER
+def adapter(game: str) -> GameAdapter:
+    path = ADAPTERS.get(game)
+    if path is None:
+        raise GamelabError(f"unknown game {game!r}: expected one of {', '.join(sorted(k for k in ADAPTERS if k != 'toy'))}")
+    return importlib.import_module(path).ADAPTER
 
 
-def _play_chunk(game, params, lineup, n_players, n_deals, seed_seq, chunk_index) -> pd.DataFrame:
+@dataclasses.dataclass(frozen=True)
+class Chunk:
+    """One unit of work: ``n_deals`` deals x every seat rotation."""
+
+    game: str
+    params: Any
+    lineup: tuple
+    n_players: int
+    n_deals: int
+    seed: int
+    index: int
+
+    def seed_seq(self) -> np.random.SeedSequence:
+        return np.random.SeedSequence(self.seed, spawn_key=(self.index,))
+
+    @property
+    def n_games(self) -> int:
+        return self.n_deals * self.n_players
+
+
+def resolve(game: str, params=None, lineup=None, n_players=None):
+    """Fill in defaults and check a run's setting; errors name the bad value."""
     ad = adapter(game)
+    params = ad.param_class() if params is None else params
+    if lineup is None:
+        if n_players is None:
+            raise GamelabError("give n_players or a lineup")
+        lineup = ad.default_lineup(n_players)
+    lineup = tuple(lineup)
+    n_players = len(lineup) if n_players is None else int(n_players)
+    lo, hi = ad.players
+    if not lo <= n_players <= hi:
+        raise GamelabError(f"n_players = {n_players} is out of range: {ad.name} is for {lo}-{hi} players")
+    if len(lineup) != n_players:
+        raise GamelabError(f"the lineup has {len(lineup)} agents for {n_players} players")
+    unknown = [a for a in lineup if ad.agents and a not in ad.agents]
+    if unknown:
+        raise GamelabError(f"unknown agent {unknown[0]!r}: expected one of {', '.join(ad.agents)}")
+    return params, lineup, n_players
+
+
+def plan(game: str, *, n_games: int, seed: int, params=None, lineup=None, n_players=None,
+         chunk_deals: int = DEFAULT_CHUNK_DEALS, first_chunk: int = 0) -> list[Chunk]:
+    """The chunks of a run of about ``n_games`` games (whole deals x rotations)."""
+    params, lineup, n_players = resolve(game, params, lineup, n_players)
+    n_deals = max(1, math.ceil(n_games / n_players))
+    sizes = [min(chunk_deals, n_deals - i) for i in range(0, n_deals, chunk_deals)]
+    return [Chunk(game, params, lineup, n_players, size, int(seed), first_chunk + i)
+            for i, size in enumerate(sizes)]
+
+
+def run_chunk(chunk: Chunk) -> pd.DataFrame:
+    """Play one chunk; one row per player per game."""
+    ad = adapter(chunk.game)
     frames = []
-    for rot in range(n_players):
-        seating = [lineup[(s + rot) % n_players] for s in range(n_players)]
-        out = ad.play(params, seating, n_deals, n_players, seed_seq)
-        frames.append(_tidy(out, seating, n_deals, n_players, chunk_index, rot))
+    P = chunk.n_players
+    for rot in range(P):
+        seating = [chunk.lineup[(s + rot) % P] for s in range(P)]
+        out = ad.play(chunk.params, seating, chunk.n_deals, P, chunk.seed_seq())
+        frames.append(_tidy(out, seating, chunk, rot))
     return pd.concat(frames, ignore_index=True)
 
 
-def _tidy(out: dict, seating, n_deals, n_players, chunk_index, rot) -> pd.DataFrame:
-    G, P = n_deals, n_players
-    deal = chunk_index * 10**6 + np.arange(G)
+def _tidy(out: dict, seating, chunk: Chunk, rot: int) -> pd.DataFrame:
+    G, P = chunk.n_deals, chunk.n_players
+    deal = np.arange(G, dtype=np.int64) + chunk.index * 10**7
     cols: dict[str, Any] = {
+        "game": np.repeat((deal * P + rot), P),
         "deal": np.repeat(deal, P),
         "rotation": np.full(G * P, rot, dtype=np.int16),
         "seat": np.tile(np.arange(1, P + 1, dtype=np.int16), G),
@@ -80,56 +140,21 @@ def _tidy(out: dict, seating, n_deals, n_players, chunk_index, rot) -> pd.DataFr
     return pd.DataFrame(cols)
 
 
-def simulate(game: str | GameAdapter, *, n_games: int, seed: int, params=None,
-             lineup: Sequence[str] | None = None, n_players: int | None = None,
-             workers: int = 1, chunk_deals: int = DEFAULT_CHUNK_DEALS,
-             progress: bool | None = None) -> pd.DataFrame:
-    """Play about ``n_games`` games (rounded up to whole deals x rotations).
+def simulate(game: str, *, n_games: int, seed: int, params=None, lineup: Sequence[str] | None = None,
+             n_players: int | None = None, workers: int = 1, executor=None,
+             chunk_deals: int = DEFAULT_CHUNK_DEALS, progress: bool | None = None) -> pd.DataFrame:
+    """Play about ``n_games`` games; one row per player per game.
 
-    Returns one row per player per game: ``game`` (id), ``deal``,
-    ``rotation``, ``seat`` (1-based), ``agent`` and every array the game's
-    ``play`` returned.  ``workers`` > 1 uses local processes; results are
-    identical for any number of workers.
+    Columns: ``game`` (id), ``deal``, ``rotation``, ``seat`` (1-based),
+    ``agent`` and every array the game's ``play`` returned.  ``workers`` > 1
+    uses local processes, ``executor`` any :mod:`gamelab.executors` executor
+    (e.g. a Dask cluster); the table is identical either way.
     """
-    ad = adapter(game)
-    params = ad.default_params() if params is None else params
-    if lineup is None:
-        if n_players is None:
-            raise ValueError("give n_players or a lineup")
-        lineup = list(ad.default_lineup(n_players))
-    lineup = list(lineup)
-    n_players = len(lineup) if n_players is None else n_players
-    if len(lineup) != n_players:
-        from .errors import GamelabError
-        raise GamelabError(f"lineup has {len(lineup)} agents for {n_players} players")
-    n_deals = max(1, math.ceil(n_games / n_players))
-    sizes = [min(chunk_deals, n_deals - i) for i in range(0, n_deals, chunk_deals)]
-    children = np.random.SeedSequence(seed).spawn(len(sizes))
-    jobs = [(ad.name if not isinstance(game, GameAdapter) else game, params, lineup, n_players, size, child, i)
-            for i, (size, child) in enumerate(zip(sizes, children))]
-    frames = _run(jobs, workers, progress, total_games=n_deals * n_players)
-    df = pd.concat(frames, ignore_index=True)
-    df.insert(0, "game", df.groupby(["deal", "rotation"], sort=False).ngroup())
-    return df
+    from .executors import make_executor, run_all
 
-
-def _run(jobs, workers, progress, total_games):
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=total_games, unit="game", delay=1.0, disable=progress is False, leave=False)
-    results: list = [None] * len(jobs)
-    try:
-        if workers <= 1 or len(jobs) == 1:
-            for i, job in enumerate(jobs):
-                results[i] = _play_chunk(*job)
-                bar.update(job[4] * job[3])
-        else:
-            with cf.ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(_play_chunk, *job): i for i, job in enumerate(jobs)}
-                for fut in cf.as_completed(futures):
-                    i = futures[fut]
-                    results[i] = fut.result()
-                    bar.update(jobs[i][4] * jobs[i][3])
-    finally:
-        bar.close()
-    return results
+    chunks = plan(game, n_games=n_games, seed=seed, params=params, lineup=lineup,
+                  n_players=n_players, chunk_deals=chunk_deals)
+    executor = executor or make_executor(workers)
+    frames = run_all(executor, run_chunk, chunks, progress=progress,
+                     weights=[c.n_games for c in chunks], unit="game")
+    return pd.concat(frames, ignore_index=True)

@@ -1,42 +1,23 @@
-"""The runner's seeding, rotation and tidy output, on a toy game."""
-import numpy as np
+"""The runner's seeding, rotation and tidy output, on the toy game."""
 import pandas as pd
+import pytest
 
 from gamelab import runner, stats
-
-BONUS = {"strong": 3, "weak": 0}
-
-
-def toy_play(params, lineup, n_games, n_players, seed_seq):
-    rng = np.random.Generator(np.random.PCG64(seed_seq))
-    luck = rng.integers(0, 10, size=(n_games, n_players))  # chance first: same deal for every seating
-    score = luck + np.array([BONUS[a] for a in lineup])
-    best = score.max(axis=1, keepdims=True)
-    win = (score == best) / (score == best).sum(axis=1, keepdims=True)
-    return {"score": score, "win": win, "luck": luck, "length": np.full(n_games, 7)}
-
-
-def no_params():
-    return None
-
-
-def all_weak(n):
-    return ["weak"] * n
-
-
-TOY = runner.GameAdapter("toy", toy_play, no_params, all_weak)
+from gamelab.errors import GamelabError
+from gamelab.testing import ToyParams
 
 
 def test_same_seed_same_table_any_workers():
-    a = runner.simulate(TOY, n_games=3000, seed=7, lineup=["strong", "weak", "weak"], chunk_deals=300, workers=1)
-    b = runner.simulate(TOY, n_games=3000, seed=7, lineup=["strong", "weak", "weak"], chunk_deals=300, workers=2)
+    kw = dict(n_games=3000, seed=7, lineup=["strong", "weak", "weak"], chunk_deals=300)
+    a = runner.simulate("toy", workers=1, **kw)
+    b = runner.simulate("toy", workers=2, **kw)
     pd.testing.assert_frame_equal(a, b)
-    c = runner.simulate(TOY, n_games=3000, seed=8, lineup=["strong", "weak", "weak"], chunk_deals=300)
+    c = runner.simulate("toy", **{**kw, "seed": 8})
     assert not a["score"].equals(c["score"])
 
 
 def test_rotation_puts_every_agent_in_every_seat_on_the_same_deals():
-    df = runner.simulate(TOY, n_games=600, seed=1, lineup=["strong", "weak", "weak"], chunk_deals=64)
+    df = runner.simulate("toy", n_games=600, seed=1, lineup=["strong", "weak", "weak"], chunk_deals=64)
     assert df["game"].nunique() == 600 and len(df) == 1800
     seats = df[df.agent == "strong"].groupby("seat").size()
     assert list(seats) == [200, 200, 200]
@@ -46,3 +27,24 @@ def test_rotation_puts_every_agent_in_every_seat_on_the_same_deals():
     assert (df["length"] == 7).all()
     t = stats.win_table(df, "agent").set_index("agent")
     assert t.loc["strong", "win_low"] > t.loc["weak", "win_high"]
+
+
+def test_common_random_numbers_across_parameters():
+    a = runner.simulate("toy", n_games=200, seed=3, n_players=2)
+    b = runner.simulate("toy", n_games=200, seed=3, n_players=2, params=ToyParams(bonus_scale=2.0))
+    assert a["luck"].equals(b["luck"])
+
+
+def test_bad_settings_are_clear_errors():
+    with pytest.raises(GamelabError, match="n_players = 9 is out of range: toy is for 2-6 players"):
+        runner.simulate("toy", n_games=10, seed=1, n_players=9)
+    with pytest.raises(GamelabError, match="unknown agent 'godlike'"):
+        runner.simulate("toy", n_games=10, seed=1, lineup=["godlike", "weak"])
+    with pytest.raises(GamelabError, match="unknown game 'chess'"):
+        runner.simulate("chess", n_games=10, seed=1, n_players=2)
+
+
+def test_failing_chunk_names_its_seed():
+    from gamelab.executors import ChunkFailed, DaskExecutor  # noqa: F401
+    with pytest.raises(RuntimeError, match="crash agent"):
+        runner.simulate("toy", n_games=10, seed=5, lineup=["crash", "weak"])

@@ -1,0 +1,111 @@
+"""Where chunks run: in this process, in local worker processes, or on a Dask
+cluster.  Every executor yields ``(index, result)`` pairs as chunks finish;
+results are placed by index, so the order of completion never changes a table.
+
+A chunk whose worker dies is retried (``retries`` times); one that keeps
+failing raises :class:`ChunkFailed` naming the chunk and its seed, so it can be
+reproduced alone with :func:`gamelab.runner.run_chunk`.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+from concurrent.futures.process import BrokenProcessPool
+from typing import Callable, Iterable, Iterator, Sequence
+
+from .errors import GamelabError
+
+
+class ChunkFailed(GamelabError):
+    def __init__(self, item, exc):
+        seed = getattr(item, "seed", None)
+        index = getattr(item, "index", None)
+        super().__init__(f"chunk {index} (seed {seed}, spawn_key ({index},)) failed repeatedly: "
+                         f"{type(exc).__name__}: {exc}")
+        self.item = item
+
+
+class InlineExecutor:
+    """Runs chunks one after another in this process."""
+
+    def imap(self, fn: Callable, items: Sequence) -> Iterator[tuple[int, object]]:
+        for i, item in enumerate(items):
+            yield i, fn(item)
+
+
+class LocalExecutor:
+    """Local worker processes; a pool broken by a killed worker is rebuilt
+    and its unfinished chunks are run again."""
+
+    def __init__(self, workers: int, retries: int = 2):
+        self.workers, self.retries = workers, retries
+
+    def imap(self, fn, items):
+        pending = dict(enumerate(items))
+        attempts = {i: 0 for i in pending}
+        while pending:
+            try:
+                with cf.ProcessPoolExecutor(max_workers=self.workers) as pool:
+                    futures = {pool.submit(fn, item): i for i, item in pending.items()}
+                    for fut in cf.as_completed(futures):
+                        i = futures[fut]
+                        result = fut.result()
+                        del pending[i]
+                        yield i, result
+            except BrokenProcessPool as exc:
+                for i in pending:
+                    attempts[i] += 1
+                    if attempts[i] > self.retries:
+                        raise ChunkFailed(pending[i], exc) from None
+
+
+class DaskExecutor:
+    """Chunks as tasks on a ``dask.distributed.Client``; a task lost with its
+    worker is retried by Dask up to ``retries`` times."""
+
+    def __init__(self, client, retries: int = 3):
+        self.client, self.retries = client, retries
+
+    def imap(self, fn, items):
+        from dask.distributed import as_completed
+
+        futures = [self.client.submit(fn, item, pure=False, retries=self.retries) for item in items]
+        index = {f.key: i for i, f in enumerate(futures)}
+        for fut in as_completed(futures):
+            i = index[fut.key]
+            try:
+                result = fut.result()
+            except Exception as exc:  # the task failed more often than its retries allow
+                for f in futures:
+                    f.cancel()
+                raise ChunkFailed(items[i], exc) from None
+            fut.release()
+            yield i, result
+
+
+def make_executor(workers: int = 1, scheduler: str | None = None):
+    if scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise GamelabError("a Dask scheduler needs the dask extra: pip install 'gamelab[dask]'") from None
+        return DaskExecutor(Client(scheduler))
+    return InlineExecutor() if workers <= 1 else LocalExecutor(workers)
+
+
+def run_all(executor, fn: Callable, items: Sequence, *, progress: bool | None = None,
+            weights: Iterable[int] | None = None, unit: str = "chunk",
+            on_result: Callable[[int, object], None] | None = None) -> list:
+    """Run ``fn`` over ``items``; the results in item order.  A tqdm bar
+    (notebook-aware) appears for runs longer than a second unless
+    ``progress`` is False."""
+    from tqdm.auto import tqdm
+
+    weights = list(weights) if weights is not None else [1] * len(items)
+    results: list = [None] * len(items)
+    with tqdm(total=sum(weights), unit=unit, delay=1.0, disable=progress is False, leave=False) as bar:
+        for i, result in executor.imap(fn, items):
+            results[i] = result
+            if on_result is not None:
+                on_result(i, result)
+            bar.update(weights[i])
+    return results

@@ -1,0 +1,202 @@
+"""Parameter sweeps: ``itertools.product`` over named parameters, each cell
+played on the same deals (common random numbers), summarised as tidy rows.
+
+    sweep("strand", {"sum_cap": [6, 7, 8], "n_players": [4, 6]}, n_games=20_000, seed=1)
+
+Grid keys are the game's declared parameters (``gamelab.params.specs``), the
+adapter's derived knobs (for example a scale of the node curve) and
+``n_players``.  Every finished chunk goes to the chunk store at once
+(``gamelab.store``), so a sweep interrupted in any way resumes where it was and
+a cell computed before returns without simulating.  ``precision=0.01`` keeps
+adding chunks to a cell until every win rate's 95 % half-width is at most one
+percentage point, or ``max_games`` is reached (the table says which).
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import runner, stats
+from .errors import GamelabError
+from .params import from_mapping, specs
+from .store import ChunkStore, key_of
+
+RUNS_DIR = Path("data") / "runs"
+SPECIAL = ("n_players",)
+
+
+def summarize(df: pd.DataFrame) -> pd.DataFrame:
+    """Tidy metrics of one cell: metric, by, group, value, low, high, n."""
+    rows = []
+    for by in ("agent", "seat"):
+        for key, g in df.groupby(by, sort=True):
+            w = stats.wilson(g["win"].sum(), len(g))
+            rows.append(("win_rate", by, str(key), w.value, w.low, w.high, w.n))
+            m = stats.mean_interval(g["score"])
+            rows.append(("score", by, str(key), m.value, m.low, m.high, m.n))
+    skip = {"game", "deal", "rotation", "seat", "agent", "win", "score"}
+    for col in df.columns:
+        if col in skip or not np.issubdtype(df[col].dtype, np.number):
+            continue
+        m = stats.mean_interval(df[col].astype(float))
+        rows.append((col, "all", "all", m.value, m.low, m.high, m.n))
+    return pd.DataFrame(rows, columns=["metric", "by", "group", "value", "low", "high", "n"])
+
+
+def paired_difference(cell: pd.DataFrame, base: pd.DataFrame, *, metric: str = "win",
+                      by: str = "agent") -> pd.DataFrame:
+    """Cell minus baseline per group, paired game by game on the common deals
+    (both must come from the same seed and seating), with a t interval."""
+    def per_game(df):
+        return df.groupby(["deal", "rotation", by])[metric].mean()
+    a, b = per_game(cell), per_game(base)
+    joined = pd.concat([a.rename("cell"), b.rename("base")], axis=1, join="inner")
+    rows = []
+    for key, g in joined.groupby(level=by):
+        e = stats.mean_interval(g["cell"] - g["base"])
+        rows.append({"metric": metric, "by": by, "group": str(key), "difference": e.value,
+                     "low": e.low, "high": e.high, "n": e.n})
+    return pd.DataFrame(rows)
+
+
+@dataclasses.dataclass
+class CellRun:
+    cell: dict
+    params: Any
+    lineup: tuple
+    n_players: int
+    games: int
+    target_met: bool | None
+    frame: pd.DataFrame
+
+
+def grid_cells(grid: Mapping[str, Sequence]) -> list[dict]:
+    names = list(grid)
+    return [dict(zip(names, values)) for values in itertools.product(*(list(grid[n]) for n in names))]
+
+
+def cell_setting(game: str, cell: Mapping, *, base_params=None, lineup=None, n_players=None):
+    """The parameter object, lineup and player count of one cell."""
+    ad = runner.adapter(game)
+    base = base_params if base_params is not None else ad.param_class()
+    known = {s.name for s in specs(ad.param_class)} | set(ad.derived) | set(SPECIAL)
+    for k in cell:
+        if k not in known:
+            raise GamelabError(f"unknown sweep parameter {k!r}: known are {', '.join(sorted(known))}")
+    changes = {k: v for k, v in cell.items() if k in {s.name for s in specs(ad.param_class)}}
+    for k, v in cell.items():
+        if k in ad.derived:
+            changes.update(ad.derived[k](base, v))
+    params = from_mapping(ad.param_class, changes, base=base, source=f"sweep cell {dict(cell)}")
+    players = cell.get("n_players", n_players)
+    if lineup is not None and players is not None and len(lineup) != players:
+        lineup = None  # a lineup for another player count: use the default one
+    return runner.resolve(game, params, lineup, players)
+
+
+def run_cell(game: str, cell: Mapping, *, n_games: int, seed: int, base_params=None, lineup=None,
+             n_players=None, precision: float | None = None, max_games: int = 200_000,
+             chunk_deals: int = runner.DEFAULT_CHUNK_DEALS, store: ChunkStore | None = None,
+             executor=None, progress: bool | None = None) -> CellRun:
+    """Play one cell (from the store where possible); with ``precision``,
+    keep adding chunks until every win rate is that tight or ``max_games``."""
+    from .executors import make_executor
+
+    params, lineup, players = cell_setting(game, cell, base_params=base_params, lineup=lineup, n_players=n_players)
+    store = store or ChunkStore()
+    executor = executor or make_executor(1)
+    chunks = runner.plan(game, n_games=n_games, seed=seed, params=params, lineup=lineup,
+                         n_players=players, chunk_deals=chunk_deals)
+    frames = _fetch(chunks, store, executor, progress)
+    met = None
+    while precision is not None:
+        df = pd.concat(frames, ignore_index=True)
+        widths = summarize(df).query("metric == 'win_rate'")
+        met = bool(((widths["high"] - widths["low"]) / 2 <= precision).all())
+        games = df["game"].nunique()
+        if met or games >= max_games:
+            break
+        more = runner.plan(game, n_games=min(games, max_games - games), seed=seed, params=params,
+                           lineup=lineup, n_players=players, chunk_deals=chunk_deals,
+                           first_chunk=chunks[-1].index + 1)
+        chunks += more
+        frames += _fetch(more, store, executor, progress)
+    df = pd.concat(frames, ignore_index=True)
+    return CellRun(dict(cell), params, lineup, players, int(df["game"].nunique()), met, df)
+
+
+def _fetch(chunks, store: ChunkStore, executor, progress) -> list[pd.DataFrame]:
+    from .executors import run_all
+
+    frames: list = [store.get(c) for c in chunks]
+    missing = [i for i, f in enumerate(frames) if f is None]
+    if missing:
+        todo = [chunks[i] for i in missing]
+
+        def keep(j, df):
+            store.put(todo[j], df)
+            frames[missing[j]] = df
+
+        run_all(executor, runner.run_chunk, todo, progress=progress,
+                weights=[c.n_games for c in todo], unit="game", on_result=keep)
+    return frames
+
+
+@dataclasses.dataclass
+class SweepResult:
+    table: pd.DataFrame          # one row per cell and metric
+    cells: list[CellRun]
+    sweep_id: str
+    computed: int                # chunks simulated by this call
+    loaded: int                  # chunks read back from the store
+
+
+def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, lineup=None,
+          n_players=None, base_params=None, baseline: Mapping | None = None,
+          precision: float | None = None, max_games: int = 200_000,
+          chunk_deals: int = runner.DEFAULT_CHUNK_DEALS, store: ChunkStore | None = None,
+          runs_dir: Path | None = None, executor=None, workers: int = 1,
+          progress: bool | None = None) -> SweepResult:
+    """Every cell of ``grid``; with ``baseline`` (a cell), paired differences
+    of each cell's win rates against it are added as ``metric == 'win_rate_diff'``."""
+    from .executors import make_executor
+
+    store = store or ChunkStore()
+    executor = executor or make_executor(workers)
+    cells = grid_cells(grid)
+    spec = {"game": game, "grid": {k: list(v) for k, v in grid.items()}, "n_games": n_games, "seed": seed,
+            "lineup": list(lineup) if lineup else None, "n_players": n_players, "precision": precision,
+            "base_params": base_params, "chunk_deals": chunk_deals}
+    sweep_id = key_of(spec)[:16]
+    run_dir = Path(runs_dir or RUNS_DIR) / sweep_id
+    run_dir.mkdir(parents=True, exist_ok=True)
+    manifest = {"sweep_id": sweep_id, "spec": json.loads(json.dumps(spec, default=str)), "cells": []}
+    kw = dict(n_games=n_games, seed=seed, base_params=base_params, lineup=lineup, n_players=n_players,
+              precision=precision, max_games=max_games, chunk_deals=chunk_deals, store=store,
+              executor=executor, progress=progress)
+    base_run = run_cell(game, baseline, **kw) if baseline is not None else None
+    runs, tables = [], []
+    for i, cell in enumerate(cells):
+        run = run_cell(game, cell, **kw)
+        runs.append(run)
+        t = summarize(run.frame)
+        if base_run is not None:
+            d = paired_difference(run.frame, base_run.frame).rename(columns={"difference": "value"})
+            d["metric"] = "win_rate_diff"
+            t = pd.concat([t, d[t.columns]], ignore_index=True)
+        for k, v in cell.items():
+            t.insert(0, k, [v] * len(t))
+        t["games"] = run.games
+        t["target_met"] = run.target_met
+        tables.append(t)
+        manifest["cells"].append({"cell": json.loads(json.dumps(cell, default=str)), "games": run.games})
+        (run_dir / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
+    table = pd.concat(tables, ignore_index=True)
+    table.to_parquet(run_dir / "table.parquet", index=False)
+    return SweepResult(table, runs, sweep_id, store.computed, store.loaded)

@@ -1,0 +1,76 @@
+"""Sweeps: cells, common random numbers, the chunk store, precision targets."""
+import pandas as pd
+import pytest
+
+from gamelab import runner, sweep
+from gamelab.errors import GamelabError, ParamError
+from gamelab.store import ChunkStore
+from gamelab.testing import ToyParams
+
+
+@pytest.fixture
+def store(tmp_path):
+    return ChunkStore(tmp_path / "cache")
+
+
+def test_two_parameter_grid_gives_every_cell(store, tmp_path):
+    res = sweep.sweep("toy", {"bonus_scale": [0.0, 2.0], "n_players": [2, 3]}, n_games=300, seed=4,
+                      lineup=["strong", "weak"], store=store, runs_dir=tmp_path / "runs", progress=False)
+    cells = res.table[["bonus_scale", "n_players"]].drop_duplicates()
+    assert sorted(map(tuple, cells.to_numpy())) == [(0.0, 2), (0.0, 3), (2.0, 2), (2.0, 3)]
+    wr = res.table.query("metric == 'win_rate' and by == 'agent'")
+    strong = wr[(wr.group == "strong")].set_index("bonus_scale")
+    # 2-player cell keeps the lineup; the 3-player cell falls back to the default (all weak)
+    assert strong.loc[2.0, "value"] > strong.loc[0.0, "value"] + 0.1
+    assert (tmp_path / "runs" / res.sweep_id / "manifest.json").exists()
+
+
+def test_cell_equals_standalone_run(store):
+    run = sweep.run_cell("toy", {"bonus_scale": 2.0}, n_games=500, seed=9, lineup=["strong", "weak"], store=store)
+    alone = runner.simulate("toy", n_games=500, seed=9, lineup=["strong", "weak"], params=ToyParams(bonus_scale=2.0))
+    pd.testing.assert_frame_equal(run.frame, alone)
+
+
+def test_cached_cell_is_not_simulated_again(store):
+    kw = dict(n_games=2000, seed=2, lineup=["strong", "weak"], chunk_deals=100, store=store)
+    sweep.run_cell("toy", {}, **kw)
+    assert store.computed == 10 and store.loaded == 0
+    again = sweep.run_cell("toy", {}, **kw)
+    assert store.computed == 10 and store.loaded == 10 and again.games == 2000
+
+
+def test_precision_target_met_or_cap_reported(store):
+    run = sweep.run_cell("toy", {}, n_games=200, seed=1, lineup=["strong", "weak"], precision=0.02,
+                         max_games=100_000, chunk_deals=100, store=store)
+    t = sweep.summarize(run.frame).query("metric == 'win_rate'")
+    assert run.target_met and ((t.high - t.low) / 2 <= 0.02).all() and run.games > 200
+    capped = sweep.run_cell("toy", {}, n_games=200, seed=1, lineup=["strong", "weak"], precision=0.001,
+                            max_games=800, chunk_deals=100, store=store)
+    assert capped.target_met is False and capped.games == 800
+
+
+def test_paired_difference_against_baseline(store, tmp_path):
+    res = sweep.sweep("toy", {"bonus_scale": [1.0, 3.0]}, baseline={"bonus_scale": 1.0}, n_games=2000,
+                      seed=5, lineup=["strong", "weak"], store=store, runs_dir=tmp_path, progress=False)
+    d = res.table.query("metric == 'win_rate_diff' and group == 'strong'").set_index("bonus_scale")
+    assert d.loc[1.0, "value"] == 0 and d.loc[1.0, "low"] == 0  # a cell against itself
+    assert d.loc[3.0, "low"] > 0
+
+
+def test_unknown_or_bad_sweep_values(store):
+    with pytest.raises(GamelabError, match="unknown sweep parameter 'colour'"):
+        sweep.run_cell("toy", {"colour": 1}, n_games=10, seed=1, n_players=2, store=store)
+    with pytest.raises(ParamError, match="die = 1 is out of range"):
+        sweep.run_cell("toy", {"die": 1}, n_games=10, seed=1, n_players=2, store=store)
+    run = sweep.run_cell("toy", {"die_double": True}, n_games=10, seed=1, n_players=2, store=store)
+    assert run.params.die == 20
+
+
+def test_corrupt_chunk_is_recomputed(store):
+    kw = dict(n_games=400, seed=3, lineup=["strong", "weak"], chunk_deals=100, store=store)
+    first = sweep.run_cell("toy", {}, **kw)
+    victim = sorted(store.dir.rglob("*.parquet"))[0]
+    victim.write_bytes(victim.read_bytes()[:50])  # truncated
+    again = sweep.run_cell("toy", {}, **kw)
+    assert store.rejected == 1 and store.computed == 3  # 2 chunks, then the bad one again
+    pd.testing.assert_frame_equal(first.frame, again.frame)
