@@ -26,6 +26,89 @@ def _cmd_replay(args) -> int:
     return 0
 
 
+def _write_table(df, out: str) -> str:
+    from pathlib import Path
+
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".parquet":
+        df.to_parquet(path, index=False)
+    elif path.suffix == ".csv":
+        df.to_csv(path, index=False)
+    else:
+        raise GamelabError(f"--out {out}: expected a .csv or .parquet file name")
+    return str(path)
+
+
+def _cmd_simulate(args) -> int:
+    import pandas as pd
+
+    from . import runner, stats
+    from .files import load_params
+
+    params = load_params(args.game, args.params)
+    executor = None
+    if args.scheduler:
+        from .executors import make_executor
+        executor = make_executor(scheduler=args.scheduler)
+    df = runner.simulate(args.game, n_games=args.games, seed=args.seed, params=params,
+                         lineup=args.lineup, n_players=args.players, workers=args.workers,
+                         executor=executor)
+    lines = [f"{args.game}: {df['game'].nunique()} games, {len(df) // df['game'].nunique()} players, seed {args.seed}"]
+    with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
+        for by in ("agent", "seat"):
+            lines.append(f"\nWin rate by {by} (95% Wilson interval)\n" + stats.win_table(df, by).to_string(index=False))
+    if args.out:
+        lines.append(f"\nwrote {_write_table(df, args.out)}")
+    print("\n".join(lines))
+    return 0
+
+
+def _cmd_sweep(args) -> int:
+    import pandas as pd
+
+    from . import sweep
+    from .files import load_mapping, load_params
+    from .store import ChunkStore
+
+    spec = load_mapping(args.file, what="sweep file")
+    allowed = {"game", "grid", "n_games", "seed", "lineup", "n_players", "params", "baseline",
+               "precision", "max_games", "workers", "out", "chunk_deals"}
+    unknown = sorted(set(spec) - allowed)
+    if unknown:
+        raise GamelabError(f"{args.file}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(allowed))}")
+    for key in ("game", "grid"):
+        if key not in spec:
+            raise GamelabError(f"{args.file}: missing key {key!r}")
+    game = spec["game"]
+    base = None
+    if spec.get("params"):
+        from .params import from_mapping
+        from . import runner
+        base = from_mapping(runner.adapter(game).param_class, spec["params"], source=f"{args.file}: params")
+    executor = None
+    if args.scheduler:
+        from .executors import make_executor
+        executor = make_executor(scheduler=args.scheduler)
+    res = sweep.sweep(game, spec["grid"], n_games=int(spec.get("n_games", 2000)), seed=int(spec.get("seed", 0)),
+                      lineup=spec.get("lineup"), n_players=spec.get("n_players"), base_params=base,
+                      baseline=spec.get("baseline"), precision=spec.get("precision"),
+                      max_games=int(spec.get("max_games", 200_000)),
+                      chunk_deals=int(spec.get("chunk_deals", 1024)),
+                      store=ChunkStore(args.cache_dir) if args.cache_dir else None,
+                      runs_dir=args.runs_dir, executor=executor,
+                      workers=int(args.workers or spec.get("workers", 1)))
+    out = args.out or spec.get("out") or f"data/runs/{res.sweep_id}/table.csv"
+    written = _write_table(res.table, out)
+    wr = res.table.query("metric == 'win_rate' and by == 'agent'")
+    keys = list(spec["grid"])
+    with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
+        summary = wr[keys + ["group", "value", "low", "high", "games"]].to_string(index=False)
+    print(f"sweep {res.sweep_id}: {len(res.cells)} cells, {res.computed} chunks simulated, "
+          f"{res.loaded} read from the cache\n\nWin rate by agent\n{summary}\n\nwrote {written}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gamelab", description="Balance-analysis workbench for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -34,6 +117,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE", help="playtest record (JSON or YAML)")
     p.add_argument("--json", action="store_true", help="print the ledger as JSON")
     p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("simulate", help="play many seeded games and print win rates")
+    p.add_argument("game")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--games", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
+    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
+    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("sweep", help="run a parameter sweep described in a YAML/JSON file")
+    p.add_argument("file", metavar="GRID.yaml")
+    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
+    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
+    p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
+    p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
+    p.set_defaults(func=_cmd_sweep)
     return parser
 
 

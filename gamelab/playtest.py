@@ -16,11 +16,11 @@ Game modules (``gamelab.<game>.record``) provide:
 from __future__ import annotations
 
 import importlib
-import json
 from pathlib import Path
 from typing import Any
 
 from .errors import RecordError
+from .files import load_mapping
 
 GAMES = {"sbr": "gamelab.sbr.record", "strand": "gamelab.strand.record"}
 
@@ -28,27 +28,8 @@ GAMES = {"sbr": "gamelab.sbr.record", "strand": "gamelab.strand.record"}
 def load_record(path: str | Path) -> dict:
     """Read a record file; a missing, unreadable or malformed file is a
     :class:`RecordError` naming the file (never a traceback)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read the file ({exc})") from None
-    if path.suffix.lower() in (".yaml", ".yml"):
-        import yaml
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise RecordError(f"{path}: not valid YAML ({exc})") from None
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    if not isinstance(data, dict):
-        raise RecordError(f"{path}: a playtest record is a mapping with a 'game' key")
-    return data
+    record = load_mapping(path, what="playtest record (with a 'game' key)", error=RecordError)
+    return record
 
 
 def game_module(record: dict):

@@ -4,6 +4,10 @@ its agent's bonus.  Not a game for designers."""
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
+import os
+import signal
+import time
 
 import numpy as np
 
@@ -17,9 +21,13 @@ BONUS = {"strong": 3, "weak": 0, "crash": 0}
 class ToyParams(Params):
     die: int = param(10, low=2, high=100, doc="faces of the luck die")
     bonus_scale: float = param(1.0, low=0.0, high=10.0, doc="multiplies every agent's bonus")
+    delay: float = param(0.0, low=0.0, high=10.0, doc="seconds each play() call sleeps (for interruption tests)")
 
 
 def play(params: ToyParams, seating, n_deals, n_players, seed_seq):
+    if params.delay:
+        time.sleep(params.delay)
+    _maybe_die_once()
     rng = np.random.Generator(np.random.PCG64(seed_seq))
     luck = rng.integers(0, params.die, size=(n_deals, n_players))  # chance first
     if "crash" in seating:
@@ -32,6 +40,15 @@ def play(params: ToyParams, seating, n_deals, n_players, seed_seq):
 
 def _default_lineup(n):
     return ["weak"] * n
+
+
+def _maybe_die_once():
+    """With GAMELAB_TOY_KILL_ONCE=PATH set, the first call in a worker process
+    creates PATH and kills its own process (tests of lost workers)."""
+    flag = os.environ.get("GAMELAB_TOY_KILL_ONCE")
+    if flag and multiprocessing.parent_process() is not None and not os.path.exists(flag):
+        open(flag, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 ADAPTER = GameAdapter("toy", play, ToyParams, _default_lineup, agents=tuple(BONUS), players=(2, 6),
