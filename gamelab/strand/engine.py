@@ -39,7 +39,7 @@ import dataclasses
 
 import numpy as np
 
-from .rules import (ACID, BB, BT_TIDE, CLEAR, CRATE, ENGINEER, FRAGILE, MUSICIAN, PORTER, ROLES,
+from .rules import (ACID, BB, BT_TIDE, CLEAR, CRATE, FOG, ENGINEER, FRAGILE, MUSICIAN, PORTER, ROLES,
                     STATIC, TOOLS, TOWER, VETERAN, StrandParams, check_players, role_code)
 from ..errors import ParamError
 
@@ -186,6 +186,12 @@ def _refill(st, draws, live=None):
             v = _draw(st.deck, st.discard, draws[:, s, k], active)
             g = np.flatnonzero(active)
             st.hand[g, s, v[g]] += 1
+
+
+def negotiation(params, state) -> np.ndarray:
+    """(G,) whether players may talk before ropes (step 3): not in variant B,
+    not under variant F's fog card.  The rules never read it; agents do."""
+    return np.full(state.n_games, not params.silent) & (state.rain != FOG)
 
 
 # --- legal actions -----------------------------------------------------------
