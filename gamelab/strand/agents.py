@@ -11,7 +11,7 @@ import numpy as np
 
 def random_policy(params, state, seat, mask, rng):
     """Each legal action with equal chance (one uniform per action, argmax)."""
-    return np.argmax(rng.random(mask.shape) * mask, axis=1)
+    return np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
 
 
 def passive_random_policy(params, state, seat, mask, rng):

@@ -156,36 +156,47 @@ def draw_chance(params, state, rng) -> dict:
 
 
 # --- card draws ---------------------------------------------------------------
-def _reshuffle(deck, discard):
-    empty = deck.sum(1) == 0
+def _rowsum(a):
+    """Sum over the 5 card values (explicit adds beat a short-axis reduce)."""
+    return a[:, 0].astype(np.int16) + a[:, 1] + a[:, 2] + a[:, 3] + a[:, 4]
+
+
+def _reshuffle(deck, discard, total):
+    empty = total == 0
     if empty.any():
         deck[empty] += discard[empty]
         discard[empty] = 0
+        total = _rowsum(deck)
+    return total
 
 
-def _draw(deck, discard, u, active):
-    """One card per active game; see ``reference.draw_card``.  In place."""
-    _reshuffle(deck, discard)
-    total = deck.sum(1, dtype=np.int64)
-    r = (u * total).astype(np.int64)
-    v = (deck.cumsum(1, dtype=np.int64) <= r[:, None]).sum(1)
-    g = np.flatnonzero(active)
-    deck[g, v[g]] -= 1
-    _reshuffle(deck, discard)
+def _draw(deck, discard, u, games):
+    """One card for each game in ``games``; see ``reference.draw_card``.  In place."""
+    d, x = deck[games], discard[games]
+    total = _reshuffle(d, x, _rowsum(d))
+    r = (u[games] * total).astype(np.int16)
+    c = d[:, 0].astype(np.int16)
+    v = (c <= r).astype(np.int64)
+    for k in (1, 2, 3):
+        c = c + d[:, k]
+        v += c <= r
+    d[np.arange(len(games)), v] -= 1
+    _reshuffle(d, x, total - 1)
+    deck[games], discard[games] = d, x
     return v
 
 
 def _refill(st, draws, live=None):
     """Section 6.2 step 1: each seat in turn fills up to its limit.  In place."""
+    held = st.hand.sum(2, dtype=np.int8)
     for s in range(st.n_players):
-        need = st.limit[:, s] - st.hand[:, s].sum(1)
+        need = st.limit[:, s] - held[:, s]
         if live is not None:
             need = np.where(live, need, 0)
         for k in range(int(need.max(initial=0))):
-            active = need > k
-            v = _draw(st.deck, st.discard, draws[:, s, k], active)
-            g = np.flatnonzero(active)
-            st.hand[g, s, v[g]] += 1
+            g = np.flatnonzero(need > k)
+            v = _draw(st.deck, st.discard, draws[:, s, k], g)
+            st.hand[g, s, v] += 1
 
 
 def negotiation(params, state) -> np.ndarray:
@@ -376,11 +387,15 @@ def _limits(p, st, stay):
 
 
 def _discard(p, st, stay):
-    onehot = (np.arange(1, 6) == st.card[..., None]).astype(np.int8)
-    back = stay[..., None] & p.stay_returns_cargo
-    st.discard[:] += (onehot * ~back).sum(1, dtype=np.int8)
-    if st.tracked:
-        st.hand[:] += onehot * back
+    """Step 5-6: shown cards go to the discards (a stayer's back to hand if so read)."""
+    rows = np.arange(st.n_games)
+    back = stay & p.stay_returns_cargo
+    for s in range(st.n_players):
+        keep = back[:, s]
+        v = st.card[:, s].astype(np.int64) - 1
+        st.discard[rows, v] += ~keep
+        if st.tracked:
+            st.hand[rows, s, v] += keep
 
 
 # --- the end -------------------------------------------------------------------

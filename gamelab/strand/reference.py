@@ -254,3 +254,21 @@ class Game:
         tops = [s for s in range(n) if key[s] == best]
         share = (2.0 if self.p.teams else 1.0) / len(tops)
         return [share if s in tops else 0.0 for s in range(n)]
+
+
+def play_random(params: StrandParams, n_players: int, rng) -> list:
+    """One game under uniformly random legal play, dealt by ``draw_card``
+    (the one-game-at-a-time baseline the batch engine is timed against)."""
+    deck, discard = list(params.cargo_counts), [0] * 5
+    hands = [[0] * 5 for _ in range(n_players)]
+    for s in range(n_players):
+        for _ in range(params.hand_size):
+            hands[s][draw_card(deck, discard, rng.random())] += 1
+    game = Game(params, [0] * n_players, hands, deck)
+    pick = lambda options: options[int(rng.random() * len(options))]
+    while not game.done:
+        game.reveal([pick(game.cargo_legal(s)) for s in range(n_players)])
+        game.ropes([pick(game.rope_legal(s)) for s in range(n_players)])
+        game.settle([pick(game.react_legal(s)) for s in range(n_players)],
+                    [[rng.random() for _ in range(2)] for _ in range(n_players)])
+    return game.final()
