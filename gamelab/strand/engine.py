@@ -171,18 +171,20 @@ def _reshuffle(deck, discard, total):
 
 
 def _draw(deck, discard, u, games):
-    """One card for each game in ``games``; see ``reference.draw_card``.  In place."""
-    d, x = deck[games], discard[games]
+    """One card for each game in ``games`` (None: all); see ``reference.draw_card``.  In place."""
+    whole = games is None
+    d, x = (deck, discard) if whole else (deck[games], discard[games])
     total = _reshuffle(d, x, _rowsum(d))
-    r = (u[games] * total).astype(np.int16)
+    r = ((u if whole else u[games]) * total).astype(np.int16)
     c = d[:, 0].astype(np.int16)
     v = (c <= r).astype(np.int64)
     for k in (1, 2, 3):
         c = c + d[:, k]
         v += c <= r
-    d[np.arange(len(games)), v] -= 1
+    d[np.arange(len(d)), v] -= 1
     _reshuffle(d, x, total - 1)
-    deck[games], discard[games] = d, x
+    if not whole:
+        deck[games], discard[games] = d, x
     return v
 
 
@@ -194,9 +196,10 @@ def _refill(st, draws, live=None):
         if live is not None:
             need = np.where(live, need, 0)
         for k in range(int(need.max(initial=0))):
-            g = np.flatnonzero(need > k)
+            active = need > k
+            g = None if active.all() else np.flatnonzero(active)
             v = _draw(st.deck, st.discard, draws[:, s, k], g)
-            st.hand[g, s, v] += 1
+            st.hand[np.arange(st.n_games) if g is None else g, s, v] += 1
 
 
 def negotiation(params, state) -> np.ndarray:
