@@ -249,7 +249,10 @@ def react_mask(params, st, seat):
 
 # --- steps --------------------------------------------------------------------
 def step(params, state, actions, chance=None):
-    """Advance every game by one decision; returns (new_state, events)."""
+    """Advance every game by one decision; returns (new_state, events).
+
+    ``actions`` must be legal (``legal_mask``); the engine does not re-check
+    them in the hot path (records are checked in ``record.py``)."""
     actions = np.asarray(actions)
     return (_reveal, _ropes, _settle)[state.phase](params, state, actions, chance or {})
 
