@@ -1,0 +1,258 @@
+"""STRAND playtest records: validation, replay as a batch of one, the ledger.
+
+Hands are hidden at the table, so a record gives the cargo each player
+revealed; the replay drives the engine in its "hands unknown" mode
+(``engine.init(rng=None)``), where any card value may be revealed.  Every
+other rule is checked by the engine's legal-action masks, and a record that
+breaks one is refused with a :class:`RecordError` naming the round, the player
+and the rule before anything is printed.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..errors import GamelabError, RecordError
+from ..params import from_mapping
+from . import engine
+from .rules import (BB, FRAGILE, RAIN_CARDS, ROLES, VARIANT_PLAYERS, StrandParams,
+                    params_for_variant, role_code)
+
+POWER_PHASE = {"porter": engine.CARGO, "bb": engine.ROPE, "veteran": engine.REACT,
+               "engineer": engine.REACT, "musician": engine.REACT, "fragile": engine.REACT}
+APPLIES = {"veteran": "only when you are lone", "engineer": "only when your team formed",
+           "musician": "only when your team formed",
+           "fragile": "only when you are lone and the target pointed at you and is not in a team"}
+
+
+def _fail(msg, rnd=None, player=None, rule=None):
+    raise RecordError(msg, where=f"round {rnd}" if rnd else None, player=player, rule=rule)
+
+
+def _players(record):
+    players = record.get("players")
+    if not isinstance(players, list) or not players:
+        _fail("'players' must be a list of {name, role} entries")
+    names, roles = [], []
+    for entry in players:
+        entry = {"name": entry} if isinstance(entry, str) else entry
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            _fail(f"player entry {entry!r} needs a 'name'")
+        role = entry.get("role")
+        if role is not None and role not in ROLES:
+            _fail(f"unknown role {role!r}: expected one of {', '.join(ROLES)}", player=entry["name"],
+                  rule="section 5.5")
+        if entry["name"] in names:
+            _fail("the name appears twice in 'players'", player=entry["name"])
+        names.append(entry["name"])
+        roles.append(role)
+    return names, roles
+
+
+def _params(record, n):
+    variant = record.get("variant", "standard")
+    try:
+        params = params_for_variant(variant)
+        params = from_mapping(StrandParams, record.get("params") or {}, base=params, source="record params")
+        engine.check_players(n, params)
+    except GamelabError as exc:
+        raise RecordError(str(exc)) from None
+    if variant in VARIANT_PLAYERS and n not in VARIANT_PLAYERS[variant]:
+        _fail(f"variant {variant} is for {' or '.join(map(str, VARIANT_PLAYERS[variant]))} players, "
+              f"the record has {n}")
+    return variant, params
+
+
+def _name(value, names, rnd, player, what):
+    if value not in names:
+        _fail(f"{what} {value!r} is not in players ({', '.join(names)})", rnd, player,
+              "the record names every player in 'players'")
+    return names.index(value)
+
+
+def _round_actions(rd, rnd, names, roles, n):
+    """One round of the record -> (cargo, rope, react) action codes and powers."""
+    if not isinstance(rd, dict):
+        _fail("a round is a mapping with 'cargo' and 'ropes'", rnd)
+    for key in ("cargo", "ropes", "powers"):
+        part = rd.get(key, {})
+        if not isinstance(part, dict):
+            _fail(f"'{key}' must map player names to values", rnd)
+        for who in part:
+            _name(who, names, rnd, who, "player")
+    cargo, rope, react = (np.zeros(n, np.int64) for _ in range(3))
+    powers = {}
+    for s, who in enumerate(names):
+        v = rd.get("cargo", {}).get(who)
+        if v is None:
+            _fail("no cargo revealed", rnd, who, "section 6.2 step 2: everyone reveals a card")
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 5:
+            _fail(f"cargo {v!r} is not a card value 1-5", rnd, who, "section 5.1: cargo cards are 1-5")
+        cargo[s] = v - 1
+        r = rd.get("ropes", {}).get(who)
+        if r is None:
+            _fail("no rope shown", rnd, who, "section 5.2 point 4: everyone must lay a rope card")
+        if r == "stay":
+            rope[s] = n
+        else:
+            j = _name(r, names, rnd, who, "rope target")
+            if j == s:
+                _fail("a rope to oneself", rnd, who, "section 5.2 point 2: you cannot point at yourself")
+            rope[s] = j
+        if who in rd.get("powers", {}):
+            powers[s] = _power(rd["powers"][who], rnd, who, s, names)
+    for s, (power, target) in powers.items():
+        if power == "porter":
+            cargo[s] += 5
+        elif power == "bb":
+            rope[s] = n + 1 + target
+        elif power == "fragile":
+            react[s] = 2 + target
+        else:
+            react[s] = 1
+    return cargo, rope, react, powers
+
+
+def _power(spec, rnd, who, s, names):
+    if isinstance(spec, str) and spec in ("veteran", "porter", "musician", "engineer"):
+        return spec, None
+    if isinstance(spec, dict) and len(spec) == 1 and next(iter(spec)) in ("bb", "fragile"):
+        power, target = next(iter(spec.items()))
+        j = _name(target, names, rnd, who, f"{power} target")
+        if j == s:
+            _fail(f"the {power} power cannot target oneself", rnd, who, "section 5.5")
+        return power, j
+    _fail(f"power {spec!r} is not one of veteran, porter, musician, engineer, "
+          "{\"bb\": NAME}, {\"fragile\": NAME}", rnd, who, "section 5.5")
+
+
+def _check_powers(params, st, phase, powers, actions, rnd, names, roles):
+    """Refuse a power the player's role, uses or situation do not allow."""
+    for s, (power, _) in powers.items():
+        if POWER_PHASE[power] != phase:
+            continue
+        who, role = names[s], roles[s]
+        if role != power:
+            _fail(f"uses the {power} power without that role (role: {role or 'none'})", rnd, who,
+                  "section 5.5: a power belongs to its role card")
+        if st.uses[0, s] <= 0:
+            total = params.role_uses()[role_code(power)]
+            _fail(f"uses the {power} power beyond its {total} use(s) per game", rnd, who,
+                  "section 5.5: powers are limited per game")
+        if not engine.legal_mask(params, st, s)[0, actions[s]]:
+            _fail(f"the {power} power applies {APPLIES.get(power, 'here')}", rnd, who, "section 5.5")
+
+
+def replay(record: dict):
+    names, roles = _players(record)
+    n = len(names)
+    variant, params = _params(record, n)
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        _fail("'rounds' must be a non-empty list")
+    if len(rounds) > params.rounds:
+        _fail(f"the record has {len(rounds)} rounds, the game only {params.rounds}", len(rounds))
+    rain = _rain(record, rounds, params)
+    try:
+        st = engine.init(params, 1, n, None, roles=[r for r in roles], rain_order=rain)
+    except GamelabError as exc:
+        raise RecordError(str(exc)) from None
+    ledger_rounds = []
+    for i, rd in enumerate(rounds, 1):
+        if st.done[0]:
+            _fail("the game is already over (the track passed the last segment)", i)
+        acts = _round_actions(rd, i, names, roles, n)
+        st, entry = _play_round(params, st, acts, i, names, roles)
+        ledger_rounds.append(entry)
+    return _ledger(record, variant, params, names, roles, st, ledger_rounds)
+
+
+def _rain(record, rounds, params):
+    order = np.full((1, params.rounds), -1, np.int8)
+    if not params.time_rain:
+        return order
+    for i, rd in enumerate(rounds):
+        card = rd.get("rain") if isinstance(rd, dict) else None
+        if card not in RAIN_CARDS:
+            _fail(f"time rain needs the round's card as 'rain', one of {', '.join(RAIN_CARDS)}", i + 1,
+                  rule="variant F")
+        order[0, i] = RAIN_CARDS.index(card)
+    return order
+
+
+def _play_round(params, st, acts, rnd, names, roles):
+    cargo, rope, react, powers = acts
+    seg = int(st.seg[0])
+    for phase, a in zip((engine.CARGO, engine.ROPE, engine.REACT), (cargo, rope, react)):
+        _check_powers(params, st, phase, powers, a, rnd, names, roles)
+        st, ev = engine.step(params, st, a[None], None)
+        if phase == engine.CARGO:
+            shown = ev["cargo"][0].tolist()
+    partner = ev["partner"][0]
+    teams = [[names[s], names[int(partner[s])]] for s in range(len(names)) if s < partner[s]]
+    result = int(ev["node_result"][0])
+    node = None
+    if result == engine.NODE_VOID:
+        node = "void"
+    elif result == engine.NODE_TAKEN:
+        node = {"segment": seg + 1, "points": int(ev["node_value"][0]),
+                "players": [names[s] for s in np.flatnonzero(ev["node_winner"][0])]}
+    status = ["team" if ev["team"][0, s] else "stay" if ev["stay"][0, s] else "lone"
+              for s in range(len(names))]
+    entry = {"round": rnd, "cargo": shown, "ropes": [names[r] if r >= 0 else "stay" for r in st.rope[0]],
+             "powers": {names[s]: p if t is None else {p: names[t]} for s, (p, t) in powers.items()},
+             "teams": teams, "status": status, "scores": ev["gained"][0].tolist(),
+             "totals": st.score[0].tolist(), "lone": st.lone[0].tolist(), "node": node,
+             "segment": int(st.seg[0]) + 1}
+    if params.time_rain:
+        entry["rain"] = RAIN_CARDS[int(st.rain_order[0, rnd - 1])]
+    return st, entry
+
+
+def _ledger(record, variant, params, names, roles, st, rounds):
+    res = engine.results(params, st)
+    win = res["win"][0]
+    final = {"gross": st.score[0].tolist(), "lone": st.lone[0].tolist(), "total": res["score"][0].tolist(),
+             "rank": res["rank"][0].tolist(), "winners": [names[s] for s in np.flatnonzero(win > 0)]}
+    ledger = {"game": "strand", "variant": variant, "params": params.changed(),
+              "players": [{"name": n, "role": r} for n, r in zip(names, roles)],
+              "rounds": rounds, "final": final}
+    observed = {"totals": [r["totals"] for r in rounds], "scores": [r["scores"] for r in rounds],
+                "lone": final["lone"], "final": final["total"], "segment": [r["segment"] for r in rounds]}
+    return ledger, observed
+
+
+def tables(ledger):
+    """Round-by-round tables (cargo, ropes, scores, totals, markers), the
+    rounds' teams and nodes, and the final score."""
+    names = [p["name"] for p in ledger["players"]]
+    rounds = ledger["rounds"]
+    idx = pd.Index([r["round"] for r in rounds], name="round")
+    per_seat = lambda key: pd.DataFrame([r[key] for r in rounds], index=idx, columns=names)
+    ropes = per_seat("ropes")
+    for r, rd in zip(idx, rounds):
+        for who, p in rd["powers"].items():
+            ropes.loc[r, who] = f"{ropes.loc[r, who]} [{p if isinstance(p, str) else next(iter(p)) + '→' + next(iter(p.values()))}]"
+    summary = pd.DataFrame({
+        "teams": [", ".join("+".join(t) for t in r["teams"]) or "-" for r in rounds],
+        "node": [_node_text(r["node"]) for r in rounds],
+        "segment after": [r["segment"] for r in rounds],
+    }, index=idx)
+    if any("rain" in r for r in rounds):
+        summary.insert(0, "rain", [r.get("rain", "-") for r in rounds])
+    f = ledger["final"]
+    final = pd.DataFrame({"role": [p["role"] or "-" for p in ledger["players"]], "gross": f["gross"],
+                          "lone": f["lone"], "final": f["total"], "rank": f["rank"]}, index=names)
+    return [("Cargo shown (after porter / rain)", per_seat("cargo")),
+            ("Ropes [powers used]", ropes), ("Teams, node, track", summary),
+            ("Round scores", per_seat("scores")), ("Totals (gross, cumulative)", per_seat("totals")),
+            ("Lone markers", per_seat("lone")),
+            (f"Final (winners: {', '.join(f['winners'])})", final)]
+
+
+def _node_text(node):
+    if node is None:
+        return "-"
+    if node == "void":
+        return "void (full tie)"
+    return f"seg {node['segment']} ({node['points']} pts) -> {'+'.join(node['players'])}"
