@@ -1,0 +1,82 @@
+"""Identity tables: each design identity of a rulebook as one row with the
+rulebook's stated value, the exact value from the rule parameters, the value a
+simulation measures (with its 95 % interval) and a verdict.
+
+Each game's ``identities`` module lists its rows (``rows(params)``, exact
+values only) and says which simulated metric backs which row
+(``simulated(params, frame)``); this module joins them and judges.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+
+import pandas as pd
+
+MODULES = {"sbr": "gamelab.sbr.identities", "strand": "gamelab.strand.identities"}
+COLUMNS = ["identity", "quantity", "rulebook", "exact", "simulated", "sim_low", "sim_high", "n", "status"]
+
+
+@dataclasses.dataclass
+class Row:
+    identity: str                  # "①", "②", ...
+    quantity: str                  # what is measured, in our words
+    rulebook: float | None         # the value the rulebook states (None: not stated)
+    exact: float | None = None     # computed from the parameters (None: needs simulation)
+    tolerance: float = 0.0         # rounding of the printed rulebook figure
+    simulated: float | None = None
+    sim_low: float | None = None
+    sim_high: float | None = None
+    n: int | None = None
+    sim_key: str | None = None     # which simulated metric fills this row
+
+
+def judge(row: Row) -> str:
+    """holds / differs by ... / the simulation does not support it."""
+    if row.rulebook is None:
+        return "computed (no rulebook figure)"
+    parts = []
+    if row.exact is not None:
+        gap = row.exact - row.rulebook
+        if abs(gap) <= row.tolerance + 1e-9:
+            parts.append("holds")
+        else:
+            parts.append(f"differs by {gap:+.4g}")
+    if row.simulated is not None and row.sim_low is not None:
+        lo, hi = row.sim_low - row.tolerance, row.sim_high + row.tolerance
+        if lo <= row.rulebook <= hi:
+            parts.append("simulation supports it")
+        else:
+            parts.append(f"simulation does not support it ({row.simulated:.4g})")
+    return "; ".join(parts) if parts else "not computed"
+
+
+def rounding(printed: str) -> float:
+    """Half a unit of the last printed digit: '27.5' -> 0.05, '6' -> 0.5."""
+    if "." not in printed:
+        return 0.5
+    return 0.5 * 10 ** -len(printed.split(".")[1])
+
+
+def identity_table(game: str, params=None, *, frame: pd.DataFrame | None = None, **kw) -> pd.DataFrame:
+    """The identity table of ``game`` at ``params``; with a simulated
+    ``frame`` (from :func:`gamelab.runner.simulate`), the simulated column."""
+    mod = importlib.import_module(MODULES[game])
+    params = params if params is not None else mod.default_params()
+    rows: list[Row] = mod.rows(params, **kw)
+    if frame is not None:
+        measured = mod.simulated(params, frame)
+        for r in rows:
+            if r.sim_key in measured:
+                est = measured[r.sim_key]
+                r.simulated, r.sim_low, r.sim_high, r.n = est.value, est.low, est.high, est.n
+    out = pd.DataFrame([{**{c: getattr(r, c) for c in COLUMNS if c != "status"}, "status": judge(r)}
+                        for r in rows], columns=COLUMNS)
+    return out
+
+
+def fmt(x) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    return f"{x:.4g}"

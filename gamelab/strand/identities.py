@@ -1,0 +1,196 @@
+"""STRAND's design identities (appendix A ① to ⑥) as exact functions of the
+rule parameters: enumeration and combinatorics, no simulation.
+
+Each function takes a :class:`~gamelab.strand.rules.StrandParams` and returns
+numbers or a small DataFrame; :func:`identity_table` gathers them beside the
+rulebook's stated values.  The simulated column (from the runner) is joined
+by :func:`gamelab.identities.with_simulation`.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from .rules import StrandParams, half
+
+VALUES = (1, 2, 3, 4, 5)
+
+#: the rulebook's own numbers for identity ② (section "appendix A ②")
+RULEBOOK_NODE_SHARE = 6.0     # "互指成功收益 = v + 结点（平均约 6 分）"
+RULEBOOK_STAY_VALUE = 1.2     # "留守收益 ≈ 1.2 分"
+RULEBOOK_P_STAR = {1: 0.275, 2: 0.244, 3: 0.133, 4: 0.120, 5: 0.020}
+
+
+def cargo_probabilities(params: StrandParams) -> dict[int, Fraction]:
+    """Chance that a random card from the deck shows each value (section 2 deck)."""
+    total = sum(params.cargo_counts)
+    return {v: Fraction(n, total) for v, n in zip(VALUES, params.cargo_counts)}
+
+
+def pairable_rate(params: StrandParams, *, replacement: bool = True) -> Fraction:
+    """① Chance that two random cards sum to at most ``sum_cap``: with
+    replacement (the rulebook's 19/25) or drawn from one deck without."""
+    counts = dict(zip(VALUES, params.cargo_counts))
+    total = sum(counts.values())
+    num = Fraction(0)
+    for a in VALUES:
+        for b in VALUES:
+            if a + b <= params.sum_cap:
+                if replacement:
+                    num += Fraction(counts[a] * counts[b], total * total)
+                else:
+                    same = 1 if a == b else 0
+                    num += Fraction(counts[a] * (counts[b] - same), total * (total - 1))
+    return num
+
+
+def pairable_table(params: StrandParams) -> pd.DataFrame:
+    """① per cargo value: how many of the five values it can team with in full,
+    and the chance a random partner fits, with and without replacement."""
+    counts = dict(zip(VALUES, params.cargo_counts))
+    total = sum(counts.values())
+    rows = []
+    for v in VALUES:
+        fits = [w for w in VALUES if v + w <= params.sum_cap]
+        with_r = Fraction(sum(counts[w] for w in fits), total)
+        without = Fraction(sum(counts[w] for w in fits) - (1 if v in fits else 0), total - 1)
+        rows.append({"cargo": v, "partners": f"{len(fits)} / {len(VALUES)}",
+                     "p_with_replacement": float(with_r), "p_without_replacement": float(without)})
+    return pd.DataFrame(rows)
+
+
+def ev_threshold(params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE,
+                 stay_value: float = RULEBOOK_STAY_VALUE) -> pd.DataFrame:
+    """② The trust rate p* above which betting on a rope beats staying:
+
+        EV(p) = p (v + N) + (1 - p) (half(v) - L) = S   =>   p* = (S - lone) / (mutual - lone)
+
+    with N the mean node share, L = ``lone_penalty`` and S the value of a stay.
+    p* is 0 when even a lone result beats a stay, NaN (never) when a mutual
+    team does not.
+    """
+    rows = []
+    for v in VALUES:
+        mutual = v + node_share
+        lone = half(v, params.half_rounding) - params.lone_penalty
+        if lone >= stay_value:
+            p = 0.0
+        elif mutual <= stay_value:
+            p = float("nan")
+        else:
+            p = (stay_value - lone) / (mutual - lone)
+        rows.append({"cargo": v, "mutual": mutual, "lone": lone, "p_star": p})
+    return pd.DataFrame(rows)
+
+
+def ev_curve(params: StrandParams, value: int, p, *, node_share: float = RULEBOOK_NODE_SHARE) -> np.ndarray:
+    """② EV of betting with cargo ``value`` at trust rates ``p`` (for plots)."""
+    p = np.asarray(p, dtype=float)
+    lone = half(value, params.half_rounding) - params.lone_penalty
+    return p * (value + node_share) + (1 - p) * lone
+
+
+def full_team_pairs(params: StrandParams, cap: int | None = None) -> pd.DataFrame:
+    """③ Every full team (unordered cargo pair with sum <= cap), what it beats
+    and what it ties with under the node rule (sum, then the heavier card,
+    then void)."""
+    cap = params.sum_cap if cap is None else cap
+    pairs = [(a, b) for a in VALUES for b in VALUES if a <= b and a + b <= cap]
+    rows = []
+    for a, b in pairs:
+        same_sum = [(c, d) for c, d in pairs if c + d == a + b and (c, d) != (a, b)]
+        rows.append({"pair": f"{b}+{a}", "sum": a + b, "heavier": b,
+                     "beats_by_heavier_card": ", ".join(f"{d}+{c}" for c, d in same_sum if d < b),
+                     "loses_by_heavier_card": ", ".join(f"{d}+{c}" for c, d in same_sum if d > b),
+                     "voids_against": f"{b}+{a}"})
+    return pd.DataFrame(rows).sort_values(["sum", "heavier"], ascending=[False, False]).reset_index(drop=True)
+
+
+def node_tie_odds(params: StrandParams) -> dict[str, float]:
+    """③ Two independent full teams (cards drawn with replacement, each team
+    conditioned on being full): the chance their sums tie, and of those ties
+    the share the heavier card decides versus the share that voids the node."""
+    q = {v: float(p) for v, p in cargo_probabilities(params).items()}
+    teams: dict[tuple, float] = {}
+    for a in VALUES:
+        for b in VALUES:
+            if a + b <= params.sum_cap:
+                key = (min(a, b), max(a, b))
+                teams[key] = teams.get(key, 0.0) + q[a] * q[b]
+    z = sum(teams.values())
+    teams = {k: w / z for k, w in teams.items()}
+    tie = decided = 0.0
+    for t1, w1 in teams.items():
+        for t2, w2 in teams.items():
+            if sum(t1) == sum(t2):
+                tie += w1 * w2
+                if t1[1] != t2[1]:
+                    decided += w1 * w2
+    return {"sum_tie": tie, "decided_by_heavier": decided, "void": tie - decided}
+
+
+def node_total(params: StrandParams) -> int:
+    """④ All node points on the track (42 with the rulebook's values)."""
+    return int(sum(params.node_values))
+
+
+def stall_cost(params: StrandParams, stalls: int = 1) -> int:
+    """⑤ Node points no one can take after ``stalls`` rounds without a team:
+    the track then never reaches its last ``stalls`` segments."""
+    stalls = max(0, min(stalls, len(params.node_values)))
+    return int(sum(params.node_values[len(params.node_values) - stalls:]))
+
+
+def trust_price(params: StrandParams) -> pd.DataFrame:
+    """⑥ What a mutual rope is worth over a lone one, per cargo value: the
+    cargo difference plus the lone penalty, and with the largest node."""
+    rows = []
+    for v in VALUES:
+        gap = v - (half(v, params.half_rounding) - params.lone_penalty)
+        rows.append({"cargo": v, "without_node": gap, "with_largest_node": gap + max(params.node_values)})
+    return pd.DataFrame(rows)
+
+
+def default_params() -> StrandParams:
+    return StrandParams()
+
+
+def rows(params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE,
+         stay_value: float = RULEBOOK_STAY_VALUE) -> list:
+    """Appendix A's identities as table rows (exact values; the simulated
+    metric each row can be checked against is named in ``sim_key``)."""
+    from ..identities import Row, rounding
+
+    out = [
+        Row("①", "pairable rate, two random cards (with replacement)", 19 / 25,
+            float(pairable_rate(params)), 1e-9),
+        Row("①", "pairable rate, two cards from one deck (no replacement)", None,
+            float(pairable_rate(params, replacement=False))),
+    ]
+    pstar = ev_threshold(params, node_share=node_share, stay_value=stay_value).set_index("cargo")["p_star"]
+    for v, claimed in RULEBOOK_P_STAR.items():
+        out.append(Row("②", f"trust threshold p* for cargo {v} (N={node_share:g}, L={params.lone_penalty}, "
+                            f"S={stay_value:g})", claimed, float(pstar[v]), rounding(f"{claimed * 100:.1f}") / 100,
+                       sim_key=f"mutual_rate_{v}"))
+    pairs = full_team_pairs(params)
+    six = pairs[pairs["sum"] == 6]
+    top = six.iloc[0]["pair"] if len(six) else ""
+    out.append(Row("③", "at sum 6 the pair with the heavier card (5+1) takes the node (1 = yes)", 1.0,
+                   1.0 if top == "5+1" else 0.0))
+    odds = node_tie_odds(params)
+    out.append(Row("③", "two random full teams tie on their sum", None, odds["sum_tie"]))
+    out.append(Row("③", "... and the tie voids the node (same heavier card)", None, odds["void"],
+                   sim_key="node_void_rate"))
+    out.append(Row("④", "node points on the track", 42, node_total(params), 0))
+    out.append(Row("④", "node share of all points, 4 players", 0.29, None, 0.005, sim_key="node_share"))
+    out.append(Row("④", "mean points scored in a 4-player game (all players)", 145, None, 2.5,
+                   sim_key="total_points"))
+    out.append(Row("⑤", "node points lost to one stalled round", 8, stall_cost(params, 1), 0))
+    out.append(Row("⑤", "node points lost to two stalled rounds", 8 + 7, stall_cost(params, 2), 0))
+    out.append(Row("⑤", "rounds in which a team forms, 4 players", 0.93, None, 0.005, sim_key="team_round_rate"))
+    price = trust_price(params).set_index("cargo")
+    out.append(Row("⑥", "a mutual 5 over a lone 5, no node", 4, float(price.loc[5, "without_node"]), 0))
+    out.append(Row("⑥", "a mutual 5 over a lone 5, largest node", 11, float(price.loc[5, "with_largest_node"]), 0))
+    return out
