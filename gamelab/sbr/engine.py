@@ -211,13 +211,18 @@ def legal(params: SbrParams, state: State, rider: np.ndarray) -> dict:
     return dict(card=card, spin=spin_ok, seal=seal, acting=acting)
 
 
-def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: bool = False):
-    """Section 6.2 steps 1-6 for the ``slot``-th rider of the order."""
+def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: bool = False,
+        mask: np.ndarray | None = None):
+    """Section 6.2 steps 1-6 for the ``slot``-th rider of the order (finished
+    riders skip; ``mask`` (G,) False also skips, for a record that leaves a
+    rider out of a beat)."""
     st = state if inplace else state.copy()
     tb = _tables(params)
     G, R = st.pos.shape
     rider_all = st.order[:, slot].astype(np.intp)
     acted = st.pos[np.arange(G), rider_all] < params.length
+    if mask is not None:
+        acted &= np.asarray(mask, bool)
     g = np.nonzero(acted)[0]
     r = rider_all[g]
     card = np.asarray(actions.card)[g].astype(np.int64)
