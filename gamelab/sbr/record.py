@@ -154,6 +154,8 @@ def replay(record: dict):
     for i, beat in enumerate(beats, start=1):
         ledger_beats.append(_replay_beat(p, st, beat, i, riders))
         engine.end_beat(p, st, inplace=True)
+    while st.beat < p.beats and (st.pos[0] >= p.length).all():   # everyone home: nothing left to act
+        engine.end_beat(p, st, inplace=True)
     return _ledger(record, p, st, players, riders, ledger_beats)
 
 
@@ -213,7 +215,7 @@ def _ledger(record, p, st, players, riders, beats):
     for k in range(n):
         segs.append(dict(segment=k + 1, beat=ends[k], distance=st.seg_dist[0, k].tolist(),
                          points=st.seg_pts[0, k].tolist()))
-    complete = st.beat == p.beats or bool((st.pos[0] >= p.length).all())
+    complete = st.beat == p.beats
     res = engine.result(p, st)
     final = dict(complete=complete, position=st.pos[0].tolist(),
                  segment_points=st.seg_points[0].tolist(), relic_points=st.relic_pts[0].tolist(),
@@ -234,7 +236,8 @@ def _segment_totals(st, beats, ends, n):
     """Running score (segment points + relic points so far) at each segment end."""
     by_beat = {b["beat"]: np.array(b["relic_points"]) for b in beats}
     seg = np.cumsum(st.seg_pts[0, :n], axis=0)
-    return [(seg[k] + by_beat[ends[k]]).tolist() for k in range(n)]
+    later = st.relic_pts[0]          # beats played out with nobody left to act
+    return [(seg[k] + by_beat.get(ends[k], later)).tolist() for k in range(n)]
 
 
 def tables(ledger) -> list:
