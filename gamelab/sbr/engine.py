@@ -184,29 +184,41 @@ def begin_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
     seats counted from the start rider)."""
     st = state if inplace else state.copy()
     G, R = st.pos.shape
-    seat = np.broadcast_to(np.arange(R), (G, R))
+    seat = np.arange(R)[None, :]
     if st.beat == 0:
         seat = (seat - st.start[:, None].astype(np.int64)) % R
-    st.order = np.lexsort((seat, st.spin, st.pos), axis=-1).astype(np.int8)
+    key = (st.pos.astype(np.int64) * 64 + st.spin) * R + seat
+    st.order = _order_by(key)
     return st
+
+
+def _order_by(key):
+    """Row-wise argsort of distinct small-row keys, by pairwise comparison
+    (a handful of riders: faster than a sort per row)."""
+    G, R = key.shape
+    rank = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+    order = np.empty((G, R), np.int8)
+    np.put_along_axis(order, rank, np.arange(R, dtype=np.int8)[None, :], axis=1)
+    return order
 
 
 def legal(params: SbrParams, state: State, rider: np.ndarray) -> dict:
     """Masks of the legal choices for ``rider`` (G,) in each game."""
-    G = state.n_games
+    G, R = state.pos.shape
     g = np.arange(G)
-    pos, spin = state.pos[g, rider], state.spin[g, rider]
+    fi = g * R + rider
+    pos, spin = _flat(state.pos)[fi], _flat(state.spin)[fi]
     acting = pos < params.length
-    card = (state.hand[g, rider] > 0) & acting[:, None]
+    card = (_flat(state.hand)[fi] > 0) & acting[:, None]
     spin_ok = np.arange(params.max_spin_per_beat + 1) <= np.minimum(spin, params.max_spin_per_beat)[:, None]
     d = np.arange(params.seal_range + 1)
     sq = pos[:, None].astype(np.int64) + (d if params.seal_direction == "ahead" else -d)
     inb = (sq >= 1) & (sq < params.length)
     sqc = np.clip(sq, 0, params.length)
-    free = state.seal[g[:, None], sqc] < 0
+    free = state.seal.reshape(-1)[(g * (params.length + 1))[:, None] + sqc] < 0
     if params.seal_empty == "no_seal_no_rider":
         free &= ~(state.pos[:, None, :] == sqc[:, :, None]).any(axis=2)
-    seal = inb & free & (state.seals_left[g, rider] > 0)[:, None]
+    seal = inb & free & (_flat(state.seals_left)[fi] > 0)[:, None]
     seal[:, 0] = True
     return dict(card=card, spin=spin_ok, seal=seal, acting=acting)
 
@@ -241,13 +253,20 @@ def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: b
     return st, dict(rider=rider_all, acted=acted, stop=stops, relic=kinds)
 
 
+def _flat(a):
+    """A view with games and riders merged: fancy indexing on one axis is faster."""
+    return a.reshape(-1) if a.ndim == 2 else a.reshape(-1, a.shape[2])
+
+
 def _play_card(params, st, g, r, card, spend, seal):
-    st.hand[g, r, card - 1] -= 1
+    fi = g * st.pos.shape[1] + r
+    hc = fi * 5 + card - 1
+    st.hand.reshape(-1)[hc] -= 1
     if params.skull_takes_current:
-        st.discard[g, r, card - 1] += 1
-    st.spin[g, r] -= spend
+        st.discard.reshape(-1)[hc] += 1
+    _flat(st.spin)[fi] -= spend
     for k, v in (("spin_spent", spend), ("card_sum", card), ("cards_played", 1)):
-        st.stats[k][g, r] += v
+        _flat(st.stats[k])[fi] += v
     s = seal > 0
     if s.any():
         gs, rs = g[s], r[s]
@@ -261,41 +280,46 @@ def _finish_turn(params, st, g, r, card):
     if not params.skull_takes_current:
         st.discard[g, r, card - 1] += 1
     D = st.deck.shape[2]
-    d = st.drawn[g, r].astype(np.intp)
+    fi = g * st.pos.shape[1] + r
+    d = _flat(st.drawn)[fi].astype(np.intp)
     has = d < D
     if has.any():
-        gh, rh, dh = g[has], r[has], d[has]
-        st.hand[gh, rh, st.deck[gh, rh, dh] - 1] += 1
-        st.drawn[gh, rh] += 1
-    done = (st.pos[g, r] >= params.length) & (st.finish_beat[g, r] == 0)
-    st.finish_beat[g[done], r[done]] = st.beat + 1
+        fh = fi[has]
+        st.hand.reshape(-1)[fh * 5 + st.deck.reshape(-1)[fh * D + d[has]] - 1] += 1
+        _flat(st.drawn)[fh] += 1
+    done = (_flat(st.pos)[fi] >= params.length) & (_flat(st.finish_beat)[fi] == 0)
+    _flat(st.finish_beat)[fi[done]] = st.beat + 1
 
 
 def _gain(params, st, g, r, n, mask):
     if mask.any():
-        gm, rm = g[mask], r[mask]
-        st.spin[gm, rm] = np.minimum(params.spin_cap, st.spin[gm, rm] + n)
+        fm = g[mask] * st.pos.shape[1] + r[mask]
+        spin = _flat(st.spin)
+        spin[fm] = np.minimum(params.spin_cap, spin[fm] + n)
 
 
 def _move(params, st, tb, g, r, m, big, brk):
     """Step 4.  The table answers when no seal that matters lies on the way;
     the other games walk square by square (vectorised across them)."""
-    pos = st.pos[g, r].astype(np.intp)
-    bi = big.astype(np.intp)
-    stop = tb["stop"][pos, m, bi].astype(np.int64)
-    end = tb["end"][pos, m, bi].astype(np.int64)
+    fi = g * st.pos.shape[1] + r
+    pos = _flat(st.pos)[fi].astype(np.intp)
+    ti = (pos * (tb["M"] + 1) + m) * 2 + big
+    stop = tb["stop"].reshape(-1)[ti].astype(np.int64)
+    end = tb["end"].reshape(-1)[ti].astype(np.int64)
+    L1 = params.length + 1
     off = np.arange(1, tb["M"] + 1)
     sq = np.minimum(pos[:, None] + off, params.length)
-    owner = st.seal[g[:, None], sq]
-    on_way = (off <= (end - pos)[:, None]) & (owner >= 0) & ~_ignored(params, owner, r[:, None])
+    owner = st.seal.reshape(-1)[(g * L1)[:, None] + sq]
+    on_way = (owner >= 0) & (off <= (end - pos)[:, None])
     slow = on_way.any(axis=1)
+    if slow.any():
+        slow[slow] = (on_way[slow] & ~_ignored(params, owner[slow], r[slow, None])).any(axis=1)
     fast = ~slow
     if fast.any():
-        gf, rf = g[fast], r[fast]
-        p0, mf, bf = pos[fast], m[fast], bi[fast]
-        st.pos[gf, rf] = end[fast]
-        st.stats["terrain_tax"][gf, rf] += tb["tax"][p0, mf, bf]
-        _gain(params, st, gf, rf, params.river_spin, tb["river"][p0, mf, bf])
+        ff, tf = fi[fast], ti[fast]
+        _flat(st.pos)[ff] = end[fast]
+        _flat(st.stats["terrain_tax"])[ff] += tb["tax"].reshape(-1)[tf]
+        _gain(params, st, g[fast], r[fast], params.river_spin, tb["river"].reshape(-1)[tf])
     if slow.any():
         stop[slow] = _walk(params, st, tb, g[slow], r[slow], m[slow].copy(), big[slow], brk[slow])
     return stop
@@ -435,15 +459,24 @@ def end_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
         k = ends.index(st.beat)
         G, R = st.pos.shape
         dist = st.pos.astype(np.int16) - st.seg_start
-        seat = np.broadcast_to(np.arange(R), (G, R))
-        ranked = np.lexsort((seat, -st.relic_n.astype(np.int16), -st.pos.astype(np.int16), -dist), axis=-1)
-        pts = np.zeros((G, R), np.int16)
-        np.put_along_axis(pts, ranked, np.array(params.segment_points[:R], np.int16)[None, :], axis=1)
+        pts = _points_by_rank(params.segment_points, dist, st.pos, st.relic_n)
         st.seg_points += pts
         st.seg_dist[:, k], st.seg_pts[:, k] = dist, pts
         st.seg_start = st.pos.copy()
         st.seal[:] = -1
     return st
+
+
+def _points_by_rank(points, *keys):
+    """Rank riders by the keys (each higher first), then seat; the points of
+    each rider's rank."""
+    R = keys[0].shape[1]
+    key = np.zeros(keys[0].shape, np.int64)
+    for k in keys:
+        key = key * 512 + (255 - k.astype(np.int64))     # every key is within -255..255
+    key = key * R + np.arange(R)
+    rank = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+    return np.array(points[:R], np.int16)[rank]
 
 
 # ---------------------------------------------------------------- result
@@ -453,10 +486,7 @@ def result(params: SbrParams, state: State) -> dict:
     st = state
     G, R = st.pos.shape
     P, k = st.n_players, params.riders_per_player
-    seat = np.broadcast_to(np.arange(R), (G, R))
-    ranked = np.lexsort((seat, -st.relic_n.astype(np.int16), -st.pos.astype(np.int16)), axis=-1)
-    final = np.zeros((G, R), np.int16)
-    np.put_along_axis(final, ranked, np.array(params.final_points[:R], np.int16)[None, :], axis=1)
+    final = _points_by_rank(params.final_points, st.pos, st.relic_n)
     rider_total = st.seg_points + st.relic_pts + final
     score = rider_total.reshape(G, P, k).sum(axis=2)
     relics = st.relic_n.reshape(G, P, k).sum(axis=2, dtype=np.int64)
