@@ -1,0 +1,537 @@
+"""STEEL BALL RUN batch engine: G games at once as numpy arrays.
+
+API (all pure unless ``inplace=True``; no printing, no random draws):
+
+* ``draw_chance(params, n_games, n_players, rng) -> Chance``: every deck order
+  (G, R, 20), the relic layout (G, N+1) and the start rider (G,).
+* ``init(params, n_games, n_players, rng=None, chance=None) -> State``.
+* ``begin_beat(params, state) -> state``: the acting order (section 6.2 step 0)
+  into ``state.order`` (G, R).
+* ``legal(params, state, rider) -> dict`` of masks for the rider (G,) acting in
+  each game: ``card`` (G, 5) for values 1..5, ``spin`` (G, max_spin+1),
+  ``seal`` (G, seal_range+1) (index 0 = no seal), ``acting`` (G,).
+* ``act(params, state, actions, slot) -> (state, events)``: the ``slot``-th
+  rider of this beat's order plays ``actions`` (an :class:`Actions` of (G,)
+  arrays card, spin, seal, brk, retrieve; assumed legal: ``legal`` gives the
+  masks, ``record`` checks a playtest).  ``events``: rider, acted, stop square
+  (-1 none), relic taken (-1 none, 4 = a relic the caller left unknown).
+* ``end_beat(params, state) -> state``: segment scoring and seal clearing.
+* ``result(params, state) -> dict`` and ``play(params, policies, n_games, rng,
+  n_players=4) -> dict``.
+
+A policy is ``policy(params, state, rider, legal, rng) -> Actions``: ``rider``
+(G,) is the rider acting in each game (its seat's games are those where
+``legal["acting"]`` and the rider belongs to the seat); it returns actions for
+all G games and the engine keeps its seat's.  Seats sharing one policy object
+are asked once per slot.
+
+State fields, (G, R) unless noted (R riders = players x riders_per_player):
+pos, spin, seals_left, hand (G,R,5) counts, discard (G,R,5), deck (G,R,D),
+drawn, seal (G,N+1) owner rider or -1, relic (G,N+1) type or -1, relic_pts,
+relic_n, seg_start, seg_points, seg_dist/seg_pts (G,S,R) per segment,
+finish_beat (0 = not finished), order, start (G,), stats (dict of (G,R)),
+beat (int, beats completed).
+
+``play`` returns (G, P) ``score``, ``win`` (1/k shares after the tie breaks),
+``rank``; and the diagnostics of appendix A per rider: ``position``,
+``finish_beat``, ``relics``, ``relic_points``, ``segment_points``,
+``final_points``, ``spin_spent``, ``seals_placed``, ``seal_hits`` (seals that
+triggered on the rider), ``card_sum``, ``cards_played``, ``terrain_tax``
+(movement lost to rocks and curves).
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from .rules import CURVE, EYE, HEART, RIVER, ROCK, SKULL, TOWN, SbrParams, check_players
+
+UNKNOWN = 4        # relic code for a face-down relic a record does not name
+STATS = ("spin_spent", "seals_placed", "seal_hits", "card_sum", "cards_played", "terrain_tax")
+
+
+class Chance(NamedTuple):
+    decks: np.ndarray     # (G, R, D) card values in draw order
+    relics: np.ndarray    # (G, N+1) relic type by square, -1 none
+    start: np.ndarray     # (G,) start rider (beat-1 ties, section 6.1)
+
+
+class Actions(NamedTuple):
+    card: np.ndarray
+    spin: np.ndarray
+    seal: np.ndarray      # 0 none, else distance 1..seal_range
+    brk: np.ndarray       # break opponents' seals with spin when possible
+    retrieve: np.ndarray  # skull: card value wanted back (0 = the highest)
+
+
+@dataclasses.dataclass
+class State:
+    pos: np.ndarray
+    spin: np.ndarray
+    seals_left: np.ndarray
+    hand: np.ndarray
+    discard: np.ndarray
+    deck: np.ndarray
+    drawn: np.ndarray
+    seal: np.ndarray
+    relic: np.ndarray
+    relic_pts: np.ndarray
+    relic_n: np.ndarray
+    seg_start: np.ndarray
+    seg_points: np.ndarray
+    seg_dist: np.ndarray
+    seg_pts: np.ndarray
+    finish_beat: np.ndarray
+    order: np.ndarray
+    start: np.ndarray
+    stats: dict
+    beat: int
+    n_players: int
+
+    def copy(self) -> "State":
+        out = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = v.copy() if isinstance(v, np.ndarray) else (
+                {k: a.copy() for k, a in v.items()} if isinstance(v, dict) else v)
+        return State(**out)
+
+    @property
+    def n_games(self) -> int:
+        return self.pos.shape[0]
+
+
+# ---------------------------------------------------------------- set-up
+def draw_chance(params: SbrParams, n_games: int, n_players: int, rng: np.random.Generator) -> Chance:
+    """All chance of a game drawn up front from the caller's generator."""
+    R = check_players(params, n_players)
+    base = np.repeat(np.arange(1, 6, dtype=np.int8), params.card_counts)
+    decks = rng.permuted(np.broadcast_to(base, (n_games, R, base.size)), axis=2)
+    squares = np.array(params.relic_squares(), dtype=np.intp)
+    pile = np.repeat(np.arange(4, dtype=np.int8), params.relic_counts)
+    relics = np.full((n_games, params.length + 1), -1, dtype=np.int8)
+    if squares.size:
+        relics[:, squares] = rng.permuted(np.broadcast_to(pile, (n_games, pile.size)), axis=1)[:, :squares.size]
+    start = np.zeros(n_games, dtype=np.int8)
+    if params.start_player == "random":
+        start = (rng.integers(0, n_players, n_games) * params.riders_per_player).astype(np.int8)
+    return Chance(decks.astype(np.int8), relics, start)
+
+
+def init(params: SbrParams, n_games: int, n_players: int, rng=None, chance: Chance | None = None) -> State:
+    """Section 6.1: decks shuffled, five cards in hand, riders on square 0."""
+    R = check_players(params, n_players)
+    if chance is None:
+        if rng is None:
+            raise ValueError("init needs rng (a numpy Generator) or chance")
+        chance = draw_chance(params, n_games, n_players, rng)
+    G, D = n_games, chance.decks.shape[2]
+    S = len(params.segment_ends())
+    deck = np.asarray(chance.decks, dtype=np.int8).reshape(G, R, D)
+    hand = (deck[:, :, :params.hand_size, None] == np.arange(1, 6)).sum(axis=2).astype(np.int8)
+    z = lambda dt=np.int8: np.zeros((G, R), dtype=dt)  # noqa: E731
+    return State(
+        pos=z(), spin=z(), seals_left=np.full((G, R), params.seals_per_player, np.int8),
+        hand=hand, discard=np.zeros((G, R, 5), np.int8), deck=deck,
+        drawn=np.full((G, R), params.hand_size, np.int8),
+        seal=np.full((G, params.length + 1), -1, np.int8),
+        relic=np.asarray(chance.relics, dtype=np.int8).copy(),
+        relic_pts=z(np.int16), relic_n=z(), seg_start=z(), seg_points=z(np.int16),
+        seg_dist=np.zeros((G, S, R), np.int16), seg_pts=np.zeros((G, S, R), np.int16),
+        finish_beat=z(), order=np.tile(np.arange(R, dtype=np.int8), (G, 1)),
+        start=np.asarray(chance.start, dtype=np.int8).copy(),
+        stats={k: z(np.int16) for k in STATS}, beat=0, n_players=n_players)
+
+
+# ---------------------------------------------------------------- tables
+@lru_cache(maxsize=32)
+def _tables(params: SbrParams):
+    """Movement with no seal on the way, (start, movement, big card) ->
+    stop square (-1 if no square entered), river met, terrain tax, end square."""
+    L, terr = params.length, params.terrain_array()
+    M = 5 + params.max_spin_per_beat
+    stop = np.full((L + 1, M + 1, 2), -1, np.int16)
+    end = np.zeros((L + 1, M + 1, 2), np.int16)
+    river = np.zeros((L + 1, M + 1, 2), bool)
+    tax = np.zeros((L + 1, M + 1, 2), np.int16)
+    for s in range(L + 1):
+        for m0 in range(M + 1):
+            for big in (0, 1):
+                pos, m, riv, tx, st = s, m0, False, 0, -1
+                while m > 0 and pos < L:
+                    sq, m = pos + 1, m - 1
+                    extra = params.rock_penalty if terr[sq] == ROCK else (
+                        params.curve_penalty if terr[sq] == CURVE and big else 0)
+                    if extra and m > 0:
+                        if params.extra_cost_rule == "stop_before" and m < extra:
+                            tx += m
+                            break
+                        tx += min(extra, m)
+                        m -= min(extra, m)
+                    pos = st = sq
+                    riv |= terr[sq] == RIVER
+                stop[s, m0, big], end[s, m0, big], river[s, m0, big], tax[s, m0, big] = st, pos, riv, tx
+    return dict(stop=stop, end=end, river=river, tax=tax, terrain=terr, M=M,
+                points=np.array(list(params.relic_points) + [0], np.int16))
+
+
+# ---------------------------------------------------------------- beat
+def begin_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
+    """Section 6.2 step 0: back to front, then less spin, then seat (beat 1:
+    seats counted from the start rider)."""
+    st = state if inplace else state.copy()
+    G, R = st.pos.shape
+    seat = np.arange(R)[None, :]
+    if st.beat == 0:
+        seat = (seat - st.start[:, None].astype(np.int64)) % R
+    key = (st.pos.astype(np.int64) * 64 + st.spin) * R + seat
+    st.order = _order_by(key)
+    return st
+
+
+def _order_by(key):
+    """Row-wise argsort of distinct small-row keys, by pairwise comparison
+    (a handful of riders: faster than a sort per row)."""
+    G, R = key.shape
+    rank = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+    order = np.empty((G, R), np.int8)
+    np.put_along_axis(order, rank, np.arange(R, dtype=np.int8)[None, :], axis=1)
+    return order
+
+
+def legal(params: SbrParams, state: State, rider: np.ndarray) -> dict:
+    """Masks of the legal choices for ``rider`` (G,) in each game."""
+    G, R = state.pos.shape
+    g = np.arange(G)
+    fi = g * R + rider
+    pos, spin = _flat(state.pos)[fi], _flat(state.spin)[fi]
+    acting = pos < params.length
+    card = (_flat(state.hand)[fi] > 0) & acting[:, None]
+    spin_ok = np.arange(params.max_spin_per_beat + 1) <= np.minimum(spin, params.max_spin_per_beat)[:, None]
+    d = np.arange(params.seal_range + 1)
+    sq = pos[:, None].astype(np.int64) + (d if params.seal_direction == "ahead" else -d)
+    inb = (sq >= 1) & (sq < params.length)
+    sqc = np.clip(sq, 0, params.length)
+    free = state.seal.reshape(-1)[(g * (params.length + 1))[:, None] + sqc] < 0
+    if params.seal_empty == "no_seal_no_rider":
+        free &= ~(state.pos[:, None, :] == sqc[:, :, None]).any(axis=2)
+    seal = inb & free & (_flat(state.seals_left)[fi] > 0)[:, None]
+    seal[:, 0] = True
+    return dict(card=card, spin=spin_ok, seal=seal, acting=acting)
+
+
+def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: bool = False,
+        mask: np.ndarray | None = None):
+    """Section 6.2 steps 1-6 for the ``slot``-th rider of the order (finished
+    riders skip; ``mask`` (G,) False also skips, for a record that leaves a
+    rider out of a beat)."""
+    st = state if inplace else state.copy()
+    tb = _tables(params)
+    G, R = st.pos.shape
+    rider_all = st.order[:, slot].astype(np.intp)
+    acted = st.pos[np.arange(G), rider_all] < params.length
+    if mask is not None:
+        acted &= np.asarray(mask, bool)
+    g = np.nonzero(acted)[0]
+    r = rider_all[g]
+    card = np.asarray(actions.card)[g].astype(np.int64)
+    spend = np.asarray(actions.spin)[g].astype(np.int64)
+    seal = np.asarray(actions.seal)[g].astype(np.int64)
+    brk = np.asarray(actions.brk)[g].astype(bool)
+    retrieve = np.asarray(actions.retrieve)[g].astype(np.int64)
+    stops = np.full(G, -1, np.int16)
+    kinds = np.full(G, -1, np.int8)
+    if g.size:
+        _play_card(params, st, g, r, card, spend, seal)
+        stop = _move(params, st, tb, g, r, card + spend, card >= params.big_card, brk)
+        kinds[g] = _resolve_stop(params, st, tb, g, r, stop, retrieve)
+        stops[g] = stop
+        _finish_turn(params, st, g, r, card)
+    return st, dict(rider=rider_all, acted=acted, stop=stops, relic=kinds)
+
+
+def _flat(a):
+    """A view with games and riders merged: fancy indexing on one axis is faster."""
+    return a.reshape(-1) if a.ndim == 2 else a.reshape(-1, a.shape[2])
+
+
+def _play_card(params, st, g, r, card, spend, seal):
+    fi = g * st.pos.shape[1] + r
+    hc = fi * 5 + card - 1
+    st.hand.reshape(-1)[hc] -= 1
+    if params.skull_takes_current:
+        st.discard.reshape(-1)[hc] += 1
+    _flat(st.spin)[fi] -= spend
+    for k, v in (("spin_spent", spend), ("card_sum", card), ("cards_played", 1)):
+        _flat(st.stats[k])[fi] += v
+    s = seal > 0
+    if s.any():
+        gs, rs = g[s], r[s]
+        d = seal[s] if params.seal_direction == "ahead" else -seal[s]
+        st.seal[gs, st.pos[gs, rs] + d] = rs
+        st.seals_left[gs, rs] -= 1
+        st.stats["seals_placed"][gs, rs] += 1
+
+
+def _finish_turn(params, st, g, r, card):
+    if not params.skull_takes_current:
+        st.discard[g, r, card - 1] += 1
+    D = st.deck.shape[2]
+    fi = g * st.pos.shape[1] + r
+    d = _flat(st.drawn)[fi].astype(np.intp)
+    has = d < D
+    if has.any():
+        fh = fi[has]
+        st.hand.reshape(-1)[fh * 5 + st.deck.reshape(-1)[fh * D + d[has]] - 1] += 1
+        _flat(st.drawn)[fh] += 1
+    done = (_flat(st.pos)[fi] >= params.length) & (_flat(st.finish_beat)[fi] == 0)
+    _flat(st.finish_beat)[fi[done]] = st.beat + 1
+
+
+def _gain(params, st, g, r, n, mask):
+    if mask.any():
+        fm = g[mask] * st.pos.shape[1] + r[mask]
+        spin = _flat(st.spin)
+        spin[fm] = np.minimum(params.spin_cap, spin[fm] + n)
+
+
+def _move(params, st, tb, g, r, m, big, brk):
+    """Step 4.  The table answers when no seal that matters lies on the way;
+    the other games walk square by square (vectorised across them)."""
+    fi = g * st.pos.shape[1] + r
+    pos = _flat(st.pos)[fi].astype(np.intp)
+    ti = (pos * (tb["M"] + 1) + m) * 2 + big
+    stop = tb["stop"].reshape(-1)[ti].astype(np.int64)
+    end = tb["end"].reshape(-1)[ti].astype(np.int64)
+    L1 = params.length + 1
+    off = np.arange(1, tb["M"] + 1)
+    sq = np.minimum(pos[:, None] + off, params.length)
+    owner = st.seal.reshape(-1)[(g * L1)[:, None] + sq]
+    on_way = (owner >= 0) & (off <= (end - pos)[:, None])
+    slow = on_way.any(axis=1)
+    if slow.any():
+        slow[slow] = (on_way[slow] & ~_ignored(params, owner[slow], r[slow, None])).any(axis=1)
+    fast = ~slow
+    if fast.any():
+        ff, tf = fi[fast], ti[fast]
+        _flat(st.pos)[ff] = end[fast]
+        _flat(st.stats["terrain_tax"])[ff] += tb["tax"].reshape(-1)[tf]
+        _gain(params, st, g[fast], r[fast], params.river_spin, tb["river"].reshape(-1)[tf])
+    if slow.any():
+        stop[slow] = _walk(params, st, tb, g[slow], r[slow], m[slow].copy(), big[slow], brk[slow])
+    return stop
+
+
+def _ignored(params, owner, r):
+    """Seals a rider passes without effect: his own (unless 9.3 pays him) and,
+    if so read, his team mate's."""
+    own = owner == r
+    if params.seal_owner_bonus:
+        own = np.zeros_like(own)
+        mate = (owner // params.riders_per_player == r // params.riders_per_player) & (owner != r)
+        return mate & params.team_seals_ignored & (owner >= 0)
+    if params.team_seals_ignored:
+        own = own | ((owner >= 0) & (owner // params.riders_per_player == r // params.riders_per_player))
+    return own
+
+
+def _walk(params, st, tb, g, r, m, big, brk):
+    L, terr = params.length, tb["terrain"]
+    pos = st.pos[g, r].astype(np.int64)
+    stop = np.full(g.size, -1, np.int64)
+    river = np.zeros(g.size, bool)
+    active = (m > 0) & (pos < L)
+    while active.any():
+        sq = np.minimum(pos + 1, L)
+        m = m - active
+        t = terr[sq]
+        extra = np.where(t == ROCK, params.rock_penalty,
+                         np.where((t == CURVE) & big, params.curve_penalty, 0))
+        pay = active & (extra > 0) & (m > 0)
+        enter = active.copy()
+        if params.extra_cost_rule == "stop_before":
+            blocked = pay & (m < extra)
+            st.stats["terrain_tax"][g[blocked], r[blocked]] += m[blocked]
+            m[blocked] = 0
+            enter &= ~blocked
+            pay &= ~blocked
+        take = np.where(pay, np.minimum(extra, m), 0)
+        st.stats["terrain_tax"][g, r] += take
+        m = m - take
+        pos = np.where(enter, sq, pos)
+        stop = np.where(enter, sq, stop)
+        st.pos[g, r] = pos
+        riv = enter & (t == RIVER) & ~river
+        river |= riv
+        _gain(params, st, g, r, params.river_spin, riv)
+        m = _meet_seal(params, st, g, r, sq, m, brk, enter)
+        active = enter & (m > 0) & (pos < L)
+    return stop
+
+
+def _meet_seal(params, st, g, r, sq, m, brk, mask):
+    """Section 5.3 on the squares ``sq`` just entered (where ``mask``)."""
+    owner = st.seal[g, sq].astype(np.int64)
+    has = mask & (owner >= 0)
+    if not has.any():
+        return m
+    ign = _ignored(params, owner, r)
+    if params.seal_owner_bonus:
+        bonus = has & (owner == r)
+        st.seal[g[bonus], sq[bonus]] = -1
+        m = m + bonus * params.seal_owner_bonus
+        ign = ign | (owner == r)
+    opp = has & ~ign
+    zero = opp & (m == 0) & (not params.break_on_stop)
+    rest = opp & ~zero
+    hit = rest | (zero & params.seal_spent_on_stop)
+    st.seal[g[hit], sq[hit]] = -1
+    st.stats["seal_hits"][g[hit], r[hit]] += 1
+    can = rest & brk & (st.spin[g, r] >= params.seal_break_cost)
+    st.spin[g[can], r[can]] -= params.seal_break_cost
+    pen = rest & ~can
+    return np.where(pen, np.maximum(0, m - params.seal_penalty), m)
+
+
+def _resolve_stop(params, st, tb, g, r, stop, retrieve):
+    """Relic on an exact stop (5.4), then a town on the stop square (4.2)."""
+    has_stop = stop >= 0
+    sq = np.where(has_stop, stop, 0)
+    kind = np.where(has_stop, st.relic[g, sq], -1).astype(np.int64)
+    take = kind >= 0
+    if take.any():
+        gt, rt, st_sq, kt = g[take], r[take], sq[take], kind[take]
+        st.relic[gt, st_sq] = -1
+        st.relic_pts[gt, rt] += tb["points"][kt]
+        st.relic_n[gt, rt] += 1
+        _gain(params, st, g, r, params.eye_spin, kind == EYE)
+        _heart(params, st, tb, g[kind == HEART], r[kind == HEART])
+        sk = kind == SKULL
+        for _ in range(params.skull_cards):
+            _take_back(st, g[sk], r[sk], retrieve[sk])
+    _gain(params, st, g, r, params.town_spin, has_stop & (tb["terrain"][sq] == TOWN))
+    return kind
+
+
+def _heart(params, st, tb, g, r):
+    if not g.size:
+        return
+    L = params.length
+    if not params.heart_passes_seals:
+        st.pos[g, r] = np.minimum(L, st.pos[g, r].astype(np.int64) + params.heart_steps)
+        return
+    steps = np.full(g.size, params.heart_steps, np.int64)
+    no = np.zeros(g.size, bool)
+    active = (steps > 0) & (st.pos[g, r] < L)
+    while active.any():
+        sq = np.where(active, np.minimum(st.pos[g, r] + 1, L), st.pos[g, r]).astype(np.int64)
+        st.pos[g, r] = sq
+        steps = steps - active
+        steps = _meet_seal(params, st, g, r, sq, steps, no, active)
+        active = active & (steps > 0) & (sq < L)
+
+
+def _take_back(st, g, r, want):
+    if not g.size:
+        return
+    disc = st.discard[g, r]                      # (n, 5)
+    ok = (want >= 1) & (want <= 5)
+    wi = np.clip(want - 1, 0, 4)
+    ok &= disc[np.arange(g.size), wi] > 0
+    highest = 4 - np.argmax(disc[:, ::-1] > 0, axis=1)
+    any_ = disc.any(axis=1)
+    v = np.where(ok, wi, highest)
+    sel = ok | any_
+    st.discard[g[sel], r[sel], v[sel]] -= 1
+    st.hand[g[sel], r[sel], v[sel]] += 1
+
+
+def end_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
+    """Segment scoring after every third beat (6.2): distance this segment,
+    ties by position, then relics, then seat; seals cleared."""
+    st = state if inplace else state.copy()
+    st.beat += 1
+    ends = params.segment_ends()
+    if st.beat in ends:
+        k = ends.index(st.beat)
+        G, R = st.pos.shape
+        dist = st.pos.astype(np.int16) - st.seg_start
+        pts = _points_by_rank(params.segment_points, dist, st.pos, st.relic_n)
+        st.seg_points += pts
+        st.seg_dist[:, k], st.seg_pts[:, k] = dist, pts
+        st.seg_start = st.pos.copy()
+        st.seal[:] = -1
+    return st
+
+
+def _points_by_rank(points, *keys):
+    """Rank riders by the keys (each higher first), then seat; the points of
+    each rider's rank."""
+    R = keys[0].shape[1]
+    key = np.zeros(keys[0].shape, np.int64)
+    for k in keys:
+        key = key * 512 + (255 - k.astype(np.int64))     # every key is within -255..255
+    key = key * R + np.arange(R)
+    rank = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+    return np.array(points[:R], np.int16)[rank]
+
+
+# ---------------------------------------------------------------- result
+def result(params: SbrParams, state: State) -> dict:
+    """Section 6.3: final points by position (ties: relics, seat), totals,
+    winners (ties: relic count, position, then shared)."""
+    st = state
+    G, R = st.pos.shape
+    P, k = st.n_players, params.riders_per_player
+    final = _points_by_rank(params.final_points, st.pos, st.relic_n)
+    rider_total = st.seg_points + st.relic_pts + final
+    score = rider_total.reshape(G, P, k).sum(axis=2)
+    relics = st.relic_n.reshape(G, P, k).sum(axis=2, dtype=np.int64)
+    pos = st.pos.reshape(G, P, k).sum(axis=2, dtype=np.int64)
+    key = score.astype(np.int64) * 1_000_000 + relics * 1_000 + pos
+    if P == 1:
+        best = st.pos[:, :1] >= params.length
+    else:
+        best = key == key.max(axis=1, keepdims=True)
+    win = best / np.maximum(best.sum(axis=1, keepdims=True), 1)
+    rank = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    out = dict(score=score, win=win, rank=rank, position=st.pos.copy(), finish_beat=st.finish_beat.copy(),
+               relics=st.relic_n.copy(), relic_points=st.relic_pts.copy(), segment_points=st.seg_points.copy(),
+               final_points=final, rider_total=rider_total)
+    out.update({k_: v.copy() for k_, v in st.stats.items()})
+    return out
+
+
+def play(params: SbrParams, policies, n_games: int, rng: np.random.Generator, n_players: int | None = None,
+         chance: Chance | None = None) -> dict:
+    """Whole games under one policy per seat (player); see the module doc."""
+    n_players = len(policies) if n_players is None else n_players
+    if len(policies) != n_players:
+        raise ValueError(f"{len(policies)} policies for {n_players} players")
+    st = init(params, n_games, n_players, rng=rng, chance=chance)
+    R = st.pos.shape[1]
+    seat_of = np.arange(R) // params.riders_per_player
+    groups: dict[int, list] = {}
+    for s, pol in enumerate(policies):
+        groups.setdefault(id(pol), [pol, []])[1].append(s)
+    for _ in range(params.beats):
+        begin_beat(params, st, inplace=True)
+        for slot in range(R):
+            rider = st.order[:, slot].astype(np.intp)
+            lg = legal(params, st, rider)
+            if not lg["acting"].any():
+                continue
+            acts = None
+            for pol, seats in groups.values():
+                a = pol(params, st, rider, lg, rng)
+                if acts is None:
+                    acts = a
+                    continue
+                mine = np.isin(seat_of[rider], seats)
+                acts = Actions(*(np.where(mine, x, y) for x, y in zip(a, acts)))
+            act(params, st, acts, slot, inplace=True)
+        end_beat(params, st, inplace=True)
+    return result(params, st)

@@ -1,0 +1,229 @@
+"""STEEL BALL RUN, one game at a time in plain Python: the executable specification.
+
+Written straight from the rulebook for reading, not speed.  The batch engine
+(``engine.py``) is held to this file by the differential tests: same chance
+(deck orders, relic layout, start player), same actions, identical states.
+
+A game is driven beat by beat::
+
+    g = Game(params, n_players, decks, relics, start)
+    for beat in range(params.beats):
+        for r in g.order():                 # section 6.2 step 0
+            g.act(r, card, spin, seal, brk, retrieve)   # steps 1-6
+        g.end_beat()                        # segment scoring every 3rd beat
+    g.result()
+"""
+from __future__ import annotations
+
+from .rules import CURVE, EYE, HEART, RIVER, ROCK, SKULL, TOWN, SbrParams, check_players
+
+
+class Game:
+    def __init__(self, params: SbrParams, n_players: int, decks, relics, start: int = 0):
+        p = self.p = params
+        self.n_players = n_players
+        self.R = R = check_players(p, n_players)
+        self.team = [r // p.riders_per_player for r in range(R)]
+        self.L = p.length
+        self.terrain = [int(t) for t in p.terrain_array()]
+        self.deck = [[int(v) for v in d] for d in decks]
+        self.hand = [[0] * 5 for _ in range(R)]
+        for r in range(R):
+            for v in self.deck[r][:p.hand_size]:
+                self.hand[r][v - 1] += 1
+        self.drawn = [p.hand_size] * R
+        self.discard = [[0] * 5 for _ in range(R)]
+        self.pos, self.spin = [0] * R, [0] * R
+        self.seals_left = [p.seals_per_player] * R
+        self.seal = [-1] * (self.L + 1)            # owner of the seal on each square
+        self.relic = [int(x) for x in relics]        # relic type face down, -1 none
+        self.relic_pts, self.relic_n = [0] * R, [0] * R
+        self.seg_start, self.seg_points = [0] * R, [0] * R
+        self.segments = []                           # (distance list, points list)
+        self.finish_beat = [0] * R
+        self.beat, self.start = 0, start
+        self.stats = {k: [0] * R for k in ("spin_spent", "seals_placed", "seal_hits",
+                                           "card_sum", "cards_played", "terrain_tax")}
+
+    # --- section 6.2 step 0 ---
+    def order(self) -> list[int]:
+        """Riders still racing, back to front; ties: less spin, then seat
+        (in beat 1 the seats count from the start player, section 6.1)."""
+        first = self.beat == 0
+        seat = [(r - self.start) % self.R if first else r for r in range(self.R)]
+        racing = [r for r in range(self.R) if self.pos[r] < self.L]
+        return sorted(racing, key=lambda r: (self.pos[r], self.spin[r], seat[r]))
+
+    def gain_spin(self, r, n):
+        self.spin[r] = min(self.p.spin_cap, self.spin[r] + n)
+
+    # --- section 6.2 steps 1-6 ---
+    def act(self, r, card, spin=0, seal=0, brk=False, retrieve=0):
+        p = self.p
+        assert self.pos[r] < self.L and self.hand[r][card - 1] > 0
+        assert 0 <= spin <= min(p.max_spin_per_beat, self.spin[r])
+        self.hand[r][card - 1] -= 1                  # step 1
+        if p.skull_takes_current:
+            self.discard[r][card - 1] += 1
+        self.spin[r] -= spin                         # step 2
+        self.stats["spin_spent"][r] += spin
+        self.stats["card_sum"][r] += card
+        self.stats["cards_played"][r] += 1
+        if seal:                                     # step 3
+            self.place_seal(r, seal)
+        stopped = self.move(r, card + spin, card, brk)   # step 4
+        if stopped is not None:
+            self.resolve_stop(r, stopped, retrieve)       # step 4.3 and 5
+        if not p.skull_takes_current:
+            self.discard[r][card - 1] += 1
+        if self.drawn[r] < len(self.deck[r]):        # step 6
+            self.hand[r][self.deck[r][self.drawn[r]] - 1] += 1
+            self.drawn[r] += 1
+        if self.pos[r] >= self.L and not self.finish_beat[r]:
+            self.finish_beat[r] = self.beat + 1
+
+    def seal_square(self, r, dist):
+        return self.pos[r] + dist if self.p.seal_direction == "ahead" else self.pos[r] - dist
+
+    def seal_ok(self, r, dist) -> bool:
+        """Section 5.3: 1..range squares away, on the board, empty, a seal left."""
+        sq = self.seal_square(r, dist)
+        if not (1 <= dist <= self.p.seal_range and 1 <= sq < self.L and self.seals_left[r] > 0):
+            return False
+        if self.seal[sq] >= 0:
+            return False
+        return not (self.p.seal_empty == "no_seal_no_rider" and sq in self.pos)
+
+    def place_seal(self, r, dist):
+        assert self.seal_ok(r, dist)
+        self.seal[self.seal_square(r, dist)] = r
+        self.seals_left[r] -= 1
+        self.stats["seals_placed"][r] += 1
+
+    def extra_cost(self, square, card):
+        """Section 4.2: a rock costs more; a curve costs more for a big card."""
+        t = self.terrain[square]
+        if t == ROCK:
+            return self.p.rock_penalty
+        if t == CURVE and card >= self.p.big_card:
+            return self.p.curve_penalty
+        return 0
+
+    def move(self, r, m, card, brk):
+        """Square by square (6.2 step 4): terrain, then seals.  The square the
+        rider stopped on, or None if he entered no square."""
+        p, river, stopped = self.p, False, None
+        while m > 0 and self.pos[r] < self.L:
+            sq = self.pos[r] + 1
+            m -= 1
+            extra = self.extra_cost(sq, card)
+            if extra and m > 0:                      # only while movement remains
+                if p.extra_cost_rule == "stop_before" and m < extra:
+                    self.stats["terrain_tax"][r] += m
+                    break
+                self.stats["terrain_tax"][r] += min(extra, m)
+                m -= min(extra, m)
+            self.pos[r] = stopped = sq
+            if self.terrain[sq] == RIVER and not river:
+                river = True
+                self.gain_spin(r, p.river_spin)
+            m = self.meet_seal(r, sq, m, brk)
+        return stopped
+
+    def meet_seal(self, r, sq, m, brk):
+        """Section 5.3: an opponent's seal costs movement or spin; own seals
+        are ignored (9.3: the owner gains)."""
+        p, o = self.p, self.seal[sq]
+        if o < 0:
+            return m
+        if o == r or (p.team_seals_ignored and self.team[o] == self.team[r]):
+            if o == r and p.seal_owner_bonus:
+                self.seal[sq] = -1
+                return m + p.seal_owner_bonus
+            return m
+        if m == 0 and not p.break_on_stop:
+            if p.seal_spent_on_stop:
+                self.seal[sq] = -1
+                self.stats["seal_hits"][r] += 1
+            return m
+        self.seal[sq] = -1
+        self.stats["seal_hits"][r] += 1
+        if brk and self.spin[r] >= p.seal_break_cost:
+            self.spin[r] -= p.seal_break_cost
+            return m
+        return max(0, m - p.seal_penalty)
+
+    def resolve_stop(self, r, sq, retrieve):
+        """Relic on an exact stop (5.4), then a town (4.2)."""
+        p, kind = self.p, self.relic[sq]
+        if kind >= 0:
+            self.relic[sq] = -1
+            self.relic_pts[r] += p.relic_points[kind]
+            self.relic_n[r] += 1
+            if kind == EYE:
+                self.gain_spin(r, p.eye_spin)
+            elif kind == HEART:
+                self.heart(r)
+            elif kind == SKULL:
+                for _ in range(p.skull_cards):
+                    self.take_back(r, retrieve)
+        if self.terrain[sq] == TOWN:
+            self.gain_spin(r, p.town_spin)
+
+    def heart(self, r):
+        """Forward without terrain or relics; seals only if the reading says so."""
+        steps = self.p.heart_steps
+        if not self.p.heart_passes_seals:
+            self.pos[r] = min(self.L, self.pos[r] + steps)
+            return
+        while steps > 0 and self.pos[r] < self.L:
+            self.pos[r] += 1
+            steps = self.meet_seal(r, self.pos[r], steps - 1, False)
+
+    def take_back(self, r, value):
+        """The chosen card from the discard, else the highest there."""
+        d = self.discard[r]
+        if not (1 <= value <= 5 and d[value - 1] > 0):
+            held = [v for v in range(5, 0, -1) if d[v - 1] > 0]
+            if not held:
+                return
+            value = held[0]
+        d[value - 1] -= 1
+        self.hand[r][value - 1] += 1
+
+    # --- segment scoring (6.2) ---
+    def end_beat(self):
+        self.beat += 1
+        if self.beat in self.p.segment_ends():
+            dist = [self.pos[r] - self.seg_start[r] for r in range(self.R)]
+            ranked = sorted(range(self.R), key=lambda r: (-dist[r], -self.pos[r], -self.relic_n[r], r))
+            pts = [0] * self.R
+            for k, r in enumerate(ranked):
+                pts[r] = self.p.segment_points[k]
+                self.seg_points[r] += pts[r]
+            self.segments.append((dist, pts))
+            self.seg_start = list(self.pos)
+            self.seal = [-1] * (self.L + 1)
+
+    # --- section 6.3 ---
+    def result(self) -> dict:
+        R, P = self.R, self.n_players
+        ranked = sorted(range(R), key=lambda r: (-self.pos[r], -self.relic_n[r], r))
+        final = [0] * R
+        for k, r in enumerate(ranked):
+            final[r] = self.p.final_points[k]
+        rider_total = [self.seg_points[r] + self.relic_pts[r] + final[r] for r in range(R)]
+        score, relics, pos = [0] * P, [0] * P, [0] * P
+        for r in range(R):
+            t = self.team[r]
+            score[t] += rider_total[r]
+            relics[t] += self.relic_n[r]
+            pos[t] += self.pos[r]
+        key = [(score[i], relics[i], pos[i]) for i in range(P)]
+        best = max(key)
+        winners = [i for i in range(P) if key[i] == best]
+        if P == 1:   # 9.4: the time trial is won by reaching the finish
+            winners = [0] if self.pos[0] >= self.L else []
+        win = [1 / len(winners) if i in winners else 0.0 for i in range(P)]
+        rank = [1 + sum(key[j] > key[i] for j in range(P)) for i in range(P)]
+        return dict(score=score, win=win, rank=rank, final_points=final, rider_total=rider_total)

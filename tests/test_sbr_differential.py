@@ -1,0 +1,62 @@
+"""Batch engine against the plain reference: same chance, same random legal
+actions, identical state after every rider's move and identical results."""
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gamelab.sbr import engine
+from gamelab.sbr.agents import random_policy
+from gamelab.sbr.rules import params_for_variant
+
+sys.path.insert(0, str(Path(__file__).parent))
+import sbr_diff  # noqa: E402
+
+
+@pytest.mark.parametrize("n_players,n_games,seed", [(4, 1500, 1), (2, 300, 2), (3, 300, 3), (5, 400, 4)])
+def test_standard_every_step(n_players, n_games, seed):
+    sbr_diff.run(params_for_variant("standard"), n_games, n_players, seed)
+
+
+@pytest.mark.parametrize("variant,n_players", [("short", 4), ("no_relics", 4), ("forward_seals", 4),
+                                               ("solo", 1), ("dual", 2)])
+def test_variants_every_step(variant, n_players):
+    sbr_diff.run(params_for_variant(variant), 250, n_players, 11)
+
+
+@pytest.mark.parametrize("reading", [dict(extra_cost_rule="stop_before"), dict(heart_passes_seals=True),
+                                     dict(seal_spent_on_stop=False), dict(break_on_stop=True),
+                                     dict(seal_empty="no_seal_no_rider"), dict(skull_takes_current=False),
+                                     dict(start_player="random"), dict(team_seals_ignored=False, riders_per_player=2,
+                                                                       max_players=2)])
+def test_readings_every_step(reading):
+    p = params_for_variant("standard", **reading)
+    sbr_diff.run(p, 200, 2 if p.riders_per_player == 2 else 4, 13)
+
+
+def test_other_numbers_every_step():
+    p = params_for_variant("standard", curve_penalty=3, big_card=3, rock_penalty=2, seal_penalty=1,
+                           seal_break_cost=1, spin_cap=5, max_spin_per_beat=1, eye_spin=3, heart_steps=5,
+                           skull_cards=2, beats_per_segment=4)
+    sbr_diff.run(p, 300, 4, 17)
+
+
+def _greedyish(params, state, rider, legal, rng):
+    """Deterministic: the highest card, all allowed spin, the farthest seal."""
+    G = state.n_games
+    return engine.Actions(5 - np.argmax(legal["card"][:, ::-1], axis=1), legal["spin"].sum(axis=1) - 1,
+                          legal["seal"].shape[1] - 1 - np.argmax(legal["seal"][:, ::-1], axis=1),
+                          np.ones(G, bool), np.zeros(G, int))
+
+
+def test_batch_equals_batches_of_one():
+    p = params_for_variant("standard")
+    chance = engine.draw_chance(p, 30, 4, np.random.default_rng(5))
+    whole = engine.play(p, [_greedyish] * 4, 30, None, chance=chance)
+    assert whole["seals_placed"].sum() > 0 and whole["seal_hits"].sum() > 0
+    for g in range(30):
+        one = engine.Chance(chance.decks[g:g + 1], chance.relics[g:g + 1], chance.start[g:g + 1])
+        alone = engine.play(p, [_greedyish] * 4, 1, None, chance=one)
+        for k, v in alone.items():
+            assert np.array_equal(v[0], whole[k][g]), (g, k)
