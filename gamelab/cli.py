@@ -109,6 +109,32 @@ def _cmd_sweep(args) -> int:
     return 0
 
 
+def _cmd_identities(args) -> int:
+    import pandas as pd
+
+    from .files import load_params, rules_class
+    from .identities import fmt, identity_table
+
+    params = load_params(args.game, args.params, cls=None if args.games else rules_class(args.game))
+    frame = None
+    if args.games:
+        from . import runner
+        frame = runner.simulate(args.game, n_games=args.games, seed=args.seed, params=params,
+                                n_players=args.players, workers=args.workers)
+    t = identity_table(args.game, params, frame=frame)
+    shown = t.copy()
+    for c in ("rulebook", "exact", "simulated", "sim_low", "sim_high"):
+        shown[c] = shown[c].map(fmt)
+    shown["n"] = shown["n"].map(lambda x: "" if x is None or pd.isna(x) else str(int(x)))
+    with pd.option_context("display.width", 250, "display.max_colwidth", 90,
+                           "display.unicode.east_asian_width", True):
+        text = shown.to_string(index=False)
+    changed = params.changed()
+    head = f"{args.game} identities" + (f" with {changed}" if changed else " at the rulebook's parameters")
+    print(f"{head}\n{text}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gamelab", description="Balance-analysis workbench for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -130,6 +156,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
     p.set_defaults(func=_cmd_simulate)
 
+    p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
+    p.add_argument("game", choices=["sbr", "strand"])
+    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
+    p.add_argument("--games", type=int, default=0, help="also simulate this many 4-player games")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.set_defaults(func=_cmd_identities)
+
     p = sub.add_parser("sweep", help="run a parameter sweep described in a YAML/JSON file")
     p.add_argument("file", metavar="GRID.yaml")
     p.add_argument("--workers", type=int, default=None)
@@ -149,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     except GamelabError as exc:
         print(f"gamelab {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head & co.
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print(f"gamelab {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -32,13 +32,29 @@ def load_mapping(path: str | Path, *, what: str = "file", error: type = GamelabE
     return data
 
 
-def load_params(game: str, path: str | Path | None, base=None):
-    """A parameter file (``{"sum_cap": 8}``) validated against the game's parameters."""
+RULES = {"sbr": ("gamelab.sbr.rules", "SbrParams"), "strand": ("gamelab.strand.rules", "StrandParams")}
+
+
+def rules_class(game: str) -> type:
+    """The game's rule parameter class (without any agent-model knobs)."""
+    import importlib
+
+    if game not in RULES:
+        raise GamelabError(f"unknown game {game!r}: expected one of {', '.join(sorted(RULES))}")
+    module, name = RULES[game]
+    return getattr(importlib.import_module(module), name)
+
+
+def load_params(game: str, path: str | Path | None, base=None, *, cls: type | None = None):
+    """A parameter file (``{"sum_cap": 8}``) validated against the game's
+    parameters: ``cls``, or the simulation adapter's class (rules plus model
+    knobs) for games the runner knows."""
     from . import runner
     from .errors import ParamError
     from .params import from_mapping
 
-    cls = runner.adapter(game).param_class
+    if cls is None:
+        cls = runner.adapter(game).param_class
     if path is None:
         return base if base is not None else cls()
     mapping = load_mapping(path, what="parameter file", error=ParamError)

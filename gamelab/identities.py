@@ -49,7 +49,7 @@ def judge(row: Row) -> str:
             parts.append("simulation supports it")
         else:
             parts.append(f"simulation does not support it ({row.simulated:.4g})")
-    return "; ".join(parts) if parts else "not computed"
+    return "; ".join(parts) if parts else "needs simulation"
 
 
 def rounding(printed: str) -> float:

@@ -38,3 +38,19 @@ def test_bad_files_are_one_line_errors(tmp_path, capsys):
     lst.write_text(json.dumps([1, 2]))
     with pytest.raises(RecordError, match="mapping"):
         playtest.load_record(lst)
+
+
+def test_identities_command_and_parameter_file_errors(tmp_path, capsys):
+    good = tmp_path / "p.yaml"
+    good.write_text("sum_cap: 8\n")
+    assert cli.main(["identities", "strand", "--params", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "with {'sum_cap': 8}" in out and "differs by +0.12" in out
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"lone_penalty": -1}')
+    assert cli.main(["identities", "strand", "--params", str(bad)]) == 2
+    assert "lone_penalty = -1 is out of range" in capsys.readouterr().err
+    typo = tmp_path / "typo.json"
+    typo.write_text('{"curve_penalti": 3}')
+    assert cli.main(["identities", "sbr", "--params", str(typo)]) == 2
+    assert "unknown parameter 'curve_penalti' (did you mean curve_penalty?)" in capsys.readouterr().err
