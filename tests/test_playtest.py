@@ -53,4 +53,4 @@ def test_identities_command_and_parameter_file_errors(tmp_path, capsys):
     typo = tmp_path / "typo.json"
     typo.write_text('{"curve_penalti": 3}')
     assert cli.main(["identities", "sbr", "--params", str(typo)]) == 2
-    assert "unknown parameter 'curve_penalti' (did you mean curve_penalty?)" in capsys.readouterr().err
+    assert "unknown parameter 'curve_penalti' (did you mean curve_penalty," in capsys.readouterr().err
