@@ -135,6 +135,19 @@ def _cmd_identities(args) -> int:
     return 0
 
 
+def _cmd_report(args) -> int:
+    from .files import load_params
+    from .report import build_report
+
+    params = load_params(args.game, args.params)
+    baseline = load_params(args.game, args.baseline) if args.baseline else None
+    out = build_report(args.game, params=params, baseline=baseline, n_games=args.games, seed=args.seed,
+                       precision=args.precision, workers=args.workers, out=args.out, label=args.label or "",
+                       claims=not args.no_claims)
+    print(f"wrote {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gamelab", description="Balance-analysis workbench for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -155,6 +168,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
     p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("report", help="build a self-contained HTML balance report")
+    p.add_argument("game")
+    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of parameters")
+    p.add_argument("--baseline", default=None, metavar="FILE", help="parameters to compare against (diff mode)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--games", type=int, default=4000, help="games per player count (default 4000)")
+    size.add_argument("--precision", type=float, default=None,
+                      help="target 95%% half-width of every win rate, e.g. 0.01")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--label", default=None, help="a title for this report")
+    p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
+    p.add_argument("--out", default=None, metavar="FILE.html")
+    p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
     p.add_argument("game", choices=["sbr", "strand"])

@@ -62,6 +62,8 @@ def rounding(printed: str) -> float:
 def identity_table(game: str, params=None, *, frame: pd.DataFrame | None = None, **kw) -> pd.DataFrame:
     """The identity table of ``game`` at ``params``; with a simulated
     ``frame`` (from :func:`gamelab.runner.simulate`), the simulated column."""
+    if game not in MODULES:
+        return pd.DataFrame(columns=COLUMNS)
     mod = importlib.import_module(MODULES[game])
     params = params if params is not None else mod.default_params()
     rows: list[Row] = mod.rows(params, **kw)

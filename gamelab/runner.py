@@ -47,6 +47,10 @@ class GameAdapter:
     agents: Sequence[str] = ()
     players: tuple[int, int] = (2, 6)
     derived: dict = dataclasses.field(default_factory=dict)  # sweep knob -> fn(base, value) -> changes
+    title: str = ""                          # the game's name in reports
+    report_players: tuple = ()               # player counts a default report covers
+    report_groups: tuple = ("agent", "seat")  # columns win rates are tabulated by
+    assumptions: str = ""                    # the agents' model, one paragraph for reports
 
 
 def adapter(game: str) -> GameAdapter:

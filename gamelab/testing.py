@@ -52,4 +52,6 @@ def _maybe_die_once():
 
 
 ADAPTER = GameAdapter("toy", play, ToyParams, _default_lineup, agents=tuple(BONUS), players=(2, 6),
-                      derived={"die_double": lambda base, on: {"die": base.die * 2} if on else {}})
+                      derived={"die_double": lambda base, on: {"die": base.die * 2} if on else {}},
+                      title="Toy <dice>", report_players=(2, 3),
+                      assumptions="Toy agents: <b>strong</b> adds 3 to a die roll, weak adds nothing.")

@@ -1,0 +1,49 @@
+"""Headless Chromium for tests: Debian's package (installed here if missing,
+as CI and a fresh machine run as root), driven by Playwright for Python with
+executable_path, never a browser download."""
+import os
+import shutil
+import subprocess
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+
+
+def ensure_chromium() -> str:
+    if not os.path.exists(CHROMIUM) and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], env=env, check=False, capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], env=env, check=False, capture_output=True)
+    if not os.path.exists(CHROMIUM):
+        raise RuntimeError("Debian's chromium package is needed for the report tests: apt-get install chromium")
+    return CHROMIUM
+
+
+def open_page(path, screenshot=None):
+    """Open a local HTML file; return (section ids, console errors, outside requests, page text)."""
+    from playwright.sync_api import sync_playwright
+
+    errors, outside = [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=ensure_chromium(), args=FLAGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+        def route(r):
+            if not r.request.url.startswith("file://"):
+                outside.append(r.request.url)
+                return r.abort()
+            return r.continue_()
+
+        page.route("**/*", route)
+        page.goto(f"file://{os.path.abspath(path)}")
+        page.wait_for_load_state("load")
+        sections = [s.get_attribute("id") for s in page.query_selector_all("section")]
+        text = page.inner_text("body")
+        scripts = page.evaluate("document.querySelectorAll('script').length")
+        if screenshot:
+            page.screenshot(path=str(screenshot), full_page=True)
+        browser.close()
+    return sections, errors, outside, text, scripts
