@@ -28,3 +28,16 @@ def load_claims(game: str | None = None, directory: Path | None = None) -> pd.Da
         frames.append(df)
     out = pd.concat(frames, ignore_index=True)
     return out if game is None else out[out["game"] == game].reset_index(drop=True)
+
+
+def audit(games=("sbr", "strand"), *, n_games: int = 20_000, seed: int = 0, workers: int = 2,
+          progress: bool | None = None) -> pd.DataFrame:
+    """Every published cell with ours beside it: ``ours``, ``low``, ``high``
+    (95 %), ``n``, ``inside`` (the published value lies in our interval)."""
+    import importlib
+
+    frames = []
+    for game in games:
+        mod = importlib.import_module(f"gamelab.{game}.claims")
+        frames.append(mod.measure(load_claims(game), n_games=n_games, seed=seed, workers=workers, progress=progress))
+    return pd.concat(frames, ignore_index=True)

@@ -148,6 +148,33 @@ def _cmd_report(args) -> int:
     return 0
 
 
+def _cmd_bench(args) -> int:
+    from . import bench
+
+    results = bench.run(tuple(args.games), n_players=args.players, batch=args.batch, reps=args.reps,
+                        memory=not args.no_memory)
+    print(bench.to_json(results) if args.json else bench.render(results))
+    return 0
+
+
+def _cmd_claims(args) -> int:
+    import pandas as pd
+
+    from .claims import audit
+
+    table = audit(tuple(args.games), n_games=args.n_games, seed=args.seed, workers=args.workers)
+    if args.out:
+        print(f"wrote {_write_table(table, args.out)}")
+    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside"]
+    with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
+        print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
+    judged = table["inside"].notna()
+    inside = table.loc[judged, "inside"].astype(bool)
+    print(f"\n{int(inside.sum())} of {int(judged.sum())} published cells lie inside our 95% interval "
+          f"({args.n_games} games per cell, seed {args.seed}).")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gamelab", description="Balance-analysis workbench for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -183,6 +210,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
     p.add_argument("--out", default=None, metavar="FILE.html")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("bench", help="measure games per second against the speed targets")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--games", nargs="+", default=["sbr", "strand"], choices=["sbr", "strand"])
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--batch", type=int, default=20_000)
+    p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--no-memory", action="store_true", help="skip the 100k-games memory measurement")
+    p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("claims", help="every published simulation figure beside ours, with intervals")
+    p.add_argument("--games", nargs="+", default=["sbr", "strand"], choices=["sbr", "strand"])
+    p.add_argument("--n-games", type=int, default=20_000, help="games per player count (default 20000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--out", default=None, metavar="FILE.csv|.parquet")
+    p.set_defaults(func=_cmd_claims)
 
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
     p.add_argument("game", choices=["sbr", "strand"])

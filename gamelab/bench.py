@@ -1,0 +1,119 @@
+"""``gamelab bench``: throughput of the engines in one process, measured.
+
+For each game (4 players): games per second with the game's agents
+(``sim.BENCH["agent_lineup"]``), under uniformly random legal play through
+the batch engine and through the plain reference (``reference.play_random``),
+their ratio, the time of one interactive slider update (2,000 games of one
+cell through the runner, nothing cached) and the peak memory of 100,000 games
+in flight (measured in a fresh subprocess).  Medians of several repetitions.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from . import runner
+
+TARGETS = {"sbr": {"agent_games_per_s": 10_000}, "strand": {"agent_games_per_s": 50_000}}
+TARGET_RATIO = 30.0
+TARGET_SLIDER_S = 1.0
+TARGET_MEMORY_MIB = 1024
+
+
+def _median_rate(fn, n_games: int, reps: int) -> float:
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return n_games / statistics.median(times)
+
+
+def bench_game(game: str, *, n_players: int = 4, batch: int = 20_000, reps: int = 5,
+               reference_games: int = 300, memory: bool = True) -> dict:
+    ad = runner.adapter(game)
+    sim = importlib.import_module(f"gamelab.{game}.sim")
+    ref = importlib.import_module(f"gamelab.{game}.reference")
+    params = ad.param_class()
+    agent_lineup = list(sim.BENCH["agent_lineup"](n_players))
+    random_lineup = list(sim.BENCH["random_lineup"](n_players))
+    seq = np.random.SeedSequence(12345)
+    ad.play(params, agent_lineup, 1000, n_players, seq)  # warm caches (tables, imports)
+    out = {"players": n_players, "batch": batch}
+    out["agent_games_per_s"] = _median_rate(lambda: ad.play(params, agent_lineup, batch, n_players, seq), batch, reps)
+    out["random_games_per_s"] = _median_rate(lambda: ad.play(params, random_lineup, batch, n_players, seq),
+                                             batch, reps)
+    rules = params
+    rng = np.random.default_rng(1)
+    out["reference_games_per_s"] = _median_rate(
+        lambda: [ref.play_random(rules, n_players, rng) for _ in range(reference_games)], reference_games,
+        max(3, reps // 2))
+    out["batch_over_reference"] = out["random_games_per_s"] / out["reference_games_per_s"]
+    slider = []
+    for i in range(reps):
+        t0 = time.perf_counter()
+        runner.simulate(game, n_games=2000, seed=1000 + i, n_players=n_players, progress=False)
+        slider.append(time.perf_counter() - t0)
+    out["slider_update_s"] = statistics.median(slider)
+    if memory:
+        out["memory_100k_games_mib"] = peak_memory_mib(game, 100_000, n_players)
+    return out
+
+
+def peak_memory_mib(game: str, n_games: int, n_players: int) -> float:
+    """Peak resident memory of a fresh process that plays ``n_games`` at once."""
+    code = (f"import resource, numpy as np\n"
+            f"from gamelab import runner\n"
+            f"import gamelab.{game}.sim as sim\n"
+            f"ad = runner.adapter({game!r})\n"
+            f"base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+            f"ad.play(ad.param_class(), list(sim.BENCH['agent_lineup']({n_players})), {n_games}, {n_players},"
+            f" np.random.SeedSequence(1))\n"
+            f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(res.stdout.split()[-1]) / 1024
+
+
+def verdicts(results: dict) -> list[tuple[str, bool, str]]:
+    rows = []
+    for game, r in results.items():
+        target = TARGETS[game]["agent_games_per_s"]
+        rows.append((f"{game} agents >= {target:,} games/s", r["agent_games_per_s"] >= target,
+                     f"{r['agent_games_per_s']:,.0f}"))
+        rows.append((f"{game} batch/reference >= {TARGET_RATIO:g}x", r["batch_over_reference"] >= TARGET_RATIO,
+                     f"{r['batch_over_reference']:.1f}x"))
+        rows.append((f"{game} slider update < {TARGET_SLIDER_S:g} s", r["slider_update_s"] < TARGET_SLIDER_S,
+                     f"{r['slider_update_s']:.3f} s"))
+        if "memory_100k_games_mib" in r:
+            rows.append((f"{game} 100k games in flight < 1 GiB", r["memory_100k_games_mib"] < TARGET_MEMORY_MIB,
+                         f"{r['memory_100k_games_mib']:.0f} MiB"))
+    return rows
+
+
+def run(games=("sbr", "strand"), **kw) -> dict:
+    return {g: bench_game(g, **kw) for g in games}
+
+
+def render(results: dict) -> str:
+    lines = []
+    for game, r in results.items():
+        lines.append(f"{game} ({r['players']} players, batch {r['batch']}): agents {r['agent_games_per_s']:,.0f} "
+                     f"games/s; random {r['random_games_per_s']:,.0f} games/s; reference "
+                     f"{r['reference_games_per_s']:,.0f} games/s (x{r['batch_over_reference']:.1f}); slider "
+                     f"update {r['slider_update_s']:.3f} s"
+                     + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r
+                        else ""))
+    lines.append("")
+    for name, ok, value in verdicts(results):
+        lines.append(f"  [{'PASS' if ok else 'FAIL'}] {name}: {value}")
+    return "\n".join(lines)
+
+
+def to_json(results: dict) -> str:
+    return json.dumps(results, indent=2)
