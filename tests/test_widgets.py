@@ -30,3 +30,17 @@ def test_panel_resimulates_on_change(tmp_path):
 def test_panel_rejects_unknown_slider():
     with pytest.raises(ValueError, match="no parameter 'colour'"):
         BalancePanel("toy", sliders=["colour"])
+
+
+def test_ev_threshold_panel_redraws():
+    from gamelab.widgets import EvThresholdPanel
+
+    panel = EvThresholdPanel()
+    panel.update()
+    assert [round(x * 100, 1) for x in panel.table["p_star"]] == [27.5, 24.4, 13.3, 12.0, 2.0]
+    panel.lone.value = 3  # cargo 1: lone = 1 - 3 = -2, mutual 7 -> p* = 3.2 / 9
+    assert panel.table.loc[0, "p_star"] == pytest.approx(3.2 / 9)
+    panel.cap.value = 8
+    assert list(panel.table["pairable_partners"]) == ["5 / 5", "5 / 5", "5 / 5", "4 / 5", "3 / 5"]
+    panel.use_node_mean.value = True   # N = 42 / 8 = 5.25 -> cargo 5: (1.2 - 0) / (10.25 - 0)
+    assert panel.table.loc[4, "p_star"] == pytest.approx(1.2 / 10.25)
