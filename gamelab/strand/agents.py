@@ -52,7 +52,7 @@ def _choice_table(n_actions: int):
     codes = np.arange(1 << n_actions)
     bits = (codes[:, None] >> np.arange(n_actions)) & 1
     order = np.argsort(-bits, axis=1, kind="stable").astype(np.int8)  # allowed actions first
-    return bits.sum(1).astype(np.float32), order
+    return bits.sum(1).astype(np.float32), order.ravel()
 
 
 def uniform_choice(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -60,13 +60,15 @@ def uniform_choice(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
     uniforms ``u`` (G,): the floor(u x count)-th allowed action (a table look-up,
     no per-action random numbers).  A row with nothing allowed gives 0."""
     G, A = mask.shape
-    packed = np.packbits(mask, axis=1, bitorder="little")
-    code = packed[:, 0].astype(np.int32)
-    for b in range(1, packed.shape[1]):
-        code |= packed[:, b].astype(np.int32) << (8 * b)
+    code = np.ascontiguousarray(mask, dtype=bool).view(np.uint8) @ _weights(A)
     count, order = _choice_table(A)
     k = (u * count[code]).astype(np.int64)
-    return order[code, k].astype(np.int64)
+    return order[code * A + k].astype(np.int64)
+
+
+@lru_cache(maxsize=None)
+def _weights(n_actions):
+    return (1 << np.arange(n_actions)).astype(np.int32)
 
 
 def random_policy(params, state, seat, mask, rng):

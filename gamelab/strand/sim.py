@@ -119,20 +119,18 @@ class _Diagnostics:
 
     def __init__(self, G, P):
         z = lambda: np.zeros((G, P), np.int16)
-        self.pointed = [z() for _ in range(5)]
-        self.mutual = [z() for _ in range(5)]
+        self.pointed = np.zeros((G, P, 5), np.int16)   # by cargo value 1..5
+        self.mutual = np.zeros((G, P, 5), np.int16)
+        self.values = np.arange(1, 6, dtype=np.int8)
         self.node_points, self.stay_then, self.stay_pts, self.other_then, self.other_pts = (z() for _ in range(5))
         self.team_rounds = np.zeros(G, np.int8)
         self.void = np.zeros(G, np.int8)
         self.prev_stay = None
 
     def ropes(self, st):
-        pointed = st.rope >= 0
-        mutual = pointed & (st.partner >= 0)
-        for v in range(5):
-            at = st.cargo == v + 1
-            self.pointed[v] += pointed & at
-            self.mutual[v] += mutual & at
+        at = (st.cargo[..., None] == self.values) & (st.rope >= 0)[..., None]
+        self.pointed += at
+        self.mutual += at & (st.partner >= 0)[..., None]
         # fragile switches come later: only teams formed by the ropes count as trust
 
     def settled(self, params, ev, r):
@@ -153,8 +151,8 @@ class _Diagnostics:
                "stay_then": self.stay_then, "stay_then_pts": self.stay_pts,
                "other_then": self.other_then, "other_then_pts": self.other_pts}
         for v in range(5):
-            out[f"ropes_{v + 1}"] = self.pointed[v]
-            out[f"mutual_{v + 1}"] = self.mutual[v]
+            out[f"ropes_{v + 1}"] = self.pointed[..., v]
+            out[f"mutual_{v + 1}"] = self.mutual[..., v]
         return out
 
 

@@ -143,6 +143,8 @@ class Table:
         self.random = self.styles == RANDOM
         self.any_steady = bool((self.styles == STEADY).any())
         self.any_mirror = bool((self.styles == MIRROR).any())
+        self.w_fixed = (COEF[STEADY, 3] * (self.styles == STEADY))[:, :, None].astype(np.float32)
+        self.w_pointer = (COEF[MIRROR, 4] * (self.styles == MIRROR))[:, :, None].astype(np.float32)
         self.any_random = bool(self.random.any())
         self.fixed = np.full((G, P), -1, np.int8)             # steady's partner (last teammate)
         self.idx = np.arange(P)
@@ -192,10 +194,10 @@ class Table:
         if self.any_steady:
             pair = (kind[:, None, None] * 5 + c0[:, :, None]) * 5 + c0[:, None, :]
             fixed = full[pair] & (self.fixed[:, :, None] == idx)
-            U += COEF[STEADY, 3] * (fixed & (self.styles == STEADY)[:, :, None])
+            U += self.w_fixed * fixed
         if self.any_mirror:
             pointer = st.rope[:, None, :] == idx[:, None]
-            U += COEF[MIRROR, 4] * (pointer & (self.styles == MIRROR)[:, :, None])
+            U += self.w_pointer * pointer
         U.reshape(G, P * P)[:, ::P + 1] = NEVER
         return U
 
