@@ -1,17 +1,79 @@
 """STRAND policies: ``policy(params, state, seat, legal_mask, rng) -> (G,) actions``.
 
-Agents only choose among the engine's legal actions (``legal_mask``).  The
-rulebook's play styles come in a later issue; here is the uniformly random
-legal policy the differential tests use.
+Agents only choose among the engine's legal actions (``legal_mask``) and ask
+the engine what a move would do (``engine.team_values``, ``engine.round_cap``).
+
+* :func:`random_policy` -- each legal action with equal chance ("random").
+* :func:`per_game` -- wraps a plain one-game Python function as a policy, so a
+  designer can write an agent in a notebook in a few lines (slow, fine).
+* the six play styles of appendix B and the table model "negotiation pairing
+  + last-minute reneging" live in :mod:`gamelab.strand.styles`, which plays a
+  whole table at once (negotiation is a joint decision of the seats).
+
+The model's knobs are declared once in :class:`StrandSetup` (rules + model),
+the parameter class of the simulation adapter, so sweeps and sliders address
+``reneging`` or ``negotiation`` exactly like ``sum_cap``.
 """
 from __future__ import annotations
 
+import dataclasses
+from functools import lru_cache
+
 import numpy as np
+
+from .rules import ROLES, StrandParams
+from ..params import param
+
+__all__ = ["StrandSetup", "random_policy", "passive_random_policy", "per_game", "uniform_choice"]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class StrandSetup(StrandParams):
+    """The rules plus the table model of appendix B ("议价配对 + 22% 临场反悔")."""
+
+    reneging: float = param(0.22, low=0.0, high=1.0, section="appendix B",
+                            doc="chance that a player drops the partner agreed in the negotiation")
+    renege_to: str = param("better_or_stay", choices=("better_or_stay", "best", "stay"), section="appendix B",
+                           doc="what a reneger does: points at its best alternative only when that one beats the "
+                               "agreed partner by its own objective, else stays (better_or_stay); always points "
+                               "at its best alternative (best); always stays (stay)")
+    negotiation: bool = param(True, section="6.2 step 3",
+                              doc="the table negotiates pairs after the reveal (off: each style points by its "
+                                  "own heuristic; variant B and the fog card also switch it off)")
+    roles: str = param("first_p", choices=("first_p", "none", "random"), section="appendix B",
+                       doc="role cards dealt: the first P of " + ", ".join(ROLES)
+                           + " (appendix B's role table), none, or P of the six at random")
+
+
+# --- uniformly random legal actions -------------------------------------------
+@lru_cache(maxsize=None)
+def _choice_table(n_actions: int):
+    """For every mask (as a bit code): how many actions it allows and the k-th."""
+    codes = np.arange(1 << n_actions)
+    bits = (codes[:, None] >> np.arange(n_actions)) & 1
+    order = np.argsort(-bits, axis=1, kind="stable").astype(np.int8)  # allowed actions first
+    return bits.sum(1).astype(np.float32), order.ravel()
+
+
+def uniform_choice(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """(G,) one allowed action per row of ``mask`` (G,A), chosen by the
+    uniforms ``u`` (G,): the floor(u x count)-th allowed action (a table look-up,
+    no per-action random numbers).  A row with nothing allowed gives 0."""
+    G, A = mask.shape
+    code = np.ascontiguousarray(mask, dtype=bool).view(np.uint8) @ _weights(A)
+    count, order = _choice_table(A)
+    k = (u * count[code]).astype(np.int64)
+    return order[code * A + k].astype(np.int64)
+
+
+@lru_cache(maxsize=None)
+def _weights(n_actions):
+    return (1 << np.arange(n_actions)).astype(np.int32)
 
 
 def random_policy(params, state, seat, mask, rng):
-    """Each legal action with equal chance (one uniform per action, argmax)."""
-    return np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
+    """Each legal action with equal chance (one uniform per game)."""
+    return uniform_choice(mask, rng.random(mask.shape[0], dtype=np.float32))
 
 
 def passive_random_policy(params, state, seat, mask, rng):
@@ -24,3 +86,47 @@ def passive_random_policy(params, state, seat, mask, rng):
     else:
         mask[:, 1:] = False
     return random_policy(params, state, seat, mask, rng)
+
+
+# --- plain per-game functions as policies ---------------------------------------
+def observation(state, g: int, seat: int) -> dict:
+    """What ``seat`` may see in game ``g``: its own hand, everything public."""
+    return {
+        "phase": ("cargo", "rope", "react")[state.phase], "seat": seat, "n_players": state.n_players,
+        "round": int(state.rnd[g]), "segment": int(state.seg[g]), "rain": int(state.rain[g]),
+        "hand": {v + 1: int(n) for v, n in enumerate(state.hand[g, seat]) if n},
+        "cargo": state.cargo[g].tolist(), "ropes": state.rope[g].tolist(),
+        "partner": state.partner[g].tolist(), "scores": state.score[g].tolist(),
+        "lone": state.lone[g].tolist(), "role": int(state.role[g, seat]), "uses": int(state.uses[g, seat]),
+    }
+
+
+def per_game(fn):
+    """Turn ``fn(obs: dict, legal: list[int]) -> int`` into a batch policy.
+
+    ``obs`` is :func:`observation` (``phase`` is "cargo", "rope" or "react";
+    action codes as in ``reference.py``); an illegal answer raises.  Example,
+    an agent that always shows its smallest card and points at seat 0::
+
+        def cautious(obs, legal):
+            if obs["phase"] == "cargo":
+                return min(obs["hand"]) - 1          # action = value - 1
+            if obs["phase"] == "rope":
+                return 0 if 0 in legal else legal[0]
+            return 0                                 # never a role power
+
+        policy = per_game(cautious)
+        engine.play(params, [policy, random_policy, random_policy], 100, rng, 3)
+    """
+    def policy(params, state, seat, mask, rng):
+        out = np.empty(state.n_games, np.int64)
+        for g in range(state.n_games):
+            legal = np.flatnonzero(mask[g]).tolist()
+            a = int(fn(observation(state, g, seat), legal))
+            if a not in legal:
+                raise ValueError(f"{getattr(fn, '__name__', 'agent')} chose {a} in game {g}, seat {seat}: "
+                                 f"legal actions are {legal}")
+            out[g] = a
+        return out
+    policy.__name__ = getattr(fn, "__name__", "per_game")
+    return policy

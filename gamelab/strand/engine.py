@@ -208,6 +208,33 @@ def negotiation(params, state) -> np.ndarray:
     return np.full(state.n_games, not params.silent) & (state.rain != FOG)
 
 
+def round_cap(params, state) -> np.ndarray:
+    """(G,) this round's sum cap: ``sum_cap``, or the static / tools card's."""
+    return np.select([state.rain == STATIC, state.rain == TOOLS],
+                     [params.static_cap, params.tools_cap], params.sum_cap)
+
+
+def team_values(params, state):
+    """What each possible team would do with the revealed cargo (ROPE phase).
+
+    Returns ``(full, points, key)``, each (G,P,P) for seat i teamed with seat j:
+    ``full`` the pair crosses in full (sum <= this round's cap, 5.1), ``points``
+    the cargo points i would score (6.3: cargo, or half when overweight;
+    role powers aside), ``key`` the node ranking of the pair (5.4: sum, then
+    the heavier card; -1 when overweight).  Agents ask this, not the rules."""
+    c = state.cargo.astype(np.int16)
+    ci, cj = c[:, :, None], c[:, None, :]
+    total = ci + cj
+    full = total <= round_cap(params, state)[:, None, None]
+    points = np.where(full, ci, _half(ci, params))
+    key = np.where(full, _node_key(total, np.maximum(ci, cj)), -1)
+    return full, points, key
+
+
+def _node_key(total, heavier):
+    return total * 8 + heavier
+
+
 # --- legal actions -----------------------------------------------------------
 def legal_mask(params, state, seat) -> np.ndarray:
     """(G, A) bool of the legal actions of ``seat`` in the current phase."""
@@ -356,7 +383,7 @@ def _score(p, st, team, stay, lone, used, halfed):
     total = contrib + mc
     eng = used & (st.role == ENGINEER)
     eng = eng | np.take_along_axis(eng, mate, 1)
-    cap = np.select([st.rain == STATIC, st.rain == TOOLS], [p.static_cap, p.tools_cap], p.sum_cap)
+    cap = round_cap(p, st)
     full = team & (total <= cap[:, None] + eng * p.engineer_bonus)
     over = team & ~full
     vet = used & (st.role == VETERAN)
@@ -366,7 +393,7 @@ def _score(p, st, team, stay, lone, used, halfed):
     gained += mus * p.musician_bonus
     crate = p.crate_bonus if p.crate_to == "each" else p.crate_bonus // 2
     gained += (team & (st.rain == CRATE)[:, None]) * crate
-    key = np.where(full, total * 8 + np.maximum(contrib, mc), -1)
+    key = np.where(full, _node_key(total, np.maximum(contrib, mc)), -1)
     best = key.max(1)
     top = key == best[:, None]
     n_top = top.sum(1)

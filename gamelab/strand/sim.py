@@ -1,0 +1,219 @@
+"""STRAND for the runner: ``ADAPTER`` (a :class:`gamelab.runner.GameAdapter`).
+
+Lineup entries (one per seat): a style of appendix B (``heavy``, ``key``,
+``node_grabber``, ``steady``, ``mirror``, ``stay``), ``random`` (uniformly
+random legal moves), or ``mix1`` .. ``mix6``: the k-th style of a random
+ordering of the six styles drawn per deal from the chance generator, so the
+mix seats of a game hold distinct styles and each style is equally likely
+("同局混流派", appendix B).  The default lineup is ``mix1 .. mixP``: the
+runner rotates it over the seats, so each deal is played with its styles in
+every seat.  Roles (``StrandSetup.roles``): ``first_p`` deals the first P of
+(veteran, bb, fragile, porter, musician, engineer) to the seats in a random
+order per deal (the appendix's role table); ``none``; ``random`` (P of six).
+
+Chance comes first and apart from the agents: ``seed_seq.spawn(4)`` gives the
+cards (hands and refills), the deal's style order and roles, the time-rain
+order, and the agents' generator.  So a deal is the same under every seating
+and every model setting (common random numbers).
+
+Columns per seat (G,P): ``score`` final, ``win`` share (ties split), ``rank``,
+``gross``, ``lone`` markers, ``node_points``, ``style``, ``role`` (name or
+"none"), ``ropes_v`` / ``mutual_v`` for v = 1..5 (ropes pointed with cargo v /
+of those, ones that formed a team at the ropes: identity ②'s trust rate),
+``stay_then`` / ``stay_then_pts`` (rounds that follow a stay / net points
+scored in them), ``other_then`` / ``other_then_pts`` (the same after a
+non-stay; their difference is our measured value S of a stay).  Per game (G,):
+``lone_total`` markers, ``team_rounds`` rounds in which a team formed,
+``void_nodes`` nodes voided by a full tie, ``rounds`` played.
+:func:`measures` turns a frame into the appendix's diagnostics.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import engine
+from .agents import StrandSetup
+from .rules import ROLES, StrandParams
+from .styles import CUSTOM, RANDOM, STYLES, Table
+from ..runner import GameAdapter
+from ..stats import Estimate, mean_interval
+
+MIX = tuple(f"mix{k}" for k in range(1, 7))
+AGENTS = STYLES + ("random",) + MIX
+STYLE_NAMES = np.array(STYLES + ("random", "custom"))
+ROLE_NAMES = np.array(("none",) + ROLES)
+PER_SEAT = ("ropes", "mutual")
+
+
+def default_lineup(n_players: int) -> list:
+    return list(MIX[:n_players])
+
+
+def as_setup(params) -> StrandSetup:
+    """Rules-only parameters get the model's defaults."""
+    if isinstance(params, StrandSetup):
+        return params
+    return StrandSetup(**params.as_dict()) if isinstance(params, StrandParams) else StrandSetup()
+
+
+def deal_setup(params, seating, n_deals, n_players, rng):
+    """Style codes (G,P) of the seats and role codes (G,P), from chance."""
+    G, P = n_deals, n_players
+    order = np.argsort(rng.random((G, len(STYLES))), axis=1)
+    keys = rng.random((G, len(ROLES)))
+    styles = np.empty((G, P), np.int8)
+    for s, name in enumerate(seating):
+        if name in MIX:
+            styles[:, s] = order[:, MIX.index(name)]
+        elif name == "random":
+            styles[:, s] = RANDOM
+        elif name == "custom":
+            styles[:, s] = CUSTOM
+        else:
+            styles[:, s] = STYLES.index(name)
+    if params.roles == "first_p":
+        roles = np.argsort(keys[:, :P], axis=1) + 1
+    elif params.roles == "random":
+        roles = np.argsort(keys, axis=1)[:, :P] + 1
+    else:
+        roles = np.zeros((G, P), np.int64)
+    return styles, roles.astype(np.int8)
+
+
+def play(params, seating, n_deals, n_players, seed_seq, custom=None) -> dict:
+    """The adapter's ``play``: one batch of ``n_deals`` games."""
+    params = as_setup(params)
+    cards, setup, rain, agents = (np.random.default_rng(s) for s in seed_seq.spawn(4))
+    styles, roles = deal_setup(params, seating, n_deals, n_players, setup)
+    order = engine._rain_order(params, n_deals, rain)
+    return play_games(params, styles, roles, cards, agents, rain_order=order, custom=custom)
+
+
+def play_games(params, styles, roles, cards, agents, *, rain_order=None, custom=None) -> dict:
+    """Play a batch: ``styles``/``roles`` (G,P) codes, ``cards`` the chance
+    generator (drawn before any decision), ``agents`` the agents' generator."""
+    params = as_setup(params)
+    G, P = styles.shape
+    st = engine.init(params, G, P, cards, roles=roles, rain_order=rain_order)
+    draws = cards.random((params.rounds, G, P, engine.DRAWS), dtype=np.float32)
+    table = Table(params, styles, agents, custom)
+    reacts = bool((roles > 0).any()) or table.any_random or bool(custom)
+    d = _Diagnostics(G, P)
+    for r in range(params.rounds):
+        st, _ = engine.step(params, st, table.cargo(st))
+        st, _ = engine.step(params, st, table.ropes(st))
+        d.ropes(st)
+        acts = table.react(st) if reacts else np.zeros((G, P), np.int64)
+        st, ev = engine.step(params, st, acts, {"draws": draws[r]})
+        table.observe(ev)
+        d.settled(params, ev, r)
+    out = engine.results(params, st)
+    out.update(d.columns(), style=STYLE_NAMES[styles], role=ROLE_NAMES[st.role],
+               lone_total=st.lone.sum(1, dtype=np.int16), rounds=st.rnd.copy())
+    return out
+
+
+class _Diagnostics:
+    """Per-seat and per-game counters of appendix B and identity ②."""
+
+    def __init__(self, G, P):
+        z = lambda: np.zeros((G, P), np.int16)
+        self.pointed = np.zeros((G, P, 5), np.int16)   # by cargo value 1..5
+        self.mutual = np.zeros((G, P, 5), np.int16)
+        self.values = np.arange(1, 6, dtype=np.int8)
+        self.node_points, self.stay_then, self.stay_pts, self.other_then, self.other_pts = (z() for _ in range(5))
+        self.team_rounds = np.zeros(G, np.int8)
+        self.void = np.zeros(G, np.int8)
+        self.prev_stay = None
+
+    def ropes(self, st):
+        at = (st.cargo[..., None] == self.values) & (st.rope >= 0)[..., None]
+        self.pointed += at
+        self.mutual += at & (st.partner >= 0)[..., None]
+        # fragile switches come later: only teams formed by the ropes count as trust
+
+    def settled(self, params, ev, r):
+        net = ev["gained"] - params.lone_penalty * ev["lone"]
+        if self.prev_stay is not None:
+            s = self.prev_stay
+            self.stay_then += s
+            self.stay_pts += np.where(s, net, 0).astype(np.int16)
+            self.other_then += ~s
+            self.other_pts += np.where(s, 0, net).astype(np.int16)
+        self.prev_stay = ev["stay"]
+        self.team_rounds += ev["formed"]
+        self.void += ev["node_result"] == engine.NODE_VOID
+        self.node_points += ev["node_points"]
+
+    def columns(self) -> dict:
+        out = {"node_points": self.node_points, "team_rounds": self.team_rounds, "void_nodes": self.void,
+               "stay_then": self.stay_then, "stay_then_pts": self.stay_pts,
+               "other_then": self.other_then, "other_then_pts": self.other_pts}
+        for v in range(5):
+            out[f"ropes_{v + 1}"] = self.pointed[..., v]
+            out[f"mutual_{v + 1}"] = self.mutual[..., v]
+        return out
+
+
+# --- measures over a simulated frame ----------------------------------------------
+def per_deal(frame: pd.DataFrame, values: pd.Series) -> np.ndarray:
+    """Average a per-game quantity over the rotations of each deal: deals are
+    independent, the rotations of one deal are not."""
+    return values.groupby(frame.loc[values.index, "deal"]).mean().to_numpy()
+
+
+def _ratio(num: pd.Series, den: pd.Series, deal: pd.Series) -> Estimate:
+    """Ratio of sums with a delta-method interval over deals (clusters)."""
+    a = num.groupby(deal).sum().to_numpy(float)
+    b = den.groupby(deal).sum().to_numpy(float)
+    if b.sum() == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    r = a.sum() / b.sum()
+    n = len(a)
+    resid = (a - r * b) / b.mean()
+    se = resid.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+    return Estimate(float(r), float(r - 1.96 * se), float(r + 1.96 * se), int(b.sum()))
+
+
+def measures(frame: pd.DataFrame) -> dict:
+    """Estimates (value, 95 % interval, n) of the appendix's diagnostics and
+    identity ②/④/⑤'s simulated quantities, keyed as ``identities.rows``
+    names them: ``mutual_rate_v``, ``node_share``, ``total_points``,
+    ``team_round_rate``, ``node_void_rate``, ``node_share_N``,
+    ``stay_value_S``, ``lone_per_game``, ``mean_score``."""
+    games = frame.groupby("game", sort=False).first()
+    deal = frame["deal"]
+    g_deal = games["deal"]
+    out = {}
+    for v in range(1, 6):
+        out[f"mutual_rate_{v}"] = _ratio(frame[f"mutual_{v}"], frame[f"ropes_{v}"], deal)
+    out["node_share"] = _ratio(frame["node_points"], frame["gross"], deal)
+    in_team = sum(frame[f"mutual_{v}"] for v in range(1, 6))
+    out["node_share_N"] = _ratio(frame["node_points"], in_team, deal)
+    total = frame.groupby("game", sort=False)["gross"].sum()
+    out["total_points"] = mean_interval(total.groupby(g_deal).mean())
+    out["team_round_rate"] = _ratio(games["team_rounds"], games["rounds"], g_deal)
+    out["node_void_rate"] = _ratio(games["void_nodes"], games["rounds"], g_deal)
+    out["lone_per_game"] = mean_interval(games["lone_total"].groupby(g_deal).mean())
+    out["mean_score"] = mean_interval(frame["score"].groupby(deal).mean())
+    after = _ratio(frame["stay_then_pts"], frame["stay_then"], deal)
+    other = _ratio(frame["other_then_pts"], frame["other_then"], deal)
+    s = after.value - other.value
+    half = np.hypot(after.half_width, other.half_width)
+    out["stay_value_S"] = Estimate(s, s - half, s + half, after.n)
+    return out
+
+
+def _node_scale(base, value):
+    return {"node_values": tuple(min(30, max(0, int(np.floor(v * value + 0.5)))) for v in base.node_values)}
+
+
+def _node_shift(base, value):
+    return {"node_values": tuple(min(30, max(0, int(v + value))) for v in base.node_values)}
+
+
+BENCH = {"agent_lineup": default_lineup, "random_lineup": lambda n: ["random"] * n}
+
+ADAPTER = GameAdapter("strand", play, StrandSetup, default_lineup, agents=AGENTS, players=(3, 6),
+                      derived={"node_scale": _node_scale, "node_shift": _node_shift})
