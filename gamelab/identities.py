@@ -35,7 +35,8 @@ class Row:
 def judge(row: Row) -> str:
     """holds / differs by ... / the simulation does not support it."""
     if row.rulebook is None:
-        return "computed (no rulebook figure)"
+        return "computed (no rulebook figure)" if row.exact is not None or row.simulated is not None \
+            else "needs simulation"
     parts = []
     if row.exact is not None:
         gap = row.exact - row.rulebook

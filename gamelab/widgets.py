@@ -53,8 +53,13 @@ class BalancePanel:
                  store=None, extra=None):
         import ipywidgets as w
 
-        self.game, self.seed, self.precision, self.extra = game, seed, precision, extra
+        self.game, self.seed, self.precision = game, seed, precision
         self.adapter = runner.adapter(game)
+        if extra is None:  # the game's own table of diagnostics, if it has one
+            import importlib
+            table = getattr(importlib.import_module(self.adapter.play.__module__), "panel_table", None)
+            extra = (lambda frame, params: [table(frame)]) if table else None
+        self.extra = extra
         self.quick_games = quick_games or QUICK_GAMES
         self.store = store
         self.base = self.adapter.param_class()
@@ -124,6 +129,7 @@ class BalancePanel:
         self.tables = {by: stats.win_table(run.frame, by) for by in self.adapter.report_groups if by in run.frame}
         from .identities import identity_table
         self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
+        self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
         note = f"{run.games} games" + ("" if run.target_met is None else
                                        (" (precision target met)" if run.target_met else " (cap reached)"))
         self.status.value = _escape(note)
@@ -139,9 +145,8 @@ class BalancePanel:
                     continue
                 display(t.style.format(precision=3).set_caption(f"win rate by {by} (95% Wilson)").hide(axis="index"))
                 display(win_rate_plot(t, by))
-            if self.extra is not None:
-                for item in self.extra(self.frame, self.params()):
-                    display(item)
+            for item in self.extras:
+                display(item)
             display(self.tables["identities"].style.set_caption("identities").hide(axis="index"))
 
     def publish(self, out: str | Path | None = None) -> Path:

@@ -57,8 +57,24 @@ def test_node_total_stall_and_price_follow_the_nodes():
 
 def test_identity_table_verdicts():
     t = identity_table("strand", P)
-    assert (t.loc[t.identity == "②", "status"] == "holds").all()
+    assert (t.loc[t.quantity.str.startswith("trust threshold"), "status"] == "holds").all()
     price = t[t.quantity.str.contains("largest node")].iloc[0]
     assert price["exact"] == 12 and price["status"] == "differs by +1"
     capped = identity_table("strand", P.replace(sum_cap=8))
     assert capped.iloc[0]["exact"] == pytest.approx(22 / 25) and capped.iloc[0]["status"].startswith("differs")
+
+
+def test_simulated_column_and_trust_table():
+    from gamelab import runner
+
+    frame = runner.simulate("strand", n_games=800, seed=3, n_players=4, progress=False)
+    t = identity_table("strand", P, frame=frame).set_index("quantity")
+    reached = t.loc["trust reached with cargo 1: share of its ropes that end mutual (simulated)"]
+    assert 0 < reached["sim_low"] <= reached["simulated"] <= reached["sim_high"] < 1
+    assert t.loc["node points on the track", "simulated"] != t.loc["node points on the track", "simulated"]  # NaN
+    trust = ids.trust_table(frame=frame)
+    assert list(trust["cargo"]) == [1, 2, 3, 4, 5]
+    assert trust["p_star_rulebook"].round(3).tolist() == [0.275, 0.244, 0.133, 0.12, 0.02]
+    assert (trust["trust_reached"] == [t.loc[f"trust reached with cargo {v}: share of its ropes that end mutual "
+                                             f"(simulated)", "simulated"] for v in range(1, 6)]).all()
+    assert trust.attrs["games"] == 800

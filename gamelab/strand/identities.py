@@ -172,8 +172,10 @@ def rows(params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE,
     pstar = ev_threshold(params, node_share=node_share, stay_value=stay_value).set_index("cargo")["p_star"]
     for v, claimed in RULEBOOK_P_STAR.items():
         out.append(Row("②", f"trust threshold p* for cargo {v} (N={node_share:g}, L={params.lone_penalty}, "
-                            f"S={stay_value:g})", claimed, float(pstar[v]), rounding(f"{claimed * 100:.1f}") / 100,
-                       sim_key=f"mutual_rate_{v}"))
+                            f"S={stay_value:g})", claimed, float(pstar[v]), rounding(f"{claimed * 100:.1f}") / 100))
+    for v in VALUES:
+        out.append(Row("②", f"trust reached with cargo {v}: share of its ropes that end mutual (simulated)",
+                       None, None, sim_key=f"mutual_rate_{v}"))
     pairs = full_team_pairs(params)
     six = pairs[pairs["sum"] == 6]
     top = six.iloc[0]["pair"] if len(six) else ""
@@ -181,8 +183,9 @@ def rows(params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE,
                    1.0 if top == "5+1" else 0.0))
     odds = node_tie_odds(params)
     out.append(Row("③", "two random full teams tie on their sum", None, odds["sum_tie"]))
-    out.append(Row("③", "... and the tie voids the node (same heavier card)", None, odds["void"],
-                   sim_key="node_void_rate"))
+    out.append(Row("③", "... and the tie voids the node (same heavier card)", None, odds["void"]))
+    out.append(Row("③", "rounds whose node is voided by a full tie, 4 players (appendix B)", 0.039, None,
+                   0.0005, sim_key="node_void_rate"))
     out.append(Row("④", "node points on the track", 42, node_total(params), 0))
     out.append(Row("④", "node share of all points, 4 players", 0.29, None, 0.005, sim_key="node_share"))
     out.append(Row("④", "mean points scored in a 4-player game (all players)", 145, None, 2.5,
@@ -190,7 +193,45 @@ def rows(params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE,
     out.append(Row("⑤", "node points lost to one stalled round", 8, stall_cost(params, 1), 0))
     out.append(Row("⑤", "node points lost to two stalled rounds", 8 + 7, stall_cost(params, 2), 0))
     out.append(Row("⑤", "rounds in which a team forms, 4 players", 0.93, None, 0.005, sim_key="team_round_rate"))
+    out.append(Row("②", "mean node share N of a player in a team (simulated)", node_share, None, 0.5,
+                   sim_key="node_share_N"))
+    out.append(Row("②", "value S of a stay: next-round points after a stay minus otherwise (simulated)",
+                   stay_value, None, 0.05, sim_key="stay_value_S"))
     price = trust_price(params).set_index("cargo")
     out.append(Row("⑥", "a mutual 5 over a lone 5, no node", 4, float(price.loc[5, "without_node"]), 0))
     out.append(Row("⑥", "a mutual 5 over a lone 5, largest node", 11, float(price.loc[5, "with_largest_node"]), 0))
+    return out
+
+
+def simulated(params: StrandParams, frame) -> dict:
+    """The simulated quantities the rows name (``sim_key``), from a runner frame."""
+    from .sim import measures
+    return measures(frame)
+
+
+def trust_table(*, n_games: int = 20_000, n_players: int = 4, seed: int = 0, params=None,
+                frame=None) -> pd.DataFrame:
+    """② beside simulated play: per cargo value the threshold p* at the
+    rulebook's N and S and at the N and S the simulation measures, the
+    mutual-trust rate the style mix actually reaches (95 % interval), and
+    whether betting beats staying at that rate."""
+    from .. import runner
+    from .sim import measures
+
+    if frame is None:
+        frame = runner.simulate("strand", n_games=n_games, seed=seed, n_players=n_players, params=params,
+                                progress=False)
+    rules = params if params is not None else StrandParams()
+    m = measures(frame)
+    book = ev_threshold(rules).set_index("cargo")["p_star"]
+    sim_n, sim_s = m["node_share_N"].value, m["stay_value_S"].value
+    measured = ev_threshold(rules, node_share=sim_n, stay_value=sim_s).set_index("cargo")["p_star"]
+    rows = []
+    for v in VALUES:
+        r = m[f"mutual_rate_{v}"]
+        rows.append({"cargo": v, "p_star_rulebook": book[v], "p_star_measured_N_S": measured[v],
+                     "trust_reached": r.value, "low": r.low, "high": r.high, "ropes": r.n,
+                     "betting_beats_staying": bool(r.low > measured[v]) if r.n else None})
+    out = pd.DataFrame(rows)
+    out.attrs.update(N=sim_n, S=sim_s, games=int(frame["game"].nunique()))
     return out

@@ -215,5 +215,30 @@ def _node_shift(base, value):
 
 BENCH = {"agent_lineup": default_lineup, "random_lineup": lambda n: ["random"] * n}
 
+def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The diagnostics a designer watches, with 95 % intervals (for panels
+    and reports): lone markers, team rounds, stalls, node ties, scores."""
+    m = measures(frame)
+    rows = [("lone markers per game", "lone_per_game"), ("rounds with a team", "team_round_rate"),
+            ("node voided by a full tie (per round)", "node_void_rate"), ("node share of all points", "node_share"),
+            ("mean final score", "mean_score"), ("points scored per game (all players)", "total_points")]
+    out = [{"measure": label, "value": m[key].value, "low": m[key].low, "high": m[key].high} for label, key in rows]
+    stall = 1 - m["team_round_rate"].value
+    out.insert(2, {"measure": "stalled rounds (no team)", "value": stall, "low": 1 - m["team_round_rate"].high,
+                   "high": 1 - m["team_round_rate"].low})
+    return pd.DataFrame(out)
+
+
+ASSUMPTIONS = (
+    "Each seat plays one of appendix B's six styles (mixed: P distinct styles per game, every style in every "
+    "seat on the same deals). Cargo is chosen by the style's rule; after the reveal the table negotiates pairs "
+    "greedily by mutual preference (our reading of 'negotiation pairing'), players left unpaired stay, and each "
+    "paired player reneges with probability 'reneging' (0.22), pointing at a better alternative or staying. "
+    "Roles: the first P of veteran, bb, fragile, porter, musician, engineer, dealt at random, used by fixed "
+    "rules. The rulebook does not define its model, so every simulated figure rests on these choices "
+    "(docs/agents.md).")
+
 ADAPTER = GameAdapter("strand", play, StrandSetup, default_lineup, agents=AGENTS, players=(3, 6),
-                      derived={"node_scale": _node_scale, "node_shift": _node_shift})
+                      derived={"node_scale": _node_scale, "node_shift": _node_shift},
+                      title="STRAND: The Last Run", report_players=(3, 4, 5, 6),
+                      report_groups=("style", "role", "seat"), assumptions=ASSUMPTIONS)
