@@ -34,7 +34,7 @@ SPECIAL = ("n_players",)
 def summarize(df: pd.DataFrame) -> pd.DataFrame:
     """Tidy metrics of one cell: metric, by, group, value, low, high, n."""
     rows = []
-    for by in ("agent", "seat"):
+    for by in [c for c in ("agent", "style", "role", "seat") if c in df]:
         for key, g in df.groupby(by, sort=True):
             w = stats.wilson(g["win"].sum(), len(g))
             rows.append(("win_rate", by, str(key), w.value, w.low, w.high, w.n))
@@ -42,7 +42,7 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
             rows.append(("score", by, str(key), m.value, m.low, m.high, m.n))
     skip = {"game", "deal", "rotation", "seat", "agent", "win", "score"}
     for col in df.columns:
-        if col in skip or not np.issubdtype(df[col].dtype, np.number):
+        if col in skip or not pd.api.types.is_numeric_dtype(df[col]):
             continue
         m = stats.mean_interval(df[col].astype(float))
         rows.append((col, "all", "all", m.value, m.low, m.high, m.n))
@@ -187,7 +187,8 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
         runs.append(run)
         t = summarize(run.frame)
         if base_run is not None:
-            d = paired_difference(run.frame, base_run.frame).rename(columns={"difference": "value"})
+            groups = [g for g in runner.adapter(game).report_groups if g in run.frame] or ["agent"]
+            d = paired_difference(run.frame, base_run.frame, by=groups[0]).rename(columns={"difference": "value"})
             d["metric"] = "win_rate_diff"
             t = pd.concat([t, d[t.columns]], ignore_index=True)
         for k, v in cell.items():
