@@ -201,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of parameters")
     p.add_argument("--baseline", default=None, metavar="FILE", help="parameters to compare against (diff mode)")
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--games", type=int, default=4000, help="games per player count (default 4000)")
+    size.add_argument("--games", type=int, default=20_000, help="games per player count (default 20000)")
     size.add_argument("--precision", type=float, default=None,
                       help="target 95%% half-width of every win rate, e.g. 0.01")
     p.add_argument("--seed", type=int, default=0)

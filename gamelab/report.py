@@ -57,6 +57,9 @@ def table_html(df: pd.DataFrame, *, precision: int = 3, percent: tuple = ()) -> 
            .format_index(escape="html", axis=0).format_index(escape="html", axis=1))
     if not isinstance(df.index, pd.MultiIndex) and df.index.equals(pd.RangeIndex(len(df))):
         sty = sty.hide(axis="index")
+    text = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
+    if text:
+        sty = sty.set_properties(subset=text, **{"text-align": "left"})
     return sty.to_html()
 
 
@@ -153,7 +156,7 @@ def _claims_blocks(game: str, n_games: int, seed: int, workers: int, progress):
             Block("table", table_html(audit[cols].rename(columns={"value": "published"})))], (inside, judged)
 
 
-def build_report(game: str, *, params=None, n_games: int = 4000, seed: int = 0, precision: float | None = None,
+def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0, precision: float | None = None,
                  baseline=None, workers: int = 1, out: str | Path | None = None, claims: bool = True,
                  store: ChunkStore | None = None, progress: bool | None = None,
                  player_counts=None, lineups: dict | None = None, label: str = "") -> Path:
