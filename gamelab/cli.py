@@ -94,7 +94,7 @@ def _cmd_sweep(args) -> int:
                       lineup=spec.get("lineup"), n_players=spec.get("n_players"), base_params=base,
                       baseline=spec.get("baseline"), precision=spec.get("precision"),
                       max_games=int(spec.get("max_games", 200_000)),
-                      chunk_deals=int(spec.get("chunk_deals", 1024)),
+                      chunk_deals=spec.get("chunk_deals"),
                       store=ChunkStore(args.cache_dir) if args.cache_dir else None,
                       runs_dir=args.runs_dir, executor=executor,
                       workers=int(args.workers or spec.get("workers", 1)))

@@ -51,6 +51,7 @@ class GameAdapter:
     report_players: tuple = ()               # player counts a default report covers
     report_groups: tuple = ("agent", "seat")  # columns win rates are tabulated by
     assumptions: str = ""                    # the agents' model, one paragraph for reports
+    chunk_deals: int = DEFAULT_CHUNK_DEALS   # deals per chunk: about a second of work, batches that run fast
 
 
 def adapter(game: str) -> GameAdapter:
@@ -102,9 +103,11 @@ def resolve(game: str, params=None, lineup=None, n_players=None):
 
 
 def plan(game: str, *, n_games: int, seed: int, params=None, lineup=None, n_players=None,
-         chunk_deals: int = DEFAULT_CHUNK_DEALS, first_chunk: int = 0) -> list[Chunk]:
-    """The chunks of a run of about ``n_games`` games (whole deals x rotations)."""
+         chunk_deals: int | None = None, first_chunk: int = 0) -> list[Chunk]:
+    """The chunks of a run of about ``n_games`` games (whole deals x rotations);
+    ``chunk_deals`` defaults to the game's own (part of what a seed means)."""
     params, lineup, n_players = resolve(game, params, lineup, n_players)
+    chunk_deals = int(chunk_deals or adapter(game).chunk_deals)
     n_deals = max(1, math.ceil(n_games / n_players))
     sizes = [min(chunk_deals, n_deals - i) for i in range(0, n_deals, chunk_deals)]
     return [Chunk(game, params, lineup, n_players, size, int(seed), first_chunk + i)
@@ -146,7 +149,7 @@ def _tidy(out: dict, seating, chunk: Chunk, rot: int) -> pd.DataFrame:
 
 def simulate(game: str, *, n_games: int, seed: int, params=None, lineup: Sequence[str] | None = None,
              n_players: int | None = None, workers: int = 1, executor=None,
-             chunk_deals: int = DEFAULT_CHUNK_DEALS, progress: bool | None = None) -> pd.DataFrame:
+             chunk_deals: int | None = None, progress: bool | None = None) -> pd.DataFrame:
     """Play about ``n_games`` games; one row per player per game.
 
     Columns: ``game`` (id), ``deal``, ``rotation``, ``seat`` (1-based),

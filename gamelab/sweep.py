@@ -102,7 +102,7 @@ def cell_setting(game: str, cell: Mapping, *, base_params=None, lineup=None, n_p
 
 def run_cell(game: str, cell: Mapping, *, n_games: int, seed: int, base_params=None, lineup=None,
              n_players=None, precision: float | None = None, max_games: int = 200_000,
-             chunk_deals: int = runner.DEFAULT_CHUNK_DEALS, store: ChunkStore | None = None,
+             chunk_deals: int | None = None, store: ChunkStore | None = None,
              executor=None, progress: bool | None = None) -> CellRun:
     """Play one cell (from the store where possible); with ``precision``,
     keep adding chunks until every win rate is that tight or ``max_games``."""
@@ -160,7 +160,7 @@ class SweepResult:
 def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, lineup=None,
           n_players=None, base_params=None, baseline: Mapping | None = None,
           precision: float | None = None, max_games: int = 200_000,
-          chunk_deals: int = runner.DEFAULT_CHUNK_DEALS, store: ChunkStore | None = None,
+          chunk_deals: int | None = None, store: ChunkStore | None = None,
           runs_dir: Path | None = None, executor=None, workers: int = 1,
           progress: bool | None = None) -> SweepResult:
     """Every cell of ``grid``; with ``baseline`` (a cell), paired differences

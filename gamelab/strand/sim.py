@@ -241,4 +241,4 @@ ASSUMPTIONS = (
 ADAPTER = GameAdapter("strand", play, StrandSetup, default_lineup, agents=AGENTS, players=(3, 6),
                       derived={"node_scale": _node_scale, "node_shift": _node_shift},
                       title="STRAND: The Last Run", report_players=(3, 4, 5, 6),
-                      report_groups=("style", "role", "seat"), assumptions=ASSUMPTIONS)
+                      report_groups=("style", "role", "seat"), assumptions=ASSUMPTIONS, chunk_deals=4096)
