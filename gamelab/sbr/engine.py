@@ -232,25 +232,59 @@ def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: b
     tb = _tables(params)
     G, R = st.pos.shape
     rider_all = st.order[:, slot].astype(np.intp)
-    acted = st.pos[np.arange(G), rider_all] < params.length
+    fi_all = np.arange(G) * R + rider_all
+    acted = _flat(st.pos)[fi_all] < params.length
     if mask is not None:
         acted &= np.asarray(mask, bool)
-    g = np.nonzero(acted)[0]
-    r = rider_all[g]
-    card = np.asarray(actions.card)[g].astype(np.int64)
-    spend = np.asarray(actions.spin)[g].astype(np.int64)
-    seal = np.asarray(actions.seal)[g].astype(np.int64)
-    brk = np.asarray(actions.brk)[g].astype(bool)
-    retrieve = np.asarray(actions.retrieve)[g].astype(np.int64)
     stops = np.full(G, -1, np.int16)
     kinds = np.full(G, -1, np.int8)
+    if acted.all():
+        g, r = np.arange(G), rider_all
+        sub = lambda x: np.asarray(x)  # noqa: E731
+    else:
+        g = np.nonzero(acted)[0]
+        r = rider_all[g]
+        sub = lambda x: np.asarray(x)[g]  # noqa: E731
     if g.size:
-        _play_card(params, st, g, r, card, spend, seal)
-        stop = _move(params, st, tb, g, r, card + spend, card >= params.big_card, brk)
-        kinds[g] = _resolve_stop(params, st, tb, g, r, stop, retrieve)
-        stops[g] = stop
+        card = sub(actions.card).astype(np.intp)
+        spend = sub(actions.spin).astype(np.intp)
+        _play_card(params, st, g, r, card, spend, sub(actions.seal).astype(np.intp))
+        out = _outcome(params, st, tb, g, r, card, card + spend, sub(actions.brk).astype(bool),
+                       _flat(st.spin)[g * R + r].astype(np.intp))
+        _apply(params, st, tb, g, r, out, sub(actions.retrieve).astype(np.intp))
+        kinds[g], stops[g] = out["relic"], out["stop"]
         _finish_turn(params, st, g, r, card)
     return st, dict(rider=rider_all, acted=acted, stop=stops, relic=kinds)
+
+
+def outcome(params: SbrParams, state: State, rider: np.ndarray, card: np.ndarray, spin: np.ndarray,
+            brk: np.ndarray | bool = False) -> dict:
+    """What ``rider`` (G,) would get from playing ``card`` with ``spin`` spent
+    (both (G, K): K options per game) and breaking seals or not, without
+    changing the state: steps 4-5 of 6.2 exactly as :func:`act` plays them.
+
+    Returns (G, K) arrays: ``stop`` (square the move stopped on, -1 none),
+    ``end`` (square after a heart), ``spin`` (spin held afterwards: spent,
+    rivers, seals broken, an eye, a town), ``tax`` (movement lost to terrain),
+    ``hits`` (seals triggered), ``relic`` (kind taken, -1 none; full
+    information: the face-down type).  The rider's own seal placed this turn
+    is not on the board yet (it matters only under 9.3 forward seals)."""
+    tb = _tables(params)
+    G, R = state.pos.shape
+    card = np.asarray(card, np.intp)
+    K = card.shape[1]
+    spin = np.broadcast_to(np.asarray(spin, np.intp), card.shape)
+    brk = np.broadcast_to(np.asarray(brk, bool), card.shape)
+    g = np.repeat(np.arange(G), K)
+    r = np.repeat(np.asarray(rider, np.intp), K)
+    rider = np.asarray(rider, np.intp)
+    fi = np.arange(G) * R + rider
+    held = np.repeat(_flat(state.spin)[fi].astype(np.intp), K)
+    first = np.repeat(_first_seal(params, tb, state.seal.reshape(-1), np.arange(G), rider,
+                                  _flat(state.pos)[fi].astype(np.intp)), K)
+    out = _outcome(params, state, tb, g, r, card.reshape(-1), (card + spin).reshape(-1), brk.reshape(-1),
+                   held - spin.reshape(-1), first)
+    return {k: v.reshape(G, K) for k, v in out.items() if k not in ("removed_i", "removed_sq")}
 
 
 def _flat(a):
@@ -269,11 +303,11 @@ def _play_card(params, st, g, r, card, spend, seal):
         _flat(st.stats[k])[fi] += v
     s = seal > 0
     if s.any():
-        gs, rs = g[s], r[s]
+        gs, rs, fs = g[s], r[s], fi[s]
         d = seal[s] if params.seal_direction == "ahead" else -seal[s]
-        st.seal[gs, st.pos[gs, rs] + d] = rs
-        st.seals_left[gs, rs] -= 1
-        st.stats["seals_placed"][gs, rs] += 1
+        st.seal.reshape(-1)[gs * (params.length + 1) + _flat(st.pos)[fs] + d] = rs
+        _flat(st.seals_left)[fs] -= 1
+        _flat(st.stats["seals_placed"])[fs] += 1
 
 
 def _finish_turn(params, st, g, r, card):
@@ -291,38 +325,89 @@ def _finish_turn(params, st, g, r, card):
     _flat(st.finish_beat)[fi[done]] = st.beat + 1
 
 
-def _gain(params, st, g, r, n, mask):
-    if mask.any():
-        fm = g[mask] * st.pos.shape[1] + r[mask]
-        spin = _flat(st.spin)
-        spin[fm] = np.minimum(params.spin_cap, spin[fm] + n)
-
-
-def _move(params, st, tb, g, r, m, big, brk):
-    """Step 4.  The table answers when no seal that matters lies on the way;
-    the other games walk square by square (vectorised across them)."""
-    fi = g * st.pos.shape[1] + r
-    pos = _flat(st.pos)[fi].astype(np.intp)
+def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None):
+    """Steps 4-5 for riders ``r`` in games ``g`` (flat (n,) arrays) holding
+    ``spin`` after paying for the move, as pure arrays.  The movement table
+    answers where no seal that matters lies on the way; the other entries walk
+    square by square (vectorised across them)."""
+    L, L1 = params.length, params.length + 1
+    pos = _flat(st.pos)[g * st.pos.shape[1] + r].astype(np.intp)
+    big = card >= params.big_card
     ti = (pos * (tb["M"] + 1) + m) * 2 + big
-    stop = tb["stop"].reshape(-1)[ti].astype(np.int64)
-    end = tb["end"].reshape(-1)[ti].astype(np.int64)
+    stop = tb["stop"].reshape(-1)[ti].astype(np.intp)
+    end = tb["end"].reshape(-1)[ti].astype(np.intp)
+    tax = tb["tax"].reshape(-1)[ti].astype(np.intp)
+    spin0 = spin
+    spin = np.where(tb["river"].reshape(-1)[ti], np.minimum(params.spin_cap, spin + params.river_spin), spin)
+    hits = np.zeros(g.size, np.intp)
+    removed_i, removed_sq = [], []
+    seal_flat = st.seal.reshape(-1)
+    if first is None:
+        first = _first_seal(params, tb, seal_flat, g, r, pos)
+    slow = end - pos >= first
+    if slow.any():
+        s = np.nonzero(slow)[0]
+        w = _walk(params, tb, seal_flat, g[s], r[s], pos[s], m[s], big[s], brk[s], spin0[s])
+        stop[s], end[s], tax[s], spin[s], hits[s] = w[:5]
+        removed_i.append(s[w[5]])
+        removed_sq.append(w[6])
+    has = stop >= 0
+    sq = np.where(has, stop, 0)
+    kind = np.where(has, st.relic.reshape(-1)[g * L1 + sq], -1).astype(np.intp)
+    spin = np.where(kind == EYE, np.minimum(params.spin_cap, spin + params.eye_spin), spin)
+    heart = kind == HEART
+    if heart.any():
+        if params.heart_passes_seals:
+            h = np.nonzero(heart)[0]
+            hw = _heart_walk(params, seal_flat, g[h], r[h], end[h])
+            end[h], hits[h] = hw[0], hits[h] + hw[1]
+            removed_i.append(h[hw[2]])
+            removed_sq.append(hw[3])
+        else:
+            end = np.where(heart, np.minimum(L, end + params.heart_steps), end)
+    town = has & (tb["terrain"][sq] == TOWN)
+    spin = np.where(town, np.minimum(params.spin_cap, spin + params.town_spin), spin)
+    cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.intp)  # noqa: E731
+    return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind,
+                removed_i=cat(removed_i), removed_sq=cat(removed_sq))
+
+
+def _first_seal(params, tb, seal_flat, g, r, pos):
+    """Offset (1..M) of the first square ahead of ``pos`` holding a seal that
+    matters to rider ``r``; M + 1 if none within one move."""
+    M = tb["M"]
+    off = np.arange(1, M + 1)
+    owner = seal_flat[(g * (params.length + 1))[:, None] + np.minimum(pos[:, None] + off, params.length)]
+    first = np.full(g.size, M + 1, np.intp)
+    some = (owner >= 0).any(axis=1)
+    if some.any():
+        s = np.nonzero(some)[0]
+        hit = (owner[s] >= 0) & ~_ignored(params, owner[s], r[s, None])
+        first[s] = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, M + 1)
+    return first
+
+
+def _apply(params, st, tb, g, r, out, retrieve):
+    """Write an outcome into the state: position, spin, terrain tax, seals
+    triggered and removed, the relic taken and its skull."""
+    fi = g * st.pos.shape[1] + r
+    _flat(st.pos)[fi] = out["end"]
+    _flat(st.spin)[fi] = out["spin"]
+    _flat(st.stats["terrain_tax"])[fi] += out["tax"]
+    _flat(st.stats["seal_hits"])[fi] += out["hits"]
     L1 = params.length + 1
-    off = np.arange(1, tb["M"] + 1)
-    sq = np.minimum(pos[:, None] + off, params.length)
-    owner = st.seal.reshape(-1)[(g * L1)[:, None] + sq]
-    on_way = (owner >= 0) & (off <= (end - pos)[:, None])
-    slow = on_way.any(axis=1)
-    if slow.any():
-        slow[slow] = (on_way[slow] & ~_ignored(params, owner[slow], r[slow, None])).any(axis=1)
-    fast = ~slow
-    if fast.any():
-        ff, tf = fi[fast], ti[fast]
-        _flat(st.pos)[ff] = end[fast]
-        _flat(st.stats["terrain_tax"])[ff] += tb["tax"].reshape(-1)[tf]
-        _gain(params, st, g[fast], r[fast], params.river_spin, tb["river"].reshape(-1)[tf])
-    if slow.any():
-        stop[slow] = _walk(params, st, tb, g[slow], r[slow], m[slow].copy(), big[slow], brk[slow])
-    return stop
+    if out["removed_i"].size:
+        st.seal.reshape(-1)[g[out["removed_i"]] * L1 + out["removed_sq"]] = -1
+    kind = out["relic"]
+    take = kind >= 0
+    if take.any():
+        t = np.nonzero(take)[0]
+        st.relic.reshape(-1)[g[t] * L1 + out["stop"][t]] = -1
+        _flat(st.relic_pts)[fi[t]] += tb["points"][kind[t]]
+        _flat(st.relic_n)[fi[t]] += 1
+        sk = kind == SKULL
+        for _ in range(params.skull_cards):
+            _take_back(st, g[sk], r[sk], retrieve[sk])
 
 
 def _ignored(params, owner, r):
@@ -338,11 +423,18 @@ def _ignored(params, owner, r):
     return own
 
 
-def _walk(params, st, tb, g, r, m, big, brk):
+def _walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
+    """Step 4 square by square: terrain, a river, then a seal (5.3).
+    Returns stop, end, tax, spin, hits, and the (entry, square) pairs of the
+    seals removed."""
     L, terr = params.length, tb["terrain"]
-    pos = st.pos[g, r].astype(np.int64)
-    stop = np.full(g.size, -1, np.int64)
-    river = np.zeros(g.size, bool)
+    n = g.size
+    base = g * (L + 1)
+    stop = np.full(n, -1, np.intp)
+    tax = np.zeros(n, np.intp)
+    hits = np.zeros(n, np.intp)
+    river = np.zeros(n, bool)
+    rem_i, rem_sq = [], []
     active = (m > 0) & (pos < L)
     while active.any():
         sq = np.minimum(pos + 1, L)
@@ -354,84 +446,72 @@ def _walk(params, st, tb, g, r, m, big, brk):
         enter = active.copy()
         if params.extra_cost_rule == "stop_before":
             blocked = pay & (m < extra)
-            st.stats["terrain_tax"][g[blocked], r[blocked]] += m[blocked]
-            m[blocked] = 0
+            tax += np.where(blocked, m, 0)
+            m = np.where(blocked, 0, m)
             enter &= ~blocked
             pay &= ~blocked
         take = np.where(pay, np.minimum(extra, m), 0)
-        st.stats["terrain_tax"][g, r] += take
+        tax += take
         m = m - take
         pos = np.where(enter, sq, pos)
         stop = np.where(enter, sq, stop)
-        st.pos[g, r] = pos
         riv = enter & (t == RIVER) & ~river
         river |= riv
-        _gain(params, st, g, r, params.river_spin, riv)
-        m = _meet_seal(params, st, g, r, sq, m, brk, enter)
+        spin = np.where(riv, np.minimum(params.spin_cap, spin + params.river_spin), spin)
+        owner = np.where(enter, seal_flat[base + sq], -1)
+        m, spin, hit, removed = _meet_seal(params, owner, r, m, brk, spin)
+        hits += hit
+        rem_i.append(np.nonzero(removed)[0])
+        rem_sq.append(sq[removed])
         active = enter & (m > 0) & (pos < L)
-    return stop
+    return stop, pos, tax, spin, hits, np.concatenate(rem_i), np.concatenate(rem_sq)
 
 
-def _meet_seal(params, st, g, r, sq, m, brk, mask):
-    """Section 5.3 on the squares ``sq`` just entered (where ``mask``)."""
-    owner = st.seal[g, sq].astype(np.int64)
-    has = mask & (owner >= 0)
+def _meet_seal(params, owner, r, m, brk, spin):
+    """Section 5.3 on the square just entered (``owner`` -1 where none or
+    not entered): returns movement, spin, triggered, removed."""
+    has = owner >= 0
+    removed = np.zeros(owner.shape, bool)
     if not has.any():
-        return m
+        return m, spin, removed, removed
     ign = _ignored(params, owner, r)
     if params.seal_owner_bonus:
         bonus = has & (owner == r)
-        st.seal[g[bonus], sq[bonus]] = -1
+        removed = bonus
         m = m + bonus * params.seal_owner_bonus
         ign = ign | (owner == r)
     opp = has & ~ign
     zero = opp & (m == 0) & (not params.break_on_stop)
     rest = opp & ~zero
     hit = rest | (zero & params.seal_spent_on_stop)
-    st.seal[g[hit], sq[hit]] = -1
-    st.stats["seal_hits"][g[hit], r[hit]] += 1
-    can = rest & brk & (st.spin[g, r] >= params.seal_break_cost)
-    st.spin[g[can], r[can]] -= params.seal_break_cost
+    can = rest & brk & (spin >= params.seal_break_cost)
+    spin = spin - can * params.seal_break_cost
     pen = rest & ~can
-    return np.where(pen, np.maximum(0, m - params.seal_penalty), m)
+    return np.where(pen, np.maximum(0, m - params.seal_penalty), m), spin, hit, removed | hit
 
 
-def _resolve_stop(params, st, tb, g, r, stop, retrieve):
-    """Relic on an exact stop (5.4), then a town on the stop square (4.2)."""
-    has_stop = stop >= 0
-    sq = np.where(has_stop, stop, 0)
-    kind = np.where(has_stop, st.relic[g, sq], -1).astype(np.int64)
-    take = kind >= 0
-    if take.any():
-        gt, rt, st_sq, kt = g[take], r[take], sq[take], kind[take]
-        st.relic[gt, st_sq] = -1
-        st.relic_pts[gt, rt] += tb["points"][kt]
-        st.relic_n[gt, rt] += 1
-        _gain(params, st, g, r, params.eye_spin, kind == EYE)
-        _heart(params, st, tb, g[kind == HEART], r[kind == HEART])
-        sk = kind == SKULL
-        for _ in range(params.skull_cards):
-            _take_back(st, g[sk], r[sk], retrieve[sk])
-    _gain(params, st, g, r, params.town_spin, has_stop & (tb["terrain"][sq] == TOWN))
-    return kind
-
-
-def _heart(params, st, tb, g, r):
-    if not g.size:
-        return
+def _heart_walk(params, seal_flat, g, r, pos):
+    """The heart's squares meeting seals (``heart_passes_seals``): no
+    terrain, no relic, no breaking."""
     L = params.length
-    if not params.heart_passes_seals:
-        st.pos[g, r] = np.minimum(L, st.pos[g, r].astype(np.int64) + params.heart_steps)
-        return
-    steps = np.full(g.size, params.heart_steps, np.int64)
+    base = g * (L + 1)
+    steps = np.full(g.size, params.heart_steps, np.intp)
+    hits = np.zeros(g.size, np.intp)
     no = np.zeros(g.size, bool)
-    active = (steps > 0) & (st.pos[g, r] < L)
+    spin = np.zeros(g.size, np.intp)
+    rem_i, rem_sq = [], []
+    active = (steps > 0) & (pos < L)
     while active.any():
-        sq = np.where(active, np.minimum(st.pos[g, r] + 1, L), st.pos[g, r]).astype(np.int64)
-        st.pos[g, r] = sq
+        sq = np.where(active, np.minimum(pos + 1, L), pos)
+        pos = sq
         steps = steps - active
-        steps = _meet_seal(params, st, g, r, sq, steps, no, active)
+        owner = np.where(active, seal_flat[base + sq], -1)
+        steps, _, hit, removed = _meet_seal(params, owner, r, steps, no, spin)
+        hits += hit
+        rem_i.append(np.nonzero(removed)[0])
+        rem_sq.append(sq[removed])
         active = active & (steps > 0) & (sq < L)
+    return pos, hits, np.concatenate(rem_i), np.concatenate(rem_sq)
 
 
 def _take_back(st, g, r, want):
