@@ -99,6 +99,15 @@ class State:
                 {k: a.copy() for k, a in v.items()} if isinstance(v, dict) else v)
         return State(**out)
 
+    def take(self, games) -> "State":
+        """The games ``games`` (indices, repeats allowed) as a new state."""
+        out = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = v[games] if isinstance(v, np.ndarray) else (
+                {k: a[games] for k, a in v.items()} if isinstance(v, dict) else v)
+        return State(**out)
+
     @property
     def n_games(self) -> int:
         return self.pos.shape[0]
@@ -258,33 +267,89 @@ def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: b
 
 
 def outcome(params: SbrParams, state: State, rider: np.ndarray, card: np.ndarray, spin: np.ndarray,
-            brk: np.ndarray | bool = False) -> dict:
-    """What ``rider`` (G,) would get from playing ``card`` with ``spin`` spent
-    (both (G, K): K options per game) and breaking seals or not, without
-    changing the state: steps 4-5 of 6.2 exactly as :func:`act` plays them.
+            brk: np.ndarray | bool = False, games: np.ndarray | None = None) -> dict:
+    """What ``rider`` would get from playing ``card`` with ``spin`` spent (both
+    (n, K): K options per game) and breaking seals or not, without changing
+    the state: steps 4-5 of 6.2 exactly as :func:`act` plays them.  ``rider``
+    is (n,) for the games ``games`` (default: all G games, n = G).
 
-    Returns (G, K) arrays: ``stop`` (square the move stopped on, -1 none),
+    Returns (n, K) arrays: ``stop`` (square the move stopped on, -1 none),
     ``end`` (square after a heart), ``spin`` (spin held afterwards: spent,
     rivers, seals broken, an eye, a town), ``tax`` (movement lost to terrain),
     ``hits`` (seals triggered), ``relic`` (kind taken, -1 none; full
     information: the face-down type).  The rider's own seal placed this turn
     is not on the board yet (it matters only under 9.3 forward seals)."""
     tb = _tables(params)
-    G, R = state.pos.shape
+    R = state.pos.shape[1]
+    games = np.arange(state.n_games) if games is None else np.asarray(games, np.intp)
     card = np.asarray(card, np.intp)
-    K = card.shape[1]
+    n, K = card.shape
     spin = np.broadcast_to(np.asarray(spin, np.intp), card.shape)
     brk = np.broadcast_to(np.asarray(brk, bool), card.shape)
-    g = np.repeat(np.arange(G), K)
-    r = np.repeat(np.asarray(rider, np.intp), K)
     rider = np.asarray(rider, np.intp)
-    fi = np.arange(G) * R + rider
+    fi = games * R + rider
     held = np.repeat(_flat(state.spin)[fi].astype(np.intp), K)
-    first = np.repeat(_first_seal(params, tb, state.seal.reshape(-1), np.arange(G), rider,
+    first = np.repeat(_first_seal(params, tb, state.seal.reshape(-1), games, rider,
                                   _flat(state.pos)[fi].astype(np.intp)), K)
-    out = _outcome(params, state, tb, g, r, card.reshape(-1), (card + spin).reshape(-1), brk.reshape(-1),
-                   held - spin.reshape(-1), first)
-    return {k: v.reshape(G, K) for k, v in out.items() if k not in ("removed_i", "removed_sq")}
+    out = _outcome(params, state, tb, np.repeat(games, K), np.repeat(rider, K), card.reshape(-1),
+                   (card + spin).reshape(-1), brk.reshape(-1), held - spin.reshape(-1), first)
+    return {k: v.reshape(n, K) for k, v in out.items() if k not in ("removed_i", "removed_sq")}
+
+
+@lru_cache(maxsize=32)
+def _option_tables(params: SbrParams):
+    """The movement table by start square for every (card, spin) option in
+    the order of :func:`option_list`: (L+1, K) arrays."""
+    tb = _tables(params)
+    card, spin = option_list(params.max_spin_per_beat)
+    big = (card >= params.big_card).astype(np.intp)
+    m = card + spin
+    return {k: np.ascontiguousarray(tb[k][:, m, big]) for k in ("stop", "end", "tax", "river")}
+
+
+@lru_cache(maxsize=8)
+def option_list(max_spin: int):
+    """Every (card, spin) pair: cards 1..5 major, spin 0..max_spin minor."""
+    return np.repeat(np.arange(1, 6), max_spin + 1), np.tile(np.arange(max_spin + 1), 5)
+
+
+def options(params: SbrParams, state: State, rider: np.ndarray, brk: bool = False,
+            games: np.ndarray | None = None) -> dict:
+    """:func:`outcome` of every (card, spin) option of :func:`option_list`,
+    (n, K) arrays (whether the rider holds the card or the spin is not
+    checked: see :func:`legal`).  The same rules, faster: the table rows of
+    the riders' squares, and a walk only where a seal lies within reach."""
+    if params.heart_passes_seals:
+        card, spin = option_list(params.max_spin_per_beat)
+        n = state.n_games if games is None else len(games)
+        return outcome(params, state, rider, np.broadcast_to(card, (n, card.size)),
+                       np.broadcast_to(spin, (n, card.size)), brk, games)
+    tb, ot = _tables(params), _option_tables(params)
+    R, L, L1 = state.pos.shape[1], params.length, params.length + 1
+    games = np.arange(state.n_games) if games is None else np.asarray(games, np.intp)
+    rider = np.asarray(rider, np.intp)
+    fi = games * R + rider
+    pos = _flat(state.pos)[fi].astype(np.intp)
+    card_k, spin_k = option_list(params.max_spin_per_beat)
+    stop, end, tax = ot["stop"][pos], ot["end"][pos], ot["tax"][pos]
+    spin = _flat(state.spin)[fi].astype(np.int16)[:, None] - spin_k.astype(np.int16)
+    spin0 = spin
+    spin = np.minimum(params.spin_cap, spin + ot["river"][pos] * np.int16(params.river_spin))
+    hits = np.zeros(stop.shape, np.int16)
+    first = _first_seal(params, tb, state.seal.reshape(-1), games, rider, pos)
+    slow = (end - pos[:, None]) >= first[:, None]
+    if slow.any():
+        i, k = np.nonzero(slow)
+        w = _walk(params, tb, state.seal.reshape(-1), games[i], rider[i], pos[i], card_k[k] + spin_k[k],
+                  card_k[k] >= params.big_card, np.full(i.size, brk), spin0[i, k].astype(np.intp))
+        stop[i, k], end[i, k], tax[i, k], spin[i, k], hits[i, k] = w[:5]
+    has = stop >= 0
+    sq = np.where(has, stop, 0)
+    kind = np.where(has, state.relic.reshape(-1)[(games * L1)[:, None] + sq], -1)
+    spin = np.where(kind == EYE, np.minimum(params.spin_cap, spin + params.eye_spin), spin)
+    end = np.where(kind == HEART, np.minimum(L, end + params.heart_steps), end)
+    spin = np.where(has & (tb["terrain"][sq] == TOWN), np.minimum(params.spin_cap, spin + params.town_spin), spin)
+    return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind)
 
 
 def _flat(a):
@@ -615,3 +680,18 @@ def play(params: SbrParams, policies, n_games: int, rng: np.random.Generator, n_
             act(params, st, acts, slot, inplace=True)
         end_beat(params, st, inplace=True)
     return result(params, st)
+
+
+def seal_ahead(params: SbrParams, state: State, rider: np.ndarray) -> np.ndarray:
+    """(G,) distance to the first seal ahead of ``rider`` that would affect
+    him, within one move; ``5 + max_spin_per_beat + 1`` if none."""
+    tb = _tables(params)
+    G, R = state.pos.shape
+    fi = np.arange(G) * R + np.asarray(rider, np.intp)
+    return _first_seal(params, tb, state.seal.reshape(-1), np.arange(G), np.asarray(rider, np.intp),
+                       _flat(state.pos)[fi].astype(np.intp))
+
+
+def slot_of(state: State, rider: np.ndarray) -> np.ndarray:
+    """(G,) the place of ``rider`` in this beat's acting order."""
+    return np.argmax(state.order == np.asarray(rider)[:, None], axis=1)
