@@ -192,3 +192,153 @@ def greedy_policy(params, state, rider, legal, rng=None) -> Actions:
         brk[gs[better]] = True
     seal = _seal_choice(params, knobs(params), state, rider, legal)
     return Actions(card=card_k[best], spin=spin_k[best], seal=seal, brk=brk, retrieve=np.zeros(G, np.intp))
+
+
+# ---------------------------------------------------------------- lookahead
+def lookahead_policy(params, state, rider, legal, rng=None) -> Actions:
+    """Policy improvement over the greedy: its ``lookahead_k`` best options
+    (ties and breaking as the greedy; the greedy's seal), each played out
+    with every rider greedy to the end of the game (or ``lookahead_beats``
+    beats after this one); the option with the best margin (own points minus
+    the best opponent's, final points counted by the squares reached) is
+    played, ties to the greedy's order.  Full information makes a play-out
+    deterministic, so one play-out per option suffices."""
+    kn = knobs(params)
+    rider = np.asarray(rider, np.intp)
+    base = greedy_policy(params, state, rider, legal)
+    ga = np.nonzero(legal["acting"])[0]
+    if ga.size == 0 or kn.lookahead_k == 1:
+        return base
+    card_k, spin_k = engine.option_list(params.max_spin_per_beat)
+    val = greedy_values(params, state, rider[ga], legal, games=ga)
+    k = min(kn.lookahead_k, val.shape[1])
+    top = np.argsort(-val, axis=1, kind="stable")[:, :k]             # (n, k)
+    valid = np.take_along_axis(val, top, axis=1) > -np.inf
+    top = np.where(valid, top, top[:, :1])
+    first = np.argmax(base.card[ga, None] * 100 + base.spin[ga, None] ==
+                      card_k[top] * 100 + spin_k[top], axis=1)          # the greedy's pick among them
+    reps = np.repeat(ga, k)
+    sim = state.take(reps)
+    n = reps.size
+    acts = Actions(card=card_k[top].reshape(-1), spin=spin_k[top].reshape(-1),
+                   seal=base.seal[reps], brk=base.brk[reps] & (top == top[:, :1]).reshape(-1),
+                   retrieve=np.zeros(n, np.intp))
+    slot = int(engine.slot_of(state, rider)[ga[0]])
+    engine.act(params, sim, acts, slot, inplace=True)
+    _play_out(params, sim, slot + 1, kn.lookahead_beats)
+    margin = _margin(params, sim, rider[reps] // params.riders_per_player).reshape(-1, k)
+    margin = np.where(valid, margin, -np.inf)
+    margin[np.arange(ga.size), first] += 1e-6        # ties: the greedy's own choice
+    choice = top[np.arange(ga.size), np.argmax(margin, axis=1)]
+    card, spin = base.card.copy(), base.spin.copy()
+    card[ga], spin[ga] = card_k[choice], spin_k[choice]
+    brk = base.brk.copy()
+    brk[ga] &= choice == top[np.arange(ga.size), first]
+    return Actions(card=card, spin=spin, seal=base.seal, brk=brk, retrieve=base.retrieve)
+
+
+def _play_out(params, st, slot, beats):
+    """Finish the current beat from ``slot`` and play ``beats`` more (0: to
+    the end), every rider greedy."""
+    R = st.pos.shape[1]
+    last = params.beats if beats == 0 else min(params.beats, st.beat + 1 + beats)
+    while True:
+        for s in range(slot, R):
+            rider = st.order[:, s].astype(np.intp)
+            lg = engine.legal(params, st, rider)
+            if lg["acting"].any():
+                engine.act(params, st, greedy_policy(params, st, rider, lg), s, inplace=True)
+        engine.end_beat(params, st, inplace=True)
+        if st.beat >= last:
+            return
+        engine.begin_beat(params, st, inplace=True)
+        slot = 0
+
+
+def _margin(params, st, player):
+    """Points so far plus final points by the squares reached, own minus the
+    best opponent's."""
+    res = engine.result(params, st)
+    score = res["score"].astype(np.float64)
+    if st.beat < params.beats:
+        P, k = st.n_players, params.riders_per_player
+        score = score + res["final_points"].reshape(-1, P, k).sum(axis=2)
+    own = np.take_along_axis(score, player[:, None], axis=1)[:, 0]
+    other = np.where(np.arange(score.shape[1])[None, :] == player[:, None], -np.inf, score).max(axis=1)
+    return own - (other if score.shape[1] > 1 else 0.0)
+
+
+# ---------------------------------------------------------------- custom agents
+@dataclasses.dataclass
+class View:
+    """One game as a custom agent sees it (full information, plain Python).
+
+    ``me`` the acting rider; ``pos``, ``spin``, ``seals_left``, ``relics`` per
+    rider; ``hand`` card counts for values 1..5; ``beat`` (1-based);
+    ``board`` terrain codes by square; ``relic`` relic type by square (-1
+    none); ``seal`` seal owner by square (-1 none); ``cards``, ``spins``,
+    ``seals`` the legal choices.  ``preview(card, spin=0, brk=False)`` is the
+    engine's :func:`engine.outcome` for this rider: a dict of stop, end,
+    spin, tax, hits, relic."""
+
+    me: int
+    pos: list
+    spin: list
+    seals_left: list
+    relics: list
+    hand: list
+    beat: int
+    board: list
+    relic: list
+    seal: list
+    cards: list
+    spins: list
+    seals: list
+    preview: object
+
+
+def from_function(fn):
+    """Wrap ``fn(view: View) -> (card, spin, seal, brk)`` (a tuple, shorter
+    tuples take spin 0, no seal, no break; or a dict with those keys and
+    ``retrieve``) as a batch policy.  Slow (a Python call per game), for
+    trying an idea in a notebook::
+
+        def fives_first(v):
+            return (max(v.cards), max(v.spins))
+        policy = agents.from_function(fives_first)
+        engine.play(params, [policy, agents.greedy_policy], 200, rng)
+
+    A choice outside the legal ones is an error naming it."""
+    def policy(params, state, rider, legal, rng=None) -> Actions:
+        G = state.n_games
+        out = dict(card=np.ones(G, np.intp), spin=np.zeros(G, np.intp), seal=np.zeros(G, np.intp),
+                   brk=np.zeros(G, bool), retrieve=np.zeros(G, np.intp))
+        for g in np.nonzero(legal["acting"])[0]:
+            view = _view(params, state, int(g), int(rider[g]), legal)
+            got = fn(view)
+            got = dict(zip(("card", "spin", "seal", "brk", "retrieve"), got)) if isinstance(got, tuple) else got
+            for key, value in got.items():
+                if key not in out:
+                    raise GamelabError(f"custom agent returned unknown key {key!r}")
+                out[key][g] = value
+            for key, allowed in (("card", view.cards), ("spin", view.spins), ("seal", view.seals)):
+                if out[key][g] not in allowed:
+                    raise GamelabError(f"custom agent chose {key} {out[key][g]} in game {g}, "
+                                       f"beat {view.beat}: legal are {allowed}")
+        return Actions(**out)
+    policy.__name__ = getattr(fn, "__name__", "custom")
+    return policy
+
+
+def _view(params, state, g, r, legal) -> View:
+    def preview(card, spin=0, brk=False):
+        o = engine.outcome(params, state, np.array([r]), np.array([[card]]), np.array([[spin]]), brk,
+                           games=np.array([g]))
+        return {k: int(v[0, 0]) for k, v in o.items()}
+    return View(me=r, pos=state.pos[g].tolist(), spin=state.spin[g].tolist(),
+                seals_left=state.seals_left[g].tolist(), relics=state.relic_n[g].tolist(),
+                hand=state.hand[g, r].tolist(), beat=state.beat + 1, board=list(params.board),
+                relic=state.relic[g].tolist(), seal=state.seal[g].tolist(),
+                cards=[v + 1 for v in range(5) if legal["card"][g, v]],
+                spins=[s for s in range(legal["spin"].shape[1]) if legal["spin"][g, s]],
+                seals=[d for d in range(legal["seal"].shape[1]) if legal["seal"][g, d]], preview=preview)
