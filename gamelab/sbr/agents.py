@@ -72,19 +72,41 @@ def knobs(params) -> AgentParams:
 # ---------------------------------------------------------------- random
 def pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random True column of each row (0 where a row has none)."""
-    return np.argmax(rng.random(mask.shape) * mask, axis=1)
+    return _pick(mask, rng.random(mask.shape[0]))
+
+
+_SLOTS = 60                      # divisible by 1..5: every count of options is exact
+
+
+@lru_cache(maxsize=8)
+def _pick_table(width: int) -> np.ndarray:
+    """(2**width, 60): for each mask pattern, the column chosen by each of 60
+    equal slices of [0, 1)."""
+    table = np.zeros((2 ** width, _SLOTS), np.intp)
+    for pattern in range(1, 2 ** width):
+        cols = [c for c in range(width) if pattern >> c & 1]
+        table[pattern] = [cols[j * len(cols) // _SLOTS] for j in range(_SLOTS)]
+    return table
+
+
+def _pick(mask, u):
+    """The column of each row's True entries picked by uniform ``u`` (G,)."""
+    if mask.shape[1] > 8:                        # wide masks: the k-th True column
+        c = mask.cumsum(axis=1)
+        return np.argmax(c > (u * c[:, -1]).astype(np.intp)[:, None], axis=1)
+    bits = np.packbits(mask, axis=1, bitorder="little")[:, 0]
+    return _pick_table(mask.shape[1])[bits, (u * _SLOTS).astype(np.intp)]
 
 
 def random_policy(params, state, rider, legal, rng) -> Actions:
     """Uniformly random legal card, spin, seal; break and retrieve at random."""
-    G = state.n_games
-    return Actions(card=pick(legal["card"], rng) + 1, spin=pick(legal["spin"], rng),
-                   seal=pick(legal["seal"], rng), brk=rng.random(G) < 0.5,
-                   retrieve=rng.integers(0, 6, G))
+    u = rng.random((5, state.n_games))
+    return Actions(card=_pick(legal["card"], u[0]) + 1, spin=_pick(legal["spin"], u[1]),
+                   seal=_pick(legal["seal"], u[2]), brk=u[3] < 0.5, retrieve=(u[4] * 6).astype(np.intp))
 
 
 # ---------------------------------------------------------------- greedy
-def greedy_values(params, state, rider, legal, games=None, brk=False):
+def greedy_values(params, state, rider, legal, games=None, brk=False, first=None):
     """(n, K) greedy value of every (card, spin) option of
     :func:`engine.option_list` (-inf if illegal), for the games ``games``
     (default all; ``rider`` (n,)) and breaking seals or not."""
@@ -94,7 +116,7 @@ def greedy_values(params, state, rider, legal, games=None, brk=False):
     if games is not None:
         lc, ls = lc[games], ls[games]
     ok = (lc[:, :, None] & ls[:, None, :]).reshape(lc.shape[0], -1)
-    out = engine.options(params, state, rider, brk, games=games)
+    out = engine.options(params, state, rider, brk, games=games, first=first)
     games = np.arange(state.n_games) if games is None else games
     fi = games * state.pos.shape[1] + rider
     pos = state.pos.reshape(-1)[fi].astype(np.float32)[:, None]
@@ -178,15 +200,15 @@ def greedy_policy(params, state, rider, legal, rng=None) -> Actions:
     rider = np.asarray(rider, np.intp)
     G = state.n_games
     card_k, spin_k = engine.option_list(params.max_spin_per_beat)
-    val = greedy_values(params, state, rider, legal)
+    first = engine.seal_ahead(params, state, rider)
+    val = greedy_values(params, state, rider, legal, first=first)
     best = np.argmax(val, axis=1)
     brk = np.zeros(G, bool)
     held = state.spin.reshape(-1)[np.arange(G) * state.pos.shape[1] + rider]
-    need = legal["acting"] & (held >= params.seal_break_cost) & (
-        engine.seal_ahead(params, state, rider) <= 5 + params.max_spin_per_beat)
+    need = legal["acting"] & (held >= params.seal_break_cost) & (first <= 5 + params.max_spin_per_beat)
     if need.any():
         gs = np.nonzero(need)[0]
-        vb = greedy_values(params, state, rider[gs], legal, games=gs, brk=True)
+        vb = greedy_values(params, state, rider[gs], legal, games=gs, brk=True, first=first[gs])
         better = vb.max(axis=1) > val[gs].max(axis=1)
         best[gs[better]] = np.argmax(vb[better], axis=1)
         brk[gs[better]] = True

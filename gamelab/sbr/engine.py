@@ -214,22 +214,33 @@ def _order_by(key):
 def legal(params: SbrParams, state: State, rider: np.ndarray) -> dict:
     """Masks of the legal choices for ``rider`` (G,) in each game."""
     G, R = state.pos.shape
-    g = np.arange(G)
-    fi = g * R + rider
-    pos, spin = _flat(state.pos)[fi], _flat(state.spin)[fi]
-    acting = pos < params.length
+    L = params.length
+    fi = _rows(G, R) + rider
+    pos = _flat(state.pos)[fi].astype(np.intp)
+    acting = pos < L
     card = (_flat(state.hand)[fi] > 0) & acting[:, None]
-    spin_ok = np.arange(params.max_spin_per_beat + 1) <= np.minimum(spin, params.max_spin_per_beat)[:, None]
+    spin_ok = _SPIN_RANGE[:params.max_spin_per_beat + 1] <= _flat(state.spin)[fi][:, None]
     d = np.arange(params.seal_range + 1)
-    sq = pos[:, None].astype(np.int64) + (d if params.seal_direction == "ahead" else -d)
-    inb = (sq >= 1) & (sq < params.length)
-    sqc = np.clip(sq, 0, params.length)
-    free = state.seal.reshape(-1)[(g * (params.length + 1))[:, None] + sqc] < 0
+    sq = pos[:, None] + (d if params.seal_direction == "ahead" else -d)
+    inb = (sq >= 1) & (sq < L)
+    sqc = np.minimum(np.maximum(sq, 0), L)
+    free = state.seal.reshape(-1)[_rows(G, L + 1)[:, None] + sqc] < 0
     if params.seal_empty == "no_seal_no_rider":
         free &= ~(state.pos[:, None, :] == sqc[:, :, None]).any(axis=2)
     seal = inb & free & (_flat(state.seals_left)[fi] > 0)[:, None]
     seal[:, 0] = True
     return dict(card=card, spin=spin_ok, seal=seal, acting=acting)
+
+
+_SPIN_RANGE = np.arange(10)
+
+
+@lru_cache(maxsize=16)
+def _rows(G: int, width: int) -> np.ndarray:
+    """Offsets of each game's row in a flattened (G, width) array (read-only)."""
+    out = np.arange(G) * width
+    out.flags.writeable = False
+    return out
 
 
 def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: bool = False,
@@ -289,7 +300,7 @@ def outcome(params: SbrParams, state: State, rider: np.ndarray, card: np.ndarray
     rider = np.asarray(rider, np.intp)
     fi = games * R + rider
     held = np.repeat(_flat(state.spin)[fi].astype(np.intp), K)
-    first = np.repeat(_first_seal(params, tb, state.seal.reshape(-1), games, rider,
+    first = np.repeat(_first_seal(params, tb, state, games, rider,
                                   _flat(state.pos)[fi].astype(np.intp)), K)
     out = _outcome(params, state, tb, np.repeat(games, K), np.repeat(rider, K), card.reshape(-1),
                    (card + spin).reshape(-1), brk.reshape(-1), held - spin.reshape(-1), first)
@@ -314,11 +325,12 @@ def option_list(max_spin: int):
 
 
 def options(params: SbrParams, state: State, rider: np.ndarray, brk: bool = False,
-            games: np.ndarray | None = None) -> dict:
+            games: np.ndarray | None = None, first: np.ndarray | None = None) -> dict:
     """:func:`outcome` of every (card, spin) option of :func:`option_list`,
     (n, K) arrays (whether the rider holds the card or the spin is not
     checked: see :func:`legal`).  The same rules, faster: the table rows of
-    the riders' squares, and a walk only where a seal lies within reach."""
+    the riders' squares, and a walk only where a seal lies within reach
+    (``first``: :func:`seal_ahead` of these games, if the caller has it)."""
     if params.heart_passes_seals:
         card, spin = option_list(params.max_spin_per_beat)
         n = state.n_games if games is None else len(games)
@@ -336,7 +348,8 @@ def options(params: SbrParams, state: State, rider: np.ndarray, brk: bool = Fals
     spin0 = spin
     spin = np.minimum(params.spin_cap, spin + ot["river"][pos] * np.int16(params.river_spin))
     hits = np.zeros(stop.shape, np.int16)
-    first = _first_seal(params, tb, state.seal.reshape(-1), games, rider, pos)
+    if first is None:
+        first = _first_seal(params, tb, state, games, rider, pos)
     slow = (end - pos[:, None]) >= first[:, None]
     if slow.any():
         i, k = np.nonzero(slow)
@@ -408,7 +421,7 @@ def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None):
     removed_i, removed_sq = [], []
     seal_flat = st.seal.reshape(-1)
     if first is None:
-        first = _first_seal(params, tb, seal_flat, g, r, pos)
+        first = _first_seal(params, tb, st, g, r, pos)
     slow = end - pos >= first
     if slow.any():
         s = np.nonzero(slow)[0]
@@ -437,12 +450,12 @@ def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None):
                 removed_i=cat(removed_i), removed_sq=cat(removed_sq))
 
 
-def _first_seal(params, tb, seal_flat, g, r, pos):
+def _first_seal(params, tb, st, g, r, pos):
     """Offset (1..M) of the first square ahead of ``pos`` holding a seal that
     matters to rider ``r``; M + 1 if none within one move."""
     M = tb["M"]
     off = np.arange(1, M + 1)
-    owner = seal_flat[(g * (params.length + 1))[:, None] + np.minimum(pos[:, None] + off, params.length)]
+    owner = st.seal.reshape(-1)[(g * (params.length + 1))[:, None] + np.minimum(pos[:, None] + off, params.length)]
     first = np.full(g.size, M + 1, np.intp)
     some = (owner >= 0).any(axis=1)
     if some.any():
@@ -688,7 +701,7 @@ def seal_ahead(params: SbrParams, state: State, rider: np.ndarray) -> np.ndarray
     tb = _tables(params)
     G, R = state.pos.shape
     fi = np.arange(G) * R + np.asarray(rider, np.intp)
-    return _first_seal(params, tb, state.seal.reshape(-1), np.arange(G), np.asarray(rider, np.intp),
+    return _first_seal(params, tb, state, np.arange(G), np.asarray(rider, np.intp),
                        _flat(state.pos)[fi].astype(np.intp))
 
 
