@@ -60,6 +60,10 @@ def test_options_query_is_what_act_does():
                              np.broadcast_to(spin_k, opt["end"].shape), brk)
         for k in opt:
             assert np.array_equal(opt[k], gen[k]), k
+        mask = rng.random(opt["end"].shape) < 0.4
+        part = engine.options(P, st, rider, brk, mask=mask)
+        for k in opt:
+            assert np.array_equal(part[k], opt[k][mask]), k
         a = agents.random_policy(P, st, rider, lg, rng)
         a = a._replace(seal=np.zeros_like(a.seal), brk=np.full(a.brk.shape, brk))
         after, ev = engine.act(P, st, a, slot)

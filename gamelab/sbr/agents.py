@@ -109,42 +109,47 @@ def random_policy(params, state, rider, legal, rng) -> Actions:
 def greedy_values(params, state, rider, legal, games=None, brk=False, first=None):
     """(n, K) greedy value of every (card, spin) option of
     :func:`engine.option_list` (-inf if illegal), for the games ``games``
-    (default all; ``rider`` (n,)) and breaking seals or not."""
+    (default all; ``rider`` (n,)) and breaking seals or not.  Only the legal
+    options are evaluated."""
     kn = knobs(params)
     card_k, _ = engine.option_list(params.max_spin_per_beat)
     lc, ls = legal["card"], legal["spin"]
     if games is not None:
         lc, ls = lc[games], ls[games]
     ok = (lc[:, :, None] & ls[:, None, :]).reshape(lc.shape[0], -1)
-    out = engine.options(params, state, rider, brk, games=games, first=first)
+    out = engine.options(params, state, rider, brk, games=games, first=first, mask=ok)
     games = np.arange(state.n_games) if games is None else games
-    fi = games * state.pos.shape[1] + rider
-    pos = state.pos.reshape(-1)[fi].astype(np.float32)[:, None]
-    held = state.spin.reshape(-1)[fi].astype(np.float32)[:, None]
+    i, k = out["row"], out["option"]
+    fi = (games * state.pos.shape[1] + rider)[i]
+    pos = state.pos.reshape(-1)[fi].astype(np.float32)
+    held = state.spin.reshape(-1)[fi].astype(np.float32)
     points = np.array(list(params.relic_points) + [0], np.float32)
     kind = out["relic"]
     f32 = np.float32
     v = (f32(kn.greedy_move) * (out["end"] - pos) + f32(kn.greedy_relic) * points[kind]
          + f32(kn.greedy_spin) * (out["spin"] - held) - f32(kn.greedy_tax) * out["tax"]
-         - (kn.greedy_card * card_k).astype(f32))
-    skull = kind == SKULL
-    if skull.any():
-        v += f32(kn.greedy_card) * skull * _card_back(params, state, fi, card_k)
-    v = _rank_terms(params, kn, state, games, rider, out["end"], v)
-    return np.where(ok, v, -np.inf)
+         - (kn.greedy_card * card_k).astype(f32)[k])
+    skull = np.nonzero(kind == SKULL)[0]
+    if skull.size:
+        v[skull] += f32(kn.greedy_card) * _card_back(params, state, fi[skull], card_k[k[skull]])
+    v = _rank_terms(params, kn, state, games, rider, i, out["end"], v)
+    val = np.full(ok.shape, -np.inf, np.float32)
+    val[i, k] = v
+    return val
 
 
-def _card_back(params, state, fi, card_k):
+def _card_back(params, state, fi, cards):
     """The card a skull would bring back (the highest in the discard)."""
     disc = state.discard.reshape(-1, 5)[fi] > 0
-    high = np.where(disc.any(axis=1), 5 - np.argmax(disc[:, ::-1], axis=1), 0)[:, None]
-    return np.maximum(high, card_k) if params.skull_takes_current else high
+    high = np.where(disc.any(axis=1), 5 - np.argmax(disc[:, ::-1], axis=1), 0)
+    return np.maximum(high, cards) if params.skull_takes_current else high
 
 
-def _rank_terms(params, kn, state, games, rider, end, v):
+def _rank_terms(params, kn, state, games, rider, i, end, v):
     """On a segment's last beat, add the segment points of the rank the move
     would give against the others' projected squares (those still to act
-    this beat move ``greedy_expect``); on the last beat, the final points too."""
+    this beat move ``greedy_expect``); on the last beat, the final points too.
+    ``i``: the game row of each option in ``end`` and ``v``."""
     beat = state.beat + 1
     seg_end, last = beat in params.segment_ends(), beat == params.beats
     if not (seg_end or last):
@@ -155,13 +160,13 @@ def _rank_terms(params, kn, state, games, rider, end, v):
     mine = np.take_along_axis(place, rider[:, None], axis=1)
     proj = np.minimum(L, pos_all + np.float32(kn.greedy_expect) * ((place > mine) & (pos_all < L)))
     start = state.seg_start[games].astype(np.float32)
-    d_me = end - np.take_along_axis(start, rider[:, None], axis=1)
+    d_me = end - np.take_along_axis(start, rider[:, None], axis=1)[i, 0]
     seg_rank = np.zeros(end.shape, np.intp)
     fin_rank = np.zeros(end.shape, np.intp)
     for o in range(R):
-        other = (rider != o)[:, None]
-        ahead = other & (proj[:, o:o + 1] > end)
-        d_o = (proj[:, o] - start[:, o])[:, None]
+        other = (rider != o)[i]
+        ahead = other & (proj[i, o] > end)
+        d_o = (proj[:, o] - start[:, o])[i]
         seg_rank += other & ((d_o > d_me) | ((d_o == d_me) & ahead))
         fin_rank += ahead
     if seg_end:

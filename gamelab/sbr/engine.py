@@ -325,40 +325,56 @@ def option_list(max_spin: int):
 
 
 def options(params: SbrParams, state: State, rider: np.ndarray, brk: bool = False,
-            games: np.ndarray | None = None, first: np.ndarray | None = None) -> dict:
+            games: np.ndarray | None = None, first: np.ndarray | None = None,
+            mask: np.ndarray | None = None) -> dict:
     """:func:`outcome` of every (card, spin) option of :func:`option_list`,
     (n, K) arrays (whether the rider holds the card or the spin is not
-    checked: see :func:`legal`).  The same rules, faster: the table rows of
-    the riders' squares, and a walk only where a seal lies within reach
+    checked: see :func:`legal`).  With ``mask`` (n, K) only the True options
+    are computed and the arrays are 1-D over them (row-major), with their
+    ``row`` and ``option``.  The same rules, faster: a movement table by
+    start square and option, and a walk only where a seal lies within reach
     (``first``: :func:`seal_ahead` of these games, if the caller has it)."""
-    if params.heart_passes_seals:
-        card, spin = option_list(params.max_spin_per_beat)
-        n = state.n_games if games is None else len(games)
-        return outcome(params, state, rider, np.broadcast_to(card, (n, card.size)),
-                       np.broadcast_to(spin, (n, card.size)), brk, games)
-    tb, ot = _tables(params), _option_tables(params)
-    R, L, L1 = state.pos.shape[1], params.length, params.length + 1
     games = np.arange(state.n_games) if games is None else np.asarray(games, np.intp)
     rider = np.asarray(rider, np.intp)
-    fi = games * R + rider
-    pos = _flat(state.pos)[fi].astype(np.intp)
     card_k, spin_k = option_list(params.max_spin_per_beat)
-    stop, end, tax = ot["stop"][pos], ot["end"][pos], ot["tax"][pos]
-    spin = _flat(state.spin)[fi].astype(np.int16)[:, None] - spin_k.astype(np.int16)
-    spin0 = spin
-    spin = np.minimum(params.spin_cap, spin + ot["river"][pos] * np.int16(params.river_spin))
-    hits = np.zeros(stop.shape, np.int16)
+    n, K = games.size, card_k.size
+    if mask is None:
+        i, k = np.repeat(np.arange(n), K), np.tile(np.arange(K), n)
+    else:
+        i, k = np.nonzero(mask)
+    if params.heart_passes_seals:
+        out = outcome(params, state, rider[i], card_k[k][:, None], spin_k[k][:, None], brk, games[i])
+        out = {key: v[:, 0] for key, v in out.items()}
+    else:
+        out = _options_flat(params, state, games, rider, i, k, brk, first)
+    if mask is None:
+        return {key: v.reshape(n, K) for key, v in out.items()}
+    return dict(out, row=i, option=k)
+
+
+def _options_flat(params, state, games, rider, i, k, brk, first):
+    tb, ot = _tables(params), _option_tables(params)
+    R, L, L1 = state.pos.shape[1], params.length, params.length + 1
+    card_k, spin_k = option_list(params.max_spin_per_beat)
+    K = card_k.size
+    pos_g = _flat(state.pos)[games * R + rider].astype(np.intp)
+    pos = pos_g[i]
+    ti = pos * K + k
+    stop, end, tax = (ot[key].reshape(-1)[ti] for key in ("stop", "end", "tax"))
+    spin0 = _flat(state.spin)[games * R + rider].astype(np.int16)[i] - spin_k.astype(np.int16)[k]
+    spin = np.minimum(params.spin_cap, spin0 + ot["river"].reshape(-1)[ti] * np.int16(params.river_spin))
+    hits = np.zeros(i.size, np.int16)
     if first is None:
-        first = _first_seal(params, tb, state, games, rider, pos)
-    slow = (end - pos[:, None]) >= first[:, None]
-    if slow.any():
-        i, k = np.nonzero(slow)
-        w = _walk(params, tb, state.seal.reshape(-1), games[i], rider[i], pos[i], card_k[k] + spin_k[k],
-                  card_k[k] >= params.big_card, np.full(i.size, brk), spin0[i, k].astype(np.intp))
-        stop[i, k], end[i, k], tax[i, k], spin[i, k], hits[i, k] = w[:5]
+        first = _first_seal(params, tb, state, games, rider, pos_g)
+    slow = np.nonzero(end - pos >= first[i])[0]
+    if slow.size:
+        gi, kk = i[slow], k[slow]
+        w = _walk(params, tb, state.seal.reshape(-1), games[gi], rider[gi], pos[slow], card_k[kk] + spin_k[kk],
+                  card_k[kk] >= params.big_card, np.full(slow.size, brk), spin0[slow].astype(np.intp))
+        stop[slow], end[slow], tax[slow], spin[slow], hits[slow] = w[:5]
     has = stop >= 0
     sq = np.where(has, stop, 0)
-    kind = np.where(has, state.relic.reshape(-1)[(games * L1)[:, None] + sq], -1)
+    kind = np.where(has, state.relic.reshape(-1)[games[i] * L1 + sq], -1)
     spin = np.where(kind == EYE, np.minimum(params.spin_cap, spin + params.eye_spin), spin)
     end = np.where(kind == HEART, np.minimum(L, end + params.heart_steps), end)
     spin = np.where(has & (tb["terrain"][sq] == TOWN), np.minimum(params.spin_cap, spin + params.town_spin), spin)
