@@ -94,8 +94,11 @@ def _pick(mask, u):
     if mask.shape[1] > 8:                        # wide masks: the k-th True column
         c = mask.cumsum(axis=1)
         return np.argmax(c > (u * c[:, -1]).astype(np.intp)[:, None], axis=1)
-    bits = np.packbits(mask, axis=1, bitorder="little")[:, 0]
-    return _pick_table(mask.shape[1])[bits, (u * _SLOTS).astype(np.intp)]
+    x = mask.view(np.uint8)
+    bits = x[:, 0].astype(np.intp)
+    for c in range(1, mask.shape[1]):
+        bits |= x[:, c].astype(np.intp) << c
+    return _pick_table(mask.shape[1]).reshape(-1).take(bits * _SLOTS + (u * _SLOTS).astype(np.intp))
 
 
 def random_policy(params, state, rider, legal, rng) -> Actions:

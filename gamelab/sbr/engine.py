@@ -139,7 +139,7 @@ def init(params: SbrParams, n_games: int, n_players: int, rng=None, chance: Chan
         chance = draw_chance(params, n_games, n_players, rng)
     G, D = n_games, chance.decks.shape[2]
     S = len(params.segment_ends())
-    deck = np.asarray(chance.decks, dtype=np.int8).reshape(G, R, D)
+    deck = np.ascontiguousarray(chance.decks, dtype=np.int8).reshape(G, R, D)   # flat views, never copies
     hand = (deck[:, :, :params.hand_size, None] == np.arange(1, 6)).sum(axis=2).astype(np.int8)
     z = lambda dt=np.int8: np.zeros((G, R), dtype=dt)  # noqa: E731
     return State(
@@ -205,31 +205,47 @@ def _order_by(key):
     """Row-wise argsort of distinct small-row keys, by pairwise comparison
     (a handful of riders: faster than a sort per row)."""
     G, R = key.shape
-    rank = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+    rank = _count_below(key)
     order = np.empty((G, R), np.int8)
     np.put_along_axis(order, rank, np.arange(R, dtype=np.int8)[None, :], axis=1)
     return order
 
 
+def _count_below(key):
+    """(G, R): for each rider, how many riders of his game have a smaller
+    key (a loop over the few riders beats a (G, R, R) comparison)."""
+    rank = np.zeros(key.shape, np.intp)
+    for j in range(key.shape[1]):
+        rank += key[:, j:j + 1] < key
+    return rank
+
+
 def legal(params: SbrParams, state: State, rider: np.ndarray) -> dict:
     """Masks of the legal choices for ``rider`` (G,) in each game."""
     G, R = state.pos.shape
-    L = params.length
+    L, S = params.length, params.max_spin_per_beat
     fi = _rows(G, R) + rider
-    pos = _flat(state.pos)[fi].astype(np.intp)
+    pos = _flat(state.pos).take(fi)
     acting = pos < L
-    card = (_flat(state.hand)[fi] > 0) & acting[:, None]
-    spin_ok = _SPIN_RANGE[:params.max_spin_per_beat + 1] <= _flat(state.spin)[fi][:, None]
+    card = _flat(state.hand).take(fi, axis=0) > 0
+    card[~acting] = False
+    spin_ok = _prefix(S).take(np.minimum(_flat(state.spin).take(fi), S), axis=0)
     d = np.arange(params.seal_range + 1)
-    sq = pos[:, None] + (d if params.seal_direction == "ahead" else -d)
-    inb = (sq >= 1) & (sq < L)
+    sq = pos.astype(np.intp)[:, None] + (d if params.seal_direction == "ahead" else -d)
     sqc = np.minimum(np.maximum(sq, 0), L)
     free = state.seal.reshape(-1)[_rows(G, L + 1)[:, None] + sqc] < 0
     if params.seal_empty == "no_seal_no_rider":
         free &= ~(state.pos[:, None, :] == sqc[:, :, None]).any(axis=2)
-    seal = inb & free & (_flat(state.seals_left)[fi] > 0)[:, None]
+    seal = free & (sq >= 1) & (sq < L)
+    seal[_flat(state.seals_left).take(fi) <= 0] = False
     seal[:, 0] = True
     return dict(card=card, spin=spin_ok, seal=seal, acting=acting)
+
+
+@lru_cache(maxsize=16)
+def _prefix(S: int) -> np.ndarray:
+    """Row h: spin amounts 0..S affordable with h held (h <= S)."""
+    return np.arange(S + 1)[None, :] <= np.arange(S + 1)[:, None]
 
 
 _SPIN_RANGE = np.arange(10)
@@ -470,13 +486,15 @@ def _first_seal(params, tb, st, g, r, pos):
     """Offset (1..M) of the first square ahead of ``pos`` holding a seal that
     matters to rider ``r``; M + 1 if none within one move."""
     M = tb["M"]
-    off = np.arange(1, M + 1)
+    W = -(-M // 8) * 8                    # whole 8-byte words: "any seal" is one integer test
+    off = np.arange(1, W + 1)
     owner = st.seal.reshape(-1)[(g * (params.length + 1))[:, None] + np.minimum(pos[:, None] + off, params.length)]
     first = np.full(g.size, M + 1, np.intp)
-    some = (owner >= 0).any(axis=1)
+    words = owner.view(np.int64)
+    some = words[:, 0] != -1 if W == 8 else (words != -1).any(axis=1)
     if some.any():
         s = np.nonzero(some)[0]
-        hit = (owner[s] >= 0) & ~_ignored(params, owner[s], r[s, None])
+        hit = (owner[s, :M] >= 0) & ~_ignored(params, owner[s, :M], r[s, None])
         first[s] = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, M + 1)
     return first
 
@@ -649,8 +667,7 @@ def _points_by_rank(points, *keys):
     for k in keys:
         key = key * 512 + (255 - k.astype(np.int64))     # every key is within -255..255
     key = key * R + np.arange(R)
-    rank = (key[:, None, :] < key[:, :, None]).sum(axis=2)
-    return np.array(points[:R], np.int16)[rank]
+    return np.array(points[:R], np.int16)[_count_below(key)]
 
 
 # ---------------------------------------------------------------- result
@@ -671,7 +688,7 @@ def result(params: SbrParams, state: State) -> dict:
     else:
         best = key == key.max(axis=1, keepdims=True)
     win = best / np.maximum(best.sum(axis=1, keepdims=True), 1)
-    rank = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    rank = 1 + _count_below(-key)
     out = dict(score=score, win=win, rank=rank, position=st.pos.copy(), finish_beat=st.finish_beat.copy(),
                relics=st.relic_n.copy(), relic_points=st.relic_pts.copy(), segment_points=st.seg_points.copy(),
                final_points=final, rider_total=rider_total)
