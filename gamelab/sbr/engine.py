@@ -484,19 +484,30 @@ def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None):
 
 def _first_seal(params, tb, st, g, r, pos):
     """Offset (1..M) of the first square ahead of ``pos`` holding a seal that
-    matters to rider ``r``; M + 1 if none within one move."""
+    matters to rider ``r``; M + 1 if none within one move.  Only the games
+    with a seal among the next squares (:func:`_seal_near`) are scanned."""
     M = tb["M"]
-    W = -(-M // 8) * 8                    # whole 8-byte words: "any seal" is one integer test
-    off = np.arange(1, W + 1)
-    owner = st.seal.reshape(-1)[(g * (params.length + 1))[:, None] + np.minimum(pos[:, None] + off, params.length)]
     first = np.full(g.size, M + 1, np.intp)
-    words = owner.view(np.int64)
-    some = words[:, 0] != -1 if W == 8 else (words != -1).any(axis=1)
-    if some.any():
-        s = np.nonzero(some)[0]
-        hit = (owner[s, :M] >= 0) & ~_ignored(params, owner[s, :M], r[s, None])
+    s = np.nonzero(_seal_near(params, st, g, pos, M))[0]
+    if s.size:
+        off = np.arange(1, M + 1)
+        owner = st.seal.reshape(-1)[(g[s] * (params.length + 1))[:, None] + np.minimum(pos[s, None] + off, params.length)]
+        hit = (owner >= 0) & ~_ignored(params, owner, r[s, None])
         first[s] = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, M + 1)
     return first
+
+
+def _seal_near(params, st, g, pos, M):
+    """(n,) True where a seal may lie on squares pos+1..pos+M (never a false
+    False; a True may be a seal just beyond, which the caller's scan sorts
+    out).  The seal board is int8 with -1 for "none", so eight squares read
+    as one int64 are all empty exactly when the word is -1."""
+    L1 = params.length + 1
+    flat = st.seal.reshape(-1)
+    if M > 8 or not flat.flags.c_contiguous or flat.size < 8:
+        return np.ones(g.size, bool)
+    words = np.ndarray(shape=(flat.size - 7,), dtype=np.int64, buffer=flat, strides=(1,))
+    return words[np.minimum(g * L1 + pos + 1, flat.size - 8)] != -1
 
 
 def _apply(params, st, tb, g, r, out, retrieve):
