@@ -15,6 +15,11 @@ API (all pure unless ``inplace=True``; no printing, no random draws):
   arrays card, spin, seal, brk, retrieve; assumed legal: ``legal`` gives the
   masks, ``record`` checks a playtest).  ``events``: rider, acted, stop square
   (-1 none), relic taken (-1 none, 4 = a relic the caller left unknown).
+* ``outcome(params, state, rider, card, spin, brk)`` and ``options(...)``:
+  what a move would do (stop square, square after a heart, spin after,
+  terrain tax, seals triggered, relic taken) for (G, K) options, without
+  changing the state: the same kernel ``act`` plays (agents ask these, never
+  move riders themselves); ``seal_ahead`` and ``slot_of`` help them.
 * ``end_beat(params, state) -> state``: segment scoring and seal clearing.
 * ``result(params, state) -> dict`` and ``play(params, policies, n_games, rng,
   n_players=4) -> dict``.
