@@ -5,7 +5,7 @@ import pytest
 
 from gamelab import runner
 from gamelab.errors import GamelabError
-from gamelab.sbr import agents, engine, sim
+from gamelab.sbr import agents, engine
 from gamelab.sbr.rules import HEART, SPINE, SbrParams
 
 P = agents.AgentParams()
