@@ -167,3 +167,14 @@ def test_knobs_are_declared_parameters():
     names = {s.name for s in specs(agents.AgentParams)}
     assert {"greedy_relic", "greedy_seal_min", "lookahead_k"} <= names
     assert agents.knobs(SbrParams()) == agents.AgentParams()
+
+
+@pytest.mark.parametrize("variant", ["short", "no_relics", "forward_seals", "solo", "dual"])
+def test_greedy_plays_every_variant(variant):
+    from gamelab.sbr.rules import params_for_variant
+    p = agents.AgentParams(**params_for_variant(variant).as_dict())
+    n = 1 if variant == "solo" else 2 if variant == "dual" else 3
+    for st, rider, lg, _ in _states(p, 60, n, seed=9, stops=(1, 8)):
+        _check_legal(agents.greedy_policy(p, st, rider, lg), lg)
+    out = engine.play(p, [agents.greedy_policy] * n, 60, np.random.default_rng(1), n)
+    assert out["score"].shape == (60, n)
