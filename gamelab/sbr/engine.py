@@ -15,6 +15,11 @@ API (all pure unless ``inplace=True``; no printing, no random draws):
   arrays card, spin, seal, brk, retrieve; assumed legal: ``legal`` gives the
   masks, ``record`` checks a playtest).  ``events``: rider, acted, stop square
   (-1 none), relic taken (-1 none, 4 = a relic the caller left unknown).
+* ``outcome(params, state, rider, card, spin, brk)`` and ``options(...)``:
+  what a move would do (stop square, square after a heart, spin after,
+  terrain tax, seals triggered, relic taken) for (G, K) options, without
+  changing the state: the same kernel ``act`` plays (agents ask these, never
+  move riders themselves); ``seal_ahead`` and ``slot_of`` help them.
 * ``end_beat(params, state) -> state``: segment scoring and seal clearing.
 * ``result(params, state) -> dict`` and ``play(params, policies, n_games, rng,
   n_players=4) -> dict``.
@@ -99,6 +104,15 @@ class State:
                 {k: a.copy() for k, a in v.items()} if isinstance(v, dict) else v)
         return State(**out)
 
+    def take(self, games) -> "State":
+        """The games ``games`` (indices, repeats allowed) as a new state."""
+        out = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = v[games] if isinstance(v, np.ndarray) else (
+                {k: a[games] for k, a in v.items()} if isinstance(v, dict) else v)
+        return State(**out)
+
     @property
     def n_games(self) -> int:
         return self.pos.shape[0]
@@ -130,7 +144,7 @@ def init(params: SbrParams, n_games: int, n_players: int, rng=None, chance: Chan
         chance = draw_chance(params, n_games, n_players, rng)
     G, D = n_games, chance.decks.shape[2]
     S = len(params.segment_ends())
-    deck = np.asarray(chance.decks, dtype=np.int8).reshape(G, R, D)
+    deck = np.ascontiguousarray(chance.decks, dtype=np.int8).reshape(G, R, D)   # flat views, never copies
     hand = (deck[:, :, :params.hand_size, None] == np.arange(1, 6)).sum(axis=2).astype(np.int8)
     z = lambda dt=np.int8: np.zeros((G, R), dtype=dt)  # noqa: E731
     return State(
@@ -196,31 +210,58 @@ def _order_by(key):
     """Row-wise argsort of distinct small-row keys, by pairwise comparison
     (a handful of riders: faster than a sort per row)."""
     G, R = key.shape
-    rank = (key[:, None, :] < key[:, :, None]).sum(axis=2)
+    rank = _count_below(key)
     order = np.empty((G, R), np.int8)
     np.put_along_axis(order, rank, np.arange(R, dtype=np.int8)[None, :], axis=1)
     return order
 
 
+def _count_below(key):
+    """(G, R): for each rider, how many riders of his game have a smaller
+    key (a loop over the few riders beats a (G, R, R) comparison)."""
+    rank = np.zeros(key.shape, np.intp)
+    for j in range(key.shape[1]):
+        rank += key[:, j:j + 1] < key
+    return rank
+
+
 def legal(params: SbrParams, state: State, rider: np.ndarray) -> dict:
     """Masks of the legal choices for ``rider`` (G,) in each game."""
     G, R = state.pos.shape
-    g = np.arange(G)
-    fi = g * R + rider
-    pos, spin = _flat(state.pos)[fi], _flat(state.spin)[fi]
-    acting = pos < params.length
-    card = (_flat(state.hand)[fi] > 0) & acting[:, None]
-    spin_ok = np.arange(params.max_spin_per_beat + 1) <= np.minimum(spin, params.max_spin_per_beat)[:, None]
+    L, S = params.length, params.max_spin_per_beat
+    fi = _rows(G, R) + rider
+    pos = _flat(state.pos).take(fi)
+    acting = pos < L
+    card = _flat(state.hand).take(fi, axis=0) > 0
+    card[~acting] = False
+    spin_ok = _prefix(S).take(np.minimum(_flat(state.spin).take(fi), S), axis=0)
     d = np.arange(params.seal_range + 1)
-    sq = pos[:, None].astype(np.int64) + (d if params.seal_direction == "ahead" else -d)
-    inb = (sq >= 1) & (sq < params.length)
-    sqc = np.clip(sq, 0, params.length)
-    free = state.seal.reshape(-1)[(g * (params.length + 1))[:, None] + sqc] < 0
+    sq = pos.astype(np.intp)[:, None] + (d if params.seal_direction == "ahead" else -d)
+    sqc = np.minimum(np.maximum(sq, 0), L)
+    free = state.seal.reshape(-1)[_rows(G, L + 1)[:, None] + sqc] < 0
     if params.seal_empty == "no_seal_no_rider":
         free &= ~(state.pos[:, None, :] == sqc[:, :, None]).any(axis=2)
-    seal = inb & free & (_flat(state.seals_left)[fi] > 0)[:, None]
+    seal = free & (sq >= 1) & (sq < L)
+    seal[_flat(state.seals_left).take(fi) <= 0] = False
     seal[:, 0] = True
     return dict(card=card, spin=spin_ok, seal=seal, acting=acting)
+
+
+@lru_cache(maxsize=16)
+def _prefix(S: int) -> np.ndarray:
+    """Row h: spin amounts 0..S affordable with h held (h <= S)."""
+    return np.arange(S + 1)[None, :] <= np.arange(S + 1)[:, None]
+
+
+_SPIN_RANGE = np.arange(10)
+
+
+@lru_cache(maxsize=16)
+def _rows(G: int, width: int) -> np.ndarray:
+    """Offsets of each game's row in a flattened (G, width) array (read-only)."""
+    out = np.arange(G) * width
+    out.flags.writeable = False
+    return out
 
 
 def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: bool = False,
@@ -232,25 +273,133 @@ def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: b
     tb = _tables(params)
     G, R = st.pos.shape
     rider_all = st.order[:, slot].astype(np.intp)
-    acted = st.pos[np.arange(G), rider_all] < params.length
+    fi_all = np.arange(G) * R + rider_all
+    acted = _flat(st.pos)[fi_all] < params.length
     if mask is not None:
         acted &= np.asarray(mask, bool)
-    g = np.nonzero(acted)[0]
-    r = rider_all[g]
-    card = np.asarray(actions.card)[g].astype(np.int64)
-    spend = np.asarray(actions.spin)[g].astype(np.int64)
-    seal = np.asarray(actions.seal)[g].astype(np.int64)
-    brk = np.asarray(actions.brk)[g].astype(bool)
-    retrieve = np.asarray(actions.retrieve)[g].astype(np.int64)
     stops = np.full(G, -1, np.int16)
     kinds = np.full(G, -1, np.int8)
+    if acted.all():
+        g, r = np.arange(G), rider_all
+        sub = lambda x: np.asarray(x)  # noqa: E731
+    else:
+        g = np.nonzero(acted)[0]
+        r = rider_all[g]
+        sub = lambda x: np.asarray(x)[g]  # noqa: E731
     if g.size:
-        _play_card(params, st, g, r, card, spend, seal)
-        stop = _move(params, st, tb, g, r, card + spend, card >= params.big_card, brk)
-        kinds[g] = _resolve_stop(params, st, tb, g, r, stop, retrieve)
-        stops[g] = stop
+        card = sub(actions.card).astype(np.intp)
+        spend = sub(actions.spin).astype(np.intp)
+        _play_card(params, st, g, r, card, spend, sub(actions.seal).astype(np.intp))
+        out = _outcome(params, st, tb, g, r, card, card + spend, sub(actions.brk).astype(bool),
+                       _flat(st.spin)[g * R + r].astype(np.intp))
+        _apply(params, st, tb, g, r, out, sub(actions.retrieve).astype(np.intp))
+        kinds[g], stops[g] = out["relic"], out["stop"]
         _finish_turn(params, st, g, r, card)
     return st, dict(rider=rider_all, acted=acted, stop=stops, relic=kinds)
+
+
+def outcome(params: SbrParams, state: State, rider: np.ndarray, card: np.ndarray, spin: np.ndarray,
+            brk: np.ndarray | bool = False, games: np.ndarray | None = None) -> dict:
+    """What ``rider`` would get from playing ``card`` with ``spin`` spent (both
+    (n, K): K options per game) and breaking seals or not, without changing
+    the state: steps 4-5 of 6.2 exactly as :func:`act` plays them.  ``rider``
+    is (n,) for the games ``games`` (default: all G games, n = G).
+
+    Returns (n, K) arrays: ``stop`` (square the move stopped on, -1 none),
+    ``end`` (square after a heart), ``spin`` (spin held afterwards: spent,
+    rivers, seals broken, an eye, a town), ``tax`` (movement lost to terrain),
+    ``hits`` (seals triggered), ``relic`` (kind taken, -1 none; full
+    information: the face-down type).  The rider's own seal placed this turn
+    is not on the board yet (it matters only under 9.3 forward seals)."""
+    tb = _tables(params)
+    R = state.pos.shape[1]
+    games = np.arange(state.n_games) if games is None else np.asarray(games, np.intp)
+    card = np.asarray(card, np.intp)
+    n, K = card.shape
+    spin = np.broadcast_to(np.asarray(spin, np.intp), card.shape)
+    brk = np.broadcast_to(np.asarray(brk, bool), card.shape)
+    rider = np.asarray(rider, np.intp)
+    fi = games * R + rider
+    held = np.repeat(_flat(state.spin)[fi].astype(np.intp), K)
+    first = np.repeat(_first_seal(params, tb, state, games, rider,
+                                  _flat(state.pos)[fi].astype(np.intp)), K)
+    out = _outcome(params, state, tb, np.repeat(games, K), np.repeat(rider, K), card.reshape(-1),
+                   (card + spin).reshape(-1), brk.reshape(-1), held - spin.reshape(-1), first)
+    return {k: v.reshape(n, K) for k, v in out.items() if k not in ("removed_i", "removed_sq")}
+
+
+@lru_cache(maxsize=32)
+def _option_tables(params: SbrParams):
+    """The movement table by start square for every (card, spin) option in
+    the order of :func:`option_list`: (L+1, K) arrays."""
+    tb = _tables(params)
+    card, spin = option_list(params.max_spin_per_beat)
+    big = (card >= params.big_card).astype(np.intp)
+    m = card + spin
+    return {k: np.ascontiguousarray(tb[k][:, m, big]) for k in ("stop", "end", "tax", "river")}
+
+
+@lru_cache(maxsize=8)
+def option_list(max_spin: int):
+    """Every (card, spin) pair: cards 1..5 major, spin 0..max_spin minor."""
+    return np.repeat(np.arange(1, 6), max_spin + 1), np.tile(np.arange(max_spin + 1), 5)
+
+
+def options(params: SbrParams, state: State, rider: np.ndarray, brk: bool = False,
+            games: np.ndarray | None = None, first: np.ndarray | None = None,
+            mask: np.ndarray | None = None) -> dict:
+    """:func:`outcome` of every (card, spin) option of :func:`option_list`,
+    (n, K) arrays (whether the rider holds the card or the spin is not
+    checked: see :func:`legal`).  With ``mask`` (n, K) only the True options
+    are computed and the arrays are 1-D over them (row-major), with their
+    ``row`` and ``option``.  The same rules, faster: a movement table by
+    start square and option, and a walk only where a seal lies within reach
+    (``first``: :func:`seal_ahead` of these games, if the caller has it)."""
+    games = np.arange(state.n_games) if games is None else np.asarray(games, np.intp)
+    rider = np.asarray(rider, np.intp)
+    card_k, spin_k = option_list(params.max_spin_per_beat)
+    n, K = games.size, card_k.size
+    if mask is None:
+        i, k = np.repeat(np.arange(n), K), np.tile(np.arange(K), n)
+    else:
+        i, k = np.nonzero(mask)
+    if params.heart_passes_seals:
+        out = outcome(params, state, rider[i], card_k[k][:, None], spin_k[k][:, None], brk, games[i])
+        out = {key: v[:, 0] for key, v in out.items()}
+    else:
+        out = _options_flat(params, state, games, rider, i, k, brk, first)
+    if mask is None:
+        return {key: v.reshape(n, K) for key, v in out.items()}
+    return dict(out, row=i, option=k)
+
+
+def _options_flat(params, state, games, rider, i, k, brk, first):
+    tb, ot = _tables(params), _option_tables(params)
+    R, L, L1 = state.pos.shape[1], params.length, params.length + 1
+    card_k, spin_k = option_list(params.max_spin_per_beat)
+    K = card_k.size
+    pos_g = _flat(state.pos)[games * R + rider].astype(np.intp)
+    pos = pos_g[i]
+    ti = pos * K + k
+    stop, end, tax = (ot[key].reshape(-1)[ti] for key in ("stop", "end", "tax"))
+    spin0 = _flat(state.spin)[games * R + rider].astype(np.int16)[i] - spin_k.astype(np.int16)[k]
+    spin = np.minimum(params.spin_cap, spin0 + ot["river"].reshape(-1)[ti] * np.int16(params.river_spin))
+    hits = np.zeros(i.size, np.int16)
+    if first is None:
+        first = _first_seal(params, tb, state, games, rider, pos_g)
+    slow = np.nonzero(end - pos >= first[i])[0]
+    if slow.size:
+        gi, kk = i[slow], k[slow]
+        w = _walk(params, tb, state.seal.reshape(-1), games[gi], rider[gi], pos[slow], card_k[kk] + spin_k[kk],
+                  card_k[kk] >= params.big_card, np.full(slow.size, brk), spin0[slow].astype(np.intp))
+        stop[slow], end[slow], tax[slow], spin[slow], hits[slow] = w[:5]
+    has = stop >= 0
+    sq = np.where(has, stop, 0)
+    kind = np.where(has, state.relic.reshape(-1)[games[i] * L1 + sq], -1)
+    spin = np.where(kind == EYE, np.minimum(params.spin_cap, spin + params.eye_spin), spin)
+    end = np.where(kind == HEART, np.minimum(L, end + params.heart_steps), end)
+    spin = np.where(has & (tb["terrain"][sq] == TOWN), np.minimum(params.spin_cap, spin + params.town_spin), spin)
+    return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind)
 
 
 def _flat(a):
@@ -269,11 +418,11 @@ def _play_card(params, st, g, r, card, spend, seal):
         _flat(st.stats[k])[fi] += v
     s = seal > 0
     if s.any():
-        gs, rs = g[s], r[s]
+        gs, rs, fs = g[s], r[s], fi[s]
         d = seal[s] if params.seal_direction == "ahead" else -seal[s]
-        st.seal[gs, st.pos[gs, rs] + d] = rs
-        st.seals_left[gs, rs] -= 1
-        st.stats["seals_placed"][gs, rs] += 1
+        st.seal.reshape(-1)[gs * (params.length + 1) + _flat(st.pos)[fs] + d] = rs
+        _flat(st.seals_left)[fs] -= 1
+        _flat(st.stats["seals_placed"])[fs] += 1
 
 
 def _finish_turn(params, st, g, r, card):
@@ -291,38 +440,102 @@ def _finish_turn(params, st, g, r, card):
     _flat(st.finish_beat)[fi[done]] = st.beat + 1
 
 
-def _gain(params, st, g, r, n, mask):
-    if mask.any():
-        fm = g[mask] * st.pos.shape[1] + r[mask]
-        spin = _flat(st.spin)
-        spin[fm] = np.minimum(params.spin_cap, spin[fm] + n)
-
-
-def _move(params, st, tb, g, r, m, big, brk):
-    """Step 4.  The table answers when no seal that matters lies on the way;
-    the other games walk square by square (vectorised across them)."""
-    fi = g * st.pos.shape[1] + r
-    pos = _flat(st.pos)[fi].astype(np.intp)
+def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None):
+    """Steps 4-5 for riders ``r`` in games ``g`` (flat (n,) arrays) holding
+    ``spin`` after paying for the move, as pure arrays.  The movement table
+    answers where no seal that matters lies on the way; the other entries walk
+    square by square (vectorised across them)."""
+    L, L1 = params.length, params.length + 1
+    pos = _flat(st.pos)[g * st.pos.shape[1] + r].astype(np.intp)
+    big = card >= params.big_card
     ti = (pos * (tb["M"] + 1) + m) * 2 + big
-    stop = tb["stop"].reshape(-1)[ti].astype(np.int64)
-    end = tb["end"].reshape(-1)[ti].astype(np.int64)
+    stop = tb["stop"].reshape(-1)[ti].astype(np.intp)
+    end = tb["end"].reshape(-1)[ti].astype(np.intp)
+    tax = tb["tax"].reshape(-1)[ti].astype(np.intp)
+    spin0 = spin
+    spin = np.where(tb["river"].reshape(-1)[ti], np.minimum(params.spin_cap, spin + params.river_spin), spin)
+    hits = np.zeros(g.size, np.intp)
+    removed_i, removed_sq = [], []
+    seal_flat = st.seal.reshape(-1)
+    if first is None:
+        first = _first_seal(params, tb, st, g, r, pos)
+    slow = end - pos >= first
+    if slow.any():
+        s = np.nonzero(slow)[0]
+        w = _walk(params, tb, seal_flat, g[s], r[s], pos[s], m[s], big[s], brk[s], spin0[s])
+        stop[s], end[s], tax[s], spin[s], hits[s] = w[:5]
+        removed_i.append(s[w[5]])
+        removed_sq.append(w[6])
+    has = stop >= 0
+    sq = np.where(has, stop, 0)
+    kind = np.where(has, st.relic.reshape(-1)[g * L1 + sq], -1).astype(np.intp)
+    spin = np.where(kind == EYE, np.minimum(params.spin_cap, spin + params.eye_spin), spin)
+    heart = kind == HEART
+    if heart.any():
+        if params.heart_passes_seals:
+            h = np.nonzero(heart)[0]
+            hw = _heart_walk(params, seal_flat, g[h], r[h], end[h])
+            end[h], hits[h] = hw[0], hits[h] + hw[1]
+            removed_i.append(h[hw[2]])
+            removed_sq.append(hw[3])
+        else:
+            end = np.where(heart, np.minimum(L, end + params.heart_steps), end)
+    town = has & (tb["terrain"][sq] == TOWN)
+    spin = np.where(town, np.minimum(params.spin_cap, spin + params.town_spin), spin)
+    cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.intp)  # noqa: E731
+    return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind,
+                removed_i=cat(removed_i), removed_sq=cat(removed_sq))
+
+
+def _first_seal(params, tb, st, g, r, pos):
+    """Offset (1..M) of the first square ahead of ``pos`` holding a seal that
+    matters to rider ``r``; M + 1 if none within one move.  Only the games
+    with a seal among the next squares (:func:`_seal_near`) are scanned."""
+    M = tb["M"]
+    first = np.full(g.size, M + 1, np.intp)
+    s = np.nonzero(_seal_near(params, st, g, pos, M))[0]
+    if s.size:
+        off = np.arange(1, M + 1)
+        owner = st.seal.reshape(-1)[(g[s] * (params.length + 1))[:, None] + np.minimum(pos[s, None] + off, params.length)]
+        hit = (owner >= 0) & ~_ignored(params, owner, r[s, None])
+        first[s] = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, M + 1)
+    return first
+
+
+def _seal_near(params, st, g, pos, M):
+    """(n,) True where a seal may lie on squares pos+1..pos+M (never a false
+    False; a True may be a seal just beyond, which the caller's scan sorts
+    out).  The seal board is int8 with -1 for "none", so eight squares read
+    as one int64 are all empty exactly when the word is -1."""
     L1 = params.length + 1
-    off = np.arange(1, tb["M"] + 1)
-    sq = np.minimum(pos[:, None] + off, params.length)
-    owner = st.seal.reshape(-1)[(g * L1)[:, None] + sq]
-    on_way = (owner >= 0) & (off <= (end - pos)[:, None])
-    slow = on_way.any(axis=1)
-    if slow.any():
-        slow[slow] = (on_way[slow] & ~_ignored(params, owner[slow], r[slow, None])).any(axis=1)
-    fast = ~slow
-    if fast.any():
-        ff, tf = fi[fast], ti[fast]
-        _flat(st.pos)[ff] = end[fast]
-        _flat(st.stats["terrain_tax"])[ff] += tb["tax"].reshape(-1)[tf]
-        _gain(params, st, g[fast], r[fast], params.river_spin, tb["river"].reshape(-1)[tf])
-    if slow.any():
-        stop[slow] = _walk(params, st, tb, g[slow], r[slow], m[slow].copy(), big[slow], brk[slow])
-    return stop
+    flat = st.seal.reshape(-1)
+    if M > 8 or not flat.flags.c_contiguous or flat.size < 8:
+        return np.ones(g.size, bool)
+    words = np.ndarray(shape=(flat.size - 7,), dtype=np.int64, buffer=flat, strides=(1,))
+    return words[np.minimum(g * L1 + pos + 1, flat.size - 8)] != -1
+
+
+def _apply(params, st, tb, g, r, out, retrieve):
+    """Write an outcome into the state: position, spin, terrain tax, seals
+    triggered and removed, the relic taken and its skull."""
+    fi = g * st.pos.shape[1] + r
+    _flat(st.pos)[fi] = out["end"]
+    _flat(st.spin)[fi] = out["spin"]
+    _flat(st.stats["terrain_tax"])[fi] += out["tax"]
+    _flat(st.stats["seal_hits"])[fi] += out["hits"]
+    L1 = params.length + 1
+    if out["removed_i"].size:
+        st.seal.reshape(-1)[g[out["removed_i"]] * L1 + out["removed_sq"]] = -1
+    kind = out["relic"]
+    take = kind >= 0
+    if take.any():
+        t = np.nonzero(take)[0]
+        st.relic.reshape(-1)[g[t] * L1 + out["stop"][t]] = -1
+        _flat(st.relic_pts)[fi[t]] += tb["points"][kind[t]]
+        _flat(st.relic_n)[fi[t]] += 1
+        sk = kind == SKULL
+        for _ in range(params.skull_cards):
+            _take_back(st, g[sk], r[sk], retrieve[sk])
 
 
 def _ignored(params, owner, r):
@@ -338,11 +551,18 @@ def _ignored(params, owner, r):
     return own
 
 
-def _walk(params, st, tb, g, r, m, big, brk):
+def _walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
+    """Step 4 square by square: terrain, a river, then a seal (5.3).
+    Returns stop, end, tax, spin, hits, and the (entry, square) pairs of the
+    seals removed."""
     L, terr = params.length, tb["terrain"]
-    pos = st.pos[g, r].astype(np.int64)
-    stop = np.full(g.size, -1, np.int64)
-    river = np.zeros(g.size, bool)
+    n = g.size
+    base = g * (L + 1)
+    stop = np.full(n, -1, np.intp)
+    tax = np.zeros(n, np.intp)
+    hits = np.zeros(n, np.intp)
+    river = np.zeros(n, bool)
+    rem_i, rem_sq = [], []
     active = (m > 0) & (pos < L)
     while active.any():
         sq = np.minimum(pos + 1, L)
@@ -354,84 +574,72 @@ def _walk(params, st, tb, g, r, m, big, brk):
         enter = active.copy()
         if params.extra_cost_rule == "stop_before":
             blocked = pay & (m < extra)
-            st.stats["terrain_tax"][g[blocked], r[blocked]] += m[blocked]
-            m[blocked] = 0
+            tax += np.where(blocked, m, 0)
+            m = np.where(blocked, 0, m)
             enter &= ~blocked
             pay &= ~blocked
         take = np.where(pay, np.minimum(extra, m), 0)
-        st.stats["terrain_tax"][g, r] += take
+        tax += take
         m = m - take
         pos = np.where(enter, sq, pos)
         stop = np.where(enter, sq, stop)
-        st.pos[g, r] = pos
         riv = enter & (t == RIVER) & ~river
         river |= riv
-        _gain(params, st, g, r, params.river_spin, riv)
-        m = _meet_seal(params, st, g, r, sq, m, brk, enter)
+        spin = np.where(riv, np.minimum(params.spin_cap, spin + params.river_spin), spin)
+        owner = np.where(enter, seal_flat[base + sq], -1)
+        m, spin, hit, removed = _meet_seal(params, owner, r, m, brk, spin)
+        hits += hit
+        rem_i.append(np.nonzero(removed)[0])
+        rem_sq.append(sq[removed])
         active = enter & (m > 0) & (pos < L)
-    return stop
+    return stop, pos, tax, spin, hits, np.concatenate(rem_i), np.concatenate(rem_sq)
 
 
-def _meet_seal(params, st, g, r, sq, m, brk, mask):
-    """Section 5.3 on the squares ``sq`` just entered (where ``mask``)."""
-    owner = st.seal[g, sq].astype(np.int64)
-    has = mask & (owner >= 0)
+def _meet_seal(params, owner, r, m, brk, spin):
+    """Section 5.3 on the square just entered (``owner`` -1 where none or
+    not entered): returns movement, spin, triggered, removed."""
+    has = owner >= 0
+    removed = np.zeros(owner.shape, bool)
     if not has.any():
-        return m
+        return m, spin, removed, removed
     ign = _ignored(params, owner, r)
     if params.seal_owner_bonus:
         bonus = has & (owner == r)
-        st.seal[g[bonus], sq[bonus]] = -1
+        removed = bonus
         m = m + bonus * params.seal_owner_bonus
         ign = ign | (owner == r)
     opp = has & ~ign
     zero = opp & (m == 0) & (not params.break_on_stop)
     rest = opp & ~zero
     hit = rest | (zero & params.seal_spent_on_stop)
-    st.seal[g[hit], sq[hit]] = -1
-    st.stats["seal_hits"][g[hit], r[hit]] += 1
-    can = rest & brk & (st.spin[g, r] >= params.seal_break_cost)
-    st.spin[g[can], r[can]] -= params.seal_break_cost
+    can = rest & brk & (spin >= params.seal_break_cost)
+    spin = spin - can * params.seal_break_cost
     pen = rest & ~can
-    return np.where(pen, np.maximum(0, m - params.seal_penalty), m)
+    return np.where(pen, np.maximum(0, m - params.seal_penalty), m), spin, hit, removed | hit
 
 
-def _resolve_stop(params, st, tb, g, r, stop, retrieve):
-    """Relic on an exact stop (5.4), then a town on the stop square (4.2)."""
-    has_stop = stop >= 0
-    sq = np.where(has_stop, stop, 0)
-    kind = np.where(has_stop, st.relic[g, sq], -1).astype(np.int64)
-    take = kind >= 0
-    if take.any():
-        gt, rt, st_sq, kt = g[take], r[take], sq[take], kind[take]
-        st.relic[gt, st_sq] = -1
-        st.relic_pts[gt, rt] += tb["points"][kt]
-        st.relic_n[gt, rt] += 1
-        _gain(params, st, g, r, params.eye_spin, kind == EYE)
-        _heart(params, st, tb, g[kind == HEART], r[kind == HEART])
-        sk = kind == SKULL
-        for _ in range(params.skull_cards):
-            _take_back(st, g[sk], r[sk], retrieve[sk])
-    _gain(params, st, g, r, params.town_spin, has_stop & (tb["terrain"][sq] == TOWN))
-    return kind
-
-
-def _heart(params, st, tb, g, r):
-    if not g.size:
-        return
+def _heart_walk(params, seal_flat, g, r, pos):
+    """The heart's squares meeting seals (``heart_passes_seals``): no
+    terrain, no relic, no breaking."""
     L = params.length
-    if not params.heart_passes_seals:
-        st.pos[g, r] = np.minimum(L, st.pos[g, r].astype(np.int64) + params.heart_steps)
-        return
-    steps = np.full(g.size, params.heart_steps, np.int64)
+    base = g * (L + 1)
+    steps = np.full(g.size, params.heart_steps, np.intp)
+    hits = np.zeros(g.size, np.intp)
     no = np.zeros(g.size, bool)
-    active = (steps > 0) & (st.pos[g, r] < L)
+    spin = np.zeros(g.size, np.intp)
+    rem_i, rem_sq = [], []
+    active = (steps > 0) & (pos < L)
     while active.any():
-        sq = np.where(active, np.minimum(st.pos[g, r] + 1, L), st.pos[g, r]).astype(np.int64)
-        st.pos[g, r] = sq
+        sq = np.where(active, np.minimum(pos + 1, L), pos)
+        pos = sq
         steps = steps - active
-        steps = _meet_seal(params, st, g, r, sq, steps, no, active)
+        owner = np.where(active, seal_flat[base + sq], -1)
+        steps, _, hit, removed = _meet_seal(params, owner, r, steps, no, spin)
+        hits += hit
+        rem_i.append(np.nonzero(removed)[0])
+        rem_sq.append(sq[removed])
         active = active & (steps > 0) & (sq < L)
+    return pos, hits, np.concatenate(rem_i), np.concatenate(rem_sq)
 
 
 def _take_back(st, g, r, want):
@@ -475,8 +683,7 @@ def _points_by_rank(points, *keys):
     for k in keys:
         key = key * 512 + (255 - k.astype(np.int64))     # every key is within -255..255
     key = key * R + np.arange(R)
-    rank = (key[:, None, :] < key[:, :, None]).sum(axis=2)
-    return np.array(points[:R], np.int16)[rank]
+    return np.array(points[:R], np.int16)[_count_below(key)]
 
 
 # ---------------------------------------------------------------- result
@@ -497,7 +704,7 @@ def result(params: SbrParams, state: State) -> dict:
     else:
         best = key == key.max(axis=1, keepdims=True)
     win = best / np.maximum(best.sum(axis=1, keepdims=True), 1)
-    rank = 1 + (key[:, None, :] > key[:, :, None]).sum(axis=2)
+    rank = 1 + _count_below(-key)
     out = dict(score=score, win=win, rank=rank, position=st.pos.copy(), finish_beat=st.finish_beat.copy(),
                relics=st.relic_n.copy(), relic_points=st.relic_pts.copy(), segment_points=st.seg_points.copy(),
                final_points=final, rider_total=rider_total)
@@ -535,3 +742,18 @@ def play(params: SbrParams, policies, n_games: int, rng: np.random.Generator, n_
             act(params, st, acts, slot, inplace=True)
         end_beat(params, st, inplace=True)
     return result(params, st)
+
+
+def seal_ahead(params: SbrParams, state: State, rider: np.ndarray) -> np.ndarray:
+    """(G,) distance to the first seal ahead of ``rider`` that would affect
+    him, within one move; ``5 + max_spin_per_beat + 1`` if none."""
+    tb = _tables(params)
+    G, R = state.pos.shape
+    fi = np.arange(G) * R + np.asarray(rider, np.intp)
+    return _first_seal(params, tb, state, np.arange(G), np.asarray(rider, np.intp),
+                       _flat(state.pos)[fi].astype(np.intp))
+
+
+def slot_of(state: State, rider: np.ndarray) -> np.ndarray:
+    """(G,) the place of ``rider`` in this beat's acting order."""
+    return np.argmax(state.order == np.asarray(rider)[:, None], axis=1)

@@ -227,3 +227,29 @@ class Game:
         win = [1 / len(winners) if i in winners else 0.0 for i in range(P)]
         rank = [1 + sum(key[j] > key[i] for j in range(P)) for i in range(P)]
         return dict(score=score, win=win, rank=rank, final_points=final, rider_total=rider_total)
+
+
+def play_random(params: SbrParams, n_players: int, rng) -> list:
+    """One whole game under uniformly random legal play (the one-game-at-a-time
+    baseline the batch engine is timed against): decks and relics shuffled
+    here, then each rider picks a held card, a spin amount, a seal square (or
+    none), whether to break and a card to take back, uniformly among the legal
+    choices.  Returns the per-seat final scores."""
+    R = check_players(params, n_players)
+    base = [v for v in range(1, 6) for _ in range(params.card_counts[v - 1])]
+    decks = [rng.permutation(base).tolist() for _ in range(R)]
+    squares = [i + 1 for i, c in enumerate(params.board) if "relic" in c]
+    pile = rng.permutation([k for k in range(4) for _ in range(params.relic_counts[k])]).tolist()
+    relics = [-1] * (params.length + 1)
+    for sq, kind in zip(squares, pile):
+        relics[sq] = kind
+    g = Game(params, n_players, decks, relics)
+    pick = lambda options: options[int(rng.random() * len(options))]  # noqa: E731
+    for _ in range(params.beats):
+        for r in g.order():
+            card = pick([v for v in range(1, 6) if g.hand[r][v - 1] > 0])
+            spin = pick(range(min(params.max_spin_per_beat, g.spin[r]) + 1))
+            seal = pick([0] + [d for d in range(1, params.seal_range + 1) if g.seal_ok(r, d)])
+            g.act(r, card, spin, seal, rng.random() < 0.5, pick(range(6)))
+        g.end_beat()
+    return g.result()["score"]

@@ -1,0 +1,180 @@
+"""SBR agents: legality, determinism, the engine query they use, golden decisions."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from gamelab import runner
+from gamelab.errors import GamelabError
+from gamelab.sbr import agents, engine
+from gamelab.sbr.rules import HEART, SPINE, SbrParams
+
+P = agents.AgentParams()
+FAST_LA = agents.AgentParams(lookahead_k=2, lookahead_beats=1)
+
+
+def _states(params, n_games, n_players, seed, stops=(0, 3, 7, 11, 16)):
+    """Random games stopped at several beats and slots: (state, rider, legal)."""
+    rng = np.random.default_rng(seed)
+    st = engine.init(params, n_games, n_players, rng=rng)
+    R = st.pos.shape[1]
+    for beat in range(params.beats):
+        engine.begin_beat(params, st, inplace=True)
+        for slot in range(R):
+            rider = st.order[:, slot].astype(np.intp)
+            lg = engine.legal(params, st, rider)
+            if beat in stops and lg["acting"].any():
+                yield st.copy(), rider, lg, slot
+            engine.act(params, st, agents.random_policy(params, st, rider, lg, rng), slot, inplace=True)
+        engine.end_beat(params, st, inplace=True)
+
+
+def _check_legal(a, lg):
+    on = lg["acting"]
+    G = on.size
+    assert lg["card"][np.arange(G), a.card - 1][on].all()
+    assert lg["spin"][np.arange(G), a.spin][on].all()
+    assert lg["seal"][np.arange(G), a.seal][on].all()
+
+
+@pytest.mark.parametrize("n_players", [2, 5])
+def test_every_policy_is_legal_in_random_states(n_players):
+    custom = agents.from_function(lambda v: (max(v.cards), max(v.spins), v.seals[-1], True))
+    rng = np.random.default_rng(1)
+    for st, rider, lg, _ in _states(P, 400, n_players, seed=n_players):
+        for pol in (agents.greedy_policy, agents.random_policy):
+            _check_legal(pol(P, st, rider, lg, rng), lg)
+    for st, rider, lg, _ in _states(FAST_LA, 40, n_players, seed=7, stops=(2, 13)):
+        _check_legal(agents.lookahead_policy(FAST_LA, st, rider, lg, rng), lg)
+        _check_legal(custom(P, st, rider, lg, rng), lg)
+
+
+def test_options_query_is_what_act_does():
+    """The greedy's query (engine.options/outcome) agrees with act, seals and all."""
+    rng = np.random.default_rng(3)
+    card_k, spin_k = engine.option_list(P.max_spin_per_beat)
+    checked = 0
+    for st, rider, lg, slot in _states(P, 600, 4, seed=3, stops=(1, 4, 5, 10, 14)):
+        brk = bool(rng.random() < 0.5)
+        opt = engine.options(P, st, rider, brk)
+        gen = engine.outcome(P, st, rider, np.broadcast_to(card_k, opt["end"].shape),
+                             np.broadcast_to(spin_k, opt["end"].shape), brk)
+        for k in opt:
+            assert np.array_equal(opt[k], gen[k]), k
+        mask = rng.random(opt["end"].shape) < 0.4
+        part = engine.options(P, st, rider, brk, mask=mask)
+        for k in opt:
+            assert np.array_equal(part[k], opt[k][mask]), k
+        a = agents.random_policy(P, st, rider, lg, rng)
+        a = a._replace(seal=np.zeros_like(a.seal), brk=np.full(a.brk.shape, brk))
+        after, ev = engine.act(P, st, a, slot)
+        ok = lg["acting"] & lg["card"][np.arange(st.n_games), a.card - 1] & lg["spin"][np.arange(st.n_games), a.spin]
+        j = (a.card - 1) * (P.max_spin_per_beat + 1) + a.spin
+        g = np.nonzero(ok)[0]
+        assert np.array_equal(after.pos[g, rider[g]], opt["end"][g, j[g]])
+        assert np.array_equal(after.spin[g, rider[g]], opt["spin"][g, j[g]])
+        assert np.array_equal(ev["relic"][g], opt["relic"][g, j[g]])
+        checked += g.size
+    assert checked > 5000
+
+
+def _one(params, n_players=2):
+    st = engine.init(params, 1, n_players, rng=np.random.default_rng(0))
+    engine.begin_beat(params, st, inplace=True)
+    return st
+
+
+def test_greedy_takes_an_exactly_reachable_relic():
+    st = _one(P)
+    st.pos[0] = [3, 0]
+    st.hand[0, 0] = [0, 0, 0, 1, 1]            # a 4 lands on 7, a 5 on the town at 8
+    st.relic[0, :] = -1
+    st.relic[0, 7] = SPINE
+    st.order[0] = [1, 0]
+    lg = engine.legal(P, st, np.array([0]))
+    a = agents.greedy_policy(P, st, np.array([0]), lg)
+    assert a.card[0] == 4 and a.spin[0] == 0
+    st.relic[0, 7] = -1                          # gone: the 5 is better
+    assert agents.greedy_policy(P, st, np.array([0]), lg).card[0] == 5
+
+
+def test_greedy_uses_spin_to_reach_a_heart_and_is_deterministic():
+    st = _one(P)
+    st.pos[0] = [29, 0]
+    st.spin[0] = [2, 0]
+    st.hand[0, 0] = [0, 1, 0, 0, 0]            # only a 2: one spin more reaches the heart on 32
+    st.relic[0, :] = -1
+    st.relic[0, 32] = HEART
+    st.order[0] = [1, 0]
+    lg = engine.legal(P, st, np.array([0]))
+    a = agents.greedy_policy(P, st, np.array([0]), lg)
+    b = agents.greedy_policy(P, st, np.array([0]), lg)
+    assert (a.card[0], a.spin[0]) == (2, 1)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def test_greedy_seals_in_front_of_a_pursuer_but_not_on_a_segment_end():
+    st = _one(P)
+    st.pos[0] = [20, 18]
+    lg = engine.legal(P, st, np.array([0]))
+    assert agents.greedy_policy(P, st, np.array([0]), lg).seal[0] == 1
+    st.beat = 2                                   # beat 3 ends segment 1: seals would be cleared
+    assert agents.greedy_policy(P, st, np.array([0]), lg).seal[0] == 0
+
+
+def test_lookahead_beats_the_greedy():
+    r = engine.play(P, [agents.lookahead_policy, agents.greedy_policy], 60, np.random.default_rng(5))
+    base = engine.play(P, [agents.greedy_policy] * 2, 60, np.random.default_rng(5))
+    assert r["win"][:, 0].mean() > base["win"][:, 0].mean()
+
+
+def test_custom_function_agent_and_its_errors():
+    fives = agents.from_function(lambda v: (max(v.cards),))
+    out = engine.play(P, [fives, agents.greedy_policy], 5, np.random.default_rng(0))
+    assert out["score"].shape == (5, 2)
+    bad = agents.from_function(lambda v: (9,))
+    with pytest.raises(GamelabError, match="chose card 9"):
+        engine.play(P, [bad, bad], 2, np.random.default_rng(0))
+    seen = []
+    peek = agents.from_function(lambda v: seen.append(v.preview(v.cards[0])) or (v.cards[0],))
+    engine.play(P, [peek, peek], 1, np.random.default_rng(0))
+    assert {"stop", "end", "spin", "relic"} <= set(seen[0])
+
+
+def test_adapter_names_defaults_and_diagnostics():
+    ad = runner.adapter("sbr")
+    assert set(ad.agents) == {"greedy", "random", "lookahead"} and list(ad.default_lineup(3)) == ["greedy"] * 3
+    assert ad.param_class is agents.AgentParams and issubclass(ad.param_class, SbrParams)
+    df = runner.simulate("sbr", n_games=300, seed=2, lineup=["greedy", "random", "greedy"])
+    assert (df["finished"] == df["arrival_beat"].notna()).all()
+    assert (df.groupby("game")["seal_hits"].sum() == df.groupby("game")["seal_triggers"].first()).all()
+    assert np.allclose(df["mean_card"], df["card_sum"] / df["cards_played"])
+    assert np.allclose(df.groupby("game")["win"].sum(), 1)
+    g = df[df.agent == "greedy"]["win"].mean()
+    assert g > df[df.agent == "random"]["win"].mean()
+    changes = ad.derived["relic_scale"](agents.AgentParams(), 2.0)
+    assert changes == {"relic_points": (4, 4, 6, 2)}
+
+
+def test_same_seed_same_table_any_workers():
+    kw = dict(n_games=600, seed=11, lineup=["greedy", "random", "greedy"], chunk_deals=50)
+    a = runner.simulate("sbr", workers=1, **kw)
+    b = runner.simulate("sbr", workers=2, **kw)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_knobs_are_declared_parameters():
+    from gamelab.params import specs
+    names = {s.name for s in specs(agents.AgentParams)}
+    assert {"greedy_relic", "greedy_seal_min", "lookahead_k"} <= names
+    assert agents.knobs(SbrParams()) == agents.AgentParams()
+
+
+@pytest.mark.parametrize("variant", ["short", "no_relics", "forward_seals", "solo", "dual"])
+def test_greedy_plays_every_variant(variant):
+    from gamelab.sbr.rules import params_for_variant
+    p = agents.AgentParams(**params_for_variant(variant).as_dict())
+    n = 1 if variant == "solo" else 2 if variant == "dual" else 3
+    for st, rider, lg, _ in _states(p, 60, n, seed=9, stops=(1, 8)):
+        _check_legal(agents.greedy_policy(p, st, rider, lg), lg)
+    out = engine.play(p, [agents.greedy_policy] * n, 60, np.random.default_rng(1), n)
+    assert out["score"].shape == (60, n)
