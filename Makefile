@@ -1,5 +1,6 @@
 # Two entry points for a fresh machine that has only python3:
-#   make report   the main job (replays the worked example games, prints their ledgers)
+#   make report   the main job: replays the worked example games (prints their ledgers)
+#                 and builds the default balance reports reports/sbr.html, reports/strand.html
 #   make test     the whole test suite
 # Both build .venv on first use and re-install when pyproject.toml changes.
 PY ?= python3
@@ -17,6 +18,8 @@ $(STAMP): pyproject.toml
 
 report: $(STAMP)
 	$(BIN)/gamelab replay data/playtests/*.json
+	$(BIN)/gamelab report sbr --out reports/sbr.html
+	$(BIN)/gamelab report strand --out reports/strand.html
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -1,8 +1,10 @@
 """``gamelab bench``: throughput of the engines in one process, measured.
 
 For each game (4 players): games per second with the game's agents
-(``sim.BENCH["agent_lineup"]``), under uniformly random legal play through
-the batch engine and through the plain reference (``reference.play_random``),
+(``sim.BENCH["agent_lineup"]``, through the runner's adapter with all its
+diagnostics), under uniformly random legal play through the batch engine
+(``sim.BENCH["random_batch"]``) and through the plain reference
+(``reference.play_random``), the same game one at a time,
 their ratio, the time of one interactive slider update (2,000 games of one
 cell through the runner, nothing cached) and the peak memory of 100,000 games
 in flight (measured in a fresh subprocess).  Medians of several repetitions.
@@ -47,10 +49,12 @@ def bench_game(game: str, *, n_players: int = 4, batch: int = 20_000, reps: int 
     ad.play(params, agent_lineup, 1000, n_players, seq)  # warm caches (tables, imports)
     out = {"players": n_players, "batch": batch}
     out["agent_games_per_s"] = _median_rate(lambda: ad.play(params, agent_lineup, batch, n_players, seq), batch, reps)
-    out["random_games_per_s"] = _median_rate(lambda: ad.play(params, random_lineup, batch, n_players, seq),
-                                             batch, reps)
-    rules = params
+    rules = sim.BENCH.get("rules", lambda p: p)(params)
     rng = np.random.default_rng(1)
+    out["random_games_per_s"] = _median_rate(lambda: sim.BENCH["random_batch"](rules, batch, n_players, rng),
+                                             batch, reps)
+    out["random_runner_games_per_s"] = _median_rate(
+        lambda: ad.play(params, random_lineup, batch, n_players, seq), batch, reps)
     out["reference_games_per_s"] = _median_rate(
         lambda: [ref.play_random(rules, n_players, rng) for _ in range(reference_games)], reference_games,
         max(3, reps // 2))

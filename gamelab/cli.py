@@ -165,7 +165,7 @@ def _cmd_claims(args) -> int:
     table = audit(tuple(args.games), n_games=args.n_games, seed=args.seed, workers=args.workers)
     if args.out:
         print(f"wrote {_write_table(table, args.out)}")
-    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside"]
+    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", "inside300"]
     with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
         print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
     judged = table["inside"].notna()

@@ -102,7 +102,9 @@ def run_all(executor, fn: Callable, items: Sequence, *, progress: bool | None = 
 
     weights = list(weights) if weights is not None else [1] * len(items)
     results: list = [None] * len(items)
-    with tqdm(total=sum(weights), unit=unit, delay=1.0, disable=progress is False, leave=False) as bar:
+    # progress None: a bar only on a terminal (tqdm.auto draws a widget in notebooks when progress=True)
+    disable = None if progress is None else not progress
+    with tqdm(total=sum(weights), unit=unit, delay=1.0, disable=disable, leave=False) as bar:
         for i, result in executor.imap(fn, items):
             results[i] = result
             if on_result is not None:

@@ -8,7 +8,7 @@ sweeps), so the same seed gives the same table however the work is spread.
 
 Each deal is played once per seat rotation of the lineup, so every agent sits
 in every seat on the same deals and comparisons between agents and seats are
-paired; two lineups or two parameter sets run with the same seed are played on
+paired (a lineup of one agent on every seat is played once per deal); two lineups or two parameter sets run with the same seed are played on
 the same deals too (common random numbers).
 
 A game plugs in through a :class:`GameAdapter` (``gamelab.<game>.sim``).
@@ -77,8 +77,15 @@ class Chunk:
         return np.random.SeedSequence(self.seed, spawn_key=(self.index,))
 
     @property
+    def rotations(self) -> int:
+        """Seatings each deal is played under: every rotation of the lineup,
+        or one when every seat holds the same agent (rotating would replay
+        the same game, and count it P times)."""
+        return 1 if len(set(self.lineup)) == 1 else self.n_players
+
+    @property
     def n_games(self) -> int:
-        return self.n_deals * self.n_players
+        return self.n_deals * self.rotations
 
 
 def resolve(game: str, params=None, lineup=None, n_players=None):
@@ -108,7 +115,8 @@ def plan(game: str, *, n_games: int, seed: int, params=None, lineup=None, n_play
     ``chunk_deals`` defaults to the game's own (part of what a seed means)."""
     params, lineup, n_players = resolve(game, params, lineup, n_players)
     chunk_deals = int(chunk_deals or adapter(game).chunk_deals)
-    n_deals = max(1, math.ceil(n_games / n_players))
+    rotations = 1 if len(set(lineup)) == 1 else n_players
+    n_deals = max(1, math.ceil(n_games / rotations))
     sizes = [min(chunk_deals, n_deals - i) for i in range(0, n_deals, chunk_deals)]
     return [Chunk(game, params, lineup, n_players, size, int(seed), first_chunk + i)
             for i, size in enumerate(sizes)]
@@ -119,7 +127,7 @@ def run_chunk(chunk: Chunk) -> pd.DataFrame:
     ad = adapter(chunk.game)
     frames = []
     P = chunk.n_players
-    for rot in range(P):
+    for rot in range(chunk.rotations):
         seating = [chunk.lineup[(s + rot) % P] for s in range(P)]
         out = ad.play(chunk.params, seating, chunk.n_deals, P, chunk.seed_seq())
         frames.append(_tidy(out, seating, chunk, rot))

@@ -55,10 +55,11 @@ class BalancePanel:
 
         self.game, self.seed, self.precision = game, seed, precision
         self.adapter = runner.adapter(game)
-        if extra is None:  # the game's own table of diagnostics, if it has one
+        if extra is None:  # the game's own diagnostics (tables, figures), if it has them
             import importlib
-            table = getattr(importlib.import_module(self.adapter.play.__module__), "panel_table", None)
-            extra = (lambda frame, params: [table(frame)]) if table else None
+            sim = importlib.import_module(self.adapter.play.__module__)
+            table = getattr(sim, "panel_table", None)
+            extra = getattr(sim, "panel_extras", None) or ((lambda frame, params: [table(frame)]) if table else None)
         self.extra = extra
         self.quick_games = quick_games or QUICK_GAMES
         self.store = store

@@ -48,3 +48,8 @@ def test_failing_chunk_names_its_seed():
     from gamelab.executors import ChunkFailed, DaskExecutor  # noqa: F401
     with pytest.raises(RuntimeError, match="crash agent"):
         runner.simulate("toy", n_games=10, seed=5, lineup=["crash", "weak"])
+
+
+def test_one_agent_everywhere_is_played_once_per_deal():
+    df = runner.simulate("toy", n_games=500, seed=2, n_players=3)  # default lineup: weak x 3
+    assert df["game"].nunique() == 500 and df["deal"].nunique() == 500 and (df["rotation"] == 0).all()

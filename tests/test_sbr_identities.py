@@ -61,3 +61,16 @@ def test_identity_table_follows_parameters():
 def test_short_race_pools():
     # 9.1: 4 segments x 11 = 44; 8 of the 12 relics laid out, expected 8 x 24/12 = 16; final 8+5+3+1 = 17
     assert ids.point_pools(params_for_variant("short"), 4) == {"segments": 44, "relics": 16, "final": 17, "total": 77}
+
+
+def test_simulated_terrain_tax_and_mean_card():
+    from gamelab import runner
+
+    greedy = identity_table("sbr", P, frame=runner.simulate("sbr", n_games=600, seed=4, n_players=4)).set_index("quantity")
+    rnd = identity_table("sbr", P, frame=runner.simulate("sbr", n_games=600, seed=4, n_players=4,
+                                                         lineup=["random"] * 4)).set_index("quantity")
+    tax = "terrain tax paid per rider over the game, simulated lineup"
+    # the greedy agent avoids curves with big cards: it pays less than random play
+    assert greedy.loc[tax, "sim_high"] < rnd.loc[tax, "sim_low"]
+    card = greedy.loc["mean card played (simulated)"]
+    assert 3.0 < card["simulated"] < 3.4 and card["n"] == 600

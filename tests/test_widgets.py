@@ -44,3 +44,17 @@ def test_ev_threshold_panel_redraws():
     assert list(panel.table["pairable_partners"]) == ["5 / 5", "5 / 5", "5 / 5", "4 / 5", "3 / 5"]
     panel.use_node_mean.value = True   # N = 42 / 8 = 5.25 -> cargo 5: (1.2 - 0) / (10.25 - 0)
     assert panel.table.loc[4, "p_star"] == pytest.approx(1.2 / 10.25)
+
+
+def test_sbr_panel_changes_the_rules(tmp_path):
+    panel = BalancePanel("sbr", sliders=["curve_penalty", "relic_points"], n_players=3, quick_games=300,
+                         store=ChunkStore(tmp_path))
+    panel.update()
+    before = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
+    panel.controls["curve_penalty"][0].value = 4
+    after = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
+    assert panel.params().curve_penalty == 4 and after != before
+    panel.controls["relic_points"][2].value = 6   # spine worth 6
+    assert panel.params().relic_points == (2, 2, 6, 1)
+    ids = panel.tables["identities"].set_index("quantity")
+    assert ids.loc["relic points on offer, 4 players", "exact"] == 2 * 3 + 2 * 3 + 6 * 3 + 1 * 3

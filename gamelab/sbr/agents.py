@@ -1,4 +1,4 @@
-"""STEEL BALL RUN agents (``docs/agents-sbr.md``).
+"""STEEL BALL RUN agents (``docs/agents.md``).
 
 Policies follow the engine's signature ``policy(params, state, rider, legal,
 rng) -> engine.Actions`` and choose only among the rules' legal actions.  They

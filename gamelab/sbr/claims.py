@@ -1,13 +1,13 @@
-"""STEEL BALL RUN appendix A beside our simulation (``docs/agents-sbr.md``).
+"""STEEL BALL RUN appendix A beside our simulation (``docs/agents.md``).
 
 ``measure(claims)`` plays ``n_games`` deals per player count with the greedy
 agent on every seat (the rulebook's "deterministic greedy, full information"
 AI; ours has our objective) and puts, beside every published cell, our value
 with a 95 % interval and whether the published value lies inside.
 
-All-greedy play is deterministic given the deal, so the runner's seat
-rotations would replay each deal identically: here each deal is played once
-(the runner's rotation 0, same seeding), ``n_games`` distinct deals per cell.
+All-greedy play is deterministic given the deal, so rotating seats would
+replay each deal identically: the runner plays a one-agent lineup once per
+deal, ``n_games`` distinct deals per cell.
 
 Intervals: means, rates and per-game totals: Student t over games (the game
 is the unit: the players of a game are not independent); a ratio (mean
@@ -38,11 +38,13 @@ def play_deals(chunk) -> dict:
 
 
 def simulate_counts(counts, *, n_games: int, seed: int, params=None, workers: int = 1,
-                    progress=None, chunk_deals: int = 5000) -> dict:
-    """{n_players: dict of stacked arrays} for ``n_games`` deals each."""
+                    progress=None, chunk_deals: int | None = None) -> dict:
+    """{n_players: dict of stacked arrays} for ``n_games`` deals each (the
+    same deals as ``runner.simulate`` with this seed: a one-agent lineup is
+    played once per deal)."""
     chunks, owner = [], []
     for P in counts:
-        cs = runner.plan("sbr", n_games=n_games * P, seed=seed, params=params, lineup=["greedy"] * P,
+        cs = runner.plan("sbr", n_games=n_games, seed=seed, params=params, lineup=["greedy"] * P,
                          chunk_deals=chunk_deals)
         chunks += cs
         owner += [P] * len(cs)

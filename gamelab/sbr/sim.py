@@ -74,8 +74,81 @@ def _segment_scale(base, value):
     return {"segment_points": tuple(int(round(p * value)) for p in base.segment_points)}
 
 
-ADAPTER = GameAdapter("sbr", play, agents.AgentParams, _lineup, agents=tuple(POLICIES), players=(2, 5),
-                      derived={"relic_scale": _relic_scale, "segment_scale": _segment_scale})
+def panel_table(frame) -> "pd.DataFrame":
+    """What a designer watches besides win rates, with 95 % intervals (per
+    game means: the players of a game are not independent): arrival, the
+    score's parts, relics, spin, seals, terrain tax."""
+    import pandas as pd
 
-BENCH = {"agent_lineup": lambda n_players: ["greedy"] * n_players,
+    from ..stats import mean_interval
+
+    per_game = frame.groupby("game")
+    rows = [("arrival rate (riders reaching 60)", per_game["finished"].mean()),
+            ("arrival beat (riders who arrived)", frame.dropna(subset=["arrival_beat"]).groupby("game")["arrival_beat"].mean()),
+            ("final square", per_game["final_square"].mean()),
+            ("segment points per player", per_game["segment_points"].mean()),
+            ("relic points per player", per_game["relic_points"].mean()),
+            ("final points per player", per_game["final_points"].mean()),
+            ("relics per player", per_game["relics"].mean()),
+            ("spin spent per player", per_game["spin_spent"].mean()),
+            ("seals placed per player", per_game["seals_placed"].mean()),
+            ("seal triggers per game", per_game["seal_triggers"].first()),
+            ("terrain tax per player (squares)", per_game["terrain_tax"].mean())]
+    out = []
+    for label, series in rows:
+        e = mean_interval(series.astype(float))
+        out.append({"measure": label, "value": e.value, "low": e.low, "high": e.high})
+    return pd.DataFrame(out)
+
+
+def finish_squares(frame):
+    """Distribution of final squares (share of riders per square)."""
+    return frame["final_square"].value_counts(normalize=True).sort_index()
+
+
+def panel_extras(frame, params) -> list:
+    """The SBR panel's diagnostics: the table, where riders end, and what their
+    scores are made of."""
+    import matplotlib.pyplot as plt
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.2))
+    dist = finish_squares(frame)
+    a.bar(dist.index, dist.values * 100, width=0.8)
+    a.set_xlabel("final square")
+    a.set_ylabel("% of riders")
+    a.set_title("where riders end")
+    parts = frame.groupby("seat")[["segment_points", "relic_points", "final_points"]].mean()
+    bottom = np.zeros(len(parts))
+    for col in parts:
+        b.bar(parts.index.astype(str), parts[col], bottom=bottom, label=col.replace("_", " "))
+        bottom += parts[col].to_numpy()
+    b.set_xlabel("seat")
+    b.set_ylabel("mean points")
+    b.set_title("score composition")
+    b.legend(fontsize=8)
+    fig.tight_layout()
+    plt.close(fig)
+    return [panel_table(frame), fig]
+
+
+ASSUMPTIONS = (
+    "Every seat is the greedy agent unless a lineup says otherwise: a deterministic, full-information rider "
+    "that scores each legal card and spin by what the engine says it would do (squares gained, relic points and "
+    "effects, spin kept, the card spent, terrain lost, the segment rank it would take on a segment's last beat "
+    "and the final rank on the last beat) and places a seal where the most pursuers are within reach. The "
+    "rulebook's own AI is not described beyond 'deterministic greedy, full information', so the weights are "
+    "ours (docs/agents.md). A lookahead agent (greedy play-outs of its top three options) beats it easily: "
+    "these tables describe greedy tables, not strong play.")
+
+ADAPTER = GameAdapter("sbr", play, agents.AgentParams, _lineup, agents=tuple(POLICIES), players=(2, 5),
+                      derived={"relic_scale": _relic_scale, "segment_scale": _segment_scale},
+                      title="STEEL BALL RUN: CONTINENTAL SPIN", report_players=(2, 3, 4, 5),
+                      report_groups=("agent", "seat"), assumptions=ASSUMPTIONS, chunk_deals=8192)
+
+def _random_batch(params, n_games, n_players, rng):
+    """Random legal play straight through the engine (as ``reference.play_random``)."""
+    return engine.play(params, [agents.random_policy] * n_players, n_games, rng, n_players)
+
+
+BENCH = {"random_batch": _random_batch, "agent_lineup": lambda n_players: ["greedy"] * n_players,
          "random_lineup": lambda n_players: ["random"] * n_players}

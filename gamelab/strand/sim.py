@@ -213,7 +213,15 @@ def _node_shift(base, value):
     return {"node_values": tuple(min(30, max(0, int(v + value))) for v in base.node_values)}
 
 
-BENCH = {"agent_lineup": default_lineup, "random_lineup": lambda n: ["random"] * n}
+def _random_batch(params, n_games, n_players, rng):
+    """Random legal play straight through the engine, no roles: what
+    ``reference.play_random`` does one game at a time."""
+    from .agents import random_policy
+    return engine.play(params, [random_policy] * n_players, n_games, rng, n_players)
+
+
+BENCH = {"agent_lineup": default_lineup, "random_lineup": lambda n: ["random"] * n,
+         "random_batch": _random_batch}
 
 def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
     """The diagnostics a designer watches, with 95 % intervals (for panels

@@ -3,7 +3,7 @@
 A :class:`Table` decides for every seat of every game at once (negotiation
 is a joint decision).  Each seat plays a style code: the six styles of
 ``STYLES``, ``RANDOM`` (uniformly random legal moves) or ``CUSTOM`` (a batch
-policy given per seat).  ``docs/agents-strand.md`` states the model in words.
+policy given per seat).  ``docs/agents.md`` states the model in words.
 
 Cargo (step 2), per style, from the seat's own hand:
   heavy: the largest card (has a 5, plays the 5); key: the smallest;
