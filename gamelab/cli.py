@@ -172,6 +172,12 @@ def _cmd_claims(args) -> int:
     inside = table.loc[judged, "inside"].astype(bool)
     print(f"\n{int(inside.sum())} of {int(judged.sum())} published cells lie inside our 95% interval "
           f"({args.n_games} games per cell, seed {args.seed}).")
+    if "strand" in args.games:
+        from .strand.claims import conclusions
+        c = conclusions(n_games=args.n_games, seed=args.seed, workers=args.workers)
+        with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format):
+            print("\nSTRAND appendix B's conclusions, two-proportion tests against the runner-up:\n"
+                  + c.to_string(index=False))
     return 0
 
 

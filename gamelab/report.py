@@ -151,9 +151,16 @@ def _claims_blocks(game: str, n_games: int, seed: int, workers: int, progress):
     judged = int(audit["inside"].notna().sum())
     cols = [c for c in ("section", "table", "row", "column", "value", "ours", "low", "high", "n", "inside", "note")
             if c in audit]
-    return [Block("text", f"{inside} of {judged} published cells lie inside our 95% interval "
-                          f"({n_games} games per player count, seed {seed})."),
-            Block("table", table_html(audit[cols].rename(columns={"value": "published"})))], (inside, judged)
+    blocks = [Block("text", f"{inside} of {judged} published cells lie inside our 95% interval "
+                            f"({n_games} games per player count, seed {seed})."),
+              Block("table", table_html(audit[cols].rename(columns={"value": "published"})))]
+    if hasattr(mod, "conclusions"):
+        c = mod.conclusions(n_games=n_games, seed=seed, workers=workers, progress=progress)
+        blocks += [Block("heading", "The rulebook's balance conclusions"),
+                   Block("text", "Each statement tested against the runner-up: difference of per-seat win rates "
+                                 "with its 95% interval (two-proportion test)."),
+                   Block("table", table_html(c))]
+    return blocks, (inside, judged)
 
 
 def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0, precision: float | None = None,

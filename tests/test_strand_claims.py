@@ -1,5 +1,6 @@
 """The STRAND claims table: every published cell gets our estimate."""
 import numpy as np
+import pytest
 
 from gamelab.claims import load_claims
 from gamelab.strand import claims
@@ -21,3 +22,16 @@ def test_claims_table_matches_the_claims_rows():
     per_player = table[(table["table"] == "lone markers") & (table["column"] == "per_player")]
     per_game = table[(table["table"] == "lone markers") & (table["column"] == "per_game")]
     assert np.allclose(per_player["ours"].to_numpy() * [3, 4, 5, 6], per_game["ours"].to_numpy())
+
+
+def test_conclusions_are_tested_pairwise():
+    from gamelab.strand.claims import CONCLUSIONS, conclusions
+
+    c = conclusions(n_games=1200, seed=2)
+    assert len(c) == len(CONCLUSIONS)
+    assert set(c["verdict"]) <= {"holds", "contradicted", "not resolved"}
+    for r in c.itertuples():
+        assert r.low <= r.difference <= r.high
+        assert r.difference == pytest.approx(r.rate - r.their_rate)
+        if r.verdict == "holds":
+            assert (r.low > 0) if "strongest" in r.claim else (r.high < 0)

@@ -95,3 +95,46 @@ def measure(claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, worker
     for k, v in out.items():
         rows[k] = v
     return rows
+
+
+#: appendix B's balance conclusions: (players, grouping, who, "strongest"/"weakest", the rulebook's words)
+CONCLUSIONS = (
+    (6, "style", "node_grabber", "strongest", "6 players: the node grabber is the strongest style (24.5 %)"),
+    (6, "style", "heavy", "weakest", "6 players: the heavy style is the weakest (11.8 %)"),
+    (3, "style", "mirror", "weakest", "3 players: the mirror style is the weakest (10.8 %)"),
+    (3, "role", "fragile", "strongest", "3 players: the fragile is the strongest role (37.7 %, variant C)"),
+    (6, "role", "bb", "weakest", "6 players: the bb is the weakest role (11.5 %)"),
+)
+
+
+def conclusions(*, n_games: int = 20000, seed: int = 0, workers: int = 1, params=None,
+                frames: dict | None = None, progress=None) -> pd.DataFrame:
+    """Each of appendix B's "strongest"/"weakest" statements tested against
+    the runner-up under our model: a two-proportion test of per-seat win
+    rates (``gamelab.stats.two_proportion``), difference with its 95 %
+    interval.  ``holds`` when the interval is on the claimed side of 0,
+    ``contradicted`` when it is on the other, else ``not resolved``."""
+    from ..stats import two_proportion
+
+    frames = dict(frames or {})
+    rows = []
+    for players, by, who, side, words in CONCLUSIONS:
+        if players not in frames:
+            frames[players] = runner.simulate("strand", n_games=n_games, seed=seed, n_players=players,
+                                              params=params, workers=workers, progress=progress)
+        f = frames[players]
+        g = f.groupby(by)["win"].agg(["sum", "size"])
+        g = g[g.index != "none"]
+        rate = g["sum"] / g["size"]
+        others = rate.drop(who)
+        rival = others.idxmax() if side == "strongest" else others.idxmin()
+        diff, test = two_proportion(g.loc[who, "sum"], int(g.loc[who, "size"]),
+                                    g.loc[rival, "sum"], int(g.loc[rival, "size"]))
+        if side == "weakest":
+            verdict = "holds" if diff.high < 0 else ("contradicted" if diff.low > 0 else "not resolved")
+        else:
+            verdict = "holds" if diff.low > 0 else ("contradicted" if diff.high < 0 else "not resolved")
+        rows.append({"claim": words, "who": who, "rate": rate[who], "compared_with": rival,
+                     "their_rate": rate[rival], "difference": diff.value, "low": diff.low, "high": diff.high,
+                     "p": test.pvalue, "verdict": verdict})
+    return pd.DataFrame(rows)
