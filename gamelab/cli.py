@@ -104,8 +104,8 @@ def _cmd_sweep(args) -> int:
     keys = list(spec["grid"])
     with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
         summary = wr[keys + ["group", "value", "low", "high", "games"]].to_string(index=False)
-    print(f"sweep {res.sweep_id}: {len(res.cells)} cells, {res.computed} chunks simulated, "
-          f"{res.loaded} read from the cache\n\nWin rate by agent\n{summary}\n\nwrote {written}")
+    print(f"sweep {res.sweep_id}: {len(res.cells)} cells ({res.resumed} read back finished), {res.computed} chunks "
+          f"simulated, {res.loaded} read from the cache\n\nWin rate by agent\n{summary}\n\nwrote {written}")
     return 0
 
 
@@ -143,7 +143,7 @@ def _cmd_report(args) -> int:
     baseline = load_params(args.game, args.baseline) if args.baseline else None
     out = build_report(args.game, params=params, baseline=baseline, n_games=args.games, seed=args.seed,
                        precision=args.precision, workers=args.workers, out=args.out, label=args.label or "",
-                       claims=not args.no_claims)
+                       claims=not args.no_claims, playtests=args.playtest or ())
     print(f"wrote {out}")
     return 0
 
@@ -214,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--label", default=None, help="a title for this report")
     p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
+    p.add_argument("--playtest", action="append", metavar="FILE", help="add a replayed playtest record (repeatable)")
     p.add_argument("--out", default=None, metavar="FILE.html")
     p.set_defaults(func=_cmd_report)
 

@@ -166,7 +166,8 @@ def _claims_blocks(game: str, n_games: int, seed: int, workers: int, progress):
 def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0, precision: float | None = None,
                  baseline=None, workers: int = 1, out: str | Path | None = None, claims: bool = True,
                  store: ChunkStore | None = None, progress: bool | None = None,
-                 player_counts=None, lineups: dict | None = None, label: str = "") -> Path:
+                 player_counts=None, lineups: dict | None = None, label: str = "",
+                 playtests=()) -> Path:
     """Build the report and write it (default ``reports/<game>.html``)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
@@ -250,6 +251,9 @@ def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0
         blocks += [Block("heading", "Errata"), Block("pre", errata or "None recorded.")]
         sections.append(Section("claims", "Rulebook claims audit and errata", blocks))
 
+    if playtests:
+        sections.append(Section("playtests", "Playtest replays", playtest_blocks(playtests)))
+
     sections.append(Section("assumptions", "Model assumptions", [Block("text", ad.assumptions or
                                                                        "See docs/agents.md.")]))
     sections.insert(0, Section("summary", "Summary verdict", [Block("list", verdicts, css="verdict")]))
@@ -263,6 +267,25 @@ def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
     return out
+
+
+def playtest_blocks(paths) -> list:
+    """Each record replayed through the rules: its ledger tables and every
+    figure of its ``expect`` the rules do not give."""
+    from . import playtest
+
+    blocks = []
+    for path in paths:
+        ledger = playtest.replay_file(path)
+        module = importlib.import_module(playtest.GAMES[ledger["game"]])
+        blocks.append(Block("heading", f"{Path(path).name} ({ledger['game']})"))
+        mism = ledger["mismatches"]
+        items = [("warn", f"{m['key']}{''.join(f'[{i}]' for i in m['index'])}: record says {m['expected']!r}, "
+                          f"rules give {m['actual']!r}") for m in mism]
+        blocks.append(Block("list", items or [("ok", "The record's expect agrees with the rules everywhere.")]))
+        for title, frame in module.tables(ledger):
+            blocks += [Block("text", title), Block("table", table_html(frame))]
+    return blocks
 
 
 def _specs(params):

@@ -28,7 +28,7 @@ from .params import from_mapping, specs
 from .store import ChunkStore, key_of
 
 RUNS_DIR = Path("data") / "runs"
-SPECIAL = ("n_players",)
+SPECIAL = ("n_players", "variant")
 
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:
@@ -89,6 +89,14 @@ def cell_setting(game: str, cell: Mapping, *, base_params=None, lineup=None, n_p
     for k in cell:
         if k not in known:
             raise GamelabError(f"unknown sweep parameter {k!r}: known are {', '.join(sorted(known))}")
+    if "variant" in cell:  # the rulebook's variant first, then the cell's own changes on top
+        import importlib
+        rules = importlib.import_module(f"gamelab.{game}.rules")
+        try:
+            variant = rules.params_for_variant(cell["variant"])
+        except AttributeError:
+            raise GamelabError(f"{game} has no variants") from None
+        base = from_mapping(ad.param_class, variant.changed(), base=base, source=f"variant {cell['variant']}")
     changes = {k: v for k, v in cell.items() if k in {s.name for s in specs(ad.param_class)}}
     for k, v in cell.items():
         if k in ad.derived:
@@ -151,10 +159,48 @@ def _fetch(chunks, store: ChunkStore, executor, progress) -> list[pd.DataFrame]:
 @dataclasses.dataclass
 class SweepResult:
     table: pd.DataFrame          # one row per cell and metric
-    cells: list[CellRun]
+    cells: list[CellRun | None]  # None for a cell read back from the sweep's checkpoint
     sweep_id: str
     computed: int                # chunks simulated by this call
     loaded: int                  # chunks read back from the store
+    resumed: int = 0             # finished cells read back from data/runs/<sweep id>/
+
+
+def _cell_file(run_dir: Path, i: int) -> Path:
+    return run_dir / "cells" / f"cell-{i:04d}.parquet"
+
+
+def _load_cell(run_dir: Path, i: int, entry: dict | None) -> pd.DataFrame | None:
+    """A finished cell's table, if its file is there and matches the manifest."""
+    import hashlib
+    import io
+
+    path = _cell_file(run_dir, i)
+    if not entry or not path.exists():
+        return None
+    raw = path.read_bytes()
+    if hashlib.sha256(raw).hexdigest() != entry.get("sha256"):
+        return None
+    try:
+        t = pd.read_parquet(io.BytesIO(raw))
+    except Exception:
+        return None
+    return t if len(t) == entry.get("rows") else None
+
+
+def _save_cell(run_dir: Path, i: int, t: pd.DataFrame) -> dict:
+    import hashlib
+    import io
+
+    from .store import _atomic_write
+
+    path = _cell_file(run_dir, i)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    t.to_parquet(buf, index=False)
+    raw = buf.getvalue()
+    _atomic_write(path, raw)
+    return {"file": str(path.relative_to(run_dir)), "rows": len(t), "sha256": hashlib.sha256(raw).hexdigest()}
 
 
 def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, lineup=None,
@@ -164,25 +210,49 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
           runs_dir: Path | None = None, executor=None, workers: int = 1,
           progress: bool | None = None) -> SweepResult:
     """Every cell of ``grid``; with ``baseline`` (a cell), paired differences
-    of each cell's win rates against it are added as ``metric == 'win_rate_diff'``."""
+    of each cell's win rates against it are added as ``metric == 'win_rate_diff'``.
+
+    Checkpoints: each finished cell's table is written to
+    ``data/runs/<sweep id>/cells/`` and recorded (rows, SHA-256) in the
+    sweep's ``manifest.json`` as it completes; every finished chunk is in the
+    chunk store.  Run the same sweep again after any interruption and it
+    reads the finished cells and chunks back (a file that does not match its
+    record is recomputed) and computes only the rest."""
     from .executors import make_executor
+    from .store import _atomic_write
 
     store = store or ChunkStore()
     executor = executor or make_executor(workers)
     cells = grid_cells(grid)
+    for cell in cells:  # every cell's setting is checked before anything runs
+        cell_setting(game, cell, base_params=base_params, lineup=lineup, n_players=n_players)
     spec = {"game": game, "grid": {k: list(v) for k, v in grid.items()}, "n_games": n_games, "seed": seed,
             "lineup": list(lineup) if lineup else None, "n_players": n_players, "precision": precision,
-            "base_params": base_params, "chunk_deals": chunk_deals}
+            "max_games": max_games, "base_params": base_params, "baseline": baseline, "chunk_deals": chunk_deals}
     sweep_id = key_of(spec)[:16]
     run_dir = Path(runs_dir or RUNS_DIR) / sweep_id
     run_dir.mkdir(parents=True, exist_ok=True)
-    manifest = {"sweep_id": sweep_id, "spec": json.loads(json.dumps(spec, default=str)), "cells": []}
+    manifest_path = run_dir / "manifest.json"
+    try:
+        old = json.loads(manifest_path.read_text())["cells"]
+    except (OSError, ValueError, KeyError):
+        old = []
+    manifest = {"sweep_id": sweep_id, "spec": json.loads(json.dumps(spec, default=str)),
+                "cells": [old[i] if i < len(old) else None for i in range(len(cells))]}
     kw = dict(n_games=n_games, seed=seed, base_params=base_params, lineup=lineup, n_players=n_players,
               precision=precision, max_games=max_games, chunk_deals=chunk_deals, store=store,
               executor=executor, progress=progress)
-    base_run = run_cell(game, baseline, **kw) if baseline is not None else None
-    runs, tables = [], []
+    base_run = None
+    runs, tables, resumed = [], [], 0
     for i, cell in enumerate(cells):
+        t = _load_cell(run_dir, i, manifest["cells"][i])
+        if t is not None:
+            resumed += 1
+            runs.append(None)
+            tables.append(t)
+            continue
+        if baseline is not None and base_run is None:
+            base_run = run_cell(game, baseline, **kw)
         run = run_cell(game, cell, **kw)
         runs.append(run)
         t = summarize(run.frame)
@@ -196,8 +266,9 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
         t["games"] = run.games
         t["target_met"] = run.target_met
         tables.append(t)
-        manifest["cells"].append({"cell": json.loads(json.dumps(cell, default=str)), "games": run.games})
-        (run_dir / "manifest.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
+        manifest["cells"][i] = {"cell": json.loads(json.dumps(cell, default=str)), "games": run.games,
+                                **_save_cell(run_dir, i, t)}
+        _atomic_write(manifest_path, json.dumps(manifest, indent=1, ensure_ascii=False).encode())
     table = pd.concat(tables, ignore_index=True)
     table.to_parquet(run_dir / "table.parquet", index=False)
-    return SweepResult(table, runs, sweep_id, store.computed, store.loaded)
+    return SweepResult(table, runs, sweep_id, store.computed, store.loaded, resumed)

@@ -29,7 +29,7 @@ def _sweep_cmd(tmp_path, name, delay):
     f = tmp_path / f"{name}.yaml"
     f.write_text(GRID % delay)
     return [sys.executable, "-m", "gamelab", "sweep", str(f), "--cache-dir", str(tmp_path / f"cache-{name}"),
-            "--runs-dir", str(tmp_path / "runs"), "--out", str(tmp_path / f"{name}.csv")]
+            "--runs-dir", str(tmp_path / f"runs-{name}"), "--out", str(tmp_path / f"{name}.csv")]
 
 
 def test_sigkill_midway_then_resume_matches_uninterrupted(tmp_path):
@@ -42,9 +42,13 @@ def test_sigkill_midway_then_resume_matches_uninterrupted(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     done_before = len(list(cache.rglob("*.json")))
-    assert 4 <= done_before < 12, done_before  # killed mid-way: 12 chunks in all
+    assert 4 <= done_before < 12, done_before  # killed mid-way: 12 chunks in all, 6 a cell
+    cells_done = len(list((tmp_path / "runs-killed").rglob("cell-*.parquet")))
+    assert cells_done <= done_before // 6  # a cell's file follows its last chunk
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    assert f"{12 - done_before} chunks simulated, {done_before} read from the cache" in out
+    # finished cells come back from the sweep's checkpoint, finished chunks from the cache: nothing twice
+    assert (f"2 cells ({cells_done} read back finished), {12 - done_before} chunks simulated, "
+            f"{done_before - 6 * cells_done} read from the cache") in out, out
     clean = subprocess.run(_sweep_cmd(tmp_path, "clean", 0.1), capture_output=True, text=True, check=True).stdout
     assert "12 chunks simulated, 0 read from the cache" in clean
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "killed.csv"), pd.read_csv(tmp_path / "clean.csv"))
@@ -98,3 +102,25 @@ def test_local_pool_survives_a_killed_worker(tmp_path):
         del os.environ["GAMELAB_TOY_KILL_ONCE"]
     assert flag.exists()
     pd.testing.assert_frame_equal(got, runner.simulate("toy", **kw))
+
+
+def test_a_chunk_failing_on_every_worker_is_reported_with_its_seed(cluster):
+    from gamelab.executors import ChunkFailed
+
+    _, client = cluster
+    with pytest.raises(ChunkFailed, match=r"chunk 0 \(seed 77, spawn_key \(0,\)\) failed repeatedly: "
+                                          r"RuntimeError: the crash agent always fails"):
+        runner.simulate("toy", n_games=20, seed=77, lineup=["crash", "weak"], executor=DaskExecutor(client, retries=1))
+
+
+def test_a_damaged_cell_checkpoint_is_recomputed(tmp_path):
+    kw = dict(n_games=400, seed=6, lineup=["strong", "weak"], store=ChunkStore(tmp_path / "c"),
+              runs_dir=tmp_path / "r", progress=False)
+    first = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
+    again = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
+    assert again.resumed == 2 and again.computed == first.computed
+    victim = sorted((tmp_path / "r").rglob("cell-0001.parquet"))[0]
+    victim.write_bytes(victim.read_bytes()[:-20])
+    third = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
+    assert third.resumed == 1 and third.cells[1] is not None
+    pd.testing.assert_frame_equal(first.table, third.table)

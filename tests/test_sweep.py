@@ -74,3 +74,13 @@ def test_corrupt_chunk_is_recomputed(store):
     again = sweep.run_cell("toy", {}, **kw)
     assert store.rejected == 1 and store.computed == 3  # 2 chunks, then the bad one again
     pd.testing.assert_frame_equal(first.frame, again.frame)
+
+
+def test_variant_is_a_sweep_parameter(store, tmp_path):
+    res = sweep.sweep("strand", {"variant": ["standard", "short"]}, n_games=200, seed=1, n_players=4,
+                      store=store, runs_dir=tmp_path, progress=False)
+    runs = {r.cell["variant"]: r for r in res.cells}
+    assert runs["short"].params.rounds == 5 and runs["short"].params.node_values == (3, 4, 4, 5, 5)
+    assert runs["standard"].params.rounds == 8
+    with pytest.raises(ParamError, match="variant 'long' is unknown"):
+        sweep.run_cell("strand", {"variant": "long"}, n_games=10, seed=1, n_players=4, store=store)
