@@ -86,6 +86,7 @@ def _figure():
 def win_section_blocks(frame: pd.DataFrame, groups, n_players: int) -> tuple[list, list]:
     """Win-rate tables per grouping with a chi-square verdict; verdict lines."""
     blocks, verdicts = [], []
+    primary = next((g for g in groups if g in frame and frame[g].nunique() > 1), None)
     for by in groups:
         if by not in frame:
             continue
@@ -100,6 +101,13 @@ def win_section_blocks(frame: pd.DataFrame, groups, n_players: int) -> tuple[lis
             t.rename(columns={"win_rate": "win %", "win_low": "low %", "win_high": "high %",
                               "share_of_games_won": "games won %"}),
             percent=("win %", "low %", "high %", "games won %"))))
+        if chi is not None and by == primary:
+            hi, lo = t.loc[t["win_rate"].idxmax()], t.loc[t["win_rate"].idxmin()]
+            verdicts.append(("", f"{n_players} players: strongest {by} {hi[by]} "
+                                 f"{hi['win_rate'] * 100:.1f}% [{hi['win_low'] * 100:.1f}, {hi['win_high'] * 100:.1f}], "
+                                 f"weakest {lo[by]} {lo['win_rate'] * 100:.1f}% "
+                                 f"[{lo['win_low'] * 100:.1f}, {lo['win_high'] * 100:.1f}] (per-seat win rates; "
+                                 f"fair {100 / n_players:.1f}%)"))
         if chi is not None:
             fair = "no evidence that they differ" if chi.pvalue >= 0.05 else "they do not win equally"
             css = "ok" if chi.pvalue >= 0.05 else "warn"
