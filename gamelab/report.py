@@ -103,9 +103,10 @@ def win_section_blocks(frame: pd.DataFrame, groups, n_players: int) -> tuple[lis
             percent=("win %", "low %", "high %", "games won %"))))
         if chi is not None and by == primary:
             hi, lo = t.loc[t["win_rate"].idxmax()], t.loc[t["win_rate"].idxmin()]
-            verdicts.append(("", f"{n_players} players: strongest {by} {hi[by]} "
+            name_hi, name_lo = t[by][t["win_rate"].idxmax()], t[by][t["win_rate"].idxmin()]
+            verdicts.append(("", f"{n_players} players: strongest {by} {name_hi} "
                                  f"{hi['win_rate'] * 100:.1f}% [{hi['win_low'] * 100:.1f}, {hi['win_high'] * 100:.1f}], "
-                                 f"weakest {lo[by]} {lo['win_rate'] * 100:.1f}% "
+                                 f"weakest {name_lo} {lo['win_rate'] * 100:.1f}% "
                                  f"[{lo['win_low'] * 100:.1f}, {lo['win_high'] * 100:.1f}] (per-seat win rates; "
                                  f"fair {100 / n_players:.1f}%)"))
         if chi is not None:
@@ -195,7 +196,8 @@ def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0
     sections, verdicts = [], []
 
     changed = params.changed()
-    ptab = pd.DataFrame([{"parameter": s.name, "value": str(getattr(params, s.name)), "rulebook": str(s.default),
+    ptab = pd.DataFrame([{"parameter": s.name, "value": _value_text(getattr(params, s.name), s.default),
+                          "rulebook": _value_text(s.default, s.default),
                           "section": s.section, "meaning": s.doc} for s in _specs(params)])
     ptab = ptab.sort_values("parameter", key=lambda c: ~c.isin(list(changed)), kind="stable").reset_index(drop=True)
     sections.append(Section("parameters", "Parameters", [
@@ -294,6 +296,18 @@ def playtest_blocks(paths) -> list:
         for title, frame in module.tables(ledger):
             blocks += [Block("text", title), Block("table", table_html(frame))]
     return blocks
+
+
+def _value_text(value, default) -> str:
+    """A parameter's value for the table: long lists (a board) summarised."""
+    if isinstance(value, tuple) and len(value) > 12:
+        if value == default:
+            return f"the rulebook's ({len(value)} items)"
+        changed = [i + 1 for i in range(max(len(value), len(default)))
+                   if i >= len(value) or i >= len(default) or value[i] != default[i]]
+        shown = ", ".join(f"{i}: {value[i - 1] if i <= len(value) else '-'}" for i in changed[:12])
+        return f"{len(value)} items; changed {shown}" + (" ..." if len(changed) > 12 else "")
+    return str(value)
 
 
 def _specs(params):
