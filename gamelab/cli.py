@@ -116,12 +116,14 @@ def _cmd_identities(args) -> int:
     from .identities import fmt, identity_table
 
     params = load_params(args.game, args.params, cls=None if args.games else rules_class(args.game))
-    frame = None
+    frames = {}
     if args.games:
         from . import runner
-        frame = runner.simulate(args.game, n_games=args.games, seed=args.seed, params=params,
-                                n_players=args.players, workers=args.workers)
-    t = identity_table(args.game, params, frame=frame)
+        counts = [args.players] if args.players else runner.adapter(args.game).report_players
+        for n in counts:
+            frames[n] = runner.simulate(args.game, n_games=args.games, seed=args.seed, params=params,
+                                        n_players=n, workers=args.workers)
+    t = identity_table(args.game, params, frames=frames)
     shown = t.copy()
     for c in ("rulebook", "exact", "simulated", "sim_low", "sim_high"):
         shown[c] = shown[c].map(fmt)
@@ -238,8 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
     p.add_argument("game", choices=["sbr", "strand"])
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
-    p.add_argument("--games", type=int, default=0, help="also simulate this many 4-player games")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--games", type=int, default=0,
+                   help="also simulate this many games per player count (the simulated column)")
+    p.add_argument("--players", type=int, default=None, help="simulate only this player count")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1)
     p.set_defaults(func=_cmd_identities)

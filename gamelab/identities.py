@@ -60,20 +60,32 @@ def rounding(printed: str) -> float:
     return 0.5 * 10 ** -len(printed.split(".")[1])
 
 
-def identity_table(game: str, params=None, *, frame: pd.DataFrame | None = None, **kw) -> pd.DataFrame:
-    """The identity table of ``game`` at ``params``; with a simulated
-    ``frame`` (from :func:`gamelab.runner.simulate`), the simulated column."""
+def players_of(frame: pd.DataFrame) -> int:
+    return int(frame.groupby("game").size().iloc[0])
+
+
+def identity_table(game: str, params=None, *, frame: pd.DataFrame | None = None,
+                   frames: dict | None = None, **kw) -> pd.DataFrame:
+    """The identity table of ``game`` at ``params``; with simulated frames
+    (from :func:`gamelab.runner.simulate`: ``frame``, or ``frames`` by player
+    count), the simulated column.  A row whose metric needs a player count
+    that was not simulated stays empty."""
     if game not in MODULES:
         return pd.DataFrame(columns=COLUMNS)
     mod = importlib.import_module(MODULES[game])
     params = params if params is not None else mod.default_params()
     rows: list[Row] = mod.rows(params, **kw)
+    frames = dict(frames or {})
     if frame is not None:
-        measured = mod.simulated(params, frame)
+        frames.setdefault(players_of(frame), frame)
+    if frames:
+        measured = mod.simulated(params, frames)
         for r in rows:
             if r.sim_key in measured:
                 est = measured[r.sim_key]
                 r.simulated, r.sim_low, r.sim_high, r.n = est.value, est.low, est.high, est.n
+    order = "①②③④⑤⑥⑦⑧"
+    rows = sorted(rows, key=lambda r: order.index(r.identity) if r.identity in order else len(order))
     out = pd.DataFrame([{**{c: getattr(r, c) for c in COLUMNS if c != "status"}, "status": judge(r)}
                         for r in rows], columns=COLUMNS)
     return out

@@ -230,10 +230,11 @@ def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0
                             [Block("figure", score_figure(frames, group), caption=f"Final scores by {group}")]))
 
     ref_n = 4 if 4 in frames else counts[0]
-    ids = identity_table(game, params, frame=frames[ref_n])
+    ids = identity_table(game, params, frames=frames)
     holds = ids["status"].str.startswith("holds").sum()
     sections.append(Section("identities", "Identities", [
-        Block("text", f"Exact values from the parameters; simulated values from the {ref_n}-player games."),
+        Block("text", f"Exact values from the parameters; simulated values from this report's games (rows "
+                      f"without a player count: the {ref_n}-player games)."),
         Block("table", table_html(ids))]))
     if len(ids):
         verdicts.append(("ok" if holds == len(ids) else "warn", f"Identities: {holds} of {len(ids)} hold."))

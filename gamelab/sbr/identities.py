@@ -113,7 +113,11 @@ def rows(params: SbrParams) -> list:
     out += [Row("②", "terrain tax if every curve and rock is crossed at the deck's big-card share", 11,
                 tax["card_mix"], 0.5),
             Row("②", "terrain tax paid per rider over the game, simulated lineup", 11, None, 0.5,
-                sim_key="terrain_tax")]
+                sim_key="terrain_tax"),
+            Row("②", "terrain tax paid per rider, greedy agent on every seat", 11, None, 0.5,
+                sim_key="terrain_tax_greedy"),
+            Row("②", "terrain tax paid per rider, random agent on every seat", 11, None, 0.5,
+                sim_key="terrain_tax_random")]
     spin = spin_income(params)
     out += [Row("③", "spin the board pays: rivers + towns", 10, spin["terrain"], 0),
             Row("③", "... with every eye as well", None, spin["with_all_eyes"])]
@@ -137,12 +141,31 @@ def rows(params: SbrParams) -> list:
     return out
 
 
-def simulated(params: SbrParams, frame) -> dict:
-    """Identity ② and ⑤ as measured: terrain tax per rider and the mean card
-    played (game means, t intervals: the riders of a game are not independent)."""
+def simulated(params: SbrParams, frames: dict) -> dict:
+    """Identity ② and ⑤ as measured (game means, t intervals: the riders of a
+    game are not independent): terrain tax per rider and the mean card played
+    in the 4-player frame (or the only one), and identity ②'s tax under the
+    greedy and under the random agent (each simulated at that frame's size
+    and player count when the frame has no such seats)."""
+    from .. import runner
     from ..stats import mean_interval
 
+    players = 4 if 4 in frames else next(iter(frames))
+    frame = frames[players]
+
+    def tax_of(f):
+        return mean_interval(f.groupby("game")["terrain_tax"].mean().astype(float))
+
     g = frame.groupby("game")
-    tax = mean_interval(g["terrain_tax"].mean().astype(float))
-    card = mean_interval((g["card_sum"].sum() / g["cards_played"].sum()).astype(float))
-    return {"terrain_tax": tax, "mean_card_played": card}
+    out = {"terrain_tax": tax_of(frame),
+           "mean_card_played": mean_interval((g["card_sum"].sum() / g["cards_played"].sum()).astype(float))}
+    n = min(int(frame["game"].nunique()), 20_000)
+    setup = runner.adapter("sbr").param_class
+    sim_params = params if isinstance(params, setup) else setup(**params.as_dict())
+    for agent in ("greedy", "random"):
+        mine = frame[frame["agent"] == agent]
+        if mine["game"].nunique() < n:
+            mine = runner.simulate("sbr", n_games=n, seed=0, n_players=players, params=sim_params,
+                                   lineup=[agent] * players, progress=False)
+        out[f"terrain_tax_{agent}"] = tax_of(mine)
+    return out

@@ -187,12 +187,17 @@ def rows(params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE,
     out.append(Row("③", "rounds whose node is voided by a full tie, 4 players (appendix B)", 0.039, None,
                    0.0005, sim_key="node_void_rate"))
     out.append(Row("④", "node points on the track", 42, node_total(params), 0))
-    out.append(Row("④", "node share of all points, 4 players", 0.29, None, 0.005, sim_key="node_share"))
     out.append(Row("④", "mean points scored in a 4-player game (all players)", 145, None, 2.5,
                    sim_key="total_points"))
     out.append(Row("⑤", "node points lost to one stalled round", 8, stall_cost(params, 1), 0))
     out.append(Row("⑤", "node points lost to two stalled rounds", 8 + 7, stall_cost(params, 2), 0))
-    out.append(Row("⑤", "rounds in which a team forms, 4 players", 0.93, None, 0.005, sim_key="team_round_rate"))
+    for players, claimed in ((3, 0.85), (4, 0.93), (5, 0.95), (6, 0.98)):
+        out.append(Row("⑤", f"rounds with a team, {players} players", claimed, None, 0.005,
+                       sim_key=f"team_round_rate@{players}"))
+        out.append(Row("⑤", f"node points no one can take (track short of the end), {players} players", None, None,
+                       sim_key=f"stall_cost@{players}"))
+        out.append(Row("④", f"node share of all points, {players} players", 0.29 if players == 4 else None, None,
+                       0.005, sim_key=f"node_share@{players}"))
     out.append(Row("②", "mean node share N of a player in a team (simulated)", node_share, None, 0.5,
                    sim_key="node_share_N"))
     out.append(Row("②", "value S of a stay: next-round points after a stay minus otherwise (simulated)",
@@ -203,10 +208,24 @@ def rows(params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE,
     return out
 
 
-def simulated(params: StrandParams, frame) -> dict:
-    """The simulated quantities the rows name (``sim_key``), from a runner frame."""
+def simulated(params: StrandParams, frames: dict) -> dict:
+    """The simulated quantities the rows name (``sim_key``) from runner frames
+    by player count: ``key@P`` for P players, plain ``key`` from the 4-player
+    frame (or the only one)."""
+    from ..stats import mean_interval
     from .sim import measures
-    return measures(frame)
+
+    out = {}
+    for players, frame in frames.items():
+        m = measures(frame)
+        games = frame.groupby("game").first()
+        nodes = np.asarray(params.node_values)
+        tail = np.concatenate([np.cumsum(nodes[::-1])[::-1], [0]])  # node points beyond each track position
+        m["stall_cost"] = mean_interval(tail[np.minimum(games["team_rounds"].to_numpy(), len(nodes))])
+        out.update({f"{k}@{players}": v for k, v in m.items()})
+    ref = f"@{4 if 4 in frames else next(iter(frames))}"
+    out.update({k[: -len(ref)]: v for k, v in list(out.items()) if k.endswith(ref)})
+    return out
 
 
 def trust_table(*, n_games: int = 20_000, n_players: int = 4, seed: int = 0, params=None,
