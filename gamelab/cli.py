@@ -43,20 +43,23 @@ def _write_table(df, out: str) -> str:
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
-    from . import runner, stats
+    from . import runner, stats, sweep
+    from .executors import make_executor
     from .files import load_params
+    from .store import ChunkStore
 
     params = load_params(args.game, args.params)
-    executor = None
-    if args.scheduler:
-        from .executors import make_executor
-        executor = make_executor(scheduler=args.scheduler)
-    df = runner.simulate(args.game, n_games=args.games, seed=args.seed, params=params,
-                         lineup=args.lineup, n_players=args.players, workers=args.workers,
-                         executor=executor)
-    lines = [f"{args.game}: {df['game'].nunique()} games, {len(df) // df['game'].nunique()} players, seed {args.seed}"]
+    executor = make_executor(args.workers, scheduler=args.scheduler)
+    store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
+    # through the chunk store: a run interrupted (Ctrl-C, a closed lid) resumes where it stopped
+    run = sweep.run_cell(args.game, {}, n_games=args.games, seed=args.seed, base_params=params,
+                         lineup=args.lineup, n_players=args.players, store=store, executor=executor)
+    df = run.frame
+    groups = [g for g in runner.adapter(args.game).report_groups if g in df] or ["agent", "seat"]
+    lines = [f"{args.game}: {df['game'].nunique()} games, {run.n_players} players, seed {args.seed} "
+             f"({store.computed} chunks simulated, {store.loaded} read from the cache)"]
     with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
-        for by in ("agent", "seat"):
+        for by in dict.fromkeys(groups):
             lines.append(f"\nWin rate by {by} (95% Wilson interval)\n" + stats.win_table(df, by).to_string(index=False))
     if args.out:
         lines.append(f"\nwrote {_write_table(df, args.out)}")
@@ -202,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
+    p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("report", help="build a self-contained HTML balance report")
