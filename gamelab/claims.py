@@ -3,6 +3,14 @@
 One CSV per published table; each row is one cell: game, section, table,
 row, column, value, unit, note.  ``load_claims`` reads them all; the audit
 that puts our measurement beside each cell builds on this frame.
+
+Two kinds of cells: the appendices' simulated figures, measured by each
+game's ``claims.measure`` with a 95 % interval, and every number the rules
+alone decide (``<game>_rules.csv``), whose ``quantity`` column names the key
+of the game's ``exact.exact_claims(params)``: :func:`exact_audit` puts the
+exact value beside them (``low = high = ours``, ``n`` NaN) and ``inside``
+means equal up to the printed rounding (half a unit of the last digit of
+the figure as written in the CSV, kept in ``printed``).
 """
 from __future__ import annotations
 
@@ -20,14 +28,44 @@ def load_claims(game: str | None = None, directory: Path | None = None) -> pd.Da
     directory = Path(directory or CLAIMS_DIR)
     frames = []
     for path in sorted(directory.glob("*.csv")):
-        df = pd.read_csv(path, dtype={"value": float}, keep_default_na=False)
+        df = pd.read_csv(path, dtype={"value": str}, keep_default_na=False)
         missing = [c for c in COLUMNS if c not in df.columns]
         if missing:
             raise ValueError(f"{path.name}: missing columns {missing}")
+        df["printed"] = df["value"].str.strip()
+        df["value"] = df["printed"].astype(float)
+        if "quantity" not in df:
+            df["quantity"] = ""
         df["source"] = path.name
         frames.append(df)
     out = pd.concat(frames, ignore_index=True)
     return out if game is None else out[out["game"] == game].reset_index(drop=True)
+
+
+def is_exact(claims: pd.DataFrame) -> pd.Series:
+    """Rows whose figure the rules alone decide (a ``quantity`` is named)."""
+    if "quantity" not in claims:
+        return pd.Series(False, index=claims.index)
+    return claims["quantity"].fillna("").astype(str).str.len() > 0
+
+
+def exact_audit(rows: pd.DataFrame, values: dict) -> pd.DataFrame:
+    """``rows`` (exact claims) with ``ours`` = ``values[quantity]``, ``low`` =
+    ``high`` = ours, ``n`` NaN, ``inside`` (equal up to the printed rounding)
+    and ``note`` "exact" (plus the row's own note, e.g. its erratum)."""
+    from .identities import rounding
+
+    out = rows.copy()
+    ours = [float(values[q]) if q in values else float("nan") for q in out["quantity"]]
+    out["ours"] = ours
+    out["low"] = out["high"] = out["ours"]
+    out["n"] = float("nan")
+    printed = out["printed"] if "printed" in out else out["value"].map(repr)
+    tol = [rounding(str(p)) for p in printed]
+    out["inside"] = [bool(abs(o - v) <= t + 1e-9) for o, v, t in zip(ours, out["value"], tol)]
+    out["note"] = ["exact" + (f"; {n}" if n else "") + ("" if q in values else "; not computed")
+                   for n, q in zip(out["note"].fillna(""), out["quantity"])]
+    return out
 
 
 def audit(games=("sbr", "strand"), *, n_games: int = 20_000, seed: int = 0, workers: int = 2,

@@ -160,8 +160,13 @@ def _claims_blocks(game: str, n_games: int, seed: int, workers: int, progress):
     judged = int(audit["inside"].notna().sum())
     cols = [c for c in ("section", "table", "row", "column", "value", "ours", "low", "high", "n", "inside", "note")
             if c in audit]
-    blocks = [Block("text", f"{inside} of {judged} published cells lie inside our 95% interval "
-                            f"({n_games} games per player count, seed {seed})."),
+    from .claims import is_exact
+    exact = is_exact(audit)
+    held = int(audit.loc[exact, "inside"].astype(bool).sum())
+    blocks = [Block("text", f"{inside} of {judged} published figures reproduced: {held} of {int(exact.sum())} "
+                            "rules-decided figures hold exactly (up to their printed rounding), "
+                            f"{inside - held} of {judged - int(exact.sum())} simulated cells lie inside our "
+                            f"95% interval ({n_games} games per player count, seed {seed})."),
               Block("table", table_html(audit[cols].rename(columns={"value": "published"})))]
     if hasattr(mod, "conclusions"):
         c = mod.conclusions(n_games=n_games, seed=seed, workers=workers, progress=progress)

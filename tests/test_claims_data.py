@@ -15,7 +15,17 @@ def test_tables_are_complete():
         "strand_appendix_b_roles.csv": 3 + 4 + 5 + 6,
         "strand_appendix_b_diagnostics.csv": 5 * 4,
         "strand_faq_q10.csv": 2 * 4,
+        "sbr_rules.csv": 213,
+        "strand_rules.csv": 201,
     }
+
+
+def test_rules_tables_name_a_quantity_on_every_row():
+    c = load_claims()
+    rules = c["source"].str.endswith("_rules.csv")
+    assert (c.loc[rules, "quantity"].str.len() > 0).all()
+    assert (c.loc[~rules, "quantity"].fillna("") == "").all()
+    assert c["printed"].astype(float).equals(c["value"])
 
 
 @pytest.mark.parametrize("table", ["styles", "roles"])

@@ -15,6 +15,8 @@ def test_claims_table_matches_the_claims_rows():
     for col in ("ours", "low", "high", "n", "inside", "note", "claim_note"):
         assert col in table
     assert table["ours"].notna().all()
+    assert (table.loc[table["quantity"] != "", "note"].str.startswith("exact")).all()
+    table = table[table["quantity"] == ""]
     assert ((table["low"] <= table["ours"] + 1e-9) & (table["ours"] <= table["high"] + 1e-9)).all()
     # a column of the style table sums to 100 % (every game has exactly one winner share)
     styles = table[table["table"] == "styles"].groupby("column")["ours"].sum()

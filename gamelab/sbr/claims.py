@@ -116,8 +116,24 @@ def cell_table(d: dict, rng) -> dict:
 def measure(claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, workers: int = 1,
             progress=None, params=None) -> pd.DataFrame:
     """The SBR rows of ``claims`` with ``ours``, ``low``, ``high``, ``n``,
-    ``inside``, ``low300``, ``high300``, ``inside300`` and ``note``."""
+    ``inside``, ``low300``, ``high300``, ``inside300`` and ``note``: the
+    rules-decided rows (``quantity`` set) exactly from :mod:`gamelab.sbr.exact`,
+    the appendix A rows from simulation."""
+    from ..claims import exact_audit, is_exact
+    from .exact import exact_claims
+
     rows = claims[claims["game"] == "sbr"].reset_index(drop=True)
+    exact = is_exact(rows)
+    parts = []
+    if exact.any():
+        parts.append(exact_audit(rows[exact], exact_claims(params)))
+    if (~exact).any():
+        parts.append(_simulated(rows[~exact], n_games=n_games, seed=seed, workers=workers, progress=progress,
+                                params=params))
+    return pd.concat(parts).sort_index().reset_index(drop=True)
+
+
+def _simulated(rows, *, n_games, seed, workers, progress, params) -> pd.DataFrame:
     counts = sorted({int(r.split()[0]) for r in rows["row"]})
     sims = simulate_counts(counts, n_games=max(n_games, BLOCK), seed=seed, params=params, workers=workers,
                            progress=progress)

@@ -69,8 +69,24 @@ def measure(claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, worker
             progress=None, params=None) -> pd.DataFrame:
     """The STRAND rows of ``claims`` with ``ours``, ``low``, ``high``, ``n``,
     ``inside`` and ``note`` (the published row's own note moves to
-    ``claim_note``)."""
-    rows = claims[claims["game"] == "strand"].copy().reset_index(drop=True)
+    ``claim_note``): the rules-decided rows (``quantity`` set) exactly from
+    :mod:`gamelab.strand.exact`, the others from simulation."""
+    from ..claims import exact_audit, is_exact
+    from .exact import exact_claims
+
+    rows = claims[claims["game"] == "strand"].reset_index(drop=True)
+    exact = is_exact(rows)
+    parts = []
+    if exact.any():
+        done = exact_audit(rows[exact], exact_claims(params))
+        parts.append(done.assign(claim_note=rows.loc[exact, "note"]))
+    if (~exact).any():
+        parts.append(_simulated(rows[~exact].copy(), n_games=n_games, seed=seed, workers=workers,
+                                progress=progress, params=params))
+    return pd.concat(parts).sort_index().reset_index(drop=True)
+
+
+def _simulated(rows, *, n_games, seed, workers, progress, params) -> pd.DataFrame:
     found = {}
     for P in PLAYERS:
         frame = runner.simulate("strand", n_games=n_games, seed=seed, n_players=P, params=params,
