@@ -155,6 +155,25 @@ def test_adapter_names_defaults_and_diagnostics():
     assert changes == {"relic_points": (4, 4, 6, 2)}
 
 
+@pytest.mark.parametrize("reading,n_players,lineup", [
+    (dict(), 4, None),
+    (dict(start_player="random"), 4, None),
+    (dict(start_player="random", seat_order="from_start"), 3, ["greedy", "random", "greedy"]),
+    (dict(start_player="random", riders_per_player=2, max_players=2), 2, None)])
+def test_start_player_column_marks_one_player_per_game(reading, n_players, lineup):
+    p = agents.AgentParams(**reading)
+    df = runner.simulate("sbr", n_games=400, seed=3, params=p, n_players=n_players, lineup=lineup)
+    assert df["start_player"].dtype == bool
+    assert (df.groupby("game")["start_player"].sum() == 1).all()
+    starts = df[df["start_player"]]
+    if reading.get("start_player", "seat") == "seat":
+        assert (starts["seat"] == 1).all()
+    else:
+        assert set(starts["seat"]) == set(range(1, n_players + 1))
+        # the same deal played under each rotation of the lineup keeps its start seat
+        assert (starts.groupby("deal")["seat"].nunique() == 1).all()
+
+
 def test_same_seed_same_table_any_workers():
     kw = dict(n_games=600, seed=11, lineup=["greedy", "random", "greedy"], chunk_deals=50)
     a = runner.simulate("sbr", workers=1, **kw)

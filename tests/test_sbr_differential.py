@@ -25,11 +25,21 @@ def test_variants_every_step(variant, n_players):
     sbr_diff.run(params_for_variant(variant), 250, n_players, 11)
 
 
+@pytest.mark.parametrize("n_players,variant", [(2, "standard"), (3, "standard"), (5, "standard"), (2, "dual")])
+def test_seat_order_from_start_every_step(n_players, variant):
+    """Every tie counted from a random start player, at other player counts
+    and with dual riders (the start is a player's first rider)."""
+    p = params_for_variant(variant, seat_order="from_start", start_player="random")
+    res = sbr_diff.run(p, 200, n_players, 19)
+    assert res["score"].shape == (200, n_players)
+
+
 @pytest.mark.parametrize("reading", [dict(extra_cost_rule="stop_before"), dict(heart_passes_seals=True),
                                      dict(seal_spent_on_stop=False), dict(break_on_stop=True),
                                      dict(seal_empty="no_seal_no_rider"), dict(skull_takes_current=False),
                                      dict(start_player="random"), dict(team_seals_ignored=False, riders_per_player=2,
-                                                                       max_players=2)])
+                                                                       max_players=2),
+                                     dict(seat_order="from_start", start_player="random")])
 def test_readings_every_step(reading):
     p = params_for_variant("standard", **reading)
     sbr_diff.run(p, 200, 2 if p.riders_per_player == 2 else 4, 13)

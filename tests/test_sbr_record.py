@@ -104,6 +104,11 @@ def test_unknown_relic_finished_rider_and_names():
     # both finished in beat 2: the empty beats 3-18 are played out, every
     # segment tie (distance, position, relics) falls to the seat
     assert led["final"]["total"] == [6 * 5 + 10, 6 * 3 + 6]
+    # the record names B as start player: under seat_order from_start every tie is his
+    tiny.update(start="B", params={**tiny["params"], "seat_order": "from_start"})
+    led = playtest.replay(tiny)
+    assert led["beats"][0]["order"] == ["B", "A"]
+    assert led["final"]["winners"] == ["B"] and led["final"]["total"] == [6 * 3 + 6, 6 * 5 + 10]
 
 
 def test_bad_params_and_variant():

@@ -195,6 +195,50 @@ def test_acting_order_with_equal_positions():
     assert engine.begin_beat(P, s.st).order[0].tolist() == [2, 3, 0, 1] == s.ref.order()
 
 
+@pytest.mark.parametrize("seat_order,first,taker", [("fixed", 0, 0), ("from_start", 2, 2)])
+def test_beat_3_tie_acting_order_by_seat_order(seat_order, first, taker):
+    """Beat 3, riders 1 and 3 (0 and 2 here) both on square 5 with no spin,
+    seat 3 the start player: under ``fixed`` seat 1 acts first, under
+    ``from_start`` seat 3 does, and the first to stop on 7 takes its relic."""
+    p = P.replace(seat_order=seat_order, start_player="random")
+    s = Scene(p, pos=[5, 20, 5, 25], relics={7: SPINE})
+    s.st.start[0] = s.ref.start = 2
+    s.st.beat = s.ref.beat = 2
+    st = engine.begin_beat(p, s.st)
+    assert st.order[0].tolist() == s.ref.order() == [first, 2 - first, 1, 3]
+    for slot, r in enumerate(s.ref.order()):
+        a = engine.Actions(*(np.array([v]) for v in (2, 0, 0, False, 0)))
+        st, _ = engine.act(p, st, a, slot)
+        s.ref.act(r, 2)
+    assert st.pos[0].tolist() == s.ref.pos == [7, 22, 7, 27]
+    assert st.relic_pts[0].tolist() == s.ref.relic_pts
+    assert st.relic_pts[0, taker] == 3 and st.relic_pts[0].sum() == 3
+    st = engine.end_beat(p, st)                             # segment 1: 0 and 2 tie on 7 ... relics
+    s.ref.end_beat()
+    assert st.seg_pts[0, 0].tolist() == s.ref.segments[0][1]
+
+
+def test_seat_order_in_segment_and_final_ranking():
+    """Equal distance, square and relics: ``fixed`` ranks seat 1 first,
+    ``from_start`` the rider first clockwise from the start player."""
+    for seat_order, seg, final in [("fixed", [5, 3, 2, 1], [10, 6, 3, 1]),
+                                   ("from_start", [2, 1, 5, 3], [3, 1, 10, 6])]:
+        p = P.replace(seat_order=seat_order, start_player="random")
+        s = Scene(p, pos=[12, 12, 12, 12])
+        s.st.seg_start[0] = s.ref.seg_start = [7, 7, 7, 7]
+        s.st.start[0] = s.ref.start = 2
+        s.st.beat = s.ref.beat = 2
+        st = engine.end_beat(p, s.st)
+        s.ref.end_beat()
+        assert st.seg_pts[0, 0].tolist() == s.ref.segments[0][1] == seg
+        res = engine.result(p, st)
+        assert res["final_points"][0].tolist() == s.ref.result()["final_points"] == final
+    p = P.replace(seat_order="from_start")                  # start_player seat: the same as fixed
+    s = Scene(p, pos=[12, 12, 12, 12])
+    s.st.beat = 2
+    assert engine.end_beat(p, s.st).seg_pts[0, 0].tolist() == [5, 3, 2, 1]
+
+
 def test_readings_change_what_they_say():
     p = P.replace(extra_cost_rule="stop_before")
     assert Scene(p, pos=[0]).move(0, 4) == (2, 0)           # cannot pay the curve at 3: stays on 2

@@ -61,7 +61,7 @@ STATS = ("spin_spent", "seals_placed", "seal_hits", "card_sum", "cards_played", 
 class Chance(NamedTuple):
     decks: np.ndarray     # (G, R, D) card values in draw order
     relics: np.ndarray    # (G, N+1) relic type by square, -1 none
-    start: np.ndarray     # (G,) start rider (beat-1 ties, section 6.1)
+    start: np.ndarray     # (G,) start rider (beat-1 ties, section 6.1; every tie under seat_order from_start)
 
 
 class Actions(NamedTuple):
@@ -193,15 +193,24 @@ def _tables(params: SbrParams):
 
 
 # ---------------------------------------------------------------- beat
-def begin_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
-    """Section 6.2 step 0: back to front, then less spin, then seat (beat 1:
-    seats counted from the start rider)."""
-    st = state if inplace else state.copy()
-    G, R = st.pos.shape
+def seat_rank(params: SbrParams, state: State, first_beat: bool = False) -> np.ndarray:
+    """Each rider's place in the "seat order" that breaks ties ((1, R) or
+    (G, R)): clockwise from the start rider in beat 1 (6.1) and, under
+    ``seat_order = from_start``, in every tie-break; else the seat number."""
+    R = state.pos.shape[1]
     seat = np.arange(R)[None, :]
-    if st.beat == 0:
-        seat = (seat - st.start[:, None].astype(np.int64)) % R
-    key = (st.pos.astype(np.int64) * 64 + st.spin) * R + seat
+    if first_beat or params.seat_order == "from_start":
+        seat = (seat - state.start[:, None].astype(np.int64)) % R
+    return seat
+
+
+def begin_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
+    """Section 6.2 step 0: back to front, then less spin, then seat order
+    (beat 1, or every beat under ``seat_order = from_start``: counted from
+    the start rider)."""
+    st = state if inplace else state.copy()
+    R = st.pos.shape[1]
+    key = (st.pos.astype(np.int64) * 64 + st.spin) * R + seat_rank(params, st, st.beat == 0)
     st.order = _order_by(key)
     return st
 
@@ -659,7 +668,7 @@ def _take_back(st, g, r, want):
 
 def end_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
     """Segment scoring after every third beat (6.2): distance this segment,
-    ties by position, then relics, then seat; seals cleared."""
+    ties by position, then relics, then seat order; seals cleared."""
     st = state if inplace else state.copy()
     st.beat += 1
     ends = params.segment_ends()
@@ -667,7 +676,7 @@ def end_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
         k = ends.index(st.beat)
         G, R = st.pos.shape
         dist = st.pos.astype(np.int16) - st.seg_start
-        pts = _points_by_rank(params.segment_points, dist, st.pos, st.relic_n)
+        pts = _points_by_rank(params.segment_points, seat_rank(params, st), dist, st.pos, st.relic_n)
         st.seg_points += pts
         st.seg_dist[:, k], st.seg_pts[:, k] = dist, pts
         st.seg_start = st.pos.copy()
@@ -675,25 +684,25 @@ def end_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
     return st
 
 
-def _points_by_rank(points, *keys):
-    """Rank riders by the keys (each higher first), then seat; the points of
-    each rider's rank."""
+def _points_by_rank(points, seat, *keys):
+    """Rank riders by the keys (each higher first), then ``seat`` (the seat
+    order, (1, R) or (G, R)); the points of each rider's rank."""
     R = keys[0].shape[1]
     key = np.zeros(keys[0].shape, np.int64)
     for k in keys:
         key = key * 512 + (255 - k.astype(np.int64))     # every key is within -255..255
-    key = key * R + np.arange(R)
+    key = key * R + seat
     return np.array(points[:R], np.int16)[_count_below(key)]
 
 
 # ---------------------------------------------------------------- result
 def result(params: SbrParams, state: State) -> dict:
-    """Section 6.3: final points by position (ties: relics, seat), totals,
+    """Section 6.3: final points by position (ties: relics, seat order), totals,
     winners (ties: relic count, position, then shared)."""
     st = state
     G, R = st.pos.shape
     P, k = st.n_players, params.riders_per_player
-    final = _points_by_rank(params.final_points, st.pos, st.relic_n)
+    final = _points_by_rank(params.final_points, seat_rank(params, st), st.pos, st.relic_n)
     rider_total = st.seg_points + st.relic_pts + final
     score = rider_total.reshape(G, P, k).sum(axis=2)
     relics = st.relic_n.reshape(G, P, k).sum(axis=2, dtype=np.int64)

@@ -9,7 +9,8 @@ engine's legal masks before it is played; the first broken rule raises a
 
 Dual riders (9.5) are named ``NAME/1`` and ``NAME/2`` in ``beats``; per-seat
 lists are then per rider, except ``total`` (per player).  Optional ``start``
-names the start player (section 6.1); by default seat 1 starts.
+names the start player (section 6.1; beat 1's ties, and every seat-order tie
+under ``params: {seat_order: from_start}``); by default seat 1 starts.
 """
 from __future__ import annotations
 

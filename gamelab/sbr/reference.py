@@ -45,14 +45,22 @@ class Game:
         self.stats = {k: [0] * R for k in ("spin_spent", "seals_placed", "seal_hits",
                                            "card_sum", "cards_played", "terrain_tax")}
 
+    # --- "seat order" (6.2 step 0, segment and final ranking) ---
+    def seat(self, r: int, first_beat: bool = False) -> int:
+        """Rider r's place in the seat order: clockwise from the start player
+        in beat 1 (6.1) and, under ``seat_order = from_start``, in every
+        tie-break; otherwise his seat number."""
+        if first_beat or self.p.seat_order == "from_start":
+            return (r - self.start) % self.R
+        return r
+
     # --- section 6.2 step 0 ---
     def order(self) -> list[int]:
         """Riders still racing, back to front; ties: less spin, then seat
-        (in beat 1 the seats count from the start player, section 6.1)."""
+        order (in beat 1 counted from the start player, section 6.1)."""
         first = self.beat == 0
-        seat = [(r - self.start) % self.R if first else r for r in range(self.R)]
         racing = [r for r in range(self.R) if self.pos[r] < self.L]
-        return sorted(racing, key=lambda r: (self.pos[r], self.spin[r], seat[r]))
+        return sorted(racing, key=lambda r: (self.pos[r], self.spin[r], self.seat(r, first)))
 
     def gain_spin(self, r, n):
         self.spin[r] = min(self.p.spin_cap, self.spin[r] + n)
@@ -196,7 +204,8 @@ class Game:
         self.beat += 1
         if self.beat in self.p.segment_ends():
             dist = [self.pos[r] - self.seg_start[r] for r in range(self.R)]
-            ranked = sorted(range(self.R), key=lambda r: (-dist[r], -self.pos[r], -self.relic_n[r], r))
+            ranked = sorted(range(self.R), key=lambda r: (-dist[r], -self.pos[r], -self.relic_n[r],
+                                                       self.seat(r)))
             pts = [0] * self.R
             for k, r in enumerate(ranked):
                 pts[r] = self.p.segment_points[k]
@@ -208,7 +217,7 @@ class Game:
     # --- section 6.3 ---
     def result(self) -> dict:
         R, P = self.R, self.n_players
-        ranked = sorted(range(R), key=lambda r: (-self.pos[r], -self.relic_n[r], r))
+        ranked = sorted(range(R), key=lambda r: (-self.pos[r], -self.relic_n[r], self.seat(r)))
         final = [0] * R
         for k, r in enumerate(ranked):
             final[r] = self.p.final_points[k]

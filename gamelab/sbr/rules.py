@@ -97,6 +97,9 @@ class SbrParams(Params):
                                      "or the rider stops before the square (stop_before)")
     start_player: str = param("seat", choices=("seat", "random"), section="6.1",
                               doc="who breaks beat-1 ties: seat 1, or a random start player (the flip)")
+    seat_order: str = param("fixed", choices=("fixed", "from_start"), section="6.1 / 6.2 / 6.3",
+                            doc="'seat order' in every tie-break: seats 1, 2, ... (beat 1 counted from the "
+                                "start player), or always clockwise from the start player")
     heart_passes_seals: bool = param(False, section="5.4",
                                      doc="the heart's 3 squares meet seals (terrain and relics never)")
     skull_takes_current: bool = param(True, section="5.4",

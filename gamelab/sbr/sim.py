@@ -10,6 +10,9 @@ Per seat (G, P), one row per player per game in the runner's table:
 * ``segment_points``, ``relic_points``, ``final_points`` (the three parts);
 * ``final_square`` (appendix A "final square"), ``finished`` (reached the
   finish), ``arrival_beat`` (the beat he reached it, NaN if not);
+* ``start_player`` (the start player of section 6.1, exactly one per game:
+  beat 1's order counts from him, and every seat-order tie-break too under
+  ``seat_order = from_start``);
 * ``relics`` (relics taken), ``spin_spent``, ``seals_placed``,
   ``seal_hits`` (seals triggered on this rider: movement lost or spin paid);
 * ``terrain_tax`` (movement lost to rocks and curves, identity 2),
@@ -38,7 +41,17 @@ def play(params, seating, n_deals, n_players, seed_seq) -> dict:
     chance = engine.draw_chance(params, n_deals, n_players, np.random.default_rng(chance_seq))
     policies = [POLICIES[name] for name in seating]
     res = engine.play(params, policies, n_deals, np.random.default_rng(agent_seq), n_players, chance=chance)
-    return diagnostics(params, res, n_players)
+    out = diagnostics(params, res, n_players)
+    out["start_player"] = start_column(params, chance.start, n_players)
+    return out
+
+
+def start_column(params, start, n_players: int) -> np.ndarray:
+    """(G, P) True for the start player of each game (section 6.1: seat 1
+    under ``start_player = seat``, else the random one; a dual player whose
+    first rider starts)."""
+    seat = np.asarray(start, np.intp) // params.riders_per_player
+    return np.arange(n_players)[None, :] == seat[:, None]
 
 
 def diagnostics(params, res: dict, n_players: int) -> dict:
