@@ -196,8 +196,11 @@ def _rowsum(a):
     return a[:, 0].astype(np.int16) + a[:, 1] + a[:, 2] + a[:, 3] + a[:, 4]
 
 
-def _reshuffle(deck, discard, total):
+def _reshuffle(deck, discard, total, active=None):
+    """Games (of ``active``, None: all) whose deck is empty take their discards back."""
     empty = total == 0
+    if active is not None:
+        empty &= active
     if empty.any():
         deck[empty] += discard[empty]
         discard[empty] = 0
@@ -205,36 +208,45 @@ def _reshuffle(deck, discard, total):
     return total
 
 
-def _draw(deck, discard, u, games):
-    """One card for each game in ``games`` (None: all); see ``reference.draw_card``.  In place."""
-    whole = games is None
-    d, x = (deck, discard) if whole else (deck[games], discard[games])
-    total = _reshuffle(d, x, _rowsum(d))
-    r = ((u if whole else u[games]) * total).astype(np.int16)
-    c = d[:, 0].astype(np.int16)
-    v = (c <= r).astype(np.int64)
+def _draw(deck, discard, u, total, active=None):
+    """One card for each game of ``active`` (None: all) from its deck of
+    ``total`` cards; see ``reference.draw_card``.  In place: returns the (G,5)
+    one-hot rows of the cards drawn (zero for inactive games) and the new totals.
+    Inactive games go through the same arithmetic and are masked out, which is
+    cheaper than gathering and scattering the active ones."""
+    total = _reshuffle(deck, discard, total, active)
+    r = (u * total).astype(np.int16)
+    c = deck[:, 0].astype(np.int16)
+    v = (c <= r).astype(np.int8)
     for k in (1, 2, 3):
-        c = c + d[:, k]
+        c = c + deck[:, k]
         v += c <= r
-    d[np.arange(len(d)), v] -= 1
-    _reshuffle(d, x, total - 1)
-    if not whole:
-        deck[games], discard[games] = d, x
-    return v
+    v += 1
+    if active is not None:
+        v *= active
+    got = _onehot(v)
+    deck -= got
+    total = total - (True if active is None else active)
+    return got, _reshuffle(deck, discard, total, active)
+
+
+def _hand_sizes(hand):
+    """(G,P) cards held (explicit adds beat a short-axis reduce)."""
+    return hand[..., 0] + hand[..., 1] + hand[..., 2] + hand[..., 3] + hand[..., 4]
 
 
 def _refill(st, draws, live=None):
     """Section 6.2 step 1: each seat in turn fills up to its limit.  In place."""
-    held = st.hand.sum(2, dtype=np.int8)
+    held = _hand_sizes(st.hand)
+    total = _rowsum(st.deck)
     for s in range(st.n_players):
         need = st.limit[:, s] - held[:, s]
         if live is not None:
-            need = np.where(live, need, 0)
+            need = need * live
         for k in range(int(need.max(initial=0))):
             active = need > k
-            g = None if active.all() else np.flatnonzero(active)
-            v = _draw(st.deck, st.discard, draws[:, s, k], g)
-            st.hand[np.arange(st.n_games) if g is None else g, s, v] += 1
+            got, total = _draw(st.deck, st.discard, draws[:, s, k], total, None if active.all() else active)
+            st.hand[:, s] += got
 
 
 def negotiation(params, state) -> np.ndarray:
