@@ -329,18 +329,20 @@ def react_mask(params, st, seat):
 
 
 # --- steps --------------------------------------------------------------------
-def step(params, state, actions, chance=None):
+def step(params, state, actions, chance=None, *, inplace=False):
     """Advance every game by one decision; returns (new_state, events).
 
     ``actions`` must be legal (``legal_mask``); the engine does not re-check
-    them in the hot path (records are checked in ``record.py``)."""
+    them in the hot path (records are checked in ``record.py``).  ``inplace``
+    updates ``state``'s arrays instead of copying them first (for a caller
+    that keeps no reference to the old state: ``play``, ``sim.play_games``)."""
     actions = np.asarray(actions)
-    return (_reveal, _ropes, _settle)[state.phase](params, state, actions, chance or {})
+    st = state if inplace else state.copy()
+    return (_reveal, _ropes, _settle)[state.phase](params, st, actions, chance or {})
 
 
 def _reveal(p, st, a, chance):
     """Step 2: cargo shown at once; porter +1 (max 5), then acid rain (min 1)."""
-    st = st.copy()
     porter = a >= 5
     v = (a + 1 - 5 * porter).astype(np.int8)
     if st.tracked:
@@ -370,7 +372,6 @@ def _mutual(rope, bound):
 
 def _ropes(p, st, a, chance):
     """Steps 4 and 5-1: ropes shown at once; mutual pairs and bb locks form teams."""
-    st = st.copy()
     P = st.n_players
     locked = a > P
     lock = locked * (a - P) - 1
@@ -393,7 +394,6 @@ def _ropes(p, st, a, chance):
 
 def _settle(p, st, a, chance):
     """Steps 5-2..5-6: reactions, scores, node, markers, track; then refill."""
-    st = st.copy()
     G, P = st.n_games, st.n_players
     idx = np.arange(P)
     halfed = a >= 2
@@ -537,7 +537,7 @@ def play(params, policies, n_games, rng, n_players=4, *, roles=None) -> dict:
             else:
                 acts = np.stack([policies[s](params, st, s, legal_mask(params, st, s), rng)
                                  for s in range(P)], 1)
-            st, ev = step(params, st, acts, draw_chance(params, st, rng))
+            st, ev = step(params, st, acts, draw_chance(params, st, rng), inplace=True)
         diag["formed_rounds"] += ev["formed"]
         diag["void_nodes"] += ev["node_result"] == NODE_VOID
         diag["node_points"] += ev["node_points"]

@@ -142,7 +142,7 @@ def _utility_lookup(params, steady, mirror):
 
 
 #: rain card (+1, -1 = none) -> cap kind of the utility tables: normal, static, tools
-_KIND = np.zeros(9, np.int64)
+_KIND = np.zeros(9, np.int16)
 _KIND[STATIC + 1], _KIND[TOOLS + 1] = 1, 2
 DEAD = np.float32(1e30)    # added to a refused or taken pair's matching key (far above any live key)
 SHUN = np.float32(1e10)    # subtracted from an excluded partner's utility (below NEVER)
@@ -196,10 +196,10 @@ class Table:
         self.any_mirror = bool((self.styles == MIRROR).any())
         self.any_random = bool(self.random.any())
         self.talks_t = _seat_major(self.talks)
-        self.row_t = _seat_major(self.styles).astype(np.int64) * 100   # style's offset in utility_lookup
+        self.row_t = _seat_major(self.styles).astype(np.int16) * 100   # style's offset in utility_lookup
         self.fixed_t = np.full((P, G), -1, np.int8)           # steady's partner (last teammate), seat-major
-        self.seat_j = np.arange(P)[None, :, None]
-        self.seat_i = np.arange(P)[:, None, None]
+        self.seat_j = np.arange(P, dtype=np.int8)[None, :, None]
+        self.seat_i = np.arange(P, dtype=np.int8)[:, None, None]
         self.flat = np.arange(G)[:, None] * P                 # row offsets of (G,P) arrays
         self.U = None
 
@@ -239,13 +239,13 @@ class Table:
         """(P,P,G) U[i,j,g]: how much styled seat i likes teaming with j in game g."""
         table = utility_lookup(self.p, self.any_steady, self.any_mirror)
         P = st.n_players
-        c0 = _seat_major(st.cargo).astype(np.int64) - 1
-        kind = _KIND.take(st.rain.astype(np.int64) + 1)
+        c0 = _seat_major(st.cargo).astype(np.int16) - 1      # int16 indices: cheap to build, < 2,400
+        kind = _KIND.take(st.rain.astype(np.intp) + 1)
         idx = (self.row_t + kind * 800 + c0 * 20)[:, None, :] + (c0 * 4)[None, :, :]
         if self.any_steady:
             idx += self.fixed_t[:, None, :] == self.seat_j
         if self.any_mirror:
-            idx += (_seat_major(st.rope)[None, :, :] == self.seat_i) * 2
+            idx += (_seat_major(st.rope)[None, :, :] == self.seat_i) * np.int16(2)
         U = table.take(idx)
         for i in range(P):
             U[i, i] = NEVER
