@@ -36,6 +36,7 @@ full tie, ``node_points`` (G,P) node points scored, ``final_seg`` (G,).
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 import numpy as np
 
@@ -155,14 +156,51 @@ def draw_chance(params, state, rng) -> dict:
     return {"draws": rng.random((state.n_games, state.n_players, DRAWS))}
 
 
+# --- hot-path helpers -----------------------------------------------------------
+# numpy calls on (G,P) arrays: elementwise ops on whole arrays are cheap, but a
+# (G,) -> (G,1) broadcast, np.where, take_along_axis and reductions over the
+# short seat axis cost 10-100x more at these sizes; the helpers avoid them.
+@lru_cache(maxsize=16)
+def _grid(G, P):
+    """Flat offsets of each game's row in a (G,P) array, and each cell's seat."""
+    flat = np.arange(G, dtype=np.int64)[:, None] * P + np.zeros(P, np.int64)
+    seat = np.broadcast_to(np.arange(P, dtype=np.int8), (G, P)).copy()
+    flat.flags.writeable = seat.flags.writeable = False
+    return flat, seat
+
+
+def _cols(x, P):
+    """(G,) -> (G,P), the game's value in every seat's column."""
+    return np.repeat(x, P).reshape(-1, P)
+
+
+def _colsum(a):
+    """Sum over the short seat axis of a (G,P) array, as a loop of column adds."""
+    out = a[:, 0].copy()
+    for s in range(1, a.shape[1]):
+        out += a[:, s]
+    return out
+
+
+_ONEHOT = np.vstack([np.zeros(5, np.int8), np.eye(5, dtype=np.int8)])  # card value 1..5 -> (5,) row
+
+
+def _onehot(v):
+    """(..., 5) int8 rows: 1 at the index of card value ``v`` (1..5)."""
+    return _ONEHOT.take(v, axis=0)
+
+
 # --- card draws ---------------------------------------------------------------
 def _rowsum(a):
     """Sum over the 5 card values (explicit adds beat a short-axis reduce)."""
     return a[:, 0].astype(np.int16) + a[:, 1] + a[:, 2] + a[:, 3] + a[:, 4]
 
 
-def _reshuffle(deck, discard, total):
+def _reshuffle(deck, discard, total, active=None):
+    """Games (of ``active``, None: all) whose deck is empty take their discards back."""
     empty = total == 0
+    if active is not None:
+        empty &= active
     if empty.any():
         deck[empty] += discard[empty]
         discard[empty] = 0
@@ -170,36 +208,45 @@ def _reshuffle(deck, discard, total):
     return total
 
 
-def _draw(deck, discard, u, games):
-    """One card for each game in ``games`` (None: all); see ``reference.draw_card``.  In place."""
-    whole = games is None
-    d, x = (deck, discard) if whole else (deck[games], discard[games])
-    total = _reshuffle(d, x, _rowsum(d))
-    r = ((u if whole else u[games]) * total).astype(np.int16)
-    c = d[:, 0].astype(np.int16)
-    v = (c <= r).astype(np.int64)
+def _draw(deck, discard, u, total, active=None):
+    """One card for each game of ``active`` (None: all) from its deck of
+    ``total`` cards; see ``reference.draw_card``.  In place: returns the (G,5)
+    one-hot rows of the cards drawn (zero for inactive games) and the new totals.
+    Inactive games go through the same arithmetic and are masked out, which is
+    cheaper than gathering and scattering the active ones."""
+    total = _reshuffle(deck, discard, total, active)
+    r = (u * total).astype(np.int16)
+    c = deck[:, 0].astype(np.int16)
+    v = (c <= r).astype(np.int8)
     for k in (1, 2, 3):
-        c = c + d[:, k]
+        c = c + deck[:, k]
         v += c <= r
-    d[np.arange(len(d)), v] -= 1
-    _reshuffle(d, x, total - 1)
-    if not whole:
-        deck[games], discard[games] = d, x
-    return v
+    v += 1
+    if active is not None:
+        v *= active
+    got = _onehot(v)
+    deck -= got
+    total = total - (True if active is None else active)
+    return got, _reshuffle(deck, discard, total, active)
+
+
+def _hand_sizes(hand):
+    """(G,P) cards held (explicit adds beat a short-axis reduce)."""
+    return hand[..., 0] + hand[..., 1] + hand[..., 2] + hand[..., 3] + hand[..., 4]
 
 
 def _refill(st, draws, live=None):
     """Section 6.2 step 1: each seat in turn fills up to its limit.  In place."""
-    held = st.hand.sum(2, dtype=np.int8)
+    held = _hand_sizes(st.hand)
+    total = _rowsum(st.deck)
     for s in range(st.n_players):
         need = st.limit[:, s] - held[:, s]
         if live is not None:
-            need = np.where(live, need, 0)
+            need = need * live
         for k in range(int(need.max(initial=0))):
             active = need > k
-            g = None if active.all() else np.flatnonzero(active)
-            v = _draw(st.deck, st.discard, draws[:, s, k], g)
-            st.hand[np.arange(st.n_games) if g is None else g, s, v] += 1
+            got, total = _draw(st.deck, st.discard, draws[:, s, k], total, None if active.all() else active)
+            st.hand[:, s] += got
 
 
 def negotiation(params, state) -> np.ndarray:
@@ -210,8 +257,15 @@ def negotiation(params, state) -> np.ndarray:
 
 def round_cap(params, state) -> np.ndarray:
     """(G,) this round's sum cap: ``sum_cap``, or the static / tools card's."""
-    return np.select([state.rain == STATIC, state.rain == TOOLS],
-                     [params.static_cap, params.tools_cap], params.sum_cap)
+    return _cap_table(params.sum_cap, params.static_cap, params.tools_cap).take(state.rain.astype(np.intp) + 1)
+
+
+@lru_cache(maxsize=64)
+def _cap_table(sum_cap, static_cap, tools_cap):
+    """Round cap by rain card + 1 (0: no card)."""
+    caps = np.full(9, sum_cap, np.int64)
+    caps[STATIC + 1], caps[TOOLS + 1] = static_cap, tools_cap
+    return caps
 
 
 def team_values(params, state):
@@ -275,26 +329,30 @@ def react_mask(params, st, seat):
 
 
 # --- steps --------------------------------------------------------------------
-def step(params, state, actions, chance=None):
+def step(params, state, actions, chance=None, *, inplace=False):
     """Advance every game by one decision; returns (new_state, events).
 
     ``actions`` must be legal (``legal_mask``); the engine does not re-check
-    them in the hot path (records are checked in ``record.py``)."""
+    them in the hot path (records are checked in ``record.py``).  ``inplace``
+    updates ``state``'s arrays instead of copying them first (for a caller
+    that keeps no reference to the old state: ``play``, ``sim.play_games``)."""
     actions = np.asarray(actions)
-    return (_reveal, _ropes, _settle)[state.phase](params, state, actions, chance or {})
+    st = state if inplace else state.copy()
+    return (_reveal, _ropes, _settle)[state.phase](params, st, actions, chance or {})
 
 
 def _reveal(p, st, a, chance):
     """Step 2: cargo shown at once; porter +1 (max 5), then acid rain (min 1)."""
-    st = st.copy()
-    v = (a % 5 + 1).astype(np.int8)
     porter = a >= 5
+    v = (a + 1 - 5 * porter).astype(np.int8)
     if st.tracked:
-        st.hand[:] -= (np.arange(1, 6) == v[..., None]).astype(np.int8)
+        st.hand[:] -= _onehot(v)
     st.uses[:] -= porter
-    cargo = np.where(porter, np.minimum(5, v + p.porter_bonus), v)
-    acid = (st.rain == ACID)[:, None]
-    cargo = np.where(acid, np.maximum(1, cargo - p.acid_minus), cargo)
+    cargo = v + porter * (np.minimum(5, v + p.porter_bonus) - v)
+    acid = st.rain == ACID
+    if acid.any():
+        acid = _cols(acid, st.n_players)
+        cargo = cargo + acid * (np.maximum(1, cargo - p.acid_minus) - cargo)
     st.card[:], st.cargo[:] = v, cargo
     return dataclasses.replace(st, phase=ROPE), {"cargo": cargo, "porter": porter}
 
@@ -305,28 +363,27 @@ def _pair(partner, seat, other, games):
 
 
 def _mutual(rope, bound):
-    P = rope.shape[1]
+    flat, seat = _grid(*rope.shape)
     valid = (rope >= 0) & ~bound
-    tgt = np.where(valid, rope, 0).astype(np.int64)
-    back = np.take_along_axis(rope, tgt, 1)
-    ok = valid & ~np.take_along_axis(bound, tgt, 1) & (back == np.arange(P))
+    tgt = flat + rope * valid
+    ok = valid & ~bound.take(tgt) & (rope.take(tgt) == seat)
     return ok
 
 
 def _ropes(p, st, a, chance):
     """Steps 4 and 5-1: ropes shown at once; mutual pairs and bb locks form teams."""
-    st = st.copy()
     P = st.n_players
-    lock = np.where(a > P, a - P - 1, -1)
-    st.rope[:] = np.where(a == P, -1, np.where(a > P, lock, a))
-    st.uses[:] -= a > P
+    locked = a > P
+    lock = locked * (a - P) - 1
+    st.rope[:] = lock + (a < P) * (a - lock)
+    st.uses[:] -= locked
     partner = np.full_like(st.rope, -1)
-    locks = [(s, np.flatnonzero(lock[:, s] >= 0)) for s in range(P)]
+    locks = [(s, np.flatnonzero(lock[:, s] >= 0)) for s in range(P)] if locked.any() else []
     if p.bb_lock == "override":
         for s, g in locks:
             _pair(partner, s, lock[:, s], g)
     mut = _mutual(st.rope, partner >= 0)
-    partner = np.where(mut, st.rope, partner)
+    partner += mut * (st.rope - partner)
     if p.bb_lock == "yield":
         for s, g in locks:
             g = g[partner[g, lock[g, s]] < 0]
@@ -337,21 +394,25 @@ def _ropes(p, st, a, chance):
 
 def _settle(p, st, a, chance):
     """Steps 5-2..5-6: reactions, scores, node, markers, track; then refill."""
-    st = st.copy()
     G, P = st.n_games, st.n_players
     idx = np.arange(P)
     halfed = a >= 2
-    for s in range(P):
-        _pair(st.partner, s, a[:, s] - 2, np.flatnonzero(halfed[:, s]))
+    if halfed.any():
+        for s in range(P):
+            _pair(st.partner, s, a[:, s] - 2, np.flatnonzero(halfed[:, s]))
     team, stay, lone = _status(st)
     used = (a == 1) & ((st.role != VETERAN) | lone)
     st.uses[:] -= halfed | used
     gained, node = _score(p, st, team, stay, lone, used, halfed)
     st.score[:] += gained
-    st.lone[:] += lone * np.where(st.rain == BT_TIDE, p.bt_markers, 1)[:, None].astype(np.int8)
+    tide = st.rain == BT_TIDE
+    if tide.any():
+        st.lone[:] += lone * _cols(np.where(tide, p.bt_markers, 1).astype(np.int8), P)
+    else:
+        st.lone[:] += lone
     _limits(p, st, stay)
     _discard(p, st, stay)
-    formed = team.any(1)
+    formed = _colsum(team)
     events = {"gained": gained, "partner": st.partner.copy(), "stay": stay, "lone": lone,
               "team": team, "used": used | halfed, "formed": formed, "seg": st.seg.copy(), **node}
     st.seg[:] += formed
@@ -360,8 +421,9 @@ def _settle(p, st, a, chance):
     end = (st.rnd >= p.rounds) | (st.seg >= n_nodes)
     st.rnd[end] = p.rounds  # the track passed the last segment: the game is over
     live = ~end
-    nxt = np.minimum(st.rnd, p.rounds - 1).astype(np.int64)
-    st.rain[:] = np.where(live, st.rain_order[np.arange(G), nxt], -1)
+    R = st.rain_order.shape[1]
+    nxt = np.arange(0, G * R, R) + np.minimum(st.rnd, p.rounds - 1)
+    st.rain[:] = live * (st.rain_order.take(nxt) + 1) - 1
     if st.tracked and "draws" in chance and live.any():
         _refill(st, chance["draws"], live)
     return dataclasses.replace(st, phase=CARGO), events
@@ -374,55 +436,64 @@ def _half(v, p):
 def _score(p, st, team, stay, lone, used, halfed):
     """Section 6.3: team (full or overweight), lone, stay; 5.4: the node."""
     P = st.n_players
-    idx = np.arange(P)
+    flat, seat = _grid(*st.cargo.shape)
     cargo = st.cargo.astype(np.int16)
     hv = _half(cargo, p)
-    contrib = np.where(halfed & (p.fragile_sum == "half"), hv, cargo)
-    mate = np.where(team, st.partner, idx).astype(np.int64)
-    mc = np.take_along_axis(contrib, mate, 1)
+    contrib = cargo + (halfed * (hv - cargo) if p.fragile_sum == "half" else 0)
+    mate = seat + team * (st.partner - seat)          # own seat when not in a team
+    at_mate = flat + mate
+    mc = contrib.take(at_mate)
     total = contrib + mc
     eng = used & (st.role == ENGINEER)
-    eng = eng | np.take_along_axis(eng, mate, 1)
-    cap = round_cap(p, st)
-    full = team & (total <= cap[:, None] + eng * p.engineer_bonus)
+    eng = eng | eng.take(at_mate)
+    cap = _cols(round_cap(p, st), P)
+    full = team & (total <= cap + eng * p.engineer_bonus)
     over = team & ~full
     vet = used & (st.role == VETERAN)
-    gained = np.where(full & ~halfed, cargo, 0) + np.where((full & halfed) | over, hv, 0)
-    gained += np.where(lone, np.where(vet, cargo, hv), 0)
+    gained = (full & ~halfed) * cargo + ((full & halfed) | over) * hv
+    gained += lone * (hv + vet * (cargo - hv))
     mus = used & (st.role == MUSICIAN) & (full | (over & p.musician_on_overweight))
     gained += mus * p.musician_bonus
     crate = p.crate_bonus if p.crate_to == "each" else p.crate_bonus // 2
-    gained += (team & (st.rain == CRATE)[:, None]) * crate
-    key = np.where(full, _node_key(total, np.maximum(contrib, mc)), -1)
-    best = key.max(1)
-    top = key == best[:, None]
-    n_top = top.sum(1)
-    win = top & ((n_top == 2) & (best >= 0))[:, None]
+    crated = st.rain == CRATE
+    if crated.any():
+        gained += (team & _cols(crated, P)) * crate
+    key = full * (_node_key(total, np.maximum(contrib, mc)) + 1) - 1
+    best = key[:, 0].copy()
+    for s in range(1, P):
+        np.maximum(best, key[:, s], out=best)
+    top = key == _cols(best, P)
+    n_top = _colsum(top.view(np.int8))
+    win = top & _cols((n_top == 2) & (best >= 0), P)
     seg = np.minimum(st.seg, len(p.node_values) - 1)
-    value = np.asarray(p.node_values, np.int16)[seg] * np.where(st.rain == TOWER, p.tower_factor, 1)
-    value = value.astype(np.int16)[:, None]
+    value = np.asarray(p.node_values, np.int16)[seg] * (1 + (st.rain == TOWER) * (p.tower_factor - 1))
+    value = value.astype(np.int16)
     if p.node_award == "each":
-        award = win * value
+        award = win * _cols(value, P)
     else:
-        big = (contrib > mc) | ((contrib == mc) & (idx < mate))
+        value = value[:, None]
+        big = (contrib > mc) | ((contrib == mc) & (seat < mate))
         award = np.where(win, np.where(big, (value + 1) // 2, value // 2), 0)
     gained = (gained + award).astype(np.int16)
-    result = np.where(best < 0, NODE_NONE, np.where(n_top == 2, NODE_TAKEN, NODE_VOID)).astype(np.int8)
+    result = ((best >= 0) * (NODE_VOID - (n_top == 2))).astype(np.int8)
     return gained, {"full": full, "over": over, "node_winner": win, "node_points": award,
-                    "node_value": value[:, 0], "node_result": result}
+                    "node_value": value.reshape(-1), "node_result": result}
 
 
 def _limits(p, st, stay):
     """Section 5.2 point 3: a stay raises the hand limit by one, up to max_hand."""
     raised = np.minimum(st.limit + 1, p.max_hand).astype(np.int8)
     other = st.limit if p.stay_bonus == "accumulate" else np.int8(p.hand_size)
-    st.limit[:] = np.where(stay, raised, other)
+    st.limit[:] = other + stay * (raised - other)
 
 
 def _discard(p, st, stay):
     """Step 5-6: shown cards go to the discards (a stayer's back to hand if so read)."""
-    rows = np.arange(st.n_games)
     back = stay & p.stay_returns_cargo
+    if not back.any():   # every shown card goes to the discards
+        st.discard[:] += _colsum(_onehot(st.card))
+        return
+    rows = np.arange(st.n_games)
     for s in range(st.n_players):
         keep = back[:, s]
         v = st.card[:, s].astype(np.int64) - 1
@@ -466,7 +537,7 @@ def play(params, policies, n_games, rng, n_players=4, *, roles=None) -> dict:
             else:
                 acts = np.stack([policies[s](params, st, s, legal_mask(params, st, s), rng)
                                  for s in range(P)], 1)
-            st, ev = step(params, st, acts, draw_chance(params, st, rng))
+            st, ev = step(params, st, acts, draw_chance(params, st, rng), inplace=True)
         diag["formed_rounds"] += ev["formed"]
         diag["void_nodes"] += ev["node_result"] == NODE_VOID
         diag["node_points"] += ev["node_points"]

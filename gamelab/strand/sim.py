@@ -101,11 +101,11 @@ def play_games(params, styles, roles, cards, agents, *, rain_order=None, custom=
     reacts = bool((roles > 0).any()) or table.any_random or bool(custom)
     d = _Diagnostics(G, P)
     for r in range(params.rounds):
-        st, _ = engine.step(params, st, table.cargo(st))
-        st, _ = engine.step(params, st, table.ropes(st))
+        st, _ = engine.step(params, st, table.cargo(st), inplace=True)
+        st, _ = engine.step(params, st, table.ropes(st), inplace=True)
         d.ropes(st)
         acts = table.react(st) if reacts else np.zeros((G, P), np.int64)
-        st, ev = engine.step(params, st, acts, {"draws": draws[r]})
+        st, ev = engine.step(params, st, acts, {"draws": draws[r]}, inplace=True)
         table.observe(ev)
         d.settled(params, ev, r)
     out = engine.results(params, st)
@@ -121,16 +121,15 @@ class _Diagnostics:
         z = lambda: np.zeros((G, P), np.int16)
         self.pointed = np.zeros((G, P, 5), np.int16)   # by cargo value 1..5
         self.mutual = np.zeros((G, P, 5), np.int16)
-        self.values = np.arange(1, 6, dtype=np.int8)
         self.node_points, self.stay_then, self.stay_pts, self.other_then, self.other_pts = (z() for _ in range(5))
         self.team_rounds = np.zeros(G, np.int8)
         self.void = np.zeros(G, np.int8)
         self.prev_stay = None
 
     def ropes(self, st):
-        at = (st.cargo[..., None] == self.values) & (st.rope >= 0)[..., None]
-        self.pointed += at
-        self.mutual += at & (st.partner >= 0)[..., None]
+        pointed = st.rope >= 0   # one-hot rows of the cargo (value 0: a zero row) beat a broadcast
+        self.pointed += engine._onehot(st.cargo * pointed)
+        self.mutual += engine._onehot(st.cargo * (pointed & (st.partner >= 0)))
         # fragile switches come later: only teams formed by the ropes count as trust
 
     def settled(self, params, ev, r):
@@ -138,9 +137,9 @@ class _Diagnostics:
         if self.prev_stay is not None:
             s = self.prev_stay
             self.stay_then += s
-            self.stay_pts += np.where(s, net, 0).astype(np.int16)
+            self.stay_pts += (s * net).astype(np.int16)
             self.other_then += ~s
-            self.other_pts += np.where(s, 0, net).astype(np.int16)
+            self.other_pts += (~s * net).astype(np.int16)
         self.prev_stay = ev["stay"]
         self.team_rounds += ev["formed"]
         self.void += ev["node_result"] == engine.NODE_VOID

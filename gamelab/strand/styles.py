@@ -113,16 +113,65 @@ def utility_tables(params):
     return np.stack(base).astype(np.float32).ravel(), np.stack(fulls).ravel()
 
 
+def utility_lookup(params, steady: bool, mirror: bool) -> np.ndarray:
+    """The whole ``U`` as one flat float32 table over (cap kind, style of i,
+    cargo i, cargo j, flags): flag 1 = j is i's fixed partner (steady adds
+    its weight when the pair is full), flag 2 = j pointed at i last round
+    (mirror adds its weight).  The same float32 sums, in the same order, as
+    adding the dynamic terms to the static table game by game; a dynamic
+    term is added only when some seat plays its style."""
+    return _utility_lookup(params, bool(steady), bool(mirror))
+
+
+@lru_cache(maxsize=64)
+def _utility_lookup(params, steady, mirror):
+    base, full = utility_tables(params)
+    base, full = base.reshape(3, len(COEF), 5, 5), full.reshape(3, 1, 5, 5)
+    codes = np.arange(len(COEF))[None, :, None, None]
+    w_fixed = COEF[STEADY, 3] * (codes == STEADY)
+    w_pointer = COEF[MIRROR, 4] * (codes == MIRROR)
+    out = np.empty((3, len(COEF), 5, 5, 4), np.float32)
+    for f in range(4):
+        u = base.copy()
+        if steady:
+            u += w_fixed * (full & bool(f & 1))
+        if mirror:
+            u += w_pointer * bool(f & 2)
+        out[..., f] = u
+    return out.ravel()
+
+
+#: rain card (+1, -1 = none) -> cap kind of the utility tables: normal, static, tools
+_KIND = np.zeros(9, np.int16)
+_KIND[STATIC + 1], _KIND[TOOLS + 1] = 1, 2
+DEAD = np.float32(1e30)    # added to a refused or taken pair's matching key (far above any live key)
+SHUN = np.float32(1e10)    # subtracted from an excluded partner's utility (below NEVER)
+
+
 def _best(U):
-    """(argmax, max) over the last (short) axis: a loop over P beats a reduce."""
-    best, arg = U[..., 0].copy(), np.zeros(U.shape[:-1], np.int64)
-    for k in range(1, U.shape[-1]):
-        better = U[..., k] > best
-        best = np.where(better, U[..., k], best)
-        arg[better] = k
+    """(argmax, max) over axis 1 of a seat-major (P,P,G) ``U``: the first
+    index of the max, as argmax; a loop over the P partners of long rows."""
+    best = U[:, 0].copy()
+    arg = np.zeros(best.shape, np.int8)
+    for k in range(1, U.shape[1]):
+        Uk = U[:, k]
+        better = Uk > best
+        np.maximum(best, Uk, out=best)
+        np.maximum(arg, better * np.int8(k), out=arg)
     return arg, best
 
 
+def _seat_major(a):
+    """(G,P) -> contiguous (P,G)."""
+    return np.ascontiguousarray(a.T)
+
+
+def _cols(x, P):
+    """(G,) -> (G,P), each value repeated for every seat (beats a [:, None] broadcast)."""
+    return np.repeat(x, P).reshape(-1, P)
+
+
+@lru_cache(maxsize=None)
 def _pairs(P):
     I, J = np.triu_indices(P, 1)
     share = (I[:, None] == I) | (I[:, None] == J) | (J[:, None] == I) | (J[:, None] == J)
@@ -131,23 +180,27 @@ def _pairs(P):
 
 class Table:
     """Decisions of a whole batch of tables; ``styles`` (G,P) style codes,
-    ``custom`` {seat: policy} for CUSTOM seats, ``rng`` the agents' generator."""
+    ``custom`` {seat: policy} for CUSTOM seats, ``rng`` the agents' generator.
+
+    The utilities and the matching work seat-major, ``U[i, j, g]`` (P,P,G),
+    so every numpy call runs over long rows of games."""
 
     def __init__(self, params, styles, rng, custom=None):
         self.p, self.rng = params, rng
         self.styles = np.asarray(styles, np.int8)
         G, P = self.styles.shape
         self.custom = custom or {}
-        self.coef = COEF[self.styles]                         # (G,P,7)
         self.talks = self.styles < RANDOM                     # seats that negotiate
         self.random = self.styles == RANDOM
         self.any_steady = bool((self.styles == STEADY).any())
         self.any_mirror = bool((self.styles == MIRROR).any())
-        self.w_fixed = (COEF[STEADY, 3] * (self.styles == STEADY))[:, :, None].astype(np.float32)
-        self.w_pointer = (COEF[MIRROR, 4] * (self.styles == MIRROR))[:, :, None].astype(np.float32)
         self.any_random = bool(self.random.any())
-        self.fixed = np.full((G, P), -1, np.int8)             # steady's partner (last teammate)
-        self.idx = np.arange(P)
+        self.talks_t = _seat_major(self.talks)
+        self.row_t = _seat_major(self.styles).astype(np.int16) * 100   # style's offset in utility_lookup
+        self.fixed_t = np.full((P, G), -1, np.int8)           # steady's partner (last teammate), seat-major
+        self.seat_j = np.arange(P, dtype=np.int8)[None, :, None]
+        self.seat_i = np.arange(P, dtype=np.int8)[:, None, None]
+        self.flat = np.arange(G)[:, None] * P                 # row offsets of (G,P) arrays
         self.U = None
 
     # --- step 2 -------------------------------------------------------------
@@ -183,111 +236,145 @@ class Table:
 
     # --- steps 3-4 ----------------------------------------------------------
     def utilities(self, st):
-        """(G,P,P) U[g,i,j]: how much styled seat i likes teaming with j."""
-        base, full = utility_tables(self.p)
-        G, P = st.cargo.shape
-        c0 = st.cargo.astype(np.int32) - 1
-        kind = np.select([st.rain == STATIC, st.rain == TOOLS], [1, 2], 0)
-        off = ((kind[:, None] * len(COEF) + self.styles) * 5 + c0) * 5
-        U = base[off[:, :, None] + c0[:, None, :]]
-        idx = self.idx
+        """(P,P,G) U[i,j,g]: how much styled seat i likes teaming with j in game g."""
+        table = utility_lookup(self.p, self.any_steady, self.any_mirror)
+        P = st.n_players
+        c0 = _seat_major(st.cargo).astype(np.int16) - 1      # int16 indices: cheap to build, < 2,400
+        kind = _KIND.take(st.rain.astype(np.intp) + 1)
+        idx = (self.row_t + kind * 800 + c0 * 20)[:, None, :] + (c0 * 4)[None, :, :]
         if self.any_steady:
-            pair = (kind[:, None, None] * 5 + c0[:, :, None]) * 5 + c0[:, None, :]
-            fixed = full[pair] & (self.fixed[:, :, None] == idx)
-            U += self.w_fixed * fixed
+            idx += self.fixed_t[:, None, :] == self.seat_j
         if self.any_mirror:
-            pointer = st.rope[:, None, :] == idx[:, None]
-            U += self.w_pointer * pointer
-        U.reshape(G, P * P)[:, ::P + 1] = NEVER
+            idx += (_seat_major(st.rope)[None, :, :] == self.seat_i) * np.int16(2)
+        U = table.take(idx)
+        for i in range(P):
+            U[i, i] = NEVER
         return U
 
     def match(self, U):
-        """Greedy mutual-preference matching: (G,P) agreed partner or -1."""
-        G, P, _ = U.shape
-        I, J, share = _pairs(P)
-        uij, uji = U[:, I, J], U[:, J, I]
+        """Greedy mutual-preference matching: (P,G) agreed partner or -1 (seat-major)."""
+        P, _, G = U.shape
+        I, J, _ = _pairs(P)
+        uij, uji = U[I, J], U[J, I]
         rank_ij = np.zeros(uij.shape, np.int16)
         rank_ji = np.zeros(uij.shape, np.int16)
         for k in range(P):  # rank = how many partners one likes better
-            rank_ij += U[:, I, k] > uij
-            rank_ji += U[:, J, k] > uji
-        ok = (uij > ACCEPT) & (uji > ACCEPT) & self.talks[:, I] & self.talks[:, J]
-        K = np.where(ok, (rank_ij + rank_ji) * np.float32(1000) - (uij + uji), np.inf)
-        partner = np.full((G, P), -1, np.int64)
-        rows = np.arange(G)
+            rank_ij += U[I, k] > uij
+            rank_ji += U[J, k] > uji
+        ok = (uij > ACCEPT) & (uji > ACCEPT) & self.talks_t[I] & self.talks_t[J]
+        K = (rank_ij + rank_ji) * np.float32(1000) - (uij + uji)
+        K += ~ok * DEAD
+        partner = np.full((P, G), -1, np.int8)
         for _ in range(P // 2):
-            b = K.argmin(1)
-            good = np.flatnonzero(K[rows, b] < np.inf)
-            if len(good) == 0:
+            best, b = K[0].copy(), np.zeros(G, np.int8)
+            for q in range(1, len(I)):  # argmin over the pairs: the first smallest key
+                better = K[q] < best
+                np.minimum(best, K[q], out=best)
+                np.maximum(b, better * np.int8(q), out=b)
+            good = best < DEAD / 10
+            if not good.any():
                 break
-            bg = b[good]
-            partner[good, I[bg]] = J[bg]
-            partner[good, J[bg]] = I[bg]
-            K = np.where(share[b], np.inf, K)
+            b += ~good * np.int8(100)
+            for q in range(len(I)):
+                chosen = b == q
+                partner[I[q]] += chosen * np.int8(J[q] + 1)
+                partner[J[q]] += chosen * np.int8(I[q] + 1)
+            taken = partner >= 0
+            K += (taken[I] | taken[J]) * DEAD
         return partner
 
     def ropes(self, st):
         p, P = self.p, st.n_players
         U = self.U = self.utilities(st)
-        top, top_u = _best(U)
-        rope = np.where(top_u > ACCEPT, top, P)
-        keeps = rope < P                      # the rope a bb would lock
         talk = engine.negotiation(p, st) & p.negotiation
+        every = bool(talk.all())
+        if not every:
+            top, top_u = _best(U)
+            rope = P + (top_u > ACCEPT) * (top - np.int8(P))
+            keeps = rope < P                  # the rope a bb would lock
         if talk.any():
             agreed, mate = self._negotiated(U, P)
-            rope = np.where(talk[:, None], agreed, rope)
-            keeps = np.where(talk[:, None], (mate >= 0) & (agreed == mate) & (p.reneging > 0), keeps)
-        acts = self._locks(st, rope, keeps)
+            kept = (mate >= 0) & (agreed == mate) & (p.reneging > 0)
+            if every:
+                rope, keeps = agreed, kept
+            else:
+                rope = rope + talk * (agreed - rope)
+                keeps = np.where(talk, kept, keeps)
+        acts = self._locks(st, _seat_major(rope), _seat_major(keeps))
         return self._others(st, acts)
 
     def _negotiated(self, U, P):
-        """Ropes after the negotiation and the reneging; and the agreed partners."""
+        """Ropes after the negotiation and the reneging; and the agreed partners (seat-major)."""
         mate = self.match(U)
         matched = mate >= 0
-        reneg = matched & (self.rng.random(mate.shape, dtype=np.float32) < self.p.reneging)
-        rope = np.where(matched & ~reneg, mate, P)
+        G = U.shape[2]
+        draw = self.rng.random((G, P), dtype=np.float32) < self.p.reneging
+        reneg = matched & _seat_major(draw)
+        rope = P + (matched & ~reneg) * (mate - np.int8(P))
         how = self.p.renege_to
         if how == "stay" or not reneg.any():
             return rope, mate
-        U2 = np.where(self.idx == mate[..., None], NEVER, U)
-        alt, alt_u = _best(U2)
+        mate_u = np.zeros((P, G), np.float32)     # U of the agreed partner
+        for k in range(P):                         # best alternative to the agreed partner
+            Uk = U[:, k]
+            out = mate == k
+            alt_k = Uk - out * SHUN
+            if k == 0:
+                alt_u, alt = alt_k, np.zeros((P, G), np.int8)
+            else:
+                better = alt_k > alt_u
+                np.maximum(alt_u, alt_k, out=alt_u)
+                np.maximum(alt, better * np.int8(k), out=alt)
+            mate_u += out * Uk
         go = reneg & (alt_u > ACCEPT)
         if how == "better_or_stay":
-            go &= alt_u > np.take_along_axis(U, np.maximum(mate, 0)[..., None], 2)[..., 0]
-        return np.where(go, alt, rope), mate
+            go &= alt_u > mate_u
+        return rope + go * (alt - rope), mate
 
     def _locks(self, st, rope, keeps):
         """bb: lock the chosen partner when a betrayal would cost much."""
         p, P = self.p, st.n_players
-        bb = (st.role == BB) & (st.uses > 0) & keeps & (self.styles < RANDOM)
+        bb = (st.role == BB) & (st.uses > 0) & keeps & self.talks
         if not bb.any():
             return rope
         node = np.asarray(p.node_values)[np.minimum(st.seg, len(p.node_values) - 1)]
-        left = (p.rounds - st.rnd)[:, None]
-        worth = (st.cargo >= 4) | (node >= 6)[:, None] | (st.uses >= left)
-        return np.where(bb & worth, P + 1 + rope, rope)
+        left = _cols(p.rounds - st.rnd, P)
+        worth = (st.cargo >= 4) | _cols(node >= 6, P) | (st.uses >= left)
+        return rope + (bb & worth) * np.int8(P + 1)
 
     # --- after the ropes (5.5 powers) ---------------------------------------
     def react(self, st):
-        p = self.p
+        p, P = self.p, st.n_players
         team = st.partner >= 0
         lone = ~team & (st.rope >= 0)
-        has = (st.uses > 0) & (self.styles < RANDOM)
-        left = (p.rounds - st.rnd)[:, None]
+        has = (st.uses > 0) & self.talks
+        left = _cols(p.rounds - st.rnd, P)
         vet = (st.role == VETERAN) & lone & ((st.cargo >= 4) | (st.uses >= left))
-        mate = np.where(team, st.partner, 0).astype(np.int64)
-        total = st.cargo + np.take_along_axis(st.cargo, mate, 1)
-        cap = engine.round_cap(p, st)[:, None]
+        mate = self.flat + np.maximum(st.partner, 0)
+        total = st.cargo + st.cargo.take(mate)
+        cap = _cols(engine.round_cap(p, st), P)
         eng = (st.role == ENGINEER) & team & (total > cap) & (total <= cap + p.engineer_bonus)
         mus = (st.role == MUSICIAN) & team
-        acts = np.where(has & (vet | eng | mus), 1, 0)
+        acts = (has & (vet | eng | mus)).astype(np.int8)
         frag = has & (st.role == FRAGILE) & lone
         if frag.any():
-            pointed = (st.rope[:, None, :] == self.idx[:, None]) & ~team[:, None, :]
-            j, _ = _best(np.where(pointed, self.U, NEVER))
-            acts = np.where(frag & pointed.any(2), 2 + j, acts)
+            rope_t, free_t = _seat_major(st.rope), _seat_major(~team)
+            seat = self.seat_i[:, :, 0]
+            for k in range(P):   # the pointer (not in a team) this seat likes best
+                pk = (rope_t[k] == seat) & free_t[k]
+                alt_k = self.U[:, k] - ~pk * SHUN
+                if k == 0:
+                    best, j, pointed = alt_k, np.zeros(alt_k.shape, np.int8), pk
+                else:
+                    better = alt_k > best
+                    np.maximum(best, alt_k, out=best)
+                    np.maximum(j, better * np.int8(k), out=j)
+                    pointed = pointed | pk
+            switch = frag & _seat_major(pointed)
+            acts += switch * (2 + _seat_major(j) - acts)
         return self._others(st, acts)
 
     def observe(self, events):
         """After a round: steady keeps its last teammate."""
-        self.fixed = np.where(events["partner"] >= 0, events["partner"], self.fixed).astype(np.int8)
+        partner = _seat_major(events["partner"])
+        self.fixed_t += (partner >= 0) * (partner - self.fixed_t)
