@@ -126,7 +126,9 @@ def design_metrics(df: pd.DataFrame, *, seat: str = "seat") -> dict:
     balance: 1 minus the largest gap between seat win rates;
     first_seat_advantage: seat 1's win rate minus the fair 1/P;
     decisiveness: share of games with a single winner;
-    mean_margin: mean score gap between first and second place.
+    mean_margin: mean score gap between first and second place;
+    lead_changes, game_length: per-game means, where the game reports
+    ``lead_changes`` and a length (``rounds`` or ``game_length``).
     """
     n_players = int(df.groupby("game")[seat].count().iloc[0])
     by_seat = df.groupby(seat)["win"].mean()
@@ -134,9 +136,17 @@ def design_metrics(df: pd.DataFrame, *, seat: str = "seat") -> dict:
     winners = df.groupby("game")["win"].max()
     sorted_scores = df.sort_values(["game", "score"], ascending=[True, False]).groupby("game")["score"]
     margin = sorted_scores.nth(0).to_numpy() - sorted_scores.nth(1).to_numpy()
-    return {
+    out = {
         "balance": float(1 - (by_seat.max() - by_seat.min())),
         "first_seat_advantage": float(first - 1 / n_players),
         "decisiveness": float((winners == 1).mean()),
         "mean_margin": float(np.mean(margin)),
     }
+    per_game = df.groupby("game").first()
+    if "lead_changes" in per_game:
+        out["lead_changes"] = float(per_game["lead_changes"].mean())
+    for col in ("game_length", "rounds"):
+        if col in per_game:
+            out["game_length"] = float(per_game[col].mean())
+            break
+    return out

@@ -57,3 +57,18 @@ def test_win_table_and_design_metrics():
     assert m["first_seat_advantage"] == pytest.approx(0.125)
     assert m["decisiveness"] == pytest.approx(0.75)
     assert m["mean_margin"] == pytest.approx((5 + 2 + 0 + 5) / 4)
+
+
+def test_design_metrics_lead_changes_and_length():
+    df = pd.DataFrame({"game": [0, 0, 1, 1], "seat": [1, 2, 1, 2], "win": [1, 0, 0, 1], "score": [5, 3, 2, 4],
+                       "lead_changes": [2, 2, 0, 0], "rounds": [8, 8, 8, 8]})
+    m = stats.design_metrics(df)
+    assert m["lead_changes"] == 1.0 and m["game_length"] == 8.0
+
+
+def test_strand_lead_changes_are_bounded_by_the_rounds():
+    from gamelab import runner
+
+    f = runner.simulate("strand", n_games=400, seed=2, n_players=5).groupby("game").first()
+    assert (f["lead_changes"] >= 0).all() and (f["lead_changes"] <= f["rounds"] - 1).all()
+    assert f["lead_changes"].max() >= 2  # the lead does change hands in some games

@@ -24,6 +24,7 @@ of those, ones that formed a team at the ropes: identity ②'s trust rate),
 scored in them), ``other_then`` / ``other_then_pts`` (the same after a
 non-stay; their difference is our measured value S of a stay).  Per game (G,):
 ``lone_total`` markers, ``team_rounds`` rounds in which a team formed,
+``lead_changes`` (times the sole leader by net score changed, round by round),
 ``void_nodes`` nodes voided by a full tie, ``rounds`` played.
 :func:`measures` turns a frame into the appendix's diagnostics.
 """
@@ -108,6 +109,7 @@ def play_games(params, styles, roles, cards, agents, *, rain_order=None, custom=
         st, ev = engine.step(params, st, acts, {"draws": draws[r]}, inplace=True)
         table.observe(ev)
         d.settled(params, ev, r)
+        d.lead(st.score - params.lone_penalty * st.lone)
     out = engine.results(params, st)
     out.update(d.columns(), style=STYLE_NAMES[styles], role=ROLE_NAMES[st.role],
                lone_total=st.lone.sum(1, dtype=np.int16), rounds=st.rnd.copy())
@@ -125,6 +127,18 @@ class _Diagnostics:
         self.team_rounds = np.zeros(G, np.int8)
         self.void = np.zeros(G, np.int8)
         self.prev_stay = None
+        self.leader = np.full(G, -1, np.int8)
+        self.lead_changes = np.zeros(G, np.int8)
+
+    def lead(self, net):
+        """Count changes of the sole leader (by net score so far; a tie
+        leads no one and changes nothing)."""
+        best = net.max(axis=1)
+        top = net == best[:, None]
+        sole = top.sum(axis=1) == 1
+        who = np.where(sole, top.argmax(axis=1), -1).astype(np.int8)
+        self.lead_changes += (who >= 0) & (self.leader >= 0) & (who != self.leader)
+        self.leader = np.where(who >= 0, who, self.leader)
 
     def ropes(self, st):
         pointed = st.rope >= 0   # one-hot rows of the cargo (value 0: a zero row) beat a broadcast
@@ -147,6 +161,7 @@ class _Diagnostics:
 
     def columns(self) -> dict:
         out = {"node_points": self.node_points, "team_rounds": self.team_rounds, "void_nodes": self.void,
+               "lead_changes": self.lead_changes,
                "stay_then": self.stay_then, "stay_then_pts": self.stay_pts,
                "other_then": self.other_then, "other_then_pts": self.other_pts}
         for v in range(5):
