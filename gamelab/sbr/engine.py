@@ -405,10 +405,42 @@ def _options_flat(params, state, games, rider, i, k, brk, first):
     has = stop >= 0
     sq = np.where(has, stop, 0)
     kind = np.where(has, state.relic.reshape(-1)[games[i] * L1 + sq], -1)
+    end, spin = _stop_effects(params, tb, has, sq, kind, end, spin)
+    return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind)
+
+
+def _stop_effects(params, tb, has, sq, kind, end, spin):
+    """The stop square's relic (eye, heart) and town on an option's end
+    square and spin (no heart walk: ``heart_passes_seals`` is off)."""
+    L = params.length
     spin = np.where(kind == EYE, np.minimum(params.spin_cap, spin + params.eye_spin), spin)
     end = np.where(kind == HEART, np.minimum(L, end + params.heart_steps), end)
     spin = np.where(has & (tb["terrain"][sq] == TOWN), np.minimum(params.spin_cap, spin + params.town_spin), spin)
-    return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind)
+    return end, spin
+
+
+@lru_cache(maxsize=32)
+def option_table(params: SbrParams):
+    """:func:`options` with no seal on the way, for every (start square,
+    spin held, option, relic code at the stop square + 1 (0..5)): arrays
+    (L+1, H, K, 6) of stop, end, spin, tax and the relic taken (the same
+    arithmetic and dtypes as :func:`options`; H = spin_cap + 1).  The relic
+    code is ignored where the option enters no square."""
+    tb, ot = _tables(params), _option_tables(params)
+    card_k, spin_k = option_list(params.max_spin_per_beat)
+    L, H, K = params.length, params.spin_cap + 1, card_k.size
+    shape = (L + 1, H, K, 6)
+    b = lambda a: np.broadcast_to(a, shape)  # noqa: E731
+    stop, end, tax = (b(ot[key][:, None, :, None]) for key in ("stop", "end", "tax"))
+    held = b(np.arange(H, dtype=np.int16)[None, :, None, None])
+    spin0 = held - b(spin_k.astype(np.int16)[None, None, :, None])
+    spin = np.minimum(params.spin_cap, spin0 + b(ot["river"][:, None, :, None]) * np.int16(params.river_spin))
+    has = stop >= 0
+    sq = np.where(has, stop, 0)
+    kind = np.where(has, b(np.arange(-1, 5, dtype=np.int8)), -1)
+    end, spin = _stop_effects(params, tb, has, sq, kind, end, spin)
+    return dict(stop=np.ascontiguousarray(stop), end=np.ascontiguousarray(end), spin=spin,
+                tax=np.ascontiguousarray(tax), relic=kind, stop_square=np.ascontiguousarray(sq[:, 0, :, 0]))
 
 
 def _flat(a):
