@@ -330,6 +330,8 @@ def _seal_choice(params, kn, state, rider, legal):
     G, R = state.pos.shape
     if params.seals_per_player == 0 or (state.beat + 1) in params.segment_ends():
         return np.zeros(G, np.intp)
+    if R <= 7:
+        return _seal_choice_cols(params, kn, state, rider, legal)
     reach = np.asarray(kn.greedy_seal_reach, np.float64)
     d = np.arange(1, params.seal_range + 1)
     pos = state.pos.astype(np.intp)
@@ -343,6 +345,47 @@ def _seal_choice(params, kn, state, rider, legal):
     w = np.where(legal["seal"][:, 1:], w, -1.0)
     best = np.argmax(w, axis=1)
     return np.where(w.max(axis=1) >= kn.greedy_seal_min, best + 1, 0)
+
+
+@lru_cache(maxsize=32)
+def _reach_table(params):
+    """Expected victims by gap (square minus the opponent's square) + offset:
+    ``greedy_seal_reach`` for gaps 1..n, 0 elsewhere (index 0 always 0)."""
+    reach = np.asarray(knobs(params).greedy_seal_reach, np.float64)
+    off = params.length + params.seal_range + 1
+    table = np.zeros(2 * off + 1)
+    table[off + 1:off + 1 + reach.size] = reach
+    return table, off
+
+
+def _seal_choice_cols(params, kn, state, rider, legal):
+    """:func:`_seal_choice` as loops over the few squares and riders (the
+    same float64 sums in the same order as ``sum(axis=2)`` for up to 7
+    riders)."""
+    G, R = state.pos.shape
+    table, off = _reach_table(params)
+    fi = engine._rows(G, R) + rider
+    me = state.pos.reshape(-1).take(fi).astype(np.intp)
+    team = np.arange(R) // params.riders_per_player
+    my_team = team.take(rider)
+    pos = [state.pos[:, o].astype(np.intp) for o in range(R)]
+    opp = [(my_team != team[o]) & (pos[o] < params.length) for o in range(R)]
+    sign = 1 if params.seal_direction == "ahead" else -1
+    seal_ok = legal["seal"]
+    best_v = best_i = None
+    for d in range(1, params.seal_range + 1):
+        base = me + (sign * d + off)
+        w = np.zeros(G)
+        for o in range(R):
+            w = w + table.take((base - pos[o]) * opp[o])
+        w = np.where(seal_ok[:, d], w, -1.0)
+        if best_v is None:
+            best_v, best_i = w, np.full(G, d, np.intp)
+        else:
+            up = w > best_v
+            best_i = np.where(up, d, best_i)
+            best_v = np.maximum(best_v, w)
+    return np.where(best_v >= kn.greedy_seal_min, best_i, 0)
 
 
 def greedy_policy(params, state, rider, legal, rng=None) -> Actions:
