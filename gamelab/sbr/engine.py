@@ -189,7 +189,9 @@ def _tables(params: SbrParams):
                     riv |= terr[sq] == RIVER
                 stop[s, m0, big], end[s, m0, big], river[s, m0, big], tax[s, m0, big] = st, pos, riv, tx
     return dict(stop=stop, end=end, river=river, tax=tax, terrain=terr, M=M,
-                points=np.array(list(params.relic_points) + [0], np.int16))
+                points=np.array(list(params.relic_points) + [0], np.int16),
+                stop_i=stop.astype(np.intp).reshape(-1), end_i=end.astype(np.intp).reshape(-1),
+                tax_i=tax.astype(np.intp).reshape(-1), river_i=river.reshape(-1).copy(), town=terr == TOWN)
 
 
 # ---------------------------------------------------------------- beat
@@ -242,18 +244,40 @@ def legal(params: SbrParams, state: State, rider: np.ndarray) -> dict:
     pos = _flat(state.pos).take(fi)
     acting = pos < L
     card = _flat(state.hand).take(fi, axis=0) > 0
-    card[~acting] = False
+    if not acting.all():
+        card[~acting] = False
     spin_ok = _prefix(S).take(np.minimum(_flat(state.spin).take(fi), S), axis=0)
-    d = np.arange(params.seal_range + 1)
-    sq = pos.astype(np.intp)[:, None] + (d if params.seal_direction == "ahead" else -d)
-    sqc = np.minimum(np.maximum(sq, 0), L)
-    free = state.seal.reshape(-1)[_rows(G, L + 1)[:, None] + sqc] < 0
+    sqc, valid = _seal_squares(params)
+    D1 = params.seal_range + 1
+    pi = pos.astype(np.intp)
+    sq = sqc.take(pi, axis=0)                                      # (G, D+1) squares, clipped
+    free = state.seal.reshape(-1).take(sq + _rows2(G, L + 1, D1)) < 0
     if params.seal_empty == "no_seal_no_rider":
-        free &= ~(state.pos[:, None, :] == sqc[:, :, None]).any(axis=2)
-    seal = free & (sq >= 1) & (sq < L)
-    seal[_flat(state.seals_left).take(fi) <= 0] = False
+        free &= ~(state.pos[:, None, :] == sq[:, :, None]).any(axis=2)
+    seal = free & valid.take(pi + (_flat(state.seals_left).take(fi) > 0) * (L + 1), axis=0)
     seal[:, 0] = True
     return dict(card=card, spin=spin_ok, seal=seal, acting=acting)
+
+
+@lru_cache(maxsize=32)
+def _seal_squares(params: SbrParams):
+    """By the rider's square: the squares 0..seal_range away (clipped to
+    the board) and, (2 (L+1), D+1) by (has a seal left, square), whether a
+    seal may go there (a square 1..L-1; never without a seal left)."""
+    L, D = params.length, params.seal_range
+    d = np.arange(D + 1)
+    sq = np.arange(L + 1)[:, None] + (d if params.seal_direction == "ahead" else -d)
+    ok = (sq >= 1) & (sq < L)
+    valid = np.concatenate([np.zeros_like(ok), ok])
+    return np.minimum(np.maximum(sq, 0), L), valid
+
+
+@lru_cache(maxsize=16)
+def _rows2(G: int, width: int, K: int) -> np.ndarray:
+    """(G, K): each game's row offset in a flattened (G, width) array (read-only)."""
+    out = np.repeat(np.arange(G) * width, K).reshape(G, K)
+    out.flags.writeable = False
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -282,28 +306,34 @@ def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: b
     tb = _tables(params)
     G, R = st.pos.shape
     rider_all = st.order[:, slot].astype(np.intp)
-    fi_all = np.arange(G) * R + rider_all
-    acted = _flat(st.pos)[fi_all] < params.length
+    fi_all = _rows(G, R) + rider_all
+    acted = _flat(st.pos).take(fi_all) < params.length
     if mask is not None:
         acted &= np.asarray(mask, bool)
-    stops = np.full(G, -1, np.int16)
-    kinds = np.full(G, -1, np.int8)
-    if acted.all():
-        g, r = np.arange(G), rider_all
+    every = bool(acted.all())
+    if every:
+        g, r, fi = _rows(G, 1), rider_all, fi_all
         sub = lambda x: np.asarray(x)  # noqa: E731
     else:
-        g = np.nonzero(acted)[0]
-        r = rider_all[g]
-        sub = lambda x: np.asarray(x)[g]  # noqa: E731
+        g = np.flatnonzero(acted)
+        r, fi = rider_all.take(g), fi_all.take(g)
+        sub = lambda x: np.asarray(x).take(g)  # noqa: E731
+    stops = kinds = None
     if g.size:
         card = sub(actions.card).astype(np.intp)
         spend = sub(actions.spin).astype(np.intp)
-        _play_card(params, st, g, r, card, spend, sub(actions.seal).astype(np.intp))
+        _play_card(params, st, g, r, card, spend, sub(actions.seal).astype(np.intp), fi)
         out = _outcome(params, st, tb, g, r, card, card + spend, sub(actions.brk).astype(bool),
-                       _flat(st.spin)[g * R + r].astype(np.intp))
-        _apply(params, st, tb, g, r, out, sub(actions.retrieve).astype(np.intp))
-        kinds[g], stops[g] = out["relic"], out["stop"]
-        _finish_turn(params, st, g, r, card)
+                       _flat(st.spin).take(fi).astype(np.intp), fi=fi)
+        _apply(params, st, tb, g, r, out, sub(actions.retrieve).astype(np.intp), fi)
+        if every:
+            stops, kinds = out["stop"].astype(np.int16), out["relic"].astype(np.int8)
+        else:
+            stops, kinds = np.full(G, -1, np.int16), np.full(G, -1, np.int8)
+            kinds[g], stops[g] = out["relic"], out["stop"]
+        _finish_turn(params, st, g, r, card, fi)
+    if stops is None:
+        stops, kinds = np.full(G, -1, np.int16), np.full(G, -1, np.int8)
     return st, dict(rider=rider_all, acted=acted, stop=stops, relic=kinds)
 
 
@@ -448,8 +478,7 @@ def _flat(a):
     return a.reshape(-1) if a.ndim == 2 else a.reshape(-1, a.shape[2])
 
 
-def _play_card(params, st, g, r, card, spend, seal):
-    fi = g * st.pos.shape[1] + r
+def _play_card(params, st, g, r, card, spend, seal, fi):
     hc = fi * 5 + card - 1
     st.hand.reshape(-1)[hc] -= 1
     if params.skull_takes_current:
@@ -457,60 +486,75 @@ def _play_card(params, st, g, r, card, spend, seal):
     _flat(st.spin)[fi] -= spend
     for k, v in (("spin_spent", spend), ("card_sum", card), ("cards_played", 1)):
         _flat(st.stats[k])[fi] += v
-    s = seal > 0
-    if s.any():
-        gs, rs, fs = g[s], r[s], fi[s]
-        d = seal[s] if params.seal_direction == "ahead" else -seal[s]
-        st.seal.reshape(-1)[gs * (params.length + 1) + _flat(st.pos)[fs] + d] = rs
+    si = np.flatnonzero(seal > 0)
+    if si.size:
+        gs, rs, fs, d = g.take(si), r.take(si), fi.take(si), seal.take(si)
+        if params.seal_direction != "ahead":
+            d = -d
+        st.seal.reshape(-1)[gs * (params.length + 1) + _flat(st.pos).take(fs) + d] = rs
         _flat(st.seals_left)[fs] -= 1
         _flat(st.stats["seals_placed"])[fs] += 1
 
 
-def _finish_turn(params, st, g, r, card):
+def _finish_turn(params, st, g, r, card, fi):
     if not params.skull_takes_current:
-        st.discard[g, r, card - 1] += 1
+        st.discard.reshape(-1)[fi * 5 + card - 1] += 1
     D = st.deck.shape[2]
-    fi = g * st.pos.shape[1] + r
-    d = _flat(st.drawn)[fi].astype(np.intp)
+    d = _flat(st.drawn).take(fi).astype(np.intp)
     has = d < D
-    if has.any():
-        fh = fi[has]
-        st.hand.reshape(-1)[fh * 5 + st.deck.reshape(-1)[fh * D + d[has]] - 1] += 1
+    fh = None
+    if has.all():
+        fh, dh = fi, d
+    elif has.any():
+        h = np.flatnonzero(has)
+        fh, dh = fi.take(h), d.take(h)
+    if fh is not None:
+        st.hand.reshape(-1)[fh * 5 + st.deck.reshape(-1).take(fh * D + dh) - 1] += 1
         _flat(st.drawn)[fh] += 1
-    done = (_flat(st.pos)[fi] >= params.length) & (_flat(st.finish_beat)[fi] == 0)
-    _flat(st.finish_beat)[fi[done]] = st.beat + 1
+    done = np.flatnonzero((_flat(st.pos).take(fi) >= params.length) & (_flat(st.finish_beat).take(fi) == 0))
+    if done.size:
+        _flat(st.finish_beat)[fi.take(done)] = st.beat + 1
 
 
-def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None):
+def _gain(spin, flag, n, cap):
+    """``np.where(flag, min(cap, spin + n), spin)`` as arithmetic."""
+    return spin + flag * (np.minimum(cap, spin + n) - spin)
+
+
+def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None, fi=None):
     """Steps 4-5 for riders ``r`` in games ``g`` (flat (n,) arrays) holding
     ``spin`` after paying for the move, as pure arrays.  The movement table
     answers where no seal that matters lies on the way; the other entries walk
     square by square (vectorised across them)."""
-    L, L1 = params.length, params.length + 1
-    pos = _flat(st.pos)[g * st.pos.shape[1] + r].astype(np.intp)
+    L, L1, cap = params.length, params.length + 1, params.spin_cap
+    if fi is None:
+        fi = g * st.pos.shape[1] + r
+    pos = _flat(st.pos).take(fi).astype(np.intp)
     big = card >= params.big_card
     ti = (pos * (tb["M"] + 1) + m) * 2 + big
-    stop = tb["stop"].reshape(-1)[ti].astype(np.intp)
-    end = tb["end"].reshape(-1)[ti].astype(np.intp)
-    tax = tb["tax"].reshape(-1)[ti].astype(np.intp)
+    stop = tb["stop_i"].take(ti)
+    end = tb["end_i"].take(ti)
+    tax = tb["tax_i"].take(ti)
     spin0 = spin
-    spin = np.where(tb["river"].reshape(-1)[ti], np.minimum(params.spin_cap, spin + params.river_spin), spin)
+    spin = _gain(spin, tb["river_i"].take(ti), params.river_spin, cap)
     hits = np.zeros(g.size, np.intp)
     removed_i, removed_sq = [], []
     seal_flat = st.seal.reshape(-1)
     if first is None:
         first = _first_seal(params, tb, st, g, r, pos)
-    slow = end - pos >= first
-    if slow.any():
-        s = np.nonzero(slow)[0]
-        w = _walk(params, tb, seal_flat, g[s], r[s], pos[s], m[s], big[s], brk[s], spin0[s])
+    s = np.flatnonzero(end - pos >= first)
+    if s.size:
+        w = _walk(params, tb, seal_flat, g.take(s), r.take(s), pos.take(s), m.take(s), big.take(s), brk.take(s),
+                  spin0.take(s))
         stop[s], end[s], tax[s], spin[s], hits[s] = w[:5]
         removed_i.append(s[w[5]])
         removed_sq.append(w[6])
     has = stop >= 0
-    sq = np.where(has, stop, 0)
-    kind = np.where(has, st.relic.reshape(-1)[g * L1 + sq], -1).astype(np.intp)
-    spin = np.where(kind == EYE, np.minimum(params.spin_cap, spin + params.eye_spin), spin)
+    sq = np.maximum(stop, 0)
+    kind = st.relic.reshape(-1).take(g * L1 + sq).astype(np.intp)
+    if st.relic[:, 0].max(initial=-1) >= 0:       # square 0 holds no relic unless a caller put one there
+        kind = np.where(has, kind, -1)
+    spin = _gain(spin, kind == EYE, params.eye_spin, cap)
     heart = kind == HEART
     if heart.any():
         if params.heart_passes_seals:
@@ -520,9 +564,8 @@ def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None):
             removed_i.append(h[hw[2]])
             removed_sq.append(hw[3])
         else:
-            end = np.where(heart, np.minimum(L, end + params.heart_steps), end)
-    town = has & (tb["terrain"][sq] == TOWN)
-    spin = np.where(town, np.minimum(params.spin_cap, spin + params.town_spin), spin)
+            end = _gain(end, heart, params.heart_steps, L)
+    spin = _gain(spin, has & tb["town"].take(sq), params.town_spin, cap)
     cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.intp)  # noqa: E731
     return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind,
                 removed_i=cat(removed_i), removed_sq=cat(removed_sq))
@@ -556,27 +599,27 @@ def _seal_near(params, st, g, pos, M):
     return words[np.minimum(g * L1 + pos + 1, flat.size - 8)] != -1
 
 
-def _apply(params, st, tb, g, r, out, retrieve):
+def _apply(params, st, tb, g, r, out, retrieve, fi):
     """Write an outcome into the state: position, spin, terrain tax, seals
     triggered and removed, the relic taken and its skull."""
-    fi = g * st.pos.shape[1] + r
     _flat(st.pos)[fi] = out["end"]
     _flat(st.spin)[fi] = out["spin"]
-    _flat(st.stats["terrain_tax"])[fi] += out["tax"]
-    _flat(st.stats["seal_hits"])[fi] += out["hits"]
+    for key, v in (("terrain_tax", out["tax"]), ("seal_hits", out["hits"])):
+        if v.any():
+            _flat(st.stats[key])[fi] += v
     L1 = params.length + 1
     if out["removed_i"].size:
         st.seal.reshape(-1)[g[out["removed_i"]] * L1 + out["removed_sq"]] = -1
     kind = out["relic"]
-    take = kind >= 0
-    if take.any():
-        t = np.nonzero(take)[0]
-        st.relic.reshape(-1)[g[t] * L1 + out["stop"][t]] = -1
-        _flat(st.relic_pts)[fi[t]] += tb["points"][kind[t]]
-        _flat(st.relic_n)[fi[t]] += 1
-        sk = kind == SKULL
+    t = np.flatnonzero(kind >= 0)
+    if t.size:
+        kt, ft = kind.take(t), fi.take(t)
+        st.relic.reshape(-1)[g.take(t) * L1 + out["stop"].take(t)] = -1
+        _flat(st.relic_pts)[ft] += tb["points"].take(kt)
+        _flat(st.relic_n)[ft] += 1
+        sk = t.take(np.flatnonzero(kt == SKULL))
         for _ in range(params.skull_cards):
-            _take_back(st, g[sk], r[sk], retrieve[sk])
+            _take_back(st, g.take(sk), r.take(sk), retrieve.take(sk))
 
 
 def _ignored(params, owner, r):
