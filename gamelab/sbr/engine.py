@@ -145,7 +145,10 @@ def init(params: SbrParams, n_games: int, n_players: int, rng=None, chance: Chan
     G, D = n_games, chance.decks.shape[2]
     S = len(params.segment_ends())
     deck = np.ascontiguousarray(chance.decks, dtype=np.int8).reshape(G, R, D)   # flat views, never copies
-    hand = (deck[:, :, :params.hand_size, None] == np.arange(1, 6)).sum(axis=2).astype(np.int8)
+    one_hot = np.eye(5, dtype=np.int8)
+    hand = np.zeros((G, R, 5), np.int8)
+    for j in range(min(params.hand_size, D)):
+        hand += one_hot.take(deck[:, :, j] - 1, axis=0)
     z = lambda dt=np.int8: np.zeros((G, R), dtype=dt)  # noqa: E731
     return State(
         pos=z(), spin=z(), seals_left=np.full((G, R), params.seals_per_player, np.int8),
@@ -221,18 +224,33 @@ def _order_by(key):
     """Row-wise argsort of distinct small-row keys, by pairwise comparison
     (a handful of riders: faster than a sort per row)."""
     G, R = key.shape
-    rank = _count_below(key)
     order = np.empty((G, R), np.int8)
-    np.put_along_axis(order, rank, np.arange(R, dtype=np.int8)[None, :], axis=1)
+    flat, base = order.reshape(-1), _rows(G, R)
+    for i, rank in enumerate(_rank_columns(key)):
+        flat[base + rank] = i
     return order
+
+
+def _rank_columns(key):
+    """For each rider (column), how many riders of his game have a smaller
+    key: comparisons of whole columns (contiguous rows of the transpose)."""
+    cols = np.ascontiguousarray(key.T)
+    out = []
+    for i in range(cols.shape[0]):
+        rank = np.zeros(cols.shape[1], np.intp)
+        for j in range(cols.shape[0]):
+            if j != i:
+                rank += cols[j] < cols[i]
+        out.append(rank)
+    return out
 
 
 def _count_below(key):
     """(G, R): for each rider, how many riders of his game have a smaller
     key (a loop over the few riders beats a (G, R, R) comparison)."""
-    rank = np.zeros(key.shape, np.intp)
-    for j in range(key.shape[1]):
-        rank += key[:, j:j + 1] < key
+    rank = np.empty(key.shape, np.intp)
+    for i, col in enumerate(_rank_columns(key)):
+        rank[:, i] = col
     return rank
 
 
@@ -324,7 +342,7 @@ def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: b
         spend = sub(actions.spin).astype(np.intp)
         _play_card(params, st, g, r, card, spend, sub(actions.seal).astype(np.intp), fi)
         out = _outcome(params, st, tb, g, r, card, card + spend, sub(actions.brk).astype(bool),
-                       _flat(st.spin).take(fi).astype(np.intp), fi=fi)
+                       _flat(st.spin).take(fi) - spend, fi=fi)     # the spin is written after the move
         _apply(params, st, tb, g, r, out, sub(actions.retrieve).astype(np.intp), fi)
         if every:
             stops, kinds = out["stop"].astype(np.int16), out["relic"].astype(np.int8)
@@ -483,7 +501,6 @@ def _play_card(params, st, g, r, card, spend, seal, fi):
     st.hand.reshape(-1)[hc] -= 1
     if params.skull_takes_current:
         st.discard.reshape(-1)[hc] += 1
-    _flat(st.spin)[fi] -= spend
     for k, v in (("spin_spent", spend), ("card_sum", card), ("cards_played", 1)):
         _flat(st.stats[k])[fi] += v
     si = np.flatnonzero(seal > 0)
