@@ -194,7 +194,10 @@ def _tables(params: SbrParams):
     return dict(stop=stop, end=end, river=river, tax=tax, terrain=terr, M=M,
                 points=np.array(list(params.relic_points) + [0], np.int16),
                 stop_i=stop.astype(np.intp).reshape(-1), end_i=end.astype(np.intp).reshape(-1),
-                tax_i=tax.astype(np.intp).reshape(-1), river_i=river.reshape(-1).copy(), town=terr == TOWN)
+                tax_i=tax.astype(np.intp).reshape(-1), river_i=river.reshape(-1).copy(), town=terr == TOWN,
+                river_sq=terr == RIVER, extra=np.array([[params.rock_penalty if t == ROCK else (
+                    params.curve_penalty if t == CURVE and b else 0) for b in (0, 1)] for t in terr],
+                    np.intp).reshape(-1))
 
 
 # ---------------------------------------------------------------- beat
@@ -656,7 +659,8 @@ def _walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
     """Step 4 square by square: terrain, a river, then a seal (5.3).
     Returns stop, end, tax, spin, hits, and the (entry, square) pairs of the
     seals removed."""
-    L, terr = params.length, tb["terrain"]
+    L, cap = params.length, params.spin_cap
+    extra_t, river_t = tb["extra"], tb["river_sq"]
     n = g.size
     base = g * (L + 1)
     stop = np.full(n, -1, np.intp)
@@ -668,32 +672,33 @@ def _walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
     while active.any():
         sq = np.minimum(pos + 1, L)
         m = m - active
-        t = terr[sq]
-        extra = np.where(t == ROCK, params.rock_penalty,
-                         np.where((t == CURVE) & big, params.curve_penalty, 0))
+        extra = extra_t.take(sq * 2 + big)
         pay = active & (extra > 0) & (m > 0)
-        enter = active.copy()
+        enter = active
         if params.extra_cost_rule == "stop_before":
             blocked = pay & (m < extra)
-            tax += np.where(blocked, m, 0)
-            m = np.where(blocked, 0, m)
-            enter &= ~blocked
-            pay &= ~blocked
-        take = np.where(pay, np.minimum(extra, m), 0)
+            tax += blocked * m
+            m = m - blocked * m
+            enter = active & ~blocked
+            pay = pay & ~blocked
+        take = pay * np.minimum(extra, m)
         tax += take
         m = m - take
-        pos = np.where(enter, sq, pos)
-        stop = np.where(enter, sq, stop)
-        riv = enter & (t == RIVER) & ~river
+        pos = pos + enter * (sq - pos)
+        stop = stop + enter * (sq - stop)
+        riv = enter & river_t.take(sq) & ~river
         river |= riv
-        spin = np.where(riv, np.minimum(params.spin_cap, spin + params.river_spin), spin)
-        owner = np.where(enter, seal_flat[base + sq], -1)
+        spin = _gain(spin, riv, params.river_spin, cap)
+        owner = (seal_flat.take(base + sq) + 1) * enter - 1
         m, spin, hit, removed = _meet_seal(params, owner, r, m, brk, spin)
-        hits += hit
-        rem_i.append(np.nonzero(removed)[0])
-        rem_sq.append(sq[removed])
+        if removed.any():
+            hits += hit
+            ri = np.flatnonzero(removed)
+            rem_i.append(ri)
+            rem_sq.append(sq.take(ri))
         active = enter & (m > 0) & (pos < L)
-    return stop, pos, tax, spin, hits, np.concatenate(rem_i), np.concatenate(rem_sq)
+    cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.intp)  # noqa: E731
+    return stop, pos, tax, spin, hits, cat(rem_i), cat(rem_sq)
 
 
 def _meet_seal(params, owner, r, m, brk, spin):
@@ -716,7 +721,7 @@ def _meet_seal(params, owner, r, m, brk, spin):
     can = rest & brk & (spin >= params.seal_break_cost)
     spin = spin - can * params.seal_break_cost
     pen = rest & ~can
-    return np.where(pen, np.maximum(0, m - params.seal_penalty), m), spin, hit, removed | hit
+    return m - pen * (m - np.maximum(0, m - params.seal_penalty)), spin, hit, removed | hit
 
 
 def _heart_walk(params, seal_flat, g, r, pos):
