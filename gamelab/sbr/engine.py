@@ -616,7 +616,7 @@ def _seal_near(params, st, g, pos, M):
     if M > 8 or not flat.flags.c_contiguous or flat.size < 8:
         return np.ones(g.size, bool)
     words = np.ndarray(shape=(flat.size - 7,), dtype=np.int64, buffer=flat, strides=(1,))
-    return words[np.minimum(g * L1 + pos + 1, flat.size - 8)] != -1
+    return words[np.minimum(g * L1 + pos + 1, flat.size - 8)] != -1       # (take would copy the strided view)
 
 
 def _apply(params, st, tb, g, r, out, retrieve, fi):
@@ -751,16 +751,17 @@ def _heart_walk(params, seal_flat, g, r, pos):
 def _take_back(st, g, r, want):
     if not g.size:
         return
-    disc = st.discard[g, r]                      # (n, 5)
+    fr = g * st.pos.shape[1] + r
+    disc = _flat(st.discard).take(fr, axis=0)           # (n, 5)
     ok = (want >= 1) & (want <= 5)
-    wi = np.clip(want - 1, 0, 4)
-    ok &= disc[np.arange(g.size), wi] > 0
+    wi = np.minimum(np.maximum(want - 1, 0), 4)
+    ok &= disc.reshape(-1).take(np.arange(g.size) * 5 + wi) > 0
     highest = 4 - np.argmax(disc[:, ::-1] > 0, axis=1)
     any_ = disc.any(axis=1)
     v = np.where(ok, wi, highest)
-    sel = ok | any_
-    st.discard[g[sel], r[sel], v[sel]] -= 1
-    st.hand[g[sel], r[sel], v[sel]] += 1
+    fs = (fr * 5 + v).take(np.flatnonzero(ok | any_))
+    st.discard.reshape(-1)[fs] -= 1
+    st.hand.reshape(-1)[fs] += 1
 
 
 def end_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
