@@ -181,7 +181,7 @@ def _dense_values(params, kn, state, rider, legal, first):
     pos = state.pos.reshape(-1).take(fi).astype(np.intp)
     held = state.spin.reshape(-1).take(fi).astype(np.intp)
     sq = tv["stop_square"].take(pos, axis=0)                      # (G, K)
-    sq += _rows_k(G, L1, K)
+    sq += engine._rows2(G, L1, K)
     kind = state.relic.reshape(-1).take(sq)                        # (G, K) int8 (square 0: never a relic)
     idx = tv["rowk"].take(pos * (params.spin_cap + 1) + held, axis=0)
     idx += kind
@@ -199,14 +199,6 @@ def _dense_values(params, kn, state, rider, legal, first):
     if near.size:
         v[near] = greedy_values(params, state, rider[near], legal, games=near, first=first[near])
     return v
-
-
-@lru_cache(maxsize=8)
-def _rows_k(G, width, K):
-    """(G, K): each game's row offset in a flattened (G, width) array (read-only)."""
-    out = np.repeat(np.arange(G) * width, K).reshape(G, K)
-    out.flags.writeable = False
-    return out
 
 
 @lru_cache(maxsize=8)
@@ -271,7 +263,7 @@ def _dense_rank_terms(params, kn, state, rider, pos, dend, v):
             for bnd in bounds:
                 rank += ej < bnd
             add[:, j] = terms.take(rank)
-        out = out + add.reshape(-1).take(_rows_k(G, J, dend.shape[1]) + dend)
+        out = out + add.reshape(-1).take(engine._rows2(G, J, dend.shape[1]) + dend)
     return out
 
 

@@ -293,7 +293,7 @@ def _seal_squares(params: SbrParams):
     return np.minimum(np.maximum(sq, 0), L), valid
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def _rows2(G: int, width: int, K: int) -> np.ndarray:
     """(G, K): each game's row offset in a flattened (G, width) array (read-only)."""
     out = np.repeat(np.arange(G) * width, K).reshape(G, K)
