@@ -145,7 +145,10 @@ def init(params: SbrParams, n_games: int, n_players: int, rng=None, chance: Chan
     G, D = n_games, chance.decks.shape[2]
     S = len(params.segment_ends())
     deck = np.ascontiguousarray(chance.decks, dtype=np.int8).reshape(G, R, D)   # flat views, never copies
-    hand = (deck[:, :, :params.hand_size, None] == np.arange(1, 6)).sum(axis=2).astype(np.int8)
+    one_hot = np.eye(5, dtype=np.int8)
+    hand = np.zeros((G, R, 5), np.int8)
+    for j in range(min(params.hand_size, D)):
+        hand += one_hot.take(deck[:, :, j] - 1, axis=0)
     z = lambda dt=np.int8: np.zeros((G, R), dtype=dt)  # noqa: E731
     return State(
         pos=z(), spin=z(), seals_left=np.full((G, R), params.seals_per_player, np.int8),
@@ -189,7 +192,12 @@ def _tables(params: SbrParams):
                     riv |= terr[sq] == RIVER
                 stop[s, m0, big], end[s, m0, big], river[s, m0, big], tax[s, m0, big] = st, pos, riv, tx
     return dict(stop=stop, end=end, river=river, tax=tax, terrain=terr, M=M,
-                points=np.array(list(params.relic_points) + [0], np.int16))
+                points=np.array(list(params.relic_points) + [0], np.int16),
+                stop_i=stop.astype(np.intp).reshape(-1), end_i=end.astype(np.intp).reshape(-1),
+                tax_i=tax.astype(np.intp).reshape(-1), river_i=river.reshape(-1).copy(), town=terr == TOWN,
+                river_sq=terr == RIVER, extra=np.array([[params.rock_penalty if t == ROCK else (
+                    params.curve_penalty if t == CURVE and b else 0) for b in (0, 1)] for t in terr],
+                    np.intp).reshape(-1))
 
 
 # ---------------------------------------------------------------- beat
@@ -219,18 +227,33 @@ def _order_by(key):
     """Row-wise argsort of distinct small-row keys, by pairwise comparison
     (a handful of riders: faster than a sort per row)."""
     G, R = key.shape
-    rank = _count_below(key)
     order = np.empty((G, R), np.int8)
-    np.put_along_axis(order, rank, np.arange(R, dtype=np.int8)[None, :], axis=1)
+    flat, base = order.reshape(-1), _rows(G, R)
+    for i, rank in enumerate(_rank_columns(key)):
+        flat[base + rank] = i
     return order
+
+
+def _rank_columns(key):
+    """For each rider (column), how many riders of his game have a smaller
+    key: comparisons of whole columns (contiguous rows of the transpose)."""
+    cols = np.ascontiguousarray(key.T)
+    out = []
+    for i in range(cols.shape[0]):
+        rank = np.zeros(cols.shape[1], np.intp)
+        for j in range(cols.shape[0]):
+            if j != i:
+                rank += cols[j] < cols[i]
+        out.append(rank)
+    return out
 
 
 def _count_below(key):
     """(G, R): for each rider, how many riders of his game have a smaller
     key (a loop over the few riders beats a (G, R, R) comparison)."""
-    rank = np.zeros(key.shape, np.intp)
-    for j in range(key.shape[1]):
-        rank += key[:, j:j + 1] < key
+    rank = np.empty(key.shape, np.intp)
+    for i, col in enumerate(_rank_columns(key)):
+        rank[:, i] = col
     return rank
 
 
@@ -242,18 +265,40 @@ def legal(params: SbrParams, state: State, rider: np.ndarray) -> dict:
     pos = _flat(state.pos).take(fi)
     acting = pos < L
     card = _flat(state.hand).take(fi, axis=0) > 0
-    card[~acting] = False
+    if not acting.all():
+        card[~acting] = False
     spin_ok = _prefix(S).take(np.minimum(_flat(state.spin).take(fi), S), axis=0)
-    d = np.arange(params.seal_range + 1)
-    sq = pos.astype(np.intp)[:, None] + (d if params.seal_direction == "ahead" else -d)
-    sqc = np.minimum(np.maximum(sq, 0), L)
-    free = state.seal.reshape(-1)[_rows(G, L + 1)[:, None] + sqc] < 0
+    sqc, valid = _seal_squares(params)
+    D1 = params.seal_range + 1
+    pi = pos.astype(np.intp)
+    sq = sqc.take(pi, axis=0)                                      # (G, D+1) squares, clipped
+    free = state.seal.reshape(-1).take(sq + _rows2(G, L + 1, D1)) < 0
     if params.seal_empty == "no_seal_no_rider":
-        free &= ~(state.pos[:, None, :] == sqc[:, :, None]).any(axis=2)
-    seal = free & (sq >= 1) & (sq < L)
-    seal[_flat(state.seals_left).take(fi) <= 0] = False
+        free &= ~(state.pos[:, None, :] == sq[:, :, None]).any(axis=2)
+    seal = free & valid.take(pi + (_flat(state.seals_left).take(fi) > 0) * (L + 1), axis=0)
     seal[:, 0] = True
     return dict(card=card, spin=spin_ok, seal=seal, acting=acting)
+
+
+@lru_cache(maxsize=32)
+def _seal_squares(params: SbrParams):
+    """By the rider's square: the squares 0..seal_range away (clipped to
+    the board) and, (2 (L+1), D+1) by (has a seal left, square), whether a
+    seal may go there (a square 1..L-1; never without a seal left)."""
+    L, D = params.length, params.seal_range
+    d = np.arange(D + 1)
+    sq = np.arange(L + 1)[:, None] + (d if params.seal_direction == "ahead" else -d)
+    ok = (sq >= 1) & (sq < L)
+    valid = np.concatenate([np.zeros_like(ok), ok])
+    return np.minimum(np.maximum(sq, 0), L), valid
+
+
+@lru_cache(maxsize=8)
+def _rows2(G: int, width: int, K: int) -> np.ndarray:
+    """(G, K): each game's row offset in a flattened (G, width) array (read-only)."""
+    out = np.repeat(np.arange(G) * width, K).reshape(G, K)
+    out.flags.writeable = False
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -282,28 +327,34 @@ def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: b
     tb = _tables(params)
     G, R = st.pos.shape
     rider_all = st.order[:, slot].astype(np.intp)
-    fi_all = np.arange(G) * R + rider_all
-    acted = _flat(st.pos)[fi_all] < params.length
+    fi_all = _rows(G, R) + rider_all
+    acted = _flat(st.pos).take(fi_all) < params.length
     if mask is not None:
         acted &= np.asarray(mask, bool)
-    stops = np.full(G, -1, np.int16)
-    kinds = np.full(G, -1, np.int8)
-    if acted.all():
-        g, r = np.arange(G), rider_all
+    every = bool(acted.all())
+    if every:
+        g, r, fi = _rows(G, 1), rider_all, fi_all
         sub = lambda x: np.asarray(x)  # noqa: E731
     else:
-        g = np.nonzero(acted)[0]
-        r = rider_all[g]
-        sub = lambda x: np.asarray(x)[g]  # noqa: E731
+        g = np.flatnonzero(acted)
+        r, fi = rider_all.take(g), fi_all.take(g)
+        sub = lambda x: np.asarray(x).take(g)  # noqa: E731
+    stops = kinds = None
     if g.size:
         card = sub(actions.card).astype(np.intp)
         spend = sub(actions.spin).astype(np.intp)
-        _play_card(params, st, g, r, card, spend, sub(actions.seal).astype(np.intp))
+        _play_card(params, st, g, r, card, spend, sub(actions.seal).astype(np.intp), fi)
         out = _outcome(params, st, tb, g, r, card, card + spend, sub(actions.brk).astype(bool),
-                       _flat(st.spin)[g * R + r].astype(np.intp))
-        _apply(params, st, tb, g, r, out, sub(actions.retrieve).astype(np.intp))
-        kinds[g], stops[g] = out["relic"], out["stop"]
-        _finish_turn(params, st, g, r, card)
+                       _flat(st.spin).take(fi) - spend, fi=fi)     # the spin is written after the move
+        _apply(params, st, tb, g, r, out, sub(actions.retrieve).astype(np.intp), fi)
+        if every:
+            stops, kinds = out["stop"].astype(np.int16), out["relic"].astype(np.int8)
+        else:
+            stops, kinds = np.full(G, -1, np.int16), np.full(G, -1, np.int8)
+            kinds[g], stops[g] = out["relic"], out["stop"]
+        _finish_turn(params, st, g, r, card, fi)
+    if stops is None:
+        stops, kinds = np.full(G, -1, np.int16), np.full(G, -1, np.int8)
     return st, dict(rider=rider_all, acted=acted, stop=stops, relic=kinds)
 
 
@@ -405,10 +456,42 @@ def _options_flat(params, state, games, rider, i, k, brk, first):
     has = stop >= 0
     sq = np.where(has, stop, 0)
     kind = np.where(has, state.relic.reshape(-1)[games[i] * L1 + sq], -1)
+    end, spin = _stop_effects(params, tb, has, sq, kind, end, spin)
+    return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind)
+
+
+def _stop_effects(params, tb, has, sq, kind, end, spin):
+    """The stop square's relic (eye, heart) and town on an option's end
+    square and spin (no heart walk: ``heart_passes_seals`` is off)."""
+    L = params.length
     spin = np.where(kind == EYE, np.minimum(params.spin_cap, spin + params.eye_spin), spin)
     end = np.where(kind == HEART, np.minimum(L, end + params.heart_steps), end)
     spin = np.where(has & (tb["terrain"][sq] == TOWN), np.minimum(params.spin_cap, spin + params.town_spin), spin)
-    return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind)
+    return end, spin
+
+
+@lru_cache(maxsize=32)
+def option_table(params: SbrParams):
+    """:func:`options` with no seal on the way, for every (start square,
+    spin held, option, relic code at the stop square + 1 (0..5)): arrays
+    (L+1, H, K, 6) of stop, end, spin, tax and the relic taken (the same
+    arithmetic and dtypes as :func:`options`; H = spin_cap + 1).  The relic
+    code is ignored where the option enters no square."""
+    tb, ot = _tables(params), _option_tables(params)
+    card_k, spin_k = option_list(params.max_spin_per_beat)
+    L, H, K = params.length, params.spin_cap + 1, card_k.size
+    shape = (L + 1, H, K, 6)
+    b = lambda a: np.broadcast_to(a, shape)  # noqa: E731
+    stop, end, tax = (b(ot[key][:, None, :, None]) for key in ("stop", "end", "tax"))
+    held = b(np.arange(H, dtype=np.int16)[None, :, None, None])
+    spin0 = held - b(spin_k.astype(np.int16)[None, None, :, None])
+    spin = np.minimum(params.spin_cap, spin0 + b(ot["river"][:, None, :, None]) * np.int16(params.river_spin))
+    has = stop >= 0
+    sq = np.where(has, stop, 0)
+    kind = np.where(has, b(np.arange(-1, 5, dtype=np.int8)), -1)
+    end, spin = _stop_effects(params, tb, has, sq, kind, end, spin)
+    return dict(stop=np.ascontiguousarray(stop), end=np.ascontiguousarray(end), spin=spin,
+                tax=np.ascontiguousarray(tax), relic=kind, stop_square=np.ascontiguousarray(sq[:, 0, :, 0]))
 
 
 def _flat(a):
@@ -416,69 +499,82 @@ def _flat(a):
     return a.reshape(-1) if a.ndim == 2 else a.reshape(-1, a.shape[2])
 
 
-def _play_card(params, st, g, r, card, spend, seal):
-    fi = g * st.pos.shape[1] + r
+def _play_card(params, st, g, r, card, spend, seal, fi):
     hc = fi * 5 + card - 1
     st.hand.reshape(-1)[hc] -= 1
     if params.skull_takes_current:
         st.discard.reshape(-1)[hc] += 1
-    _flat(st.spin)[fi] -= spend
     for k, v in (("spin_spent", spend), ("card_sum", card), ("cards_played", 1)):
         _flat(st.stats[k])[fi] += v
-    s = seal > 0
-    if s.any():
-        gs, rs, fs = g[s], r[s], fi[s]
-        d = seal[s] if params.seal_direction == "ahead" else -seal[s]
-        st.seal.reshape(-1)[gs * (params.length + 1) + _flat(st.pos)[fs] + d] = rs
+    si = np.flatnonzero(seal > 0)
+    if si.size:
+        gs, rs, fs, d = g.take(si), r.take(si), fi.take(si), seal.take(si)
+        if params.seal_direction != "ahead":
+            d = -d
+        st.seal.reshape(-1)[gs * (params.length + 1) + _flat(st.pos).take(fs) + d] = rs
         _flat(st.seals_left)[fs] -= 1
         _flat(st.stats["seals_placed"])[fs] += 1
 
 
-def _finish_turn(params, st, g, r, card):
+def _finish_turn(params, st, g, r, card, fi):
     if not params.skull_takes_current:
-        st.discard[g, r, card - 1] += 1
+        st.discard.reshape(-1)[fi * 5 + card - 1] += 1
     D = st.deck.shape[2]
-    fi = g * st.pos.shape[1] + r
-    d = _flat(st.drawn)[fi].astype(np.intp)
+    d = _flat(st.drawn).take(fi).astype(np.intp)
     has = d < D
-    if has.any():
-        fh = fi[has]
-        st.hand.reshape(-1)[fh * 5 + st.deck.reshape(-1)[fh * D + d[has]] - 1] += 1
+    fh = None
+    if has.all():
+        fh, dh = fi, d
+    elif has.any():
+        h = np.flatnonzero(has)
+        fh, dh = fi.take(h), d.take(h)
+    if fh is not None:
+        st.hand.reshape(-1)[fh * 5 + st.deck.reshape(-1).take(fh * D + dh) - 1] += 1
         _flat(st.drawn)[fh] += 1
-    done = (_flat(st.pos)[fi] >= params.length) & (_flat(st.finish_beat)[fi] == 0)
-    _flat(st.finish_beat)[fi[done]] = st.beat + 1
+    done = np.flatnonzero((_flat(st.pos).take(fi) >= params.length) & (_flat(st.finish_beat).take(fi) == 0))
+    if done.size:
+        _flat(st.finish_beat)[fi.take(done)] = st.beat + 1
 
 
-def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None):
+def _gain(spin, flag, n, cap):
+    """``np.where(flag, min(cap, spin + n), spin)`` as arithmetic."""
+    return spin + flag * (np.minimum(cap, spin + n) - spin)
+
+
+def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None, fi=None):
     """Steps 4-5 for riders ``r`` in games ``g`` (flat (n,) arrays) holding
     ``spin`` after paying for the move, as pure arrays.  The movement table
     answers where no seal that matters lies on the way; the other entries walk
     square by square (vectorised across them)."""
-    L, L1 = params.length, params.length + 1
-    pos = _flat(st.pos)[g * st.pos.shape[1] + r].astype(np.intp)
+    L, L1, cap = params.length, params.length + 1, params.spin_cap
+    if fi is None:
+        fi = g * st.pos.shape[1] + r
+    pos = _flat(st.pos).take(fi).astype(np.intp)
     big = card >= params.big_card
     ti = (pos * (tb["M"] + 1) + m) * 2 + big
-    stop = tb["stop"].reshape(-1)[ti].astype(np.intp)
-    end = tb["end"].reshape(-1)[ti].astype(np.intp)
-    tax = tb["tax"].reshape(-1)[ti].astype(np.intp)
+    stop = tb["stop_i"].take(ti)
+    end = tb["end_i"].take(ti)
+    tax = tb["tax_i"].take(ti)
     spin0 = spin
-    spin = np.where(tb["river"].reshape(-1)[ti], np.minimum(params.spin_cap, spin + params.river_spin), spin)
+    spin = _gain(spin, tb["river_i"].take(ti), params.river_spin, cap)
     hits = np.zeros(g.size, np.intp)
     removed_i, removed_sq = [], []
     seal_flat = st.seal.reshape(-1)
     if first is None:
         first = _first_seal(params, tb, st, g, r, pos)
-    slow = end - pos >= first
-    if slow.any():
-        s = np.nonzero(slow)[0]
-        w = _walk(params, tb, seal_flat, g[s], r[s], pos[s], m[s], big[s], brk[s], spin0[s])
+    s = np.flatnonzero(end - pos >= first)
+    if s.size:
+        w = _walk(params, tb, seal_flat, g.take(s), r.take(s), pos.take(s), m.take(s), big.take(s), brk.take(s),
+                  spin0.take(s))
         stop[s], end[s], tax[s], spin[s], hits[s] = w[:5]
         removed_i.append(s[w[5]])
         removed_sq.append(w[6])
     has = stop >= 0
-    sq = np.where(has, stop, 0)
-    kind = np.where(has, st.relic.reshape(-1)[g * L1 + sq], -1).astype(np.intp)
-    spin = np.where(kind == EYE, np.minimum(params.spin_cap, spin + params.eye_spin), spin)
+    sq = np.maximum(stop, 0)
+    kind = st.relic.reshape(-1).take(g * L1 + sq).astype(np.intp)
+    if st.relic[:, 0].max(initial=-1) >= 0:       # square 0 holds no relic unless a caller put one there
+        kind = np.where(has, kind, -1)
+    spin = _gain(spin, kind == EYE, params.eye_spin, cap)
     heart = kind == HEART
     if heart.any():
         if params.heart_passes_seals:
@@ -488,9 +584,8 @@ def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None):
             removed_i.append(h[hw[2]])
             removed_sq.append(hw[3])
         else:
-            end = np.where(heart, np.minimum(L, end + params.heart_steps), end)
-    town = has & (tb["terrain"][sq] == TOWN)
-    spin = np.where(town, np.minimum(params.spin_cap, spin + params.town_spin), spin)
+            end = _gain(end, heart, params.heart_steps, L)
+    spin = _gain(spin, has & tb["town"].take(sq), params.town_spin, cap)
     cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.intp)  # noqa: E731
     return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind,
                 removed_i=cat(removed_i), removed_sq=cat(removed_sq))
@@ -521,30 +616,30 @@ def _seal_near(params, st, g, pos, M):
     if M > 8 or not flat.flags.c_contiguous or flat.size < 8:
         return np.ones(g.size, bool)
     words = np.ndarray(shape=(flat.size - 7,), dtype=np.int64, buffer=flat, strides=(1,))
-    return words[np.minimum(g * L1 + pos + 1, flat.size - 8)] != -1
+    return words[np.minimum(g * L1 + pos + 1, flat.size - 8)] != -1       # (take would copy the strided view)
 
 
-def _apply(params, st, tb, g, r, out, retrieve):
+def _apply(params, st, tb, g, r, out, retrieve, fi):
     """Write an outcome into the state: position, spin, terrain tax, seals
     triggered and removed, the relic taken and its skull."""
-    fi = g * st.pos.shape[1] + r
     _flat(st.pos)[fi] = out["end"]
     _flat(st.spin)[fi] = out["spin"]
-    _flat(st.stats["terrain_tax"])[fi] += out["tax"]
-    _flat(st.stats["seal_hits"])[fi] += out["hits"]
+    for key, v in (("terrain_tax", out["tax"]), ("seal_hits", out["hits"])):
+        if v.any():
+            _flat(st.stats[key])[fi] += v
     L1 = params.length + 1
     if out["removed_i"].size:
         st.seal.reshape(-1)[g[out["removed_i"]] * L1 + out["removed_sq"]] = -1
     kind = out["relic"]
-    take = kind >= 0
-    if take.any():
-        t = np.nonzero(take)[0]
-        st.relic.reshape(-1)[g[t] * L1 + out["stop"][t]] = -1
-        _flat(st.relic_pts)[fi[t]] += tb["points"][kind[t]]
-        _flat(st.relic_n)[fi[t]] += 1
-        sk = kind == SKULL
+    t = np.flatnonzero(kind >= 0)
+    if t.size:
+        kt, ft = kind.take(t), fi.take(t)
+        st.relic.reshape(-1)[g.take(t) * L1 + out["stop"].take(t)] = -1
+        _flat(st.relic_pts)[ft] += tb["points"].take(kt)
+        _flat(st.relic_n)[ft] += 1
+        sk = t.take(np.flatnonzero(kt == SKULL))
         for _ in range(params.skull_cards):
-            _take_back(st, g[sk], r[sk], retrieve[sk])
+            _take_back(st, g.take(sk), r.take(sk), retrieve.take(sk))
 
 
 def _ignored(params, owner, r):
@@ -564,7 +659,8 @@ def _walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
     """Step 4 square by square: terrain, a river, then a seal (5.3).
     Returns stop, end, tax, spin, hits, and the (entry, square) pairs of the
     seals removed."""
-    L, terr = params.length, tb["terrain"]
+    L, cap = params.length, params.spin_cap
+    extra_t, river_t = tb["extra"], tb["river_sq"]
     n = g.size
     base = g * (L + 1)
     stop = np.full(n, -1, np.intp)
@@ -576,32 +672,33 @@ def _walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
     while active.any():
         sq = np.minimum(pos + 1, L)
         m = m - active
-        t = terr[sq]
-        extra = np.where(t == ROCK, params.rock_penalty,
-                         np.where((t == CURVE) & big, params.curve_penalty, 0))
+        extra = extra_t.take(sq * 2 + big)
         pay = active & (extra > 0) & (m > 0)
-        enter = active.copy()
+        enter = active
         if params.extra_cost_rule == "stop_before":
             blocked = pay & (m < extra)
-            tax += np.where(blocked, m, 0)
-            m = np.where(blocked, 0, m)
-            enter &= ~blocked
-            pay &= ~blocked
-        take = np.where(pay, np.minimum(extra, m), 0)
+            tax += blocked * m
+            m = m - blocked * m
+            enter = active & ~blocked
+            pay = pay & ~blocked
+        take = pay * np.minimum(extra, m)
         tax += take
         m = m - take
-        pos = np.where(enter, sq, pos)
-        stop = np.where(enter, sq, stop)
-        riv = enter & (t == RIVER) & ~river
+        pos = pos + enter * (sq - pos)
+        stop = stop + enter * (sq - stop)
+        riv = enter & river_t.take(sq) & ~river
         river |= riv
-        spin = np.where(riv, np.minimum(params.spin_cap, spin + params.river_spin), spin)
-        owner = np.where(enter, seal_flat[base + sq], -1)
+        spin = _gain(spin, riv, params.river_spin, cap)
+        owner = (seal_flat.take(base + sq) + 1) * enter - 1
         m, spin, hit, removed = _meet_seal(params, owner, r, m, brk, spin)
-        hits += hit
-        rem_i.append(np.nonzero(removed)[0])
-        rem_sq.append(sq[removed])
+        if removed.any():
+            hits += hit
+            ri = np.flatnonzero(removed)
+            rem_i.append(ri)
+            rem_sq.append(sq.take(ri))
         active = enter & (m > 0) & (pos < L)
-    return stop, pos, tax, spin, hits, np.concatenate(rem_i), np.concatenate(rem_sq)
+    cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.intp)  # noqa: E731
+    return stop, pos, tax, spin, hits, cat(rem_i), cat(rem_sq)
 
 
 def _meet_seal(params, owner, r, m, brk, spin):
@@ -624,7 +721,7 @@ def _meet_seal(params, owner, r, m, brk, spin):
     can = rest & brk & (spin >= params.seal_break_cost)
     spin = spin - can * params.seal_break_cost
     pen = rest & ~can
-    return np.where(pen, np.maximum(0, m - params.seal_penalty), m), spin, hit, removed | hit
+    return m - pen * (m - np.maximum(0, m - params.seal_penalty)), spin, hit, removed | hit
 
 
 def _heart_walk(params, seal_flat, g, r, pos):
@@ -654,16 +751,17 @@ def _heart_walk(params, seal_flat, g, r, pos):
 def _take_back(st, g, r, want):
     if not g.size:
         return
-    disc = st.discard[g, r]                      # (n, 5)
+    fr = g * st.pos.shape[1] + r
+    disc = _flat(st.discard).take(fr, axis=0)           # (n, 5)
     ok = (want >= 1) & (want <= 5)
-    wi = np.clip(want - 1, 0, 4)
-    ok &= disc[np.arange(g.size), wi] > 0
+    wi = np.minimum(np.maximum(want - 1, 0), 4)
+    ok &= disc.reshape(-1).take(np.arange(g.size) * 5 + wi) > 0
     highest = 4 - np.argmax(disc[:, ::-1] > 0, axis=1)
     any_ = disc.any(axis=1)
     v = np.where(ok, wi, highest)
-    sel = ok | any_
-    st.discard[g[sel], r[sel], v[sel]] -= 1
-    st.hand[g[sel], r[sel], v[sel]] += 1
+    fs = (fr * 5 + v).take(np.flatnonzero(ok | any_))
+    st.discard.reshape(-1)[fs] -= 1
+    st.hand.reshape(-1)[fs] += 1
 
 
 def end_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
