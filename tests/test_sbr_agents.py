@@ -237,3 +237,13 @@ def _seal_choice_broadcast(params, state, rider, legal):
     w = np.where(legal["seal"][:, 1:], w, -1.0)
     best = np.argmax(w, axis=1)
     return np.where(w.max(axis=1) >= kn.greedy_seal_min, best + 1, 0)
+
+
+def test_lead_changes_and_game_length_are_reported():
+    from gamelab import runner
+
+    f = runner.simulate("sbr", n_games=300, seed=4, n_players=3).groupby("game").first()
+    assert (f["lead_changes"] >= 0).all() and (f["lead_changes"] <= 17).all() and f["lead_changes"].max() >= 2
+    done = f["finished"].astype(bool)
+    assert (f.loc[~done, "game_length"] == 18).all()
+    assert (f["game_length"] <= 18).all() and (f["game_length"] >= 12).all()

@@ -831,6 +831,8 @@ def play(params: SbrParams, policies, n_games: int, rng: np.random.Generator, n_
     groups: dict[int, list] = {}
     for s, pol in enumerate(policies):
         groups.setdefault(id(pol), [pol, []])[1].append(s)
+    leader = np.full(n_games, -1, np.int8)
+    lead_changes = np.zeros(n_games, np.int16)
     for _ in range(params.beats):
         begin_beat(params, st, inplace=True)
         for slot in range(R):
@@ -848,7 +850,22 @@ def play(params: SbrParams, policies, n_games: int, rng: np.random.Generator, n_
                 acts = Actions(*(np.where(mine, x, y) for x, y in zip(a, acts)))
             act(params, st, acts, slot, inplace=True)
         end_beat(params, st, inplace=True)
-    return result(params, st)
+        leader = _lead(params, st, n_players, leader, lead_changes)
+    out = result(params, st)
+    out["lead_changes"] = lead_changes
+    return out
+
+
+def _lead(params, st, n_players, leader, changes):
+    """Design metric, not a rule: count changes of the sole leader by points
+    so far (segment + relic), beat by beat; a tie leads no one."""
+    pts = (st.seg_points + st.relic_pts).reshape(st.pos.shape[0], n_players, -1).sum(axis=2)
+    best = pts.max(axis=1)
+    top = pts == best[:, None]
+    sole = top.sum(axis=1) == 1
+    who = np.where(sole, top.argmax(axis=1), -1).astype(np.int8)
+    changes += (who >= 0) & (leader >= 0) & (who != leader)
+    return np.where(who >= 0, who, leader).astype(np.int8)
 
 
 def seal_ahead(params: SbrParams, state: State, rider: np.ndarray) -> np.ndarray:

@@ -19,7 +19,9 @@ Per seat (G, P), one row per player per game in the runner's table:
   ``cards_played``, ``card_sum`` and ``mean_card`` (identity 5);
 
 per game (G,): ``seal_triggers`` (all seals triggered in the game, appendix
-A "seal triggers per game").  Under the dual variant (9.5) a player's two
+A "seal triggers per game"), ``lead_changes`` (times the sole leader by points
+so far changed, beat by beat), ``game_length`` (beats until every rider was in,
+or all of them).  Under the dual variant (9.5) a player's two
 riders are summed (squares and arrival: the mean and the later rider;
 ``finished`` only if both are in).
 """
@@ -71,7 +73,9 @@ def diagnostics(params, res: dict, n_players: int) -> dict:
                seals_placed=total(res["seals_placed"]), seal_hits=total(res["seal_hits"]),
                terrain_tax=total(res["terrain_tax"]), cards_played=cards, card_sum=total(res["card_sum"]),
                mean_card=total(res["card_sum"]) / np.maximum(cards, 1),
-               seal_triggers=np.asarray(res["seal_hits"]).sum(axis=1))
+               seal_triggers=np.asarray(res["seal_hits"]).sum(axis=1),
+               lead_changes=res["lead_changes"],
+               game_length=np.where((fin > 0).all(axis=(1, 2)), fin.max(axis=(1, 2)), params.beats))
     return out
 
 
