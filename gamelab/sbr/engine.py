@@ -857,15 +857,11 @@ def play(params: SbrParams, policies, n_games: int, rng: np.random.Generator, n_
 
 
 def _lead(params, st, n_players, leader, changes):
-    """Design metric, not a rule: count changes of the sole leader by points
-    so far (segment + relic), beat by beat; a tie leads no one."""
+    """Design metric, not a rule: lead changes by points so far (segment + relic)."""
+    from ..metrics import sole_leader_step
+
     pts = (st.seg_points + st.relic_pts).reshape(st.pos.shape[0], n_players, -1).sum(axis=2)
-    best = pts.max(axis=1)
-    top = pts == best[:, None]
-    sole = top.sum(axis=1) == 1
-    who = np.where(sole, top.argmax(axis=1), -1).astype(np.int8)
-    changes += (who >= 0) & (leader >= 0) & (who != leader)
-    return np.where(who >= 0, who, leader).astype(np.int8)
+    return sole_leader_step(pts, leader, changes)
 
 
 def seal_ahead(params: SbrParams, state: State, rider: np.ndarray) -> np.ndarray:

@@ -37,6 +37,7 @@ from . import engine
 from .agents import StrandSetup
 from .rules import ROLES, StrandParams
 from .styles import CUSTOM, RANDOM, STYLES, Table
+from ..metrics import sole_leader_step
 from ..runner import GameAdapter
 from ..stats import Estimate, mean_interval
 
@@ -133,12 +134,7 @@ class _Diagnostics:
     def lead(self, net):
         """Count changes of the sole leader (by net score so far; a tie
         leads no one and changes nothing)."""
-        best = net.max(axis=1)
-        top = net == best[:, None]
-        sole = top.sum(axis=1) == 1
-        who = np.where(sole, top.argmax(axis=1), -1).astype(np.int8)
-        self.lead_changes += (who >= 0) & (self.leader >= 0) & (who != self.leader)
-        self.leader = np.where(who >= 0, who, self.leader)
+        self.leader = sole_leader_step(net, self.leader, self.lead_changes)
 
     def ropes(self, st):
         pointed = st.rope >= 0   # one-hot rows of the cargo (value 0: a zero row) beat a broadcast
