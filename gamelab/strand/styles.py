@@ -5,11 +5,11 @@ is a joint decision).  Each seat plays a style code: the six styles of
 ``STYLES``, ``RANDOM`` (uniformly random legal moves) or ``CUSTOM`` (a batch
 policy given per seat).  ``docs/agents.md`` states the model in words.
 
-Cargo (step 2), per style, from the seat's own hand:
-  heavy: the largest card (has a 5, plays the 5); key: the smallest;
-  node_grabber: the card with the largest expected best full sum against the
-  other seats' cards (``grab_values``); steady: the largest card that still
-  fits a 3 under the cap (no risk), else the smallest; mirror, stay: the median.
+Cargo (step 2), per style, from the seat's own hand: heavy the largest card,
+key the smallest, node_grabber the best expected full sum, steady the largest
+that fits a 3, mirror and stay the median (``style_tables.py`` holds the
+styles' codes, cargo choices and objectives as look-up tables; their names
+are importable from here too).
 
 Ropes (steps 3-4): every styled seat scores each partner with its objective
 ``U`` from the revealed cargo (``engine.team_values``; coefficients ``COEF``).
@@ -31,119 +31,18 @@ cap; fragile whenever lone and pointed at (to the best such pointer).
 from __future__ import annotations
 
 from functools import lru_cache
-from types import SimpleNamespace
 
 import numpy as np
 
 from . import engine
 from .agents import uniform_choice
-from .rules import BB, ENGINEER, FRAGILE, MUSICIAN, PORTER, STATIC, TOOLS, VETERAN
+from .arrays import _cols
+from .rules import BB, ENGINEER, FRAGILE, MUSICIAN, PORTER, VETERAN
+# the styles' codes and tables, re-exported: callers know them as styles.X
+from .style_tables import (ACCEPT, CODES, COEF, CUSTOM, GRABBER, HANDS, HEAVY, KEY,  # noqa: F401
+                           MIRROR, NEVER, RANDOM, STAY, STEADY, STYLES, _KIND, cargo_table,
+                           grab_values, utility_lookup, utility_tables)
 
-STYLES = ("heavy", "key", "node_grabber", "steady", "mirror", "stay")
-HEAVY, KEY, GRABBER, STEADY, MIRROR, STAY = range(6)
-RANDOM, CUSTOM = 6, 7
-CODES = {**{s: i for i, s in enumerate(STYLES)}, "random": RANDOM, "custom": CUSTOM}
-
-#: utility U_i(j) = sum of coefficient x term, per style code; terms:
-#: points i scores, full x partner's cargo, full x node key / 8, full x fixed
-#: partner, last round's pointer at i, overweight, full x team sum
-COEF = np.array([
-    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1],      # heavy: its own points, then a bigger sum
-    [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],      # key: carries the heaviest card it can (node to share)
-    [0.01, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],     # node_grabber: the largest full sum (then heavier card)
-    [1.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0],      # steady: its fixed partner when the pair is full
-    [1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0],     # mirror: whoever pointed at it last round
-    [1.0, 0.0, 0.0, 0.0, 0.0, -100.0, 0.0],   # stay: a full team or nothing
-    [0.0] * 7, [0.0] * 7,                     # random, custom: not negotiating
-], np.float32)
-ACCEPT = -50.0          # a partner scored at or below this is refused (stay style: overweight)
-NEVER = np.float32(-1e9)
-
-
-@lru_cache(maxsize=64)
-def grab_values(cap: int, counts: tuple, n_players: int) -> np.ndarray:
-    """(5,) for each card v: E[v + w + max(v, w)/8], w the largest of the other
-    seats' cards (independent draws from the deck mix) with v + w <= cap, 0
-    when none fits -- the node_grabber's 'largest full sum' at reveal time."""
-    q = np.asarray(counts, float) / sum(counts)
-    out = np.zeros(5)
-    for v in range(1, 6):
-        fits = [w for w in range(1, 6) if v + w <= cap]
-        for w in fits:  # P(best fitting card == w) = P(no bigger fitting) - P(none >= w fitting)
-            above = sum(q[x - 1] for x in fits if x > w)
-            p_w = (1 - above) ** (n_players - 1) - (1 - above - q[w - 1]) ** (n_players - 1)
-            out[v - 1] += p_w * (v + w + max(v, w) / 8)
-    return out
-
-
-HANDS = 6 ** 5  # a hand as a code: sum of count(v) x 6^(v-1), counts 0..5
-
-
-@lru_cache(maxsize=64)
-def cargo_table(cap: int, counts: tuple, n_players: int) -> np.ndarray:
-    """(8 x HANDS,) the card index (value - 1) each style shows from each hand
-    (row = style code; random and custom rows are placeholders)."""
-    hand = (np.arange(HANDS)[:, None] // 6 ** np.arange(5)) % 6
-    held = hand > 0
-    vals = np.arange(1, 6)
-    smallest = held.argmax(1)
-    largest = 4 - held[:, ::-1].argmax(1)
-    n = hand.sum(1)
-    median = (hand.cumsum(1) > ((n - 1) // 2)[:, None]).argmax(1)
-    grab = np.where(held, grab_values(cap, counts, n_players), -1.0).argmax(1)
-    fits3 = held & (vals <= cap - 3)
-    steady = np.where(fits3.any(1), 4 - fits3[:, ::-1].argmax(1), smallest)
-    return np.concatenate([largest, smallest, grab, steady, median, median, median, median]).astype(np.int8)
-
-
-@lru_cache(maxsize=64)
-def utility_tables(params):
-    """Flat look-up tables of the static part of ``U`` for every (round cap
-    kind: normal / static / tools, style, cargo i, cargo j), and whether the
-    pair is full, both from ``engine.team_values`` asked about every pair."""
-    base, fulls = [], []
-    for rain in (-1, STATIC, TOOLS):
-        probe = SimpleNamespace(cargo=np.arange(1, 6, dtype=np.int8)[None], rain=np.array([rain]))
-        full, pts, key = (a[0] for a in engine.team_values(params, probe))
-        c = np.arange(1, 6, dtype=np.float32)
-        terms = (pts, full * c[None, :], np.maximum(key, 0) / 8.0, 0 * pts, 0 * pts, ~full,
-                 full * (c[:, None] + c[None, :]))
-        base.append(np.einsum("sk,kij->sij", COEF, np.stack(terms).astype(np.float32)))
-        fulls.append(full)
-    return np.stack(base).astype(np.float32).ravel(), np.stack(fulls).ravel()
-
-
-def utility_lookup(params, steady: bool, mirror: bool) -> np.ndarray:
-    """The whole ``U`` as one flat float32 table over (cap kind, style of i,
-    cargo i, cargo j, flags): flag 1 = j is i's fixed partner (steady adds
-    its weight when the pair is full), flag 2 = j pointed at i last round
-    (mirror adds its weight).  The same float32 sums, in the same order, as
-    adding the dynamic terms to the static table game by game; a dynamic
-    term is added only when some seat plays its style."""
-    return _utility_lookup(params, bool(steady), bool(mirror))
-
-
-@lru_cache(maxsize=64)
-def _utility_lookup(params, steady, mirror):
-    base, full = utility_tables(params)
-    base, full = base.reshape(3, len(COEF), 5, 5), full.reshape(3, 1, 5, 5)
-    codes = np.arange(len(COEF))[None, :, None, None]
-    w_fixed = COEF[STEADY, 3] * (codes == STEADY)
-    w_pointer = COEF[MIRROR, 4] * (codes == MIRROR)
-    out = np.empty((3, len(COEF), 5, 5, 4), np.float32)
-    for f in range(4):
-        u = base.copy()
-        if steady:
-            u += w_fixed * (full & bool(f & 1))
-        if mirror:
-            u += w_pointer * bool(f & 2)
-        out[..., f] = u
-    return out.ravel()
-
-
-#: rain card (+1, -1 = none) -> cap kind of the utility tables: normal, static, tools
-_KIND = np.zeros(9, np.int16)
-_KIND[STATIC + 1], _KIND[TOOLS + 1] = 1, 2
 DEAD = np.float32(1e30)    # added to a refused or taken pair's matching key (far above any live key)
 SHUN = np.float32(1e10)    # subtracted from an excluded partner's utility (below NEVER)
 
@@ -164,11 +63,6 @@ def _best(U):
 def _seat_major(a):
     """(G,P) -> contiguous (P,G)."""
     return np.ascontiguousarray(a.T)
-
-
-def _cols(x, P):
-    """(G,) -> (G,P), each value repeated for every seat (beats a [:, None] broadcast)."""
-    return np.repeat(x, P).reshape(-1, P)
 
 
 @lru_cache(maxsize=None)
@@ -358,21 +252,26 @@ class Table:
         acts = (has & (vet | eng | mus)).astype(np.int8)
         frag = has & (st.role == FRAGILE) & lone
         if frag.any():
-            rope_t, free_t = _seat_major(st.rope), _seat_major(~team)
-            seat = self.seat_i[:, :, 0]
-            for k in range(P):   # the pointer (not in a team) this seat likes best
-                pk = (rope_t[k] == seat) & free_t[k]
-                alt_k = self.U[:, k] - ~pk * SHUN
-                if k == 0:
-                    best, j, pointed = alt_k, np.zeros(alt_k.shape, np.int8), pk
-                else:
-                    better = alt_k > best
-                    np.maximum(best, alt_k, out=best)
-                    np.maximum(j, better * np.int8(k), out=j)
-                    pointed = pointed | pk
-            switch = frag & _seat_major(pointed)
-            acts += switch * (2 + _seat_major(j) - acts)
+            acts = self._fragile(st, team, frag, acts)
         return self._others(st, acts)
+
+    def _fragile(self, st, team, frag, acts):
+        """A lone fragile switches to the pointer (not in a team) it likes best."""
+        rope_t, free_t = _seat_major(st.rope), _seat_major(~team)
+        seat = self.seat_i[:, :, 0]
+        for k in range(st.n_players):
+            pk = (rope_t[k] == seat) & free_t[k]
+            alt_k = self.U[:, k] - ~pk * SHUN
+            if k == 0:
+                best, j, pointed = alt_k, np.zeros(alt_k.shape, np.int8), pk
+            else:
+                better = alt_k > best
+                np.maximum(best, alt_k, out=best)
+                np.maximum(j, better * np.int8(k), out=j)
+                pointed = pointed | pk
+        switch = frag & _seat_major(pointed)
+        acts += switch * (2 + _seat_major(j) - acts)
+        return acts
 
     def observe(self, events):
         """After a round: steady keeps its last teammate."""

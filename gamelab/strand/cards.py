@@ -1,0 +1,92 @@
+"""STRAND's cards, batch form: the deck, the refill and the discards.
+
+Section 6.1 (the deal), 6.2 step 1 (each seat fills its hand up to its limit;
+an empty deck takes the discards back), step 5-6 (shown cards go to the
+discards) and variant F's time-rain deck.  The draws are made with uniforms
+the caller passes in (``chance["draws"]``); ``reference.draw_card`` is the
+one-game form of the same draw.  Everything here updates arrays in place.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .arrays import _colsum, _hand_sizes, _onehot, _rowsum
+from .rules import CLEAR
+
+DRAWS = 2  # a refill never needs more than two cards per seat (limit rises by one per round)
+
+
+def _rain_order(params, G, rng):
+    """Variant F: the rain deck shuffled, reshuffled when the rounds outlast it."""
+    order = np.full((G, params.rounds), -1, np.int8)
+    deck = np.array([c for c in params.rain_codes if not (params.clear_redraw and c == CLEAR)], np.int8)
+    if not params.time_rain or len(deck) == 0:
+        return order
+    for start in range(0, params.rounds, len(deck)):
+        perm = deck[np.argsort(rng.random((G, len(deck))), axis=1)]
+        k = min(len(deck), params.rounds - start)
+        order[:, start:start + k] = perm[:, :k]
+    return order
+
+
+def _reshuffle(deck, discard, total, active=None):
+    """Games (of ``active``, None: all) whose deck is empty take their discards back."""
+    empty = total == 0
+    if active is not None:
+        empty &= active
+    if empty.any():
+        deck[empty] += discard[empty]
+        discard[empty] = 0
+        total = _rowsum(deck)
+    return total
+
+
+def _draw(deck, discard, u, total, active=None):
+    """One card for each game of ``active`` (None: all) from its deck of
+    ``total`` cards; see ``reference.draw_card``.  In place: returns the (G,5)
+    one-hot rows of the cards drawn (zero for inactive games) and the new totals.
+    Inactive games go through the same arithmetic and are masked out, which is
+    cheaper than gathering and scattering the active ones."""
+    total = _reshuffle(deck, discard, total, active)
+    r = (u * total).astype(np.int16)
+    c = deck[:, 0].astype(np.int16)
+    v = (c <= r).astype(np.int8)
+    for k in (1, 2, 3):
+        c = c + deck[:, k]
+        v += c <= r
+    v += 1
+    if active is not None:
+        v *= active
+    got = _onehot(v)
+    deck -= got
+    total = total - (True if active is None else active)
+    return got, _reshuffle(deck, discard, total, active)
+
+
+def _refill(st, draws, live=None):
+    """Section 6.2 step 1: each seat in turn fills up to its limit.  In place."""
+    held = _hand_sizes(st.hand)
+    total = _rowsum(st.deck)
+    for s in range(st.n_players):
+        need = st.limit[:, s] - held[:, s]
+        if live is not None:
+            need = need * live
+        for k in range(int(need.max(initial=0))):
+            active = need > k
+            got, total = _draw(st.deck, st.discard, draws[:, s, k], total, None if active.all() else active)
+            st.hand[:, s] += got
+
+
+def _discard(p, st, stay):
+    """Step 5-6: shown cards go to the discards (a stayer's back to hand if so read)."""
+    back = stay & p.stay_returns_cargo
+    if not back.any():   # every shown card goes to the discards
+        st.discard[:] += _colsum(_onehot(st.card))
+        return
+    rows = np.arange(st.n_games)
+    for s in range(st.n_players):
+        keep = back[:, s]
+        v = st.card[:, s].astype(np.int64) - 1
+        st.discard[rows, v] += ~keep
+        if st.tracked:
+            st.hand[rows, s, v] += keep

@@ -1,0 +1,131 @@
+"""The six play styles of appendix B as data: codes, objectives, look-up tables.
+
+Cargo (step 2), per style, from the seat's own hand (``cargo_table``, one
+entry per possible hand):
+  heavy: the largest card (has a 5, plays the 5); key: the smallest;
+  node_grabber: the card with the largest expected best full sum against the
+  other seats' cards (``grab_values``); steady: the largest card that still
+  fits a 3 under the cap (no risk), else the smallest; mirror, stay: the median.
+
+Ropes (steps 3-4): each style's objective ``U`` for a partner, a weighted sum
+(``COEF``) of what the pair would do with the revealed cargo, asked of the
+engine (``engine.team_values``, sections 5.1, 5.4, 6.3): ``utility_tables``
+and ``utility_lookup`` hold it for every round cap (normal, variant F's static
+and tools cards), style and pair of cards.  The table model that plays the
+styles (``styles.Table``) reads these tables.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from types import SimpleNamespace
+
+import numpy as np
+
+from . import engine
+from .rules import STATIC, TOOLS
+
+STYLES = ("heavy", "key", "node_grabber", "steady", "mirror", "stay")
+HEAVY, KEY, GRABBER, STEADY, MIRROR, STAY = range(6)
+RANDOM, CUSTOM = 6, 7
+CODES = {**{s: i for i, s in enumerate(STYLES)}, "random": RANDOM, "custom": CUSTOM}
+
+#: utility U_i(j) = sum of coefficient x term, per style code; terms:
+#: points i scores, full x partner's cargo, full x node key / 8, full x fixed
+#: partner, last round's pointer at i, overweight, full x team sum
+COEF = np.array([
+    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1],      # heavy: its own points, then a bigger sum
+    [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],      # key: carries the heaviest card it can (node to share)
+    [0.01, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],     # node_grabber: the largest full sum (then heavier card)
+    [1.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0],      # steady: its fixed partner when the pair is full
+    [1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0],     # mirror: whoever pointed at it last round
+    [1.0, 0.0, 0.0, 0.0, 0.0, -100.0, 0.0],   # stay: a full team or nothing
+    [0.0] * 7, [0.0] * 7,                     # random, custom: not negotiating
+], np.float32)
+ACCEPT = -50.0          # a partner scored at or below this is refused (stay style: overweight)
+NEVER = np.float32(-1e9)
+
+
+@lru_cache(maxsize=64)
+def grab_values(cap: int, counts: tuple, n_players: int) -> np.ndarray:
+    """(5,) for each card v: E[v + w + max(v, w)/8], w the largest of the other
+    seats' cards (independent draws from the deck mix) with v + w <= cap, 0
+    when none fits -- the node_grabber's 'largest full sum' at reveal time."""
+    q = np.asarray(counts, float) / sum(counts)
+    out = np.zeros(5)
+    for v in range(1, 6):
+        fits = [w for w in range(1, 6) if v + w <= cap]
+        for w in fits:  # P(best fitting card == w) = P(no bigger fitting) - P(none >= w fitting)
+            above = sum(q[x - 1] for x in fits if x > w)
+            p_w = (1 - above) ** (n_players - 1) - (1 - above - q[w - 1]) ** (n_players - 1)
+            out[v - 1] += p_w * (v + w + max(v, w) / 8)
+    return out
+
+
+HANDS = 6 ** 5  # a hand as a code: sum of count(v) x 6^(v-1), counts 0..5
+
+
+@lru_cache(maxsize=64)
+def cargo_table(cap: int, counts: tuple, n_players: int) -> np.ndarray:
+    """(8 x HANDS,) the card index (value - 1) each style shows from each hand
+    (row = style code; random and custom rows are placeholders)."""
+    hand = (np.arange(HANDS)[:, None] // 6 ** np.arange(5)) % 6
+    held = hand > 0
+    vals = np.arange(1, 6)
+    smallest = held.argmax(1)
+    largest = 4 - held[:, ::-1].argmax(1)
+    n = hand.sum(1)
+    median = (hand.cumsum(1) > ((n - 1) // 2)[:, None]).argmax(1)
+    grab = np.where(held, grab_values(cap, counts, n_players), -1.0).argmax(1)
+    fits3 = held & (vals <= cap - 3)
+    steady = np.where(fits3.any(1), 4 - fits3[:, ::-1].argmax(1), smallest)
+    return np.concatenate([largest, smallest, grab, steady, median, median, median, median]).astype(np.int8)
+
+
+@lru_cache(maxsize=64)
+def utility_tables(params):
+    """Flat look-up tables of the static part of ``U`` for every (round cap
+    kind: normal / static / tools, style, cargo i, cargo j), and whether the
+    pair is full, both from ``engine.team_values`` asked about every pair."""
+    base, fulls = [], []
+    for rain in (-1, STATIC, TOOLS):
+        probe = SimpleNamespace(cargo=np.arange(1, 6, dtype=np.int8)[None], rain=np.array([rain]))
+        full, pts, key = (a[0] for a in engine.team_values(params, probe))
+        c = np.arange(1, 6, dtype=np.float32)
+        terms = (pts, full * c[None, :], np.maximum(key, 0) / 8.0, 0 * pts, 0 * pts, ~full,
+                 full * (c[:, None] + c[None, :]))
+        base.append(np.einsum("sk,kij->sij", COEF, np.stack(terms).astype(np.float32)))
+        fulls.append(full)
+    return np.stack(base).astype(np.float32).ravel(), np.stack(fulls).ravel()
+
+
+def utility_lookup(params, steady: bool, mirror: bool) -> np.ndarray:
+    """The whole ``U`` as one flat float32 table over (cap kind, style of i,
+    cargo i, cargo j, flags): flag 1 = j is i's fixed partner (steady adds
+    its weight when the pair is full), flag 2 = j pointed at i last round
+    (mirror adds its weight).  The same float32 sums, in the same order, as
+    adding the dynamic terms to the static table game by game; a dynamic
+    term is added only when some seat plays its style."""
+    return _utility_lookup(params, bool(steady), bool(mirror))
+
+
+@lru_cache(maxsize=64)
+def _utility_lookup(params, steady, mirror):
+    base, full = utility_tables(params)
+    base, full = base.reshape(3, len(COEF), 5, 5), full.reshape(3, 1, 5, 5)
+    codes = np.arange(len(COEF))[None, :, None, None]
+    w_fixed = COEF[STEADY, 3] * (codes == STEADY)
+    w_pointer = COEF[MIRROR, 4] * (codes == MIRROR)
+    out = np.empty((3, len(COEF), 5, 5, 4), np.float32)
+    for f in range(4):
+        u = base.copy()
+        if steady:
+            u += w_fixed * (full & bool(f & 1))
+        if mirror:
+            u += w_pointer * bool(f & 2)
+        out[..., f] = u
+    return out.ravel()
+
+
+#: rain card (+1, -1 = none) -> cap kind of the utility tables: normal, static, tools
+_KIND = np.zeros(9, np.int16)
+_KIND[STATIC + 1], _KIND[TOOLS + 1] = 1, 2
