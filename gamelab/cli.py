@@ -71,7 +71,7 @@ def _cmd_sweep(args) -> int:
     import pandas as pd
 
     from . import sweep
-    from .files import load_mapping, load_params
+    from .files import load_mapping
     from .store import ChunkStore
 
     spec = load_mapping(args.file, what="sweep file")

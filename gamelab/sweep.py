@@ -19,7 +19,6 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
 from . import runner, stats

@@ -1,7 +1,6 @@
 """Every notebook runs headless (nbclient, the venv's kernel) at a small size;
 committed notebooks carry no outputs."""
 import json
-import os
 from pathlib import Path
 
 import nbformat

@@ -1,7 +1,6 @@
 """Reports, looked at as a user would: built, opened in headless Chromium."""
 from pathlib import Path
 
-import pytest
 
 from browser import open_page
 from gamelab.report import build_report

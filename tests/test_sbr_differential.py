@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from gamelab.sbr import engine
-from gamelab.sbr.agents import random_policy
 from gamelab.sbr.rules import params_for_variant
 
 sys.path.insert(0, str(Path(__file__).parent))

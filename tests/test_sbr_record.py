@@ -1,5 +1,4 @@
 """STEEL BALL RUN playtest replay: the rulebook's seed-152 example and bad records."""
-import copy
 import json
 from pathlib import Path
 

@@ -5,9 +5,8 @@ import pandas as pd
 import pytest
 
 from gamelab import runner
-from gamelab.strand import agents, engine, sim, styles
+from gamelab.strand import engine, sim, styles
 from gamelab.strand.agents import StrandSetup, per_game, random_policy, uniform_choice
-from gamelab.strand.rules import BB, PORTER
 
 
 def test_uniform_choice_is_legal_and_uniform():

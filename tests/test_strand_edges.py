@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-from gamelab.errors import RecordError
 from gamelab.strand import engine
 from gamelab.strand.rules import StrandParams
 from strand_helpers import run

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from gamelab.errors import ParamError, RecordError
+from gamelab.errors import RecordError
 from gamelab.strand import engine, rules
 from gamelab.strand.rules import StrandParams, params_for_variant
 from strand_helpers import run

@@ -72,7 +72,7 @@ def options(params: SbrParams, state: State, rider: np.ndarray, brk: bool = Fals
 
 def _options_flat(params, state, games, rider, i, k, brk, first):
     tb, ot = _tables(params), _option_tables(params)
-    R, L, L1 = state.pos.shape[1], params.length, params.length + 1
+    R, L1 = state.pos.shape[1], params.length + 1
     card_k, spin_k = option_list(params.max_spin_per_beat)
     K = card_k.size
     pos_g = _flat(state.pos)[games * R + rider].astype(np.intp)

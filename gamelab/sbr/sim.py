@@ -91,7 +91,7 @@ def _segment_scale(base, value):
     return {"segment_points": tuple(int(round(p * value)) for p in base.segment_points)}
 
 
-def panel_table(frame) -> "pd.DataFrame":
+def panel_table(frame):
     """What a designer watches besides win rates, with 95 % intervals (per
     game means: the players of a game are not independent): arrival, the
     score's parts, relics, spin, seals, terrain tax."""

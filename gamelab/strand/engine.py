@@ -185,7 +185,7 @@ def _status(st):
 
 
 def react_mask(params, st, seat):
-    G, P = st.n_games, st.n_players
+    G = st.n_games
     team, stay, lone = _status(st)
     role, has = st.role[:, seat], st.uses[:, seat] > 0
     power = has & (((role == VETERAN) & lone[:, seat])

@@ -15,7 +15,7 @@ import pandas as pd
 from ..errors import GamelabError, RecordError
 from ..params import from_mapping
 from . import engine
-from .rules import (BB, FRAGILE, RAIN_CARDS, ROLES, VARIANT_PLAYERS, StrandParams,
+from .rules import (RAIN_CARDS, ROLES, VARIANT_PLAYERS, StrandParams,
                     params_for_variant, role_code)
 
 POWER_PHASE = {"porter": engine.CARGO, "bb": engine.ROPE, "veteran": engine.REACT,
