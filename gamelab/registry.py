@@ -1,0 +1,71 @@
+"""The games gamelab knows, found once: every sub-package ``gamelab.<name>``
+with a ``game`` module whose ``GAME`` is a :class:`~gamelab.contract.Game`,
+plus any registered by hand (:func:`register`, e.g. a test's toy game).
+
+Like Pgx's ``pgx.make(name)`` / ``available_games()``: the shared layer asks
+here and nowhere else, so a new game needs no edit outside its own folder.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from .contract import Game
+from .errors import GamelabError
+
+_GAMES: dict[str, Game] = {}
+_EXTRA: dict[str, Game] = {}
+_found = False
+
+
+def _discover() -> None:
+    global _found
+    if _found:
+        return
+    import gamelab
+
+    for info in sorted(pkgutil.iter_modules(gamelab.__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        try:
+            module = importlib.import_module(f"gamelab.{info.name}.game")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"gamelab.{info.name}.game":
+                raise
+            continue
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game):
+            _GAMES[game.name] = game
+    _found = True
+
+
+def register(game: Game) -> Game:
+    """Add a game that does not live in a ``gamelab`` sub-package (tests,
+    a designer's own game in a notebook); it shadows nothing."""
+    _discover()
+    if game.name in _GAMES:
+        raise GamelabError(f"a game named {game.name!r} is already registered")
+    _EXTRA[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    _EXTRA.pop(name, None)
+
+
+def available_games() -> tuple[str, ...]:
+    """Names of the shipped games, sorted (games registered by hand are not
+    listed, but :func:`get` finds them)."""
+    _discover()
+    return tuple(sorted(_GAMES))
+
+
+def get(name: object) -> Game:
+    """The game called ``name``; an unknown name is an error naming the choices."""
+    _discover()
+    if isinstance(name, str):
+        game = _GAMES.get(name) or _EXTRA.get(name)
+        if game is not None:
+            return game
+    shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
+    raise GamelabError(f"unknown game {shown}: expected one of {', '.join(available_games())}")
