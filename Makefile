@@ -2,13 +2,15 @@
 #   make report   the main job: replays the worked example games (prints their ledgers)
 #                 and builds the default balance reports reports/sbr.html, reports/strand.html
 #   make test     the whole test suite
+#   make lint     ruff (lint and format check) and mypy on the shared layer (CI runs it first)
+#   make bench    games per second against the speed targets
 # Both build .venv on first use and re-install when pyproject.toml changes.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: report test bench clean
+.PHONY: report test lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,6 +25,18 @@ report: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check gamelab tests scripts
+	$(BIN)/ruff format --check gamelab tests scripts
+	$(BIN)/mypy
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix gamelab tests scripts
+	$(BIN)/ruff format gamelab tests scripts
+
+bench: $(STAMP)
+	$(BIN)/gamelab bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache

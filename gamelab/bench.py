@@ -1,17 +1,16 @@
 """``gamelab bench``: throughput of the engines in one process, measured.
 
 For each game (4 players): games per second with the game's agents
-(``sim.BENCH["agent_lineup"]``, through the runner's adapter with all its
+(``GAME.bench.agent_lineup``, through ``GAME.play`` with all its
 diagnostics), under uniformly random legal play through the batch engine
-(``sim.BENCH["random_batch"]``) and through the plain reference
-(``reference.play_random``), the same game one at a time,
+(``GAME.bench.random_batch``) and through the plain reference
+(``GAME.reference.play_random``), the same game one at a time,
 their ratio, the time of one interactive slider update (2,000 games of one
 cell through the runner, nothing cached) and the peak memory of 100,000 games
 in flight (measured in a fresh subprocess).  Medians of several repetitions.
 """
 from __future__ import annotations
 
-import importlib
 import json
 import statistics
 import subprocess
@@ -20,9 +19,8 @@ import time
 
 import numpy as np
 
-from . import runner
+from . import registry, runner
 
-TARGETS = {"sbr": {"agent_games_per_s": 10_000}, "strand": {"agent_games_per_s": 50_000}}
 TARGET_RATIO = 30.0
 TARGET_SLIDER_S = 1.0
 TARGET_MEMORY_MIB = 1024
@@ -39,19 +37,18 @@ def _median_rate(fn, n_games: int, reps: int) -> float:
 
 def bench_game(game: str, *, n_players: int = 4, batch: int = 20_000, reps: int = 5,
                reference_games: int = 300, memory: bool = True) -> dict:
-    ad = runner.adapter(game)
-    sim = importlib.import_module(f"gamelab.{game}.sim")
-    ref = importlib.import_module(f"gamelab.{game}.reference")
-    params = ad.param_class()
-    agent_lineup = list(sim.BENCH["agent_lineup"](n_players))
-    random_lineup = list(sim.BENCH["random_lineup"](n_players))
+    ad = registry.get(game)
+    ref = ad.reference
+    params = ad.knobs()
+    agent_lineup = list(ad.bench.agent_lineup(n_players))
+    random_lineup = list(ad.bench.random_lineup(n_players))
     seq = np.random.SeedSequence(12345)
     ad.play(params, agent_lineup, 1000, n_players, seq)  # warm caches (tables, imports)
-    out = {"players": n_players, "batch": batch}
+    out: dict[str, float] = {"players": n_players, "batch": batch}
     out["agent_games_per_s"] = _median_rate(lambda: ad.play(params, agent_lineup, batch, n_players, seq), batch, reps)
-    rules = sim.BENCH.get("rules", lambda p: p)(params)
+    rules = params  # the knobs class extends the rules: the engine reads only the rules' fields
     rng = np.random.default_rng(1)
-    out["random_games_per_s"] = _median_rate(lambda: sim.BENCH["random_batch"](rules, batch, n_players, rng),
+    out["random_games_per_s"] = _median_rate(lambda: ad.bench.random_batch(rules, batch, n_players, rng),
                                              batch, reps)
     out["random_runner_games_per_s"] = _median_rate(
         lambda: ad.play(params, random_lineup, batch, n_players, seq), batch, reps)
@@ -73,11 +70,10 @@ def bench_game(game: str, *, n_players: int = 4, batch: int = 20_000, reps: int 
 def peak_memory_mib(game: str, n_games: int, n_players: int) -> float:
     """Peak resident memory of a fresh process that plays ``n_games`` at once."""
     code = (f"import resource, numpy as np\n"
-            f"from gamelab import runner\n"
-            f"import gamelab.{game}.sim as sim\n"
-            f"ad = runner.adapter({game!r})\n"
+            f"from gamelab import registry\n"
+            f"ad = registry.get({game!r})\n"
             f"base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-            f"ad.play(ad.param_class(), list(sim.BENCH['agent_lineup']({n_players})), {n_games}, {n_players},"
+            f"ad.play(ad.knobs(), list(ad.bench.agent_lineup({n_players})), {n_games}, {n_players},"
             f" np.random.SeedSequence(1))\n"
             f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -87,7 +83,7 @@ def peak_memory_mib(game: str, n_games: int, n_players: int) -> float:
 def verdicts(results: dict) -> list[tuple[str, bool, str]]:
     rows = []
     for game, r in results.items():
-        target = TARGETS[game]["agent_games_per_s"]
+        target = registry.get(game).bench.agent_target
         rows.append((f"{game} agents >= {target:,} games/s", r["agent_games_per_s"] >= target,
                      f"{r['agent_games_per_s']:,.0f}"))
         rows.append((f"{game} batch/reference >= {TARGET_RATIO:g}x", r["batch_over_reference"] >= TARGET_RATIO,
@@ -100,8 +96,8 @@ def verdicts(results: dict) -> list[tuple[str, bool, str]]:
     return rows
 
 
-def run(games=("sbr", "strand"), **kw) -> dict:
-    return {g: bench_game(g, **kw) for g in games}
+def run(games=None, **kw) -> dict:
+    return {g: bench_game(g, **kw) for g in games or registry.available_games()}
 
 
 def render(results: dict) -> str:

@@ -68,14 +68,25 @@ def exact_audit(rows: pd.DataFrame, values: dict) -> pd.DataFrame:
     return out
 
 
-def audit(games=("sbr", "strand"), *, n_games: int = 20_000, seed: int = 0, workers: int = 2,
+def games_with_claims() -> tuple[str, ...]:
+    """The registered games that publish figures to audit."""
+    from . import registry
+
+    return tuple(g for g in registry.available_games() if registry.get(g).claims is not None)
+
+
+def audit(games=None, *, n_games: int = 20_000, seed: int = 0, workers: int = 2,
           progress: bool | None = None) -> pd.DataFrame:
     """Every published cell with ours beside it: ``ours``, ``low``, ``high``
-    (95 %), ``n``, ``inside`` (the published value lies in our interval)."""
-    import importlib
+    (95 %), ``n``, ``inside`` (the published value lies in our interval);
+    ``games`` defaults to every game with claims."""
+    from . import registry
 
     frames = []
-    for game in games:
-        mod = importlib.import_module(f"gamelab.{game}.claims")
-        frames.append(mod.measure(load_claims(game), n_games=n_games, seed=seed, workers=workers, progress=progress))
-    return pd.concat(frames, ignore_index=True)
+    for game in games or games_with_claims():
+        claims = registry.get(game).claims
+        if claims is None:
+            continue
+        frames.append(claims.measure(load_claims(game), n_games=n_games, seed=seed, workers=workers,
+                                     progress=progress))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

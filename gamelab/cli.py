@@ -6,20 +6,22 @@ on stderr and exit status 2; output is built whole before it is printed.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .errors import GamelabError
+from .files import check_directory, check_output
 
 
 def _cmd_replay(args) -> int:
     from . import playtest
 
+    from .files import dumps
+
     outputs = []
     for path in args.files:
         ledger = playtest.replay_file(path)
         if args.json:
-            outputs.append(json.dumps(ledger, ensure_ascii=False, indent=2))
+            outputs.append(dumps(ledger, indent=2))
         else:
             outputs.append(f"== {path} ==\n{playtest.render(ledger)}")
     print("\n\n".join(outputs))
@@ -27,35 +29,44 @@ def _cmd_replay(args) -> int:
 
 
 def _write_table(df, out: str) -> str:
+    """Write a table whole (a temporary file renamed: never half a file)."""
+    import os
     from pathlib import Path
 
-    path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".parquet":
-        df.to_parquet(path, index=False)
-    elif path.suffix == ".csv":
-        df.to_csv(path, index=False)
-    else:
-        raise GamelabError(f"--out {out}: expected a .csv or .parquet file name")
+    path = check_output(out, (".csv", ".parquet"), "--out")
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        if path.suffix == ".parquet":
+            df.to_parquet(tmp, index=False)
+        else:
+            df.to_csv(tmp, index=False)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise GamelabError(f"--out {out}: cannot write the file ({exc.strerror or exc})") from None
     return str(path)
 
 
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
-    from . import runner, stats, sweep
+    from . import registry, runner, stats, sweep
     from .executors import make_executor
     from .files import load_params
     from .store import ChunkStore
 
     params = load_params(args.game, args.params)
-    executor = make_executor(args.workers, scheduler=args.scheduler)
+    if args.out:
+        check_output(args.out, (".csv", ".parquet"), "--out")
+    runner.resolve(args.game, params, args.lineup, args.players)  # refuse a bad lineup before any work
     store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
+    check_directory(store.dir, "--cache-dir")
+    executor = make_executor(args.workers, scheduler=args.scheduler)
     # through the chunk store: a run interrupted (Ctrl-C, a closed lid) resumes where it stopped
     run = sweep.run_cell(args.game, {}, n_games=args.games, seed=args.seed, base_params=params,
                          lineup=args.lineup, n_players=args.players, store=store, executor=executor)
     df = run.frame
-    groups = [g for g in runner.adapter(args.game).report_groups if g in df] or ["agent", "seat"]
+    groups = [g for g in registry.get(args.game).report_groups if g in df] or ["agent", "seat"]
     lines = [f"{args.game}: {df['game'].nunique()} games, {run.n_players} players, seed {args.seed} "
              f"({store.computed} chunks simulated, {store.loaded} read from the cache)"]
     with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
@@ -74,37 +85,33 @@ def _cmd_sweep(args) -> int:
     from .files import load_mapping
     from .store import ChunkStore
 
-    spec = load_mapping(args.file, what="sweep file")
-    allowed = {"game", "grid", "n_games", "seed", "lineup", "n_players", "params", "baseline",
-               "precision", "max_games", "workers", "out", "chunk_deals"}
-    unknown = sorted(set(spec) - allowed)
-    if unknown:
-        raise GamelabError(f"{args.file}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(allowed))}")
-    for key in ("game", "grid"):
-        if key not in spec:
-            raise GamelabError(f"{args.file}: missing key {key!r}")
-    game = spec["game"]
-    base = None
-    if spec.get("params"):
-        from .params import from_mapping
-        from . import runner
-        base = from_mapping(runner.adapter(game).param_class, spec["params"], source=f"{args.file}: params")
+    from . import registry
+    from .params import from_mapping
+    from .schemas import SweepSpec, parse
+
+    spec = parse(SweepSpec, load_mapping(args.file, what="sweep file"), str(args.file))
+    game = registry.get(spec.game)
+    base = from_mapping(game.knobs, spec.params, source=f"{args.file}: params") if spec.params else None
+    out = args.out or spec.out
+    if out:
+        check_output(out, (".csv", ".parquet"), "--out" if args.out else f"{args.file}: out")
+    store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
+    check_directory(store.dir, "--cache-dir")
     executor = None
     if args.scheduler:
         from .executors import make_executor
         executor = make_executor(scheduler=args.scheduler)
-    res = sweep.sweep(game, spec["grid"], n_games=int(spec.get("n_games", 2000)), seed=int(spec.get("seed", 0)),
-                      lineup=spec.get("lineup"), n_players=spec.get("n_players"), base_params=base,
-                      baseline=spec.get("baseline"), precision=spec.get("precision"),
-                      max_games=int(spec.get("max_games", 200_000)),
-                      chunk_deals=spec.get("chunk_deals"),
-                      store=ChunkStore(args.cache_dir) if args.cache_dir else None,
-                      runs_dir=args.runs_dir, executor=executor,
-                      workers=int(args.workers or spec.get("workers", 1)))
-    out = args.out or spec.get("out") or f"data/runs/{res.sweep_id}/table.csv"
-    written = _write_table(res.table, out)
+    grid = {k: list(v) for k, v in spec.grid.items()}
+    sweep.check_grid(game.name, grid, base_params=base, lineup=spec.lineup, n_players=spec.n_players,
+                     source=str(args.file))
+    res = sweep.sweep(game.name, grid, n_games=spec.n_games, seed=spec.seed,
+                      lineup=spec.lineup, n_players=spec.n_players, base_params=base,
+                      baseline=spec.baseline, precision=spec.precision, max_games=spec.max_games,
+                      chunk_deals=spec.chunk_deals, store=store, runs_dir=args.runs_dir, executor=executor,
+                      workers=args.workers or spec.workers or 1)
+    written = _write_table(res.table, out or f"data/runs/{res.sweep_id}/table.csv")
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")
-    keys = list(spec["grid"])
+    keys = list(grid)
     with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
         summary = wr[keys + ["group", "value", "low", "high", "games"]].to_string(index=False)
     print(f"sweep {res.sweep_id}: {len(res.cells)} cells ({res.resumed} read back finished), {res.computed} chunks "
@@ -121,8 +128,8 @@ def _cmd_identities(args) -> int:
     params = load_params(args.game, args.params, cls=None if args.games else rules_class(args.game))
     frames = {}
     if args.games:
-        from . import runner
-        counts = [args.players] if args.players else runner.adapter(args.game).report_players
+        from . import registry, runner
+        counts = [args.players] if args.players else registry.get(args.game).report_players
         for n in counts:
             frames[n] = runner.simulate(args.game, n_games=args.games, seed=args.seed, params=params,
                                         n_players=n, workers=args.workers)
@@ -144,10 +151,15 @@ def _cmd_report(args) -> int:
     from .files import load_params
     from .report import build_report
 
+    from . import paths, playtest
+
     params = load_params(args.game, args.params)
     baseline = load_params(args.game, args.baseline) if args.baseline else None
+    out = check_output(args.out or paths.reports_dir() / f"{args.game}.html", (".html",), "--out")
+    for record in args.playtest or ():
+        playtest.replay_file(record)  # a bad record is refused before any game is played
     out = build_report(args.game, params=params, baseline=baseline, n_games=args.games, seed=args.seed,
-                       precision=args.precision, workers=args.workers, out=args.out, label=args.label or "",
+                       precision=args.precision, workers=args.workers, out=out, label=args.label or "",
                        claims=not args.no_claims, playtests=args.playtest or ())
     print(f"wrote {out}")
     return 0
@@ -156,7 +168,7 @@ def _cmd_report(args) -> int:
 def _cmd_bench(args) -> int:
     from . import bench
 
-    results = bench.run(tuple(args.games), n_players=args.players, batch=args.batch, reps=args.reps,
+    results = bench.run(args.games, n_players=args.players, batch=args.batch, reps=args.reps,
                         memory=not args.no_memory)
     print(bench.to_json(results) if args.json else bench.render(results))
     return 0
@@ -165,9 +177,11 @@ def _cmd_bench(args) -> int:
 def _cmd_claims(args) -> int:
     import pandas as pd
 
-    from .claims import audit, is_exact
+    from .claims import audit, games_with_claims, is_exact
 
-    table = audit(tuple(args.games), n_games=args.n_games, seed=args.seed, workers=args.workers)
+    if args.out:
+        check_output(args.out, (".csv", ".parquet"), "--out")
+    table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers)
     if args.out:
         print(f"wrote {_write_table(table, args.out)}")
     cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", "inside300"]
@@ -183,18 +197,63 @@ def _cmd_claims(args) -> int:
     with pd.option_context("display.width", 250, "display.max_colwidth", 60):
         print(wrong[["game", "section", "row", "column", "value", "ours", "note"]]
               .rename(columns={"value": "published"}).to_string(index=False))
-    if "strand" in args.games:
-        from .strand.claims import conclusions
-        c = conclusions(n_games=args.n_games, seed=args.seed, workers=args.workers)
+    from . import registry
+    for name in args.games or games_with_claims():
+        game = registry.get(name)
+        if game.claims is None or game.claims.conclusions is None:
+            continue
+        c = game.claims.conclusions(n_games=args.n_games, seed=args.seed, workers=args.workers)
         with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format):
-            print("\nSTRAND appendix B's conclusions, two-proportion tests against the runner-up:\n"
-                  + c.to_string(index=False))
+            print(f"\n{game.title}: the rulebook's balance conclusions, two-proportion tests against the "
+                  "runner-up:\n" + c.to_string(index=False))
     return 0
 
 
+MAX_MESSAGE = 400  # characters of an error line
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line on stderr (exit 2), not a usage block."""
+
+    def error(self, message: str):
+        print(f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def one_line(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
+def _bounded(kind, low=None, high=None, what=""):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what or kind.__name__}") from None
+        if isinstance(value, float) and value != value:
+            raise argparse.ArgumentTypeError("NaN is not a number gamelab accepts")
+        if (low is not None and value < low) or (high is not None and value > high):
+            bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"{text} is out of range: expected {what or kind.__name__} {bounds}")
+        return value
+    return parse
+
+
+GAMES_ARG = _bounded(int, 1, 10**9, "a whole number")
+SEED = _bounded(int, 0, 2**63 - 1, "a whole number")
+WORKERS = _bounded(int, 1, 256, "a whole number")
+PLAYERS = _bounded(int, 1, 64, "a whole number")
+PRECISION = _bounded(float, 1e-4, 0.5, "a number")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gamelab", description="Balance-analysis workbench for tabletop games.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    from . import registry
+    from .claims import games_with_claims
+
+    games, claim_games = list(registry.available_games()), list(games_with_claims())
+    parser = _Parser(prog="gamelab", description="Balance-analysis workbench for tabletop games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("replay", help="replay a playtest record and print its ledger")
     p.add_argument("files", nargs="+", metavar="FILE", help="playtest record (JSON or YAML)")
@@ -202,11 +261,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser("simulate", help="play many seeded games and print win rates")
-    p.add_argument("game")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--games", type=int, default=2000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=PLAYERS, default=None)
+    p.add_argument("--games", type=GAMES_ARG, default=2000)
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=1)
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
@@ -215,15 +274,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("report", help="build a self-contained HTML balance report")
-    p.add_argument("game")
+    p.add_argument("game", choices=games)
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of parameters")
     p.add_argument("--baseline", default=None, metavar="FILE", help="parameters to compare against (diff mode)")
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--games", type=int, default=20_000, help="games per player count (default 20000)")
-    size.add_argument("--precision", type=float, default=None,
+    size.add_argument("--games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
+    size.add_argument("--precision", type=PRECISION, default=None,
                       help="target 95%% half-width of every win rate, e.g. 0.01")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=1)
     p.add_argument("--label", default=None, help="a title for this report")
     p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
     p.add_argument("--playtest", action="append", metavar="FILE", help="add a replayed playtest record (repeatable)")
@@ -232,34 +291,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="measure games per second against the speed targets")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--games", nargs="+", default=["sbr", "strand"], choices=["sbr", "strand"])
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--batch", type=int, default=20_000)
-    p.add_argument("--reps", type=int, default=5)
+    p.add_argument("--games", nargs="+", default=None, choices=games, help="default: every game")
+    p.add_argument("--players", type=PLAYERS, default=4)
+    p.add_argument("--batch", type=GAMES_ARG, default=20_000)
+    p.add_argument("--reps", type=_bounded(int, 1, 100, "a whole number"), default=5)
     p.add_argument("--no-memory", action="store_true", help="skip the 100k-games memory measurement")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("claims", help="every rulebook figure beside ours: exact where the rules decide it, simulated with intervals")
-    p.add_argument("--games", nargs="+", default=["sbr", "strand"], choices=["sbr", "strand"])
-    p.add_argument("--n-games", type=int, default=20_000, help="games per player count (default 20000)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--games", nargs="+", default=None, choices=claim_games,
+                   help="default: every game with published figures")
+    p.add_argument("--n-games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=2)
     p.add_argument("--out", default=None, metavar="FILE.csv|.parquet")
     p.set_defaults(func=_cmd_claims)
 
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
-    p.add_argument("game", choices=["sbr", "strand"])
+    p.add_argument("game", choices=games)
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
-    p.add_argument("--games", type=int, default=0,
+    p.add_argument("--games", type=_bounded(int, 0, 10**9, "a whole number"), default=0,
                    help="also simulate this many games per player count (the simulated column)")
-    p.add_argument("--players", type=int, default=None, help="simulate only this player count")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--players", type=PLAYERS, default=None, help="simulate only this player count")
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=1)
     p.set_defaults(func=_cmd_identities)
 
     p = sub.add_parser("sweep", help="run a parameter sweep described in a YAML/JSON file")
     p.add_argument("file", metavar="GRID.yaml")
-    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--workers", type=WORKERS, default=None)
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
@@ -274,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except GamelabError as exc:
-        print(f"gamelab {args.command}: error: {exc}", file=sys.stderr)
+        print(f"gamelab {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into head & co.
         sys.stderr.close()

@@ -6,6 +6,13 @@ escapes is a bug in gamelab.
 from __future__ import annotations
 
 
+def short(value, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters: an error line names a
+    bad value without repeating all of a 10 MB one."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class GamelabError(Exception):
     """A problem in the user's input, reported as one clear message."""
 

@@ -2,19 +2,17 @@
 rulebook's stated value, the exact value from the rule parameters, the value a
 simulation measures (with its 95 % interval) and a verdict.
 
-Each game's ``identities`` module lists its rows (``rows(params)``, exact
-values only) and says which simulated metric backs which row
-(``simulated(params, frame)``); this module joins them and judges.
+Each game's :class:`~gamelab.contract.Identities` lists its rows
+(``rows(params)``, exact values only) and says which simulated metric backs
+which row (``simulated(params, frames)``); this module joins them and judges.
 """
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 
 import pandas as pd
 
-MODULES = {"sbr": "gamelab.sbr.identities", "strand": "gamelab.strand.identities"}
 COLUMNS = ["identity", "quantity", "rulebook", "exact", "simulated", "sim_low", "sim_high", "n", "status"]
 
 
@@ -44,7 +42,7 @@ def judge(row: Row) -> str:
             parts.append("holds")
         else:
             parts.append(f"differs by {gap:+.4g}")
-    if row.simulated is not None and row.sim_low is not None:
+    if row.simulated is not None and row.sim_low is not None and row.sim_high is not None:
         lo, hi = row.sim_low - row.tolerance, row.sim_high + row.tolerance
         if lo <= row.rulebook <= hi:
             parts.append("simulation supports it")
@@ -70,10 +68,12 @@ def identity_table(game: str, params=None, *, frame: pd.DataFrame | None = None,
     (from :func:`gamelab.runner.simulate`: ``frame``, or ``frames`` by player
     count), the simulated column.  A row whose metric needs a player count
     that was not simulated stays empty."""
-    if game not in MODULES:
+    from . import registry
+
+    mod = registry.get(game).identities
+    if mod is None:
         return pd.DataFrame(columns=COLUMNS)
-    mod = importlib.import_module(MODULES[game])
-    params = params if params is not None else mod.default_params()
+    params = params if params is not None else registry.get(game).rules()
     rows: list[Row] = mod.rows(params, **kw)
     frames = dict(frames or {})
     if frame is not None:

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 from typing import Any, Mapping
 
-from .errors import ParamError
+from .errors import ParamError, short
 
 __all__ = ["ParamSpec", "Params", "param", "specs", "from_mapping", "ParamError"]
 
@@ -79,10 +80,11 @@ def specs(cls_or_obj) -> list[ParamSpec]:
         m = f.metadata.get("param")
         if m is None:
             continue
-        kind = type(f.default)
+        default: Any = f.default
+        kind = type(default)
         item_kind = m["item_kind"]
-        if kind is tuple and item_kind is None and f.default:
-            item_kind = type(f.default[0])
+        if kind is tuple and item_kind is None and default:
+            item_kind = type(default[0])
         out.append(ParamSpec(name=f.name, default=f.default, kind=kind, item_kind=item_kind,
                              **{k: v for k, v in m.items() if k != "item_kind"}))
     return out
@@ -90,7 +92,7 @@ def specs(cls_or_obj) -> list[ParamSpec]:
 
 def _coerce(spec: ParamSpec, value):
     """Bring a value from a file or a widget to the declared type, or raise."""
-    bad = ParamError(f"{spec.name} = {value!r} is not valid: expected {spec.allowed()}")
+    bad = ParamError(f"{spec.name} = {short(value)} is not valid: expected {spec.allowed()}")
     if spec.kind is bool:
         if isinstance(value, bool):
             return value
@@ -117,7 +119,9 @@ def _coerce_scalar(spec, kind, value, bad):
             return int(value)
         raise bad
     if kind is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
+        if isinstance(value, (bool, str)) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
+            raise bad
+        if not math.isfinite(float(value)):
             raise bad
         return float(value)
     if kind is str:
@@ -128,7 +132,7 @@ def _coerce_scalar(spec, kind, value, bad):
 
 
 def _check_range(spec: ParamSpec, value):
-    where = f"{spec.name} = {value!r}"
+    where = f"{spec.name} = {short(value)}"
     if spec.choices is not None:
         if value not in spec.choices:
             raise ParamError(f"{where} is not allowed: expected {spec.allowed()}")
@@ -178,15 +182,17 @@ def from_mapping(cls, mapping: Mapping[str, Any] | None, *, base=None, source: s
     """Build ``cls`` from a name->value mapping (a parameter file, a record's
     ``params``), starting from ``base`` or the defaults.  An unknown name is an
     error that lists the closest known names."""
-    mapping = dict(mapping or {})
-    if not isinstance(mapping, dict):
-        raise ParamError(f"{source}: expected a mapping of parameter names to values")
+    if mapping is None:
+        mapping = {}
+    if not isinstance(mapping, Mapping):
+        raise ParamError(f"{source}: expected a mapping of parameter names to values, not {short(mapping)}")
+    mapping = dict(mapping)
     names = [s.name for s in specs(cls)]
     for key in mapping:
         if key not in names:
             close = difflib.get_close_matches(str(key), names, n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise ParamError(f"{source}: unknown parameter {key!r}{hint}; "
+            raise ParamError(f"{source}: unknown parameter {short(key)}{hint}; "
                              f"known parameters: {', '.join(names)}")
     if base is None:
         return cls(**mapping)

@@ -5,7 +5,7 @@ validates it against the rules, runs it through the engine as a batch of one
 and returns the ledger plus the observed values that ``expect`` may claim.
 This module compares those claims and renders the ledger as text tables.
 
-Game modules (``gamelab.<game>.record``) provide:
+Each game's :class:`~gamelab.contract.RecordFormat` provides:
 
 * ``replay(record: dict) -> (ledger: dict, observed: dict)``: ``observed``
   maps each ``expect`` key the game knows to the value the rules give, in the
@@ -15,14 +15,13 @@ Game modules (``gamelab.<game>.record``) provide:
 """
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
-from .errors import RecordError
+from . import registry
+from .contract import RecordFormat
+from .errors import GamelabError, RecordError
 from .files import load_mapping
-
-GAMES = {"sbr": "gamelab.sbr.record", "strand": "gamelab.strand.record"}
 
 
 def load_record(path: str | Path) -> dict:
@@ -32,11 +31,17 @@ def load_record(path: str | Path) -> dict:
     return record
 
 
-def game_module(record: dict):
-    game = record.get("game")
-    if game not in GAMES:
-        raise RecordError(f"unknown game {game!r}: expected one of {', '.join(sorted(GAMES))}")
-    return importlib.import_module(GAMES[game])
+def record_format(game: object) -> RecordFormat:
+    """The record format of the game a record names; an unknown game, or one
+    without playtest records, is a :class:`RecordError`."""
+    try:
+        fmt = registry.get(game).record
+    except GamelabError as exc:
+        raise RecordError(f"'game': {exc}") from None
+    if fmt is None:
+        raise RecordError(f"'game': {game} has no playtest record format")
+    return fmt
+
 
 
 def compare(expect: dict, observed: dict) -> list[dict]:
@@ -69,7 +74,7 @@ def _diff(key: str, index: list, claim: Any, actual: Any, out: list) -> None:
 
 def replay(record: dict) -> dict:
     """Replay a record; the ledger with its ``mismatches`` list."""
-    module = game_module(record)
+    module = record_format(record.get("game"))
     ledger, observed = module.replay(record)
     ledger["mismatches"] = compare(record.get("expect") or {}, observed)
     return ledger
@@ -84,7 +89,7 @@ def render(ledger: dict) -> str:
     can never leave half a ledger printed)."""
     import pandas as pd
 
-    module = importlib.import_module(GAMES[ledger["game"]])
+    module = record_format(ledger["game"])
     blocks = []
     with pd.option_context("display.unicode.east_asian_width", True,
                            "display.width", 200, "display.max_columns", 50):

@@ -1,6 +1,10 @@
 """The games gamelab knows, found once: every sub-package ``gamelab.<name>``
 with a ``game`` module whose ``GAME`` is a :class:`~gamelab.contract.Game`,
-plus any registered by hand (:func:`register`, e.g. a test's toy game).
+plus the modules named in the environment variable ``GAMELAB_GAMES``
+(comma-separated, each with a ``GAME``: a designer's own game outside this
+package, or the tests' toy game ``gamelab.testing``; worker processes inherit
+the variable, so they find the same games), plus any registered by hand
+(:func:`register`).
 
 Like Pgx's ``pgx.make(name)`` / ``available_games()``: the shared layer asks
 here and nowhere else, so a new game needs no edit outside its own folder.
@@ -8,6 +12,7 @@ here and nowhere else, so a new game needs no edit outside its own folder.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 
 from .contract import Game
@@ -36,6 +41,14 @@ def _discover() -> None:
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
             _GAMES[game.name] = game
+    for name in filter(None, (n.strip() for n in os.environ.get("GAMELAB_GAMES", "").split(","))):
+        try:
+            game = getattr(importlib.import_module(name), "GAME", None)
+        except ImportError as exc:
+            raise GamelabError(f"GAMELAB_GAMES names {name!r}, which cannot be imported ({exc})") from None
+        if not isinstance(game, Game):
+            raise GamelabError(f"GAMELAB_GAMES names {name!r}, which has no GAME (a gamelab.contract.Game)")
+        _EXTRA[game.name] = game
     _found = True
 
 
@@ -54,8 +67,8 @@ def unregister(name: str) -> None:
 
 
 def available_games() -> tuple[str, ...]:
-    """Names of the shipped games, sorted (games registered by hand are not
-    listed, but :func:`get` finds them)."""
+    """Names of the shipped games, sorted (games from ``GAMELAB_GAMES`` or
+    registered by hand are not listed, but :func:`get` finds them)."""
     _discover()
     return tuple(sorted(_GAMES))
 

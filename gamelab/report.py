@@ -5,19 +5,17 @@ Tables are rendered with pandas Styler (every cell, index and header
 HTML-escaped), the page with a Jinja2 template with autoescaping, so a
 player name or a label from a user's file can never become markup.
 
-``build_report(game, ...)`` simulates each player count the game reports on
-(through the chunk store: a rebuilt report reuses finished chunks), then
-assembles: summary verdict, parameters, reproducibility, win rates by every
-grouping with intervals and a chi-square verdict, design metrics, score
-distributions, identities, the rulebook claims audit and errata, and the
-agents' model assumptions.  With ``baseline`` it adds paired differences
-against another parameter set played on the same deals.
+``build_report(game, ...)`` computes first (:func:`gamelab.report_data.compute_report`,
+a plain :class:`~gamelab.report_data.ReportData`), then renders it
+(:func:`render_report`): summary verdict, parameters, reproducibility, win
+rates by every grouping with intervals and a chi-square verdict, design
+metrics, score distributions, identities, the rulebook claims audit and
+errata, and the agents' model assumptions.  With ``baseline`` it adds paired
+differences against another parameter set played on the same deals.
 """
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
-import importlib
 import io
 import re
 from pathlib import Path
@@ -25,11 +23,8 @@ from typing import Any
 
 import pandas as pd
 
-from . import __version__, runner, stats, sweep
-from .identities import identity_table
+from .report_data import ReportData, WinTable, compute_report
 from .store import ChunkStore
-
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 @dataclasses.dataclass
@@ -83,30 +78,26 @@ def _figure():
 
 # -- the parts of a report ---------------------------------------------------------------
 
-def win_section_blocks(frame: pd.DataFrame, groups, n_players: int) -> tuple[list, list]:
+def win_blocks(wins: list[WinTable]) -> tuple[list, list]:
     """Win-rate tables per grouping with a chi-square verdict; verdict lines."""
-    blocks, verdicts = [], []
-    primary = next((g for g in groups if g in frame and frame[g].nunique() > 1), None)
-    for by in groups:
-        if by not in frame:
-            continue
-        t = stats.win_table(frame, by)
-        wins = frame.groupby(by)["win"].sum()
-        seats = frame.groupby(by)["win"].size()
-        chi = stats.equal_wins(wins.to_numpy(), seats.to_numpy()) if len(wins) > 1 else None
-        share = (wins / frame["game"].nunique()).rename("share_of_games_won")
-        t = t.merge(share, left_on=by, right_index=True)
+    blocks: list = []
+    verdicts: list = []
+    primary: dict[int, str] = {}  # per player count: the first grouping with more than one group
+    for w in wins:
+        if len(w.table) > 1:
+            primary.setdefault(w.players, w.by)
+    for w in wins:
+        t, by, n_players, chi = w.table, w.by, w.players, w.chi
         blocks.append(Block("heading", f"{n_players} players: win rate by {by}"))
         blocks.append(Block("table", table_html(
             t.rename(columns={"win_rate": "win %", "win_low": "low %", "win_high": "high %",
                               "share_of_games_won": "games won %"}),
             percent=("win %", "low %", "high %", "games won %"))))
-        if chi is not None and by == primary:
+        if chi is not None and by == primary.get(n_players):
             hi, lo = t.loc[t["win_rate"].idxmax()], t.loc[t["win_rate"].idxmin()]
-            name_hi, name_lo = t[by][t["win_rate"].idxmax()], t[by][t["win_rate"].idxmin()]
-            verdicts.append(("", f"{n_players} players: strongest {by} {name_hi} "
+            verdicts.append(("", f"{n_players} players: strongest {by} {hi[by]} "
                                  f"{hi['win_rate'] * 100:.1f}% [{hi['win_low'] * 100:.1f}, {hi['win_high'] * 100:.1f}], "
-                                 f"weakest {name_lo} {lo['win_rate'] * 100:.1f}% "
+                                 f"weakest {lo[by]} {lo['win_rate'] * 100:.1f}% "
                                  f"[{lo['win_low'] * 100:.1f}, {lo['win_high'] * 100:.1f}] (per-seat win rates; "
                                  f"fair {100 / n_players:.1f}%)"))
         if chi is not None:
@@ -135,107 +126,74 @@ def score_figure(frames: dict[int, pd.DataFrame], group: str) -> str:
     return figure_svg(fig)
 
 
-def errata_text(game: str) -> str:
-    """The game's part of docs/errata.md (empty when the docs are not there)."""
-    path = DOCS / "errata.md"
-    if not path.exists():
-        return ""
-    text = path.read_text(encoding="utf-8")
-    heads = {"sbr": "STEEL BALL RUN", "strand": "STRAND"}
-    parts = re.split(r"(?m)^## ", text)
-    for p in parts:
-        if game in heads and p.upper().startswith(heads[game]):
-            return "## " + p.strip()
-    return ""
-
-
-def _claims_blocks(game: str, n_games: int, seed: int, workers: int, progress):
-    try:
-        mod = importlib.import_module(f"gamelab.{game}.claims")
-    except ModuleNotFoundError:
+def claims_blocks(data: ReportData) -> tuple[list, tuple[int, int] | None]:
+    c = data.claims
+    if c is None:
         return [Block("text", "No claims audit for this game yet.")], None
-    from .claims import load_claims
-    audit = mod.measure(load_claims(game), n_games=n_games, seed=seed, workers=workers, progress=progress)
-    inside = int(audit["inside"].fillna(False).astype(bool).sum())
-    judged = int(audit["inside"].notna().sum())
-    cols = [c for c in ("section", "table", "row", "column", "value", "ours", "low", "high", "n", "inside", "note")
-            if c in audit]
-    from .claims import is_exact
-    exact = is_exact(audit)
-    held = int(audit.loc[exact, "inside"].astype(bool).sum())
-    blocks = [Block("text", f"{inside} of {judged} published figures reproduced: {held} of {int(exact.sum())} "
-                            "rules-decided figures hold exactly (up to their printed rounding), "
-                            f"{inside - held} of {judged - int(exact.sum())} simulated cells lie inside our "
-                            f"95% interval ({n_games} games per player count, seed {seed})."),
+    audit, exact = c.audit, c.exact
+    cols = [k for k in ("section", "table", "row", "column", "value", "ours", "low", "high", "n", "inside", "note")
+            if k in audit]
+    blocks = [Block("text", f"{c.inside} of {c.judged} published figures reproduced: {c.held} of "
+                            f"{int(exact.sum())} rules-decided figures hold exactly (up to their printed "
+                            f"rounding), {c.inside - c.held} of {c.judged - int(exact.sum())} simulated cells lie "
+                            f"inside our 95% interval ({data.n_games} games per player count, seed {data.seed})."),
               Block("table", table_html(audit[cols].rename(columns={"value": "published"})))]
-    if hasattr(mod, "conclusions"):
-        c = mod.conclusions(n_games=n_games, seed=seed, workers=workers, progress=progress)
+    if c.conclusions is not None:
         blocks += [Block("heading", "The rulebook's balance conclusions"),
                    Block("text", "Each statement tested against the runner-up: difference of per-seat win rates "
                                  "with its 95% interval (two-proportion test)."),
-                   Block("table", table_html(c))]
-    return blocks, (inside, judged)
+                   Block("table", table_html(c.conclusions))]
+    return blocks, (c.inside, c.judged)
 
 
-def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0, precision: float | None = None,
-                 baseline=None, workers: int = 1, out: str | Path | None = None, claims: bool = True,
-                 store: ChunkStore | None = None, progress: bool | None = None,
-                 player_counts=None, lineups: dict | None = None, label: str = "",
-                 playtests=()) -> Path:
-    """Build the report and write it (default ``reports/<game>.html``)."""
-    from jinja2 import Environment, PackageLoader, select_autoescape
-
-    ad = runner.adapter(game)
-    params = params if params is not None else ad.param_class()
-    store = store or ChunkStore()
-    counts = tuple(player_counts or ad.report_players or range(ad.players[0], ad.players[1] + 1))
-    kw = dict(n_games=n_games, seed=seed, base_params=params, precision=precision, store=store,
-              progress=progress, max_games=max(n_games, 200_000))
-    from .executors import make_executor
-    executor = make_executor(workers)
-    frames, runs = {}, {}
-    lineups = lineups or {}
-    for n in counts:
-        runs[n] = sweep.run_cell(game, {"n_players": n}, executor=executor, lineup=lineups.get(n), **kw)
-        frames[n] = runs[n].frame
-    sections, verdicts = [], []
-
+def parameter_section(params) -> Section:
     changed = params.changed()
     ptab = pd.DataFrame([{"parameter": s.name, "value": _value_text(getattr(params, s.name), s.default),
                           "rulebook": _value_text(s.default, s.default),
                           "section": s.section, "meaning": s.doc} for s in _specs(params)])
     ptab = ptab.sort_values("parameter", key=lambda c: ~c.isin(list(changed)), kind="stable").reset_index(drop=True)
-    sections.append(Section("parameters", "Parameters", [
+    return Section("parameters", "Parameters", [
         Block("text", "Changed from the rulebook: " + (", ".join(f"{k} = {v}" for k, v in changed.items())
                                                        if changed else "nothing (the rulebook's rules).")),
-        Block("table", table_html(ptab))]))
+        Block("table", table_html(ptab))])
 
-    repro = pd.DataFrame([{"players": n, "games": runs[n].games, "seed": seed, "lineup": ", ".join(runs[n].lineup),
-                           "precision target": precision, "target met": runs[n].target_met} for n in counts])
+
+def diff_section(data: ReportData) -> Section:
+    blocks = [Block("text", "Paired differences (this report's parameters minus the baseline), played on "
+                            "the same deals; an interval that excludes 0 is a real change.")]
+    for n, by, d in data.diffs or []:
+        blocks += [Block("heading", f"{n} players, by {by}"), Block("table", table_html(d))]
+    diff = {k: (getattr(data.baseline, k), v) for k, v in data.params.as_dict().items()
+            if getattr(data.baseline, k) != v}
+    blocks.insert(0, Block("text", "Baseline differs in: " + ", ".join(f"{k}: {a} -> {b}"
+                                                                       for k, (a, b) in diff.items())))
+    return Section("diff", "Against the baseline", blocks)
+
+
+def sections_of(data: ReportData) -> list[Section]:
+    """The report's sections, in reading order, from the computed data."""
+    game, counts, frames = data.game, data.counts, data.frames
+    sections, verdicts = [parameter_section(data.params)], []
+    repro = pd.DataFrame([{"players": n, "games": data.runs[n].games, "seed": data.seed,
+                           "lineup": ", ".join(data.runs[n].lineup), "precision target": data.precision,
+                           "target met": data.runs[n].target_met} for n in counts])
     sections.append(Section("reproduce", "Sample sizes and how to reproduce", [
         Block("table", table_html(repro)),
-        Block("pre", f"gamelab {__version__}\n" + _command(game, params, n_games, seed, precision))]))
-
-    blocks = []
-    for n in counts:
-        b, v = win_section_blocks(frames[n], ad.report_groups, n)
-        blocks += b
-        verdicts += v
+        Block("pre", f"gamelab {data.version}\n" + _command(game.name, data.params, data.n_games, data.seed,
+                                                             data.precision))]))
+    blocks, v = win_blocks(data.wins)
+    verdicts += v
     sections.append(Section("win-rates", "Win rates", blocks))
-
-    met = pd.DataFrame([{"players": n, **stats.design_metrics(frames[n]),
-                         "mean score": frames[n]["score"].mean()} for n in counts])
     sections.append(Section("metrics", "Design metrics", [
         Block("text", "balance: 1 minus the largest gap between seat win rates; first-seat advantage: seat 1's "
                       "win rate minus 1/players; decisiveness: share of games with a single winner; margin: mean "
                       "score gap between first and second place."),
-        Block("table", table_html(met))]))
-    group = ad.report_groups[0] if ad.report_groups else "seat"
+        Block("table", table_html(data.metrics))]))
+    group = game.report_groups[0] if game.report_groups else "seat"
     sections.append(Section("scores", "Score distributions",
                             [Block("figure", score_figure(frames, group), caption=f"Final scores by {group}")]))
-
     ref_n = 4 if 4 in frames else counts[0]
-    ids = identity_table(game, params, frames=frames)
+    ids = data.identities
     holds = ids["status"].str.startswith("holds").sum()
     sections.append(Section("identities", "Identities", [
         Block("text", f"Exact values from the parameters; simulated values from this report's games (rows "
@@ -243,63 +201,64 @@ def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0
         Block("table", table_html(ids))]))
     if len(ids):
         verdicts.append(("ok" if holds == len(ids) else "warn", f"Identities: {holds} of {len(ids)} hold."))
-
-    if baseline is not None:
-        blocks = [Block("text", "Paired differences (this report's parameters minus the baseline), played on "
-                                "the same deals; an interval that excludes 0 is a real change.")]
-        for n in counts:
-            base = sweep.run_cell(game, {"n_players": n}, executor=executor, lineup=lineups.get(n),
-                                  **{**kw, "base_params": baseline})
-            for by in ad.report_groups:
-                if by in frames[n]:
-                    d = sweep.paired_difference(frames[n], base.frame, by=by)
-                    blocks += [Block("heading", f"{n} players, by {by}"), Block("table", table_html(d))]
-        diff = {k: (getattr(baseline, k), v) for k, v in params.as_dict().items() if getattr(baseline, k) != v}
-        blocks.insert(0, Block("text", "Baseline differs in: " + ", ".join(f"{k}: {a} -> {b}" for k, (a, b) in diff.items())))
-        sections.append(Section("diff", "Against the baseline", blocks))
-
-    if claims:
-        blocks, counts_in = _claims_blocks(game, n_games, seed, workers, progress)
+    if data.baseline is not None:
+        sections.append(diff_section(data))
+    if data.with_claims:
+        blocks, counts_in = claims_blocks(data)
         if counts_in:
             verdicts.append(("ok" if counts_in[0] == counts_in[1] else "warn",
                              f"Rulebook claims: {counts_in[0]} of {counts_in[1]} published cells reproduced."))
-        errata = errata_text(game)
-        blocks += [Block("heading", "Errata"), Block("pre", errata or "None recorded.")]
+        blocks += [Block("heading", "Errata"), Block("pre", data.errata or "None recorded.")]
         sections.append(Section("claims", "Rulebook claims audit and errata", blocks))
-
-    if playtests:
-        sections.append(Section("playtests", "Playtest replays", playtest_blocks(playtests)))
-
-    sections.append(Section("assumptions", "Model assumptions", [Block("text", ad.assumptions or
-                                                                       "See docs/agents.md.")]))
+    if data.playtests:
+        sections.append(Section("playtests", "Playtest replays", playtest_blocks(data.playtests)))
+    sections.append(Section("assumptions", "Model assumptions",
+                            [Block("text", game.assumptions or "See docs/agents.md.")]))
     sections.insert(0, Section("summary", "Summary verdict", [Block("list", verdicts, css="verdict")]))
+    return sections
+
+
+def render_report(data: ReportData) -> str:
+    """The report as one self-contained HTML page."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
 
     env = Environment(loader=PackageLoader("gamelab", "templates"), autoescape=select_autoescape(["j2", "html"]))
-    html = env.get_template("report.html.j2").render(
-        title=f"{ad.title or game} balance report" + (f": {label}" if label else ""), version=__version__,
-        built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
-        subtitle=f"players {', '.join(map(str, counts))}; seed {seed}", sections=sections)
-    out = Path(out or Path("reports") / f"{game}.html")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(html, encoding="utf-8")
-    return out
+    return env.get_template("report.html.j2").render(
+        title=f"{data.game.title or data.game.name} balance report" + (f": {data.label}" if data.label else ""),
+        version=data.version, built=data.built,
+        subtitle=f"players {', '.join(map(str, data.counts))}; seed {data.seed}", sections=sections_of(data))
 
 
-def playtest_blocks(paths) -> list:
+def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0, precision: float | None = None,
+                 baseline=None, workers: int = 1, out: str | Path | None = None, claims: bool = True,
+                 store: ChunkStore | None = None, progress: bool | None = None,
+                 player_counts=None, lineups: dict | None = None, label: str = "",
+                 playtests=()) -> Path:
+    """Compute the report, render it and write it (default ``reports/<game>.html``)."""
+    data = compute_report(game, params=params, n_games=n_games, seed=seed, precision=precision,
+                          baseline=baseline, workers=workers, claims=claims, store=store, progress=progress,
+                          player_counts=player_counts, lineups=lineups, label=label, playtests=playtests)
+    html = render_report(data)
+    from .paths import reports_dir
+
+    path = Path(out or reports_dir() / f"{game}.html")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html, encoding="utf-8")
+    return path
+
+
+def playtest_blocks(playtests) -> list:
     """Each record replayed through the rules: its ledger tables and every
     figure of its ``expect`` the rules do not give."""
-    from . import playtest
-
     blocks = []
-    for path in paths:
-        ledger = playtest.replay_file(path)
-        module = importlib.import_module(playtest.GAMES[ledger["game"]])
-        blocks.append(Block("heading", f"{Path(path).name} ({ledger['game']})"))
+    for pt in playtests:
+        ledger = pt.ledger
+        blocks.append(Block("heading", f"{pt.path.name} ({ledger['game']})"))
         mism = ledger["mismatches"]
         items = [("warn", f"{m['key']}{''.join(f'[{i}]' for i in m['index'])}: record says {m['expected']!r}, "
                           f"rules give {m['actual']!r}") for m in mism]
         blocks.append(Block("list", items or [("ok", "The record's expect agrees with the rules everywhere.")]))
-        for title, frame in module.tables(ledger):
+        for title, frame in pt.tables:
             blocks += [Block("text", title), Block("table", table_html(frame))]
     return blocks
 

@@ -11,54 +11,22 @@ in every seat on the same deals and comparisons between agents and seats are
 paired (a lineup of one agent on every seat is played once per deal); two lineups or two parameter sets run with the same seed are played on
 the same deals too (common random numbers).
 
-A game plugs in through a :class:`GameAdapter` (``gamelab.<game>.sim``).
+A game plugs in through its :class:`~gamelab.contract.Game` (``GAME.play``,
+found by :mod:`gamelab.registry`).
 """
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .errors import GamelabError
+from . import registry
+from .errors import GamelabError, short
 
-ADAPTERS = {"sbr": "gamelab.sbr.sim", "strand": "gamelab.strand.sim", "toy": "gamelab.testing"}
 DEFAULT_CHUNK_DEALS = 1024
-
-
-@dataclasses.dataclass(frozen=True)
-class GameAdapter:
-    """What the runner needs from a game.
-
-    ``play(params, seating, n_deals, n_players, seed_seq) -> dict`` plays
-    ``n_deals`` games with seat i played by agent ``seating[i]`` and returns
-    arrays of shape (G, P) (per seat: at least ``score`` and ``win``, the win
-    share with ties split) or (G,) (per game).  Chance must be drawn from
-    ``seed_seq`` before play, so that a deal is the same under every seating.
-    """
-
-    name: str
-    play: Callable[..., dict]
-    param_class: type
-    default_lineup: Callable[[int], Sequence[str]]
-    agents: Sequence[str] = ()
-    players: tuple[int, int] = (2, 6)
-    derived: dict = dataclasses.field(default_factory=dict)  # sweep knob -> fn(base, value) -> changes
-    title: str = ""                          # the game's name in reports
-    report_players: tuple = ()               # player counts a default report covers
-    report_groups: tuple = ("agent", "seat")  # columns win rates are tabulated by
-    assumptions: str = ""                    # the agents' model, one paragraph for reports
-    chunk_deals: int = DEFAULT_CHUNK_DEALS   # deals per chunk: about a second of work, batches that run fast
-
-
-def adapter(game: str) -> GameAdapter:
-    path = ADAPTERS.get(game)
-    if path is None:
-        raise GamelabError(f"unknown game {game!r}: expected one of {', '.join(sorted(k for k in ADAPTERS if k != 'toy'))}")
-    return importlib.import_module(path).ADAPTER
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,14 +58,20 @@ class Chunk:
 
 def resolve(game: str, params=None, lineup=None, n_players=None):
     """Fill in defaults and check a run's setting; errors name the bad value."""
-    ad = adapter(game)
-    params = ad.param_class() if params is None else params
+    ad = registry.get(game)
+    params = ad.knobs() if params is None else params
     if lineup is None:
         if n_players is None:
-            raise GamelabError("give n_players or a lineup")
+            raise GamelabError("give the number of players (--players N) or a lineup (--lineup AGENT ...)")
         lineup = ad.default_lineup(n_players)
+    if isinstance(lineup, str) or not isinstance(lineup, Sequence) or not all(isinstance(a, str) for a in lineup):
+        raise GamelabError(f"a lineup is a list of agent names, one per seat, not {short(lineup)}")
     lineup = tuple(lineup)
-    n_players = len(lineup) if n_players is None else int(n_players)
+    if n_players is None:
+        n_players = len(lineup)
+    if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
+        raise GamelabError(f"the number of players is a whole number, not {short(n_players)}")
+    n_players = int(n_players)
     lo, hi = ad.players
     if not lo <= n_players <= hi:
         raise GamelabError(f"n_players = {n_players} is out of range: {ad.name} is for {lo}-{hi} players")
@@ -114,7 +88,11 @@ def plan(game: str, *, n_games: int, seed: int, params=None, lineup=None, n_play
     """The chunks of a run of about ``n_games`` games (whole deals x rotations);
     ``chunk_deals`` defaults to the game's own (part of what a seed means)."""
     params, lineup, n_players = resolve(game, params, lineup, n_players)
-    chunk_deals = int(chunk_deals or adapter(game).chunk_deals)
+    for name, value, low in (("the number of games", n_games, 1), ("the seed", seed, 0),
+                             ("chunk_deals", 1 if chunk_deals is None else chunk_deals, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise GamelabError(f"{name} must be a whole number of at least {low}, not {short(value)}")
+    chunk_deals = int(chunk_deals or registry.get(game).chunk_deals)
     rotations = 1 if len(set(lineup)) == 1 else n_players
     n_deals = max(1, math.ceil(n_games / rotations))
     sizes = [min(chunk_deals, n_deals - i) for i in range(0, n_deals, chunk_deals)]
@@ -124,7 +102,7 @@ def plan(game: str, *, n_games: int, seed: int, params=None, lineup=None, n_play
 
 def run_chunk(chunk: Chunk) -> pd.DataFrame:
     """Play one chunk; one row per player per game."""
-    ad = adapter(chunk.game)
+    ad = registry.get(chunk.game)
     frames = []
     P = chunk.n_players
     for rot in range(chunk.rotations):

@@ -4,7 +4,7 @@ played on the same deals (common random numbers), summarised as tidy rows.
     sweep("strand", {"sum_cap": [6, 7, 8], "n_players": [4, 6]}, n_games=20_000, seed=1)
 
 Grid keys are the game's declared parameters (``gamelab.params.specs``), the
-adapter's derived knobs (for example a scale of the node curve) and
+game's derived knobs (for example a scale of the node curve) and
 ``n_players``.  Every finished chunk goes to the chunk store at once
 (``gamelab.store``), so a sweep interrupted in any way resumes where it was and
 a cell computed before returns without simulating.  ``precision=0.01`` keeps
@@ -21,12 +21,11 @@ from typing import Any, Mapping, Sequence
 
 import pandas as pd
 
-from . import runner, stats
-from .errors import GamelabError
+from . import paths, registry, runner, stats
+from .errors import GamelabError, short
 from .params import from_mapping, specs
 from .store import ChunkStore, key_of
 
-RUNS_DIR = Path("data") / "runs"
 SPECIAL = ("n_players", "variant")
 
 
@@ -82,29 +81,41 @@ def grid_cells(grid: Mapping[str, Sequence]) -> list[dict]:
 
 def cell_setting(game: str, cell: Mapping, *, base_params=None, lineup=None, n_players=None):
     """The parameter object, lineup and player count of one cell."""
-    ad = runner.adapter(game)
-    base = base_params if base_params is not None else ad.param_class()
-    known = {s.name for s in specs(ad.param_class)} | set(ad.derived) | set(SPECIAL)
+    ad = registry.get(game)
+    base = base_params if base_params is not None else ad.knobs()
+    known = {s.name for s in specs(ad.knobs)} | set(ad.derived) | set(SPECIAL)
     for k in cell:
         if k not in known:
             raise GamelabError(f"unknown sweep parameter {k!r}: known are {', '.join(sorted(known))}")
     if "variant" in cell:  # the rulebook's variant first, then the cell's own changes on top
-        import importlib
-        rules = importlib.import_module(f"gamelab.{game}.rules")
-        try:
-            variant = rules.params_for_variant(cell["variant"])
-        except AttributeError:
-            raise GamelabError(f"{game} has no variants") from None
-        base = from_mapping(ad.param_class, variant.changed(), base=base, source=f"variant {cell['variant']}")
-    changes = {k: v for k, v in cell.items() if k in {s.name for s in specs(ad.param_class)}}
+        if cell["variant"] not in ad.variants:
+            raise GamelabError(f"unknown variant {cell['variant']!r} of {game}: expected one of "
+                               f"{', '.join(ad.variants)}")
+        variant = ad.params_for_variant(cell["variant"])
+        base = from_mapping(ad.knobs, variant.changed(), base=base, source=f"variant {cell['variant']}")
+    changes = {k: v for k, v in cell.items() if k in {s.name for s in specs(ad.knobs)}}
     for k, v in cell.items():
         if k in ad.derived:
             changes.update(ad.derived[k](base, v))
-    params = from_mapping(ad.param_class, changes, base=base, source=f"sweep cell {dict(cell)}")
+    params = from_mapping(ad.knobs, changes, base=base, source=f"sweep cell {dict(cell)}")
     players = cell.get("n_players", n_players)
-    if lineup is not None and players is not None and len(lineup) != players:
-        lineup = None  # a lineup for another player count: use the default one
     return runner.resolve(game, params, lineup, players)
+
+
+def check_grid(game: str, grid: Mapping[str, Sequence], *, base_params=None, lineup=None, n_players=None,
+               source: str = "grid") -> None:
+    """Every cell of a grid, set up without playing: a bad key, value or
+    lineup is refused before any game is played (naming ``source`` and the cell)."""
+    if not isinstance(grid, Mapping) or not grid:
+        raise GamelabError(f"{source}: the grid is a mapping of parameter names to lists of values")
+    for key, values in grid.items():
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+            raise GamelabError(f"{source}: grid.{key}: a non-empty list of values, not {short(values)}")
+    for cell in grid_cells(grid):
+        try:
+            cell_setting(game, cell, base_params=base_params, lineup=lineup, n_players=n_players)
+        except GamelabError as exc:
+            raise GamelabError(f"{source}: cell {short(dict(cell), 80)}: {exc}") from None
 
 
 def run_cell(game: str, cell: Mapping, *, n_games: int, seed: int, base_params=None, lineup=None,
@@ -222,14 +233,13 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
 
     store = store or ChunkStore()
     executor = executor or make_executor(workers)
+    check_grid(game, grid, base_params=base_params, lineup=lineup, n_players=n_players)  # before anything runs
     cells = grid_cells(grid)
-    for cell in cells:  # every cell's setting is checked before anything runs
-        cell_setting(game, cell, base_params=base_params, lineup=lineup, n_players=n_players)
     spec = {"game": game, "grid": {k: list(v) for k, v in grid.items()}, "n_games": n_games, "seed": seed,
             "lineup": list(lineup) if lineup else None, "n_players": n_players, "precision": precision,
             "max_games": max_games, "base_params": base_params, "baseline": baseline, "chunk_deals": chunk_deals}
     sweep_id = key_of(spec)[:16]
-    run_dir = Path(runs_dir or RUNS_DIR) / sweep_id
+    run_dir = Path(runs_dir or paths.runs_dir()) / sweep_id
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest_path = run_dir / "manifest.json"
     try:
@@ -242,7 +252,9 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
               precision=precision, max_games=max_games, chunk_deals=chunk_deals, store=store,
               executor=executor, progress=progress)
     base_run = None
-    runs, tables, resumed = [], [], 0
+    runs: list[CellRun | None] = []
+    tables: list[pd.DataFrame] = []
+    resumed = 0
     for i, cell in enumerate(cells):
         t = _load_cell(run_dir, i, manifest["cells"][i])
         if t is not None:
@@ -256,7 +268,7 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
         runs.append(run)
         t = summarize(run.frame)
         if base_run is not None:
-            groups = [g for g in runner.adapter(game).report_groups if g in run.frame] or ["agent"]
+            groups = [g for g in registry.get(game).report_groups if g in run.frame] or ["agent"]
             d = paired_difference(run.frame, base_run.frame, by=groups[0]).rename(columns={"difference": "value"})
             d["metric"] = "win_rate_diff"
             t = pd.concat([t, d[t.columns]], ignore_index=True)

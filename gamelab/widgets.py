@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import runner, stats, sweep
+from . import registry, stats, sweep
 from .params import specs
 
 QUICK_GAMES = int(os.environ.get("GAMELAB_QUICK_GAMES", "2000"))
@@ -54,16 +54,13 @@ class BalancePanel:
         import ipywidgets as w
 
         self.game, self.seed, self.precision = game, seed, precision
-        self.adapter = runner.adapter(game)
-        if extra is None:  # the game's own diagnostics (tables, figures), if it has them
-            import importlib
-            sim = importlib.import_module(self.adapter.play.__module__)
-            table = getattr(sim, "panel_table", None)
-            extra = getattr(sim, "panel_extras", None) or ((lambda frame, params: [table(frame)]) if table else None)
+        self.adapter = registry.get(game)
+        if extra is None and self.adapter.panels is not None:  # the game's own diagnostics (tables, figures)
+            extra = self.adapter.panels.extras
         self.extra = extra
         self.quick_games = quick_games or QUICK_GAMES
         self.store = store
-        self.base = self.adapter.param_class()
+        self.base = self.adapter.knobs()
         by_name = {s.name: s for s in specs(self.base)}
         unknown = [n for n in sliders if n not in by_name]
         if unknown:
@@ -86,7 +83,7 @@ class BalancePanel:
         self.publish_button.on_click(lambda b: self.publish())
         self.frame = None
         self.tables: dict[str, pd.DataFrame] = {}
-        self.last_path = None
+        self.last_path: Path | None = None
 
     def _all_controls(self):
         for ws in self.controls.values():

@@ -14,15 +14,21 @@ def store(tmp_path):
 
 
 def test_two_parameter_grid_gives_every_cell(store, tmp_path):
-    res = sweep.sweep("toy", {"bonus_scale": [0.0, 2.0], "n_players": [2, 3]}, n_games=300, seed=4,
+    res = sweep.sweep("toy", {"bonus_scale": [0.0, 2.0], "die": [10, 20]}, n_games=300, seed=4,
                       lineup=["strong", "weak"], store=store, runs_dir=tmp_path / "runs", progress=False)
-    cells = res.table[["bonus_scale", "n_players"]].drop_duplicates()
-    assert sorted(map(tuple, cells.to_numpy())) == [(0.0, 2), (0.0, 3), (2.0, 2), (2.0, 3)]
+    cells = res.table[["bonus_scale", "die"]].drop_duplicates()
+    assert sorted(map(tuple, cells.to_numpy())) == [(0.0, 10), (0.0, 20), (2.0, 10), (2.0, 20)]
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")
-    strong = wr[(wr.group == "strong")].set_index("bonus_scale")
-    # 2-player cell keeps the lineup; the 3-player cell falls back to the default (all weak)
+    strong = wr[(wr.group == "strong") & (wr.die == 10)].set_index("bonus_scale")
     assert strong.loc[2.0, "value"] > strong.loc[0.0, "value"] + 0.1
     assert (tmp_path / "runs" / res.sweep_id / "manifest.json").exists()
+
+
+def test_a_lineup_of_the_wrong_length_is_refused_before_any_game(store, tmp_path):
+    with pytest.raises(GamelabError, match="cell .*'n_players': 3.*the lineup has 2 agents for 3 players"):
+        sweep.sweep("toy", {"n_players": [2, 3]}, n_games=300, seed=4, lineup=["strong", "weak"], store=store,
+                    runs_dir=tmp_path / "runs", progress=False)
+    assert store.computed == 0 and not (tmp_path / "runs").exists()
 
 
 def test_cell_equals_standalone_run(store):

@@ -1,0 +1,175 @@
+"""What a balance report says, computed: a plain data object, no HTML.
+
+:func:`compute_report` simulates each player count the game reports on
+(through the chunk store: a rebuilt report reuses finished chunks) and
+gathers every table a report shows: win rates by grouping with their
+chi-square tests, design metrics, identities, the claims audit and the
+rulebook's conclusions, paired differences against a baseline, replayed
+playtests.  :mod:`gamelab.report` renders a :class:`ReportData`; a notebook
+or another renderer may use the same object.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from . import __version__, registry, stats, sweep
+from .contract import Game
+from .identities import identity_table
+from .store import ChunkStore
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+@dataclasses.dataclass
+class WinTable:
+    players: int
+    by: str
+    table: pd.DataFrame               # stats.win_table plus share_of_games_won
+    chi: Any | None                   # stats.equal_wins result (None: one group)
+
+
+@dataclasses.dataclass
+class ClaimsData:
+    audit: pd.DataFrame
+    exact: pd.Series                  # rows decided by the rules alone
+    conclusions: pd.DataFrame | None
+
+    @property
+    def inside(self) -> int:
+        return int(self.audit["inside"].fillna(False).astype(bool).sum())
+
+    @property
+    def judged(self) -> int:
+        return int(self.audit["inside"].notna().sum())
+
+    @property
+    def held(self) -> int:
+        return int(self.audit.loc[self.exact, "inside"].astype(bool).sum())
+
+
+@dataclasses.dataclass
+class Playtest:
+    path: Path
+    ledger: dict
+    tables: list                      # [(title, DataFrame)]
+
+
+@dataclasses.dataclass
+class ReportData:
+    game: Game
+    params: Any
+    baseline: Any | None
+    n_games: int
+    seed: int
+    precision: float | None
+    label: str
+    counts: tuple[int, ...]
+    runs: dict[int, sweep.CellRun]
+    wins: list[WinTable]
+    metrics: pd.DataFrame
+    identities: pd.DataFrame
+    diffs: list[tuple[int, str, pd.DataFrame]] | None
+    with_claims: bool                 # the claims section was asked for
+    claims: ClaimsData | None         # None: not asked for, or the game publishes no figures
+    errata: str
+    playtests: list[Playtest]
+    version: str = __version__
+    built: str = ""
+
+    @property
+    def frames(self) -> dict[int, pd.DataFrame]:
+        return {n: r.frame for n, r in self.runs.items()}
+
+
+def win_tables(frame: pd.DataFrame, groups, n_players: int) -> list[WinTable]:
+    """Win rates per grouping with the share of games won and a chi-square
+    test of equal wins (per-seat rates)."""
+    out = []
+    for by in groups:
+        if by not in frame:
+            continue
+        t = stats.win_table(frame, by)
+        wins = frame.groupby(by)["win"].sum()
+        seats = frame.groupby(by)["win"].size()
+        chi = stats.equal_wins(wins.to_numpy(), seats.to_numpy()) if len(wins) > 1 else None
+        share = (wins / frame["game"].nunique()).rename("share_of_games_won")
+        out.append(WinTable(n_players, by, t.merge(share, left_on=by, right_index=True), chi))
+    return out
+
+
+def errata_text(game: Game) -> str:
+    """The game's part of docs/errata.md (empty when the docs are not there)."""
+    path = DOCS / "errata.md"
+    if not game.errata_heading or not path.exists():
+        return ""
+    for part in re.split(r"(?m)^## ", path.read_text(encoding="utf-8")):
+        if part.upper().startswith(game.errata_heading.upper()):
+            return "## " + part.strip()
+    return ""
+
+
+def claims_data(game: Game, n_games: int, seed: int, workers: int, progress) -> ClaimsData | None:
+    if game.claims is None:
+        return None
+    from .claims import is_exact, load_claims
+
+    audit = game.claims.measure(load_claims(game.name), n_games=n_games, seed=seed, workers=workers,
+                                progress=progress)
+    conclusions = None
+    if game.claims.conclusions is not None:
+        conclusions = game.claims.conclusions(n_games=n_games, seed=seed, workers=workers, progress=progress)
+    return ClaimsData(audit, is_exact(audit), conclusions)
+
+
+def playtests_data(paths) -> list[Playtest]:
+    from . import playtest
+
+    out = []
+    for path in paths:
+        ledger = playtest.replay_file(path)
+        out.append(Playtest(Path(path), ledger, playtest.record_format(ledger["game"]).tables(ledger)))
+    return out
+
+
+def compute_report(name: str, *, params=None, n_games: int = 20_000, seed: int = 0,
+                   precision: float | None = None, baseline=None, workers: int = 1, claims: bool = True,
+                   store: ChunkStore | None = None, progress: bool | None = None, player_counts=None,
+                   lineups: dict | None = None, label: str = "", playtests=()) -> ReportData:
+    """Simulate and gather everything a report shows (see the module doc)."""
+    from .executors import make_executor
+
+    game = registry.get(name)
+    params = params if params is not None else game.knobs()
+    store = store or ChunkStore()
+    counts = tuple(player_counts or game.report_players or range(game.players[0], game.players[1] + 1))
+    kw = dict(n_games=n_games, seed=seed, base_params=params, precision=precision, store=store,
+              progress=progress, max_games=max(n_games, 200_000))
+    executor = make_executor(workers)
+    lineups = lineups or {}
+    runs = {n: sweep.run_cell(name, {"n_players": n}, executor=executor, lineup=lineups.get(n), **kw)
+            for n in counts}
+    frames = {n: r.frame for n, r in runs.items()}
+    wins = [w for n in counts for w in win_tables(frames[n], game.report_groups, n)]
+    metrics = pd.DataFrame([{"players": n, **stats.design_metrics(frames[n]),
+                             "mean score": frames[n]["score"].mean()} for n in counts])
+    diffs = None
+    if baseline is not None:
+        diffs = []
+        for n in counts:
+            base = sweep.run_cell(name, {"n_players": n}, executor=executor, lineup=lineups.get(n),
+                                  **{**kw, "base_params": baseline})
+            diffs += [(n, by, sweep.paired_difference(frames[n], base.frame, by=by))
+                      for by in game.report_groups if by in frames[n]]
+    return ReportData(
+        game=game, params=params, baseline=baseline, n_games=n_games, seed=seed, precision=precision,
+        label=label, counts=counts, runs=runs, wins=wins, metrics=metrics,
+        identities=identity_table(name, params, frames=frames), diffs=diffs,
+        with_claims=claims, claims=claims_data(game, n_games, seed, workers, progress) if claims else None,
+        errata=errata_text(game) if claims else "", playtests=playtests_data(playtests),
+        built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"))

@@ -1,0 +1,66 @@
+"""The structure of the files a designer writes (sweep grids, ...), declared
+with pydantic and checked in one place: a file that does not fit is refused
+in one line naming the file, the key path and what was expected.
+
+Only structure and types live here; what a value means for a game (a known
+parameter, its range) is checked by the parameter declarations
+(:mod:`gamelab.params`) and each game's record module.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from .errors import GamelabError, short
+
+PositiveInt = Annotated[StrictInt, Field(gt=0)]
+Seed = Annotated[StrictInt, Field(ge=0, lt=2**63)]
+Players = Annotated[StrictInt, Field(ge=1, le=64)]
+Precision = Annotated[float, Field(gt=0, lt=0.5, allow_inf_nan=False)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class SweepSpec(_Strict):
+    """A sweep file (``gamelab sweep GRID.yaml``)."""
+
+    game: StrictStr
+    grid: Annotated[dict[StrictStr, Annotated[list[Any], Field(min_length=1)]], Field(min_length=1)]
+    n_games: PositiveInt = 2000
+    seed: Seed = 0
+    lineup: Annotated[list[StrictStr], Field(min_length=1)] | None = None
+    n_players: Players | None = None
+    params: dict[StrictStr, Any] | None = None
+    baseline: dict[StrictStr, Any] | None = None
+    precision: Precision | None = None
+    max_games: PositiveInt = 200_000
+    workers: Annotated[StrictInt, Field(ge=1, le=256)] | None = None
+    out: StrictStr | None = None
+    chunk_deals: PositiveInt | None = None
+
+
+def _where(loc) -> str:
+    parts = []
+    for p in loc:
+        parts.append(f"[{p}]" if isinstance(p, int) else (f".{p}" if parts else str(p)))
+    return "".join(parts) or "top level"
+
+
+def parse(model: type[BaseModel], data: Any, source: str):
+    """``data`` as a ``model``, or a :class:`GamelabError` naming ``source``,
+    the key path of the first problem and what is expected there."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = _where(err["loc"])
+        if err["type"] == "extra_forbidden":
+            known = ", ".join(model.model_fields)
+            raise GamelabError(f"{source}: unknown key {short(err['loc'][-1])}; known keys: {known}") from None
+        if err["type"] == "missing":
+            raise GamelabError(f"{source}: missing key {where!r}") from None
+        got = f" (got {short(err.get('input'))})" if "input" in err else ""
+        raise GamelabError(f"{source}: {where}: {err['msg'].lower()}{got}") from None
