@@ -66,7 +66,11 @@ def code_fingerprint(game: str) -> str:
     table.  The numpy version is hashed too (``Generator`` streams may
     change between numpy releases).  Nothing under ``data/`` feeds a
     chunk: the claims CSVs are read by the claims audit only and the
-    playtests by replay.  Computed once per process and game.
+    playtests by replay.
+
+    Computed once per process and game, from the files as they are then
+    (a notebook kernel that reloads edited rules must call
+    ``code_fingerprint.cache_clear()``, or be restarted).
     """
     return _fingerprint(game, SOURCE_ROOT)
 
@@ -79,6 +83,9 @@ def _fingerprint(game: str, root: Path) -> str:
         h.update(f"{rel}\0{len(raw)}\0".encode())
         h.update(raw)
     return h.hexdigest()
+
+
+code_fingerprint.cache_clear = _fingerprint.cache_clear
 
 
 def source_files(game: str, root: Path = SOURCE_ROOT) -> set[Path]:
