@@ -50,7 +50,13 @@ PR_SET_PDEATHSIG = 1    # from <linux/prctl.h>
 
 
 def worker_init(parent_pid: int) -> None:
-    """Run first in every local worker: die with the parent, leave Ctrl-C to it."""
+    """Run first in every local worker: die with the parent, leave Ctrl-C to it.
+
+    PR_SET_PDEATHSIG fires when the *thread* that started the worker ends;
+    the pool lives inside one :meth:`LocalExecutor.imap` call, so the thread
+    iterating it outlives its workers.  The watchdog covers systems without
+    prctl (it notices within :data:`WATCHDOG_SECONDS`).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         import ctypes
@@ -138,16 +144,19 @@ class DaskExecutor:
 
         futures = [self.client.submit(fn, item, pure=False, retries=self.retries) for item in items]
         index = {f.key: i for i, f in enumerate(futures)}
-        for fut in as_completed(futures):
-            i = index[fut.key]
-            try:
-                result = fut.result()
-            except Exception as exc:  # the task failed more often than its retries allow
-                for f in futures:
-                    f.cancel()
-                raise ChunkFailed(items[i], exc) from None
-            fut.release()
-            yield i, result
+        try:
+            for fut in as_completed(futures):
+                i = index[fut.key]
+                try:
+                    result = fut.result()
+                except Exception as exc:  # the task failed more often than its retries allow
+                    raise ChunkFailed(items[i], exc) from None
+                fut.release()
+                yield i, result
+        except BaseException:  # a failed chunk, Ctrl-C, a caller that stopped reading: free the cluster
+            for f in futures:
+                f.cancel()
+            raise
 
 
 def make_executor(workers: int = 1, scheduler: str | None = None):
