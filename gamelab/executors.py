@@ -65,9 +65,8 @@ def worker_init(parent_pid: int) -> None:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         except (OSError, AttributeError):  # no prctl in this libc: the watchdog alone
             pass
-    if os.getppid() != parent_pid:  # the parent died before prctl took effect (or a forkserver started us)
-        if not _alive(parent_pid):
-            os._exit(1)
+    if os.getppid() != parent_pid and not _alive(parent_pid):  # the parent died before prctl took effect
+        os._exit(1)
     threading.Thread(target=_watchdog, args=(os.getppid(),), name="gamelab-parent-watchdog", daemon=True).start()
 
 

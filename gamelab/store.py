@@ -75,7 +75,7 @@ def code_fingerprint(game: str) -> str:
     return _fingerprint(game, SOURCE_ROOT)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fingerprint(game: str, root: Path) -> str:
     h = hashlib.sha256(f"numpy {np.__version__}\n".encode())
     for rel in sorted(str(p.relative_to(root)) for p in source_files(game, root)):

@@ -25,7 +25,15 @@ import pandas as pd
 from . import runner, stats
 from .errors import GamelabError
 from .params import from_mapping, specs
-from .store import ChunkStore, atomic_write, code_fingerprint, key_of, read_checked_parquet, warn_untrusted, writing
+from .store import (
+    ChunkStore,
+    atomic_write,
+    code_fingerprint,
+    key_of,
+    read_checked_parquet,
+    warn_untrusted,
+    writing,
+)
 
 RUNS_DIR = Path("data") / "runs"
 SPECIAL = ("n_players", "variant")

@@ -92,7 +92,7 @@ def test_ctrl_c_stops_at_once_and_keeps_finished_chunks(tmp_path):
         workers = _children(proc.pid)
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
         t0 = time.time()
-        out, err = proc.communicate(timeout=20)
+        _, err = proc.communicate(timeout=20)
         took = time.time() - t0
     finally:
         if proc.poll() is None:
@@ -104,5 +104,5 @@ def test_ctrl_c_stops_at_once_and_keeps_finished_chunks(tmp_path):
     kept = len(list(cache.rglob("*.json")))
     assert 3 <= kept < 24
     # the run again: every chunk kept is read back, only the rest is played
-    again = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    again = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
     assert f"({24 - kept} chunks simulated, {kept} read from the cache)" in again.stdout, again.stdout + again.stderr
