@@ -21,7 +21,7 @@ from gamelab import playtest, registry, runner
 from gamelab.errors import ParamError
 from gamelab.params import from_mapping, specs
 
-GAMES = registry.available_games()
+GAMES = registry.shipped_games()
 
 
 def game_ids():
