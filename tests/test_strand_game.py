@@ -16,7 +16,8 @@ def test_registered_with_every_part():
     assert GAME.title == sim.ADAPTER.title and GAME.report_players == sim.ADAPTER.report_players
     assert [p.name for p in GAME.record.examples] == ["strand_example.json"]
     assert GAME.record.examples[0].exists()
-    assert GAME.default_lineup(4) == ["mix1", "mix2", "mix3", "mix4"] and set(GAME.default_lineup(6)) <= set(GAME.agents)
+    assert GAME.default_lineup(4) == ["mix1", "mix2", "mix3", "mix4"]
+    assert set(GAME.default_lineup(6)) <= set(GAME.agents)
     assert GAME.max_steps >= 3 * StrandParams().rounds
     assert GAME.params_for_variant("short").rounds == 5
 
