@@ -82,7 +82,7 @@ def uniform_choice(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
     uniforms ``u`` (G,): the floor(u x count)-th allowed action (a table look-up,
     no per-action random numbers).  A row with nothing allowed gives 0."""
     G, A = mask.shape
-    code = np.ascontiguousarray(mask, dtype=bool).view(np.uint8) @ _weights(A)  # the mask as a bit code
+    code = np.asarray(mask, dtype=bool).view(np.uint8) @ _weights(A)  # the mask as a bit code (views work strided)
     count, order = _choice_table(A)
     k = (u * count[code]).astype(np.int64)
     return order[code * A + k].astype(np.int64)   # order[code, k] of the (codes, A) table

@@ -36,7 +36,7 @@ from .arrays import cols, colsum, onehot
 from .cards import NO_RAIN, discard_shown, draw_rain_order, refill
 from .legal import (can_use, cargo_legal, is_legal, legal, legal_mask, negotiation,  # noqa: F401
                     power_ready, random_actions, react_legal, rope_legal, rounds_left, status,
-                    switch_ready, switch_targets)
+                    switch_pointers, switch_ready, switch_targets)
 from .rules import (ACID, BT_TIDE, FRAGILE, ENGINEER, MUSICIAN, ROLES, VETERAN, StrandParams,
                     check_players, role_code)
 from .scoring import (KEY_BASE, NODE_NONE, NODE_TAKEN, NODE_VOID, current_node, form_teams,  # noqa: F401

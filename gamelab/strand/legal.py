@@ -3,12 +3,14 @@
 Agents ask these (never the raw arrays): :func:`status` (team / stay /
 lone after the ropes, 6.2 step 5-1), :func:`can_use` (a role card with uses
 left, 5.5), :func:`power_ready` / :func:`switch_ready` / :func:`switch_targets`
-(a reaction power applies now), :func:`rounds_left`, :func:`negotiation`
+/ :func:`switch_pointers` (a reaction power applies now), :func:`rounds_left`, :func:`negotiation`
 (6.2 step 3).  :func:`legal` is the
 (G,P,A) mask of the current decision for every seat; codes as in
 ``actions.py``.
 """
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 
@@ -46,12 +48,20 @@ def switch_ready(params, state, seats=None):
     return can_use(state, FRAGILE) & lone
 
 
-def switch_targets(params, state, seats=None):
-    """(G,P,P) bool ``[g, s, j]``: seat j's rope points at s and j is not in
-    a team -- whom a ready fragile at s may switch to (5.5)."""
+def switch_pointers(params, state, seats=None):
+    """(G,P) int8: the seat each seat's rope points at while that seat is
+    not in a team, else -1.  A ready fragile at s may switch to every seat j
+    with ``switch_pointers[:, j] == s`` (5.5: to someone who pointed at her
+    and is free)."""
     team, _, _ = seats or status(params, state)
-    pointed_at = state.rope[:, None, :] == np.arange(state.n_players)[None, :, None]
-    return pointed_at & ~team[:, None, :]
+    return np.where(team, np.int8(-1), state.rope)
+
+
+def switch_targets(params, state, seats=None):
+    """(G,P,P) bool ``[g, s, j]``: seat j may be switched to by a fragile at
+    s (:func:`switch_pointers`)."""
+    pointers = switch_pointers(params, state, seats)
+    return pointers[:, None, :] == np.arange(state.n_players, dtype=np.int8)[None, :, None]
 
 
 def rounds_left(params, state) -> np.ndarray:
@@ -69,19 +79,37 @@ def negotiation(params, state) -> np.ndarray:
 def cargo_legal(params, st):
     """(G,P,10) step 2: a card held (any value when hands are unknown), with
     the porter's +1 for a porter with uses left."""
-    held = st.hand > 0 if st.tracked else np.ones((st.n_games, st.n_players, N_VALUES), bool)
+    out = np.zeros((st.n_games, st.n_players, 2 * N_VALUES), bool)
+    held, boosted = out[..., :N_VALUES], out[..., N_VALUES:]
+    if st.tracked:
+        np.greater(st.hand, 0, out=held)
+    else:
+        held[:] = True
     porter = can_use(st, PORTER)
-    return np.concatenate([held, held & porter[..., None]], 2)
+    if porter.any():
+        np.logical_and(held, porter[..., None], out=boosted)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _rope_template(G, P):
+    """(G,P,2P+1) the rope mask without bb locks (read-only, copied per call)."""
+    others = ~np.eye(P, dtype=bool)
+    point = np.concatenate([others, np.ones((P, 1), bool), np.zeros((P, P), bool)], 1)
+    template = np.broadcast_to(point, (G, P, 2 * P + 1)).copy()
+    template.flags.writeable = False
+    return template
 
 
 def rope_legal(params, st):
     """(G,P,2P+1) step 4: point at another seat or stay; a bb with uses left
     may lock another seat (5.5)."""
     G, P = st.n_games, st.n_players
-    others = ~np.eye(P, dtype=bool)
-    point = np.concatenate([others, np.ones((P, 1), bool)], 1)
-    lock = can_use(st, BB)[..., None] & others
-    return np.concatenate([np.broadcast_to(point, (G, P, P + 1)), lock], 2)
+    out = _rope_template(G, P).copy()
+    bb = can_use(st, BB)
+    if bb.any():
+        np.logical_and(bb[..., None], ~np.eye(P, dtype=bool), out=out[..., P + 1:])
+    return out
 
 
 def react_legal(params, st):

@@ -266,9 +266,10 @@ class Table:
 
     def _fragile(self, st, seats, frag, acts):
         """A lone fragile switches to the pointer (not in a team) it likes best."""
-        targets = engine.switch_targets(self.p, st, seats)      # [g, s, j]
+        pointers_t = _seat_major(engine.switch_pointers(self.p, st, seats))
+        seat = self.seat_i[:, :, 0]
         for k in range(st.n_players):
-            pk = _seat_major(targets[:, :, k])                  # (P,G): k pointed at seat i and is free
+            pk = pointers_t[k] == seat                          # (P,G): k pointed at seat i and is free
             alt_k = self.U[:, k] - ~pk * SHUN
             if k == 0:
                 best, j, pointed = alt_k, np.zeros(alt_k.shape, np.int8), pk
