@@ -41,8 +41,8 @@ from .rules import (ACID, BT_TIDE, FRAGILE, ENGINEER, MUSICIAN, ROLES, VETERAN, 
                     check_players, role_code)
 from .scoring import (KEY_BASE, NODE_NONE, NODE_TAKEN, NODE_VOID, current_node, form_teams,  # noqa: F401
                       pair_up, raise_limits, result, round_cap, score_round, team_values)
-from .state import (CARGO, DRAWS, MAX_VALUE, N_VALUES, PHASES, REACT, REACT_PASS, REACT_POWER,  # noqa: F401
-                    REACT_SWITCH, ROPE, Chance, State)
+from .state import (CARGO, DRAWS, MAX_VALUE, MIN_VALUE, N_VALUES, PHASES, REACT,  # noqa: F401
+                    REACT_PASS, REACT_POWER, REACT_SWITCH, ROPE, Chance, State)
 from ..errors import ParamError
 
 __all__ = ["State", "Chance", "draw_chance", "deal", "replay_chance", "init", "legal", "step", "done",
@@ -150,7 +150,8 @@ def _reveal(p, st, a, chance):
     acid = st.rain == ACID
     if acid.any():
         acid = cols(acid, st.n_players)
-        cargo = cargo + acid * (np.maximum(1, cargo - p.acid_minus) - cargo)  # np.where(acid, max(1, cargo - 1), cargo)
+        # np.where(acid, max(1, cargo - acid_minus), cargo)
+        cargo = cargo + acid * (np.maximum(MIN_VALUE, cargo - p.acid_minus) - cargo)
     st.card[:], st.cargo[:] = v, cargo
     st.phase = ROPE
     return st, {"cargo": cargo, "porter": porter}

@@ -44,7 +44,7 @@ CARGO, ROPE, REACT = 0, 1, 2
 PHASES = (CARGO, ROPE, REACT)
 
 N_VALUES = 5       # cargo card values 1..5 (section 2)
-MAX_VALUE = 5      # the largest card value; the porter's bonus stops here (5.5)
+MIN_VALUE, MAX_VALUE = 1, 5   # the smallest and largest card values: acid rain and the porter stop there
 DRAWS = 2          # a refill never needs more than two cards per seat (limit rises by one per round)
 
 REACT_PASS, REACT_POWER, REACT_SWITCH = 0, 1, 2
@@ -112,7 +112,7 @@ class Chance(NamedTuple):
     """Every random number a batch uses, drawn up front.
 
     ``hands`` (G,P,hand_size) uniforms of the first deal, ``draws``
-    (rounds,G,P,DRAWS) uniforms of each round's refill (``cards.draw``
+    (rounds,G,P,DRAWS) uniforms of each round's refill (``reference.draw_card``
     says how a uniform picks a card); both None when the hands are unknown
     (a replay: the record gives the cargo revealed).  ``rain_order`` (G,
     rounds) time-rain card codes (-1 none), ``roles`` (G,P) role codes
