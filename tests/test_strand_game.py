@@ -13,7 +13,7 @@ GAME = registry.get("strand")
 def test_registered_with_every_part():
     assert isinstance(GAME, contract.Game) and GAME.name == "strand" and GAME.players == (3, 6)
     assert GAME.knobs is AgentParams and GAME.rules is StrandParams
-    assert GAME.title == sim.ADAPTER.title and GAME.report_players == sim.ADAPTER.report_players
+    assert GAME.title == "STRAND: The Last Run" and GAME.report_players == (3, 4, 5, 6)
     assert [p.name for p in GAME.record.examples] == ["strand_example.json"]
     assert GAME.record.examples[0].exists()
     assert GAME.default_lineup(4) == ["mix1", "mix2", "mix3", "mix4"]

@@ -1,4 +1,4 @@
-"""STRAND for the runner: ``ADAPTER`` (a :class:`gamelab.runner.GameAdapter`).
+"""STRAND for the runner: ``play`` (``GAME.play``) and its diagnostics.
 
 Lineup entries (one per seat): a style of appendix B (``heavy``, ``key``,
 ``node_grabber``, ``steady``, ``mirror``, ``stay``), ``random`` (uniformly
@@ -41,7 +41,6 @@ from .rules import ROLES
 from .state import N_VALUES, REACT_PASS
 from .styles import CUSTOM, RANDOM, STYLES, Table
 from ..metrics import sole_leader_step
-from ..runner import GameAdapter
 from ..stats import Estimate, mean_interval
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
@@ -51,7 +50,6 @@ ROLE_NAMES = np.array(("none",) + ROLES)
 PER_SEAT = ("ropes", "mutual")
 NODE_MAX = 30      # node_values' upper bound (rules.StrandParams): derived knobs clip to 0..NODE_MAX
 
-StrandSetup = AgentParams   # the old name, still imported by notebooks/tour.ipynb
 
 
 def default_lineup(n_players: int) -> list:
@@ -252,15 +250,6 @@ def random_batch(params, n_games, n_players, rng):
     return engine.play(params, [random_policy] * n_players, n_games, rng, n_players)
 
 
-BENCH = {"agent_lineup": default_lineup, "random_lineup": random_lineup, "random_batch": random_batch}
-
-
-def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """``panels.panel_table`` (the shared layer looks for it here until it reads ``GAME.panels``)."""
-    from .panels import panel_table as table
-    return table(frame)
-
-
 ASSUMPTIONS = (
     "Each seat plays one of appendix B's six styles (mixed: P distinct styles per game, every style in every "
     "seat on the same deals). Cargo is chosen by the style's rule; after the reveal the table negotiates pairs "
@@ -275,7 +264,3 @@ REPORT_PLAYERS = (3, 4, 5, 6)
 REPORT_GROUPS = ("style", "role", "seat")
 CHUNK_DEALS = 4096
 DERIVED = {"node_scale": node_scale, "node_shift": node_shift}
-
-ADAPTER = GameAdapter("strand", play, AgentParams, default_lineup, agents=AGENTS, players=(3, 6),
-                      derived=DERIVED, title=TITLE, report_players=REPORT_PLAYERS,
-                      report_groups=REPORT_GROUPS, assumptions=ASSUMPTIONS, chunk_deals=CHUNK_DEALS)
