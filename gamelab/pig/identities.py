@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
 import pandas as pd
 
 from .agents import knobs
+from .panels import ratio_of_sums
 from .rules import PigParams
 
 __all__ = ["bust_chance", "scoring_mean", "gain_threshold", "hold_at_turn", "expected_turn",
@@ -82,18 +82,6 @@ def rows(params: PigParams) -> list:
     ]
 
 
-def _ratio(num: np.ndarray, den: np.ndarray):
-    """Ratio of sums over independent clusters (deals), delta-method 95 % interval."""
-    from ..stats import Estimate
-
-    n, total = len(num), den.sum()
-    if total == 0:
-        return Estimate(float("nan"), float("nan"), float("nan"), 0)
-    r = num.sum() / total
-    se = ((num - r * den) / den.mean()).std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
-    return Estimate(float(r), float(r - 1.96 * se), float(r + 1.96 * se), int(total))
-
-
 def simulated(params: PigParams, frames: dict) -> dict:
     """① and ② measured on runner frames (any player counts, pooled; each
     deal of each frame is a cluster): ``bust_rate`` = busts / rolls,
@@ -103,4 +91,4 @@ def simulated(params: PigParams, frames: dict) -> dict:
     parts = [f.groupby("deal")[["rolls", "busts", "pips"]].sum() for f in frames.values()]
     sums = pd.concat(parts, ignore_index=True)
     rolls, busts, pips = (sums[c].to_numpy(float) for c in ("rolls", "busts", "pips"))
-    return {"bust_rate": _ratio(busts, rolls), "scoring_mean": _ratio(pips, rolls - busts)}
+    return {"bust_rate": ratio_of_sums(busts, rolls), "scoring_mean": ratio_of_sums(pips, rolls - busts)}
