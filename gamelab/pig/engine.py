@@ -35,7 +35,7 @@ def draw_chance(params: PigParams, n_games: int, n_players: int, rng: np.random.
     """Rule 2 and 10: ``max_rolls`` fair faces per game, drawn up front."""
     check_players(params, n_players)
     R = max_rolls(params, n_players)
-    return Chance(rng.integers(1, params.die_faces + 1, size=(n_games, R), dtype=np.int8))
+    return Chance(rng.integers(1, params.die_faces + 1, size=(n_games, R), dtype=np.uint8))
 
 
 def init(params: PigParams, n_games: int, n_players: int, chance: Chance | None = None) -> State:

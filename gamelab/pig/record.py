@@ -113,7 +113,7 @@ def replay(record: dict):
     names = _players(record)
     variant, params = _params(record, len(names))
     turns = _turns(record, params, names)
-    faces = np.array([f for rolls, _ in turns for f in rolls], np.int8)[None]
+    faces = np.array([f for rolls, _ in turns for f in rolls], np.uint8)[None]
     chance = Chance(faces)
     st = engine.init(params, 1, len(names), chance)
     ledger_turns = []
