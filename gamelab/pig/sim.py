@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..runner import GameAdapter
 from . import engine
 from .agents import POLICIES, AgentParams, knobs, policies_for
 
@@ -72,5 +71,3 @@ ASSUMPTIONS = (
 
 
 # the runner's old-style adapter, until the shared layer reads the registry
-ADAPTER = GameAdapter("pig", play, AgentParams, default_lineup, agents=AGENTS, players=(2, 6), title="Pig",
-                      report_players=(2, 3, 4), assumptions=ASSUMPTIONS, chunk_deals=CHUNK_DEALS)

@@ -28,6 +28,10 @@ class Chance(NamedTuple):
 
     faces: np.ndarray
 
+    def take(self, games) -> Chance:
+        """The dice of games ``games`` (indices), as a new batch."""
+        return Chance(self.faces[games])
+
 
 @dataclasses.dataclass
 class State:
