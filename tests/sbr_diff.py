@@ -22,7 +22,7 @@ def run(params, n_games, n_players, seed, check_every_step=True):
         a = engine.random_actions(params, st, lg, rng)
         assert engine.is_legal(params, st, lg, a).all()
         before, kept = st, (st.slot, st.beat, st.pos.copy(), st.seal.copy())
-        st, ev = engine.step(params, st, a, chance)
+        st, _ = engine.step(params, st, a, chance)
         assert st is not before and (before.slot, before.beat) == kept[:2]     # the given state is left alone
         assert np.array_equal(before.pos, kept[2]) and np.array_equal(before.seal, kept[3])
         for g, ref in enumerate(refs):

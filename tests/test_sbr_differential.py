@@ -96,7 +96,7 @@ def test_play_equals_a_loop_of_step(variant, n_players):
     for policy in (_greedyish, agents.greedy_policy):
         fast = engine.play(p, [policy] * n_players, 200, None, n_players, chance=chance)
         slow = _step_loop(p, chance, n_players,
-                          lambda st, lg: policy(p, st, engine.to_move(st), lg, None))
+                          lambda st, lg, policy=policy: policy(p, st, engine.to_move(st), lg, None))
         assert fast["seals_placed"].sum() > 0 or variant == "solo"
         for k, v in slow.items():
             assert np.array_equal(v, fast[k]), (policy.__name__, k)

@@ -198,7 +198,7 @@ def result(params: SbrParams, state: State) -> dict:
     winners (ties: relic count, position, then shared; 9.4 solo: reaching the
     finish)."""
     st = state
-    G, R = st.pos.shape
+    G = st.n_games
     P, k = st.n_players, params.riders_per_player
     final = points_by_rank(params.final_points, seat_rank(params, st), st.pos, st.relic_n)
     rider_total = st.seg_points + st.relic_pts + final

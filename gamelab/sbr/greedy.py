@@ -24,7 +24,6 @@ from . import engine
 from .indexing import flat_index, row_starts, row_starts_k
 from .knobs import knobs
 from .movement import max_move
-from .options import RELIC_CODES
 from .projection import dense_rank_terms, rank_terms
 from .rules import N_VALUES, SKULL
 from .state import Actions

@@ -220,7 +220,7 @@ def walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
     active = (m > 0) & (pos < L)
     while active.any():
         sq = np.minimum(pos + 1, L)
-        m = m - active
+        m = m - active                           # np.where(active, m - 1, m)
         extra = extra_t.take(extra_index(sq, big))
         pay = active & (extra > 0) & (m > 0)
         enter = active
@@ -287,7 +287,7 @@ def _heart_walk(params, seal_flat, g, r, pos):
     while active.any():
         sq = np.where(active, np.minimum(pos + 1, L), pos)
         pos = sq
-        steps = steps - active
+        steps = steps - active                   # np.where(active, steps - 1, steps)
         owner = np.where(active, seal_flat[base + sq], -1)
         steps, _, hit, removed = _meet_seal(params, owner, r, steps, no, spin)
         hits += hit

@@ -24,6 +24,12 @@ so far changed, beat by beat), ``game_length`` (beats until every rider was in,
 or all of them).  Under the dual variant (9.5) a player's two
 riders are summed (squares and arrival: the mean and the later rider;
 ``finished`` only if both are in).
+
+Also here: the sweep knobs ``relic_scale`` / ``segment_scale`` (``DERIVED``),
+the lineups, ``ASSUMPTIONS`` and the bench's set-up (``random_batch``,
+``BENCH``); ``ADAPTER`` is the runner's view of all this until the shared
+layer reads :data:`gamelab.sbr.game.GAME`.  The notebook panel lives in
+:mod:`gamelab.sbr.panels` (re-exported here for the shared layer).
 """
 from __future__ import annotations
 
