@@ -14,16 +14,17 @@ from . import agents, claims, engine, exact, identities, panels, record, referen
 _EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "playtests"
 
 
-def _high(name: str) -> int:
-    """The upper bound of rule parameter ``name``."""
-    return next(s.high for s in specs(rules.SbrParams) if s.name == name)
+def _spec(name: str):
+    return next(s for s in specs(rules.SbrParams) if s.name == name)
 
 
-# One engine step is one slot of a beat: beats x riders steps, for every
-# parameter set the ranges allow (40 beats, 8 players x 2 riders), plus one
+# One engine step is one slot of a beat: a game is beats x riders steps.  The
+# ranges allow 40 beats and at most 10 riders (8 players x 2 riders, but the
+# points tables, which need a rank per rider, have at most 10 ranks); plus one
 # beat's slots of slack.
-_MAX_RIDERS = _high("max_players") * _high("riders_per_player")
-MAX_STEPS = _high("beats") * _MAX_RIDERS + _MAX_RIDERS
+_MAX_RIDERS = min(_spec("max_players").high * _spec("riders_per_player").high,
+                  _spec("segment_points").length[1], _spec("final_points").length[1])
+MAX_STEPS = _spec("beats").high * _MAX_RIDERS + _MAX_RIDERS
 
 GAME = contract.Game(
     name="sbr",
