@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gamelab import runner
+from gamelab import registry, runner
 from gamelab.errors import GamelabError
 from gamelab.sbr import agents, engine
 from gamelab.sbr.rules import HEART, SPINE, SbrParams
@@ -135,10 +135,10 @@ def test_custom_function_agent_and_its_errors():
     assert {"stop", "end", "spin", "relic"} <= set(seen[0])
 
 
-def test_adapter_names_defaults_and_diagnostics():
-    ad = runner.adapter("sbr")
+def test_game_names_defaults_and_diagnostics():
+    ad = registry.get("sbr")
     assert set(ad.agents) == {"greedy", "random", "lookahead"} and list(ad.default_lineup(3)) == ["greedy"] * 3
-    assert ad.param_class is agents.AgentParams and issubclass(ad.param_class, SbrParams)
+    assert ad.knobs is agents.AgentParams and issubclass(ad.knobs, SbrParams)
     df = runner.simulate("sbr", n_games=300, seed=2, lineup=["greedy", "random", "greedy"])
     assert (df["finished"] == df["arrival_beat"].notna()).all()
     assert (df.groupby("game")["seal_hits"].sum() == df.groupby("game")["seal_triggers"].first()).all()

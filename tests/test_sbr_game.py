@@ -6,13 +6,12 @@ from gamelab.sbr import agents, engine, reference, sim
 from gamelab.sbr.game import GAME
 
 
-def test_registry_finds_the_game_and_the_adapter_agrees():
+def test_registry_finds_the_game_with_every_part():
     assert registry.get("sbr") is GAME and "sbr" in registry.available_games()
-    ad = sim.ADAPTER
-    assert (GAME.players, GAME.knobs, GAME.title, GAME.chunk_deals) == (ad.players, ad.param_class, ad.title,
-                                                                        ad.chunk_deals)
-    assert GAME.agents == ad.agents == ("greedy", "random", "lookahead")
-    assert set(GAME.derived) == set(ad.derived) == {"relic_scale", "segment_scale"}
+    assert (GAME.players, GAME.knobs, GAME.title, GAME.chunk_deals) == ((2, 5), agents.AgentParams,
+                                                                        "STEEL BALL RUN: CONTINENTAL SPIN", 8192)
+    assert GAME.agents == ("greedy", "random", "lookahead")
+    assert set(GAME.derived) == {"relic_scale", "segment_scale"}
     assert GAME.report_players == (2, 3, 4, 5) and GAME.errata_heading == "STEEL BALL RUN"
     assert [p.name for p in GAME.record.examples] == ["sbr_example.json"] and GAME.record.examples[0].is_file()
     assert GAME.claims.conclusions is None

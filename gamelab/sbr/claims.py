@@ -33,7 +33,7 @@ BOOT = 400           # bootstrap replicates
 
 def play_deals(chunk) -> dict:
     """One chunk's deals, each played once (top level: picklable for workers)."""
-    out = sim.ADAPTER.play(chunk.params, list(chunk.lineup), chunk.n_deals, chunk.n_players, chunk.seed_seq())
+    out = sim.play(chunk.params, list(chunk.lineup), chunk.n_deals, chunk.n_players, chunk.seed_seq())
     return {k: np.asarray(v) for k, v in out.items()}
 
 

@@ -26,19 +26,16 @@ riders are summed (squares and arrival: the mean and the later rider;
 ``finished`` only if both are in).
 
 Also here: the sweep knobs ``relic_scale`` / ``segment_scale`` (``DERIVED``),
-the lineups, ``ASSUMPTIONS`` and the bench's set-up (``random_batch``,
-``BENCH``); ``ADAPTER`` is the runner's view of all this until the shared
-layer reads :data:`gamelab.sbr.game.GAME`.  The notebook panel lives in
-:mod:`gamelab.sbr.panels` (re-exported here for the shared layer).
+the lineups, ``ASSUMPTIONS`` and the bench's set-up (``random_batch``);
+:data:`gamelab.sbr.game.GAME` wires them into the contract.  The notebook
+panel lives in :mod:`gamelab.sbr.panels`.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..runner import GameAdapter
 from . import agents, engine
 from .agents import POLICIES
-from .panels import finish_squares, panel_extras, panel_table  # noqa: F401 (the shared layer reads them here)
 
 
 def play(params, seating, n_deals, n_players, seed_seq) -> dict:
@@ -128,14 +125,6 @@ ASSUMPTIONS = (
     "ours (docs/agents.md). A lookahead agent (greedy play-outs of its top three options) beats it easily: "
     "these tables describe greedy tables, not strong play.")
 
-ADAPTER = GameAdapter("sbr", play, agents.AgentParams, default_lineup, agents=tuple(POLICIES), players=PLAYERS,
-                      derived=DERIVED, title=TITLE, report_players=REPORT_PLAYERS,
-                      report_groups=REPORT_GROUPS, assumptions=ASSUMPTIONS, chunk_deals=CHUNK_DEALS)
-
-
 def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine (as ``reference.play_random``)."""
     return engine.play(params, [agents.random_policy] * n_players, n_games, rng, n_players)
-
-
-BENCH = {"random_batch": random_batch, "agent_lineup": default_lineup, "random_lineup": random_lineup}

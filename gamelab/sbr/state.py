@@ -31,6 +31,10 @@ class Chance(NamedTuple):
     relics: np.ndarray    # (G, N+1) relic type by square, -1 none
     start: np.ndarray     # (G,) start rider (beat-1 ties, section 6.1; every tie under seat_order from_start)
 
+    def take(self, games) -> Chance:
+        """The chance of games ``games`` (indices), as a new batch."""
+        return Chance(self.decks[games], self.relics[games], self.start[games])
+
 
 class Actions(NamedTuple):
     """One rider's choices of section 6.2 steps 1-3 (and 5.3, 5.4), (G,) each."""
