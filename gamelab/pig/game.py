@@ -1,4 +1,5 @@
 """Pig's entry in the registry: everything the shared layer knows of it."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,9 +40,13 @@ GAME = contract.Game(
     default_lineup=sim.default_lineup,
     controller=Controller,
     play=sim.play,
-    bench=contract.Bench(agent_lineup=sim.default_lineup, random_lineup=sim.random_lineup,
-                         random_batch=sim.random_batch, agent_target=AGENT_TARGET,
-                         ratio_target=RATIO_TARGET),
+    bench=contract.Bench(
+        agent_lineup=sim.default_lineup,
+        random_lineup=sim.random_lineup,
+        random_batch=sim.random_batch,
+        agent_target=AGENT_TARGET,
+        ratio_target=RATIO_TARGET,
+    ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),

@@ -30,6 +30,7 @@ the lineups, ``ASSUMPTIONS`` and the bench's set-up (``random_batch``);
 :data:`gamelab.sbr.game.GAME` wires them into the contract.  The notebook
 panel lives in :mod:`gamelab.sbr.panels`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -73,18 +74,28 @@ def diagnostics(params, res: dict, n_players: int) -> dict:
     fin = per(res["finish_beat"])
     arrived = (fin > 0).all(axis=2)
     cards = total(res["cards_played"])
-    out = dict(score=res["score"], win=res["win"], rank=res["rank"],
-               segment_points=total(res["segment_points"]), relic_points=total(res["relic_points"]),
-               final_points=total(res["final_points"]),
-               final_square=per(res["position"]).mean(axis=2) if k > 1 else per(res["position"])[:, :, 0],
-               finished=arrived, arrival_beat=np.where(arrived, fin.max(axis=2), np.nan),
-               relics=total(res["relics"]), spin_spent=total(res["spin_spent"]),
-               seals_placed=total(res["seals_placed"]), seal_hits=total(res["seal_hits"]),
-               terrain_tax=total(res["terrain_tax"]), cards_played=cards, card_sum=total(res["card_sum"]),
-               mean_card=total(res["card_sum"]) / np.maximum(cards, 1),
-               seal_triggers=np.asarray(res["seal_hits"]).sum(axis=1),
-               lead_changes=res["lead_changes"],
-               game_length=np.where((fin > 0).all(axis=(1, 2)), fin.max(axis=(1, 2)), params.beats))
+    out = dict(
+        score=res["score"],
+        win=res["win"],
+        rank=res["rank"],
+        segment_points=total(res["segment_points"]),
+        relic_points=total(res["relic_points"]),
+        final_points=total(res["final_points"]),
+        final_square=per(res["position"]).mean(axis=2) if k > 1 else per(res["position"])[:, :, 0],
+        finished=arrived,
+        arrival_beat=np.where(arrived, fin.max(axis=2), np.nan),
+        relics=total(res["relics"]),
+        spin_spent=total(res["spin_spent"]),
+        seals_placed=total(res["seals_placed"]),
+        seal_hits=total(res["seal_hits"]),
+        terrain_tax=total(res["terrain_tax"]),
+        cards_played=cards,
+        card_sum=total(res["card_sum"]),
+        mean_card=total(res["card_sum"]) / np.maximum(cards, 1),
+        seal_triggers=np.asarray(res["seal_hits"]).sum(axis=1),
+        lead_changes=res["lead_changes"],
+        game_length=np.where((fin > 0).all(axis=(1, 2)), fin.max(axis=(1, 2)), params.beats),
+    )
     return out
 
 
@@ -123,7 +134,9 @@ ASSUMPTIONS = (
     "and the final rank on the last beat) and places a seal where the most pursuers are within reach. The "
     "rulebook's own AI is not described beyond 'deterministic greedy, full information', so the weights are "
     "ours (docs/agents.md). A lookahead agent (greedy play-outs of its top three options) beats it easily: "
-    "these tables describe greedy tables, not strong play.")
+    "these tables describe greedy tables, not strong play."
+)
+
 
 def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine (as ``reference.play_random``)."""
