@@ -180,6 +180,7 @@ class Game:
     claims: Claims | None = None
     derived: Mapping[str, Callable[[Any, Any], dict]] = dataclasses.field(default_factory=dict)
     metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
+    skill_ladder: tuple[str, ...] = ()  # agent names from weakest to strongest (gamelab skill)
     report_players: tuple[int, ...] = ()  # player counts a default report covers
     report_groups: tuple[str, ...] = ("agent", "seat")  # columns win rates are tabulated by
     assumptions: str = ""  # the agents' model, one paragraph for reports
