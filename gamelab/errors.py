@@ -36,4 +36,15 @@ class RecordError(GamelabError, ValueError):
         text = f"{head}: {message}" if head else message
         if rule:
             text += f" ({rule})"
+        self.source: str | None = None
         super().__init__(text)
+
+    def within(self, source: str) -> RecordError:
+        """The same error with the file it came from in front (``where``,
+        ``player`` and ``rule`` kept)."""
+        if self.source is not None:
+            return self
+        err = RecordError(self.detail, where=self.where, player=self.player, rule=self.rule)
+        err.args = (f"{source}: {self}",)
+        err.source = source
+        return err

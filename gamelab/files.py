@@ -37,8 +37,19 @@ def _no_constant(name: str):
     raise _Refused(f"{name} is not a number gamelab accepts")
 
 
+def _no_duplicates(pairs: list) -> dict:
+    """A JSON object whose keys are all different (``json`` would keep the
+    last of two equal keys silently)."""
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Refused(f"the key {short(key)} appears twice in one mapping")
+        out[key] = value
+    return out
+
+
 def _parse_json(text: str) -> Any:
-    return json.loads(text, parse_int=_check_int, parse_constant=_no_constant)
+    return json.loads(text, parse_int=_check_int, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
 
 
 def _yaml_loader():
@@ -50,6 +61,18 @@ def _yaml_loader():
                 event = self.peek_event()
                 raise _Refused(f"line {event.start_mark.line + 1}: YAML aliases (*name) are not accepted")
             return super().compose_node(parent, index)
+
+        def construct_mapping(self, node, deep=False):
+            mapping = super().construct_mapping(node, deep=deep)
+            if len(mapping) != len(node.value):  # two equal keys: PyYAML keeps the last silently
+                seen = set()
+                for key_node, _ in node.value:
+                    key = self.construct_object(key_node, deep=deep)
+                    if key in seen:
+                        line = key_node.start_mark.line + 1
+                        raise _Refused(f"line {line}: the key {short(key)} appears twice in one mapping")
+                    seen.add(key)
+            return mapping
 
         def construct_yaml_int(self, node):
             _check_int(str(node.value))

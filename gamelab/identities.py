@@ -41,13 +41,13 @@ def judge(row: Row) -> str:
         if abs(gap) <= row.tolerance + 1e-9:
             parts.append("holds")
         else:
-            parts.append(f"differs by {gap:+.4g}")
+            parts.append(f"differs by {float(gap):+.4g}")  # exact values may be Fractions
     if row.simulated is not None and row.sim_low is not None and row.sim_high is not None:
         lo, hi = row.sim_low - row.tolerance, row.sim_high + row.tolerance
         if lo <= row.rulebook <= hi:
             parts.append("simulation supports it")
         else:
-            parts.append(f"simulation does not support it ({row.simulated:.4g})")
+            parts.append(f"simulation does not support it ({float(row.simulated):.4g})")
     return "; ".join(parts) if parts else "needs simulation"
 
 
@@ -94,4 +94,4 @@ def identity_table(game: str, params=None, *, frame: pd.DataFrame | None = None,
 def fmt(x) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return ""
-    return f"{x:.4g}"
+    return f"{float(x):.4g}"  # a Fraction has no .4g

@@ -23,7 +23,7 @@ from typing import Any
 
 from .errors import ParamError, short
 
-__all__ = ["ParamSpec", "Params", "param", "specs", "from_mapping", "ParamError"]
+__all__ = ["ParamSpec", "Params", "param", "specs", "from_mapping", "knob_value", "ParamError"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -213,3 +213,19 @@ def from_mapping(cls, mapping: Mapping[str, Any] | None, *, base=None, source: s
     if base is None:
         return cls(**mapping)
     return dataclasses.replace(base, **mapping)
+
+
+def knob_value(name: str, value, low: float, high: float, *, integer: bool = False, meaning: str = ""):
+    """The value of a derived sweep knob (``relic_scale``, ``node_shift``,
+    ...), or a :class:`ParamError` naming the knob and its allowed range: a
+    finite number (a whole one if ``integer``) in ``low..high``, the range
+    in which the knob means what it says (no value clipped, none negative)."""
+    number = isinstance(value, (int, float)) or (hasattr(value, "__float__") and not isinstance(value, str))
+    ok = number and not isinstance(value, bool) and math.isfinite(float(value)) and low <= float(value) <= high
+    if ok and integer and not float(value).is_integer():
+        ok = False
+    if not ok:
+        what = "a whole number" if integer else "a number"
+        tail = f" ({meaning})" if meaning else ""
+        raise ParamError(f"{name} = {short(value)} is not valid: expected {what} in {low:.4g}..{high:.4g}{tail}")
+    return int(value) if integer else value

@@ -12,17 +12,69 @@ Each game's :class:`~gamelab.contract.RecordFormat` provides:
   same nesting as the claim (lists by round/beat, then by seat).  Raises
   :class:`~gamelab.errors.RecordError` for a record that breaks the rules.
 * ``tables(ledger) -> list[(title, pandas.DataFrame)]`` for ``gamelab replay``.
+
+The common structure of a record (``game``, ``variant``, ``params``,
+``players``, ``expect``: :class:`gamelab.schemas.RecordBase`) is checked
+here before the game's module sees it; each game's module checks its own
+move list against its subclass of that model (:func:`check_record`) and
+the rules.  :func:`check_names` is the one rule about names every game
+shares.
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from . import registry
 from .contract import RecordFormat
-from .errors import GamelabError, RecordError
+from .errors import GamelabError, RecordError, short
 from .files import load_mapping
+from .schemas import RecordBase, RecordGame, parse
+
+
+def check_record(record: Any, model: type[RecordBase] = RecordBase, source: str = "") -> RecordBase:
+    """The record's structure as ``model`` declares it, or a one-line
+    :class:`RecordError` naming the key path and what is expected there."""
+    if not isinstance(record, dict):
+        where = f"{source}: " if source else ""
+        raise RecordError(f"{where}a record is a mapping with a 'game' key, not {short(record)}")
+    return parse(model, record, source, error=RecordError)
+
+
+def name_key(name: str) -> str:
+    """What a name is compared by: Unicode NFKC, case folded, runs of
+    whitespace as one space, none at the ends (so "Ａnn", "ann" and " Ann "
+    are the same player)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def check_names(names: Iterable[str], *, reserved: Iterable[str] = (), what: str = "players") -> None:
+    """Refuse two names that are the same player after normalisation
+    (:func:`name_key`), a name that is empty once normalised, and a name
+    that reads as one of the record's ``reserved`` words (e.g. STRAND's
+    rope ``stay``); each refusal names both spellings."""
+    words = {name_key(w): w for w in reserved}
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if not key:
+            raise RecordError(f"'{what}': the name {short(name)} is empty or only spaces")
+        if key in words:
+            raise RecordError(
+                f"'{what}': the name {short(name)} reads as the reserved word {words[key]!r}",
+                rule="a name must not be a word the record itself uses",
+            )
+        if key in seen:
+            first = seen[key]
+            if first == name:
+                text = f"the name {short(name)} appears twice"
+            else:
+                text = f"{short(first)} and {short(name)} are the same name once case, width and spaces are ignored"
+            raise RecordError(f"'{what}': {text}", rule="every player has a name of his own")
+        seen[key] = name
 
 
 def load_record(path: str | Path) -> dict:
@@ -71,16 +123,22 @@ def _diff(key: str, index: list, claim: Any, actual: Any, out: list) -> None:
         out.append({"key": key, "index": index, "expected": claim, "actual": actual})
 
 
-def replay(record: dict) -> dict:
+def replay(record: dict, source: str = "") -> dict:
     """Replay a record; the ledger with its ``mismatches`` list."""
-    module = record_format(record.get("game"))
+    module = record_format(check_record(record, RecordGame, source).game)  # an unknown game first
+    head = check_record(record, RecordBase, source)
     ledger, observed = module.replay(record)
-    ledger["mismatches"] = compare(record.get("expect") or {}, observed)
+    ledger["mismatches"] = compare(head.expect, observed)
     return ledger
 
 
 def replay_file(path: str | Path) -> dict:
-    return replay(load_record(path))
+    """Replay a record file; any refusal names the file."""
+    record = load_record(path)
+    try:
+        return replay(record)
+    except RecordError as exc:
+        raise exc.within(str(path)) from None
 
 
 def render(ledger: dict) -> str:

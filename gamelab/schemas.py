@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 
 from .errors import GamelabError, short
 
@@ -43,6 +43,50 @@ class SweepSpec(_Strict):
     chunk_deals: PositiveInt | None = None
 
 
+Name = Annotated[StrictStr, Field(min_length=1, max_length=200)]  # a player's name in a record
+MAX_SEATS = 64
+
+
+class RecordGame(BaseModel):
+    """Only the ``game`` of a record (which game's format to read it by)."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+
+    game: StrictStr
+
+
+class RecordBase(BaseModel):
+    """What every playtest record has (``docs/playtest-format.md``), checked
+    by :func:`gamelab.playtest.replay` before the game's record module sees
+    it.  A game's module subclasses it to give ``players`` its item type and
+    to add its move list (``beats``, ``rounds``, ``turns``).  More keys
+    (notes, dates) are allowed and ignored; ``params`` and ``expect`` may be
+    left out but, when written, are mappings (an empty string or list is an
+    error, not "absent")."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+
+    game: StrictStr
+    variant: StrictStr = "standard"
+    params: dict[StrictStr, Any] = {}
+    players: Annotated[list[Any], Field(min_length=1, max_length=MAX_SEATS)]
+    expect: dict[StrictStr, Any] = {}
+
+
+class PlayerEntry(BaseModel):
+    """A player written as ``{"name": ..., "role": ...}`` (or just the name)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: Name
+    role: StrictStr | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _bare_name(cls, data: Any) -> Any:
+        return {"name": data} if isinstance(data, str) else data
+
+
 def _where(loc) -> str:
     parts: list[str] = []
     for p in loc:
@@ -50,18 +94,22 @@ def _where(loc) -> str:
     return "".join(parts) or "top level"
 
 
-def parse(model: type[BaseModel], data: Any, source: str):
-    """``data`` as a ``model``, or a :class:`GamelabError` naming ``source``,
-    the key path of the first problem and what is expected there."""
+def parse(model: type[BaseModel], data: Any, source: str, *, error: type[GamelabError] = GamelabError):
+    """``data`` as a ``model``, or an ``error`` naming ``source``, the key
+    path of the first problem and what is expected there (an empty
+    ``source``: no file name in front, the caller adds it)."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
+        source = f"{source}: " if source else ""
         where = _where(err["loc"])
         if err["type"] == "extra_forbidden":
+            if len(err["loc"]) > 1:
+                raise error(f"{source}unknown key {short(err['loc'][-1])} in {_where(err['loc'][:-1])}") from None
             known = ", ".join(model.model_fields)
-            raise GamelabError(f"{source}: unknown key {short(err['loc'][-1])}; known keys: {known}") from None
+            raise error(f"{source}unknown key {short(err['loc'][-1])}; known keys: {known}") from None
         if err["type"] == "missing":
-            raise GamelabError(f"{source}: missing key {where!r}") from None
+            raise error(f"{source}missing key {where!r}") from None
         got = f" (got {short(err.get('input'))})" if "input" in err else ""
-        raise GamelabError(f"{source}: {where}: {err['msg'].lower()}{got}") from None
+        raise error(f"{source}{where}: {err['msg'].lower()}{got}") from None

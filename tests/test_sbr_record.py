@@ -69,9 +69,13 @@ def test_bad_cards_and_spin():
     r = example()
     r["beats"][0]["露西"]["spin"] = 1
     _bad(r, r"beat 1, player 露西: spends 1 spin but holds 0 \(section 5.2: spin not held\)")
-    r = example()
-    r["beats"] = r["beats"][:2] + [{"杰洛": {"card": 5}}] * 3
-    _bad(r, r"beat 5, player 杰洛: card 5: no 5 left to play \(card 5 of that value\) \(section 5.1")
+    fives = {
+        "game": "sbr",
+        "variant": "no_relics",
+        "players": ["A", "B"],
+        "beats": [{"A": {"card": 5}, "B": {"card": c}} for c in (1, 1, 1, 1, 2)],
+    }
+    _bad(fives, r"beat 5, player A: card 5: no 5 left to play \(card 5 of that value\) \(section 5.1")
 
 
 def test_bad_seals():

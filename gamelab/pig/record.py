@@ -18,16 +18,29 @@ the rule before anything is printed.
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 import numpy as np
 import pandas as pd
+from pydantic import Field, StrictStr
 
-from ..errors import GamelabError, RecordError
+from ..errors import GamelabError, RecordError, short
 from ..params import from_mapping
+from ..playtest import check_names, check_record
+from ..schemas import MAX_SEATS, Name, RecordBase
 from . import engine
 from .rules import PigParams, params_for_variant
 from .state import HOLD, ROLL, Chance
 
 EXPECT_KEYS = ("scores", "banked", "final", "rank", "winner", "winners")
+TURN_KEYS = ("player", "rolls", "hold", "note", "notes", "comment")
+
+
+class PigRecord(RecordBase):
+    """The structure of a Pig record; the rules are checked by :func:`replay`."""
+
+    players: Annotated[list[Name], Field(min_length=1, max_length=MAX_SEATS)]
+    turns: Annotated[list[dict[StrictStr, Any]], Field(min_length=1)]
 
 
 def _fail(msg, turn=None, player=None, rule=None):
@@ -38,9 +51,7 @@ def _players(record) -> list:
     names = record.get("players")
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
         _fail("'players' must be a list of player names, seat 1 first")
-    for n in names:
-        if names.count(n) > 1:
-            _fail("the name appears twice in 'players'", player=n)
+    check_names(names)
     return names
 
 
@@ -48,7 +59,7 @@ def _params(record, n) -> tuple[str, PigParams]:
     variant = record.get("variant", "standard")
     try:
         params = params_for_variant(variant)
-        params = from_mapping(PigParams, record.get("params") or {}, base=params, source="record params")
+        params = from_mapping(PigParams, record.get("params", {}), base=params, source="record params")
         engine.check_players(params, n)
     except GamelabError as exc:
         raise RecordError(str(exc)) from None
@@ -66,18 +77,24 @@ def _turns(record, params, names) -> list:
         who = names[(i - 1) % len(names)]
         if not isinstance(t, dict):
             _fail("a turn is a mapping with 'rolls' (and 'hold')", i, who)
+        unknown = [k for k in t if k not in TURN_KEYS]
+        if unknown:
+            _fail(f"unknown key {short(unknown[0])} in a turn: expected {', '.join(TURN_KEYS)}", i, who)
         if "player" in t and t["player"] != who:
             _fail(
-                f"the record names {t['player']!r}, but it is {who}'s turn", i, who, "rule 1: turns pass in seat order"
+                f"the record names {short(t['player'])}, but it is {who}'s turn",
+                i,
+                who,
+                "rule 1: turns pass in seat order",
             )
         rolls, hold = t.get("rolls"), t.get("hold", False)
         if not isinstance(rolls, list) or not rolls:
             _fail("'rolls' must be a non-empty list of faces", i, who, "rule 2: a turn starts with a roll")
         for face in rolls:
             if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= params.die_faces:
-                _fail(f"face {face!r} is not on the die (1-{params.die_faces})", i, who, "rule 2")
+                _fail(f"face {short(face)} is not on the die (1-{params.die_faces})", i, who, "rule 2")
         if not isinstance(hold, bool):
-            _fail(f"'hold' must be true or false, not {hold!r}", i, who)
+            _fail(f"'hold' must be true or false, not {short(hold)}", i, who)
         out.append((rolls, hold))
     return out
 
@@ -123,6 +140,7 @@ def _play_turn(params, st, chance, rolls, hold, i, who):
 
 def replay(record: dict):
     """The record's ledger and the values its ``expect`` may claim."""
+    check_record(record, PigRecord)
     names = _players(record)
     variant, params = _params(record, len(names))
     turns = _turns(record, params, names)

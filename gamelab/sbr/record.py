@@ -15,11 +15,16 @@ under ``params: {seat_order: from_start}``); by default seat 1 starts.
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 import numpy as np
 import pandas as pd
+from pydantic import Field, StrictStr
 
-from ..errors import GamelabError, ParamError, RecordError
+from ..errors import GamelabError, ParamError, RecordError, short
 from ..params import from_mapping
+from ..playtest import check_names, check_record
+from ..schemas import MAX_SEATS, Name, RecordBase
 from . import engine
 from .rules import N_VALUES, RELIC_TYPES, SKULL, VARIANTS, SbrParams, check_players, params_for_variant
 from .state import UNKNOWN, Actions
@@ -27,13 +32,23 @@ from .state import UNKNOWN, Actions
 ACTION_KEYS = {"card", "spin", "seal", "break", "retrieve"}
 
 
+class SbrRecord(RecordBase):
+    """The structure of an SBR record (``docs/playtest-format.md``); the
+    rules are checked by :func:`replay`."""
+
+    players: Annotated[list[Name], Field(min_length=1, max_length=MAX_SEATS)]
+    start: Name | None = None
+    relics: dict[Any, Any] = {}
+    beats: Annotated[list[dict[StrictStr, Any]], Field(min_length=1)]
+
+
 def _params(record) -> SbrParams:
     variant = record.get("variant", "standard")
     if variant not in VARIANTS:
-        raise RecordError(f"variant {variant!r} is unknown: expected one of {', '.join(VARIANTS)}")
+        raise RecordError(f"variant {short(variant)} is unknown: expected one of {', '.join(VARIANTS)}")
     try:
         return from_mapping(
-            SbrParams, record.get("params") or {}, base=params_for_variant(variant), source="record params"
+            SbrParams, record.get("params", {}), base=params_for_variant(variant), source="record params"
         )
     except GamelabError as exc:
         raise RecordError(str(exc)) from None
@@ -43,8 +58,7 @@ def _names(record, p):
     players = record.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(x, str) for x in players):
         raise RecordError("'players' must be a list of names")
-    if len(set(players)) != len(players):
-        raise RecordError("'players' names must be different")
+    check_names(players)
     try:
         check_players(p, len(players))
     except ParamError:
@@ -53,7 +67,20 @@ def _names(record, p):
         ) from None
     if p.riders_per_player == 1:
         return players, players
-    return players, [f"{n}/{k + 1}" for n in players for k in range(p.riders_per_player)]
+    riders = [f"{n}/{k + 1}" for n in players for k in range(p.riders_per_player)]
+    check_names(riders, what="riders (9.5: NAME/1, NAME/2)")
+    return players, riders
+
+
+def _square(key, squares) -> int:
+    """A relic square written as a key: a plain decimal number (7, "7", "07")."""
+    text = key.strip() if isinstance(key, str) else key
+    if isinstance(text, bool) or not (isinstance(text, int) or (text.isascii() and text.isdigit())):
+        raise RecordError(f"relics: {short(key)} is not a square number")
+    sq = int(text)
+    if sq not in squares:
+        raise RecordError(f"relics: square {sq} is not a relic square (section 4.3: {squares})")
+    return sq
 
 
 def _relics(record, p):
@@ -61,19 +88,21 @@ def _relics(record, p):
     squares = p.relic_squares()
     layout = np.full(p.length + 1, -1, np.int8)
     layout[squares] = UNKNOWN
-    given = record.get("relics") or {}
+    given = record.get("relics", {})
     if not isinstance(given, dict):
         raise RecordError("'relics' must map square numbers to eye, heart, spine or skull")
     counts = [0] * 4
+    keys: dict[int, Any] = {}
     for key, kind in given.items():
-        try:
-            sq = int(key)
-        except (TypeError, ValueError):
-            raise RecordError(f"relics: {key!r} is not a square number") from None
-        if sq not in squares:
-            raise RecordError(f"relics: square {sq} is not a relic square (section 4.3: {squares})")
-        if kind not in RELIC_TYPES:
-            raise RecordError(f"relics: square {sq} has {kind!r}: expected one of {', '.join(RELIC_TYPES)}")
+        sq = _square(key, squares)
+        if sq in keys:
+            raise RecordError(
+                f"relics: {short(keys[sq])} and {short(key)} are the same square {sq}",
+                rule="section 4.3: one relic per square",
+            )
+        keys[sq] = key
+        if not isinstance(kind, str) or kind not in RELIC_TYPES:
+            raise RecordError(f"relics: square {sq} has {short(kind)}: expected one of {', '.join(RELIC_TYPES)}")
         layout[sq] = RELIC_TYPES.index(kind)
         counts[layout[sq]] += 1
     for k, n in enumerate(counts):
@@ -88,7 +117,7 @@ def _start_state(record, p, players, riders):
     start = 0
     if "start" in record:
         if record["start"] not in players:
-            raise RecordError(f"start: {record['start']!r} is not in 'players'")
+            raise RecordError(f"start: {short(record['start'])} is not in 'players'")
         start = players.index(record["start"]) * p.riders_per_player
     chance = engine.Chance(
         np.broadcast_to(base, (1, R, base.size)).copy(), _relics(record, p)[None, :], np.array([start], np.int8)
@@ -109,11 +138,12 @@ def _action(p, st, entry, beat, name, r):
         raise err("an action needs a 'card'", "record format")
     extra = set(entry) - ACTION_KEYS
     if extra:
-        raise err(f"unknown action keys {sorted(extra)}", "record format: card, spin, seal, break, retrieve")
-    card, spin, seal = entry["card"], entry.get("spin", 0), entry.get("seal") or 0
-    brk, retrieve = entry.get("break", False), entry.get("retrieve") or 0
+        raise err(f"unknown action keys {short(sorted(extra))}", "record format: card, spin, seal, break, retrieve")
+    # an empty string, list or null is a mistake, not "absent": a key left out is absent
+    card, spin, seal = entry["card"], entry.get("spin", 0), entry.get("seal", 0)
+    brk, retrieve = entry.get("break", False), entry.get("retrieve", 0)
     if not isinstance(card, int) or isinstance(card, bool) or not 1 <= card <= N_VALUES:
-        raise err(f"card {card!r} is not a drive card", "section 5.1: drive cards are 1-5")
+        raise err(f"card {short(card)} is not a drive card", "section 5.1: drive cards are 1-5")
     lg = engine.legal_for(p, st, np.array([r]))
     if not lg.card[0, card - 1]:
         raise err(
@@ -122,19 +152,22 @@ def _action(p, st, entry, beat, name, r):
             f"section 5.1: {p.card_counts[card - 1]} cards of each value per deck",
         )
     if not isinstance(spin, int) or isinstance(spin, bool) or spin < 0:
-        raise err(f"spin {spin!r} is not a number of spin points", "section 5.2")
+        raise err(f"spin {short(spin)} is not a number of spin points", "section 5.2")
     if spin > p.max_spin_per_beat:
         raise err(f"spends {spin} spin", f"section 5.2: at most {p.max_spin_per_beat} spin per beat")
     if spin > st.spin[0, r]:
         raise err(f"spends {spin} spin but holds {st.spin[0, r]}", "section 5.2: spin not held")
     if not isinstance(seal, int) or isinstance(seal, bool):
-        raise err(f"seal {seal!r} is not a distance", "section 5.3")
+        raise err(f"seal {short(seal)} is not a distance (0 or leave it out: no seal)", "section 5.3")
     if seal:
         _check_seal(p, st, lg, seal, r, err)
     if not isinstance(brk, bool):
-        raise err(f"break {brk!r} is not true or false", "record format")
+        raise err(f"break {short(brk)} is not true or false", "record format")
     if not isinstance(retrieve, int) or isinstance(retrieve, bool) or not 0 <= retrieve <= N_VALUES:
-        raise err(f"retrieve {retrieve!r} is not a card value", "section 5.4: a skull takes back a card 1-5")
+        raise err(
+            f"retrieve {short(retrieve)} is not a card value (0 or leave it out: none)",
+            "section 5.4: a skull takes back a card 1-5",
+        )
     return Actions(*(np.array([v]) for v in (card, spin, seal, brk, retrieve)))
 
 
@@ -154,6 +187,7 @@ def _check_seal(p, st, lg, seal, r, err):
 
 
 def replay(record: dict):
+    check_record(record, SbrRecord)
     p = _params(record)
     players, riders = _names(record, p)
     st = _start_state(record, p, players, riders)
@@ -184,7 +218,7 @@ def _replay_beat(p, st, beat, i, riders):
         raise RecordError("a beat must map players to actions", where=f"beat {i}")
     for name in beat:
         if name not in riders:
-            raise RecordError(f"{name!r} is not in 'players'", where=f"beat {i}")
+            raise RecordError(f"{short(name)} is not in 'players'", where=f"beat {i}")
     order, moves = [], []
     for slot in range(len(riders)):
         r = int(st.order[0, slot])
@@ -199,6 +233,13 @@ def _replay_beat(p, st, beat, i, riders):
                 )
             continue
         if name not in beat:
+            if engine.legal_for(p, st, np.array([r])).card[0].any():
+                raise RecordError(
+                    "does not act, though still racing",
+                    where=f"beat {i}",
+                    player=name,
+                    rule="section 6.2: playing a card is compulsory",
+                )
             continue
         acts = _action(p, st, beat[name], i, name, r)
         start, disc = int(st.pos[0, r]), st.discard[0, r].copy()

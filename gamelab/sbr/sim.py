@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..params import knob_value, specs
 from . import agents, engine
 from .agents import POLICIES
 
@@ -109,13 +110,26 @@ def random_lineup(n_players):
     return ["random"] * n_players
 
 
+def _scale_range(base, name: str) -> float:
+    """The largest factor that keeps every point of ``name`` within its declared range."""
+    high = next(s.high for s in specs(base) if s.name == name)
+    top = max(getattr(base, name))
+    return high / top if top > 0 else high
+
+
 def relic_scale(base, value):
-    """Sweep knob: every relic's points times ``value`` (rounded)."""
+    """Sweep knob: every relic's points times ``value`` (rounded); ``value``
+    from 0 to the factor that keeps each relic within 0..20 (section 5.4)."""
+    value = knob_value("relic_scale", value, 0, _scale_range(base, "relic_points"), meaning="relic points times it")
     return {"relic_points": tuple(int(round(p * value)) for p in base.relic_points)}
 
 
 def segment_scale(base, value):
-    """Sweep knob: every segment rank's points times ``value`` (rounded)."""
+    """Sweep knob: every segment rank's points times ``value`` (rounded);
+    ``value`` from 0 to the factor that keeps each within 0..100 (section 6.2)."""
+    value = knob_value(
+        "segment_scale", value, 0, _scale_range(base, "segment_points"), meaning="segment points times it"
+    )
     return {"segment_points": tuple(int(round(p * value)) for p in base.segment_points)}
 
 

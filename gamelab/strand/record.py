@@ -10,11 +10,16 @@ and the rule before anything is printed.
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 import numpy as np
 import pandas as pd
+from pydantic import Field, StrictStr
 
-from ..errors import GamelabError, RecordError
+from ..errors import GamelabError, RecordError, short
 from ..params import from_mapping
+from ..playtest import check_names, check_record
+from ..schemas import MAX_SEATS, PlayerEntry, RecordBase
 from . import engine
 from .rules import RAIN_CARDS, ROLES, VARIANT_PLAYERS, StrandParams, params_for_variant, role_code
 
@@ -34,6 +39,18 @@ APPLIES = {
 }
 
 
+STAY = "stay"  # the rope card that points at no one: no player may be called that
+ROUND_KEYS = ("cargo", "ropes", "powers", "rain", "note", "notes", "comment")
+
+
+class StrandRecord(RecordBase):
+    """The structure of a STRAND record (``docs/playtest-format.md``); the
+    rules are checked by :func:`replay`."""
+
+    players: Annotated[list[PlayerEntry], Field(min_length=1, max_length=MAX_SEATS)]
+    rounds: Annotated[list[dict[StrictStr, Any]], Field(min_length=1)]
+
+
 def _fail(msg, rnd=None, player=None, rule=None):
     raise RecordError(msg, where=f"round {rnd}" if rnd else None, player=player, rule=rule)
 
@@ -46,16 +63,25 @@ def _players(record):
     for entry in players:
         entry = {"name": entry} if isinstance(entry, str) else entry
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            _fail(f"player entry {entry!r} needs a 'name'")
+            _fail(f"player entry {short(entry)} needs a 'name'")
         role = entry.get("role")
-        if role is not None and role not in ROLES:
+        if role is not None and (not isinstance(role, str) or role not in ROLES):
             _fail(
-                f"unknown role {role!r}: expected one of {', '.join(ROLES)}", player=entry["name"], rule="section 5.5"
+                f"unknown role {short(role)}: expected one of {', '.join(ROLES)}",
+                player=entry["name"],
+                rule="section 5.5",
             )
-        if entry["name"] in names:
-            _fail("the name appears twice in 'players'", player=entry["name"])
+        if role is not None and role in roles:
+            first = roles.index(role)
+            _fail(
+                f"role {role} is dealt to seat {first + 1} ({names[first]}) "
+                f"and seat {len(names) + 1} ({entry['name']})",
+                player=entry["name"],
+                rule="section 5.5: each role card exists once",
+            )
         names.append(entry["name"])
         roles.append(role)
+    check_names(names, reserved=(STAY,))
     return names, roles
 
 
@@ -63,7 +89,7 @@ def _params(record, n):
     variant = record.get("variant", "standard")
     try:
         params = params_for_variant(variant)
-        params = from_mapping(StrandParams, record.get("params") or {}, base=params, source="record params")
+        params = from_mapping(StrandParams, record.get("params", {}), base=params, source="record params")
         engine.check_players(params, n)
     except GamelabError as exc:
         raise RecordError(str(exc)) from None
@@ -75,7 +101,7 @@ def _params(record, n):
 def _name(value, names, rnd, player, what):
     if value not in names:
         _fail(
-            f"{what} {value!r} is not in players ({', '.join(names)})",
+            f"{what} {short(value)} is not in players ({short(', '.join(names), 200)[1:-1]})",
             rnd,
             player,
             "the record names every player in 'players'",
@@ -87,6 +113,9 @@ def _round_actions(rd, rnd, names, roles, n):
     """One round of the record -> (cargo, rope, react) action codes and powers."""
     if not isinstance(rd, dict):
         _fail("a round is a mapping with 'cargo' and 'ropes'", rnd)
+    unknown = [k for k in rd if k not in ROUND_KEYS]
+    if unknown:
+        _fail(f"unknown key {short(unknown[0])} in a round: expected {', '.join(ROUND_KEYS)}", rnd)
     for key in ("cargo", "ropes", "powers"):
         part = rd.get(key, {})
         if not isinstance(part, dict):
@@ -100,12 +129,12 @@ def _round_actions(rd, rnd, names, roles, n):
         if v is None:
             _fail("no cargo revealed", rnd, who, "section 6.2 step 2: everyone reveals a card")
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 5:
-            _fail(f"cargo {v!r} is not a card value 1-5", rnd, who, "section 5.1: cargo cards are 1-5")
+            _fail(f"cargo {short(v)} is not a card value 1-5", rnd, who, "section 5.1: cargo cards are 1-5")
         value[s] = v
         r = rd.get("ropes", {}).get(who)
         if r is None:
             _fail("no rope shown", rnd, who, "section 5.2 point 4: everyone must lay a rope card")
-        if r == "stay":
+        if r == STAY:
             target[s] = engine.stay_action(n)
         else:
             j = _name(r, names, rnd, who, "rope target")
@@ -138,7 +167,7 @@ def _power(spec, rnd, who, s, names):
             _fail(f"the {power} power cannot target oneself", rnd, who, "section 5.5")
         return power, j
     _fail(
-        f'power {spec!r} is not one of veteran, porter, musician, engineer, {{"bb": NAME}}, {{"fragile": NAME}}',
+        f'power {short(spec)} is not one of veteran, porter, musician, engineer, {{"bb": NAME}}, {{"fragile": NAME}}',
         rnd,
         who,
         "section 5.5",
@@ -171,6 +200,7 @@ def _check_powers(params, st, phase, powers, actions, rnd, names, roles):
 
 
 def replay(record: dict):
+    check_record(record, StrandRecord)
     names, roles = _players(record)
     n = len(names)
     variant, params = _params(record, n)

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ..metrics import sole_leader_step
+from ..params import knob_value
 from ..stats import Estimate, mean_interval
 from . import engine
 from .agents import knobs
@@ -246,12 +247,20 @@ def measures(frame: pd.DataFrame) -> dict:
 
 
 def node_scale(base, value):
-    """Sweep knob: every node value times ``value`` (rounded half up, clipped to 0..NODE_MAX)."""
+    """Sweep knob: every node value times ``value`` (rounded half up, section
+    5.4); ``value`` from 0 to NODE_MAX / the largest node, so no node is
+    negative or clipped (a negative factor would zero every node)."""
+    top = max(base.node_values)
+    high = NODE_MAX / top if top > 0 else NODE_MAX
+    value = knob_value("node_scale", value, 0, high, meaning="every node value times it, each within 0..30")
     return {"node_values": tuple(min(NODE_MAX, max(0, int(np.floor(v * value + 0.5)))) for v in base.node_values)}
 
 
 def node_shift(base, value):
-    """Sweep knob: every node value plus ``value`` (clipped to 0..NODE_MAX)."""
+    """Sweep knob: every node value plus ``value``, a whole number from minus
+    the smallest node to NODE_MAX minus the largest (none clipped, section 5.4)."""
+    low, high = -min(base.node_values), NODE_MAX - max(base.node_values)
+    value = knob_value("node_shift", value, low, high, integer=True, meaning="added to every node value")
     return {"node_values": tuple(min(NODE_MAX, max(0, int(v + value))) for v in base.node_values)}
 
 
