@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .errors import GamelabError
+from .errors import GamelabError, short
 from .files import check_directory, check_output
 
 
@@ -47,11 +47,21 @@ def _write_table(df, out: str) -> str:
     return str(path)
 
 
+def _executor(workers: int | None, scheduler: str | None):
+    """The executor the flags ask for; a Dask scheduler that cannot be
+    reached is a one-line error naming it."""
+    from .executors import make_executor
+
+    try:
+        return make_executor(workers or 1, scheduler=scheduler)
+    except (OSError, ValueError, TimeoutError) as exc:
+        raise GamelabError(f"--scheduler {short(scheduler)}: cannot connect ({one_line(str(exc))[:200]})") from None
+
+
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
     from . import registry, runner, stats, sweep
-    from .executors import make_executor
     from .files import load_params
     from .store import ChunkStore
 
@@ -61,7 +71,7 @@ def _cmd_simulate(args) -> int:
     runner.resolve(args.game, params, args.lineup, args.players)  # refuse a bad lineup before any work
     store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
     check_directory(store.dir, "--cache-dir")
-    executor = make_executor(args.workers, scheduler=args.scheduler)
+    executor = _executor(args.workers, args.scheduler)
     # through the chunk store: a run interrupted (Ctrl-C, a closed lid) resumes where it stopped
     run = sweep.run_cell(
         args.game,
@@ -106,11 +116,7 @@ def _cmd_sweep(args) -> int:
         check_output(out, (".csv", ".parquet"), "--out" if args.out else f"{args.file}: out")
     store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
     check_directory(store.dir, "--cache-dir")
-    executor = None
-    if args.scheduler:
-        from .executors import make_executor
-
-        executor = make_executor(scheduler=args.scheduler)
+    executor = _executor(None, args.scheduler) if args.scheduler else None
     grid = {k: list(v) for k, v in spec.grid.items()}
     sweep.check_grid(
         game.name, grid, base_params=base, lineup=spec.lineup, n_players=spec.n_players, source=str(args.file)
@@ -290,6 +296,15 @@ PLAYERS = _bounded(int, 1, 64, "a whole number")
 PRECISION = _bounded(float, 1e-4, 0.5, "a number")
 
 
+def scheduler_address(text: str) -> str:
+    """A Dask scheduler address: tcp://HOST:PORT (or tls://, inproc://)."""
+    import re
+
+    if not re.fullmatch(r"(tcp|tls|inproc|ucx|ws|wss)://\S+", text):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a scheduler address: expected tcp://HOST:PORT")
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import registry
     from .claims import games_with_claims
@@ -311,7 +326,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=WORKERS, default=1)
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
-    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
+    p.add_argument(
+        "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
+    )
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
     p.set_defaults(func=_cmd_simulate)
@@ -371,7 +388,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sweep", help="run a parameter sweep described in a YAML/JSON file")
     p.add_argument("file", metavar="GRID.yaml")
     p.add_argument("--workers", type=WORKERS, default=None)
-    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
+    p.add_argument(
+        "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
+    )
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
     p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
