@@ -51,3 +51,35 @@ def test_cross_field_check_and_coercion():
 def test_unknown_name_suggests():
     with pytest.raises(ParamError, match=r"unknown parameter 'cpa' \(did you mean cap\?\)"):
         from_mapping(Toy, {"cpa": 3})
+
+
+@pytest.mark.parametrize(
+    "game,cell,match",
+    [
+        ("strand", {"node_scale": -5}, r"node_scale = -5 is not valid: expected a number in 0\.\.3\.75"),
+        ("strand", {"node_scale": "x"}, r"node_scale = 'x' is not valid"),
+        ("strand", {"node_scale": float("nan")}, r"node_scale = nan is not valid"),
+        ("strand", {"node_shift": -4}, r"node_shift = -4 is not valid: expected a whole number in -3\.\.22"),
+        ("strand", {"node_shift": 0.5}, r"node_shift = 0\.5 is not valid"),
+        ("sbr", {"relic_scale": -1}, r"relic_scale = -1 is not valid: expected a number in 0\.\.6\.667"),
+        ("sbr", {"relic_scale": True}, r"relic_scale = True is not valid"),
+        ("sbr", {"segment_scale": 1e300}, r"segment_scale = 1e\+300 is not valid: expected a number in 0\.\.20"),
+        ("sbr", {"segment_scale": None}, r"segment_scale = None is not valid"),
+    ],
+)
+def test_derived_knobs_refuse_values_that_make_no_sense(game, cell, match):
+    from gamelab.sweep import cell_setting
+
+    with pytest.raises(ParamError, match=match):
+        cell_setting(game, {**cell, "n_players": 4})
+
+
+def test_derived_knobs_in_range_are_unchanged():
+    from gamelab.sweep import cell_setting
+
+    params, _, _ = cell_setting("strand", {"node_scale": 3.75, "n_players": 4})
+    assert params.node_values == (11, 15, 15, 19, 19, 23, 26, 30)  # the largest factor: 8 -> 30, none clipped
+    params, _, _ = cell_setting("strand", {"node_shift": -3, "n_players": 4})
+    assert params.node_values == (0, 1, 1, 2, 2, 3, 4, 5)
+    params, _, _ = cell_setting("sbr", {"relic_scale": 0, "n_players": 4})
+    assert params.relic_points == (0, 0, 0, 0)

@@ -55,3 +55,35 @@ def test_identities_command_and_parameter_file_errors(tmp_path, capsys):
     typo.write_text('{"curve_penalti": 3}')
     assert cli.main(["identities", "sbr", "--params", str(typo)]) == 2
     assert "unknown parameter 'curve_penalti' (did you mean curve_penalty," in capsys.readouterr().err
+
+
+def test_identities_with_fraction_values_print(tmp_path, capsys):
+    """Unequal relic counts make exact values Fractions: they print like floats."""
+    path = tmp_path / "p.json"
+    path.write_text('{"relic_counts": [3, 3, 3, 4]}')
+    assert cli.main(["identities", "sbr", "--params", str(path)]) == 0
+    assert "relic_counts" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "text,suffix,match",
+    [
+        ('{"game": "sbr", "game": "pig"}', ".json", "the key 'game' appears twice in one mapping"),
+        ("game: sbr\nplayers: [a]\ngame: pig\n", ".yaml", "line 3: the key 'game' appears twice"),
+        ('{"game": "sbr", "relics": {"7": "heart", "7": "eye"}}', ".json", "the key '7' appears twice"),
+    ],
+)
+def test_duplicate_keys_in_a_file_are_refused(tmp_path, text, suffix, match):
+    path = tmp_path / f"r{suffix}"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=match):
+        playtest.load_record(path)
+
+
+def test_name_key_and_check_names():
+    assert playtest.name_key(" Ａnn  Lee ") == playtest.name_key("ann lee")
+    playtest.check_names(["Ann", "Anna", "乔尼"])
+    with pytest.raises(RecordError, match="'players': the name '' is empty or only spaces"):
+        playtest.check_names(["Ann", ""])
+    with pytest.raises(RecordError, match="reads as the reserved word 'stay'"):
+        playtest.check_names(["STAY"], reserved=("stay",))

@@ -1,6 +1,7 @@
 """STEEL BALL RUN playtest replay: the rulebook's seed-152 example and bad records."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,68 @@ def test_bad_params_and_variant():
     r = example()
     r["variant"] = "rally"
     _bad(r, r"variant 'rally' is unknown")
+
+
+def test_every_racing_rider_acts_every_beat():
+    """Playing a card is compulsory (6.2): a beat that leaves out a rider
+    still racing is refused, naming the beat and the rider."""
+    r = example()
+    del r["beats"][3]["迪亚哥"]
+    _bad(r, r"^beat 4, player 迪亚哥: does not act, though still racing \(section 6.2: playing a card is compulsory\)$")
+
+
+def test_relic_square_written_twice_is_refused():
+    r = example()
+    r["relics"]["07"] = "spine"
+    _bad(r, r"relics: '7' and '07' are the same square 7")
+    r = example()
+    r["relics"][" 13"] = "spine"
+    _bad(r, r"relics: '13' and ' 13' are the same square 13")
+    r = example()
+    r["relics"]["1_3"] = "spine"  # int() would read 13
+    _bad(r, r"relics: '1_3' is not a square number")
+
+
+@pytest.mark.parametrize("key,value", [("seal", ""), ("seal", []), ("seal", None), ("retrieve", ""), ("retrieve", [])])
+def test_empty_action_values_are_errors_not_absent(key, value):
+    r = example()
+    r["beats"][0]["乔尼"][key] = value
+    _bad(r, re.escape(f"beat 1, player 乔尼: {key} {value!r} is not"))
+
+
+def test_player_names_must_differ_after_normalisation():
+    r = example()
+    r["players"][2] = r["players"][0]
+    _bad(r, r"'players': the name '乔尼' appears twice")
+    two = {"game": "sbr", "players": ["Ann", "ＡＮＮ "], "beats": [{"Ann": {"card": 1}, "ＡＮＮ ": {"card": 1}}]}
+    _bad(two, r"'players': 'Ann' and 'ＡＮＮ ' are the same name once case, width and spaces are ignored")
+
+
+@pytest.mark.parametrize(
+    "change,match",
+    [
+        ({"game": ["sbr"]}, r"^game: input should be a valid string \(got \['sbr'\]\)$"),
+        ({"variant": ["standard"]}, r"^variant: input should be a valid string"),
+        ({"params": "curve_penalty: 3"}, r"^params: input should be a valid dictionary"),
+        ({"params": []}, r"^params: input should be a valid dictionary \(got \[\]\)$"),
+        ({"params": ""}, r"^params: input should be a valid dictionary"),
+        ({"expect": ""}, r"^expect: input should be a valid dictionary"),
+        ({"beats": {"1": {}}}, r"^beats: input should be a valid list"),
+        ({"players": ["乔尼", 7, "迪亚哥", "露西"]}, r"^players\[1\]: input should be a valid string"),
+    ],
+)
+def test_record_structure_is_checked_before_the_rules(change, match):
+    r = example()
+    r.update(change)
+    _bad(r, match)
+
+
+def test_refusals_from_a_file_name_the_file(tmp_path, capsys):
+    r = example()
+    del r["beats"][0]["露西"]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(r, ensure_ascii=False), encoding="utf-8")
+    assert cli.main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    rule = "(section 6.2: playing a card is compulsory)"
+    assert err == f"gamelab replay: error: {path}: beat 1, player 露西: does not act, though still racing {rule}\n"

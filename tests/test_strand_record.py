@@ -158,3 +158,29 @@ def test_play_outputs():
     assert (out["final_seg"] == out["formed_rounds"]).all()
     teams = engine.play(p.replace(teams=True), [agents.random_policy] * 6, 200, np.random.default_rng(2), 6)
     assert np.allclose(teams["win"].sum(1), 2)
+
+
+def test_a_player_named_like_the_stay_rope_is_refused():
+    """A player called "stay" would turn every rope to him into a stay."""
+    record = rec("A B C D", [("1 2 3 4", "B A D C")])
+    record["players"][2]["name"] = " Stay"
+    with pytest.raises(RecordError, match=r"'players': the name ' Stay' reads as the reserved word 'stay'"):
+        playtest.replay(record)
+
+
+def test_a_role_dealt_twice_names_both_seats():
+    with pytest.raises(RecordError, match=r"player C: role bb is dealt to seat 2 \(B\) and seat 3 \(C\) \(section 5.5"):
+        run("A B:bb C:bb D", [("1 2 3 4", "B A D C")])
+
+
+def test_names_equal_after_normalisation_and_list_valued_keys():
+    with pytest.raises(RecordError, match=r"'players': 'B' and 'b' are the same name"):
+        run("A B b D", [("1 2 3 4", "B A D b")])
+    record = rec("A B C D", [("1 2 3 4", "B A D C")])
+    record["variant"] = ["standard"]
+    with pytest.raises(RecordError, match=r"^variant: input should be a valid string"):
+        playtest.replay(record)
+    record = rec("A B C D", [("1 2 3 4", "B A D C")])
+    record["rounds"][0]["rope"] = record["rounds"][0].pop("ropes")
+    with pytest.raises(RecordError, match=r"round 1: unknown key 'rope' in a round"):
+        playtest.replay(record)
