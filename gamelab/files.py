@@ -240,4 +240,9 @@ def load_params(game: str, path: str | Path | None, base=None, *, cls: type | No
     if path is None:
         return base if base is not None else cls()
     mapping = load_mapping(path, what="parameter file", error=ParamError)
-    return from_mapping(cls, mapping, base=base, source=str(path))
+    try:
+        return from_mapping(cls, mapping, base=base, source=str(path))
+    except ParamError as exc:  # a range or a cross-field rule: name the file too
+        if str(exc).startswith(f"{path}: "):
+            raise
+        raise ParamError(f"{path}: {exc}") from None
