@@ -26,7 +26,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from . import registry
 from .contract import RecordFormat
@@ -34,8 +36,10 @@ from .errors import GamelabError, RecordError, short
 from .files import load_mapping
 from .schemas import RecordBase, RecordGame, parse
 
+M = TypeVar("M", bound=BaseModel)
 
-def check_record(record: Any, model: type[RecordBase] = RecordBase, source: str = "") -> RecordBase:
+
+def check_record(record: Any, model: type[M] = RecordBase, source: str = "") -> M:  # type: ignore[assignment]
     """The record's structure as ``model`` declares it, or a one-line
     :class:`RecordError` naming the key path and what is expected there."""
     if not isinstance(record, dict):
@@ -45,21 +49,26 @@ def check_record(record: Any, model: type[RecordBase] = RecordBase, source: str 
 
 
 def name_key(name: str) -> str:
-    """What a name is compared by: Unicode NFKC, case folded, runs of
-    whitespace as one space, none at the ends (so "Ａnn", "ann" and " Ann "
-    are the same player)."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """What a name is compared by: Unicode NFKC, case folded, zero-width
+    marks dropped, runs of whitespace as one space, none at the ends (so
+    "Ａnn", "ann", "An\u200bn" and " Ann " are the same player)."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join("".join(c for c in text if unicodedata.category(c) != "Cf").split())  # Cf: zero-width marks
 
 
 def check_names(names: Iterable[str], *, reserved: Iterable[str] = (), what: str = "players") -> None:
     """Refuse two names that are the same player after normalisation
-    (:func:`name_key`), a name that is empty once normalised, and a name
+    (:func:`name_key`), a name that is empty once normalised or holds a
+    control character or line break (it would break the one-line error
+    and the ledger's tables), and a name
     that reads as one of the record's ``reserved`` words (e.g. STRAND's
     rope ``stay``); each refusal names both spellings."""
     words = {name_key(w): w for w in reserved}
     seen: dict[str, str] = {}
     for name in names:
         key = name_key(name)
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
+            raise RecordError(f"'{what}': the name {short(name)} holds a control character or a line break")
         if not key:
             raise RecordError(f"'{what}': the name {short(name)} is empty or only spaces")
         if key in words:

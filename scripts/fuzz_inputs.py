@@ -150,6 +150,8 @@ def rules_broken(record: dict, ledger: dict) -> str:
     """A rule an accepted record breaks (empty: none found)."""
     game = record["game"]
     names = [p if isinstance(p, str) else p["name"] for p in record["players"]]
+    if any(c in n for n in names for c in "\x00\n\r\t"):
+        return f"a name with a control character: {names}"
     keys = [playtest.name_key(n) for n in names]
     if len(set(keys)) != len(keys):
         return f"two players with one name: {names}"

@@ -87,3 +87,7 @@ def test_name_key_and_check_names():
         playtest.check_names(["Ann", ""])
     with pytest.raises(RecordError, match="reads as the reserved word 'stay'"):
         playtest.check_names(["STAY"], reserved=("stay",))
+    with pytest.raises(RecordError, match="holds a control character or a line break"):
+        playtest.check_names(["Ann", "\x00\n\t"])
+    with pytest.raises(RecordError, match="are the same name"):
+        playtest.check_names(["Ann", "An\u200bn"])
