@@ -191,9 +191,8 @@ def _prepare(df: pd.DataFrame, *, percent: Iterable[str] = (), labels: dict | No
              decimals: dict | None = None) -> tuple[pd.DataFrame, set]:
     """(the shown frame, the headers of its numeric columns)."""
     df = df.copy()
-    if not isinstance(df.index, pd.RangeIndex) or df.index.name is not None:
-        df = df.reset_index()
-    df = df.reset_index(drop=True)
+    named = isinstance(df.index, pd.MultiIndex) or df.index.name is not None
+    df = df.reset_index(drop=not named)        # a named index is a column; a row number is not shown
     if keep is not None:
         df = df[[c for c in keep if c in df]]
     rates = set(RATE_COLUMNS) | set(percent) | (metric_percent(game) if game is not None else set())
@@ -276,7 +275,7 @@ def group_label(by: str, value) -> str:
 def chart_limit(tables: Iterable[pd.DataFrame], fair: Iterable[float] = ()) -> float:
     """The shared upper end of the win-rate axis, in percent (a multiple of 10)."""
     top = max([float(t["win_high"].max()) for t in tables if len(t)] + list(fair) + [0.1])
-    return min(100.0, 10 * math.ceil(top * 100 / 10 + 0.25))
+    return min(100.0, 10 * math.ceil((top * 100 + 1) / 10))
 
 
 def win_rate_chart(panels: Sequence[WinPanel], *, xmax: float | None = None, columns: int | None = None,

@@ -137,9 +137,12 @@ def summary_section(data: ReportData) -> Section:
         from .identities import summary
         status.append(("", f"Identities: {summary(data.identities)}."))
     if data.claims is not None:
-        c = data.claims
-        status.append(("", f"Rulebook claims: {c.inside} of {c.judged} published figures reproduced "
-                           f"({c.judged - c.inside} do not: see the claims audit)."))
+        from .report_claims import claim_rows
+
+        state = claim_rows(data.claims.audit)["_state"].value_counts()
+        status.append(("", f"Rulebook claims: of {int(state.sum())} published figures {state.get('holds', 0)} "
+                           f"hold, {state.get('fails', 0)} fail, {state.get('not measured', 0)} not measured "
+                           "(see the claims audit)."))
     if status:
         blocks.append(Block("list", status, css="status"))
     stats_lines = [Block("text", line) for line in chi_lines(data.wins)]

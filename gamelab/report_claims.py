@@ -15,6 +15,7 @@ from .report_data import ReportData
 
 #: how errata name files of the repository, and the words a reader gets instead
 PATH_WORDS = (
+    (re.compile(r"Rulebook `shared/seeds/[^`]+`\.\s*"), ""),
     (re.compile(r"`?data/playtests/(\w+)\.json`?"), r"the playtest record \1"),
     (re.compile(r"`?data/claims/(\w+)\.csv`?"), r"the claims table \1"),
     (re.compile(r"`?shared/seeds/[\w./-]+`?"), "the rulebook text"),
@@ -53,8 +54,14 @@ def what(row) -> str:
     return " · ".join(p for p in dict.fromkeys(parts) if p and p.strip())
 
 
-def _figure(value, unit) -> str:
-    text = fmt.number(value)
+def printed_decimals(printed) -> int:
+    """Decimals of a figure as the rulebook prints it ("27.5" -> 1, "6" -> 0)."""
+    text = str(printed).strip()
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def _figure(value, unit, decimals: int) -> str:
+    text = fmt.number(value, decimals=decimals)
     return f"{text} {unit}".strip() if text and isinstance(unit, str) and unit else text
 
 
@@ -64,13 +71,16 @@ def claim_rows(audit: pd.DataFrame) -> pd.DataFrame:
     note = audit["note"].fillna("") if "note" in audit else pd.Series("", index=audit.index)
     measured = audit["ours"].notna()
     exact = audit["n"].isna() & measured if "n" in audit else measured
+    printed = audit["printed"] if "printed" in audit else audit["value"].map(lambda v: f"{v:g}")
+    places = [printed_decimals(p) for p in printed]
     rows = pd.DataFrame({
         "section": audit["section"].astype(str),
         "claim": [what(r) for _, r in audit.iterrows()],
-        "rulebook": [_figure(v, u) for v, u in zip(audit["value"], unit)],
-        "ours": [_figure(v, u) for v, u in zip(audit["ours"], unit)],
-        "how": ["exact, from the rules" if e else (f"95 % interval {fmt.interval(lo, hi)}" if m else "")
-                for e, m, lo, hi in zip(exact, measured, audit["low"], audit["high"])],
+        "rulebook": [_figure(v, u, d) for v, u, d in zip(audit["value"], unit, places)],
+        "ours": [_figure(v, u, d + (not e)) for v, u, d, e in zip(audit["ours"], unit, places, exact)],
+        "how": ["exact, from the rules" if e else
+                (f"95 % interval {fmt.number(lo, decimals=d + 1)}–{fmt.number(hi, decimals=d + 1)}" if m else "")
+                for e, m, lo, hi, d in zip(exact, measured, audit["low"], audit["high"], places)],
         "note": [fmt.words(n) if n != "exact" else "" for n in note.map(lambda s: s.removeprefix("exact; "))],
     })
     rows["_state"] = ["not measured" if not m else ("holds" if bool(i) else "fails")
