@@ -48,6 +48,8 @@ class CacheWarning(UserWarning):
 
 SOURCE_ROOT = Path(__file__).resolve().parent  # gamelab/: games are its sub-packages gamelab/<name>/
 ALWAYS_SHARED = ("runner.py", "params.py")     # chunk plan, seeding and row layout; parameter defaults
+PRESENTATION = ("panels.py",)                  # a game's notebook panels: hashed, but what they import
+                                               # (widgets, reports) decides no chunk's rows
 
 
 def code_fingerprint(game: str) -> str:
@@ -96,7 +98,7 @@ def source_files(game: str, root: Path = SOURCE_ROOT) -> set[Path]:
     else:
         raise GamelabError(f"cannot fingerprint the code of game {game!r}: no package {own}")
     files |= {root / name for name in ALWAYS_SHARED}
-    todo = list(files)
+    todo = [f for f in files if f.name not in PRESENTATION]
     while todo:
         for dep in _gamelab_imports(todo.pop(), root):
             if dep not in files:

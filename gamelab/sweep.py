@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from . import paths, registry, runner, stats
-from .errors import GamelabError, short
+from .errors import GamelabError, ParamError, short
 from .params import from_mapping, specs
 from .store import (
     ChunkStore,
@@ -97,9 +97,9 @@ def cell_setting(game: str, cell: Mapping, *, base_params=None, lineup=None, n_p
         if k not in known:
             raise GamelabError(f"unknown sweep parameter {k!r}: known are {', '.join(sorted(known))}")
     if "variant" in cell:  # the rulebook's variant first, then the cell's own changes on top
-        if cell["variant"] not in ad.variants:
-            raise GamelabError(f"unknown variant {cell['variant']!r} of {game}: expected one of "
-                               f"{', '.join(ad.variants)}")
+        if not isinstance(cell["variant"], str) or cell["variant"] not in ad.variants:
+            raise ParamError(f"variant {short(cell['variant'])} is unknown: {game} has "
+                             f"{', '.join(ad.variants)}")
         variant = ad.params_for_variant(cell["variant"])
         base = from_mapping(ad.knobs, variant.changed(), base=base, source=f"variant {cell['variant']}")
     changes = {k: v for k, v in cell.items() if k in {s.name for s in specs(ad.knobs)}}

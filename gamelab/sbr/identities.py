@@ -149,6 +149,7 @@ def simulated(params: SbrParams, frames: dict) -> dict:
     and player count when the frame has no such seats)."""
     from .. import runner
     from ..stats import mean_interval
+    from .agents import AgentParams
 
     players = 4 if 4 in frames else next(iter(frames))
     frame = frames[players]
@@ -160,8 +161,7 @@ def simulated(params: SbrParams, frames: dict) -> dict:
     out = {"terrain_tax": tax_of(frame),
            "mean_card_played": mean_interval((g["card_sum"].sum() / g["cards_played"].sum()).astype(float))}
     n = min(int(frame["game"].nunique()), 20_000)
-    setup = runner.adapter("sbr").param_class
-    sim_params = params if isinstance(params, setup) else setup(**params.as_dict())
+    sim_params = params if isinstance(params, AgentParams) else AgentParams(**params.as_dict())
     for agent in ("greedy", "random"):
         mine = frame[frame["agent"] == agent]
         if mine["game"].nunique() < n:
