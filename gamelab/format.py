@@ -303,11 +303,9 @@ def win_rate_chart(panels: Sequence[WinPanel], *, xmax: float | None = None, col
         ax.set_yticks(y, [group_label(p.by, v) for v in t[p.by]], fontsize=8)
         ax.set_ylim(len(t) - 0.5, -0.5)            # first row at the top
         ax.set_xlim(0, xmax)
-        ax.set_title(p.title, fontsize=9, loc="left")
+        ax.set_title(f"{p.title} (fair {p.fair * 100:.0f} %)" if p.fair else p.title, fontsize=9, loc="left")
         ax.grid(axis="x", alpha=0.3)
         ax.tick_params(axis="x", labelsize=8)
-        ax.text(p.fair * 100, -0.5, f" fair {p.fair * 100:.0f} %", fontsize=7, color=FAIR_COLOUR,
-                va="bottom", ha="left")
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
     for ax in axes[-1]:

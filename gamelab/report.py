@@ -27,7 +27,7 @@ import pandas as pd
 
 from . import format as fmt
 from .report_data import Finding, ReportData, WinTable, compute_report
-from .report_claims import claims_section
+from .report_claims import claims_section, plain_paths
 from .store import ChunkStore
 
 
@@ -164,19 +164,28 @@ def chi_lines(wins: list[WinTable]) -> list[str]:
 
 # -- the other sections --------------------------------------------------------------
 
-WIN_LABELS = {"n": "seats played", "win_rate": "win rate", "win_low": "low", "win_high": "high",
-              "share_of_games_won": "share of games won", "score_mean": "mean score",
-              "score_low": "score low", "score_high": "score high"}
+def win_table(w: WinTable) -> pd.DataFrame:
+    """A win table as a designer reads it: group, seats, win rate with its
+    interval, share of games won, mean score with its interval."""
+    t = w.table
+    out = pd.DataFrame({fmt.words(w.by): [fmt.group_label(w.by, v) for v in t[w.by]], "seats played": t["n"],
+                        "win rate": t["win_rate"],
+                        "95 % interval": [fmt.interval(lo, hi, percent=True) for lo, hi in zip(t["win_low"],
+                                                                                              t["win_high"])]})
+    if "share_of_games_won" in t:
+        out["share of games won"] = t["share_of_games_won"]
+    if "score_mean" in t:
+        out["mean score"] = t["score_mean"]
+        out["score interval"] = [fmt.interval(lo, hi) for lo, hi in zip(t["score_low"], t["score_high"])]
+    return out
 
 
 def win_blocks(wins: list[WinTable]) -> list:
     """Win-rate tables per grouping, in words and percent."""
     blocks: list = []
     for w in wins:
-        t = w.table.copy()
-        t[w.by] = [fmt.group_label(w.by, v) for v in t[w.by]]
         blocks.append(Block("heading", f"{w.players} players: win rate by {fmt.words(w.by)}"))
-        blocks.append(Block("table", table_html(t, labels={**WIN_LABELS, w.by: fmt.words(w.by)})))
+        blocks.append(Block("table", table_html(win_table(w), percent=("win rate", "share of games won"))))
     return blocks
 
 
@@ -278,7 +287,7 @@ def sections_of(data: ReportData) -> list[Section]:
     game = data.game
     sections = [summary_section(data),
                 Section("assumptions", "Model assumptions",
-                        [Block("text", game.assumptions or "The agents' model is described in the agents notes.")]),
+                        [Block("text", plain_paths(game.assumptions) or "The agents' model is not described.")]),
                 parameter_section(data.params),
                 Section("win-rates", "Win rates", win_blocks(data.wins)),
                 Section("metrics", "Design metrics", design_blocks(data))]

@@ -62,6 +62,7 @@ def printed_decimals(printed) -> int:
 
 def _figure(value, unit, decimals: int) -> str:
     text = fmt.number(value, decimals=decimals)
+    unit = "%" if isinstance(unit, str) and unit.startswith("%") else unit
     return f"{text} {unit}".strip() if text and isinstance(unit, str) and unit else text
 
 
@@ -78,8 +79,9 @@ def claim_rows(audit: pd.DataFrame) -> pd.DataFrame:
         "claim": [what(r) for _, r in audit.iterrows()],
         "rulebook": [_figure(v, u, d) for v, u, d in zip(audit["value"], unit, places)],
         "ours": [_figure(v, u, d + (not e)) for v, u, d, e in zip(audit["ours"], unit, places, exact)],
-        "how": ["exact, from the rules" if e else
-                (f"95 % interval {fmt.number(lo, decimals=d + 1)}–{fmt.number(hi, decimals=d + 1)}" if m else "")
+        "how we know": ["exact, from the rules" if e else
+                       (f"simulated, 95 % interval {fmt.number(lo, decimals=d + 1)}–{fmt.number(hi, decimals=d + 1)}"
+                        if m else "")
                 for e, m, lo, hi, d in zip(exact, measured, audit["low"], audit["high"], places)],
         "note": [fmt.words(n) if n != "exact" else "" for n in note.map(lambda s: s.removeprefix("exact; "))],
     })

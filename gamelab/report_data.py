@@ -179,6 +179,10 @@ class ReportData:
     def lineup(self, players: int) -> str:
         """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``)."""
         seats = list(self.runs[players].lineup)
+        numbered = [re.fullmatch(r"(\D+)(\d+)", a) for a in seats]
+        if len(seats) > 2 and all(numbered) and len({m.group(1) for m in numbered}) == 1 \
+                and [int(m.group(2)) for m in numbered] == list(range(1, len(seats) + 1)):
+            return f"{seats[0]} to {seats[-1]}"           # mix1 ... mix4: one agent per seat, in order
         out, i = [], 0
         while i < len(seats):
             j = i

@@ -127,7 +127,7 @@ def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, t
     claims = text[text.rindex("Rulebook claims audit"):]
     assert "30 of 33 published figures hold, 2 fail, 1 not measured" in claims
     assert "The 2 figures that fail" in claims and "seal triggers per game" in claims
-    assert "3.1 seals\t4.60 seals\t95 % interval 4.50–4.70" in claims and "110 cards\t120 cards\texact, from the rules" in claims
+    assert "3.1 seals\t4.60 seals\tsimulated, 95 % interval 4.50–4.70" in claims and "110 cards\t120 cards\texact, from the rules" in claims
     assert "30 figures that hold" in claims and "mean final square" not in claims       # folded
     assert "mean final square" in page["open_text"]
     # errata as HTML, without repository paths or test names
