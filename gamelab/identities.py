@@ -48,7 +48,9 @@ def judge(row: Row, *, comparable: bool = True, exact_comparable: bool | None = 
     exact_ok = comparable if exact_comparable is None else exact_comparable
     sim = row.simulated is not None and row.sim_low is not None and row.sim_high is not None \
         and not _nan(row.simulated)
-    if row.exact is not None and not _nan(row.exact):
+    if row.exact is not None and _nan(row.exact):     # computed, but has no value under these rules
+        return REFERENCE if not exact_ok else NOT_MEASURED
+    if row.exact is not None:
         if not exact_ok:
             return REFERENCE
         gap = row.exact - row.rulebook
