@@ -234,27 +234,55 @@ class BalancePanel:
         self.status.value = html.escape(note)
         self._draw()
 
+    def items(self) -> list:
+        """What the panel shows under its controls, in order: the win-rate
+        chart (every grouping on one axis, the fair share marked), the win
+        tables, the game's own diagnostics, the identity table."""
+        fair = 1 / self.players.value
+        groups = [(by, t) for by, t in self.tables.items() if by != "identities"]
+        out: list = []
+        shown = [(by, t) for by, t in groups if len(t) > 1]
+        if shown:
+            panels = [fmt.WinPanel(f"win rate by {fmt.words(by)}", t, by, fair) for by, t in shown]
+            out.append(fmt.win_rate_chart(panels, columns=min(3, len(panels))))
+        for by, t in groups:
+            t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
+            out.append(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)},
+                                  caption=f"Win rate by {fmt.words(by)} (95 % interval; fair share {fair * 100:.1f} %)"))
+        out += [fmt.styler(x) if isinstance(x, pd.DataFrame) else x for x in self.extras]
+        ids = self.tables["identities"]
+        if len(ids):
+            out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption="Identities"))
+        return out
+
     def _draw(self):
         from IPython.display import display
 
         self.out.clear_output(wait=True)
-        fair = 1 / self.players.value
-        groups = [(by, t) for by, t in self.tables.items() if by != "identities"]
         with self.out:
-            shown = [(by, t) for by, t in groups if len(t) > 1]
-            if shown:
-                panels = [fmt.WinPanel(f"win rate by {fmt.words(by)}", t, by, fair) for by, t in shown]
-                display(fmt.win_rate_chart(panels, columns=min(3, len(panels))))
-            for by, t in groups:
-                t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
-                display(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)},
-                                   caption=f"Win rate by {fmt.words(by)} (95 % interval; fair share "
-                                           f"{fair * 100:.1f} %)"))
-            for item in self.extras:
-                display(fmt.styler(item) if isinstance(item, pd.DataFrame) else item)
-            ids = self.tables["identities"]
-            if len(ids):
-                display(fmt.styler(ids, labels=IDENTITY_LABELS, caption="Identities"))
+            for item in self.items():
+                display(item)
+
+    def snapshot_html(self) -> str:
+        """The panel as a static HTML page (controls in words with their
+        values, then :meth:`items`): what a notebook shows, for a browser
+        test or a file."""
+        parts = [f"<li title='{html.escape(getattr(x, 'tooltip', '') or '')}'>{html.escape(x.description)}: "
+                 f"<b>{html.escape(_shown_value(x))}</b></li>" for x in self._all_controls()]
+        body = [f"<ul class='controls'>{''.join(parts)}</ul><p>{self.status.value}</p>"]
+        for item in self.items():
+            if hasattr(item, "savefig"):
+                body.append(f"<figure>{fmt.figure_svg(item)}</figure>")
+            elif hasattr(item, "to_html"):
+                body.append(item.to_html())
+            else:
+                body.append(f"<pre>{html.escape(str(item))}</pre>")
+        style = ("body{font-family:system-ui,sans-serif;max-width:1100px;margin:1em auto;font-size:14px}"
+                 "table{border-collapse:collapse;margin:.8em 0}td,th{border:1px solid #ddd;padding:2px 6px}"
+                 "caption{text-align:left;font-weight:600;padding:4px 0}figure svg{max-width:100%;height:auto}"
+                 ".controls{columns:3}")
+        return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(self.game)} panel</title>"
+                f"<style>{style}</style></head><body>{''.join(body)}</body></html>")
 
     def publish(self, out: str | Path | None = None) -> Path:
         """Write the current view as an HTML report (default
@@ -313,6 +341,14 @@ def publish_link(path: Path) -> str:
 def win_rate_plot(table: pd.DataFrame, by: str, fair: float | None = None):
     """Win rate per group with its 95 % interval (and the fair share)."""
     return fmt.win_rate_chart([fmt.WinPanel(f"win rate by {fmt.words(by)}", table, by, fair or 0.0)])
+
+
+def _shown_value(widget) -> str:
+    """A control's value as the widget shows it (a dropdown's label, not its key)."""
+    options = getattr(widget, "options", None)
+    if options and isinstance(options[0], tuple):
+        return next((str(label) for label, v in options if v == widget.value), str(widget.value))
+    return fmt.number(widget.value) if not isinstance(widget.value, str) else widget.value
 
 
 def _escape(text: str) -> str:
