@@ -20,7 +20,7 @@ import dataclasses
 import html
 import math
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd

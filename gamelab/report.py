@@ -26,8 +26,8 @@ from typing import Any
 import pandas as pd
 
 from . import format as fmt
-from .report_data import Finding, ReportData, WinTable, compute_report
 from .report_claims import claims_section, plain_paths
+from .report_data import Finding, ReportData, WinTable, compute_report
 from .store import ChunkStore
 
 
@@ -198,7 +198,7 @@ def design_blocks(data: ReportData) -> list:
     if d is None or not len(d):
         return [Block("text", "No design metrics.")]
     rows = []
-    for name, g in d.groupby("metric", sort=False):
+    for _, g in d.groupby("metric", sort=False):
         first = g.iloc[0]
         row = {"metric": first["label"], "meaning": first["doc"]}
         for _, r in g.iterrows():

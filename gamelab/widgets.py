@@ -247,8 +247,8 @@ class BalancePanel:
             out.append(fmt.win_rate_chart(panels, columns=min(3, len(panels))))
         for by, t in groups:
             t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
-            out.append(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)},
-                                  caption=f"Win rate by {fmt.words(by)} (95 % interval; fair share {fair * 100:.1f} %)"))
+            caption = f"Win rate by {fmt.words(by)} (95 % interval; fair share {fair * 100:.1f} %)"
+            out.append(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)}, caption=caption))
         out += [fmt.styler(x) if isinstance(x, pd.DataFrame) else x for x in self.extras]
         ids = self.tables["identities"]
         if len(ids):

@@ -42,10 +42,10 @@ class EvThresholdPanel:
     def __init__(self):
         import ipywidgets as w
 
-        from . import identities as ids
-        from .rules import StrandParams
         from ..params import specs
         from ..widgets import param_widgets
+        from . import identities as ids
+        from .rules import StrandParams
 
         self.ids, self.base = ids, StrandParams()
         by_name = {s.name: s for s in specs(StrandParams)}
