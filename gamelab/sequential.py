@@ -392,8 +392,8 @@ def plan(game: str, expr: str, *, n_players: int | None = None, params=None, bas
     lo, hi = bounds(alpha, beta)
     z = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(PLAN_KEY,))).standard_normal((SIMULATIONS, len(looks)))
     rows = []
-    for label, d in (("no (at the zone's lower edge)", -zone / 2), ("on the threshold", 0.0),
-                     ("yes (at the zone's upper edge)", zone / 2), ("as in the pilot", d_pilot)):
+    for label, d in (("lower edge of the zone", -zone / 2), ("on the threshold", 0.0),
+                     ("upper edge of the zone", zone / 2), ("the pilot's estimate", d_pilot)):
         rows.append((label, d, *_operating(d, max(sigma, 1e-12), looks, zone, lo, hi, z, per_deal)))
     from scipy.stats import norm
     z_a, z_b = norm.ppf(1 - alpha), norm.ppf(1 - beta)
