@@ -125,7 +125,7 @@ class _Parser:
     def product(self) -> _Linear:
         out = self.factor()
         while self.peek()[1] in ("*", "/"):
-            op, _, at = self.take()
+            _, op, at = self.take()
             other = self.factor()
             a, b = out.constant(), other.constant()
             if op == "/":
