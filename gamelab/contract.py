@@ -141,6 +141,8 @@ class Bench:
     random_lineup: Callable[[int], Sequence[str]]
     random_batch: Callable[[Any, int, int, np.random.Generator], Any]  # params, n_games, n_players, rng
     agent_target: float                           # games per second the agents must reach
+    ratio_target: float = 30.0                    # batch engine over the reference, random play
+    memory_mib: float = 1024.0                    # peak memory of 100,000 games in flight
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

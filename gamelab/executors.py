@@ -5,10 +5,23 @@ results are placed by index, so the order of completion never changes a table.
 A chunk whose worker dies is retried (``retries`` times); one that keeps
 failing raises :class:`ChunkFailed` naming the chunk and its seed, so it can be
 reproduced alone with :func:`gamelab.runner.run_chunk`.
+
+Local workers die with their parent: on Linux each asks the kernel for
+SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``), and on every
+system a watchdog thread in each worker exits it within
+:data:`WATCHDOG_SECONDS` once its parent process is gone.  Workers ignore
+SIGINT: Ctrl-C reaches the parent, which stops its pool at once (queued
+chunks cancelled, running ones killed); every chunk finished before was
+already handed to the caller, who stores it as it arrives.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
+import os
+import signal
+import sys
+import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -32,6 +45,59 @@ class InlineExecutor:
             yield i, fn(item)
 
 
+WATCHDOG_SECONDS = 0.5  # how often a worker looks for its parent
+PR_SET_PDEATHSIG = 1    # from <linux/prctl.h>
+
+
+def worker_init(parent_pid: int) -> None:
+    """Run first in every local worker: die with the parent, leave Ctrl-C to it.
+
+    PR_SET_PDEATHSIG fires when the *thread* that started the worker ends;
+    the pool lives inside one :meth:`LocalExecutor.imap` call, so the thread
+    iterating it outlives its workers.  The watchdog covers systems without
+    prctl (it notices within :data:`WATCHDOG_SECONDS`).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no prctl in this libc: the watchdog alone
+            pass
+    if os.getppid() != parent_pid and not _alive(parent_pid):  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watchdog, args=(os.getppid(),), name="gamelab-parent-watchdog", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _watchdog(parent_pid: int) -> None:
+    """Exit this worker once its parent is gone (it is then re-parented)."""
+    while os.getppid() == parent_pid:
+        time.sleep(WATCHDOG_SECONDS)
+    os._exit(1)
+
+
+def stop_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down without waiting: queued chunks are cancelled and
+    running ones killed (Ctrl-C, a failed chunk, a caller that stopped reading)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        p.kill()
+    for p in processes:
+        p.join(timeout=5)
+
+
 class LocalExecutor:
     """Local worker processes; a pool broken by a killed worker is rebuilt
     and its unfinished chunks are run again."""
@@ -43,19 +109,26 @@ class LocalExecutor:
         pending = dict(enumerate(items))
         attempts = {i: 0 for i in pending}
         while pending:
+            pool = cf.ProcessPoolExecutor(max_workers=self.workers, initializer=worker_init,
+                                          initargs=(os.getpid(),))
             try:
-                with cf.ProcessPoolExecutor(max_workers=self.workers) as pool:
-                    futures = {pool.submit(fn, item): i for i, item in pending.items()}
-                    for fut in cf.as_completed(futures):
-                        i = futures[fut]
-                        result = fut.result()
-                        del pending[i]
-                        yield i, result
+                futures = {pool.submit(fn, item): i for i, item in pending.items()}
+                for fut in cf.as_completed(futures):
+                    i = futures[fut]
+                    result = fut.result()
+                    del pending[i]
+                    yield i, result
             except BrokenProcessPool as exc:
+                stop_pool(pool)
                 for i in pending:
                     attempts[i] += 1
                     if attempts[i] > self.retries:
                         raise ChunkFailed(pending[i], exc) from None
+            except BaseException:  # KeyboardInterrupt, a failing chunk, GeneratorExit
+                stop_pool(pool)
+                raise
+            else:
+                pool.shutdown(wait=True)
 
 
 class DaskExecutor:
@@ -70,16 +143,19 @@ class DaskExecutor:
 
         futures = [self.client.submit(fn, item, pure=False, retries=self.retries) for item in items]
         index = {f.key: i for i, f in enumerate(futures)}
-        for fut in as_completed(futures):
-            i = index[fut.key]
-            try:
-                result = fut.result()
-            except Exception as exc:  # the task failed more often than its retries allow
-                for f in futures:
-                    f.cancel()
-                raise ChunkFailed(items[i], exc) from None
-            fut.release()
-            yield i, result
+        try:
+            for fut in as_completed(futures):
+                i = index[fut.key]
+                try:
+                    result = fut.result()
+                except Exception as exc:  # the task failed more often than its retries allow
+                    raise ChunkFailed(items[i], exc) from None
+                fut.release()
+                yield i, result
+        except BaseException:  # a failed chunk, Ctrl-C, a caller that stopped reading: free the cluster
+            for f in futures:
+                f.cancel()
+            raise
 
 
 def make_executor(workers: int = 1, scheduler: str | None = None):

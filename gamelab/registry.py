@@ -66,11 +66,17 @@ def unregister(name: str) -> None:
     _EXTRA.pop(name, None)
 
 
-def available_games() -> tuple[str, ...]:
-    """Names of the shipped games, sorted (games from ``GAMELAB_GAMES`` or
-    registered by hand are not listed, but :func:`get` finds them)."""
+def shipped_games() -> tuple[str, ...]:
+    """Names of the games in gamelab's own sub-packages, sorted."""
     _discover()
     return tuple(sorted(_GAMES))
+
+
+def available_games() -> tuple[str, ...]:
+    """Every game :func:`get` finds: the shipped ones, then those named in
+    ``GAMELAB_GAMES`` or registered by hand."""
+    _discover()
+    return tuple(sorted(_GAMES)) + tuple(sorted(set(_EXTRA) - set(_GAMES)))
 
 
 def get(name: object) -> Game:
@@ -82,3 +88,11 @@ def get(name: object) -> Game:
             return game
     shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
     raise GamelabError(f"unknown game {shown}: expected one of {', '.join(available_games())}")
+
+
+def _reset() -> None:
+    """Forget what was found (tests that change ``GAMELAB_GAMES``)."""
+    global _found
+    _GAMES.clear()
+    _EXTRA.clear()
+    _found = False

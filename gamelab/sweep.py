@@ -14,6 +14,7 @@ percentage point, or ``max_games`` is reached (the table says which).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import itertools
 import json
 from pathlib import Path
@@ -22,9 +23,17 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from . import paths, registry, runner, stats
-from .errors import GamelabError, short
+from .errors import GamelabError, ParamError, short
 from .params import from_mapping, specs
-from .store import ChunkStore, key_of
+from .store import (
+    ChunkStore,
+    atomic_write,
+    code_fingerprint,
+    key_of,
+    read_checked_parquet,
+    warn_untrusted,
+    writing,
+)
 
 SPECIAL = ("n_players", "variant")
 
@@ -88,9 +97,9 @@ def cell_setting(game: str, cell: Mapping, *, base_params=None, lineup=None, n_p
         if k not in known:
             raise GamelabError(f"unknown sweep parameter {k!r}: known are {', '.join(sorted(known))}")
     if "variant" in cell:  # the rulebook's variant first, then the cell's own changes on top
-        if cell["variant"] not in ad.variants:
-            raise GamelabError(f"unknown variant {cell['variant']!r} of {game}: expected one of "
-                               f"{', '.join(ad.variants)}")
+        if not isinstance(cell["variant"], str) or cell["variant"] not in ad.variants:
+            raise ParamError(f"variant {short(cell['variant'])} is unknown: {game} has "
+                             f"{', '.join(ad.variants)}")
         variant = ad.params_for_variant(cell["variant"])
         base = from_mapping(ad.knobs, variant.changed(), base=base, source=f"variant {cell['variant']}")
     changes = {k: v for k, v in cell.items() if k in {s.name for s in specs(ad.knobs)}}
@@ -180,36 +189,88 @@ def _cell_file(run_dir: Path, i: int) -> Path:
     return run_dir / "cells" / f"cell-{i:04d}.parquet"
 
 
-def _load_cell(run_dir: Path, i: int, entry: dict | None) -> pd.DataFrame | None:
-    """A finished cell's table, if its file is there and matches the manifest."""
-    import hashlib
-    import io
+SUMMARY_CODE = ("sweep.py", "stats.py")  # what turns a cell's chunks into its table
 
-    path = _cell_file(run_dir, i)
-    if not entry or not path.exists():
-        return None
-    raw = path.read_bytes()
-    if hashlib.sha256(raw).hexdigest() != entry.get("sha256"):
-        return None
+
+def cell_code(game: str) -> str:
+    """Fingerprint of the code behind a cell's table: the game's chunks
+    (:func:`gamelab.store.code_fingerprint`) and the summaries of this module."""
+    from .store import SOURCE_ROOT
+
+    summary = [(name, hashlib.sha256((SOURCE_ROOT / name).read_bytes()).hexdigest()) for name in SUMMARY_CODE]
+    return key_of({"chunks": code_fingerprint(game), "summary": summary})
+
+
+def _load_manifest(path: Path, sweep_id: str, spec: dict, code: str, n_cells: int) -> list:
+    """The cell entries of a sweep's manifest, if it is this sweep's, made by
+    this code; otherwise (with a warning unless there is none) no entries."""
+    if not path.exists():
+        return [None] * n_cells
     try:
-        t = pd.read_parquet(io.BytesIO(raw))
-    except Exception:
+        manifest = json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:
+        reason = f"unreadable manifest ({type(exc).__name__})"
+    else:
+        reason = _manifest_problem(manifest, sweep_id, spec, code, n_cells)
+    if reason is not None:
+        warn_untrusted(path, reason, "sweep")
+        return [None] * n_cells
+    return manifest["cells"]
+
+
+def _manifest_problem(manifest, sweep_id: str, spec: dict, code: str, n_cells: int) -> str | None:
+    if not isinstance(manifest, dict):
+        return f"the manifest holds a {type(manifest).__name__}, not a mapping"
+    if manifest.get("sweep_id") != sweep_id or manifest.get("spec") != spec:
+        return "it is another sweep's manifest"
+    if manifest.get("code") != code:
+        return "it was made by other code (the game's rules, agents or the summaries changed)"
+    cells = manifest.get("cells")
+    if not isinstance(cells, list) or len(cells) != n_cells:
+        return f"the manifest's cells are not a list of {n_cells}"
+    return None
+
+
+def _entry_problem(entry, run_dir: Path, i: int, cell: Mapping) -> str | None:
+    if not isinstance(entry, dict):
+        return f"cell {i}'s record is a {type(entry).__name__}, not a mapping"
+    if entry.get("cell") != _json(cell):
+        return f"cell {i}'s record is for cell {entry.get('cell')!r}, not {_json(cell)!r}"
+    if entry.get("file") != str(_cell_file(run_dir, i).relative_to(run_dir)):
+        return f"cell {i}'s record names the file {entry.get('file')!r}"
+    if not isinstance(entry.get("rows"), int) or not isinstance(entry.get("sha256"), str):
+        return f"cell {i}'s record has no row count or checksum"
+    return None
+
+
+def _json(x):
+    return json.loads(json.dumps(x, default=str))
+
+
+def _load_cell(run_dir: Path, i: int, entry, cell: Mapping) -> pd.DataFrame | None:
+    """A finished cell's table, if its manifest record and file match; a
+    record or file that does not is recomputed with a warning."""
+    if entry is None:
         return None
-    return t if len(t) == entry.get("rows") else None
+    reason = _entry_problem(entry, run_dir, i, cell)
+    t = None
+    if reason is None:
+        t, reason = read_checked_parquet(_cell_file(run_dir, i), entry["sha256"], entry["rows"])
+    if reason is not None:
+        warn_untrusted(run_dir / "manifest.json", reason, "cell")
+    return t
 
 
 def _save_cell(run_dir: Path, i: int, t: pd.DataFrame) -> dict:
-    import hashlib
     import io
 
-    from .store import _atomic_write
-
     path = _cell_file(run_dir, i)
-    path.parent.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
     t.to_parquet(buf, index=False)
     raw = buf.getvalue()
-    _atomic_write(path, raw)
+    with writing(run_dir, "the sweep directory"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, raw)
     return {"file": str(path.relative_to(run_dir)), "rows": len(t), "sha256": hashlib.sha256(raw).hexdigest()}
 
 
@@ -226,10 +287,12 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
     ``data/runs/<sweep id>/cells/`` and recorded (rows, SHA-256) in the
     sweep's ``manifest.json`` as it completes; every finished chunk is in the
     chunk store.  Run the same sweep again after any interruption and it
-    reads the finished cells and chunks back (a file that does not match its
-    record is recomputed) and computes only the rest."""
+    reads the finished cells and chunks back and computes only the rest.
+    The manifest records the code fingerprint (:func:`cell_code`); a manifest
+    of another sweep or other code, or of the wrong shape, and a cell whose
+    record or file does not match, are recomputed with a
+    :class:`~gamelab.store.CacheWarning`."""
     from .executors import make_executor
-    from .store import _atomic_write
 
     store = store or ChunkStore()
     executor = executor or make_executor(workers)
@@ -240,14 +303,13 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
             "max_games": max_games, "base_params": base_params, "baseline": baseline, "chunk_deals": chunk_deals}
     sweep_id = key_of(spec)[:16]
     run_dir = Path(runs_dir or paths.runs_dir()) / sweep_id
-    run_dir.mkdir(parents=True, exist_ok=True)
+    with writing(run_dir, "the sweep directory"):
+        run_dir.mkdir(parents=True, exist_ok=True)
     manifest_path = run_dir / "manifest.json"
-    try:
-        old = json.loads(manifest_path.read_text())["cells"]
-    except (OSError, ValueError, KeyError):
-        old = []
-    manifest = {"sweep_id": sweep_id, "spec": json.loads(json.dumps(spec, default=str)),
-                "cells": [old[i] if i < len(old) else None for i in range(len(cells))]}
+    code = cell_code(game)
+    spec_json = _json(spec)
+    manifest = {"sweep_id": sweep_id, "spec": spec_json, "code": code,
+                "cells": _load_manifest(manifest_path, sweep_id, spec_json, code, len(cells))}
     kw = dict(n_games=n_games, seed=seed, base_params=base_params, lineup=lineup, n_players=n_players,
               precision=precision, max_games=max_games, chunk_deals=chunk_deals, store=store,
               executor=executor, progress=progress)
@@ -256,7 +318,7 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
     tables: list[pd.DataFrame] = []
     resumed = 0
     for i, cell in enumerate(cells):
-        t = _load_cell(run_dir, i, manifest["cells"][i])
+        t = _load_cell(run_dir, i, manifest["cells"][i], cell)
         if t is not None:
             resumed += 1
             runs.append(None)
@@ -277,9 +339,10 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
         t["games"] = run.games
         t["target_met"] = run.target_met
         tables.append(t)
-        manifest["cells"][i] = {"cell": json.loads(json.dumps(cell, default=str)), "games": run.games,
-                                **_save_cell(run_dir, i, t)}
-        _atomic_write(manifest_path, json.dumps(manifest, indent=1, ensure_ascii=False).encode())
+        manifest["cells"][i] = {"cell": _json(cell), "games": run.games, **_save_cell(run_dir, i, t)}
+        with writing(run_dir, "the sweep directory"):
+            atomic_write(manifest_path, json.dumps(manifest, indent=1, ensure_ascii=False).encode())
     table = pd.concat(tables, ignore_index=True)
-    table.to_parquet(run_dir / "table.parquet", index=False)
+    with writing(run_dir, "the sweep directory"):
+        table.to_parquet(run_dir / "table.parquet", index=False)
     return SweepResult(table, runs, sweep_id, store.computed, store.loaded, resumed)

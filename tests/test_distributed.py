@@ -12,7 +12,7 @@ import pytest
 
 from gamelab import runner, sweep
 from gamelab.executors import DaskExecutor, LocalExecutor
-from gamelab.store import ChunkStore
+from gamelab.store import CacheWarning, ChunkStore
 from gamelab.testing import ToyParams
 
 GRID = """game: toy
@@ -121,6 +121,7 @@ def test_a_damaged_cell_checkpoint_is_recomputed(tmp_path):
     assert again.resumed == 2 and again.computed == first.computed
     victim = sorted((tmp_path / "r").rglob("cell-0001.parquet"))[0]
     victim.write_bytes(victim.read_bytes()[:-20])
-    third = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
+    with pytest.warns(CacheWarning, match="manifest.json: cell-0001.parquet does not match its checksum"):
+        third = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
     assert third.resumed == 1 and third.cells[1] is not None
     pd.testing.assert_frame_equal(first.table, third.table)

@@ -13,27 +13,24 @@ FAST_LA = agents.AgentParams(lookahead_k=2, lookahead_beats=1)
 
 
 def _states(params, n_games, n_players, seed, stops=(0, 3, 7, 11, 16)):
-    """Random games stopped at several beats and slots: (state, rider, legal)."""
+    """Random games stopped at several beats and slots: (state, rider, legal, slot)."""
     rng = np.random.default_rng(seed)
-    st = engine.init(params, n_games, n_players, rng=rng)
-    R = st.pos.shape[1]
-    for beat in range(params.beats):
-        engine.begin_beat(params, st, inplace=True)
-        for slot in range(R):
-            rider = st.order[:, slot].astype(np.intp)
-            lg = engine.legal(params, st, rider)
-            if beat in stops and lg["acting"].any():
-                yield st.copy(), rider, lg, slot
-            engine.act(params, st, agents.random_policy(params, st, rider, lg, rng), slot, inplace=True)
-        engine.end_beat(params, st, inplace=True)
+    chance = engine.draw_chance(params, n_games, n_players, rng)
+    st = engine.init(params, n_games, n_players, chance)
+    while not engine.done(params, st).all():
+        rider, lg, slot = engine.to_move(st), engine.legal(params, st), st.slot
+        if st.beat in stops and lg.acting.any():
+            yield st.copy(), rider, lg, slot
+        st, _ = engine.step(params, st, agents.random_policy(params, st, rider, lg, rng), chance, inplace=True)
 
 
 def _check_legal(a, lg):
-    on = lg["acting"]
+    on = lg.acting
     G = on.size
-    assert lg["card"][np.arange(G), a.card - 1][on].all()
-    assert lg["spin"][np.arange(G), a.spin][on].all()
-    assert lg["seal"][np.arange(G), a.seal][on].all()
+    assert lg.card[np.arange(G), a.card - 1][on].all()
+    assert lg.spin[np.arange(G), a.spin][on].all()
+    assert lg.seal[np.arange(G), a.seal][on].all()
+    assert engine.is_legal(P, None, lg, a).all()
 
 
 @pytest.mark.parametrize("n_players", [2, 5])
@@ -67,7 +64,7 @@ def test_options_query_is_what_act_does():
         a = agents.random_policy(P, st, rider, lg, rng)
         a = a._replace(seal=np.zeros_like(a.seal), brk=np.full(a.brk.shape, brk))
         after, ev = engine.act(P, st, a, slot)
-        ok = lg["acting"] & lg["card"][np.arange(st.n_games), a.card - 1] & lg["spin"][np.arange(st.n_games), a.spin]
+        ok = lg.acting & lg.card[np.arange(st.n_games), a.card - 1] & lg.spin[np.arange(st.n_games), a.spin]
         j = (a.card - 1) * (P.max_spin_per_beat + 1) + a.spin
         g = np.nonzero(ok)[0]
         assert np.array_equal(after.pos[g, rider[g]], opt["end"][g, j[g]])
@@ -78,9 +75,7 @@ def test_options_query_is_what_act_does():
 
 
 def _one(params, n_players=2):
-    st = engine.init(params, 1, n_players, rng=np.random.default_rng(0))
-    engine.begin_beat(params, st, inplace=True)
-    return st
+    return engine.init(params, 1, n_players, engine.draw_chance(params, 1, n_players, np.random.default_rng(0)))
 
 
 def test_greedy_takes_an_exactly_reachable_relic():
@@ -90,7 +85,7 @@ def test_greedy_takes_an_exactly_reachable_relic():
     st.relic[0, :] = -1
     st.relic[0, 7] = SPINE
     st.order[0] = [1, 0]
-    lg = engine.legal(P, st, np.array([0]))
+    lg = engine.legal_for(P, st, np.array([0]))
     a = agents.greedy_policy(P, st, np.array([0]), lg)
     assert a.card[0] == 4 and a.spin[0] == 0
     st.relic[0, 7] = -1                          # gone: the 5 is better
@@ -105,7 +100,7 @@ def test_greedy_uses_spin_to_reach_a_heart_and_is_deterministic():
     st.relic[0, :] = -1
     st.relic[0, 32] = HEART
     st.order[0] = [1, 0]
-    lg = engine.legal(P, st, np.array([0]))
+    lg = engine.legal_for(P, st, np.array([0]))
     a = agents.greedy_policy(P, st, np.array([0]), lg)
     b = agents.greedy_policy(P, st, np.array([0]), lg)
     assert (a.card[0], a.spin[0]) == (2, 1)
@@ -115,7 +110,7 @@ def test_greedy_uses_spin_to_reach_a_heart_and_is_deterministic():
 def test_greedy_seals_in_front_of_a_pursuer_but_not_on_a_segment_end():
     st = _one(P)
     st.pos[0] = [20, 18]
-    lg = engine.legal(P, st, np.array([0]))
+    lg = engine.legal_for(P, st, np.array([0]))
     assert agents.greedy_policy(P, st, np.array([0]), lg).seal[0] == 1
     st.beat = 2                                   # beat 3 ends segment 1: seals would be cleared
     assert agents.greedy_policy(P, st, np.array([0]), lg).seal[0] == 0
@@ -212,7 +207,7 @@ def test_dense_greedy_values_equal_the_general_path(params):
         general = agents.greedy_values(params, st, rider, lg, games=games, first=first)
         assert dense.dtype == general.dtype == np.float32
         assert np.array_equal(dense, general)
-        assert np.array_equal(agents._seal_choice(params, agents.knobs(params), st, rider, lg),
+        assert np.array_equal(agents.seal_choice(params, agents.knobs(params), st, rider, lg),
                               _seal_choice_broadcast(params, st, rider, lg))
         checked += 1
     assert checked > 50
@@ -234,7 +229,7 @@ def _seal_choice_broadcast(params, state, rider, legal):
     opp = (team[None, :] != team[rider][:, None]) & (pos < params.length)
     w = np.where((gap >= 1) & (gap <= reach.size) & opp[:, None, :],
                  reach[np.clip(gap - 1, 0, reach.size - 1)], 0.0).sum(axis=2)
-    w = np.where(legal["seal"][:, 1:], w, -1.0)
+    w = np.where(legal.seal[:, 1:], w, -1.0)
     best = np.argmax(w, axis=1)
     return np.where(w.max(axis=1) >= kn.greedy_seal_min, best + 1, 0)
 

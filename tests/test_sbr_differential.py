@@ -6,7 +6,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gamelab.sbr import engine
+from gamelab.sbr import agents, engine, sim
+from gamelab.sbr.game import GAME
 from gamelab.sbr.rules import params_for_variant
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -54,8 +55,8 @@ def test_other_numbers_every_step():
 def _greedyish(params, state, rider, legal, rng):
     """Deterministic: the highest card, all allowed spin, the farthest seal."""
     G = state.n_games
-    return engine.Actions(5 - np.argmax(legal["card"][:, ::-1], axis=1), legal["spin"].sum(axis=1) - 1,
-                          legal["seal"].shape[1] - 1 - np.argmax(legal["seal"][:, ::-1], axis=1),
+    return engine.Actions(5 - np.argmax(legal.card[:, ::-1], axis=1), legal.spin.sum(axis=1) - 1,
+                          legal.seal.shape[1] - 1 - np.argmax(legal.seal[:, ::-1], axis=1),
                           np.ones(G, bool), np.zeros(G, int))
 
 
@@ -69,3 +70,62 @@ def test_batch_equals_batches_of_one():
         alone = engine.play(p, [_greedyish] * 4, 1, None, chance=one)
         for k, v in alone.items():
             assert np.array_equal(v[0], whole[k][g]), (g, k)
+
+
+def _step_loop(params, chance, n_players, choose):
+    """Whole games through init / legal / step; ``choose(state, legal)`` gives the actions."""
+    st = engine.init(params, chance.start.size, n_players, chance)
+    steps = 0
+    while not engine.done(params, st).all():
+        lg = engine.legal(params, st)
+        a = choose(st, lg)
+        assert engine.is_legal(params, st, lg, a).all()
+        st, _ = engine.step(params, st, a, chance, inplace=True)
+        steps += 1
+    assert steps == params.beats * st.pos.shape[1] <= GAME.max_steps
+    assert not engine.legal(params, st).acting.any()
+    return engine.result(params, st)
+
+
+@pytest.mark.parametrize("variant,n_players", [("standard", 4), ("standard", 2), ("dual", 2), ("solo", 1)])
+def test_play_equals_a_loop_of_step(variant, n_players):
+    """Same chance, a deterministic policy: engine.play's tight loop and the
+    contract's init / legal / step loop give identical results."""
+    p = agents.AgentParams(**params_for_variant(variant).as_dict())
+    chance = engine.draw_chance(p, 200, n_players, np.random.default_rng(21))
+    for policy in (_greedyish, agents.greedy_policy):
+        fast = engine.play(p, [policy] * n_players, 200, None, n_players, chance=chance)
+        slow = _step_loop(p, chance, n_players,
+                          lambda st, lg, policy=policy: policy(p, st, engine.to_move(st), lg, None))
+        assert fast["seals_placed"].sum() > 0 or variant == "solo"
+        for k, v in slow.items():
+            assert np.array_equal(v, fast[k]), (policy.__name__, k)
+
+
+def test_controller_steps_like_the_runner_play():
+    """GAME.controller driven through step gives the runner's play (random
+    agents included: the same draws in the same order)."""
+    p = agents.AgentParams()
+    seating = ["greedy", "random", "lookahead"]
+    fast = sim.play(p, seating, 40, 3, np.random.SeedSequence(8))
+    chance_seq, agent_seq = np.random.SeedSequence(8).spawn(2)          # as sim.play splits it
+    chance = engine.draw_chance(p, 40, 3, np.random.default_rng(chance_seq))
+    ctrl = GAME.controller(p, seating, 40, np.random.default_rng(agent_seq))
+    slow = _step_loop(p, chance, 3, ctrl.act)
+    for k in ("score", "win", "rank"):
+        assert np.array_equal(slow[k], fast[k]), k
+    assert np.array_equal(slow["spin_spent"], fast["spin_spent"])
+
+
+def test_is_legal_refuses_what_the_masks_refuse():
+    p = params_for_variant("standard")
+    chance = engine.draw_chance(p, 50, 4, np.random.default_rng(2))
+    st = engine.init(p, 50, 4, chance)
+    lg = engine.legal(p, st)
+    ok = engine.random_actions(p, st, lg, np.random.default_rng(3))
+    assert engine.is_legal(p, st, lg, ok).all()
+    for field, bad in (("spin", 1), ("seal", 3), ("retrieve", 6), ("card", 0), ("card", 6)):
+        got = engine.is_legal(p, st, lg, ok._replace(**{field: np.full(50, bad)}))
+        assert not got.any(), field                   # beat 1: no spin held, no square behind, no card 0 or 6
+    lg = lg._replace(acting=np.zeros(50, bool))
+    assert engine.is_legal(p, st, lg, ok._replace(card=np.full(50, 9))).all()

@@ -8,7 +8,7 @@ import pytest
 from gamelab.errors import ParamError
 from gamelab.sbr import engine
 from gamelab.sbr.reference import Game
-from gamelab.sbr.rules import (DEFAULT_BOARD, EYE, HEART, SKULL, SPINE, SbrParams, check_players,
+from gamelab.sbr.rules import (DEFAULT_BOARD, EYE, HEART, SKULL, SPINE, SbrParams, n_riders,
                                params_for_variant)
 
 P = SbrParams()
@@ -20,13 +20,13 @@ class Scene:
 
     def __init__(self, params=P, n_players=4, pos=None, spin=None, relics=None, seals=None):
         self.p = params
-        R = check_players(params, n_players)
+        R = n_riders(params, n_players)
         layout = np.full(params.length + 1, -1, np.int8)
         for sq, kind in (relics or {}).items():
             layout[sq] = kind
         deck = np.repeat(np.arange(1, 6, dtype=np.int8), params.card_counts)
         chance = engine.Chance(np.broadcast_to(deck, (1, R, deck.size)).copy(), layout[None], np.zeros(1, np.int8))
-        self.st = engine.init(params, 1, n_players, chance=chance)
+        self.st = engine.init(params, 1, n_players, chance)
         self.ref = Game(params, n_players, chance.decks[0], layout, 0)
         self.st.hand[:] = params.card_counts
         self.st.drawn[:] = deck.size
@@ -177,9 +177,10 @@ def test_finished_rider_skipped():
     s.st.beat = 5
     st = engine.begin_beat(P, s.st)
     assert st.order[0, -1] == 0
-    lg = engine.legal(P, st, np.array([0]))
-    assert not lg["acting"][0] and not lg["card"].any()
+    lg = engine.legal_for(P, st, np.array([0]))
+    assert not lg.acting[0] and not lg.card.any()
     a = engine.Actions(*(np.array([v]) for v in (3, 0, 0, False, 0)))
+    assert engine.is_legal(P, st, lg, a)[0]                # a rider not acting is legal with anything
     st2, ev = engine.act(P, st, a, 3)
     assert not ev["acted"][0] and st2.hand[0, 0].tolist() == [4] * 5
 
@@ -255,8 +256,8 @@ def test_readings_change_what_they_say():
     assert s.move(0, 1) == (14, 0)                          # the heart's 3 squares meet the seal at 14
     p = P.replace(seal_empty="no_seal_no_rider")
     s = Scene(p, pos=[10, 8])
-    assert not engine.legal(p, s.st, np.array([0]))["seal"][0, 2]
-    assert engine.legal(P, s.st, np.array([0]))["seal"][0, 2]
+    assert not engine.legal_for(p, s.st, np.array([0])).seal[0, 2]
+    assert engine.legal_for(P, s.st, np.array([0])).seal[0, 2]
 
 
 def test_variants():
@@ -267,7 +268,7 @@ def test_variants():
     fw = params_for_variant("forward_seals")
     assert fw.spin_cap == 7
     s = Scene(fw, pos=[10, 5])
-    assert engine.legal(fw, s.st, np.array([0]))["seal"][0].tolist() == [True] * 4
+    assert engine.legal_for(fw, s.st, np.array([0])).seal[0].tolist() == [True] * 4
     s.move(0, 1, seal=3)                                    # placed from 10 before moving: 13
     assert s.st.seal[0, 13] == 0
     s = Scene(fw, pos=[10, 5], seals={12: 0, 7: 0})
@@ -286,8 +287,8 @@ def test_variants():
 
 
 def _fastest(params, state, rider, legal, rng):
-    card = 5 - np.argmax(legal["card"][:, ::-1], axis=1)
-    spin = legal["spin"].sum(axis=1) - 1
+    card = 5 - np.argmax(legal.card[:, ::-1], axis=1)
+    spin = legal.spin.sum(axis=1) - 1
     G = state.n_games
     return engine.Actions(card, spin, np.zeros(G, int), np.ones(G, bool), np.zeros(G, int))
 
@@ -303,7 +304,7 @@ def test_parameter_validation():
     with pytest.raises(ParamError, match="board = .* has 130 items"):
         SbrParams(board=("straight",) * 129 + ("finish",))
     with pytest.raises(ParamError, match="n_players = 6 is not allowed: this game takes 2-5 players"):
-        engine.init(P, 1, 6, rng=np.random.default_rng(0))
+        engine.draw_chance(P, 1, 6, np.random.default_rng(0))
     with pytest.raises(ParamError, match="curve_penalty = -1 is out of range"):
         SbrParams(curve_penalty=-1)
     with pytest.raises(ParamError, match="variant 'tag' is unknown"):

@@ -6,7 +6,7 @@ import pytest
 
 from gamelab import runner
 from gamelab.strand import engine, sim, styles
-from gamelab.strand.agents import StrandSetup, per_game, random_policy, uniform_choice
+from gamelab.strand.agents import AgentParams, per_game, random_policy, uniform_choice
 
 
 def test_uniform_choice_is_legal_and_uniform():
@@ -22,10 +22,10 @@ def test_uniform_choice_is_legal_and_uniform():
 
 
 @pytest.mark.parametrize("setup", [
-    StrandSetup(),
-    StrandSetup(negotiation=False, bb_lock="yield"),
-    StrandSetup(time_rain=True, renege_to="best", reneging=0.5),
-    StrandSetup(silent=True, fragile_sum="half", renege_to="stay"),
+    AgentParams(),
+    AgentParams(negotiation=False, bb_lock="yield"),
+    AgentParams(time_rain=True, renege_to="best", reneging=0.5),
+    AgentParams(silent=True, fragile_sum="half", renege_to="stay"),
 ])
 @pytest.mark.parametrize("P", [3, 6])
 def test_every_style_answers_legally_in_random_states(setup, P):
@@ -34,28 +34,27 @@ def test_every_style_answers_legally_in_random_states(setup, P):
     G = 600
     codes = rng.integers(0, styles.RANDOM + 1, (G, P)).astype(np.int8)
     roles = np.argsort(rng.random((G, 6)), 1)[:, :P] + 1
-    st = engine.init(setup, G, P, rng, roles=roles)
+    chance = engine.draw_chance(setup, G, P, rng, roles=roles)
+    st = engine.init(setup, G, P, chance)
     table = styles.Table(setup, codes, np.random.default_rng(1))
     decide = (table.cargo, table.ropes, table.react)
     while not st.done.all():
         acts = decide[st.phase](st)
-        for s in range(P):
-            mask = engine.legal_mask(setup, st, s)
-            assert mask[np.arange(G), acts[:, s]].all(), (st.phase, s)
-            wild = random_policy(setup, st, s, mask, rng)
-            acts[:, s] = np.where(rng.random(G) < 0.3, wild, acts[:, s])
-        st, ev = engine.step(setup, st, acts, engine.draw_chance(setup, st, rng))
+        mask = engine.legal(setup, st)
+        assert engine.is_legal(setup, st, mask, acts).all(), st.phase
+        wild = engine.random_actions(setup, st, mask, rng)
+        acts = np.where(rng.random((G, P)) < 0.3, wild, acts)
+        st, ev = engine.step(setup, st, acts, chance)
         if "partner" in ev:
             table.observe(ev)
 
 
-def _ropes_for(cargo, codes, setup=StrandSetup(reneging=0.0), rope=None):
+def _ropes_for(cargo, codes, setup=AgentParams(reneging=0.0), rope=None):
     G, P = 1, len(cargo)
-    st = engine.init(setup, G, P, np.random.default_rng(0))
-    st = st.copy(cargo=np.array([cargo], np.int8), card=np.array([cargo], np.int8))
+    st = engine.init(setup, G, P, engine.draw_chance(setup, G, P, np.random.default_rng(0), roles=None))
+    st = st.copy(cargo=np.array([cargo], np.int8), card=np.array([cargo], np.int8), phase=engine.ROPE)
     if rope is not None:
         st = st.copy(rope=np.array([rope], np.int8))
-    st = engine.dataclasses.replace(st, phase=engine.ROPE)
     table = styles.Table(setup, np.array([codes], np.int8), np.random.default_rng(0))
     return table.ropes(st)[0].tolist(), table
 
@@ -86,13 +85,13 @@ def test_negotiation_pairs_the_five_with_the_one():
 def test_stay_style_refuses_an_overweight_partner_and_mirror_follows_its_pointer():
     ropes, _ = _ropes_for([5, 5, 4], [styles.STAY, styles.HEAVY, styles.HEAVY])
     assert ropes[0] == 3                         # 5+5 or 5+4 would be overweight: stay
-    ropes, _ = _ropes_for([2, 2, 2, 2], [styles.MIRROR] * 4, StrandSetup(negotiation=False),
+    ropes, _ = _ropes_for([2, 2, 2, 2], [styles.MIRROR] * 4, AgentParams(negotiation=False),
                           rope=[2, 2, 3, 0])
     assert ropes[2] in (0, 1) and ropes[3] == 2  # seat 3 follows seat 2, who pointed at it
 
 
 def test_no_reneging_means_no_lone_markers():
-    out = sim.play(StrandSetup(reneging=0.0, roles="none"), ["heavy", "key", "node_grabber", "mirror"],
+    out = sim.play(AgentParams(reneging=0.0, roles="none"), ["heavy", "key", "node_grabber", "mirror"],
                    500, 4, np.random.SeedSequence(3))
     assert (out["lone_total"] == 0).all()
     assert (out["win"].sum(1) == pytest.approx(1.0))
@@ -125,7 +124,7 @@ def test_same_seed_same_table_any_workers():
 def test_model_knobs_are_declared_and_derived_knobs_work():
     from gamelab.params import specs
     from gamelab.sweep import cell_setting
-    names = {s.name for s in specs(StrandSetup)}
+    names = {s.name for s in specs(AgentParams)}
     assert {"reneging", "negotiation", "roles", "renege_to", "sum_cap"} <= names
     params, _, _ = cell_setting("strand", {"node_scale": 1.5, "n_players": 4})
     assert params.node_values == (5, 6, 6, 8, 8, 9, 11, 12)
@@ -134,7 +133,7 @@ def test_model_knobs_are_declared_and_derived_knobs_work():
 
 
 def test_role_policies_fire():
-    out = sim.play(StrandSetup(), sim.default_lineup(6), 400, 6, np.random.SeedSequence(9))
+    out = sim.play(AgentParams(), sim.default_lineup(6), 400, 6, np.random.SeedSequence(9))
     assert set(out["role"].ravel()) == {"veteran", "bb", "fragile", "porter", "musician", "engineer"}
 
 
@@ -147,12 +146,12 @@ def test_per_game_wrapper_plays_and_rejects_illegal_answers():
         return 0
 
     rng = np.random.default_rng(1)
-    out = engine.play(StrandSetup(), [per_game(cautious), random_policy, random_policy], 30, rng, 3)
+    out = engine.play(AgentParams(), [per_game(cautious), random_policy, random_policy], 30, rng, 3)
     assert out["score"].shape == (30, 3)
     with pytest.raises(ValueError, match="legal actions are"):
-        engine.play(StrandSetup(), [per_game(lambda obs, legal: 99)] * 3, 5, rng, 3)
+        engine.play(AgentParams(), [per_game(lambda obs, legal: 99)] * 3, 5, rng, 3)
     # a custom seat inside the style table
-    res = sim.play_games(StrandSetup(), np.array([[styles.CUSTOM, 0, 1]] * 20, np.int8),
-                         np.zeros((20, 3), np.int8), np.random.default_rng(2), np.random.default_rng(3),
-                         custom={0: per_game(cautious)})
+    chance = sim.deal_chance(AgentParams(), 20, 3, None, np.random.default_rng(2), np.random.default_rng(4))
+    res = sim.play_games(AgentParams(), np.array([[styles.CUSTOM, 0, 1]] * 20, np.int8), chance,
+                         np.random.default_rng(3), custom={0: per_game(cautious)})
     assert res["style"][0, 0] == "custom"

@@ -3,7 +3,7 @@ actions, identical state after every step and identical results."""
 import numpy as np
 import pytest
 
-from gamelab.strand import agents, engine, reference
+from gamelab.strand import engine, reference
 from gamelab.strand.rules import StrandParams, params_for_variant
 
 READINGS = [
@@ -16,22 +16,10 @@ READINGS = [
 ]
 
 
-def _ref_games(params, st):
-    games = []
-    for g in range(st.n_games):
-        ref = reference.Game(params, st.role[g].tolist(), st.hand[g].tolist(), st.deck[g].tolist(),
-                             st.rain_order[g].tolist())
-        ref.discard = st.discard[g].tolist()
-        games.append(ref)
-    return games
-
-
 def _same(st, ref, g):
-    assert st.hand[g].tolist() == ref.hands, "hand"
-    assert st.deck[g].tolist() == ref.deck and st.discard[g].tolist() == ref.discard, "deck"
-    for name in ("limit", "score", "lone", "uses", "cargo", "card", "rope", "partner"):
-        assert getattr(st, name)[g].tolist() == getattr(ref, name if name != "limit" else "limit"), name
-    assert (int(st.seg[g]), int(st.rnd[g]), int(st.rain[g]), st.phase) == (ref.seg, ref.rnd, ref.rain, ref.phase)
+    batch, one = reference.observe_batch(st, g), reference.observe(ref)
+    for key in one:
+        assert batch[key] == one[key], key
 
 
 @pytest.mark.parametrize("changes,n_players,roles", READINGS)
@@ -39,32 +27,48 @@ def test_engine_matches_reference(changes, n_players, roles):
     params = StrandParams().replace(**changes)
     rng = np.random.default_rng(hash((n_players, len(changes))) % 2**32)
     G = 1000
-    st = engine.init(params, G, n_players, rng, roles=roles)
-    refs = _ref_games(params, st)
-    legal = (lambda r, s: r.cargo_legal(s), lambda r, s: r.rope_legal(s), lambda r, s: r.react_legal(s))
-    while not st.done.all():
-        phase = st.phase
-        masks = [engine.legal_mask(params, st, s) for s in range(n_players)]
+    chance = engine.draw_chance(params, G, n_players, rng, roles=roles)
+    st = engine.init(params, G, n_players, chance)
+    refs = [reference.start(params, n_players, chance, g) for g in range(G)]
+    for g in range(0, G, 50):
+        _same(st, refs[g], g)
+    legal = (reference.Game.cargo_legal, reference.Game.rope_legal, reference.Game.react_legal)
+    steps = 0
+    while not engine.done(params, st).all():
+        mask = engine.legal(params, st)
         for g in range(0, G, 50):  # the masks agree with the reference's legal lists
             for s in range(n_players):
-                assert np.flatnonzero(masks[s][g]).tolist() == sorted(legal[phase](refs[g], s))
-        acts = np.stack([agents.random_policy(params, st, s, masks[s], rng) for s in range(n_players)], 1)
-        chance = engine.draw_chance(params, st, rng)
+                assert np.flatnonzero(mask[g, s]).tolist() == sorted(legal[st.phase](refs[g], s))
+        acts = engine.random_actions(params, st, mask, rng)
+        assert engine.is_legal(params, st, mask, acts).all()
+        before = st
         st, _ = engine.step(params, st, acts, chance)
+        assert before is not st and before.phase != st.phase     # the state given is left as it was
         for g, ref in enumerate(refs):
-            a = acts[g].tolist()
-            if phase == engine.CARGO:
-                ref.reveal(a)
-            elif phase == engine.ROPE:
-                ref.ropes(a)
-            else:
-                ref.settle(a, chance["draws"][g].tolist())
+            reference.advance(params, ref, before, acts, chance, g)
             _same(st, ref, g)
-    res = engine.results(params, st)
+        steps += 1
+    assert steps == 3 * params.rounds
+    res = engine.result(params, st)
     for g, ref in enumerate(refs):
         assert ref.done
-        assert res["score"][g].tolist() == ref.final()
-        assert res["win"][g].tolist() == pytest.approx(ref.win_shares())
+        one = reference.result(ref)
+        assert res["score"][g].tolist() == one["score"]
+        assert res["win"][g].tolist() == pytest.approx(one["win"])
+
+
+def test_is_legal_refuses_an_illegal_action():
+    params = StrandParams()
+    rng = np.random.default_rng(3)
+    chance = engine.draw_chance(params, 50, 4, rng, roles=None)
+    st = engine.init(params, 50, 4, chance)
+    mask = engine.legal(params, st)
+    acts = engine.random_actions(params, st, mask, rng)
+    assert engine.is_legal(params, st, mask, acts).all()
+    bad = acts.copy()
+    bad[7, 2] = engine.cargo_action(5, porter=True)     # no porter in the game: never legal
+    bad[9, 0] = 99                                       # no such code
+    assert np.flatnonzero(~engine.is_legal(params, st, mask, bad)).tolist() == [7, 9]
 
 
 def test_batch_equals_games_one_by_one():
@@ -72,23 +76,27 @@ def test_batch_equals_games_one_by_one():
     params = params_for_variant("time_rain")
     rng = np.random.default_rng(7)
     G, P = 40, 5
-    st = engine.init(params, G, P, rng, roles="random")
-    singles = [_slice(st, g) for g in range(G)]
+    chance = engine.draw_chance(params, G, P, rng)
+    st = engine.init(params, G, P, chance)
+    singles = [st.take(g) for g in range(G)]
     while not st.done.all():
-        acts = np.stack([agents.random_policy(params, st, s, engine.legal_mask(params, st, s), rng)
-                         for s in range(P)], 1)
-        chance = engine.draw_chance(params, st, rng)
+        acts = engine.random_actions(params, st, engine.legal(params, st), rng)
         st, _ = engine.step(params, st, acts, chance)
         for g in range(G):
-            one = {k: v[g:g + 1] for k, v in chance.items()}
-            singles[g], _ = engine.step(params, singles[g], acts[g:g + 1], one)
-            ref = _slice(st, g)
+            singles[g], _ = engine.step(params, singles[g], acts[g:g + 1], chance.take(g))
+            ref = st.take(g)
             for name in ("hand", "deck", "discard", "score", "lone", "seg", "limit", "uses", "partner"):
                 assert np.array_equal(getattr(singles[g], name), getattr(ref, name)), name
 
 
-def _slice(st, g):
-    import dataclasses
-    arrays = {f.name: getattr(st, f.name)[g:g + 1].copy() for f in dataclasses.fields(st)
-              if isinstance(getattr(st, f.name), np.ndarray)}
-    return dataclasses.replace(st, **arrays)
+def test_inplace_step_updates_the_state_given():
+    params = StrandParams()
+    rng = np.random.default_rng(5)
+    chance = engine.draw_chance(params, 30, 4, rng)
+    st = engine.init(params, 30, 4, chance)
+    hand = st.hand.copy()
+    acts = engine.random_actions(params, st, engine.legal(params, st), rng)
+    out, _ = engine.step(params, st, acts, chance)
+    assert np.array_equal(st.hand, hand) and st.phase == engine.CARGO
+    same, _ = engine.step(params, st, acts, chance, inplace=True)
+    assert same is st and st.phase == engine.ROPE and np.array_equal(st.hand, out.hand)

@@ -9,6 +9,11 @@ from strand_helpers import run
 P4 = "A B C D"
 
 
+def _first_card(p, st):
+    """(1,P) each seat shows its smallest card."""
+    return engine.legal(p, st)[0].argmax(1)[None]
+
+
 def test_pointing_triangle_all_lone_then_node_waits():
     led = run(P4, [("3 4 5 2", "B C A -"), ("1 2 3 4", "B A D C")])
     r1, r2 = led["rounds"]
@@ -29,13 +34,12 @@ def test_three_point_at_one_who_points_back_at_one():
 @pytest.mark.parametrize("reading,limit2,hand2", [("accumulate", 4, 4), ("one_round", 3, 3)])
 def test_stay_raises_the_hand_limit(reading, limit2, hand2):
     p = StrandParams(stay_bonus=reading)
-    rng = np.random.default_rng(3)
-    st = engine.init(p, 1, 4, rng)
-    first_card = lambda st: np.array([[int(np.argmax(engine.cargo_mask(p, st, s)[0])) for s in range(4)]])
+    chance = engine.draw_chance(p, 1, 4, np.random.default_rng(3), roles=None)
+    st = engine.init(p, 1, 4, chance)
     for ropes in ([[4, 2, 1, 1]], [[1, 0, 3, 2]]):   # round 1: A stays; round 2: nobody stays
-        st, _ = engine.step(p, st, first_card(st))
-        st, _ = engine.step(p, st, np.array(ropes))
-        st, ev = engine.step(p, st, np.zeros((1, 4), int), engine.draw_chance(p, st, rng))
+        st, _ = engine.step(p, st, _first_card(p, st), chance)
+        st, _ = engine.step(p, st, np.array(ropes), chance)
+        st, ev = engine.step(p, st, np.zeros((1, 4), int), chance)
         if ropes[0][0] == 4:
             assert ev["stay"][0].tolist() == [True, False, False, False] and ev["gained"][0, 0] == 0
             assert st.limit[0].tolist() == [4, 3, 3, 3] and st.hand[0].sum(1).tolist() == [4, 3, 3, 3]
@@ -45,12 +49,12 @@ def test_stay_raises_the_hand_limit(reading, limit2, hand2):
 
 def test_stays_accumulate_up_to_max_hand():
     p = StrandParams()
-    rng = np.random.default_rng(4)
-    st = engine.init(p, 1, 3, rng)
+    chance = engine.draw_chance(p, 1, 3, np.random.default_rng(4), roles=None)
+    st = engine.init(p, 1, 3, chance)
     for _ in range(4):
-        st, _ = engine.step(p, st, np.array([[int(np.argmax(engine.cargo_mask(p, st, s)[0])) for s in range(3)]]))
-        st, _ = engine.step(p, st, np.array([[3, 2, 1]]))
-        st, _ = engine.step(p, st, np.zeros((1, 3), int), engine.draw_chance(p, st, rng))
+        st, _ = engine.step(p, st, _first_card(p, st), chance)
+        st, _ = engine.step(p, st, np.array([[3, 2, 1]]), chance)
+        st, _ = engine.step(p, st, np.zeros((1, 3), int), chance)
     assert st.limit[0, 0] == 5 and st.hand[0, 0].sum() == 5
 
 

@@ -7,7 +7,7 @@ import pytest
 from gamelab import cli, playtest
 from gamelab.errors import ParamError, RecordError
 from gamelab.strand import agents, engine
-from gamelab.strand.rules import StrandParams, check_players
+from gamelab.strand.rules import StrandParams, check_players, params_for_variant
 from strand_helpers import rec, run
 
 EXAMPLE = "data/playtests/strand_example.json"
@@ -93,8 +93,8 @@ def test_hidden_hands_accept_any_revealed_cargo():
     """Hands are hidden at the table: five 5s in a row cannot be checked."""
     led = run("A B C", [("5 1 1", "B A -")] * 8)
     assert led["final"]["gross"][0] == 8 * 5 + sum(StrandParams().node_values)
-    st = engine.init(StrandParams(), 1, 3, None)
-    assert engine.cargo_mask(StrandParams(), st, 0)[0, :5].all()
+    st = engine.init(StrandParams(), 1, 3, engine.replay_chance(StrandParams(), 1, 3))
+    assert not st.tracked and engine.legal(StrandParams(), st)[0, 0, :5].all()
 
 
 # --- parameters ---------------------------------------------------------------
@@ -112,10 +112,12 @@ def test_invalid_parameters(kw, message):
 
 def test_player_count():
     with pytest.raises(ParamError, match=r"n_players = 7 is out of range: expected int in 3\.\.6"):
-        check_players(7)
+        check_players(StrandParams(), 7)
     with pytest.raises(ParamError, match="n_players = 2"):
-        engine.init(StrandParams(), 1, 2, np.random.default_rng(0))
-    assert check_players(3) == 3
+        engine.init(StrandParams(), 1, 2, engine.replay_chance(StrandParams(), 1, 2))
+    with pytest.raises(ParamError, match="n_players = 5 cannot play variant E"):
+        check_players(params_for_variant("teams"), 5)
+    check_players(params_for_variant("teams"), 6)
 
 
 def test_defaults_are_the_rulebooks():

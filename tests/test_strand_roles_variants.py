@@ -96,9 +96,10 @@ def test_variant_a_short_game():
 def test_variant_b_silent_and_fog_flags():
     assert params_for_variant("silent").silent and not StrandParams().silent
     p = params_for_variant("time_rain")
-    st = engine.init(p, 2, 4, None, rain_order=[[rules.FOG] + [7] * 7, [7] * 8])
+    st = engine.init(p, 2, 4, engine.replay_chance(p, 2, 4, rain_order=[[rules.FOG] + [7] * 7, [7] * 8]))
     assert engine.negotiation(p, st).tolist() == [False, True]
-    assert engine.negotiation(params_for_variant("silent"), engine.init(StrandParams(), 1, 4, None)).tolist() == [False]
+    silent = engine.init(StrandParams(), 1, 4, engine.replay_chance(StrandParams(), 1, 4))
+    assert engine.negotiation(params_for_variant("silent"), silent).tolist() == [False]
 
 
 def test_variant_c_three_players():
@@ -146,8 +147,8 @@ def test_variant_f_needs_the_rain_card_in_the_record():
 
 def test_time_rain_deck_deals_each_card_once():
     p = params_for_variant("time_rain")
-    st = engine.init(p, 200, 4, np.random.default_rng(1))
+    st = engine.init(p, 200, 4, engine.draw_chance(p, 200, 4, np.random.default_rng(1)))
     assert (np.sort(st.rain_order, 1) == np.arange(8)).all()
     p2 = p.replace(clear_redraw=True, rain_cards=("acid", "clear", "tower"))
-    order = engine.init(p2, 50, 4, np.random.default_rng(1)).rain_order
+    order = engine.draw_chance(p2, 50, 4, np.random.default_rng(1)).rain_order
     assert set(np.unique(order)) == {rules.ACID, rules.TOWER}

@@ -4,7 +4,7 @@ import pytest
 
 from gamelab import runner, sweep
 from gamelab.errors import GamelabError, ParamError
-from gamelab.store import ChunkStore
+from gamelab.store import CacheWarning, ChunkStore
 from gamelab.testing import ToyParams
 
 
@@ -77,7 +77,8 @@ def test_corrupt_chunk_is_recomputed(store):
     first = sweep.run_cell("toy", {}, **kw)
     victim = sorted(store.dir.rglob("*.parquet"))[0]
     victim.write_bytes(victim.read_bytes()[:50])  # truncated
-    again = sweep.run_cell("toy", {}, **kw)
+    with pytest.warns(CacheWarning, match=f"{victim.stem}.json: {victim.name} does not match its checksum"):
+        again = sweep.run_cell("toy", {}, **kw)
     assert store.rejected == 1 and store.computed == 3  # 2 chunks, then the bad one again
     pd.testing.assert_frame_equal(first.frame, again.frame)
 

@@ -33,7 +33,7 @@ def test_panel_rejects_unknown_slider():
 
 
 def test_ev_threshold_panel_redraws():
-    from gamelab.widgets import EvThresholdPanel
+    from gamelab.strand.panels import EvThresholdPanel
 
     panel = EvThresholdPanel()
     panel.update()

@@ -1,7 +1,10 @@
 """STEEL BALL RUN: CONTINENTAL SPIN (rulebook shared/seeds/000_dd784b01c1fe9a1b.txt).
 
 rules (parameters, board, variants) <- reference (plain one-game spec)
-<- engine (batch arrays) <- agents; record replays playtest files.
+<- state (batch types) <- engine (batch arrays: legality, turn, movement,
+options, ranking) <- agents (greedy, lookahead) <- sim (runner adapter),
+panels (notebook); record replays playtest files; game.py is the
+contract's ``GAME`` record.
 """
 from .rules import SbrParams, params_for_variant
 

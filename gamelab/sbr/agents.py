@@ -1,9 +1,9 @@
 """STEEL BALL RUN agents (``docs/agents.md``).
 
 Policies follow the engine's signature ``policy(params, state, rider, legal,
-rng) -> engine.Actions`` and choose only among the rules' legal actions.  They
-ask the engine what a move would do (:func:`engine.outcome`); none moves a
-rider itself.  Every model knob is a declared parameter of
+rng) -> engine.Actions`` (``legal``: the :class:`engine.Legal` masks) and
+choose only among the rules' legal actions.  They ask the engine what a move
+would do (:func:`engine.outcome`); none moves a rider itself.  Every model knob is a declared parameter of
 :class:`AgentParams` (a subclass of the rules' ``SbrParams``), so sweeps and
 sliders read it like a rule; a plain ``SbrParams`` gets the knobs' defaults.
 
@@ -13,6 +13,8 @@ sliders read it like a rule; a plain ``SbrParams`` gets the knobs' defaults.
 * :func:`lookahead_policy`: the greedy's top options, each played out to the
   end of the game (or a horizon) with every rider greedy; the best margin wins.
 * :func:`from_function`: a plain per-game Python function as a policy.
+* :class:`Controller` (``GAME.controller``): the agents of a seating by name
+  (:data:`POLICIES`), driven through the engine's ``legal`` and ``step``.
 
 This module is the agents' front: the random policy and custom agents live
 here; the knobs in :mod:`~gamelab.sbr.knobs`, the greedy in
@@ -22,57 +24,58 @@ and the lookahead in :mod:`~gamelab.sbr.lookahead`, all importable from here.
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 
 import numpy as np
 
 from ..errors import GamelabError
 from . import engine
-from .engine import Actions
-from .greedy import _seal_choice, _value_table, greedy_policy, greedy_values  # noqa: F401 (private: tests)
+from .greedy import greedy_policy, greedy_values, seal_choice, value_table
 from .knobs import AgentParams, knobs
+from .legality import pick
 from .lookahead import lookahead_policy
+from .state import Actions
 
 __all__ = ["AgentParams", "knobs", "pick", "random_policy", "greedy_values", "greedy_policy", "lookahead_policy",
-           "View", "from_function"]
-
-
-def pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random True column of each row (0 where a row has none)."""
-    return _pick(mask, rng.random(mask.shape[0]))
-
-
-_SLOTS = 60                      # divisible by 1..5: every count of options is exact
-
-
-@lru_cache(maxsize=8)
-def _pick_table(width: int) -> np.ndarray:
-    """(2**width, 60): for each mask pattern, the column chosen by each of 60
-    equal slices of [0, 1)."""
-    table = np.zeros((2 ** width, _SLOTS), np.intp)
-    for pattern in range(1, 2 ** width):
-        cols = [c for c in range(width) if pattern >> c & 1]
-        table[pattern] = [cols[j * len(cols) // _SLOTS] for j in range(_SLOTS)]
-    return table
-
-
-def _pick(mask, u):
-    """The column of each row's True entries picked by uniform ``u`` (G,)."""
-    if mask.shape[1] > 8:                        # wide masks: the k-th True column
-        c = mask.cumsum(axis=1)
-        return np.argmax(c > (u * c[:, -1]).astype(np.intp)[:, None], axis=1)
-    x = mask.view(np.uint8)
-    bits = x[:, 0].astype(np.intp)
-    for c in range(1, mask.shape[1]):
-        bits |= x[:, c].astype(np.intp) << c
-    return _pick_table(mask.shape[1]).reshape(-1).take(bits * _SLOTS + (u * _SLOTS).astype(np.intp))
+           "seal_choice", "value_table", "POLICIES", "Controller", "controller", "View", "from_function"]
 
 
 def random_policy(params, state, rider, legal, rng) -> Actions:
-    """Uniformly random legal card, spin, seal; break and retrieve at random."""
-    u = rng.random((5, state.n_games))
-    return Actions(card=_pick(legal["card"], u[0]) + 1, spin=_pick(legal["spin"], u[1]),
-                   seal=_pick(legal["seal"], u[2]), brk=u[3] < 0.5, retrieve=(u[4] * 6).astype(np.intp))
+    """Uniformly random legal card, spin, seal; break and retrieve at random
+    (:func:`engine.random_actions`)."""
+    return engine.random_actions(params, state, legal, rng)
+
+
+POLICIES = {"greedy": greedy_policy, "random": random_policy, "lookahead": lookahead_policy}
+
+
+class Controller:
+    """The agents of one seating (one agent name per seat) over a batch of
+    games (contract.Controller): each game's actions come from the policy of
+    the seat whose rider is to move, exactly as :func:`engine.play` merges
+    them (seats with the same agent share one policy call)."""
+
+    def __init__(self, params, seating, n_games: int, rng: np.random.Generator):
+        unknown = [name for name in seating if name not in POLICIES]
+        if unknown:
+            raise GamelabError(f"unknown sbr agent {unknown[0]!r}: expected one of {', '.join(POLICIES)}")
+        self.params, self.rng, self.n_games = params, rng, n_games
+        self.groups = engine.seat_groups([POLICIES[name] for name in seating])
+        R = len(seating) * params.riders_per_player
+        self.seat_of = np.arange(R) // params.riders_per_player
+
+    def act(self, state, legal) -> Actions:
+        if not legal.acting.any():                  # nobody to move: no agent is asked (as in engine.play)
+            return engine.idle_actions(state.n_games)
+        rider = engine.to_move(state)
+        return engine.joint_actions(self.params, state, rider, legal, self.groups, self.seat_of, self.rng)
+
+    def observe(self, events: dict) -> None:
+        """Full information: the agents read the state, not the events."""
+
+
+def controller(params, seating, n_games: int, rng: np.random.Generator) -> Controller:
+    """``GAME.controller``: a :class:`Controller` for ``seating``."""
+    return Controller(params, seating, n_games, rng)
 
 
 @dataclasses.dataclass
@@ -119,7 +122,7 @@ def from_function(fn):
         G = state.n_games
         out = dict(card=np.ones(G, np.intp), spin=np.zeros(G, np.intp), seal=np.zeros(G, np.intp),
                    brk=np.zeros(G, bool), retrieve=np.zeros(G, np.intp))
-        for g in np.nonzero(legal["acting"])[0]:
+        for g in np.nonzero(legal.acting)[0]:
             view = _view(params, state, int(g), int(rider[g]), legal)
             got = fn(view)
             got = dict(zip(("card", "spin", "seal", "brk", "retrieve"), got)) if isinstance(got, tuple) else got
@@ -145,6 +148,6 @@ def _view(params, state, g, r, legal) -> View:
                 seals_left=state.seals_left[g].tolist(), relics=state.relic_n[g].tolist(),
                 hand=state.hand[g, r].tolist(), beat=state.beat + 1, board=list(params.board),
                 relic=state.relic[g].tolist(), seal=state.seal[g].tolist(),
-                cards=[v + 1 for v in range(5) if legal["card"][g, v]],
-                spins=[s for s in range(legal["spin"].shape[1]) if legal["spin"][g, s]],
-                seals=[d for d in range(legal["seal"].shape[1]) if legal["seal"][g, d]], preview=preview)
+                cards=[v + 1 for v in range(legal.card.shape[1]) if legal.card[g, v]],
+                spins=[s for s in range(legal.spin.shape[1]) if legal.spin[g, s]],
+                seals=[d for d in range(legal.seal.shape[1]) if legal.seal[g, d]], preview=preview)

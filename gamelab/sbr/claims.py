@@ -74,7 +74,10 @@ def _blocks(x, fn):
 
 
 def _ratio(num, den):
-    return lambda idx: num[idx].sum() / max(den[idx].sum(), 1)
+    """The statistic ``sum(num) / sum(den)`` over the games ``idx``."""
+    def ratio(idx):
+        return num[idx].sum() / max(den[idx].sum(), 1)
+    return ratio
 
 
 def _bootstrap(fn, n, rng):
@@ -99,7 +102,10 @@ def cell_table(d: dict, rng) -> dict:
     out["mean_arrival_beat"] = (f(np.arange(G)), lo, hi, G, *np.percentile(b, [2.5, 97.5]),
                                 "bootstrap over games (ratio over arrivals)")
     s = d["score"].astype(float)
-    sd = lambda idx: s[idx].std(ddof=1)  # noqa: E731
+
+    def sd(idx):
+        return s[idx].std(ddof=1)
+
     lo, hi = _bootstrap(sd, G, rng)
     b = _blocks(np.arange(G), sd)
     out["score_sd"] = (sd(np.arange(G)), lo, hi, G, *np.percentile(b, [2.5, 97.5]), "bootstrap over games")

@@ -15,7 +15,7 @@ import numpy as np
 from . import engine
 from .identities import (cards_left_in_hand, deck_runs_out, map_statistics, mean_card, mileage_deficit,
                          point_pools, spin_income, terrain_squares)
-from .rules import CURVE, RELIC_TYPES, RIVER, ROCK, TOWN, SbrParams, params_for_variant
+from .rules import CURVE, N_VALUES, RELIC_TYPES, RIVER, ROCK, TOWN, SbrParams, n_riders, params_for_variant
 
 TERRAINS = ("straight", "curve", "rock", "river", "town", "relic", "finish")
 LISTED = {"curve": CURVE, "rock": ROCK, "river": RIVER, "town": TOWN}   # 4.3 lists their squares
@@ -25,11 +25,11 @@ def moves(params: SbrParams, starts, card: int, spin: int = 0) -> dict:
     """What the engine does with ``card`` (+ ``spin``) for a lone rider on each
     square of ``starts``: (n,) arrays ``stop`` and ``tax`` (no seals, no relics)."""
     starts = np.asarray(starts, np.intp)
-    G, R = starts.size, params.min_players * params.riders_per_player
-    deck = np.repeat(np.arange(1, 6, dtype=np.int8), params.card_counts)
+    G, R = starts.size, n_riders(params, params.min_players)
+    deck = np.repeat(np.arange(1, N_VALUES + 1, dtype=np.int8), params.card_counts)
     chance = engine.Chance(np.broadcast_to(deck, (G, R, deck.size)).copy(),
                            np.full((G, params.length + 1), -1, np.int8), np.zeros(G, np.int8))
-    st = engine.init(params, G, params.min_players, chance=chance)
+    st = engine.init(params, G, params.min_players, chance)
     st.pos[:, 0] = starts
     out = engine.outcome(params, st, np.zeros(G, np.intp), np.full((G, 1), card), np.full((G, 1), spin))
     return {"stop": out["stop"][:, 0], "tax": out["tax"][:, 0]}
@@ -102,7 +102,7 @@ def _decks(params: SbrParams) -> dict:
             "relic_cards": sum(params.relic_counts), "min_players": params.min_players,
             "max_players": params.max_players}
     for P in range(params.min_players, params.max_players + 1):
-        riders = P * params.riders_per_player
+        riders = n_riders(params, P)
         out |= {f"drive_cards_{P}p": riders * deck, f"seals_{P}p": riders * params.seals_per_player,
                 f"riders_{P}p": riders, f"spin_tracks_{P}p": riders,
                 f"relic_cards_used_{P}p": min(sum(params.relic_counts), len(params.relic_squares()))}
@@ -152,7 +152,7 @@ def _points(params: SbrParams) -> dict:
     out |= {f"segment_points_rank_{k}": p for k, p in enumerate(params.segment_points[:5], 1)}
     out |= {f"final_points_rank_{k}": p for k, p in enumerate(params.final_points[:5], 1)}
     for P in range(params.min_players, params.max_players + 1):
-        pools = point_pools(params, P * params.riders_per_player)
+        pools = point_pools(params, n_riders(params, P))
         out |= {f"pool_{k}_{P}p": float(v) for k, v in pools.items()}
         out[f"pool_without_relics_{P}p"] = float(pools["segments"] + pools["final"])
         out[f"segments_over_relics_{P}p"] = float(pools["segments"] / pools["relics"]) if pools["relics"] else 0.0

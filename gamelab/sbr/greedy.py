@@ -10,9 +10,9 @@ opponents (5.3, cleared at the segment's end, 6.2).  Knobs:
 :class:`~gamelab.sbr.knobs.AgentParams`.
 
 * :func:`greedy_policy` and :func:`greedy_values`;
-* :func:`_value_table` and :func:`_dense_values`: the same values from
+* :func:`value_table` and :func:`_dense_values`: the same values from
   tables by start square, spin held and option, where no seal is near;
-* :func:`_seal_choice`: where to place a seal.
+* :func:`seal_choice`: where to place a seal.
 """
 from __future__ import annotations
 
@@ -21,11 +21,15 @@ from functools import lru_cache
 import numpy as np
 
 from . import engine
-from .engine import Actions
-from .indexing import _rows, _rows2
+from .indexing import flat_index, row_starts, row_starts_k
 from .knobs import knobs
-from .projection import _dense_rank_terms, _rank_terms
-from .rules import SKULL
+from .movement import max_move
+from .projection import dense_rank_terms, rank_terms
+from .rules import N_VALUES, SKULL
+from .state import Actions
+
+LEGAL_TABLE_BITS = 14     # legal patterns (card bits + spin bits) up to this wide go through a table
+SEQUENTIAL_SUM_RIDERS = 7  # numpy sums up to 7 terms along an axis in order: column loops match it
 
 
 def greedy_policy(params, state, rider, legal, rng=None) -> Actions:
@@ -39,15 +43,15 @@ def greedy_policy(params, state, rider, legal, rng=None) -> Actions:
     val = greedy_values(params, state, rider, legal, first=first)
     best = np.argmax(val, axis=1)
     brk = np.zeros(G, bool)
-    held = state.spin.reshape(-1)[np.arange(G) * state.pos.shape[1] + rider]
-    need = legal["acting"] & (held >= params.seal_break_cost) & (first <= 5 + params.max_spin_per_beat)
+    held = state.spin.reshape(-1)[flat_index(np.arange(G), state.pos.shape[1], rider)]
+    need = legal.acting & (held >= params.seal_break_cost) & (first <= max_move(params))
     if need.any():
         gs = np.nonzero(need)[0]
         vb = greedy_values(params, state, rider[gs], legal, games=gs, brk=True, first=first[gs])
         better = vb.max(axis=1) > val[gs].max(axis=1)
         best[gs[better]] = np.argmax(vb[better], axis=1)
         brk[gs[better]] = True
-    seal = _seal_choice(params, knobs(params), state, rider, legal)
+    seal = seal_choice(params, knobs(params), state, rider, legal)
     return Actions(card=card_k[best], spin=spin_k[best], seal=seal, brk=brk, retrieve=np.zeros(G, np.intp))
 
 
@@ -60,14 +64,14 @@ def greedy_values(params, state, rider, legal, games=None, brk=False, first=None
     card_k, _ = engine.option_list(params.max_spin_per_beat)
     if games is None and not brk and not params.heart_passes_seals and first is not None:
         return _dense_values(params, kn, state, rider, legal, first)
-    lc, ls = legal["card"], legal["spin"]
+    lc, ls = legal.card, legal.spin
     if games is not None:
         lc, ls = lc[games], ls[games]
     ok = (lc[:, :, None] & ls[:, None, :]).reshape(lc.shape[0], -1)
     out = engine.options(params, state, rider, brk, games=games, first=first, mask=ok)
     games = np.arange(state.n_games) if games is None else games
     i, k = out["row"], out["option"]
-    fi = (games * state.pos.shape[1] + rider)[i]
+    fi = flat_index(games, state.pos.shape[1], rider)[i]
     pos = state.pos.reshape(-1)[fi].astype(np.float32)
     held = state.spin.reshape(-1)[fi].astype(np.float32)
     kind = out["relic"]
@@ -75,7 +79,7 @@ def greedy_values(params, state, rider, legal, games=None, brk=False, first=None
     skull = np.nonzero(kind == SKULL)[0]
     if skull.size:
         v[skull] += np.float32(kn.greedy_card) * _card_back(params, state, fi[skull], card_k[k[skull]])
-    v = _rank_terms(params, kn, state, games, rider, i, out["end"], v)
+    v = rank_terms(params, kn, state, games, rider, i, out["end"], v)
     val = np.full(ok.shape, -np.inf, np.float32)
     val[i, k] = v
     return val
@@ -94,49 +98,54 @@ def _base_value(params, kn, end, pos, kind, spin, held, tax, k):
 
 
 @lru_cache(maxsize=32)
-def _value_table(params):
+def value_table(params):
     """:func:`_base_value` of every entry of :func:`engine.option_table`
-    (the same float32 arithmetic): (L+1, H, K, 6) and the end squares."""
+    (the same float32 arithmetic): (L+1, H, K, RELIC_CODES) flattened, and
+    the end squares; ``rowk[pos * H + held, k]`` is the flat index of
+    (pos, held, k, relic code 0), so adding the relic code + 1 finds an entry."""
     kn = knobs(params)
     ot = engine.option_table(params)
-    L1, H, K, _ = ot["end"].shape
-    b = lambda a: np.broadcast_to(a, ot["end"].shape)  # noqa: E731
+    L1, H, K, C = ot["end"].shape
+
+    def b(a):
+        return np.broadcast_to(a, ot["end"].shape)
     pos = b(np.arange(L1, dtype=np.float32)[:, None, None, None])
     held = b(np.arange(H, dtype=np.float32)[None, :, None, None])
     k = b(np.arange(K)[None, None, :, None])
     v = _base_value(params, kn, ot["end"], pos, ot["relic"], ot["spin"], held, ot["tax"], k)
     dend = (ot["end"] - np.arange(L1, dtype=np.int16)[:, None, None, None]).astype(np.intp).reshape(-1)
     return dict(value=np.ascontiguousarray(v, np.float32).reshape(-1), dend=dend, J=int(dend.max()) + 1,
-                rowk=((np.arange(L1 * H) * K)[:, None] + np.arange(K)) * 6 + 1,
-                stop_square=ot["stop_square"].astype(np.intp), K=K, M=5 + params.max_spin_per_beat)
+                rowk=flat_index(flat_index(np.arange(L1 * H)[:, None], K, np.arange(K)), C, 1),
+                stop_square=ot["stop_square"].astype(np.intp), K=K, M=max_move(params))
 
 
 def _dense_values(params, kn, state, rider, legal, first):
     """:func:`greedy_values` of all games at once, no breaking, from the
-    tables of :func:`_value_table` (identical values: the same arithmetic,
+    tables of :func:`value_table` (identical values: the same arithmetic,
     done once per table entry); games with a seal that matters within reach
     (``first``) go through the general path."""
-    tv = _value_table(params)
+    tv = value_table(params)
     G, R = state.pos.shape
     L1, K = params.length + 1, tv["K"]
-    fi = _rows(G, R) + rider
+    fi = row_starts(G, R) + rider
     pos = state.pos.reshape(-1).take(fi).astype(np.intp)
     held = state.spin.reshape(-1).take(fi).astype(np.intp)
     sq = tv["stop_square"].take(pos, axis=0)                      # (G, K)
-    sq += _rows2(G, L1, K)
+    sq += row_starts_k(G, L1, K)                                   # flat squares of each game's relic row
     kind = state.relic.reshape(-1).take(sq)                        # (G, K) int8 (square 0: never a relic)
-    idx = tv["rowk"].take(pos * (params.spin_cap + 1) + held, axis=0)
-    idx += kind
+    idx = tv["rowk"].take(flat_index(pos, params.spin_cap + 1, held), axis=0)
+    idx += kind                                                    # value[pos, held, k, kind + 1], flat
     v = tv["value"].take(idx)
     flat = v.reshape(-1)
     skull = np.flatnonzero(kind == SKULL)
     if skull.size:
         card_k, _ = engine.option_list(params.max_spin_per_beat)
-        flat[skull] += np.float32(kn.greedy_card) * _card_back(params, state, fi[skull // K], card_k[skull % K])
+        game, option = np.divmod(skull, K)                         # skull = flat_index(game, K, option)
+        flat[skull] += np.float32(kn.greedy_card) * _card_back(params, state, fi[game], card_k[option])
     beat = state.beat + 1
     if beat in params.segment_ends() or beat == params.beats:
-        v = _dense_rank_terms(params, kn, state, rider, pos, tv["dend"].take(idx), tv["J"], v)
-    v += _illegal(legal["card"], legal["spin"])
+        v = dense_rank_terms(params, kn, state, rider, pos, tv["dend"].take(idx), tv["J"], v)
+    v += _illegal(legal.card, legal.spin)
     near = np.flatnonzero(first <= tv["M"])
     if near.size:
         v[near] = greedy_values(params, state, rider[near], legal, games=near, first=first[near])
@@ -157,10 +166,10 @@ def _illegal_table(n_card, n_spin):
 def _illegal(card, spin):
     """(G, K) 0 where the (card, spin) option is legal, -inf elsewhere."""
     nc, ns = card.shape[1], spin.shape[1]
-    if nc + ns > 14:
+    if nc + ns > LEGAL_TABLE_BITS:
         ok = (card[:, :, None] & spin[:, None, :]).reshape(card.shape[0], -1)
         return np.where(ok, np.float32(0), np.float32(-np.inf))
-    bits = np.zeros(card.shape[0], np.intp)
+    bits = np.zeros(card.shape[0], np.intp)      # bits = card bits | spin bits << nc: the pattern as a number
     for j, m in enumerate([card[:, c] for c in range(nc)] + [spin[:, c] for c in range(ns)]):
         bits |= m.view(np.uint8).astype(np.intp) << j
     return _illegal_table(nc, ns).take(bits, axis=0)
@@ -168,19 +177,19 @@ def _illegal(card, spin):
 
 def _card_back(params, state, fi, cards):
     """The card a skull would bring back (the highest in the discard)."""
-    disc = state.discard.reshape(-1, 5)[fi] > 0
-    high = np.where(disc.any(axis=1), 5 - np.argmax(disc[:, ::-1], axis=1), 0)
+    disc = state.discard.reshape(-1, N_VALUES)[fi] > 0
+    high = np.where(disc.any(axis=1), N_VALUES - np.argmax(disc[:, ::-1], axis=1), 0)
     return np.maximum(high, cards) if params.skull_takes_current else high
 
 
-def _seal_choice(params, kn, state, rider, legal):
+def seal_choice(params, kn, state, rider, legal):
     """The seal square with the most expected victims (opponents racing
     behind it, weighted by ``greedy_seal_reach``), if enough and the segment
     has a beat left (seals are cleared at its end)."""
     G, R = state.pos.shape
     if params.seals_per_player == 0 or (state.beat + 1) in params.segment_ends():
         return np.zeros(G, np.intp)
-    if R <= 7:
+    if R <= SEQUENTIAL_SUM_RIDERS:
         return _seal_choice_cols(params, kn, state, rider, legal)
     reach = np.asarray(kn.greedy_seal_reach, np.float64)
     d = np.arange(1, params.seal_range + 1)
@@ -192,7 +201,7 @@ def _seal_choice(params, kn, state, rider, legal):
     opp = (team[None, :] != team[rider][:, None]) & (pos < params.length)
     w = np.where((gap >= 1) & (gap <= reach.size) & opp[:, None, :],
                  reach[np.clip(gap - 1, 0, reach.size - 1)], 0.0).sum(axis=2)
-    w = np.where(legal["seal"][:, 1:], w, -1.0)
+    w = np.where(legal.seal[:, 1:], w, -1.0)
     best = np.argmax(w, axis=1)
     return np.where(w.max(axis=1) >= kn.greedy_seal_min, best + 1, 0)
 
@@ -209,25 +218,25 @@ def _reach_table(params):
 
 
 def _seal_choice_cols(params, kn, state, rider, legal):
-    """:func:`_seal_choice` as loops over the few squares and riders (the
+    """:func:`seal_choice` as loops over the few squares and riders (the
     same float64 sums in the same order as ``sum(axis=2)`` for up to 7
     riders)."""
     G, R = state.pos.shape
     table, off = _reach_table(params)
-    fi = _rows(G, R) + rider
+    fi = row_starts(G, R) + rider
     me = state.pos.reshape(-1).take(fi).astype(np.intp)
     team = np.arange(R) // params.riders_per_player
     my_team = team.take(rider)
     pos = [state.pos[:, o].astype(np.intp) for o in range(R)]
     opp = [(my_team != team[o]) & (pos[o] < params.length) for o in range(R)]
     sign = 1 if params.seal_direction == "ahead" else -1
-    seal_ok = legal["seal"]
+    seal_ok = legal.seal
     best_v = best_i = None
     for d in range(1, params.seal_range + 1):
         base = me + (sign * d + off)
         w = np.zeros(G)
         for o in range(R):
-            w = w + table.take((base - pos[o]) * opp[o])
+            w = w + table.take((base - pos[o]) * opp[o])    # np.where(opp[o], table[sq - pos[o] + off], 0)
         w = np.where(seal_ok[:, d], w, -1.0)
         if best_v is None:
             best_v, best_i = w, np.full(G, d, np.intp)

@@ -10,9 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import engine
-from .engine import Actions
 from .greedy import greedy_policy, greedy_values
 from .knobs import knobs
+from .options import option_index
+from .state import Actions
+
+GREEDY_TIE_BONUS = 1e-6     # added to the greedy's own option's margin: ties go to the greedy's choice
 
 
 def lookahead_policy(params, state, rider, legal, rng=None) -> Actions:
@@ -26,7 +29,7 @@ def lookahead_policy(params, state, rider, legal, rng=None) -> Actions:
     kn = knobs(params)
     rider = np.asarray(rider, np.intp)
     base = greedy_policy(params, state, rider, legal)
-    ga = np.nonzero(legal["acting"])[0]
+    ga = np.nonzero(legal.acting)[0]
     if ga.size == 0 or kn.lookahead_k == 1:
         return base
     card_k, spin_k = engine.option_list(params.max_spin_per_beat)
@@ -35,8 +38,8 @@ def lookahead_policy(params, state, rider, legal, rng=None) -> Actions:
     top = np.argsort(-val, axis=1, kind="stable")[:, :k]             # (n, k)
     valid = np.take_along_axis(val, top, axis=1) > -np.inf
     top = np.where(valid, top, top[:, :1])
-    first = np.argmax(base.card[ga, None] * 100 + base.spin[ga, None] ==
-                      card_k[top] * 100 + spin_k[top], axis=1)          # the greedy's pick among them
+    S = params.max_spin_per_beat
+    first = np.argmax(option_index(base.card[ga, None], base.spin[ga, None], S) == top, axis=1)  # the greedy's pick
     reps = np.repeat(ga, k)
     sim = state.take(reps)
     n = reps.size
@@ -48,7 +51,7 @@ def lookahead_policy(params, state, rider, legal, rng=None) -> Actions:
     _play_out(params, sim, slot + 1, kn.lookahead_beats)
     margin = _margin(params, sim, rider[reps] // params.riders_per_player).reshape(-1, k)
     margin = np.where(valid, margin, -np.inf)
-    margin[np.arange(ga.size), first] += 1e-6        # ties: the greedy's own choice
+    margin[np.arange(ga.size), first] += GREEDY_TIE_BONUS
     choice = top[np.arange(ga.size), np.argmax(margin, axis=1)]
     card, spin = base.card.copy(), base.spin.copy()
     card[ga], spin[ga] = card_k[choice], spin_k[choice]
@@ -65,8 +68,8 @@ def _play_out(params, st, slot, beats):
     while True:
         for s in range(slot, R):
             rider = st.order[:, s].astype(np.intp)
-            lg = engine.legal(params, st, rider)
-            if lg["acting"].any():
+            lg = engine.legal_for(params, st, rider)
+            if lg.acting.any():
                 engine.act(params, st, greedy_policy(params, st, rider, lg), s, inplace=True)
         engine.end_beat(params, st, inplace=True)
         if st.beat >= last:

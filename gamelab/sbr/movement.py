@@ -6,12 +6,13 @@ FAQ Q3), the seals met on the way (5.3, the owner's bonus of 9.3), the stop
 square's relic (5.4: eye, heart, and the heart's walk under
 ``heart_passes_seals``) and town (4.2), spin capped (5.2).
 
-* :func:`_tables`: the movement with no seal on the way, by start square,
-  movement and big card (built once per parameter set).
-* :func:`_outcome`: the kernel :func:`~gamelab.sbr.turn.act` plays and
-  :func:`outcome` previews; :func:`_walk` the square-by-square walk where a
-  seal that matters lies within reach; :func:`_meet_seal`; :func:`_stop_square`
-  and the :func:`_heart_walk`.
+* :func:`move_tables`: the movement with no seal on the way, by start
+  square, movement and big card (built once per parameter set);
+  :func:`table_index` indexes them.
+* :func:`move_outcome`: the kernel :func:`~gamelab.sbr.turn.act` plays and
+  :func:`outcome` previews; :func:`walk` the square-by-square walk where a
+  seal that matters lies within reach (:func:`first_seal`); :func:`_meet_seal`;
+  :func:`_stop_square` and the :func:`_heart_walk`.
 * :func:`outcome` and :func:`seal_ahead`: the queries agents ask (they never
   move riders themselves); every (card, spin) option at once is in
   :mod:`gamelab.sbr.options`.
@@ -19,23 +20,36 @@ square's relic (5.4: eye, heart, and the heart's walk under
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .indexing import _flat
-from .rules import CURVE, EYE, HEART, RIVER, ROCK, TOWN, SbrParams
+from .indexing import flat, flat_index
+from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, TOWN, SbrParams
+from .state import State
 
-if TYPE_CHECKING:
-    from .engine import State
+SEAL_WORD = 8      # squares of the int8 seal board read at once as one int64 (:func:`_seal_near`)
+
+
+def max_move(params: SbrParams) -> int:
+    """The most movement of one beat: the highest card plus the most spin (5.1, 5.2)."""
+    return N_VALUES + params.max_spin_per_beat
+
+
+def _extra_cost(params, terrain, big):
+    """Section 4.2: the extra cost of entering a square of ``terrain`` (a rock;
+    a curve for a big card)."""
+    if terrain == ROCK:
+        return params.rock_penalty
+    return params.curve_penalty if terrain == CURVE and big else 0
 
 
 @lru_cache(maxsize=32)
-def _tables(params: SbrParams):
+def move_tables(params: SbrParams):
     """Movement with no seal on the way, (start, movement, big card) ->
-    stop square (-1 if no square entered), river met, terrain tax, end square."""
+    stop square (-1 if no square entered), river met, terrain tax, end square
+    (``*_i``: the same flattened, index with :func:`table_index`)."""
     L, terr = params.length, params.terrain_array()
-    M = 5 + params.max_spin_per_beat
+    M = max_move(params)
     stop = np.full((L + 1, M + 1, 2), -1, np.int16)
     end = np.zeros((L + 1, M + 1, 2), np.int16)
     river = np.zeros((L + 1, M + 1, 2), bool)
@@ -46,8 +60,7 @@ def _tables(params: SbrParams):
                 pos, m, riv, tx, st = s, m0, False, 0, -1
                 while m > 0 and pos < L:
                     sq, m = pos + 1, m - 1
-                    extra = params.rock_penalty if terr[sq] == ROCK else (
-                        params.curve_penalty if terr[sq] == CURVE and big else 0)
+                    extra = _extra_cost(params, terr[sq], big)
                     if extra and m > 0:
                         if params.extra_cost_rule == "stop_before" and m < extra:
                             tx += m
@@ -61,9 +74,25 @@ def _tables(params: SbrParams):
                 points=np.array(list(params.relic_points) + [0], np.int16),
                 stop_i=stop.astype(np.intp).reshape(-1), end_i=end.astype(np.intp).reshape(-1),
                 tax_i=tax.astype(np.intp).reshape(-1), river_i=river.reshape(-1).copy(), town=terr == TOWN,
-                river_sq=terr == RIVER, extra=np.array([[params.rock_penalty if t == ROCK else (
-                    params.curve_penalty if t == CURVE and b else 0) for b in (0, 1)] for t in terr],
-                    np.intp).reshape(-1))
+                river_sq=terr == RIVER,
+                extra=np.array([[_extra_cost(params, t, b) for b in (0, 1)] for t in terr], np.intp).reshape(-1))
+
+
+def table_index(pos, m, big, M):
+    """Flat index into the ``*_i`` arrays of :func:`move_tables` ((L+1, M+1, 2)
+    flattened): plain, ``[pos, m, big]``."""
+    return (pos * (M + 1) + m) * 2 + big
+
+
+def extra_index(sq, big):
+    """Flat index into ``move_tables(...)["extra"]`` ((L+1, 2) flattened):
+    plain, ``[sq, big]``."""
+    return sq * 2 + big
+
+
+def _concat(parts):
+    """The index arrays of ``parts`` joined (empty intp if none)."""
+    return np.concatenate(parts) if parts else np.zeros(0, np.intp)
 
 
 def _gain(spin, flag, n, cap):
@@ -71,17 +100,17 @@ def _gain(spin, flag, n, cap):
     return spin + flag * (np.minimum(cap, spin + n) - spin)
 
 
-def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None, fi=None):
+def move_outcome(params, st, tb, g, r, card, m, brk, spin, first=None, fi=None):
     """Steps 4-5 for riders ``r`` in games ``g`` (flat (n,) arrays) holding
     ``spin`` after paying for the move, as pure arrays.  The movement table
     answers where no seal that matters lies on the way; the other entries walk
     square by square (vectorised across them)."""
     cap = params.spin_cap
     if fi is None:
-        fi = g * st.pos.shape[1] + r
-    pos = _flat(st.pos).take(fi).astype(np.intp)
+        fi = flat_index(g, st.pos.shape[1], r)
+    pos = flat(st.pos).take(fi).astype(np.intp)
     big = card >= params.big_card
-    ti = (pos * (tb["M"] + 1) + m) * 2 + big
+    ti = table_index(pos, m, big, tb["M"])
     stop = tb["stop_i"].take(ti)
     end = tb["end_i"].take(ti)
     tax = tb["tax_i"].take(ti)
@@ -91,18 +120,17 @@ def _outcome(params, st, tb, g, r, card, m, brk, spin, first=None, fi=None):
     removed_i, removed_sq = [], []
     seal_flat = st.seal.reshape(-1)
     if first is None:
-        first = _first_seal(params, tb, st, g, r, pos)
+        first = first_seal(params, tb, st, g, r, pos)
     s = np.flatnonzero(end - pos >= first)
     if s.size:
-        w = _walk(params, tb, seal_flat, g.take(s), r.take(s), pos.take(s), m.take(s), big.take(s), brk.take(s),
+        w = walk(params, tb, seal_flat, g.take(s), r.take(s), pos.take(s), m.take(s), big.take(s), brk.take(s),
                   spin0.take(s))
         stop[s], end[s], tax[s], spin[s], hits[s] = w[:5]
         removed_i.append(s[w[5]])
         removed_sq.append(w[6])
     kind, end, spin = _stop_square(params, st, tb, g, r, stop, end, spin, hits, (removed_i, removed_sq))
-    cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.intp)  # noqa: E731
     return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind,
-                removed_i=cat(removed_i), removed_sq=cat(removed_sq))
+                removed_i=_concat(removed_i), removed_sq=_concat(removed_sq))
 
 
 def _stop_square(params, st, tb, g, r, stop, end, spin, hits, removed):
@@ -114,7 +142,7 @@ def _stop_square(params, st, tb, g, r, stop, end, spin, hits, removed):
     L, L1, cap = params.length, params.length + 1, params.spin_cap
     has = stop >= 0
     sq = np.maximum(stop, 0)
-    kind = st.relic.reshape(-1).take(g * L1 + sq).astype(np.intp)
+    kind = st.relic.reshape(-1).take(flat_index(g, L1, sq)).astype(np.intp)
     if st.relic[:, 0].max(initial=-1) >= 0:       # square 0 holds no relic unless a caller put one there
         kind = np.where(has, kind, -1)
     spin = _gain(spin, kind == EYE, params.eye_spin, cap)
@@ -132,7 +160,7 @@ def _stop_square(params, st, tb, g, r, stop, end, spin, hits, removed):
     return kind, end, spin
 
 
-def _first_seal(params, tb, st, g, r, pos):
+def first_seal(params, tb, st, g, r, pos):
     """Offset (1..M) of the first square ahead of ``pos`` holding a seal that
     matters to rider ``r``; M + 1 if none within one move.  Only the games
     with a seal among the next squares (:func:`_seal_near`) are scanned."""
@@ -141,7 +169,8 @@ def _first_seal(params, tb, st, g, r, pos):
     s = np.nonzero(_seal_near(params, st, g, pos, M))[0]
     if s.size:
         off = np.arange(1, M + 1)
-        owner = st.seal.reshape(-1)[(g[s] * (params.length + 1))[:, None] + np.minimum(pos[s, None] + off, params.length)]
+        ahead = np.minimum(pos[s, None] + off, params.length)                    # (n, M) squares, clipped
+        owner = st.seal.reshape(-1)[flat_index(g[s, None], params.length + 1, ahead)]
         hit = (owner >= 0) & ~_ignored(params, owner, r[s, None])
         first[s] = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, M + 1)
     return first
@@ -152,12 +181,14 @@ def _seal_near(params, st, g, pos, M):
     False; a True may be a seal just beyond, which the caller's scan sorts
     out).  The seal board is int8 with -1 for "none", so eight squares read
     as one int64 are all empty exactly when the word is -1."""
-    L1 = params.length + 1
-    flat = st.seal.reshape(-1)
-    if M > 8 or not flat.flags.c_contiguous or flat.size < 8:
+    L1, W = params.length + 1, SEAL_WORD
+    board = st.seal.reshape(-1)
+    if M > W or not board.flags.c_contiguous or board.size < W:
         return np.ones(g.size, bool)
-    words = np.ndarray(shape=(flat.size - 7,), dtype=np.int64, buffer=flat, strides=(1,))
-    return words[np.minimum(g * L1 + pos + 1, flat.size - 8)] != -1       # (take would copy the strided view)
+    # words[i] = the W bytes board[i:i+W] as one int64 (a strided view, no copy)
+    words = np.ndarray(shape=(board.size - W + 1,), dtype=np.int64, buffer=board, strides=(1,))
+    first = np.minimum(flat_index(g, L1, pos + 1), board.size - W)
+    return words[first] != -1       # plain: (board[first:first+W] >= 0).any(); take would copy the view
 
 
 def _ignored(params, owner, r):
@@ -173,14 +204,14 @@ def _ignored(params, owner, r):
     return own
 
 
-def _walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
+def walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
     """Step 4 square by square: terrain, a river, then a seal (5.3).
     Returns stop, end, tax, spin, hits, and the (entry, square) pairs of the
     seals removed."""
     L, cap = params.length, params.spin_cap
     extra_t, river_t = tb["extra"], tb["river_sq"]
     n = g.size
-    base = g * (L + 1)
+    base = g * (L + 1)                   # each game's row of the seal board
     stop = np.full(n, -1, np.intp)
     tax = np.zeros(n, np.intp)
     hits = np.zeros(n, np.intp)
@@ -189,25 +220,25 @@ def _walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
     active = (m > 0) & (pos < L)
     while active.any():
         sq = np.minimum(pos + 1, L)
-        m = m - active
-        extra = extra_t.take(sq * 2 + big)
+        m = m - active                           # np.where(active, m - 1, m)
+        extra = extra_t.take(extra_index(sq, big))
         pay = active & (extra > 0) & (m > 0)
         enter = active
         if params.extra_cost_rule == "stop_before":
             blocked = pay & (m < extra)
-            tax += blocked * m
-            m = m - blocked * m
+            tax += blocked * m                   # np.where(blocked, tax + m, tax)
+            m = m - blocked * m                  # np.where(blocked, 0, m)
             enter = active & ~blocked
             pay = pay & ~blocked
-        take = pay * np.minimum(extra, m)
+        take = pay * np.minimum(extra, m)        # np.where(pay, min(extra, m), 0)
         tax += take
         m = m - take
-        pos = pos + enter * (sq - pos)
-        stop = stop + enter * (sq - stop)
+        pos = pos + enter * (sq - pos)           # np.where(enter, sq, pos)
+        stop = stop + enter * (sq - stop)        # np.where(enter, sq, stop)
         riv = enter & river_t.take(sq) & ~river
         river |= riv
         spin = _gain(spin, riv, params.river_spin, cap)
-        owner = (seal_flat.take(base + sq) + 1) * enter - 1
+        owner = (seal_flat.take(base + sq) + 1) * enter - 1    # np.where(enter, seal[g, sq], -1)
         m, spin, hit, removed = _meet_seal(params, owner, r, m, brk, spin)
         if removed.any():
             hits += hit
@@ -215,8 +246,7 @@ def _walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
             rem_i.append(ri)
             rem_sq.append(sq.take(ri))
         active = enter & (m > 0) & (pos < L)
-    cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.intp)  # noqa: E731
-    return stop, pos, tax, spin, hits, cat(rem_i), cat(rem_sq)
+    return stop, pos, tax, spin, hits, _concat(rem_i), _concat(rem_sq)
 
 
 def _meet_seal(params, owner, r, m, brk, spin):
@@ -230,23 +260,24 @@ def _meet_seal(params, owner, r, m, brk, spin):
     if params.seal_owner_bonus:
         bonus = has & (owner == r)
         removed = bonus
-        m = m + bonus * params.seal_owner_bonus
+        m = m + bonus * params.seal_owner_bonus      # np.where(bonus, m + seal_owner_bonus, m)
         ign = ign | (owner == r)
     opp = has & ~ign
     zero = opp & (m == 0) & (not params.break_on_stop)
     rest = opp & ~zero
     hit = rest | (zero & params.seal_spent_on_stop)
     can = rest & brk & (spin >= params.seal_break_cost)
-    spin = spin - can * params.seal_break_cost
+    spin = spin - can * params.seal_break_cost    # np.where(can, spin - seal_break_cost, spin)
     pen = rest & ~can
-    return m - pen * (m - np.maximum(0, m - params.seal_penalty)), spin, hit, removed | hit
+    m = m - pen * (m - np.maximum(0, m - params.seal_penalty))   # np.where(pen, max(0, m - penalty), m)
+    return m, spin, hit, removed | hit
 
 
 def _heart_walk(params, seal_flat, g, r, pos):
     """The heart's squares meeting seals (``heart_passes_seals``): no
     terrain, no relic, no breaking."""
     L = params.length
-    base = g * (L + 1)
+    base = g * (L + 1)                   # each game's row of the seal board
     steps = np.full(g.size, params.heart_steps, np.intp)
     hits = np.zeros(g.size, np.intp)
     no = np.zeros(g.size, bool)
@@ -256,7 +287,7 @@ def _heart_walk(params, seal_flat, g, r, pos):
     while active.any():
         sq = np.where(active, np.minimum(pos + 1, L), pos)
         pos = sq
-        steps = steps - active
+        steps = steps - active                   # np.where(active, steps - 1, steps)
         owner = np.where(active, seal_flat[base + sq], -1)
         steps, _, hit, removed = _meet_seal(params, owner, r, steps, no, spin)
         hits += hit
@@ -279,7 +310,7 @@ def outcome(params: SbrParams, state: State, rider: np.ndarray, card: np.ndarray
     ``hits`` (seals triggered), ``relic`` (kind taken, -1 none; full
     information: the face-down type).  The rider's own seal placed this turn
     is not on the board yet (it matters only under 9.3 forward seals)."""
-    tb = _tables(params)
+    tb = move_tables(params)
     R = state.pos.shape[1]
     games = np.arange(state.n_games) if games is None else np.asarray(games, np.intp)
     card = np.asarray(card, np.intp)
@@ -287,20 +318,20 @@ def outcome(params: SbrParams, state: State, rider: np.ndarray, card: np.ndarray
     spin = np.broadcast_to(np.asarray(spin, np.intp), card.shape)
     brk = np.broadcast_to(np.asarray(brk, bool), card.shape)
     rider = np.asarray(rider, np.intp)
-    fi = games * R + rider
-    held = np.repeat(_flat(state.spin)[fi].astype(np.intp), K)
-    first = np.repeat(_first_seal(params, tb, state, games, rider,
-                                  _flat(state.pos)[fi].astype(np.intp)), K)
-    out = _outcome(params, state, tb, np.repeat(games, K), np.repeat(rider, K), card.reshape(-1),
+    fi = flat_index(games, R, rider)
+    held = np.repeat(flat(state.spin)[fi].astype(np.intp), K)
+    first = np.repeat(first_seal(params, tb, state, games, rider,
+                                 flat(state.pos)[fi].astype(np.intp)), K)
+    out = move_outcome(params, state, tb, np.repeat(games, K), np.repeat(rider, K), card.reshape(-1),
                    (card + spin).reshape(-1), brk.reshape(-1), held - spin.reshape(-1), first)
     return {k: v.reshape(n, K) for k, v in out.items() if k not in ("removed_i", "removed_sq")}
 
 
 def seal_ahead(params: SbrParams, state: State, rider: np.ndarray) -> np.ndarray:
     """(G,) distance to the first seal ahead of ``rider`` that would affect
-    him, within one move; ``5 + max_spin_per_beat + 1`` if none."""
-    tb = _tables(params)
+    him, within one move; ``max_move(params) + 1`` if none."""
+    tb = move_tables(params)
     G, R = state.pos.shape
-    fi = np.arange(G) * R + np.asarray(rider, np.intp)
-    return _first_seal(params, tb, state, np.arange(G), np.asarray(rider, np.intp),
-                       _flat(state.pos)[fi].astype(np.intp))
+    fi = flat_index(np.arange(G), R, np.asarray(rider, np.intp))
+    return first_seal(params, tb, state, np.arange(G), np.asarray(rider, np.intp),
+                      flat(state.pos)[fi].astype(np.intp))

@@ -8,34 +8,40 @@ square-by-square walk only where a seal (5.3) lies within reach.
 * :func:`option_list`: the options, cards 1..5 major, spin minor.
 * :func:`options`: the outcome of every option for a batch of riders.
 * :func:`option_table`: the outcome of every option with no seal on the way,
-  by start square, spin held and relic at the stop square.
+  by start square, spin held and relic at the stop square;
+  :func:`option_index` the column of a (card, spin) option.
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .indexing import _flat
-from .movement import _first_seal, _tables, _walk, outcome
-from .rules import EYE, HEART, TOWN, SbrParams
+from .indexing import flat, flat_index
+from .movement import first_seal, move_tables, outcome, walk
+from .rules import EYE, HEART, N_VALUES, TOWN, SbrParams
+from .state import UNKNOWN, State
 
-if TYPE_CHECKING:
-    from .engine import State
+RELIC_CODES = UNKNOWN + 2    # relic code + 1 at a stop square: 0 none, 1..4 eye..skull, 5 unknown
 
 
 @lru_cache(maxsize=8)
 def option_list(max_spin: int):
     """Every (card, spin) pair: cards 1..5 major, spin 0..max_spin minor."""
-    return np.repeat(np.arange(1, 6), max_spin + 1), np.tile(np.arange(max_spin + 1), 5)
+    return np.repeat(np.arange(1, N_VALUES + 1), max_spin + 1), np.tile(np.arange(max_spin + 1), N_VALUES)
+
+
+def option_index(card, spin, max_spin: int):
+    """The column of option (``card``, ``spin``) in :func:`option_list`:
+    plain, the k with ``option_list(max_spin)[k] == (card, spin)``."""
+    return (card - 1) * (max_spin + 1) + spin
 
 
 @lru_cache(maxsize=32)
-def _option_tables(params: SbrParams):
+def option_move_tables(params: SbrParams):
     """The movement table by start square for every (card, spin) option in
     the order of :func:`option_list`: (L+1, K) arrays."""
-    tb = _tables(params)
+    tb = move_tables(params)
     card, spin = option_list(params.max_spin_per_beat)
     big = (card >= params.big_card).astype(np.intp)
     m = card + spin
@@ -71,28 +77,29 @@ def options(params: SbrParams, state: State, rider: np.ndarray, brk: bool = Fals
 
 
 def _options_flat(params, state, games, rider, i, k, brk, first):
-    tb, ot = _tables(params), _option_tables(params)
+    tb, ot = move_tables(params), option_move_tables(params)
     R, L1 = state.pos.shape[1], params.length + 1
     card_k, spin_k = option_list(params.max_spin_per_beat)
     K = card_k.size
-    pos_g = _flat(state.pos)[games * R + rider].astype(np.intp)
+    fi = flat_index(games, R, rider)
+    pos_g = flat(state.pos)[fi].astype(np.intp)
     pos = pos_g[i]
-    ti = pos * K + k
+    ti = flat_index(pos, K, k)                                   # ot[key][pos, k]
     stop, end, tax = (ot[key].reshape(-1)[ti] for key in ("stop", "end", "tax"))
-    spin0 = _flat(state.spin)[games * R + rider].astype(np.int16)[i] - spin_k.astype(np.int16)[k]
+    spin0 = flat(state.spin)[fi].astype(np.int16)[i] - spin_k.astype(np.int16)[k]
     spin = np.minimum(params.spin_cap, spin0 + ot["river"].reshape(-1)[ti] * np.int16(params.river_spin))
     hits = np.zeros(i.size, np.int16)
     if first is None:
-        first = _first_seal(params, tb, state, games, rider, pos_g)
+        first = first_seal(params, tb, state, games, rider, pos_g)
     slow = np.nonzero(end - pos >= first[i])[0]
     if slow.size:
         gi, kk = i[slow], k[slow]
-        w = _walk(params, tb, state.seal.reshape(-1), games[gi], rider[gi], pos[slow], card_k[kk] + spin_k[kk],
+        w = walk(params, tb, state.seal.reshape(-1), games[gi], rider[gi], pos[slow], card_k[kk] + spin_k[kk],
                   card_k[kk] >= params.big_card, np.full(slow.size, brk), spin0[slow].astype(np.intp))
         stop[slow], end[slow], tax[slow], spin[slow], hits[slow] = w[:5]
     has = stop >= 0
     sq = np.where(has, stop, 0)
-    kind = np.where(has, state.relic.reshape(-1)[games[i] * L1 + sq], -1)
+    kind = np.where(has, state.relic.reshape(-1)[flat_index(games[i], L1, sq)], -1)
     end, spin = _stop_effects(params, tb, has, sq, kind, end, spin)
     return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind)
 
@@ -111,21 +118,23 @@ def _stop_effects(params, tb, has, sq, kind, end, spin):
 def option_table(params: SbrParams):
     """:func:`options` with no seal on the way, for every (start square,
     spin held, option, relic code at the stop square + 1 (0..5)): arrays
-    (L+1, H, K, 6) of stop, end, spin, tax and the relic taken (the same
-    arithmetic and dtypes as :func:`options`; H = spin_cap + 1).  The relic
-    code is ignored where the option enters no square."""
-    tb, ot = _tables(params), _option_tables(params)
+    (L+1, H, K, RELIC_CODES) of stop, end, spin, tax and the relic taken (the
+    same arithmetic and dtypes as :func:`options`; H = spin_cap + 1).  The
+    relic code is ignored where the option enters no square."""
+    tb, ot = move_tables(params), option_move_tables(params)
     card_k, spin_k = option_list(params.max_spin_per_beat)
     L, H, K = params.length, params.spin_cap + 1, card_k.size
-    shape = (L + 1, H, K, 6)
-    b = lambda a: np.broadcast_to(a, shape)  # noqa: E731
+    shape = (L + 1, H, K, RELIC_CODES)
+
+    def b(a):
+        return np.broadcast_to(a, shape)
     stop, end, tax = (b(ot[key][:, None, :, None]) for key in ("stop", "end", "tax"))
     held = b(np.arange(H, dtype=np.int16)[None, :, None, None])
     spin0 = held - b(spin_k.astype(np.int16)[None, None, :, None])
     spin = np.minimum(params.spin_cap, spin0 + b(ot["river"][:, None, :, None]) * np.int16(params.river_spin))
     has = stop >= 0
     sq = np.where(has, stop, 0)
-    kind = np.where(has, b(np.arange(-1, 5, dtype=np.int8)), -1)
+    kind = np.where(has, b(np.arange(-1, RELIC_CODES - 1, dtype=np.int8)), -1)
     end, spin = _stop_effects(params, tb, has, sq, kind, end, spin)
     return dict(stop=np.ascontiguousarray(stop), end=np.ascontiguousarray(end), spin=spin,
                 tax=np.ascontiguousarray(tax), relic=kind, stop_square=np.ascontiguousarray(sq[:, 0, :, 0]))

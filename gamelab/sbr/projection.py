@@ -3,17 +3,19 @@
 On a segment's last beat the greedy adds the segment points (section 6.2)
 its move's end square would earn against the other riders' projected
 squares (those still to act this beat move ``greedy_expect``); on the last
-beat the final points (6.3) too.  :func:`_rank_terms` for any options,
-:func:`_dense_rank_terms` the same for every option of every game.
+beat the final points (6.3) too.  :func:`rank_terms` for any options,
+:func:`dense_rank_terms` the same for every option of every game.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .indexing import _rows, _rows2
+from .indexing import row_starts, row_starts_k
+
+NOT_AHEAD = 1e6     # subtracted from a rider's own threshold: no end square lies below it
 
 
-def _rank_terms(params, kn, state, games, rider, i, end, v):
+def rank_terms(params, kn, state, games, rider, i, end, v):
     """On a segment's last beat, add the segment points of the rank the move
     would give against the others' projected squares (those still to act
     this beat move ``greedy_expect``); on the last beat, the final points too.
@@ -44,8 +46,8 @@ def _rank_terms(params, kn, state, games, rider, i, end, v):
     return v
 
 
-def _dense_rank_terms(params, kn, state, rider, pos, dend, J, v):
-    """:func:`_rank_terms` for (G, K) options of every game (``dend``: each
+def dense_rank_terms(params, kn, state, rider, pos, dend, J, v):
+    """:func:`rank_terms` for (G, K) options of every game (``dend``: each
     option's end square minus ``pos``).  The rank is a count of the others
     ahead, so each opponent becomes one threshold on the end square (exact:
     the ends are integers and the same float32 projections are compared);
@@ -57,8 +59,8 @@ def _dense_rank_terms(params, kn, state, rider, pos, dend, J, v):
     G, R = state.pos.shape
     f32 = np.float32
     place = _places(state.order)
-    mine = place.reshape(-1).take(_rows(G, R) + rider)
-    s_me = state.seg_start.reshape(-1).take(_rows(G, R) + rider).astype(f32)
+    mine = place.reshape(-1).take(row_starts(G, R) + rider)
+    s_me = state.seg_start.reshape(-1).take(row_starts(G, R) + rider).astype(f32)
     seg_b, fin_b = [], []
     for o in range(R):
         pos_o = state.pos[:, o].astype(f32)
@@ -67,8 +69,8 @@ def _dense_rank_terms(params, kn, state, rider, pos, dend, J, v):
         c = np.ceil(d_o)
         a = s_me + c                       # ends below: d_o > d_me; at a: a tie on distance
         me = rider == o
-        seg_b.append(a + ((d_o == c) & (proj > a)) - me * f32(1e6))
-        fin_b.append(proj - me * f32(1e6))
+        seg_b.append(a + ((d_o == c) & (proj > a)) - me * f32(NOT_AHEAD))
+        fin_b.append(proj - me * f32(NOT_AHEAD))
     e = pos.astype(f32)
     out = v
     for on, bounds, table, w in ((seg_end, seg_b, params.segment_points, kn.greedy_segment),
@@ -83,7 +85,7 @@ def _dense_rank_terms(params, kn, state, rider, pos, dend, J, v):
             for bnd in bounds:
                 rank += ej < bnd
             add[:, j] = terms.take(rank)
-        out = out + add.reshape(-1).take(_rows2(G, J, dend.shape[1]) + dend)
+        out = out + add.reshape(-1).take(row_starts_k(G, J, dend.shape[1]) + dend)   # add[g, dend[g, k]]
     return out
 
 
@@ -91,7 +93,7 @@ def _places(order):
     """(G, R) each rider's slot in this beat's order (the inverse of ``order``)."""
     G, R = order.shape
     place = np.empty((G, R), np.int8)
-    flat, base = place.reshape(-1), _rows(G, R)
+    flat, base = place.reshape(-1), row_starts(G, R)
     for s in range(R):
-        flat[base + order[:, s]] = s
+        flat[base + order[:, s]] = s       # place[g, order[g, s]] = s
     return place

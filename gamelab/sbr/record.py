@@ -17,11 +17,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..errors import GamelabError, RecordError
+from ..errors import GamelabError, ParamError, RecordError
 from ..params import from_mapping
 from . import engine
-from .engine import UNKNOWN, Actions
-from .rules import RELIC_TYPES, SKULL, VARIANTS, SbrParams, params_for_variant
+from .rules import N_VALUES, RELIC_TYPES, SKULL, VARIANTS, SbrParams, check_players, params_for_variant
+from .state import UNKNOWN, Actions
 
 ACTION_KEYS = {"card", "spin", "seal", "break", "retrieve"}
 
@@ -43,8 +43,11 @@ def _names(record, p):
         raise RecordError("'players' must be a list of names")
     if len(set(players)) != len(players):
         raise RecordError("'players' names must be different")
-    if not p.min_players <= len(players) <= p.max_players:
-        raise RecordError(f"{len(players)} players: this game takes {p.min_players}-{p.max_players} (section 2)")
+    try:
+        check_players(p, len(players))
+    except ParamError:
+        raise RecordError(f"{len(players)} players: this game takes {p.min_players}-{p.max_players} (section 2)") \
+            from None
     if p.riders_per_player == 1:
         return players, players
     return players, [f"{n}/{k + 1}" for n in players for k in range(p.riders_per_player)]
@@ -78,7 +81,7 @@ def _relics(record, p):
 
 def _start_state(record, p, players, riders):
     R = len(riders)
-    base = np.repeat(np.arange(1, 6, dtype=np.int8), p.card_counts)
+    base = np.repeat(np.arange(1, N_VALUES + 1, dtype=np.int8), p.card_counts)
     start = 0
     if "start" in record:
         if record["start"] not in players:
@@ -86,7 +89,7 @@ def _start_state(record, p, players, riders):
         start = players.index(record["start"]) * p.riders_per_player
     chance = engine.Chance(np.broadcast_to(base, (1, R, base.size)).copy(), _relics(record, p)[None, :],
                            np.array([start], np.int8))
-    st = engine.init(p, 1, len(players), chance=chance)
+    st = engine.init(p, 1, len(players), chance)      # beat 1's order: the hands do not enter it
     st.hand[:] = np.array(p.card_counts, np.int8)     # the whole deck in hand, nothing to draw
     st.drawn[:] = base.size
     return st
@@ -94,7 +97,9 @@ def _start_state(record, p, players, riders):
 
 def _action(p, st, entry, beat, name, r):
     """Check one rider's action against the rules; the engine's Actions."""
-    err = lambda msg, rule: RecordError(msg, where=f"beat {beat}", player=name, rule=rule)  # noqa: E731
+    def err(msg, rule):
+        return RecordError(msg, where=f"beat {beat}", player=name, rule=rule)
+
     if not isinstance(entry, dict) or "card" not in entry:
         raise err("an action needs a 'card'", "record format")
     extra = set(entry) - ACTION_KEYS
@@ -102,10 +107,10 @@ def _action(p, st, entry, beat, name, r):
         raise err(f"unknown action keys {sorted(extra)}", "record format: card, spin, seal, break, retrieve")
     card, spin, seal = entry["card"], entry.get("spin", 0), entry.get("seal") or 0
     brk, retrieve = entry.get("break", False), entry.get("retrieve") or 0
-    if not isinstance(card, int) or isinstance(card, bool) or not 1 <= card <= 5:
+    if not isinstance(card, int) or isinstance(card, bool) or not 1 <= card <= N_VALUES:
         raise err(f"card {card!r} is not a drive card", "section 5.1: drive cards are 1-5")
-    lg = engine.legal(p, st, np.array([r]))
-    if not lg["card"][0, card - 1]:
+    lg = engine.legal_for(p, st, np.array([r]))
+    if not lg.card[0, card - 1]:
         raise err(f"card {card}: no {card} left to play (card {p.card_counts[card - 1] + 1 - st.hand[0, r, card - 1]} "
                   f"of that value)", f"section 5.1: {p.card_counts[card - 1]} cards of each value per deck")
     if not isinstance(spin, int) or isinstance(spin, bool) or spin < 0:
@@ -120,10 +125,9 @@ def _action(p, st, entry, beat, name, r):
         _check_seal(p, st, lg, seal, r, err)
     if not isinstance(brk, bool):
         raise err(f"break {brk!r} is not true or false", "record format")
-    if not isinstance(retrieve, int) or isinstance(retrieve, bool) or not 0 <= retrieve <= 5:
+    if not isinstance(retrieve, int) or isinstance(retrieve, bool) or not 0 <= retrieve <= N_VALUES:
         raise err(f"retrieve {retrieve!r} is not a card value", "section 5.4: a skull takes back a card 1-5")
-    a = lambda v: np.array([v])  # noqa: E731
-    return Actions(a(card), a(spin), a(seal), a(brk), a(retrieve))
+    return Actions(*(np.array([v]) for v in (card, spin, seal, brk, retrieve)))
 
 
 def _check_seal(p, st, lg, seal, r, err):
@@ -137,7 +141,7 @@ def _check_seal(p, st, lg, seal, r, err):
     sq = int(st.pos[0, r]) + (seal if where == "ahead" else -seal)
     if not 1 <= sq < p.length:
         raise err(f"seal on square {sq}, off the track", rule)
-    if not lg["seal"][0, seal]:
+    if not lg.seal[0, seal]:
         what = "a seal" if st.seal[0, sq] >= 0 else "a rider"
         raise err(f"seal on square {sq}, which already holds {what}", rule)
 
@@ -154,19 +158,26 @@ def replay(record: dict):
     ledger_beats = []
     for i, beat in enumerate(beats, start=1):
         ledger_beats.append(_replay_beat(p, st, beat, i, riders))
-        engine.end_beat(p, st, inplace=True)
+        _next_beat(p, st)
     while st.beat < p.beats and (st.pos[0] >= p.length).all():   # everyone home: nothing left to act
-        engine.end_beat(p, st, inplace=True)
+        _next_beat(p, st)
     return _ledger(record, p, st, players, riders, ledger_beats)
 
 
+def _next_beat(p, st):
+    """End the beat (segment scoring, 6.2) and begin the next unless the game is over."""
+    engine.end_beat(p, st, inplace=True)
+    if st.beat < p.beats:
+        engine.begin_beat(p, st, inplace=True)
+
+
 def _replay_beat(p, st, beat, i, riders):
+    """Play one recorded beat (its order set by :func:`engine.begin_beat`)."""
     if not isinstance(beat, dict):
         raise RecordError("a beat must map players to actions", where=f"beat {i}")
     for name in beat:
         if name not in riders:
             raise RecordError(f"{name!r} is not in 'players'", where=f"beat {i}")
-    engine.begin_beat(p, st, inplace=True)
     order, moves = [], []
     for slot in range(len(riders)):
         r = int(st.order[0, slot])

@@ -15,24 +15,24 @@ A game is driven beat by beat::
 """
 from __future__ import annotations
 
-from .rules import CURVE, EYE, HEART, RIVER, ROCK, SKULL, TOWN, SbrParams, check_players
+from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, SKULL, TOWN, SbrParams, n_riders
 
 
 class Game:
     def __init__(self, params: SbrParams, n_players: int, decks, relics, start: int = 0):
         p = self.p = params
         self.n_players = n_players
-        self.R = R = check_players(p, n_players)
+        self.R = R = n_riders(p, n_players)
         self.team = [r // p.riders_per_player for r in range(R)]
         self.L = p.length
         self.terrain = [int(t) for t in p.terrain_array()]
         self.deck = [[int(v) for v in d] for d in decks]
-        self.hand = [[0] * 5 for _ in range(R)]
+        self.hand = [[0] * N_VALUES for _ in range(R)]
         for r in range(R):
             for v in self.deck[r][:p.hand_size]:
                 self.hand[r][v - 1] += 1
         self.drawn = [p.hand_size] * R
-        self.discard = [[0] * 5 for _ in range(R)]
+        self.discard = [[0] * N_VALUES for _ in range(R)]
         self.pos, self.spin = [0] * R, [0] * R
         self.seals_left = [p.seals_per_player] * R
         self.seal = [-1] * (self.L + 1)            # owner of the seal on each square
@@ -42,6 +42,7 @@ class Game:
         self.segments = []                           # (distance list, points list)
         self.finish_beat = [0] * R
         self.beat, self.start = 0, start
+        self.beat_order: list[int] = []              # this beat's racing riders in acting order (advance)
         self.stats = {k: [0] * R for k in ("spin_spent", "seals_placed", "seal_hits",
                                            "card_sum", "cards_played", "terrain_tax")}
 
@@ -191,8 +192,8 @@ class Game:
     def take_back(self, r, value):
         """The chosen card from the discard, else the highest there."""
         d = self.discard[r]
-        if not (1 <= value <= 5 and d[value - 1] > 0):
-            held = [v for v in range(5, 0, -1) if d[v - 1] > 0]
+        if not (1 <= value <= N_VALUES and d[value - 1] > 0):
+            held = [v for v in range(N_VALUES, 0, -1) if d[v - 1] > 0]
             if not held:
                 return
             value = held[0]
@@ -244,8 +245,8 @@ def play_random(params: SbrParams, n_players: int, rng) -> list:
     here, then each rider picks a held card, a spin amount, a seal square (or
     none), whether to break and a card to take back, uniformly among the legal
     choices.  Returns the per-seat final scores."""
-    R = check_players(params, n_players)
-    base = [v for v in range(1, 6) for _ in range(params.card_counts[v - 1])]
+    R = n_riders(params, n_players)
+    base = [v for v in range(1, N_VALUES + 1) for _ in range(params.card_counts[v - 1])]
     decks = [rng.permutation(base).tolist() for _ in range(R)]
     squares = [i + 1 for i, c in enumerate(params.board) if "relic" in c]
     pile = rng.permutation([k for k in range(4) for _ in range(params.relic_counts[k])]).tolist()
@@ -253,12 +254,65 @@ def play_random(params: SbrParams, n_players: int, rng) -> list:
     for sq, kind in zip(squares, pile):
         relics[sq] = kind
     g = Game(params, n_players, decks, relics)
-    pick = lambda options: options[int(rng.random() * len(options))]  # noqa: E731
+
+    def pick(options):
+        return options[int(rng.random() * len(options))]
+
     for _ in range(params.beats):
         for r in g.order():
-            card = pick([v for v in range(1, 6) if g.hand[r][v - 1] > 0])
+            card = pick([v for v in range(1, N_VALUES + 1) if g.hand[r][v - 1] > 0])
             spin = pick(range(min(params.max_spin_per_beat, g.spin[r]) + 1))
             seal = pick([0] + [d for d in range(1, params.seal_range + 1) if g.seal_ok(r, d)])
-            g.act(r, card, spin, seal, rng.random() < 0.5, pick(range(6)))
+            g.act(r, card, spin, seal, rng.random() < 0.5, pick(range(N_VALUES + 1)))
         g.end_beat()
     return g.result()["score"]
+
+
+# --- driving the reference like the batch engine (contract.Reference) ---
+
+OBSERVED = ("pos", "spin", "seals_left", "hand", "discard", "drawn", "seal", "relic", "relic_pts", "relic_n",
+            "seg_points", "finish_beat", "beat")
+
+
+def start(params: SbrParams, n_players: int, chance, g: int) -> Game:
+    """The reference game for game ``g`` of a batch drawn as ``chance``."""
+    return Game(params, n_players, chance.decks[g], chance.relics[g], int(chance.start[g]))
+
+
+def advance(params: SbrParams, game: Game, state, actions, chance, g: int) -> None:
+    """What ``engine.step(state, actions)`` does to game ``g``: the rider of
+    slot ``state.slot`` acts (the reference's own order of the beat, fixed
+    at its first slot; finished riders come after the racing ones and skip);
+    after the beat's last slot, the beat ends."""
+    slot, R = int(state.slot), game.R
+    if game.beat >= params.beats or slot >= R:
+        return
+    if slot == 0:
+        game.beat_order = game.order()
+    racing = game.beat_order
+    if slot < len(racing):
+        game.act(racing[slot], int(actions.card[g]), int(actions.spin[g]), int(actions.seal[g]),
+                 bool(actions.brk[g]), int(actions.retrieve[g]))
+    if slot == R - 1:
+        game.end_beat()
+
+
+def observe(game: Game) -> dict:
+    """The rule-relevant state of ``game`` as plain Python values."""
+    out = {k: getattr(game, k) for k in OBSERVED}
+    out.update(game.stats)
+    return out
+
+
+def observe_batch(state, g: int) -> dict:
+    """The keys of :func:`observe` from game ``g`` of the engine's batch state."""
+    out = {k: getattr(state, k)[g].tolist() for k in OBSERVED if k != "beat"}
+    out["beat"] = int(state.beat)
+    out.update({k: v[g].tolist() for k, v in state.stats.items()})
+    return out
+
+
+def result(game: Game) -> dict:
+    """``score``, ``win`` and ``rank`` per seat, as lists (section 6.3)."""
+    res = game.result()
+    return {k: res[k] for k in ("score", "win", "rank")}

@@ -19,6 +19,7 @@ TERRAIN = ("straight", "curve", "rock", "river", "town", "finish")
 STRAIGHT, CURVE, ROCK, RIVER, TOWN, FINISH = range(6)
 RELIC_TYPES = ("eye", "heart", "spine", "skull")
 EYE, HEART, SPINE, SKULL = range(4)
+N_VALUES = 5       # drive card values 1..5 (section 5.1): the last axis of a hand or discard
 
 # Section 4.1, squares 1-60 (index 0 here is square 1).
 _MAP = ("S S C X W S X T S S "      # segment 1
@@ -155,11 +156,18 @@ class SbrParams(Params):
         return ends if ends and ends[-1] == self.beats else ends + [self.beats]
 
 
-def check_players(params: SbrParams, n_players: int) -> int:
-    """Validate the player count (section 2); the number of riders."""
+def check_players(params: SbrParams, n_players: int) -> None:
+    """Validate the player count (section 2): a :class:`ParamError` naming
+    the value and the allowed range."""
     if not params.min_players <= n_players <= params.max_players:
         raise ParamError(f"n_players = {n_players} is not allowed: this game takes "
                          f"{params.min_players}-{params.max_players} players (section 2)")
+
+
+def n_riders(params: SbrParams, n_players: int) -> int:
+    """Riders in a game of ``n_players`` (checked): one each, two under the
+    dual variant (9.5)."""
+    check_players(params, n_players)
     return n_players * params.riders_per_player
 
 

@@ -24,6 +24,12 @@ so far changed, beat by beat), ``game_length`` (beats until every rider was in,
 or all of them).  Under the dual variant (9.5) a player's two
 riders are summed (squares and arrival: the mean and the later rider;
 ``finished`` only if both are in).
+
+Also here: the sweep knobs ``relic_scale`` / ``segment_scale`` (``DERIVED``),
+the lineups, ``ASSUMPTIONS`` and the bench's set-up (``random_batch``,
+``BENCH``); ``ADAPTER`` is the runner's view of all this until the shared
+layer reads :data:`gamelab.sbr.game.GAME`.  The notebook panel lives in
+:mod:`gamelab.sbr.panels` (re-exported here for the shared layer).
 """
 from __future__ import annotations
 
@@ -31,9 +37,8 @@ import numpy as np
 
 from ..runner import GameAdapter
 from . import agents, engine
-
-POLICIES = {"greedy": agents.greedy_policy, "random": agents.random_policy,
-            "lookahead": agents.lookahead_policy}
+from .agents import POLICIES
+from .panels import finish_squares, panel_extras, panel_table  # noqa: F401 (the shared layer reads them here)
 
 
 def play(params, seating, n_deals, n_players, seed_seq) -> dict:
@@ -59,8 +64,15 @@ def start_column(params, start, n_players: int) -> np.ndarray:
 def diagnostics(params, res: dict, n_players: int) -> dict:
     """Appendix A's quantities per seat (and per game) from ``engine.play``."""
     G, k = res["score"].shape[0], params.riders_per_player
-    per = lambda a: np.asarray(a).reshape(G, n_players, k)  # noqa: E731
-    total = lambda a: per(a).sum(axis=2)  # noqa: E731
+
+    def per(a):
+        """(G, P, riders per player)."""
+        return np.asarray(a).reshape(G, n_players, k)
+
+    def total(a):
+        """Summed over a player's riders."""
+        return per(a).sum(axis=2)
+
     fin = per(res["finish_beat"])
     arrived = (fin > 0).all(axis=2)
     cards = total(res["cards_played"])
@@ -79,73 +91,32 @@ def diagnostics(params, res: dict, n_players: int) -> dict:
     return out
 
 
-def _lineup(n_players):
+def default_lineup(n_players):
+    """The greedy on every seat."""
     return ["greedy"] * n_players
 
 
-def _relic_scale(base, value):
+def random_lineup(n_players):
+    """The random agent on every seat (the bench's random rate)."""
+    return ["random"] * n_players
+
+
+def relic_scale(base, value):
+    """Sweep knob: every relic's points times ``value`` (rounded)."""
     return {"relic_points": tuple(int(round(p * value)) for p in base.relic_points)}
 
 
-def _segment_scale(base, value):
+def segment_scale(base, value):
+    """Sweep knob: every segment rank's points times ``value`` (rounded)."""
     return {"segment_points": tuple(int(round(p * value)) for p in base.segment_points)}
 
 
-def panel_table(frame):
-    """What a designer watches besides win rates, with 95 % intervals (per
-    game means: the players of a game are not independent): arrival, the
-    score's parts, relics, spin, seals, terrain tax."""
-    import pandas as pd
-
-    from ..stats import mean_interval
-
-    per_game = frame.groupby("game")
-    rows = [("arrival rate (riders reaching 60)", per_game["finished"].mean()),
-            ("arrival beat (riders who arrived)", frame.dropna(subset=["arrival_beat"]).groupby("game")["arrival_beat"].mean()),
-            ("final square", per_game["final_square"].mean()),
-            ("segment points per player", per_game["segment_points"].mean()),
-            ("relic points per player", per_game["relic_points"].mean()),
-            ("final points per player", per_game["final_points"].mean()),
-            ("relics per player", per_game["relics"].mean()),
-            ("spin spent per player", per_game["spin_spent"].mean()),
-            ("seals placed per player", per_game["seals_placed"].mean()),
-            ("seal triggers per game", per_game["seal_triggers"].first()),
-            ("terrain tax per player (squares)", per_game["terrain_tax"].mean())]
-    out = []
-    for label, series in rows:
-        e = mean_interval(series.astype(float))
-        out.append({"measure": label, "value": e.value, "low": e.low, "high": e.high})
-    return pd.DataFrame(out)
-
-
-def finish_squares(frame):
-    """Distribution of final squares (share of riders per square)."""
-    return frame["final_square"].value_counts(normalize=True).sort_index()
-
-
-def panel_extras(frame, params) -> list:
-    """The SBR panel's diagnostics: the table, where riders end, and what their
-    scores are made of."""
-    import matplotlib.pyplot as plt
-
-    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.2))
-    dist = finish_squares(frame)
-    a.bar(dist.index, dist.values * 100, width=0.8)
-    a.set_xlabel("final square")
-    a.set_ylabel("% of riders")
-    a.set_title("where riders end")
-    parts = frame.groupby("seat")[["segment_points", "relic_points", "final_points"]].mean()
-    bottom = np.zeros(len(parts))
-    for col in parts:
-        b.bar(parts.index.astype(str), parts[col], bottom=bottom, label=col.replace("_", " "))
-        bottom += parts[col].to_numpy()
-    b.set_xlabel("seat")
-    b.set_ylabel("mean points")
-    b.set_title("score composition")
-    b.legend(fontsize=8)
-    fig.tight_layout()
-    plt.close(fig)
-    return [panel_table(frame), fig]
+DERIVED = {"relic_scale": relic_scale, "segment_scale": segment_scale}
+PLAYERS = (2, 5)
+REPORT_PLAYERS = (2, 3, 4, 5)
+CHUNK_DEALS = 8192
+REPORT_GROUPS = ("agent", "seat")
+TITLE = "STEEL BALL RUN: CONTINENTAL SPIN"
 
 
 ASSUMPTIONS = (
@@ -157,15 +128,14 @@ ASSUMPTIONS = (
     "ours (docs/agents.md). A lookahead agent (greedy play-outs of its top three options) beats it easily: "
     "these tables describe greedy tables, not strong play.")
 
-ADAPTER = GameAdapter("sbr", play, agents.AgentParams, _lineup, agents=tuple(POLICIES), players=(2, 5),
-                      derived={"relic_scale": _relic_scale, "segment_scale": _segment_scale},
-                      title="STEEL BALL RUN: CONTINENTAL SPIN", report_players=(2, 3, 4, 5),
-                      report_groups=("agent", "seat"), assumptions=ASSUMPTIONS, chunk_deals=8192)
+ADAPTER = GameAdapter("sbr", play, agents.AgentParams, default_lineup, agents=tuple(POLICIES), players=PLAYERS,
+                      derived=DERIVED, title=TITLE, report_players=REPORT_PLAYERS,
+                      report_groups=REPORT_GROUPS, assumptions=ASSUMPTIONS, chunk_deals=CHUNK_DEALS)
 
-def _random_batch(params, n_games, n_players, rng):
+
+def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine (as ``reference.play_random``)."""
     return engine.play(params, [agents.random_policy] * n_players, n_games, rng, n_players)
 
 
-BENCH = {"random_batch": _random_batch, "agent_lineup": lambda n_players: ["greedy"] * n_players,
-         "random_lineup": lambda n_players: ["random"] * n_players}
+BENCH = {"random_batch": random_batch, "agent_lineup": default_lineup, "random_lineup": random_lineup}

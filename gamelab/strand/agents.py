@@ -10,25 +10,28 @@ the engine what a move would do (``engine.team_values``, ``engine.round_cap``).
   + last-minute reneging" live in :mod:`gamelab.strand.styles`, which plays a
   whole table at once (negotiation is a joint decision of the seats).
 
-The model's knobs are declared once in :class:`StrandSetup` (rules + model),
-the parameter class of the simulation adapter, so sweeps and sliders address
-``reneging`` or ``negotiation`` exactly like ``sum_cap``.
+The model's knobs are declared once in :class:`AgentParams` (rules + model),
+the runner's parameter class, so sweeps and sliders address ``reneging`` or
+``negotiation`` exactly like ``sum_cap``; :func:`knobs` gives rules-only
+parameters the model's defaults.
 """
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 
 import numpy as np
 
+from .actions import lock_codes, porter_codes, power_codes
+from .arrays import uniform_choice
 from .rules import ROLES, StrandParams
+from .state import CARGO, ROPE
 from ..params import param
 
-__all__ = ["StrandSetup", "random_policy", "passive_random_policy", "per_game", "uniform_choice"]
+__all__ = ["AgentParams", "knobs", "random_policy", "passive_random_policy", "per_game", "uniform_choice"]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class StrandSetup(StrandParams):
+class AgentParams(StrandParams):
     """The rules plus the table model of appendix B ("议价配对 + 22% 临场反悔")."""
 
     reneging: float = param(0.22, low=0.0, high=1.0, section="appendix B",
@@ -45,32 +48,14 @@ class StrandSetup(StrandParams):
                            + " (appendix B's role table), none, or P of the six at random")
 
 
+def knobs(params) -> AgentParams:
+    """The runner's parameters: rules-only parameters get the model's defaults."""
+    if isinstance(params, AgentParams):
+        return params
+    return AgentParams(**params.as_dict()) if isinstance(params, StrandParams) else AgentParams()
+
+
 # --- uniformly random legal actions -------------------------------------------
-@lru_cache(maxsize=None)
-def _choice_table(n_actions: int):
-    """For every mask (as a bit code): how many actions it allows and the k-th."""
-    codes = np.arange(1 << n_actions)
-    bits = (codes[:, None] >> np.arange(n_actions)) & 1
-    order = np.argsort(-bits, axis=1, kind="stable").astype(np.int8)  # allowed actions first
-    return bits.sum(1).astype(np.float32), order.ravel()
-
-
-def uniform_choice(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """(G,) one allowed action per row of ``mask`` (G,A), chosen by the
-    uniforms ``u`` (G,): the floor(u x count)-th allowed action (a table look-up,
-    no per-action random numbers).  A row with nothing allowed gives 0."""
-    G, A = mask.shape
-    code = np.ascontiguousarray(mask, dtype=bool).view(np.uint8) @ _weights(A)
-    count, order = _choice_table(A)
-    k = (u * count[code]).astype(np.int64)
-    return order[code * A + k].astype(np.int64)
-
-
-@lru_cache(maxsize=None)
-def _weights(n_actions):
-    return (1 << np.arange(n_actions)).astype(np.int32)
-
-
 def random_policy(params, state, seat, mask, rng):
     """Each legal action with equal chance (one uniform per game)."""
     return uniform_choice(mask, rng.random(mask.shape[0], dtype=np.float32))
@@ -79,20 +64,23 @@ def random_policy(params, state, seat, mask, rng):
 def passive_random_policy(params, state, seat, mask, rng):
     """Random cargo and ropes, but never a role power (for power-free baselines)."""
     mask = mask.copy()
-    if state.phase == 0:
-        mask[:, 5:] = False
-    elif state.phase == 1:
-        mask[:, state.n_players + 1:] = False
+    if state.phase == CARGO:
+        mask[:, porter_codes()] = False
+    elif state.phase == ROPE:
+        mask[:, lock_codes(state.n_players)] = False
     else:
-        mask[:, 1:] = False
+        mask[:, power_codes()] = False
     return random_policy(params, state, seat, mask, rng)
 
 
 # --- plain per-game functions as policies ---------------------------------------
+PHASE_NAMES = ("cargo", "rope", "react")   # by phase code
+
+
 def observation(state, g: int, seat: int) -> dict:
     """What ``seat`` may see in game ``g``: its own hand, everything public."""
     return {
-        "phase": ("cargo", "rope", "react")[state.phase], "seat": seat, "n_players": state.n_players,
+        "phase": PHASE_NAMES[state.phase], "seat": seat, "n_players": state.n_players,
         "round": int(state.rnd[g]), "segment": int(state.seg[g]), "rain": int(state.rain[g]),
         "hand": {v + 1: int(n) for v, n in enumerate(state.hand[g, seat]) if n},
         "cargo": state.cargo[g].tolist(), "ropes": state.rope[g].tolist(),

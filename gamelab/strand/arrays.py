@@ -12,9 +12,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from .state import N_VALUES
+
 
 @lru_cache(maxsize=16)
-def _grid(G, P):
+def grid(G, P):
     """Flat offsets of each game's row in a (G,P) array, and each cell's seat."""
     flat = np.arange(G, dtype=np.int64)[:, None] * P + np.zeros(P, np.int64)
     seat = np.broadcast_to(np.arange(P, dtype=np.int8), (G, P)).copy()
@@ -22,12 +24,19 @@ def _grid(G, P):
     return flat, seat
 
 
-def _cols(x, P):
+def at_seats(a, seats):
+    """(G,P) ``a[g, seats[g, s]]`` for every cell: ``np.take_along_axis(a,
+    seats, 1)`` as one flat gather."""
+    flat, _ = grid(*a.shape)
+    return a.take(flat + seats)
+
+
+def cols(x, P):
     """(G,) -> (G,P), the game's value in every seat's column."""
     return np.repeat(x, P).reshape(-1, P)
 
 
-def _colsum(a):
+def colsum(a):
     """Sum over the short seat axis of a (G,P) array, as a loop of column adds."""
     out = a[:, 0].copy()
     for s in range(1, a.shape[1]):
@@ -35,19 +44,45 @@ def _colsum(a):
     return out
 
 
-_ONEHOT = np.vstack([np.zeros(5, np.int8), np.eye(5, dtype=np.int8)])  # card value 1..5 -> (5,) row
+_ONEHOT = np.vstack([np.zeros(N_VALUES, np.int8), np.eye(N_VALUES, dtype=np.int8)])  # value 1..5 -> row
 
 
-def _onehot(v):
-    """(..., 5) int8 rows: 1 at the index of card value ``v`` (1..5)."""
+def onehot(v):
+    """(..., 5) int8 rows: 1 at the index of card value ``v`` (1..5); value 0 gives a zero row."""
     return _ONEHOT.take(v, axis=0)
 
 
-def _rowsum(a):
+def rowsum(a):
     """Sum over the 5 card values (explicit adds beat a short-axis reduce)."""
     return a[:, 0].astype(np.int16) + a[:, 1] + a[:, 2] + a[:, 3] + a[:, 4]
 
 
-def _hand_sizes(hand):
+def hand_sizes(hand):
     """(G,P) cards held (explicit adds beat a short-axis reduce)."""
     return hand[..., 0] + hand[..., 1] + hand[..., 2] + hand[..., 3] + hand[..., 4]
+
+
+# --- uniformly random legal actions -------------------------------------------
+@lru_cache(maxsize=None)
+def _choice_table(n_actions: int):
+    """For every mask (as a bit code): how many actions it allows and the k-th."""
+    codes = np.arange(1 << n_actions)
+    bits = (codes[:, None] >> np.arange(n_actions)) & 1
+    order = np.argsort(-bits, axis=1, kind="stable").astype(np.int8)  # allowed actions first
+    return bits.sum(1).astype(np.float32), order.ravel()
+
+
+@lru_cache(maxsize=None)
+def _weights(n_actions):
+    return (1 << np.arange(n_actions)).astype(np.int32)
+
+
+def uniform_choice(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """(G,) one allowed action per row of ``mask`` (G,A), chosen by the
+    uniforms ``u`` (G,): the floor(u x count)-th allowed action (a table look-up,
+    no per-action random numbers).  A row with nothing allowed gives 0."""
+    G, A = mask.shape
+    code = np.asarray(mask, dtype=bool).view(np.uint8) @ _weights(A)  # the mask as a bit code (views work strided)
+    count, order = _choice_table(A)
+    k = (u * count[code]).astype(np.int64)
+    return order[code * A + k].astype(np.int64)   # order[code, k] of the (codes, A) table

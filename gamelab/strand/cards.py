@@ -3,22 +3,25 @@
 Section 6.1 (the deal), 6.2 step 1 (each seat fills its hand up to its limit;
 an empty deck takes the discards back), step 5-6 (shown cards go to the
 discards) and variant F's time-rain deck.  The draws are made with uniforms
-the caller passes in (``chance["draws"]``); ``reference.draw_card`` is the
-one-game form of the same draw.  Everything here updates arrays in place.
+drawn up front (``state.Chance``: ``hands`` for the deal, ``draws`` for
+each round's refill); ``reference.draw_card`` is the one-game form of the
+same draw.  Everything here but :func:`draw_rain_order` updates arrays in place.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .arrays import _colsum, _hand_sizes, _onehot, _rowsum
+from .arrays import colsum, hand_sizes, onehot, rowsum
 from .rules import CLEAR
+from .state import DRAWS  # noqa: F401  (the refill's draws per seat, known here as cards.DRAWS too)
 
-DRAWS = 2  # a refill never needs more than two cards per seat (limit rises by one per round)
+NO_RAIN = -1   # no time-rain card this round
 
 
-def _rain_order(params, G, rng):
-    """Variant F: the rain deck shuffled, reshuffled when the rounds outlast it."""
-    order = np.full((G, params.rounds), -1, np.int8)
+def draw_rain_order(params, G, rng):
+    """(G, rounds) variant F's card of each round: the rain deck shuffled,
+    reshuffled when the rounds outlast it (NO_RAIN without variant F)."""
+    order = np.full((G, params.rounds), NO_RAIN, np.int8)
     deck = np.array([c for c in params.rain_codes if not (params.clear_redraw and c == CLEAR)], np.int8)
     if not params.time_rain or len(deck) == 0:
         return order
@@ -37,7 +40,7 @@ def _reshuffle(deck, discard, total, active=None):
     if empty.any():
         deck[empty] += discard[empty]
         discard[empty] = 0
-        total = _rowsum(deck)
+        total = rowsum(deck)
     return total
 
 
@@ -48,25 +51,27 @@ def _draw(deck, discard, u, total, active=None):
     Inactive games go through the same arithmetic and are masked out, which is
     cheaper than gathering and scattering the active ones."""
     total = _reshuffle(deck, discard, total, active)
-    r = (u * total).astype(np.int16)
-    c = deck[:, 0].astype(np.int16)
-    v = (c <= r).astype(np.int8)
+    r = (u * total).astype(np.int16)     # the r-th card in value order
+    c = deck[:, 0].astype(np.int16)      # cards of value <= k + 1
+    v = (c <= r).astype(np.int8)         # v = how many values lie wholly below the r-th card
     for k in (1, 2, 3):
         c = c + deck[:, k]
         v += c <= r
-    v += 1
+    v += 1                               # the card's value 1..5
     if active is not None:
-        v *= active
-    got = _onehot(v)
+        v *= active                      # value 0: no card (a zero one-hot row)
+    got = onehot(v)
     deck -= got
     total = total - (True if active is None else active)
     return got, _reshuffle(deck, discard, total, active)
 
 
-def _refill(st, draws, live=None):
-    """Section 6.2 step 1: each seat in turn fills up to its limit.  In place."""
-    held = _hand_sizes(st.hand)
-    total = _rowsum(st.deck)
+def refill(st, draws, live=None):
+    """Section 6.2 step 1 (and 6.1, the deal): each seat in turn fills up to
+    its limit, card k of seat s drawn with ``draws[:, s, k]``; only the
+    games of ``live`` (None: all).  In place."""
+    held = hand_sizes(st.hand)
+    total = rowsum(st.deck)
     for s in range(st.n_players):
         need = st.limit[:, s] - held[:, s]
         if live is not None:
@@ -77,11 +82,11 @@ def _refill(st, draws, live=None):
             st.hand[:, s] += got
 
 
-def _discard(p, st, stay):
+def discard_shown(p, st, stay):
     """Step 5-6: shown cards go to the discards (a stayer's back to hand if so read)."""
     back = stay & p.stay_returns_cargo
     if not back.any():   # every shown card goes to the discards
-        st.discard[:] += _colsum(_onehot(st.card))
+        st.discard[:] += colsum(onehot(st.card))
         return
     rows = np.arange(st.n_games)
     for s in range(st.n_players):

@@ -66,7 +66,10 @@ def _nodes(p: StrandParams) -> dict:
     out |= {"highest_node_after_1_stall": p.node_values[n - 2] if n > 1 else 0,
             "highest_node_after_2_stalls": p.node_values[n - 3] if n > 2 else 0}
     pairs = full_team_pairs(p).set_index("pair")
-    beats = lambda a, b: int(a in pairs.index and b in pairs["beats_by_heavier_card"].get(a, ""))  # noqa: E731
+
+    def beats(a, b):
+        return int(a in pairs.index and b in pairs["beats_by_heavier_card"].get(a, ""))
+
     out |= {"five_one_beats_four_two": beats("5+1", "4+2"), "five_one_beats_three_three": beats("5+1", "3+3"),
             "three_three_voids_three_three": int("3+3" in pairs.index and pairs.loc["3+3", "voids_against"] == "3+3")}
     return out

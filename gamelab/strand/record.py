@@ -2,7 +2,7 @@
 
 Hands are hidden at the table, so a record gives the cargo each player
 revealed; the replay drives the engine in its "hands unknown" mode
-(``engine.init(rng=None)``), where any card value may be revealed.  Every
+(``engine.init`` with ``engine.replay_chance``), where any card value may be revealed.  Every
 other rule is checked by the engine's legal-action masks, and a record that
 breaks one is refused with a :class:`RecordError` naming the round, the player
 and the rule before anything is printed.
@@ -54,7 +54,7 @@ def _params(record, n):
     try:
         params = params_for_variant(variant)
         params = from_mapping(StrandParams, record.get("params") or {}, base=params, source="record params")
-        engine.check_players(n, params)
+        engine.check_players(params, n)
     except GamelabError as exc:
         raise RecordError(str(exc)) from None
     if variant in VARIANT_PLAYERS and n not in VARIANT_PLAYERS[variant]:
@@ -80,7 +80,7 @@ def _round_actions(rd, rnd, names, roles, n):
             _fail(f"'{key}' must map player names to values", rnd)
         for who in part:
             _name(who, names, rnd, who, "player")
-    cargo, rope, react = (np.zeros(n, np.int64) for _ in range(3))
+    value, target = np.zeros(n, np.int64), np.zeros(n, np.int64)
     powers = {}
     for s, who in enumerate(names):
         v = rd.get("cargo", {}).get(who)
@@ -88,29 +88,31 @@ def _round_actions(rd, rnd, names, roles, n):
             _fail("no cargo revealed", rnd, who, "section 6.2 step 2: everyone reveals a card")
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 5:
             _fail(f"cargo {v!r} is not a card value 1-5", rnd, who, "section 5.1: cargo cards are 1-5")
-        cargo[s] = v - 1
+        value[s] = v
         r = rd.get("ropes", {}).get(who)
         if r is None:
             _fail("no rope shown", rnd, who, "section 5.2 point 4: everyone must lay a rope card")
         if r == "stay":
-            rope[s] = n
+            target[s] = engine.stay_action(n)
         else:
             j = _name(r, names, rnd, who, "rope target")
             if j == s:
                 _fail("a rope to oneself", rnd, who, "section 5.2 point 2: you cannot point at yourself")
-            rope[s] = j
+            target[s] = j
         if who in rd.get("powers", {}):
             powers[s] = _power(rd["powers"][who], rnd, who, s, names)
-    for s, (power, target) in powers.items():
+    porter, lock = np.zeros(n, bool), np.zeros(n, bool)
+    react = np.full(n, engine.REACT_PASS, np.int64)
+    for s, (power, whom) in powers.items():
         if power == "porter":
-            cargo[s] += 5
+            porter[s] = True
         elif power == "bb":
-            rope[s] = n + 1 + target
+            target[s], lock[s] = whom, True
         elif power == "fragile":
-            react[s] = 2 + target
+            react[s] = engine.switch_action(whom)
         else:
-            react[s] = 1
-    return cargo, rope, react, powers
+            react[s] = engine.REACT_POWER
+    return engine.cargo_action(value, porter), engine.rope_action(target, lock, n), react, powers
 
 
 def _power(spec, rnd, who, s, names):
@@ -154,7 +156,8 @@ def replay(record: dict):
         _fail(f"the record has {len(rounds)} rounds, the game only {params.rounds}", len(rounds))
     rain = _rain(record, rounds, params)
     try:
-        st = engine.init(params, 1, n, None, roles=[r for r in roles], rain_order=rain)
+        chance = engine.replay_chance(params, 1, n, roles=list(roles), rain_order=rain)
+        st = engine.init(params, 1, n, chance)
     except GamelabError as exc:
         raise RecordError(str(exc)) from None
     ledger_rounds = []
@@ -162,13 +165,13 @@ def replay(record: dict):
         if st.done[0]:
             _fail("the game is already over (the track passed the last segment)", i)
         acts = _round_actions(rd, i, names, roles, n)
-        st, entry = _play_round(params, st, acts, i, names, roles)
+        st, entry = _play_round(params, st, chance, acts, i, names, roles)
         ledger_rounds.append(entry)
     return _ledger(record, variant, params, names, roles, st, ledger_rounds)
 
 
 def _rain(record, rounds, params):
-    order = np.full((1, params.rounds), -1, np.int8)
+    order = np.full((1, params.rounds), engine.NO_RAIN, np.int8)
     if not params.time_rain:
         return order
     for i, rd in enumerate(rounds):
@@ -180,12 +183,12 @@ def _rain(record, rounds, params):
     return order
 
 
-def _play_round(params, st, acts, rnd, names, roles):
+def _play_round(params, st, chance, acts, rnd, names, roles):
     cargo, rope, react, powers = acts
     seg = int(st.seg[0])
     for phase, a in zip((engine.CARGO, engine.ROPE, engine.REACT), (cargo, rope, react)):
         _check_powers(params, st, phase, powers, a, rnd, names, roles)
-        st, ev = engine.step(params, st, a[None], None)
+        st, ev = engine.step(params, st, a[None], chance)
         if phase == engine.CARGO:
             shown = ev["cargo"][0].tolist()
     partner = ev["partner"][0]
@@ -210,7 +213,7 @@ def _play_round(params, st, acts, rnd, names, roles):
 
 
 def _ledger(record, variant, params, names, roles, st, rounds):
-    res = engine.results(params, st)
+    res = engine.result(params, st)
     win = res["win"][0]
     final = {"gross": st.score[0].tolist(), "lone": st.lone[0].tolist(), "total": res["score"][0].tolist(),
              "rank": res["rank"][0].tolist(), "winners": [names[s] for s in np.flatnonzero(win > 0)]}
@@ -228,7 +231,10 @@ def tables(ledger):
     names = [p["name"] for p in ledger["players"]]
     rounds = ledger["rounds"]
     idx = pd.Index([r["round"] for r in rounds], name="round")
-    per_seat = lambda key: pd.DataFrame([r[key] for r in rounds], index=idx, columns=names)
+
+    def per_seat(key):
+        return pd.DataFrame([r[key] for r in rounds], index=idx, columns=names)
+
     ropes = per_seat("ropes")
     for r, rd in zip(idx, rounds):
         for who, p in rd["powers"].items():

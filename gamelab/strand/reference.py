@@ -6,19 +6,22 @@ differential tests hold it to that).  Both take the same actions and the same
 chance: a round is three decisions (cargo, rope, reaction), and the refill
 after a round draws with the uniforms ``draws[seat][k]`` (see ``draw_card``).
 
-Action codes (shared with the engine):
+Action codes (shared with the engine, written out here on purpose):
 
 * cargo: ``value - 1 + 5 * porter`` (porter = use the porter's +1)
 * rope: seat ``j`` (point at j), ``n`` (stay), ``n + 1 + j`` (bb: lock j)
 * reaction: 0 pass, 1 use my veteran / engineer / musician power,
   ``2 + j`` fragile: switch to seat j
+
+The functions at the end drive a reference game like the batch engine
+(``start``, ``advance``, ``observe``, ``observe_batch``, ``result``), for
+the conformance tests.
 """
 from __future__ import annotations
 
 from .rules import (ACID, BB, BT_TIDE, CRATE, ENGINEER, FRAGILE, MUSICIAN, PORTER, STATIC,
                     TOOLS, TOWER, VETERAN, StrandParams, half)
-
-CARGO, ROPE, REACT = 0, 1, 2
+from .state import CARGO, REACT, ROPE
 
 
 def draw_card(deck: list, discard: list, u: float) -> int:
@@ -256,19 +259,85 @@ class Game:
         return [share if s in tops else 0.0 for s in range(n)]
 
 
-def play_random(params: StrandParams, n_players: int, rng) -> list:
-    """One game under uniformly random legal play, dealt by ``draw_card``
-    (the one-game-at-a-time baseline the batch engine is timed against)."""
+# --- driving the reference like the batch engine ---------------------------------
+def deal_hands(params, n_players, uniforms):
+    """Section 6.1: hands dealt seat by seat, card k of seat s drawn with
+    ``uniforms[s][k]``; returns (hands, deck, discard)."""
     deck, discard = list(params.cargo_counts), [0] * 5
     hands = [[0] * 5 for _ in range(n_players)]
     for s in range(n_players):
-        for _ in range(params.hand_size):
-            hands[s][draw_card(deck, discard, rng.random())] += 1
+        for k in range(params.hand_size):
+            hands[s][draw_card(deck, discard, uniforms[s][k])] += 1
+    return hands, deck, discard
+
+
+def play_random(params: StrandParams, n_players: int, rng) -> list:
+    """One game under uniformly random legal play, dealt by ``draw_card``
+    (the one-game-at-a-time baseline the batch engine is timed against)."""
+    uniforms = [[rng.random() for _ in range(params.hand_size)] for _ in range(n_players)]
+    hands, deck, _ = deal_hands(params, n_players, uniforms)
     game = Game(params, [0] * n_players, hands, deck)
-    pick = lambda options: options[int(rng.random() * len(options))]
+
+    def pick(options):
+        return options[int(rng.random() * len(options))]
+
     while not game.done:
         game.reveal([pick(game.cargo_legal(s)) for s in range(n_players)])
         game.ropes([pick(game.rope_legal(s)) for s in range(n_players)])
         game.settle([pick(game.react_legal(s)) for s in range(n_players)],
                     [[rng.random() for _ in range(2)] for _ in range(n_players)])
     return game.final()
+
+
+def start(params, n_players: int, chance, g: int) -> Game:
+    """Game ``g`` of a batch dealt by ``chance`` (``state.Chance``), as
+    ``engine.init`` deals it; hands unknown when the chance has none."""
+    roles = [int(r) for r in chance.roles[g]]
+    rain_order = [int(c) for c in chance.rain_order[g]]
+    if chance.hands is None:
+        return Game(params, roles, None, params.cargo_counts, rain_order)
+    hands, deck, discard = deal_hands(params, n_players, chance.hands[g].tolist())
+    game = Game(params, roles, hands, deck, rain_order)
+    game.discard = discard
+    return game
+
+
+def advance(params, game: Game, state, actions, chance, g: int) -> None:
+    """The decision ``engine.step(state, actions, chance)`` makes for game
+    ``g`` (``state``: before the step): reveal, ropes or settle by phase,
+    the settle with that round's refill draws."""
+    if game.done:
+        return
+    a = [int(x) for x in actions[g]]
+    if state.phase == CARGO:
+        game.reveal(a)
+    elif state.phase == ROPE:
+        game.ropes(a)
+    else:
+        draws = None if chance.draws is None else chance.draws[game.rnd, g].tolist()
+        game.settle(a, draws)
+
+
+_OBSERVED = ("limit", "score", "lone", "uses", "cargo", "card", "rope", "partner")
+
+
+def observe(game: Game) -> dict:
+    """The rule-relevant state as plain Python values."""
+    out = {"hand": game.hands, "deck": list(game.deck), "discard": list(game.discard)}
+    out.update({name: list(getattr(game, name)) for name in _OBSERVED})
+    out.update(seg=game.seg, rnd=game.rnd, rain=game.rain, phase=game.phase)
+    return out
+
+
+def observe_batch(state, g: int) -> dict:
+    """The same keys from game ``g`` of the batch state."""
+    out = {"hand": state.hand[g].tolist() if state.tracked else None,
+           "deck": state.deck[g].tolist(), "discard": state.discard[g].tolist()}
+    out.update({name: getattr(state, name)[g].tolist() for name in _OBSERVED})
+    out.update(seg=int(state.seg[g]), rnd=int(state.rnd[g]), rain=int(state.rain[g]), phase=state.phase)
+    return out
+
+
+def result(game: Game) -> dict:
+    """``score`` (final) and ``win`` (shares) per seat, as lists."""
+    return {"score": game.final(), "win": game.win_shares()}

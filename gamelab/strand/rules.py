@@ -24,6 +24,7 @@ ACID, FOG, STATIC, BT_TIDE, CRATE, TOOLS, TOWER, CLEAR = range(8)
 
 #: players a game may seat (section 1: 3-6; the box has six rope sets)
 PLAYERS = (3, 6)
+TEAM_PLAYERS = (4, 6)   # variant E: opposite seats pair up
 
 VARIANTS = ("standard", "short", "silent", "three_player", "six_player", "teams", "time_rain")
 
@@ -128,14 +129,13 @@ def role_code(name) -> int:
     return ROLES.index(name) + 1
 
 
-def check_players(n_players: int, params: StrandParams | None = None) -> int:
+def check_players(params: StrandParams, n_players: int) -> None:
     """Section 1: 3-6 players; variant E needs 4 or 6 (opposite seats pair up)."""
     if isinstance(n_players, bool) or not isinstance(n_players, int) or not PLAYERS[0] <= n_players <= PLAYERS[1]:
         raise ParamError(f"n_players = {n_players!r} is out of range: expected int in "
                          f"{PLAYERS[0]}..{PLAYERS[1]} (the rulebook seats 3-6 players)")
-    if params is not None and params.teams and n_players not in (4, 6):
+    if params.teams and n_players not in TEAM_PLAYERS:
         raise ParamError(f"n_players = {n_players} cannot play variant E (teams): expected 4 or 6")
-    return n_players
 
 
 def team_of_seat(seat: int, n_players: int) -> int:
@@ -155,18 +155,34 @@ def _three(base):
     return {"node_values": tuple(nodes)}
 
 
+def _no_change(base):
+    return {}
+
+
+def _silent(base):
+    return {"silent": True}
+
+
+def _teams(base):
+    return {"teams": True}
+
+
+def _time_rain(base):
+    return {"time_rain": True}
+
+
 _VARIANT_CHANGES = {
-    "standard": lambda b: {},
+    "standard": _no_change,
     "short": _short,                          # variant A
-    "silent": lambda b: {"silent": True},     # variant B
+    "silent": _silent,                        # variant B
     "three_player": _three,                   # variant C (its fragile advice is cut off)
-    "six_player": lambda b: {},               # variant D (its advice is cut off entirely)
-    "teams": lambda b: {"teams": True},       # variant E
-    "time_rain": lambda b: {"time_rain": True},  # variant F
+    "six_player": _no_change,                 # variant D (its advice is cut off entirely)
+    "teams": _teams,                          # variant E
+    "time_rain": _time_rain,                  # variant F
 }
 
 #: player counts a variant is written for
-VARIANT_PLAYERS = {"three_player": (3,), "six_player": (6,), "teams": (4, 6)}
+VARIANT_PLAYERS = {"three_player": (3,), "six_player": (6,), "teams": TEAM_PLAYERS}
 
 
 def params_for_variant(name: str = "standard", **overrides) -> StrandParams:

@@ -1,4 +1,4 @@
-"""STRAND for the runner: ``ADAPTER`` (a :class:`gamelab.runner.GameAdapter`).
+"""STRAND for the runner: ``play`` (``GAME.play``) and its diagnostics.
 
 Lineup entries (one per seat): a style of appendix B (``heavy``, ``key``,
 ``node_grabber``, ``steady``, ``mirror``, ``stay``), ``random`` (uniformly
@@ -7,14 +7,15 @@ ordering of the six styles drawn per deal from the chance generator, so the
 mix seats of a game hold distinct styles and each style is equally likely
 ("同局混流派", appendix B).  The default lineup is ``mix1 .. mixP``: the
 runner rotates it over the seats, so each deal is played with its styles in
-every seat.  Roles (``StrandSetup.roles``): ``first_p`` deals the first P of
+every seat.  Roles (``AgentParams.roles``): ``first_p`` deals the first P of
 (veteran, bb, fragile, porter, musician, engineer) to the seats in a random
 order per deal (the appendix's role table); ``none``; ``random`` (P of six).
 
 Chance comes first and apart from the agents: ``seed_seq.spawn(4)`` gives the
 cards (hands and refills), the deal's style order and roles, the time-rain
-order, and the agents' generator.  So a deal is the same under every seating
-and every model setting (common random numbers).
+order, and the agents' generator (:func:`deal_chance` makes the engine's
+``Chance`` of them).  So a deal is the same under every seating and every
+model setting (common random numbers).
 
 Columns per seat (G,P): ``score`` final, ``win`` share (ties split), ``rank``,
 ``gross``, ``lone`` markers, ``node_points``, ``style``, ``role`` (name or
@@ -34,11 +35,12 @@ import numpy as np
 import pandas as pd
 
 from . import engine
-from .agents import StrandSetup
-from .rules import ROLES, StrandParams
+from .agents import AgentParams, knobs
+from .arrays import onehot
+from .rules import ROLES
+from .state import N_VALUES, REACT_PASS
 from .styles import CUSTOM, RANDOM, STYLES, Table
 from ..metrics import sole_leader_step
-from ..runner import GameAdapter
 from ..stats import Estimate, mean_interval
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
@@ -46,25 +48,23 @@ AGENTS = STYLES + ("random",) + MIX
 STYLE_NAMES = np.array(STYLES + ("random", "custom"))
 ROLE_NAMES = np.array(("none",) + ROLES)
 PER_SEAT = ("ropes", "mutual")
+NODE_MAX = 30      # node_values' upper bound (rules.StrandParams): derived knobs clip to 0..NODE_MAX
+
 
 
 def default_lineup(n_players: int) -> list:
     return list(MIX[:n_players])
 
 
-def as_setup(params) -> StrandSetup:
-    """Rules-only parameters get the model's defaults."""
-    if isinstance(params, StrandSetup):
-        return params
-    return StrandSetup(**params.as_dict()) if isinstance(params, StrandParams) else StrandSetup()
+def random_lineup(n_players: int) -> list:
+    return ["random"] * n_players
 
 
-def deal_setup(params, seating, n_deals, n_players, rng):
-    """Style codes (G,P) of the seats and role codes (G,P), from chance."""
-    G, P = n_deals, n_players
-    order = np.argsort(rng.random((G, len(STYLES))), axis=1)
-    keys = rng.random((G, len(ROLES)))
-    styles = np.empty((G, P), np.int8)
+def deal_styles(seating, n_deals, rng):
+    """Style codes (G,P) of the seats: a mix seat's style from a random
+    ordering of the six styles per deal (one draw of (G, 6) uniforms)."""
+    order = np.argsort(rng.random((n_deals, len(STYLES))), axis=1)
+    styles = np.empty((n_deals, len(seating)), np.int8)
     for s, name in enumerate(seating):
         if name in MIX:
             styles[:, s] = order[:, MIX.index(name)]
@@ -74,57 +74,75 @@ def deal_setup(params, seating, n_deals, n_players, rng):
             styles[:, s] = CUSTOM
         else:
             styles[:, s] = STYLES.index(name)
+    return styles
+
+
+def deal_roles(params, n_deals, n_players, rng):
+    """Role codes (G,P) as ``params.roles`` deals them (one draw of (G, 6) uniforms)."""
+    G, P = n_deals, n_players
+    keys = rng.random((G, len(ROLES)))
     if params.roles == "first_p":
         roles = np.argsort(keys[:, :P], axis=1) + 1
     elif params.roles == "random":
         roles = np.argsort(keys, axis=1)[:, :P] + 1
     else:
         roles = np.zeros((G, P), np.int64)
-    return styles, roles.astype(np.int8)
+    return roles.astype(np.int8)
+
+
+def deal_setup(params, seating, n_deals, n_players, rng):
+    """Style codes (G,P) of the seats and role codes (G,P), from chance."""
+    styles = deal_styles(seating, n_deals, rng)
+    return styles, deal_roles(params, n_deals, n_players, rng)
+
+
+def deal_chance(params, n_deals, n_players, roles, cards, rain) -> engine.Chance:
+    """The engine's Chance from the runner's generators: the hands then the
+    refills from ``cards`` (refills float32), the time-rain order from ``rain``."""
+    return engine.deal(params, n_deals, n_players, cards=cards, rain=rain, roles=roles, draws_dtype=np.float32)
 
 
 def play(params, seating, n_deals, n_players, seed_seq, custom=None) -> dict:
     """The adapter's ``play``: one batch of ``n_deals`` games."""
-    params = as_setup(params)
+    params = knobs(params)
     cards, setup, rain, agents = (np.random.default_rng(s) for s in seed_seq.spawn(4))
     styles, roles = deal_setup(params, seating, n_deals, n_players, setup)
-    order = engine._rain_order(params, n_deals, rain)
-    return play_games(params, styles, roles, cards, agents, rain_order=order, custom=custom)
+    chance = deal_chance(params, n_deals, n_players, roles, cards, rain)
+    return play_games(params, styles, chance, agents, custom=custom)
 
 
-def play_games(params, styles, roles, cards, agents, *, rain_order=None, custom=None) -> dict:
-    """Play a batch: ``styles``/``roles`` (G,P) codes, ``cards`` the chance
-    generator (drawn before any decision), ``agents`` the agents' generator."""
-    params = as_setup(params)
+def play_games(params, styles, chance, agents, *, custom=None) -> dict:
+    """Play a batch: ``styles`` (G,P) codes, ``chance`` the engine's Chance
+    (drawn before any decision), ``agents`` the agents' generator."""
+    params = knobs(params)
     G, P = styles.shape
-    st = engine.init(params, G, P, cards, roles=roles, rain_order=rain_order)
-    draws = cards.random((params.rounds, G, P, engine.DRAWS), dtype=np.float32)
+    st = engine.init(params, G, P, chance)
     table = Table(params, styles, agents, custom)
-    reacts = bool((roles > 0).any()) or table.any_random or bool(custom)
-    d = _Diagnostics(G, P)
+    reacts = bool((chance.roles > 0).any()) or table.any_random or bool(custom)
+    d = Diagnostics(G, P)
     for r in range(params.rounds):
-        st, _ = engine.step(params, st, table.cargo(st), inplace=True)
-        st, _ = engine.step(params, st, table.ropes(st), inplace=True)
+        st, _ = engine.step(params, st, table.cargo(st), chance, inplace=True)
+        st, _ = engine.step(params, st, table.ropes(st), chance, inplace=True)
         d.ropes(st)
-        acts = table.react(st) if reacts else np.zeros((G, P), np.int64)
-        st, ev = engine.step(params, st, acts, {"draws": draws[r]}, inplace=True)
+        acts = table.react(st) if reacts else np.full((G, P), REACT_PASS, np.int64)
+        st, ev = engine.step(params, st, acts, chance, inplace=True)
         table.observe(ev)
         d.settled(params, ev, r)
         d.lead(st.score - params.lone_penalty * st.lone)
-    out = engine.results(params, st)
+    out = engine.result(params, st)
     out.update(d.columns(), style=STYLE_NAMES[styles], role=ROLE_NAMES[st.role],
                lone_total=st.lone.sum(1, dtype=np.int16), rounds=st.rnd.copy())
     return out
 
 
-class _Diagnostics:
+class Diagnostics:
     """Per-seat and per-game counters of appendix B and identity ②."""
 
     def __init__(self, G, P):
-        z = lambda: np.zeros((G, P), np.int16)
-        self.pointed = np.zeros((G, P, 5), np.int16)   # by cargo value 1..5
-        self.mutual = np.zeros((G, P, 5), np.int16)
-        self.node_points, self.stay_then, self.stay_pts, self.other_then, self.other_pts = (z() for _ in range(5))
+        self.pointed = np.zeros((G, P, N_VALUES), np.int16)   # by cargo value 1..5
+        self.mutual = np.zeros((G, P, N_VALUES), np.int16)
+        self.node_points, self.stay_then, self.stay_pts, self.other_then, self.other_pts = (
+            np.zeros((G, P), np.int16) for _ in range(5))
         self.team_rounds = np.zeros(G, np.int8)
         self.void = np.zeros(G, np.int8)
         self.prev_stay = None
@@ -138,8 +156,8 @@ class _Diagnostics:
 
     def ropes(self, st):
         pointed = st.rope >= 0   # one-hot rows of the cargo (value 0: a zero row) beat a broadcast
-        self.pointed += engine._onehot(st.cargo * pointed)
-        self.mutual += engine._onehot(st.cargo * (pointed & (st.partner >= 0)))
+        self.pointed += onehot(st.cargo * pointed)
+        self.mutual += onehot(st.cargo * (pointed & (st.partner >= 0)))
         # fragile switches come later: only teams formed by the ropes count as trust
 
     def settled(self, params, ev, r):
@@ -160,7 +178,7 @@ class _Diagnostics:
                "lead_changes": self.lead_changes,
                "stay_then": self.stay_then, "stay_then_pts": self.stay_pts,
                "other_then": self.other_then, "other_then_pts": self.other_pts}
-        for v in range(5):
+        for v in range(N_VALUES):
             out[f"ropes_{v + 1}"] = self.pointed[..., v]
             out[f"mutual_{v + 1}"] = self.mutual[..., v]
         return out
@@ -196,10 +214,10 @@ def measures(frame: pd.DataFrame) -> dict:
     deal = frame["deal"]
     g_deal = games["deal"]
     out = {}
-    for v in range(1, 6):
+    for v in range(1, N_VALUES + 1):
         out[f"mutual_rate_{v}"] = _ratio(frame[f"mutual_{v}"], frame[f"ropes_{v}"], deal)
     out["node_share"] = _ratio(frame["node_points"], frame["gross"], deal)
-    in_team = sum(frame[f"mutual_{v}"] for v in range(1, 6))
+    in_team = sum(frame[f"mutual_{v}"] for v in range(1, N_VALUES + 1))
     out["node_share_N"] = _ratio(frame["node_points"], in_team, deal)
     total = frame.groupby("game", sort=False)["gross"].sum()
     out["total_points"] = mean_interval(total.groupby(g_deal).mean())
@@ -215,36 +233,21 @@ def measures(frame: pd.DataFrame) -> dict:
     return out
 
 
-def _node_scale(base, value):
-    return {"node_values": tuple(min(30, max(0, int(np.floor(v * value + 0.5)))) for v in base.node_values)}
+def node_scale(base, value):
+    """Sweep knob: every node value times ``value`` (rounded half up, clipped to 0..NODE_MAX)."""
+    return {"node_values": tuple(min(NODE_MAX, max(0, int(np.floor(v * value + 0.5)))) for v in base.node_values)}
 
 
-def _node_shift(base, value):
-    return {"node_values": tuple(min(30, max(0, int(v + value))) for v in base.node_values)}
+def node_shift(base, value):
+    """Sweep knob: every node value plus ``value`` (clipped to 0..NODE_MAX)."""
+    return {"node_values": tuple(min(NODE_MAX, max(0, int(v + value))) for v in base.node_values)}
 
 
-def _random_batch(params, n_games, n_players, rng):
+def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine, no roles: what
     ``reference.play_random`` does one game at a time."""
     from .agents import random_policy
     return engine.play(params, [random_policy] * n_players, n_games, rng, n_players)
-
-
-BENCH = {"agent_lineup": default_lineup, "random_lineup": lambda n: ["random"] * n,
-         "random_batch": _random_batch}
-
-def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The diagnostics a designer watches, with 95 % intervals (for panels
-    and reports): lone markers, team rounds, stalls, node ties, scores."""
-    m = measures(frame)
-    rows = [("lone markers per game", "lone_per_game"), ("rounds with a team", "team_round_rate"),
-            ("node voided by a full tie (per round)", "node_void_rate"), ("node share of all points", "node_share"),
-            ("mean final score", "mean_score"), ("points scored per game (all players)", "total_points")]
-    out = [{"measure": label, "value": m[key].value, "low": m[key].low, "high": m[key].high} for label, key in rows]
-    stall = 1 - m["team_round_rate"].value
-    out.insert(2, {"measure": "stalled rounds (no team)", "value": stall, "low": 1 - m["team_round_rate"].high,
-                   "high": 1 - m["team_round_rate"].low})
-    return pd.DataFrame(out)
 
 
 ASSUMPTIONS = (
@@ -256,7 +259,8 @@ ASSUMPTIONS = (
     "rules. The rulebook does not define its model, so every simulated figure rests on these choices "
     "(docs/agents.md).")
 
-ADAPTER = GameAdapter("strand", play, StrandSetup, default_lineup, agents=AGENTS, players=(3, 6),
-                      derived={"node_scale": _node_scale, "node_shift": _node_shift},
-                      title="STRAND: The Last Run", report_players=(3, 4, 5, 6),
-                      report_groups=("style", "role", "seat"), assumptions=ASSUMPTIONS, chunk_deals=4096)
+TITLE = "STRAND: The Last Run"
+REPORT_PLAYERS = (3, 4, 5, 6)
+REPORT_GROUPS = ("style", "role", "seat")
+CHUNK_DEALS = 4096
+DERIVED = {"node_scale": node_scale, "node_shift": node_shift}

@@ -22,7 +22,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from . import engine
-from .rules import STATIC, TOOLS
+from .rules import RAIN_CARDS, STATIC, TOOLS
+from .state import N_VALUES
 
 STYLES = ("heavy", "key", "node_grabber", "steady", "mirror", "stay")
 HEAVY, KEY, GRABBER, STEADY, MIRROR, STAY = range(6)
@@ -41,6 +42,7 @@ COEF = np.array([
     [1.0, 0.0, 0.0, 0.0, 0.0, -100.0, 0.0],   # stay: a full team or nothing
     [0.0] * 7, [0.0] * 7,                     # random, custom: not negotiating
 ], np.float32)
+TERM_FIXED, TERM_POINTER = 3, 4   # the dynamic terms' columns of COEF (added per game)
 ACCEPT = -50.0          # a partner scored at or below this is refused (stay style: overweight)
 NEVER = np.float32(-1e9)
 
@@ -61,23 +63,33 @@ def grab_values(cap: int, counts: tuple, n_players: int) -> np.ndarray:
     return out
 
 
-HANDS = 6 ** 5  # a hand as a code: sum of count(v) x 6^(v-1), counts 0..5
+HAND_BASE = 6               # a hand's count of one value is 0..5
+HANDS = HAND_BASE ** N_VALUES  # hands as codes: sum of count(v) x 6^(v-1)
+STEADY_MATE = 3             # steady plays the largest card that still fits a 3 under the cap
+
+
+def hand_code(hand):
+    """(G,P) int32 code of each hand (G,P,5): ``sum_v count(v) * 6 ** (v - 1)``
+    (explicit adds beat a dot over the short axis)."""
+    h = hand.astype(np.int32)
+    return h[..., 0] + 6 * h[..., 1] + 36 * h[..., 2] + 216 * h[..., 3] + 1296 * h[..., 4]
 
 
 @lru_cache(maxsize=64)
 def cargo_table(cap: int, counts: tuple, n_players: int) -> np.ndarray:
     """(8 x HANDS,) the card index (value - 1) each style shows from each hand
     (row = style code; random and custom rows are placeholders)."""
-    hand = (np.arange(HANDS)[:, None] // 6 ** np.arange(5)) % 6
+    hand = (np.arange(HANDS)[:, None] // HAND_BASE ** np.arange(N_VALUES)) % HAND_BASE
     held = hand > 0
-    vals = np.arange(1, 6)
+    vals = np.arange(1, N_VALUES + 1)
+    last = N_VALUES - 1                                 # index of the largest value
     smallest = held.argmax(1)
-    largest = 4 - held[:, ::-1].argmax(1)
+    largest = last - held[:, ::-1].argmax(1)
     n = hand.sum(1)
     median = (hand.cumsum(1) > ((n - 1) // 2)[:, None]).argmax(1)
     grab = np.where(held, grab_values(cap, counts, n_players), -1.0).argmax(1)
-    fits3 = held & (vals <= cap - 3)
-    steady = np.where(fits3.any(1), 4 - fits3[:, ::-1].argmax(1), smallest)
+    fits = held & (vals <= cap - STEADY_MATE)
+    steady = np.where(fits.any(1), last - fits[:, ::-1].argmax(1), smallest)
     return np.concatenate([largest, smallest, grab, steady, median, median, median, median]).astype(np.int8)
 
 
@@ -88,20 +100,31 @@ def utility_tables(params):
     pair is full, both from ``engine.team_values`` asked about every pair."""
     base, fulls = [], []
     for rain in (-1, STATIC, TOOLS):
-        probe = SimpleNamespace(cargo=np.arange(1, 6, dtype=np.int8)[None], rain=np.array([rain]))
+        probe = SimpleNamespace(cargo=np.arange(1, N_VALUES + 1, dtype=np.int8)[None], rain=np.array([rain]))
         full, pts, key = (a[0] for a in engine.team_values(params, probe))
-        c = np.arange(1, 6, dtype=np.float32)
-        terms = (pts, full * c[None, :], np.maximum(key, 0) / 8.0, 0 * pts, 0 * pts, ~full,
+        c = np.arange(1, N_VALUES + 1, dtype=np.float32)
+        terms = (pts, full * c[None, :], np.maximum(key, 0) / float(engine.KEY_BASE), 0 * pts, 0 * pts, ~full,
                  full * (c[:, None] + c[None, :]))
         base.append(np.einsum("sk,kij->sij", COEF, np.stack(terms).astype(np.float32)))
         fulls.append(full)
     return np.stack(base).astype(np.float32).ravel(), np.stack(fulls).ravel()
 
 
+#: utility_lookup's layout: (cap kind, style of i, cargo i, cargo j, flags), C order, so the
+#: entry of (k, s, ci, cj, f) is np.ravel_multi_index((k, s, ci, cj, f), (3, 8, 5, 5, N_FLAGS))
+FIXED_FLAG, POINTER_FLAG = 1, 2
+N_FLAGS = 4
+STRIDE_J = N_FLAGS
+STRIDE_I = N_VALUES * STRIDE_J
+STRIDE_STYLE = N_VALUES * STRIDE_I
+STRIDE_KIND = len(COEF) * STRIDE_STYLE
+N_KINDS = 3                 # cap kinds: normal, static, tools
+
+
 def utility_lookup(params, steady: bool, mirror: bool) -> np.ndarray:
     """The whole ``U`` as one flat float32 table over (cap kind, style of i,
-    cargo i, cargo j, flags): flag 1 = j is i's fixed partner (steady adds
-    its weight when the pair is full), flag 2 = j pointed at i last round
+    cargo i, cargo j, flags): FIXED_FLAG = j is i's fixed partner (steady adds
+    its weight when the pair is full), POINTER_FLAG = j pointed at i last round
     (mirror adds its weight).  The same float32 sums, in the same order, as
     adding the dynamic terms to the static table game by game; a dynamic
     term is added only when some seat plays its style."""
@@ -111,21 +134,22 @@ def utility_lookup(params, steady: bool, mirror: bool) -> np.ndarray:
 @lru_cache(maxsize=64)
 def _utility_lookup(params, steady, mirror):
     base, full = utility_tables(params)
-    base, full = base.reshape(3, len(COEF), 5, 5), full.reshape(3, 1, 5, 5)
+    base = base.reshape(N_KINDS, len(COEF), N_VALUES, N_VALUES)
+    full = full.reshape(N_KINDS, 1, N_VALUES, N_VALUES)
     codes = np.arange(len(COEF))[None, :, None, None]
-    w_fixed = COEF[STEADY, 3] * (codes == STEADY)
-    w_pointer = COEF[MIRROR, 4] * (codes == MIRROR)
-    out = np.empty((3, len(COEF), 5, 5, 4), np.float32)
-    for f in range(4):
+    w_fixed = COEF[STEADY, TERM_FIXED] * (codes == STEADY)
+    w_pointer = COEF[MIRROR, TERM_POINTER] * (codes == MIRROR)
+    out = np.empty((N_KINDS, len(COEF), N_VALUES, N_VALUES, N_FLAGS), np.float32)
+    for f in range(N_FLAGS):
         u = base.copy()
         if steady:
-            u += w_fixed * (full & bool(f & 1))
+            u += w_fixed * (full & bool(f & FIXED_FLAG))
         if mirror:
-            u += w_pointer * bool(f & 2)
+            u += w_pointer * bool(f & POINTER_FLAG)
         out[..., f] = u
     return out.ravel()
 
 
 #: rain card (+1, -1 = none) -> cap kind of the utility tables: normal, static, tools
-_KIND = np.zeros(9, np.int16)
-_KIND[STATIC + 1], _KIND[TOOLS + 1] = 1, 2
+CAP_KIND = np.zeros(len(RAIN_CARDS) + 1, np.int16)
+CAP_KIND[STATIC + 1], CAP_KIND[TOOLS + 1] = 1, 2

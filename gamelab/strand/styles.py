@@ -35,16 +35,22 @@ from functools import lru_cache
 import numpy as np
 
 from . import engine
-from .agents import uniform_choice
-from .arrays import _cols
-from .rules import BB, ENGINEER, FRAGILE, MUSICIAN, PORTER, VETERAN
+from .arrays import at_seats, cols, uniform_choice
+from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
+from .state import MAX_VALUE
 # the styles' codes and tables, re-exported: callers know them as styles.X
-from .style_tables import (ACCEPT, CODES, COEF, CUSTOM, GRABBER, HANDS, HEAVY, KEY,  # noqa: F401
-                           MIRROR, NEVER, RANDOM, STAY, STEADY, STYLES, _KIND, cargo_table,
-                           grab_values, utility_lookup, utility_tables)
+from .style_tables import (ACCEPT, CAP_KIND, CODES, COEF, CUSTOM, GRABBER, HANDS, HEAVY, KEY,  # noqa: F401
+                           MIRROR, NEVER, POINTER_FLAG, RANDOM, STAY, STEADY, STRIDE_I, STRIDE_J,
+                           STRIDE_KIND, STRIDE_STYLE, STYLES, cargo_table, grab_values, hand_code,
+                           utility_lookup, utility_tables)
 
 DEAD = np.float32(1e30)    # added to a refused or taken pair's matching key (far above any live key)
+LIVE = DEAD / 10           # a matching key below this is a pair still open
 SHUN = np.float32(1e10)    # subtracted from an excluded partner's utility (below NEVER)
+RANK_WEIGHT = np.float32(1000)   # matching key: the two ranks first, then the utilities
+NO_PAIR = np.int8(100)     # a pair index past every pair: nothing chosen in that game
+BIG_CARGO = 4              # cargo worth protecting (bb lock, veteran) or topping up to 5 (porter)
+BIG_NODE = 6               # a node worth a bb lock
 
 
 def _best(U):
@@ -56,7 +62,7 @@ def _best(U):
         Uk = U[:, k]
         better = Uk > best
         np.maximum(best, Uk, out=best)
-        np.maximum(arg, better * np.int8(k), out=arg)
+        np.maximum(arg, better * np.int8(k), out=arg)   # np.where(better, k, arg): k only grows
     return arg, best
 
 
@@ -90,41 +96,43 @@ class Table:
         self.any_mirror = bool((self.styles == MIRROR).any())
         self.any_random = bool(self.random.any())
         self.talks_t = _seat_major(self.talks)
-        self.row_t = _seat_major(self.styles).astype(np.int16) * 100   # style's offset in utility_lookup
+        self.row_t = _seat_major(self.styles).astype(np.int16) * STRIDE_STYLE   # style's offset in utility_lookup
         self.fixed_t = np.full((P, G), -1, np.int8)           # steady's partner (last teammate), seat-major
         self.seat_j = np.arange(P, dtype=np.int8)[None, :, None]
         self.seat_i = np.arange(P, dtype=np.int8)[:, None, None]
-        self.flat = np.arange(G)[:, None] * P                 # row offsets of (G,P) arrays
         self.U = None
 
     # --- step 2 -------------------------------------------------------------
     def cargo(self, st):
         p = self.p
-        h = st.hand.astype(np.int32)
-        code = h[..., 0] + 6 * h[..., 1] + 36 * h[..., 2] + 216 * h[..., 3] + 1296 * h[..., 4]
-        code += self.styles.astype(np.int32) * HANDS
+        code = hand_code(st.hand) + self.styles.astype(np.int32) * HANDS   # row = style (cargo_table's layout)
         cap = engine.round_cap(p, st)
         caps = np.unique(cap)
         v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players)[code]
         for c in caps[1:]:
             v = np.where((cap == c)[:, None], cargo_table(int(c), p.cargo_counts, st.n_players)[code], v)
-        left = (p.rounds - st.rnd)[:, None]
-        porter = (st.role == PORTER) & (st.uses > 0) & (v < 4)
+        value = v + 1                                          # the table holds value - 1
+        porter = engine.can_use(st, PORTER) & (value < MAX_VALUE)
         if porter.any():
-            boost = ((v == 3) & ((self.styles == HEAVY) | (self.styles == GRABBER))) \
+            left = engine.rounds_left(p, st)[:, None]
+            boost = ((value == BIG_CARGO) & ((self.styles == HEAVY) | (self.styles == GRABBER))) \
                 | ((st.uses >= left) & (self.styles != KEY))
-            v = v + 5 * (porter & boost & (self.styles < RANDOM))
-        return self._others(st, v.astype(np.int64))
+            porter = porter & boost & (self.styles < RANDOM)
+        else:
+            porter = False
+        return self._others(st, engine.cargo_action(value, porter).astype(np.int64))
 
     def _others(self, st, acts):
         """Random and custom seats overwrite their columns."""
+        if not (self.any_random or self.custom):
+            return acts
+        legal = engine.legal(self.p, st)
         if self.any_random:
             for s in np.flatnonzero(self.random.any(0)):
-                mask = engine.legal_mask(self.p, st, s)
-                pick = uniform_choice(mask, self.rng.random(st.n_games, dtype=np.float32))
+                pick = uniform_choice(legal[:, s], self.rng.random(st.n_games, dtype=np.float32))
                 acts[:, s] = np.where(self.random[:, s], pick, acts[:, s])
         for s, policy in self.custom.items():
-            pick = policy(self.p, st, s, engine.legal_mask(self.p, st, s), self.rng)
+            pick = policy(self.p, st, s, legal[:, s], self.rng)
             acts[:, s] = np.where(self.styles[:, s] == CUSTOM, pick, acts[:, s])
         return acts
 
@@ -134,12 +142,13 @@ class Table:
         table = utility_lookup(self.p, self.any_steady, self.any_mirror)
         P = st.n_players
         c0 = _seat_major(st.cargo).astype(np.int16) - 1      # int16 indices: cheap to build, < 2,400
-        kind = _KIND.take(st.rain.astype(np.intp) + 1)
-        idx = (self.row_t + kind * 800 + c0 * 20)[:, None, :] + (c0 * 4)[None, :, :]
+        kind = CAP_KIND.take(st.rain.astype(np.intp) + 1)
+        # idx[i, j, g] = ravel_multi_index((kind, style of i, cargo i, cargo j, flags)), flags added below
+        idx = (self.row_t + kind * STRIDE_KIND + c0 * STRIDE_I)[:, None, :] + (c0 * STRIDE_J)[None, :, :]
         if self.any_steady:
-            idx += self.fixed_t[:, None, :] == self.seat_j
+            idx += self.fixed_t[:, None, :] == self.seat_j                       # + FIXED_FLAG (1)
         if self.any_mirror:
-            idx += (_seat_major(st.rope)[None, :, :] == self.seat_i) * np.int16(2)
+            idx += (_seat_major(st.rope)[None, :, :] == self.seat_i) * np.int16(POINTER_FLAG)
         U = table.take(idx)
         for i in range(P):
             U[i, i] = NEVER
@@ -156,7 +165,7 @@ class Table:
             rank_ij += U[I, k] > uij
             rank_ji += U[J, k] > uji
         ok = (uij > ACCEPT) & (uji > ACCEPT) & self.talks_t[I] & self.talks_t[J]
-        K = (rank_ij + rank_ji) * np.float32(1000) - (uij + uji)
+        K = (rank_ij + rank_ji) * RANK_WEIGHT - (uij + uji)
         K += ~ok * DEAD
         partner = np.full((P, G), -1, np.int8)
         for _ in range(P // 2):
@@ -164,14 +173,14 @@ class Table:
             for q in range(1, len(I)):  # argmin over the pairs: the first smallest key
                 better = K[q] < best
                 np.minimum(best, K[q], out=best)
-                np.maximum(b, better * np.int8(q), out=b)
-            good = best < DEAD / 10
+                np.maximum(b, better * np.int8(q), out=b)       # np.where(better, q, b): q only grows
+            good = best < LIVE
             if not good.any():
                 break
-            b += ~good * np.int8(100)
+            b += ~good * NO_PAIR
             for q in range(len(I)):
                 chosen = b == q
-                partner[I[q]] += chosen * np.int8(J[q] + 1)
+                partner[I[q]] += chosen * np.int8(J[q] + 1)    # np.where(chosen, J[q], partner): it was -1
                 partner[J[q]] += chosen * np.int8(I[q] + 1)
             taken = partner >= 0
             K += (taken[I] | taken[J]) * DEAD
@@ -179,32 +188,34 @@ class Table:
 
     def ropes(self, st):
         p, P = self.p, st.n_players
+        stay = engine.stay_action(P)
         U = self.U = self.utilities(st)
         talk = engine.negotiation(p, st) & p.negotiation
         every = bool(talk.all())
         if not every:
             top, top_u = _best(U)
-            rope = P + (top_u > ACCEPT) * (top - np.int8(P))
-            keeps = rope < P                  # the rope a bb would lock
+            rope = stay + (top_u > ACCEPT) * (top - np.int8(stay))   # np.where(top_u > ACCEPT, top, stay)
+            keeps = rope < stay               # the rope a bb would lock
         if talk.any():
             agreed, mate = self._negotiated(U, P)
             kept = (mate >= 0) & (agreed == mate) & (p.reneging > 0)
             if every:
                 rope, keeps = agreed, kept
             else:
-                rope = rope + talk * (agreed - rope)
+                rope = rope + talk * (agreed - rope)                  # np.where(talk, agreed, rope)
                 keeps = np.where(talk, kept, keeps)
         acts = self._locks(st, _seat_major(rope), _seat_major(keeps))
         return self._others(st, acts)
 
     def _negotiated(self, U, P):
-        """Ropes after the negotiation and the reneging; and the agreed partners (seat-major)."""
+        """Rope codes after the negotiation and the reneging; and the agreed partners (seat-major)."""
         mate = self.match(U)
         matched = mate >= 0
         G = U.shape[2]
+        stay = engine.stay_action(P)
         draw = self.rng.random((G, P), dtype=np.float32) < self.p.reneging
         reneg = matched & _seat_major(draw)
-        rope = P + (matched & ~reneg) * (mate - np.int8(P))
+        rope = stay + (matched & ~reneg) * (mate - np.int8(stay))   # np.where(matched & ~reneg, mate, stay)
         how = self.p.renege_to
         if how == "stay" or not reneg.any():
             return rope, mate
@@ -218,62 +229,59 @@ class Table:
             else:
                 better = alt_k > alt_u
                 np.maximum(alt_u, alt_k, out=alt_u)
-                np.maximum(alt, better * np.int8(k), out=alt)
+                np.maximum(alt, better * np.int8(k), out=alt)   # np.where(better, k, alt): k only grows
             mate_u += out * Uk
         go = reneg & (alt_u > ACCEPT)
         if how == "better_or_stay":
             go &= alt_u > mate_u
-        return rope + go * (alt - rope), mate
+        return rope + go * (alt - rope), mate                  # np.where(go, alt, rope)
 
     def _locks(self, st, rope, keeps):
         """bb: lock the chosen partner when a betrayal would cost much."""
         p, P = self.p, st.n_players
-        bb = (st.role == BB) & (st.uses > 0) & keeps & self.talks
+        bb = engine.can_use(st, BB) & keeps & self.talks
         if not bb.any():
             return rope
-        node = np.asarray(p.node_values)[np.minimum(st.seg, len(p.node_values) - 1)]
-        left = _cols(p.rounds - st.rnd, P)
-        worth = (st.cargo >= 4) | _cols(node >= 6, P) | (st.uses >= left)
-        return rope + (bb & worth) * np.int8(P + 1)
+        left = cols(engine.rounds_left(p, st), P)
+        big_node = cols(engine.current_node(p, st) >= BIG_NODE, P)
+        worth = (st.cargo >= BIG_CARGO) | big_node | (st.uses >= left)
+        return engine.rope_action(rope, bb & worth, P)
 
     # --- after the ropes (5.5 powers) ---------------------------------------
     def react(self, st):
         p, P = self.p, st.n_players
-        team = st.partner >= 0
-        lone = ~team & (st.rope >= 0)
-        has = (st.uses > 0) & self.talks
-        left = _cols(p.rounds - st.rnd, P)
-        vet = (st.role == VETERAN) & lone & ((st.cargo >= 4) | (st.uses >= left))
-        mate = self.flat + np.maximum(st.partner, 0)
-        total = st.cargo + st.cargo.take(mate)
-        cap = _cols(engine.round_cap(p, st), P)
-        eng = (st.role == ENGINEER) & team & (total > cap) & (total <= cap + p.engineer_bonus)
-        mus = (st.role == MUSICIAN) & team
-        acts = (has & (vet | eng | mus)).astype(np.int8)
-        frag = has & (st.role == FRAGILE) & lone
+        seats = engine.status(p, st)
+        left = cols(engine.rounds_left(p, st), P)
+        vet = (st.role == VETERAN) & ((st.cargo >= BIG_CARGO) | (st.uses >= left))
+        total = st.cargo + at_seats(st.cargo, np.maximum(st.partner, 0))   # the team's sum (used in a team only)
+        cap = cols(engine.round_cap(p, st), P)
+        eng = (st.role == ENGINEER) & (total > cap) & (total <= cap + p.engineer_bonus)
+        mus = st.role == MUSICIAN
+        use = engine.power_ready(p, st, seats) & self.talks & (vet | eng | mus)
+        acts = engine.power_action(use)
+        frag = engine.switch_ready(p, st, seats) & self.talks
         if frag.any():
-            acts = self._fragile(st, team, frag, acts)
+            acts = self._fragile(st, seats, frag, acts)
         return self._others(st, acts)
 
-    def _fragile(self, st, team, frag, acts):
+    def _fragile(self, st, seats, frag, acts):
         """A lone fragile switches to the pointer (not in a team) it likes best."""
-        rope_t, free_t = _seat_major(st.rope), _seat_major(~team)
+        pointers_t = _seat_major(engine.switch_pointers(self.p, st, seats))
         seat = self.seat_i[:, :, 0]
         for k in range(st.n_players):
-            pk = (rope_t[k] == seat) & free_t[k]
+            pk = pointers_t[k] == seat                          # (P,G): k pointed at seat i and is free
             alt_k = self.U[:, k] - ~pk * SHUN
             if k == 0:
                 best, j, pointed = alt_k, np.zeros(alt_k.shape, np.int8), pk
             else:
                 better = alt_k > best
                 np.maximum(best, alt_k, out=best)
-                np.maximum(j, better * np.int8(k), out=j)
+                np.maximum(j, better * np.int8(k), out=j)        # np.where(better, k, j): k only grows
                 pointed = pointed | pk
         switch = frag & _seat_major(pointed)
-        acts += switch * (2 + _seat_major(j) - acts)
-        return acts
+        return engine.with_switch(acts, switch, _seat_major(j))
 
     def observe(self, events):
         """After a round: steady keeps its last teammate."""
         partner = _seat_major(events["partner"])
-        self.fixed_t += (partner >= 0) * (partner - self.fixed_t)
+        self.fixed_t += (partner >= 0) * (partner - self.fixed_t)   # np.where(partner >= 0, partner, fixed)

@@ -1,0 +1,110 @@
+"""Pig agents (not rules: ``docs/rules-pig.md`` "Agents").
+
+A policy is ``policy(params, state, legal, rng) -> (G,) actions`` and picks
+only among the engine's legal actions (:func:`engine.prefer`); what a hold
+would bank it asks the engine (:func:`engine.banking_reaches`,
+:func:`engine.mover_score`).  Model knobs are declared parameters of
+:class:`AgentParams`; a plain :class:`PigParams` gets their defaults
+(:func:`knobs`).
+
+* ``hold_at_20``: hold at a turn total of ``hold_at`` (20), or when banking
+  would reach the target.
+* ``race``: Neller and Presser's "keep pace and end race": roll to win once
+  an opponent is within ``race_end`` of the target, else hold at ``hold_at``
+  plus the gap to the leading opponent over ``race_step``.
+* ``random``: uniformly random legal moves (:func:`engine.random_actions`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+import numpy as np
+
+from ..params import param
+from . import engine
+from .rules import PigParams
+
+__all__ = ["AgentParams", "knobs", "hold_at_policy", "race_policy", "random_policy", "POLICIES",
+           "policies_for", "Controller"]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class AgentParams(PigParams):
+    """The rules plus the agents' model knobs."""
+
+    hold_at: int = param(20, low=1, high=200, section="agents",
+                         doc="hold_at_20 and race: hold once the turn total reaches this")
+    race_step: int = param(8, low=1, high=100, section="agents",
+                           doc="race: points of gap to the leading opponent per point of threshold")
+    race_end: int = param(29, low=0, high=200, section="agents",
+                          doc="race: roll to win once an opponent is this close to the target")
+
+
+@lru_cache(maxsize=1)
+def _defaults() -> AgentParams:
+    return AgentParams()
+
+
+def knobs(params) -> AgentParams:
+    """The agent knobs of ``params``: itself if it has them, else a copy of
+    its rules with the knobs' defaults."""
+    if isinstance(params, AgentParams):
+        return params
+    return AgentParams(**params.as_dict()) if isinstance(params, PigParams) else _defaults()
+
+
+def best_opponent(state) -> np.ndarray:
+    """(G,) the highest banked score among the other seats."""
+    others = state.score.copy()
+    others[np.arange(state.n_games), state.player] = np.iinfo(others.dtype).min
+    return others.max(axis=1)
+
+
+def hold_at_policy(params, state, legal, rng=None) -> np.ndarray:
+    """Hold at ``hold_at`` or when banking reaches the target."""
+    k = knobs(params)
+    want = (state.turn_total >= k.hold_at) | engine.banking_reaches(params, state)
+    return engine.prefer(legal, want)
+
+
+def race_threshold(params, state) -> np.ndarray:
+    """(G,) the turn total at which ``race`` holds."""
+    k = knobs(params)
+    mine, lead = engine.mover_score(state).astype(np.int32), best_opponent(state).astype(np.int32)
+    pace = np.maximum(1, k.hold_at + np.rint((lead - mine) / k.race_step)).astype(np.int32)
+    end_race = lead >= params.target - k.race_end
+    return np.where(end_race, params.target - mine, pace)
+
+
+def race_policy(params, state, legal, rng=None) -> np.ndarray:
+    """Keep pace and end race (threshold: :func:`race_threshold`)."""
+    want = (state.turn_total >= race_threshold(params, state)) | engine.banking_reaches(params, state)
+    return engine.prefer(legal, want)
+
+
+def random_policy(params, state, legal, rng) -> np.ndarray:
+    return engine.random_actions(params, state, legal, rng)
+
+
+POLICIES = {"hold_at_20": hold_at_policy, "race": race_policy, "random": random_policy}
+
+
+def policies_for(seating) -> list:
+    """The policy of each seat, by agent name."""
+    return [POLICIES[name] for name in seating]
+
+
+class Controller:
+    """The agents of one seating over a batch (``contract.Controller``):
+    the same policies and the same use of ``rng`` as ``engine.play``."""
+
+    def __init__(self, params, seating, n_games: int, rng: np.random.Generator):
+        self.params, self.n_games, self.rng = params, n_games, rng
+        self.policies = policies_for(seating)
+
+    def act(self, state, legal) -> np.ndarray:
+        return engine.seat_actions(self.params, state, legal, self.policies, self.rng)
+
+    def observe(self, events: dict) -> None:
+        """The agents keep no memory of past decisions."""

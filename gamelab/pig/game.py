@@ -1,0 +1,56 @@
+"""Pig's entry in the registry: everything the shared layer knows of it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import contract
+from . import engine, identities, panels, record, reference, sim
+from .agents import AgentParams, Controller
+from .rules import PLAYERS, VARIANTS, PigParams, max_steps, params_for_variant
+
+EXAMPLES = (Path(__file__).resolve().parents[2] / "data" / "playtests" / "pig_example.json",)
+
+#: games per second the default lineup must reach in ``gamelab bench`` (measured
+#: about 13,000 at 4 players on the development machine; this leaves room for
+#: a slower, shared one)
+AGENT_TARGET = 4000.0
+#: batch engine over the plain reference under random play: a Pig turn is a
+#: few additions, so the one-game reference is already cheap (about 5.5x
+#: measured; the card games' 30x target does not fit a dice race)
+RATIO_TARGET = 4.0
+
+
+def _max_steps() -> int:
+    """A true bound on the decisions of any game of a shipped variant (rule 10)."""
+    return max(max_steps(params_for_variant(v), PLAYERS[1]) for v in VARIANTS)
+
+
+GAME = contract.Game(
+    name="pig",
+    title="Pig",
+    players=PLAYERS,
+    rules=PigParams,
+    knobs=AgentParams,
+    variants=VARIANTS,
+    params_for_variant=params_for_variant,
+    engine=engine,
+    reference=reference,
+    agents=sim.AGENTS,
+    default_lineup=sim.default_lineup,
+    controller=Controller,
+    play=sim.play,
+    bench=contract.Bench(agent_lineup=sim.default_lineup, random_lineup=sim.random_lineup,
+                         random_batch=sim.random_batch, agent_target=AGENT_TARGET,
+                         ratio_target=RATIO_TARGET),
+    panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
+    record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
+    identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
+    claims=None,
+    derived={},
+    report_players=(2, 3, 4),
+    report_groups=("agent", "seat"),
+    assumptions=sim.ASSUMPTIONS,
+    chunk_deals=sim.CHUNK_DEALS,
+    errata_heading="",
+    max_steps=_max_steps(),
+)

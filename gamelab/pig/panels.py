@@ -1,0 +1,75 @@
+"""What a Pig panel shows besides win rates: a table of measures with 95 %
+intervals and a small figure.  Deals are the independent units (the players
+of a game, and the rotations of a deal, are not): a mean is taken per deal
+first, a rate is a ratio of sums with deals as clusters."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..stats import Estimate, mean_interval
+
+
+def ratio_of_sums(num, den) -> Estimate:
+    """sum(num) / sum(den) over clusters (one entry each), with a delta-method
+    95 % interval; ``n`` is sum(den)."""
+    num, den = np.asarray(num, float), np.asarray(den, float)
+    total = den.sum()
+    if total == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    r = num.sum() / total
+    n = len(num)
+    se = ((num - r * den) / den.mean()).std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+    return Estimate(float(r), float(r - 1.96 * se), float(r + 1.96 * se), int(total))
+
+
+def _mean_by_deal(frame: pd.DataFrame, column: str, how: str = "mean") -> Estimate:
+    """A per-game (``how="first"``) or per-player quantity, averaged by deal."""
+    games = frame.groupby("game")
+    per_game = getattr(games[column], how)().astype(float)
+    return mean_interval(per_game.groupby(games["deal"].first()).mean())
+
+
+def _rate(frame: pd.DataFrame, num, den) -> Estimate:
+    sums = frame.assign(_num=num, _den=den).groupby("deal")[["_num", "_den"]].sum()
+    return ratio_of_sums(sums["_num"], sums["_den"])
+
+
+def n_players(frame: pd.DataFrame) -> int:
+    return int(frame.groupby("game").size().iloc[0])
+
+
+def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Game length, dice, busts, holds, what a hold banks, the turn cap."""
+    turn_share = frame["turns"] / n_players(frame)     # a game's turns, spread over its rows
+    rows = [("turns per game", _mean_by_deal(frame, "turns", "first")),
+            ("rolls per turn", _rate(frame, frame["rolls"], turn_share)),
+            ("bust rate per roll", _rate(frame, frame["busts"], frame["rolls"])),
+            ("holds per player", _mean_by_deal(frame, "holds")),
+            ("points banked per hold", _rate(frame, frame["score"], frame["holds"])),
+            ("games ended by the turn cap", _mean_by_deal(frame, "capped", "first")),
+            ("lead changes per game", _mean_by_deal(frame, "lead_changes", "first")),
+            ("winner's score", _mean_by_deal(frame[frame["rank"] == 1], "score"))]
+    return pd.DataFrame([{"measure": label, "value": e.value, "low": e.low, "high": e.high, "n": e.n}
+                         for label, e in rows])
+
+
+def panel_extras(frame: pd.DataFrame, params) -> list:
+    """The table, how long games last, and who wins by seat."""
+    import matplotlib.pyplot as plt
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.2))
+    rounds = frame.groupby("game")["rounds"].first()
+    a.hist(rounds, bins=np.arange(rounds.min(), rounds.max() + 2) - 0.5)
+    a.set_xlabel("rounds (turns per player)")
+    a.set_ylabel("games")
+    a.set_title("game length")
+    by_seat = frame.groupby("seat")["win"].mean()
+    b.bar(by_seat.index.astype(str), by_seat.to_numpy() * 100)
+    b.axhline(100 / n_players(frame), color="grey", linestyle="--", linewidth=1)
+    b.set_xlabel("seat")
+    b.set_ylabel("win rate (%)")
+    b.set_title("wins by seat (dashed: fair share)")
+    fig.tight_layout()
+    plt.close(fig)
+    return [panel_table(frame), fig]

@@ -1,0 +1,157 @@
+"""Pig playtest records: validation, replay as a batch of one, the ledger.
+
+A record (contract: ``shared/playtest-format.md``, Pig's section in
+``docs/adding-a-game.md``) lists the turns in play order, each as the faces
+rolled and whether the player held::
+
+    {"game": "pig", "variant": "standard", "params": {}, "players": ["Ann", "Ben"],
+     "turns": [{"player": "Ann", "rolls": [4, 6, 3], "hold": true},
+               {"player": "Ben", "rolls": [5, 1]}],
+     "expect": {"scores": [[13, 0], [13, 0]], "winner": null}}
+
+``player`` is optional (the rules decide whose turn it is; when written, it
+must match).  The dice of the record become the batch's chance and every
+decision goes through the engine's legal mask, so a record that breaks a
+rule is refused with a :class:`RecordError` naming the turn, the player and
+the rule before anything is printed.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..errors import GamelabError, RecordError
+from ..params import from_mapping
+from . import engine
+from .rules import PigParams, params_for_variant
+from .state import HOLD, ROLL, Chance
+
+EXPECT_KEYS = ("scores", "banked", "final", "rank", "winner", "winners")
+
+
+def _fail(msg, turn=None, player=None, rule=None):
+    raise RecordError(msg, where=f"turn {turn}" if turn else None, player=player, rule=rule)
+
+
+def _players(record) -> list:
+    names = record.get("players")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        _fail("'players' must be a list of player names, seat 1 first")
+    for n in names:
+        if names.count(n) > 1:
+            _fail("the name appears twice in 'players'", player=n)
+    return names
+
+
+def _params(record, n) -> tuple[str, PigParams]:
+    variant = record.get("variant", "standard")
+    try:
+        params = params_for_variant(variant)
+        params = from_mapping(PigParams, record.get("params") or {}, base=params, source="record params")
+        engine.check_players(params, n)
+    except GamelabError as exc:
+        raise RecordError(str(exc)) from None
+    return variant, params
+
+
+def _turns(record, params, names) -> list:
+    """The turns as (rolls, hold), checked for form (faces on the die, a
+    boolean hold, the right player); the rules are checked in replay."""
+    turns = record.get("turns")
+    if not isinstance(turns, list) or not turns:
+        _fail("'turns' must be a non-empty list of {rolls, hold} entries")
+    out = []
+    for i, t in enumerate(turns, 1):
+        who = names[(i - 1) % len(names)]
+        if not isinstance(t, dict):
+            _fail("a turn is a mapping with 'rolls' (and 'hold')", i, who)
+        if "player" in t and t["player"] != who:
+            _fail(f"the record names {t['player']!r}, but it is {who}'s turn", i, who,
+                  "rule 1: turns pass in seat order")
+        rolls, hold = t.get("rolls"), t.get("hold", False)
+        if not isinstance(rolls, list) or not rolls:
+            _fail("'rolls' must be a non-empty list of faces", i, who, "rule 2: a turn starts with a roll")
+        for face in rolls:
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= params.die_faces:
+                _fail(f"face {face!r} is not on the die (1-{params.die_faces})", i, who, "rule 2")
+        if not isinstance(hold, bool):
+            _fail(f"'hold' must be true or false, not {hold!r}", i, who)
+        out.append((rolls, hold))
+    return out
+
+
+def _play_turn(params, st, chance, rolls, hold, i, who):
+    """Drive the engine through one turn of the record; the turn's ledger
+    entry (``at_stake``: the turn total banked by the hold, or lost by the bust)."""
+    for k, face in enumerate(rolls):
+        at_stake = int(st.turn_total[0])   # what a bust on this roll loses
+        legal = engine.legal(params, st)[0]
+        if not legal[ROLL]:
+            _fail(f"roll {k + 1} comes after the turn total reached the target", i, who,
+                  "rule 6: the player must hold")
+        st, ev = engine.step(params, st, np.array([ROLL]), chance)
+        if ev["bust"][0] and (k + 1 < len(rolls) or hold):
+            what = "more rolls follow" if k + 1 < len(rolls) else "the record holds"
+            _fail(f"roll {k + 1} is a bust ({face}) but {what}", i, who, "rule 3: a bust ends the turn")
+    busted = bool(ev["bust"][0])
+    if not busted:
+        at_stake = int(st.turn_total[0])
+        if not hold:
+            _fail("the turn ends with neither a bust nor a hold", i, who,
+                  "rules 3 and 5: a turn ends on a bust or a hold")
+        if not engine.legal(params, st)[0, HOLD]:
+            _fail(f"holds a turn total of {at_stake}, below hold_minimum = {params.hold_minimum}", i, who,
+                  "rule 5: a hold needs at least hold_minimum")
+        st, ev = engine.step(params, st, np.array([HOLD]), chance)
+    entry = {"turn": i, "player": who, "rolls": list(rolls), "hold": not busted,
+             "at_stake": at_stake, "banked": int(ev["banked"][0]), "scores": st.score[0].tolist()}
+    return st, entry
+
+
+def replay(record: dict):
+    """The record's ledger and the values its ``expect`` may claim."""
+    names = _players(record)
+    variant, params = _params(record, len(names))
+    turns = _turns(record, params, names)
+    faces = np.array([f for rolls, _ in turns for f in rolls], np.uint8)[None]
+    chance = Chance(faces)
+    st = engine.init(params, 1, len(names), chance)
+    ledger_turns = []
+    for i, (rolls, hold) in enumerate(turns, 1):
+        who = names[(i - 1) % len(names)]
+        if st.over[0]:
+            _fail("the game is already over", i, who, "rules 7 and 8: a win or the turn cap ends the game")
+        st, entry = _play_turn(params, st, chance, rolls, hold, i, who)
+        ledger_turns.append(entry)
+    return _ledger(variant, params, names, st, ledger_turns)
+
+
+def _ledger(variant, params, names, st, turns):
+    res = engine.result(params, st)
+    over = bool(st.over[0])
+    winners = [names[s] for s in np.flatnonzero(res["win"][0] > 0)] if over else []
+    ended = "not finished" if not over else "target" if max(st.score[0]) >= params.target else "turn cap"
+    final = {"scores": st.score[0].tolist(), "rank": res["rank"][0].tolist(), "winners": winners,
+             "over": over, "ended_by": ended}
+    ledger = {"game": "pig", "variant": variant, "params": params.changed(), "players": list(names),
+              "turns": turns, "final": final}
+    observed = {"scores": [t["scores"] for t in turns], "banked": [t["banked"] for t in turns],
+                "final": final["scores"], "rank": final["rank"], "winners": winners,
+                "winner": winners[0] if len(winners) == 1 else None}
+    return ledger, observed
+
+
+def tables(ledger) -> list:
+    """The turns (rolls, outcome, scores after) and the final standing."""
+    names = ledger["players"]
+    turns = ledger["turns"]
+    idx = pd.Index([t["turn"] for t in turns], name="turn")
+    moves = pd.DataFrame({"player": [t["player"] for t in turns],
+                          "rolls": [" ".join(map(str, t["rolls"])) for t in turns],
+                          "outcome": [f"hold {t['banked']}" if t["hold"] else f"bust (lost {t['at_stake']})"
+                                      for t in turns]}, index=idx)
+    scores = pd.DataFrame([t["scores"] for t in turns], index=idx, columns=names)
+    f = ledger["final"]
+    final = pd.DataFrame({"score": f["scores"], "rank": f["rank"]}, index=names)
+    title = f"Final (ended by {f['ended_by']}; winners: {', '.join(f['winners']) or '-'})"
+    return [("Turns", moves), ("Banked scores after each turn", scores), (title, final)]

@@ -1,0 +1,68 @@
+"""STEEL BALL RUN notebook panel: what a designer watches besides win rates.
+
+* :func:`panel_table`: arrival, the score's parts, relics, spin, seals and
+  terrain tax (appendix A's quantities) with 95 % intervals;
+* :func:`finish_squares`: where riders end;
+* :func:`panel_extras`: the table and two plots (final squares, score
+  composition by seat).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def panel_table(frame):
+    """What a designer watches besides win rates, with 95 % intervals (per
+    game means: the players of a game are not independent): arrival, the
+    score's parts, relics, spin, seals, terrain tax."""
+    import pandas as pd
+
+    from ..stats import mean_interval
+
+    per_game = frame.groupby("game")
+    rows = [("arrival rate (riders reaching 60)", per_game["finished"].mean()),
+            ("arrival beat (riders who arrived)", frame.dropna(subset=["arrival_beat"]).groupby("game")["arrival_beat"].mean()),
+            ("final square", per_game["final_square"].mean()),
+            ("segment points per player", per_game["segment_points"].mean()),
+            ("relic points per player", per_game["relic_points"].mean()),
+            ("final points per player", per_game["final_points"].mean()),
+            ("relics per player", per_game["relics"].mean()),
+            ("spin spent per player", per_game["spin_spent"].mean()),
+            ("seals placed per player", per_game["seals_placed"].mean()),
+            ("seal triggers per game", per_game["seal_triggers"].first()),
+            ("terrain tax per player (squares)", per_game["terrain_tax"].mean())]
+    out = []
+    for label, series in rows:
+        e = mean_interval(series.astype(float))
+        out.append({"measure": label, "value": e.value, "low": e.low, "high": e.high})
+    return pd.DataFrame(out)
+
+
+def finish_squares(frame):
+    """Distribution of final squares (share of riders per square)."""
+    return frame["final_square"].value_counts(normalize=True).sort_index()
+
+
+def panel_extras(frame, params) -> list:
+    """The SBR panel's diagnostics: the table, where riders end, and what their
+    scores are made of."""
+    import matplotlib.pyplot as plt
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.2))
+    dist = finish_squares(frame)
+    a.bar(dist.index, dist.values * 100, width=0.8)
+    a.set_xlabel("final square")
+    a.set_ylabel("% of riders")
+    a.set_title("where riders end")
+    parts = frame.groupby("seat")[["segment_points", "relic_points", "final_points"]].mean()
+    bottom = np.zeros(len(parts))
+    for col in parts:
+        b.bar(parts.index.astype(str), parts[col], bottom=bottom, label=col.replace("_", " "))
+        bottom += parts[col].to_numpy()
+    b.set_xlabel("seat")
+    b.set_ylabel("mean points")
+    b.set_title("score composition")
+    b.legend(fontsize=8)
+    fig.tight_layout()
+    plt.close(fig)
+    return [panel_table(frame), fig]

@@ -1,0 +1,108 @@
+"""Local worker processes die with their parent, and Ctrl-C stops a run at
+once keeping every finished chunk (subprocesses of the toy game)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process tables from /proc")
+
+# A parent that keeps two workers busy for a long time (each chunk sleeps 5 s).
+BUSY_PARENT = """
+from gamelab import runner
+from gamelab.executors import LocalExecutor, run_all
+from gamelab.testing import ToyParams
+chunks = runner.plan("toy", n_games=4000, seed=1, params=ToyParams(delay=5.0), n_players=2, chunk_deals=100)
+run_all(LocalExecutor(2), runner.run_chunk, chunks, progress=False)
+"""
+
+
+def _env():
+    return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, parent pid) of a live process; None once it is gone or a zombie."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    state, ppid = text.rsplit(")", 1)[1].split()[:2]
+    return None if state in "ZX" else (state, int(ppid))
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            st = _stat(int(entry.name))
+            if st is not None and st[1] == pid:
+                kids.append(int(entry.name))
+    return kids
+
+
+def _wait_for(condition, timeout: float, step: float = 0.05):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(step)
+    return condition()
+
+
+def test_killed_parent_leaves_no_worker():
+    parent = subprocess.Popen([sys.executable, "-c", BUSY_PARENT], env=_env(), cwd=ROOT)
+    workers = []
+    try:
+        workers = _wait_for(lambda: (k := _children(parent.pid)) and len(k) >= 2 and k, 30)
+        assert workers and len(workers) >= 2, f"the parent started no workers: {workers}"
+        time.sleep(0.3)  # the workers are inside their 5 s chunks now
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        left = _wait_for(lambda: not [w for w in workers if _stat(w)], 5) or [w for w in workers if _stat(w)]
+        assert left is True, f"workers still alive 5 s after their parent was killed: {left}"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for w in workers or []:
+            if _stat(w):
+                os.kill(w, signal.SIGKILL)
+
+
+def test_ctrl_c_stops_at_once_and_keeps_finished_chunks(tmp_path):
+    params = tmp_path / "slow.json"
+    params.write_text(json.dumps({"delay": 0.25}))
+    cache = tmp_path / "cache"
+    # 24 chunks of 1024 deals x 2 rotations, 0.5 s each on 2 workers: about 6 s uninterrupted
+    cmd = [sys.executable, "-m", "gamelab", "simulate", "toy", "--lineup", "strong", "weak", "--games", "49152",
+           "--workers", "2", "--params", str(params), "--cache-dir", str(cache)]
+    env = _env()
+    proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        assert _wait_for(lambda: len(list(cache.rglob("*.json"))) >= 3, 30), "no chunk finished"
+        workers = _children(proc.pid)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
+        t0 = time.time()
+        _, err = proc.communicate(timeout=20)
+        took = time.time() - t0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert err.strip() == "gamelab simulate: interrupted", err
+    assert took < 2.0, f"Ctrl-C took {took:.1f} s to stop the run"
+    assert _wait_for(lambda: not [w for w in workers if _stat(w)], 5) is True
+    kept = len(list(cache.rglob("*.json")))
+    assert 3 <= kept < 24
+    # the run again: every chunk kept is read back, only the rest is played
+    again = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    assert f"({24 - kept} chunks simulated, {kept} read from the cache)" in again.stdout, again.stdout + again.stderr

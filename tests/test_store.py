@@ -1,0 +1,162 @@
+"""The chunk store and sweep checkpoints: every cached result is provably
+current (code fingerprint, stored identity) and a damaged or foreign file is
+recomputed with a warning, never trusted and never a traceback."""
+import json
+import shutil
+
+import pandas as pd
+import pytest
+
+from gamelab import store as store_mod
+from gamelab import sweep
+from gamelab.errors import GamelabError
+from gamelab.store import CacheWarning, ChunkStore
+
+KW = dict(n_games=400, seed=3, lineup=["strong", "weak"], chunk_deals=100)  # 2 chunks of 100 deals x 2 seatings
+
+
+@pytest.fixture
+def store(tmp_path):
+    return ChunkStore(tmp_path / "cache")
+
+
+@pytest.fixture
+def source_copy(tmp_path, monkeypatch):
+    """A copy of gamelab's sources that the fingerprint reads instead of the real ones."""
+    root = tmp_path / "src"
+    shutil.copytree(store_mod.SOURCE_ROOT, root, ignore=shutil.ignore_patterns("__pycache__", "templates"))
+    monkeypatch.setattr(store_mod, "SOURCE_ROOT", root)
+    yield root
+    store_mod.code_fingerprint.cache_clear()
+
+
+def _edit(path, old=None, new=None):
+    """Edit a source file the way a designer would, then let this process see it."""
+    text = path.read_text()
+    path.write_text(text.replace(old, new) if old else text + "\n# edited\n")
+    store_mod.code_fingerprint.cache_clear()
+
+
+def _side_files(store):
+    files = sorted(store.dir.rglob("*.json"))
+    return {json.loads(f.read_text())["identity"]["spawn_key"][0]: f for f in files}
+
+
+def test_a_source_edit_in_a_game_package_changes_the_fingerprint(source_copy):
+    before = {g: store_mod.code_fingerprint(g) for g in ("sbr", "strand", "toy")}
+    _edit(source_copy / "sbr" / "rules.py")
+    assert store_mod.code_fingerprint("sbr") != before["sbr"]
+    assert store_mod.code_fingerprint("strand") == before["strand"]  # another game's code: its cache stands
+    _edit(source_copy / "report.py")  # not on the play path
+    assert store_mod.code_fingerprint("strand") == before["strand"]
+    _edit(source_copy / "metrics.py")  # shared, imported by both games' play
+    assert store_mod.code_fingerprint("strand") != before["strand"]
+    assert store_mod.code_fingerprint("toy") == before["toy"]  # the toy game does not import metrics
+
+
+def test_a_rule_edit_invalidates_cached_chunks(store, source_copy):
+    sweep.run_cell("toy", {}, store=store, **KW)
+    sweep.run_cell("toy", {}, store=store, **KW)
+    assert (store.computed, store.loaded) == (2, 2)
+    _edit(source_copy / "testing.py", '"strong": 3', '"strong": 4')
+    sweep.run_cell("toy", {}, store=store, **KW)
+    assert (store.computed, store.loaded) == (4, 2)  # played again, not read back
+
+
+def test_the_fingerprint_follows_imports_of_shared_modules():
+    names = {p.name for p in store_mod.source_files("sbr") if p.parent == store_mod.SOURCE_ROOT}
+    assert {"runner.py", "params.py", "metrics.py", "errors.py"} <= names
+    assert not names & {"report.py", "widgets.py", "cli.py", "sweep.py"}
+    with pytest.raises(GamelabError, match="cannot fingerprint the code of game 'chess'"):
+        store_mod.code_fingerprint("chess")
+
+
+def test_a_chunk_copied_over_another_is_recomputed_with_a_warning(store):
+    first = sweep.run_cell("toy", {}, store=store, **KW)
+    side = _side_files(store)
+    for suffix in (".json", ".parquet"):
+        shutil.copy(side[0].with_suffix(suffix), side[1].with_suffix(suffix))
+    with pytest.warns(CacheWarning, match=rf"{side[1].name}: it is another chunk: spawn_key \[0\], expected \[1\]"):
+        again = sweep.run_cell("toy", {}, store=store, **KW)
+    assert (store.computed, store.loaded, store.rejected) == (3, 1, 1)
+    pd.testing.assert_frame_equal(first.frame, again.frame)
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda t: t[: len(t) // 2], "unreadable side file"),
+    (lambda t: "\x00\xff garbage", "unreadable side file"),
+    (lambda t: "[1, 2, 3]", "the side file holds a list, not a mapping"),
+    (lambda t: json.dumps({**json.loads(t), "rows": "many"}), "rows 'many', expected 400"),
+    (lambda t: json.dumps({k: v for k, v in json.loads(t).items() if k != "identity"}), "the side file has no identity"),
+    (lambda t: json.dumps({**json.loads(t), "sha256": None}), "the side file has no checksum"),
+])
+def test_a_damaged_side_file_is_recomputed(store, damage, reason):
+    first = sweep.run_cell("toy", {}, store=store, **KW)
+    victim = _side_files(store)[1]
+    victim.write_text(damage(victim.read_text()))
+    with pytest.warns(CacheWarning, match=f"{victim.name}: {reason}"):
+        again = sweep.run_cell("toy", {}, store=store, **KW)
+    assert (store.computed, store.rejected) == (3, 1)
+    pd.testing.assert_frame_equal(first.frame, again.frame)
+    sweep.run_cell("toy", {}, store=store, **KW)  # rewritten whole: read back without a warning
+    assert store.rejected == 1
+
+
+def _sweep(store, tmp_path):
+    return sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, store=store, runs_dir=tmp_path / "runs",
+                       progress=False, **KW)
+
+
+@pytest.mark.parametrize("manifest, reason", [
+    ('["not", "a", "manifest"]', "holds a list, not a mapping"),
+    ('{"cells": 5}', "another sweep's manifest"),
+    ("{", "unreadable manifest"),
+])
+def test_a_wrong_shape_manifest_is_recomputed_with_a_warning(store, tmp_path, manifest, reason):
+    first = _sweep(store, tmp_path)
+    path = tmp_path / "runs" / first.sweep_id / "manifest.json"
+    path.write_text(manifest)
+    with pytest.warns(CacheWarning, match=f"manifest.json: .*{reason}.*; the sweep is recomputed"):
+        again = _sweep(store, tmp_path)
+    assert again.resumed == 0
+    pd.testing.assert_frame_equal(first.table, again.table)
+    assert _sweep(store, tmp_path).resumed == 2  # the manifest was rewritten whole
+
+
+def test_manifest_cell_records_are_checked(store, tmp_path):
+    first = _sweep(store, tmp_path)
+    path = tmp_path / "runs" / first.sweep_id / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["cells"][0], manifest["cells"][1] = manifest["cells"][1], 7  # a cell's record moved, one garbage
+    path.write_text(json.dumps(manifest))
+    with pytest.warns(CacheWarning) as caught:
+        again = _sweep(store, tmp_path)
+    text = " | ".join(str(w.message) for w in caught)
+    assert "cell 0's record is for cell {'bonus_scale': 2.0}" in text and "cell 1's record is a int" in text
+    assert again.resumed == 0
+    pd.testing.assert_frame_equal(first.table, again.table)
+
+
+def test_a_code_change_invalidates_finished_sweep_cells(store, tmp_path, source_copy):
+    _sweep(store, tmp_path)
+    assert _sweep(store, tmp_path).resumed == 2
+    _edit(source_copy / "testing.py")
+    with pytest.warns(CacheWarning, match="made by other code"):
+        again = _sweep(ChunkStore(store.dir), tmp_path)
+    assert (again.resumed, again.computed, again.loaded) == (0, 4, 0)  # no cell and no chunk reused
+
+
+def test_an_unwritable_cache_directory_is_refused_naming_it(tmp_path):
+    blocker = tmp_path / "somefile"
+    blocker.write_text("a file where the cache directory should be")
+    bad = ChunkStore(blocker / "sub")
+    with pytest.raises(GamelabError, match=f"the cache directory {blocker / 'sub'} is not writable"):
+        bad.check_writable()
+    with pytest.raises(GamelabError, match=f"the cache directory {blocker / 'sub'} is not writable"):
+        sweep.run_cell("toy", {}, store=bad, **KW)
+    with pytest.raises(GamelabError, match=f"the sweep directory {blocker / 'runs'}/[0-9a-f]+ is not writable"):
+        sweep.sweep("toy", {"bonus_scale": [1.0]}, store=ChunkStore(tmp_path / "ok"), runs_dir=blocker / "runs",
+                    progress=False, **KW)
+    assert not list((tmp_path / "ok").rglob("*.json"))  # refused before any game was played
+    ChunkStore(tmp_path / "fine").check_writable()
+    assert not list((tmp_path / "fine").iterdir())  # the probe leaves nothing behind

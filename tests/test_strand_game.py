@@ -1,0 +1,93 @@
+"""STRAND's GAME record: registered, and its parts agree with each other."""
+import numpy as np
+import pytest
+
+from gamelab import contract, registry
+from gamelab.strand import engine, reference, sim
+from gamelab.strand.agents import AgentParams, knobs
+from gamelab.strand.rules import StrandParams
+
+GAME = registry.get("strand")
+
+
+def test_registered_with_every_part():
+    assert isinstance(GAME, contract.Game) and GAME.name == "strand" and GAME.players == (3, 6)
+    assert GAME.knobs is AgentParams and GAME.rules is StrandParams
+    assert GAME.title == "STRAND: The Last Run" and GAME.report_players == (3, 4, 5, 6)
+    assert [p.name for p in GAME.record.examples] == ["strand_example.json"]
+    assert GAME.record.examples[0].exists()
+    assert GAME.default_lineup(4) == ["mix1", "mix2", "mix3", "mix4"]
+    assert set(GAME.default_lineup(6)) <= set(GAME.agents)
+    assert GAME.max_steps >= 3 * StrandParams().rounds
+    assert GAME.params_for_variant("short").rounds == 5
+
+
+def test_knobs_give_rules_only_params_the_model_defaults():
+    k = knobs(StrandParams(sum_cap=8))
+    assert isinstance(k, AgentParams) and k.sum_cap == 8 and k.reneging == 0.22
+    assert knobs(k) is k
+
+
+@pytest.mark.parametrize("seating,roles", [(["mix1", "mix2", "mix3", "mix4"], "first_p"),
+                                           (["heavy", "random", "stay", "mix1"], "none")])
+def test_controller_plays_like_the_fast_path(seating, roles):
+    """Engine + controller, step by step, give the runner's play_games table."""
+    params = AgentParams(roles=roles)
+    G, P = 300, 4
+    deal = np.random.default_rng(1)
+    chance = sim.deal_chance(params, G, P, sim.deal_roles(params, G, P, deal), np.random.default_rng(2),
+                             np.random.default_rng(3))
+    ctrl = GAME.controller(params, seating, G, np.random.default_rng(4))
+    st = engine.init(params, G, P, chance)
+    steps = 0
+    while not engine.done(params, st).all():
+        legal = engine.legal(params, st)
+        acts = ctrl.act(st, legal)
+        assert engine.is_legal(params, st, legal, acts).all()
+        st, ev = engine.step(params, st, acts, chance, inplace=True)
+        ctrl.observe(ev)
+        steps += 1
+    assert steps <= GAME.max_steps
+    agents = np.random.default_rng(4)
+    fast = sim.play_games(params, sim.deal_styles(seating, G, agents), chance, agents)
+    res = engine.result(params, st)
+    assert np.array_equal(res["score"], fast["score"]) and np.array_equal(res["win"], fast["win"])
+
+
+def test_reference_drives_like_the_engine():
+    """The contract's reference functions: start, advance, observe, result."""
+    params = StrandParams(time_rain=True)
+    rng = np.random.default_rng(11)
+    chance = engine.draw_chance(params, 20, 5, rng)
+    st = engine.init(params, 20, 5, chance)
+    games = [GAME.reference.start(params, 5, chance, g) for g in range(20)]
+    while not st.done.all():
+        acts = engine.random_actions(params, st, engine.legal(params, st), rng)
+        new, _ = engine.step(params, st, acts, chance)
+        for g, game in enumerate(games):
+            reference.advance(params, game, st, acts, chance, g)
+            assert reference.observe(game) == reference.observe_batch(new, g)
+        st = new
+    res = engine.result(params, st)
+    assert [reference.result(game)["score"] for game in games] == res["score"].tolist()
+
+
+def test_replay_chance_leaves_hands_unknown():
+    chance = engine.replay_chance(StrandParams(), 2, 3, roles=["bb", None, "porter"])
+    st = engine.init(StrandParams(), 2, 3, chance)
+    assert not st.tracked and st.role.tolist() == [[2, 0, 4]] * 2
+    assert reference.observe_batch(st, 1)["hand"] is None
+    assert reference.observe(reference.start(StrandParams(), 3, chance, 1))["hand"] is None
+
+
+def test_state_take_and_chance_take():
+    params = StrandParams()
+    chance = engine.draw_chance(params, 6, 4, np.random.default_rng(0))
+    st = engine.init(params, 6, 4, chance)
+    one = st.take(3)
+    assert one.n_games == 1 and np.array_equal(one.hand[0], st.hand[3])
+    one.hand[0, 0, 0] += 1
+    assert not np.array_equal(one.hand[0], st.hand[3])          # a copy
+    two = st.take(np.array([True, False, False, False, False, True]))
+    assert two.score.shape == (2, 4) and np.array_equal(chance.take([0, 5]).roles, two.role)
+    assert chance.take(3).draws.shape == (params.rounds, 1, 4, engine.DRAWS)
