@@ -12,8 +12,33 @@ Every metric is a :func:`gamelab.balance.ratio` of columns the game's
 """
 from __future__ import annotations
 
+import numpy as np
+
 from . import balance
 from .balance import Metric, ratio
+
+
+def fair_gap(group: str) -> Metric:
+    """The largest distance of a ``group`` value's per-seat win rate from the
+    fair share 1 / players ("every style within 5 points of fair")."""
+
+    def columns(frame):
+        win = frame["win"].to_numpy(float)
+        out = {"fair:games": (~frame["game"].duplicated()).to_numpy(float), "fair:seats": np.ones(len(frame))}
+        for v in frame[group].unique():
+            mine = (frame[group] == v).to_numpy(float)
+            out[f"{group}={v}:w"], out[f"{group}={v}:n"] = win * mine, mine
+        return out
+
+    def value(s):
+        keys = sorted(k[:-2] for k in s if k.startswith(f"{group}=") and k.endswith(":w"))
+        rates = np.stack([s[f"{k}:w"] / np.where(s[f"{k}:n"] > 0, s[f"{k}:n"], np.nan) for k in keys], axis=-1)
+        fair = s["fair:games"] / s["fair:seats"]
+        return np.nanmax(np.abs(rates - np.asarray(fair)[..., None]), axis=-1)
+
+    return Metric(f"{group}_gap", f"{group} gap from fair",
+                  f"largest distance of a {group}'s per-seat win rate from the fair 1/players", columns, value,
+                  percent=True, goal="lower")
 
 #: shared by every game (a per-seat column every ``play`` returns)
 MEAN_SCORE = ratio("mean_score", "mean final score", "score", per="seat",
@@ -21,6 +46,8 @@ MEAN_SCORE = ratio("mean_score", "mean final score", "score", per="seat",
 
 BY_GAME: dict[str, tuple[Metric, ...]] = {
     "strand": (
+        fair_gap("style"),
+        fair_gap("role"),
         # section 6.4 / appendix B: a round in which at least one team formed
         ratio("rounds_with_team", "rounds with a team", "team_rounds", "rounds", percent=True,
               doc="share of rounds in which at least one team formed (appendix B)", goal="higher"),
