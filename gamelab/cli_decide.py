@@ -53,6 +53,9 @@ def _cmd_sensitivity(args) -> int:
         print(dumps(sensitivity.json_rows(table), indent=1))
         return 0
     ranked = sensitivity.ranking(table, args.metric)
+    idle = ranked.groupby("parameter", sort=False)["change"].apply(lambda c: bool((c == 0).all()))
+    idle = [name for name, none in idle.items() if none and _exactly_zero(ranked, name)]
+    ranked = ranked[~ranked["parameter"].isin(idle)]
     scale = 100 if table.attrs["percent"].get(args.metric) else 1
     shown = ranked.assign(**{c: ranked[c] * scale for c in ("base", "new", "change", "low", "high")})
     unit = " (points)" if scale == 100 else ""
@@ -61,6 +64,8 @@ def _cmd_sensitivity(args) -> int:
              "ranked by the largest paired change, with 95% intervals"]
     with pd.option_context("display.width", 200, "display.max_rows", 500, "display.float_format", "{:+.3f}".format):
         lines.append(shown.drop(columns=["direction"]).to_string(index=False))
+    if idle:
+        lines.append(f"no effect at all on these deals (every interval exactly 0): {', '.join(idle)}")
     for s in table.attrs["skipped"]:
         lines.append(f"skipped {s['parameter']} {s['value']}: {s['reason']}")
     if args.out:
@@ -70,6 +75,11 @@ def _cmd_sensitivity(args) -> int:
         lines.append(f"wrote {args.chart}")
     print("\n".join(lines))
     return 0
+
+
+def _exactly_zero(ranked, name) -> bool:
+    rows = ranked[ranked["parameter"] == name]
+    return bool(((rows["low"] == 0) & (rows["high"] == 0)).all())
 
 
 def _cmd_tune(args) -> int:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -390,7 +390,8 @@ def plan(game: str, expr: str, *, n_players: int | None = None, params=None, bas
     looks = np.cumsum([c.n_deals for c in setup.chunks["params"]]).astype(float)
     per_deal = setup.rotations * len(setup.chunks)
     lo, hi = bounds(alpha, beta)
-    z = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(PLAN_KEY,))).standard_normal((SIMULATIONS, len(looks)))
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(PLAN_KEY,)))
+    z = rng.standard_normal((SIMULATIONS, len(looks)))
     rows = []
     for label, d in (("lower edge of the zone", -zone / 2), ("on the threshold", 0.0),
                      ("upper edge of the zone", zone / 2), ("the pilot's estimate", d_pilot)):

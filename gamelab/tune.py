@@ -35,10 +35,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import balance, paths, registry, runner, sensitivity, sweep
+from . import balance, game_metrics, paths, registry, runner, sensitivity, sweep
 from .errors import GamelabError
 from .goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
-from . import game_metrics
 from .params import from_mapping
 from .store import key_of
 
