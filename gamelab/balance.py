@@ -12,7 +12,7 @@ Shared metrics (any game): ``seat_spread`` and ``<group>_spread`` for each
 of the game's report groups (largest minus smallest per-seat win rate),
 ``balance`` (1 minus the seat spread, as Ludii defines it),
 ``first_seat_advantage``, ``decisiveness``, ``mean_margin``,
-``mean_length``, ``lead_changes``, and ``win_rate[GROUP=VALUE]``.  A game
+``mean_length``, ``lead_changes``, ``mean_score``, and ``win_rate[GROUP=VALUE]``.  A game
 adds its own diagnostics (``Game.metrics``) with :func:`ratio`.
 
 The bootstrap is written here rather than called from
@@ -20,11 +20,12 @@ The bootstrap is written here rather than called from
 by every metric and by both arms of a paired comparison, is what makes the
 comparison paired and costs a single matrix product per run.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -44,10 +45,10 @@ class Metric:
     name: str
     label: str
     doc: str
-    columns: Callable[[pd.DataFrame], dict[str, np.ndarray]]   # per frame row
+    columns: Callable[[pd.DataFrame], dict[str, np.ndarray]]  # per frame row
     value: Callable[[Sums], np.ndarray]
-    percent: bool = False          # shown as a percentage
-    goal: str = ""                 # "lower" / "higher": what a designer usually wants
+    percent: bool = False  # shown as a percentage
+    goal: str = ""  # "lower" / "higher": what a designer usually wants
 
 
 def _game_rows(frame: pd.DataFrame) -> np.ndarray:
@@ -55,8 +56,17 @@ def _game_rows(frame: pd.DataFrame) -> np.ndarray:
     return (~frame["game"].duplicated()).to_numpy(float)
 
 
-def ratio(name: str, label: str, numerator: str, denominator: str | None = None, *, per: str = "game",
-          percent: bool = False, doc: str = "", goal: str = "") -> Metric:
+def ratio(
+    name: str,
+    label: str,
+    numerator: str,
+    denominator: str | None = None,
+    *,
+    per: str = "game",
+    percent: bool = False,
+    doc: str = "",
+    goal: str = "",
+) -> Metric:
     """Sum of ``numerator`` over sum of ``denominator`` (or over the number of
     games, ``per="game"``, or of seats, ``per="seat"``).  A column that is one
     value per game (repeated on each of its rows) is counted once per game."""
@@ -105,9 +115,15 @@ def spread(group: str) -> Metric:
         r = _rates(s, group)
         return np.nanmax(r, axis=-1) - np.nanmin(r, axis=-1)
 
-    return Metric(f"{group}_spread", f"{group} spread",
-                  f"largest minus smallest per-seat win rate by {group}", lambda f: _group_columns(f, group),
-                  value, percent=True, goal="lower")
+    return Metric(
+        f"{group}_spread",
+        f"{group} spread",
+        f"largest minus smallest per-seat win rate by {group}",
+        lambda f: _group_columns(f, group),
+        value,
+        percent=True,
+        goal="lower",
+    )
 
 
 def win_rate(group: str, value) -> Metric:
@@ -121,8 +137,14 @@ def win_rate(group: str, value) -> Metric:
             raise GamelabError(f"win_rate[{key}]: no seat has {group} {short(value)}")
         return {f"{key}:w": frame["win"].to_numpy(float) * mine, f"{key}:n": mine}
 
-    return Metric(f"win_rate[{key}]", f"win rate of {group} {value}", f"per-seat win rate of {group} {value}",
-                  columns, lambda s: s[f"{key}:w"] / s[f"{key}:n"], percent=True)
+    return Metric(
+        f"win_rate[{key}]",
+        f"win rate of {group} {value}",
+        f"per-seat win rate of {group} {value}",
+        columns,
+        lambda s: s[f"{key}:w"] / s[f"{key}:n"],
+        percent=True,
+    )
 
 
 def _fsa_columns(frame):
@@ -174,18 +196,54 @@ def shared_metrics(groups: Sequence[str]) -> list[Metric]:
     out = [spread("seat")] + [spread(g) for g in groups if g != "seat"]
     seat = out[0]
     out += [
-        Metric("balance", "balance", "1 minus the largest gap between seat win rates (Ludii)", seat.columns,
-               lambda s: 1 - seat.value(s), percent=True, goal="higher"),
-        Metric("first_seat_advantage", "first-seat advantage", "seat 1's win rate minus the fair 1/players",
-               _fsa_columns, _first_seat_advantage, percent=True, goal="lower"),
-        Metric("decisiveness", "decisive games", "share of games with a single winner", _decisive_columns,
-               lambda s: s["decisive"] / s["games"], percent=True),
-        Metric("mean_margin", "winning margin", "mean score gap between first and second place",
-               _margin_columns, lambda s: s["margin"] / s["games"]),
-        Metric("mean_length", "game length", "mean length of a game (beats, rounds or turns)", _length_columns,
-               lambda s: s["length"] / s["games"]),
-        Metric("lead_changes", "lead changes", "times the sole leader changed, per game", _lead_columns,
-               lambda s: s["lead"] / s["games"]),
+        Metric(
+            "balance",
+            "balance",
+            "1 minus the largest gap between seat win rates (Ludii)",
+            seat.columns,
+            lambda s: 1 - seat.value(s),
+            percent=True,
+            goal="higher",
+        ),
+        Metric(
+            "first_seat_advantage",
+            "first-seat advantage",
+            "seat 1's win rate minus the fair 1/players",
+            _fsa_columns,
+            _first_seat_advantage,
+            percent=True,
+            goal="lower",
+        ),
+        Metric(
+            "decisiveness",
+            "decisive games",
+            "share of games with a single winner",
+            _decisive_columns,
+            lambda s: s["decisive"] / s["games"],
+            percent=True,
+        ),
+        Metric(
+            "mean_margin",
+            "winning margin",
+            "mean score gap between first and second place",
+            _margin_columns,
+            lambda s: s["margin"] / s["games"],
+        ),
+        Metric(
+            "mean_length",
+            "game length",
+            "mean length of a game (beats, rounds or turns)",
+            _length_columns,
+            lambda s: s["length"] / s["games"],
+        ),
+        Metric(
+            "lead_changes",
+            "lead changes",
+            "times the sole leader changed, per game",
+            _lead_columns,
+            lambda s: s["lead"] / s["games"],
+        ),
+        ratio("mean_score", "mean final score", "score", per="seat", doc="mean final score per player"),
     ]
     return out
 
@@ -208,14 +266,17 @@ def metric(game, name: str) -> Metric:
     known = catalogue(game)
     if name not in known:
         import difflib
+
         close = difflib.get_close_matches(str(name), list(known), n=2)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise GamelabError(f"unknown metric {short(name)}{hint}; {game.name} has: {', '.join(known)}, "
-                           "win_rate[GROUP=VALUE]")
+        raise GamelabError(
+            f"unknown metric {short(name)}{hint}; {game.name} has: {', '.join(known)}, win_rate[GROUP=VALUE]"
+        )
     return known[name]
 
 
 # -- computing ------------------------------------------------------------------------
+
 
 def deal_sums(frame: pd.DataFrame, metrics: Sequence[Metric]) -> pd.DataFrame:
     """Per deal, every sum the metrics need (rows: deals, columns: parts)."""
@@ -242,21 +303,36 @@ def _values(metrics, sums: pd.DataFrame, weights: np.ndarray | None):
         return {m.name: np.asarray(m.value(named), float) for m in metrics}
 
 
-def estimate(frame: pd.DataFrame, metrics: Sequence[Metric], *, n_boot: int = BOOTSTRAP,
-             rng: np.random.Generator | None = None) -> pd.DataFrame:
+def estimate(
+    frame: pd.DataFrame, metrics: Sequence[Metric], *, n_boot: int = BOOTSTRAP, rng: np.random.Generator | None = None
+) -> pd.DataFrame:
     """Each metric with a 95 % bootstrap interval over deals."""
     rng = rng if rng is not None else np.random.default_rng(0)
     sums = deal_sums(frame, metrics)
     point = _values(metrics, sums, None)
     boot = _values(metrics, sums, _weights(len(sums), n_boot, rng))
-    return pd.DataFrame([{"metric": m.name, "value": float(point[m.name]),
-                          "low": float(np.nanpercentile(boot[m.name], 2.5)),
-                          "high": float(np.nanpercentile(boot[m.name], 97.5)), "deals": len(sums)}
-                         for m in metrics])
+    return pd.DataFrame(
+        [
+            {
+                "metric": m.name,
+                "value": float(point[m.name]),
+                "low": float(np.nanpercentile(boot[m.name], 2.5)),
+                "high": float(np.nanpercentile(boot[m.name], 97.5)),
+                "deals": len(sums),
+            }
+            for m in metrics
+        ]
+    )
 
 
-def paired_change(frame: pd.DataFrame, base: pd.DataFrame, metrics: Sequence[Metric], *,
-                  n_boot: int = BOOTSTRAP, rng: np.random.Generator | None = None) -> pd.DataFrame:
+def paired_change(
+    frame: pd.DataFrame,
+    base: pd.DataFrame,
+    metrics: Sequence[Metric],
+    *,
+    n_boot: int = BOOTSTRAP,
+    rng: np.random.Generator | None = None,
+) -> pd.DataFrame:
     """``frame`` minus ``base`` for each metric, on the deals both played,
     with a 95 % paired-bootstrap interval (the same deals resampled for both)."""
     rng = rng if rng is not None else np.random.default_rng(0)
@@ -272,7 +348,15 @@ def paired_change(frame: pd.DataFrame, base: pd.DataFrame, metrics: Sequence[Met
     rows = []
     for m in metrics:
         d = ba[m.name] - bb[m.name]
-        rows.append({"metric": m.name, "value": float(pa[m.name]), "base": float(pb[m.name]),
-                     "change": float(pa[m.name] - pb[m.name]), "low": float(np.nanpercentile(d, 2.5)),
-                     "high": float(np.nanpercentile(d, 97.5)), "deals": len(deals)})
+        rows.append(
+            {
+                "metric": m.name,
+                "value": float(pa[m.name]),
+                "base": float(pb[m.name]),
+                "change": float(pa[m.name] - pb[m.name]),
+                "low": float(np.nanpercentile(d, 2.5)),
+                "high": float(np.nanpercentile(d, 97.5)),
+                "deals": len(deals),
+            }
+        )
     return pd.DataFrame(rows)

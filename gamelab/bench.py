@@ -9,6 +9,7 @@ their ratio, the time of one interactive slider update (2,000 games of one
 cell through the runner, nothing cached) and the peak memory of 100,000 games
 in flight (measured in a fresh subprocess).  Medians of several repetitions.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,15 @@ def _median_rate(fn, n_games: int, reps: int) -> float:
     return n_games / statistics.median(times)
 
 
-def bench_game(game: str, *, n_players: int = 4, batch: int = 20_000, reps: int = 5,
-               reference_games: int = 300, memory: bool = True) -> dict:
+def bench_game(
+    game: str,
+    *,
+    n_players: int = 4,
+    batch: int = 20_000,
+    reps: int = 5,
+    reference_games: int = 300,
+    memory: bool = True,
+) -> dict:
     ad = registry.get(game)
     ref = ad.reference
     params = ad.knobs()
@@ -46,13 +54,15 @@ def bench_game(game: str, *, n_players: int = 4, batch: int = 20_000, reps: int 
     out["agent_games_per_s"] = _median_rate(lambda: ad.play(params, agent_lineup, batch, n_players, seq), batch, reps)
     rules = params  # the knobs class extends the rules: the engine reads only the rules' fields
     rng = np.random.default_rng(1)
-    out["random_games_per_s"] = _median_rate(lambda: ad.bench.random_batch(rules, batch, n_players, rng),
-                                             batch, reps)
+    out["random_games_per_s"] = _median_rate(lambda: ad.bench.random_batch(rules, batch, n_players, rng), batch, reps)
     out["random_runner_games_per_s"] = _median_rate(
-        lambda: ad.play(params, random_lineup, batch, n_players, seq), batch, reps)
+        lambda: ad.play(params, random_lineup, batch, n_players, seq), batch, reps
+    )
     out["reference_games_per_s"] = _median_rate(
-        lambda: [ref.play_random(rules, n_players, rng) for _ in range(reference_games)], reference_games,
-        max(3, reps // 2))
+        lambda: [ref.play_random(rules, n_players, rng) for _ in range(reference_games)],
+        reference_games,
+        max(3, reps // 2),
+    )
     out["batch_over_reference"] = out["random_games_per_s"] / out["reference_games_per_s"]
     slider = []
     for i in range(reps):
@@ -67,13 +77,15 @@ def bench_game(game: str, *, n_players: int = 4, batch: int = 20_000, reps: int 
 
 def peak_memory_mib(game: str, n_games: int, n_players: int) -> float:
     """Peak resident memory of a fresh process that plays ``n_games`` at once."""
-    code = (f"import resource, numpy as np\n"
-            f"from gamelab import registry\n"
-            f"ad = registry.get({game!r})\n"
-            f"base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-            f"ad.play(ad.knobs(), list(ad.bench.agent_lineup({n_players})), {n_games}, {n_players},"
-            f" np.random.SeedSequence(1))\n"
-            f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    code = (
+        f"import resource, numpy as np\n"
+        f"from gamelab import registry\n"
+        f"ad = registry.get({game!r})\n"
+        f"base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        f"ad.play(ad.knobs(), list(ad.bench.agent_lineup({n_players})), {n_games}, {n_players},"
+        f" np.random.SeedSequence(1))\n"
+        f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return int(res.stdout.split()[-1]) / 1024
 
@@ -82,16 +94,32 @@ def verdicts(results: dict) -> list[tuple[str, bool, str]]:
     rows = []
     for game, r in results.items():
         target = registry.get(game).bench.agent_target
-        rows.append((f"{game} agents >= {target:,} games/s", r["agent_games_per_s"] >= target,
-                     f"{r['agent_games_per_s']:,.0f}"))
+        rows.append(
+            (f"{game} agents >= {target:,} games/s", r["agent_games_per_s"] >= target, f"{r['agent_games_per_s']:,.0f}")
+        )
         bench = registry.get(game).bench
-        rows.append((f"{game} batch/reference >= {bench.ratio_target:g}x",
-                     r["batch_over_reference"] >= bench.ratio_target, f"{r['batch_over_reference']:.1f}x"))
-        rows.append((f"{game} slider update < {TARGET_SLIDER_S:g} s", r["slider_update_s"] < TARGET_SLIDER_S,
-                     f"{r['slider_update_s']:.3f} s"))
+        rows.append(
+            (
+                f"{game} batch/reference >= {bench.ratio_target:g}x",
+                r["batch_over_reference"] >= bench.ratio_target,
+                f"{r['batch_over_reference']:.1f}x",
+            )
+        )
+        rows.append(
+            (
+                f"{game} slider update < {TARGET_SLIDER_S:g} s",
+                r["slider_update_s"] < TARGET_SLIDER_S,
+                f"{r['slider_update_s']:.3f} s",
+            )
+        )
         if "memory_100k_games_mib" in r:
-            rows.append((f"{game} 100k games in flight < {bench.memory_mib:g} MiB",
-                         r["memory_100k_games_mib"] < bench.memory_mib, f"{r['memory_100k_games_mib']:.0f} MiB"))
+            rows.append(
+                (
+                    f"{game} 100k games in flight < {bench.memory_mib:g} MiB",
+                    r["memory_100k_games_mib"] < bench.memory_mib,
+                    f"{r['memory_100k_games_mib']:.0f} MiB",
+                )
+            )
     return rows
 
 
@@ -102,12 +130,13 @@ def run(games=None, **kw) -> dict:
 def render(results: dict) -> str:
     lines = []
     for game, r in results.items():
-        lines.append(f"{game} ({r['players']} players, batch {r['batch']}): agents {r['agent_games_per_s']:,.0f} "
-                     f"games/s; random {r['random_games_per_s']:,.0f} games/s; reference "
-                     f"{r['reference_games_per_s']:,.0f} games/s (x{r['batch_over_reference']:.1f}); slider "
-                     f"update {r['slider_update_s']:.3f} s"
-                     + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r
-                        else ""))
+        lines.append(
+            f"{game} ({r['players']} players, batch {r['batch']}): agents {r['agent_games_per_s']:,.0f} "
+            f"games/s; random {r['random_games_per_s']:,.0f} games/s; reference "
+            f"{r['reference_games_per_s']:,.0f} games/s (x{r['batch_over_reference']:.1f}); slider "
+            f"update {r['slider_update_s']:.3f} s"
+            + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r else "")
+        )
     lines.append("")
     for name, ok, value in verdicts(results):
         lines.append(f"  [{'PASS' if ok else 'FAIL'}] {name}: {value}")

@@ -12,6 +12,7 @@ exact value beside them (``low = high = ours``, ``n`` NaN) and ``inside``
 means equal up to the printed rounding (half a unit of the last digit of
 the figure as written in the CSV, kept in ``printed``).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -63,8 +64,10 @@ def exact_audit(rows: pd.DataFrame, values: dict) -> pd.DataFrame:
     printed = out["printed"] if "printed" in out else out["value"].map(repr)
     tol = [rounding(str(p)) for p in printed]
     out["inside"] = [bool(abs(o - v) <= t + 1e-9) for o, v, t in zip(ours, out["value"], tol)]
-    out["note"] = ["exact" + (f"; {n}" if n else "") + ("" if q in values else "; not computed")
-                   for n, q in zip(out["note"].fillna(""), out["quantity"])]
+    out["note"] = [
+        "exact" + (f"; {n}" if n else "") + ("" if q in values else "; not computed")
+        for n, q in zip(out["note"].fillna(""), out["quantity"])
+    ]
     return out
 
 
@@ -75,8 +78,9 @@ def games_with_claims() -> tuple[str, ...]:
     return tuple(g for g in registry.available_games() if registry.get(g).claims is not None)
 
 
-def audit(games=None, *, n_games: int = 20_000, seed: int = 0, workers: int = 2,
-          progress: bool | None = None) -> pd.DataFrame:
+def audit(
+    games=None, *, n_games: int = 20_000, seed: int = 0, workers: int = 2, progress: bool | None = None
+) -> pd.DataFrame:
     """Every published cell with ours beside it: ``ours``, ``low``, ``high``
     (95 %), ``n``, ``inside`` (the published value lies in our interval);
     ``games`` defaults to every game with claims."""
@@ -87,6 +91,5 @@ def audit(games=None, *, n_games: int = 20_000, seed: int = 0, workers: int = 2,
         claims = registry.get(game).claims
         if claims is None:
             continue
-        frames.append(claims.measure(load_claims(game), n_games=n_games, seed=seed, workers=workers,
-                                     progress=progress))
+        frames.append(claims.measure(load_claims(game), n_games=n_games, seed=seed, workers=workers, progress=progress))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

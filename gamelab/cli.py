@@ -3,6 +3,7 @@
 Every subcommand turns a :class:`~gamelab.errors.GamelabError` into one line
 on stderr and exit status 2; output is built whole before it is printed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,7 +15,6 @@ from .files import check_directory, check_output
 
 def _cmd_replay(args) -> int:
     from . import playtest
-
     from .files import dumps
 
     outputs = []
@@ -63,12 +63,23 @@ def _cmd_simulate(args) -> int:
     check_directory(store.dir, "--cache-dir")
     executor = make_executor(args.workers, scheduler=args.scheduler)
     # through the chunk store: a run interrupted (Ctrl-C, a closed lid) resumes where it stopped
-    run = sweep.run_cell(args.game, {}, n_games=args.games, seed=args.seed, base_params=params,
-                         lineup=args.lineup, n_players=args.players, store=store, executor=executor)
+    run = sweep.run_cell(
+        args.game,
+        {},
+        n_games=args.games,
+        seed=args.seed,
+        base_params=params,
+        lineup=args.lineup,
+        n_players=args.players,
+        store=store,
+        executor=executor,
+    )
     df = run.frame
     groups = [g for g in registry.get(args.game).report_groups if g in df] or ["agent", "seat"]
-    lines = [f"{args.game}: {df['game'].nunique()} games, {run.n_players} players, seed {args.seed} "
-             f"({store.computed} chunks simulated, {store.loaded} read from the cache)"]
+    lines = [
+        f"{args.game}: {df['game'].nunique()} games, {run.n_players} players, seed {args.seed} "
+        f"({store.computed} chunks simulated, {store.loaded} read from the cache)"
+    ]
     with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
         for by in dict.fromkeys(groups):
             lines.append(f"\nWin rate by {by} (95% Wilson interval)\n" + stats.win_table(df, by).to_string(index=False))
@@ -81,13 +92,11 @@ def _cmd_simulate(args) -> int:
 def _cmd_sweep(args) -> int:
     import pandas as pd
 
-    from . import sweep
+    from . import registry, sweep
     from .files import load_mapping
-    from .store import ChunkStore
-
-    from . import registry
     from .params import from_mapping
     from .schemas import SweepSpec, parse
+    from .store import ChunkStore
 
     spec = parse(SweepSpec, load_mapping(args.file, what="sweep file"), str(args.file))
     game = registry.get(spec.game)
@@ -100,22 +109,38 @@ def _cmd_sweep(args) -> int:
     executor = None
     if args.scheduler:
         from .executors import make_executor
+
         executor = make_executor(scheduler=args.scheduler)
     grid = {k: list(v) for k, v in spec.grid.items()}
-    sweep.check_grid(game.name, grid, base_params=base, lineup=spec.lineup, n_players=spec.n_players,
-                     source=str(args.file))
-    res = sweep.sweep(game.name, grid, n_games=spec.n_games, seed=spec.seed,
-                      lineup=spec.lineup, n_players=spec.n_players, base_params=base,
-                      baseline=spec.baseline, precision=spec.precision, max_games=spec.max_games,
-                      chunk_deals=spec.chunk_deals, store=store, runs_dir=args.runs_dir, executor=executor,
-                      workers=args.workers or spec.workers or 1)
+    sweep.check_grid(
+        game.name, grid, base_params=base, lineup=spec.lineup, n_players=spec.n_players, source=str(args.file)
+    )
+    res = sweep.sweep(
+        game.name,
+        grid,
+        n_games=spec.n_games,
+        seed=spec.seed,
+        lineup=spec.lineup,
+        n_players=spec.n_players,
+        base_params=base,
+        baseline=spec.baseline,
+        precision=spec.precision,
+        max_games=spec.max_games,
+        chunk_deals=spec.chunk_deals,
+        store=store,
+        runs_dir=args.runs_dir,
+        executor=executor,
+        workers=args.workers or spec.workers or 1,
+    )
     written = _write_table(res.table, out or f"data/runs/{res.sweep_id}/table.csv")
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")
     keys = list(grid)
     with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
         summary = wr[keys + ["group", "value", "low", "high", "games"]].to_string(index=False)
-    print(f"sweep {res.sweep_id}: {len(res.cells)} cells ({res.resumed} read back finished), {res.computed} chunks "
-          f"simulated, {res.loaded} read from the cache\n\nWin rate by agent\n{summary}\n\nwrote {written}")
+    print(
+        f"sweep {res.sweep_id}: {len(res.cells)} cells ({res.resumed} read back finished), {res.computed} chunks "
+        f"simulated, {res.loaded} read from the cache\n\nWin rate by agent\n{summary}\n\nwrote {written}"
+    )
     return 0
 
 
@@ -129,17 +154,18 @@ def _cmd_identities(args) -> int:
     frames = {}
     if args.games:
         from . import registry, runner
+
         counts = [args.players] if args.players else registry.get(args.game).report_players
         for n in counts:
-            frames[n] = runner.simulate(args.game, n_games=args.games, seed=args.seed, params=params,
-                                        n_players=n, workers=args.workers)
+            frames[n] = runner.simulate(
+                args.game, n_games=args.games, seed=args.seed, params=params, n_players=n, workers=args.workers
+            )
     t = identity_table(args.game, params, frames=frames)
     shown = t.copy()
     for c in ("rulebook", "exact", "simulated", "sim_low", "sim_high"):
         shown[c] = shown[c].map(fmt)
     shown["n"] = shown["n"].map(lambda x: "" if x is None or pd.isna(x) else str(int(x)))
-    with pd.option_context("display.width", 250, "display.max_colwidth", 90,
-                           "display.unicode.east_asian_width", True):
+    with pd.option_context("display.width", 250, "display.max_colwidth", 90, "display.unicode.east_asian_width", True):
         text = shown.to_string(index=False)
     changed = params.changed()
     head = f"{args.game} identities" + (f" with {changed}" if changed else " at the rulebook's parameters")
@@ -148,19 +174,28 @@ def _cmd_identities(args) -> int:
 
 
 def _cmd_report(args) -> int:
+    from . import paths, playtest
     from .files import load_params
     from .report import build_report
-
-    from . import paths, playtest
 
     params = load_params(args.game, args.params)
     baseline = load_params(args.game, args.baseline) if args.baseline else None
     out = check_output(args.out or paths.reports_dir() / f"{args.game}.html", (".html",), "--out")
     for record in args.playtest or ():
         playtest.replay_file(record)  # a bad record is refused before any game is played
-    out = build_report(args.game, params=params, baseline=baseline, n_games=args.games, seed=args.seed,
-                       precision=args.precision, workers=args.workers, out=out, label=args.label or "",
-                       claims=not args.no_claims, playtests=args.playtest or ())
+    out = build_report(
+        args.game,
+        params=params,
+        baseline=baseline,
+        n_games=args.games,
+        seed=args.seed,
+        precision=args.precision,
+        workers=args.workers,
+        out=out,
+        label=args.label or "",
+        claims=not args.no_claims,
+        playtests=args.playtest or (),
+    )
     print(f"wrote {out}")
     return 0
 
@@ -168,8 +203,7 @@ def _cmd_report(args) -> int:
 def _cmd_bench(args) -> int:
     from . import bench
 
-    results = bench.run(args.games, n_players=args.players, batch=args.batch, reps=args.reps,
-                        memory=not args.no_memory)
+    results = bench.run(args.games, n_players=args.players, batch=args.batch, reps=args.reps, memory=not args.no_memory)
     print(bench.to_json(results) if args.json else bench.render(results))
     return 0
 
@@ -189,23 +223,31 @@ def _cmd_claims(args) -> int:
         print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
     exact = is_exact(table)
     sim = table[~exact & table["inside"].notna()]
-    print(f"\n{int(sim['inside'].astype(bool).sum())} of {len(sim)} simulated cells lie inside our 95% interval "
-          f"({args.n_games} games per cell, seed {args.seed}).")
+    print(
+        f"\n{int(sim['inside'].astype(bool).sum())} of {len(sim)} simulated cells lie inside our 95% interval "
+        f"({args.n_games} games per cell, seed {args.seed})."
+    )
     held = table[exact]
     wrong = held[~held["inside"].astype(bool)]
     print(f"{len(held) - len(wrong)} of {len(held)} rules-decided figures hold exactly; these do not:")
     with pd.option_context("display.width", 250, "display.max_colwidth", 60):
-        print(wrong[["game", "section", "row", "column", "value", "ours", "note"]]
-              .rename(columns={"value": "published"}).to_string(index=False))
+        print(
+            wrong[["game", "section", "row", "column", "value", "ours", "note"]]
+            .rename(columns={"value": "published"})
+            .to_string(index=False)
+        )
     from . import registry
+
     for name in args.games or games_with_claims():
         game = registry.get(name)
         if game.claims is None or game.claims.conclusions is None:
             continue
         c = game.claims.conclusions(n_games=args.n_games, seed=args.seed, workers=args.workers)
         with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format):
-            print(f"\n{game.title}: the rulebook's balance conclusions, two-proportion tests against the "
-                  "runner-up:\n" + c.to_string(index=False))
+            print(
+                f"\n{game.title}: the rulebook's balance conclusions, two-proportion tests against the "
+                "runner-up:\n" + c.to_string(index=False)
+            )
     return 0
 
 
@@ -237,6 +279,7 @@ def _bounded(kind, low=None, high=None, what=""):
             bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
             raise argparse.ArgumentTypeError(f"{text} is out of range: expected {what or kind.__name__} {bounds}")
         return value
+
     return parse
 
 
@@ -279,8 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline", default=None, metavar="FILE", help="parameters to compare against (diff mode)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
-    size.add_argument("--precision", type=PRECISION, default=None,
-                      help="target 95%% half-width of every win rate, e.g. 0.01")
+    size.add_argument(
+        "--precision", type=PRECISION, default=None, help="target 95%% half-width of every win rate, e.g. 0.01"
+    )
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--workers", type=WORKERS, default=1)
     p.add_argument("--label", default=None, help="a title for this report")
@@ -298,9 +342,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-memory", action="store_true", help="skip the 100k-games memory measurement")
     p.set_defaults(func=_cmd_bench)
 
-    p = sub.add_parser("claims", help="every rulebook figure beside ours: exact where the rules decide it, simulated with intervals")
-    p.add_argument("--games", nargs="+", default=None, choices=claim_games,
-                   help="default: every game with published figures")
+    p = sub.add_parser(
+        "claims", help="every rulebook figure beside ours: exact where the rules decide it, simulated with intervals"
+    )
+    p.add_argument(
+        "--games", nargs="+", default=None, choices=claim_games, help="default: every game with published figures"
+    )
     p.add_argument("--n-games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--workers", type=WORKERS, default=2)
@@ -310,8 +357,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
     p.add_argument("game", choices=games)
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
-    p.add_argument("--games", type=_bounded(int, 0, 10**9, "a whole number"), default=0,
-                   help="also simulate this many games per player count (the simulated column)")
+    p.add_argument(
+        "--games",
+        type=_bounded(int, 0, 10**9, "a whole number"),
+        default=0,
+        help="also simulate this many games per player count (the simulated column)",
+    )
     p.add_argument("--players", type=PLAYERS, default=None, help="simulate only this player count")
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--workers", type=WORKERS, default=1)

@@ -39,20 +39,22 @@ game of a batch and may watch the events (``observe(events)``).  The game's
 ``play`` is the runner's fast path: it plays whole batches and returns the
 per-seat and per-game columns of the runner's table.
 """
+
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
 from .params import Params
 
-State = Any     # each game's ``state.State``
-Actions = Any   # each game's action arrays
-Legal = Any     # each game's legal masks
-Chance = Any    # each game's ``state.Chance``
+State = Any  # each game's ``state.State``
+Actions = Any  # each game's action arrays
+Legal = Any  # each game's legal masks
+Chance = Any  # each game's ``state.Chance``
 
 
 class Engine(Protocol):
@@ -64,8 +66,9 @@ class Engine(Protocol):
 
     def legal(self, params: Any, state: State) -> Legal: ...
 
-    def step(self, params: Any, state: State, actions: Actions, chance: Chance, *,
-             inplace: bool = False) -> tuple[State, dict]: ...
+    def step(
+        self, params: Any, state: State, actions: Actions, chance: Chance, *, inplace: bool = False
+    ) -> tuple[State, dict]: ...
 
     def done(self, params: Any, state: State) -> np.ndarray: ...
 
@@ -111,25 +114,25 @@ class Reference(Protocol):
 class RecordFormat:
     """Playtest records (contract: shared/playtest-format.md)."""
 
-    replay: Callable[[dict], tuple[dict, dict]]   # record -> (ledger, observed values for ``expect``)
-    tables: Callable[[dict], list]                # ledger -> [(title, DataFrame)]
-    examples: tuple[Path, ...] = ()               # worked examples shipped as records
+    replay: Callable[[dict], tuple[dict, dict]]  # record -> (ledger, observed values for ``expect``)
+    tables: Callable[[dict], list]  # ledger -> [(title, DataFrame)]
+    examples: tuple[Path, ...] = ()  # worked examples shipped as records
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Identities:
     """The rulebook's design identities as exact functions of the parameters."""
 
-    rows: Callable[..., list]                     # params -> [identities.Row]
-    simulated: Callable[[Any, dict], dict]        # params, {players: frame} -> {sim_key: Estimate}
+    rows: Callable[..., list]  # params -> [identities.Row]
+    simulated: Callable[[Any, dict], dict]  # params, {players: frame} -> {sim_key: Estimate}
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Claims:
     """The rulebook's published figures (``data/claims/<game>*.csv``)."""
 
-    measure: Callable[..., Any]                   # claims frame, n_games, seed, workers, progress -> audit frame
-    exact_claims: Callable[[Any], dict]           # params -> {quantity: value} of the rules-decided figures
+    measure: Callable[..., Any]  # claims frame, n_games, seed, workers, progress -> audit frame
+    exact_claims: Callable[[Any], dict]  # params -> {quantity: value} of the rules-decided figures
     conclusions: Callable[..., Any] | None = None  # n_games, seed, workers, progress -> frame
 
 
@@ -140,46 +143,47 @@ class Bench:
     agent_lineup: Callable[[int], Sequence[str]]
     random_lineup: Callable[[int], Sequence[str]]
     random_batch: Callable[[Any, int, int, np.random.Generator], Any]  # params, n_games, n_players, rng
-    agent_target: float                           # games per second the agents must reach
-    ratio_target: float = 30.0                    # batch engine over the reference, random play
-    memory_mib: float = 1024.0                    # peak memory of 100,000 games in flight
+    agent_target: float  # games per second the agents must reach
+    ratio_target: float = 30.0  # batch engine over the reference, random play
+    memory_mib: float = 1024.0  # peak memory of 100,000 games in flight
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Panels:
     """What a notebook panel shows besides win rates."""
 
-    table: Callable[[Any], Any]                   # frame -> DataFrame of measures with intervals
-    extras: Callable[[Any, Any], list]            # frame, params -> [DataFrame | Figure]
+    table: Callable[[Any], Any]  # frame -> DataFrame of measures with intervals
+    extras: Callable[[Any, Any], list]  # frame, params -> [DataFrame | Figure]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Game:
     """Everything the shared layer knows of one game."""
 
-    name: str                                     # "sbr": command lines, files, cache keys
-    title: str                                    # the game's name in reports
-    players: tuple[int, int]                      # fewest and most players
-    rules: type[Params]                           # the rule parameters (``rules.py``)
-    knobs: type[Params]                           # rules plus the agents' model knobs: the runner's parameters
-    variants: tuple[str, ...]                     # named variants of the rulebook
-    params_for_variant: Callable[..., Params]     # name, **overrides -> rule parameters
+    name: str  # "sbr": command lines, files, cache keys
+    title: str  # the game's name in reports
+    players: tuple[int, int]  # fewest and most players
+    rules: type[Params]  # the rule parameters (``rules.py``)
+    knobs: type[Params]  # rules plus the agents' model knobs: the runner's parameters
+    variants: tuple[str, ...]  # named variants of the rulebook
+    params_for_variant: Callable[..., Params]  # name, **overrides -> rule parameters
     engine: Engine
     reference: Reference
-    agents: tuple[str, ...]                       # agent names a lineup may use
+    agents: tuple[str, ...]  # agent names a lineup may use
     default_lineup: Callable[[int], Sequence[str]]
     controller: Callable[[Any, Sequence[str], int, np.random.Generator], Controller]  # params, seating, G, rng
-    play: Callable[..., dict]                     # params, seating, n_deals, n_players, seed_seq -> columns
+    play: Callable[..., dict]  # params, seating, n_deals, n_players, seed_seq -> columns
     bench: Bench
     panels: Panels | None = None
     record: RecordFormat | None = None
     identities: Identities | None = None
     claims: Claims | None = None
     derived: Mapping[str, Callable[[Any, Any], dict]] = dataclasses.field(default_factory=dict)
-    metrics: tuple = ()                           # the game's own balance.Metric diagnostics (arrival_rate, ...)
-    report_players: tuple[int, ...] = ()          # player counts a default report covers
+    metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
+    skill_ladder: tuple[str, ...] = ()  # agent names from weakest to strongest (gamelab skill)
+    report_players: tuple[int, ...] = ()  # player counts a default report covers
     report_groups: tuple[str, ...] = ("agent", "seat")  # columns win rates are tabulated by
-    assumptions: str = ""                         # the agents' model, one paragraph for reports
-    chunk_deals: int = 1024                       # deals per chunk (part of what a seed means)
-    errata_heading: str = ""                      # the game's ``## `` heading in docs/errata.md
-    max_steps: int = 10_000                       # engine steps a game takes at most (conformance)
+    assumptions: str = ""  # the agents' model, one paragraph for reports
+    chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
+    errata_heading: str = ""  # the game's ``## `` heading in docs/errata.md
+    max_steps: int = 10_000  # engine steps a game takes at most (conformance)

@@ -3,6 +3,7 @@
 The command line prints these as one line and exits 2; anything else that
 escapes is a bug in gamelab.
 """
+
 from __future__ import annotations
 
 
@@ -28,8 +29,7 @@ class RecordError(GamelabError, ValueError):
     record, ``rule`` the rule broken with its rulebook section.
     """
 
-    def __init__(self, message: str, *, where: str | None = None,
-                 player: str | None = None, rule: str | None = None):
+    def __init__(self, message: str, *, where: str | None = None, player: str | None = None, rule: str | None = None):
         self.where, self.player, self.rule, self.detail = where, player, rule, message
         parts = [p for p in (where, f"player {player}" if player is not None else None) if p]
         head = ", ".join(parts)

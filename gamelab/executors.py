@@ -14,6 +14,7 @@ SIGINT: Ctrl-C reaches the parent, which stops its pool at once (queued
 chunks cancelled, running ones killed); every chunk finished before was
 already handed to the caller, who stores it as it arrives.
 """
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -22,8 +23,8 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterable, Iterator, Sequence
 
 from .errors import GamelabError
 
@@ -32,8 +33,9 @@ class ChunkFailed(GamelabError):
     def __init__(self, item, exc):
         seed = getattr(item, "seed", None)
         index = getattr(item, "index", None)
-        super().__init__(f"chunk {index} (seed {seed}, spawn_key ({index},)) failed repeatedly: "
-                         f"{type(exc).__name__}: {exc}")
+        super().__init__(
+            f"chunk {index} (seed {seed}, spawn_key ({index},)) failed repeatedly: {type(exc).__name__}: {exc}"
+        )
         self.item = item
 
 
@@ -46,7 +48,7 @@ class InlineExecutor:
 
 
 WATCHDOG_SECONDS = 0.5  # how often a worker looks for its parent
-PR_SET_PDEATHSIG = 1    # from <linux/prctl.h>
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 def worker_init(parent_pid: int) -> None:
@@ -109,8 +111,7 @@ class LocalExecutor:
         pending = dict(enumerate(items))
         attempts = {i: 0 for i in pending}
         while pending:
-            pool = cf.ProcessPoolExecutor(max_workers=self.workers, initializer=worker_init,
-                                          initargs=(os.getpid(),))
+            pool = cf.ProcessPoolExecutor(max_workers=self.workers, initializer=worker_init, initargs=(os.getpid(),))
             try:
                 futures = {pool.submit(fn, item): i for i, item in pending.items()}
                 for fut in cf.as_completed(futures):
@@ -168,9 +169,16 @@ def make_executor(workers: int = 1, scheduler: str | None = None):
     return InlineExecutor() if workers <= 1 else LocalExecutor(workers)
 
 
-def run_all(executor, fn: Callable, items: Sequence, *, progress: bool | None = None,
-            weights: Iterable[int] | None = None, unit: str = "chunk",
-            on_result: Callable[[int, object], None] | None = None) -> list:
+def run_all(
+    executor,
+    fn: Callable,
+    items: Sequence,
+    *,
+    progress: bool | None = None,
+    weights: Iterable[int] | None = None,
+    unit: str = "chunk",
+    on_result: Callable[[int, object], None] | None = None,
+) -> list:
     """Run ``fn`` over ``items``; the results in item order.  A tqdm bar
     (notebook-aware) appears for runs longer than a second unless
     ``progress`` is False."""

@@ -7,6 +7,7 @@ nesting at most :data:`MAX_DEPTH` deep; integers of at most
 key a string.  JSON we print goes through :func:`dumps`, which is always
 valid JSON (NaN becomes null).
 """
+
 from __future__ import annotations
 
 import json
@@ -88,7 +89,7 @@ def check_structure(data: Any, where: str = "") -> None:
             raise _Refused(f"{place}: nested more than {MAX_DEPTH} levels deep")
         if isinstance(value, float) and not math.isfinite(value):
             raise _Refused(f"{place}: {value} is not a number gamelab accepts")
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_INT_DIGITS:
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_INT_DIGITS:
             raise _Refused(f"{place}: an integer with more than {MAX_INT_DIGITS} digits")
         if isinstance(value, dict):
             for k, v in value.items():
@@ -113,6 +114,7 @@ def parse_text(text: str, *, yaml_syntax: bool) -> Any:
         raise ValueError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except Exception as exc:  # PyYAML's errors (and ValueError from int()) have no common base here
         import yaml
+
         if isinstance(exc, yaml.YAMLError):
             raise ValueError(f"not valid YAML ({_yaml_error(exc)})") from None
         raise

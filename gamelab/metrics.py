@@ -1,5 +1,6 @@
 """Design metrics counted while games are played (not rules): kept here so
 both games count them the same way."""
+
 from __future__ import annotations
 
 import numpy as np

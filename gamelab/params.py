@@ -12,12 +12,14 @@ range is never typed twice (the Mesa anti-pattern in ``house-style.md``).
 A bad value raises :class:`ParamError` whose message names the parameter, the
 value and the allowed range.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import difflib
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import ParamError, short
 
@@ -55,7 +57,9 @@ class ParamSpec:
             if self.length:
                 a, b = self.length
                 n = f"{a} " if a == b else f"{a}-{b} "
-            return f"a list of {n}{self.item_kind.__name__ if self.item_kind else 'value'}s" + (f", each {rng}" if rng else "")
+            return f"a list of {n}{self.item_kind.__name__ if self.item_kind else 'value'}s" + (
+                f", each {rng}" if rng else ""
+            )
         if self.kind is bool:
             return "true or false"
         return f"{self.kind.__name__} in {rng}" if rng else self.kind.__name__
@@ -65,11 +69,19 @@ def _fmt(x):
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
-def param(default, *, low=None, high=None, choices=None, length=None,
-          doc: str = "", section: str = "", item_kind=None):
+def param(default, *, low=None, high=None, choices=None, length=None, doc: str = "", section: str = "", item_kind=None):
     """A dataclass field carrying its :class:`ParamSpec` in ``metadata``."""
-    meta = {"param": dict(low=low, high=high, choices=tuple(choices) if choices is not None else None,
-                          length=length, doc=doc, section=section, item_kind=item_kind)}
+    meta = {
+        "param": dict(
+            low=low,
+            high=high,
+            choices=tuple(choices) if choices is not None else None,
+            length=length,
+            doc=doc,
+            section=section,
+            item_kind=item_kind,
+        )
+    }
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -85,8 +97,15 @@ def specs(cls_or_obj) -> list[ParamSpec]:
         item_kind = m["item_kind"]
         if kind is tuple and item_kind is None and default:
             item_kind = type(default[0])
-        out.append(ParamSpec(name=f.name, default=f.default, kind=kind, item_kind=item_kind,
-                             **{k: v for k, v in m.items() if k != "item_kind"}))
+        out.append(
+            ParamSpec(
+                name=f.name,
+                default=f.default,
+                kind=kind,
+                item_kind=item_kind,
+                **{k: v for k, v in m.items() if k != "item_kind"},
+            )
+        )
     return out
 
 
@@ -144,8 +163,7 @@ def _check_range(spec: ParamSpec, value):
             raise ParamError(f"{where} has {len(value)} items: expected {spec.allowed()}")
     for v in items:
         if (spec.low is not None and v < spec.low) or (spec.high is not None and v > spec.high):
-            raise ParamError(f"{where} is out of range: expected {spec.allowed()} "
-                             f"(rulebook default {spec.default!r})")
+            raise ParamError(f"{where} is out of range: expected {spec.allowed()} (rulebook default {spec.default!r})")
 
 
 class Params:
@@ -171,8 +189,7 @@ class Params:
 
     def changed(self) -> dict:
         """The parameters that differ from the rulebook's defaults."""
-        return {s.name: getattr(self, s.name) for s in specs(self)
-                if getattr(self, s.name) != s.default}
+        return {s.name: getattr(self, s.name) for s in specs(self) if getattr(self, s.name) != s.default}
 
     def as_dict(self) -> dict:
         return {s.name: getattr(self, s.name) for s in specs(self)}
@@ -192,8 +209,7 @@ def from_mapping(cls, mapping: Mapping[str, Any] | None, *, base=None, source: s
         if key not in names:
             close = difflib.get_close_matches(str(key), names, n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise ParamError(f"{source}: unknown parameter {short(key)}{hint}; "
-                             f"known parameters: {', '.join(names)}")
+            raise ParamError(f"{source}: unknown parameter {short(key)}{hint}; known parameters: {', '.join(names)}")
     if base is None:
         return cls(**mapping)
     return dataclasses.replace(base, **mapping)

@@ -6,6 +6,7 @@ directory (an installed package outside a checkout).  Reports, the chunk
 cache and sweep runs live under it, so the command line and a notebook
 started in ``notebooks/`` share one cache and write where the README says.
 """
+
 from __future__ import annotations
 
 import os

@@ -13,6 +13,7 @@ Each game's :class:`~gamelab.contract.RecordFormat` provides:
   :class:`~gamelab.errors.RecordError` for a record that breaks the rules.
 * ``tables(ledger) -> list[(title, pandas.DataFrame)]`` for ``gamelab replay``.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -43,7 +44,6 @@ def record_format(game: object) -> RecordFormat:
     return fmt
 
 
-
 def compare(expect: dict, observed: dict) -> list[dict]:
     """Every claimed value that differs from the observed one.
 
@@ -56,8 +56,7 @@ def compare(expect: dict, observed: dict) -> list[dict]:
     out: list[dict] = []
     for key, claim in expect.items():
         if key not in observed:
-            raise RecordError(f"'expect' has an unknown key {key!r}: known keys are "
-                              + ", ".join(sorted(observed)))
+            raise RecordError(f"'expect' has an unknown key {key!r}: known keys are " + ", ".join(sorted(observed)))
         _diff(key, [], claim, observed[key], out)
     return out
 
@@ -91,14 +90,16 @@ def render(ledger: dict) -> str:
 
     module = record_format(ledger["game"])
     blocks = []
-    with pd.option_context("display.unicode.east_asian_width", True,
-                           "display.width", 200, "display.max_columns", 50):
+    with pd.option_context("display.unicode.east_asian_width", True, "display.width", 200, "display.max_columns", 50):
         for title, frame in module.tables(ledger):
             blocks.append(f"{title}\n{frame.to_string()}")
     mism = ledger.get("mismatches", [])
     if mism:
-        lines = [f"  {m['key']}{''.join(f'[{i}]' for i in m['index'])}: "
-                 f"record says {m['expected']!r}, rules give {m['actual']!r}" for m in mism]
+        lines = [
+            f"  {m['key']}{''.join(f'[{i}]' for i in m['index'])}: "
+            f"record says {m['expected']!r}, rules give {m['actual']!r}"
+            for m in mism
+        ]
         blocks.append(f"Mismatches with the record's expect ({len(mism)}):\n" + "\n".join(lines))
     else:
         blocks.append("Mismatches with the record's expect: none")

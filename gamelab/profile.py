@@ -14,6 +14,7 @@ Every command that simulates takes ``--profile FILE``; the knobs are applied
 under any ``--params`` file (rules and explicit knobs win), and reports
 state the profile's name.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -66,10 +67,14 @@ def load_profile(path: str | Path, game: str | None = None) -> Profile:
     allowed = model_knobs(g)
     for key in data.knobs:
         if key not in allowed:
-            kind = "a rule, which a profile never changes" if key in {s.name for s in specs(g.rules)} else \
-                "not a model knob"
-            raise ParamError(f"{path}: knobs.{short(key)} is {kind}; model knobs of {g.name}: "
-                             f"{', '.join(sorted(allowed))}")
+            kind = (
+                "a rule, which a profile never changes"
+                if key in {s.name for s in specs(g.rules)}
+                else "not a model knob"
+            )
+            raise ParamError(
+                f"{path}: knobs.{short(key)} is {kind}; model knobs of {g.name}: {', '.join(sorted(allowed))}"
+            )
     from_mapping(g.knobs, data.knobs, source=f"{path}: knobs")  # values in range
     return Profile(data.game, data.name, dict(data.knobs), dict(data.provenance), str(path))
 
@@ -90,8 +95,9 @@ def write_profile(path: str | Path, game: str, knobs: dict, *, name: str = "", p
     path = Path(path)
     prov = {"date": _dt.date.today().isoformat(), **(provenance or {})}
     clean = {k: list(v) if isinstance(v, tuple) else v for k, v in knobs.items()}
-    text = yaml.safe_dump({"game": game, "name": name, "knobs": clean, "provenance": _plain(prov)},
-                          sort_keys=False, allow_unicode=True)
+    text = yaml.safe_dump(
+        {"game": game, "name": name, "knobs": clean, "provenance": _plain(prov)}, sort_keys=False, allow_unicode=True
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     load_profile(path, game)

@@ -9,6 +9,7 @@ the variable, so they find the same games), plus any registered by hand
 Like Pgx's ``pgx.make(name)`` / ``available_games()``: the shared layer asks
 here and nowhere else, so a new game needs no edit outside its own folder.
 """
+
 from __future__ import annotations
 
 import importlib

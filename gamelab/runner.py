@@ -1,6 +1,6 @@
 """Monte Carlo runner: many seeded games of one game, as a tidy DataFrame.
 
-Work is cut into :class:`Chunk`\\ s of ``chunk_deals`` deals.  Chunk ``i`` of a
+Work is cut into chunks (:class:`Chunk`) of ``chunk_deals`` deals.  Chunk ``i`` of a
 run with seed ``s`` draws every random number from
 ``SeedSequence(s, spawn_key=(i,))``: chunk sizes never depend on the number of
 workers, and a run can be extended by more chunks later (precision-driven
@@ -8,17 +8,20 @@ sweeps), so the same seed gives the same table however the work is spread.
 
 Each deal is played once per seat rotation of the lineup, so every agent sits
 in every seat on the same deals and comparisons between agents and seats are
-paired (a lineup of one agent on every seat is played once per deal); two lineups or two parameter sets run with the same seed are played on
-the same deals too (common random numbers).
+paired (a lineup of one agent on every seat is played once per deal); two
+lineups or two parameter sets run with the same seed are played on the same
+deals too (common random numbers).
 
 A game plugs in through its :class:`~gamelab.contract.Game` (``GAME.play``,
 found by :mod:`gamelab.registry`).
 """
+
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -83,21 +86,32 @@ def resolve(game: str, params=None, lineup=None, n_players=None):
     return params, lineup, n_players
 
 
-def plan(game: str, *, n_games: int, seed: int, params=None, lineup=None, n_players=None,
-         chunk_deals: int | None = None, first_chunk: int = 0) -> list[Chunk]:
+def plan(
+    game: str,
+    *,
+    n_games: int,
+    seed: int,
+    params=None,
+    lineup=None,
+    n_players=None,
+    chunk_deals: int | None = None,
+    first_chunk: int = 0,
+) -> list[Chunk]:
     """The chunks of a run of about ``n_games`` games (whole deals x rotations);
     ``chunk_deals`` defaults to the game's own (part of what a seed means)."""
     params, lineup, n_players = resolve(game, params, lineup, n_players)
-    for name, value, low in (("the number of games", n_games, 1), ("the seed", seed, 0),
-                             ("chunk_deals", 1 if chunk_deals is None else chunk_deals, 1)):
+    for name, value, low in (
+        ("the number of games", n_games, 1),
+        ("the seed", seed, 0),
+        ("chunk_deals", 1 if chunk_deals is None else chunk_deals, 1),
+    ):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise GamelabError(f"{name} must be a whole number of at least {low}, not {short(value)}")
     chunk_deals = int(chunk_deals or registry.get(game).chunk_deals)
     rotations = 1 if len(set(lineup)) == 1 else n_players
     n_deals = max(1, math.ceil(n_games / rotations))
     sizes = [min(chunk_deals, n_deals - i) for i in range(0, n_deals, chunk_deals)]
-    return [Chunk(game, params, lineup, n_players, size, int(seed), first_chunk + i)
-            for i, size in enumerate(sizes)]
+    return [Chunk(game, params, lineup, n_players, size, int(seed), first_chunk + i) for i, size in enumerate(sizes)]
 
 
 def run_chunk(chunk: Chunk) -> pd.DataFrame:
@@ -133,9 +147,19 @@ def _tidy(out: dict, seating, chunk: Chunk, rot: int) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-def simulate(game: str, *, n_games: int, seed: int, params=None, lineup: Sequence[str] | None = None,
-             n_players: int | None = None, workers: int = 1, executor=None,
-             chunk_deals: int | None = None, progress: bool | None = None) -> pd.DataFrame:
+def simulate(
+    game: str,
+    *,
+    n_games: int,
+    seed: int,
+    params=None,
+    lineup: Sequence[str] | None = None,
+    n_players: int | None = None,
+    workers: int = 1,
+    executor=None,
+    chunk_deals: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
     """Play about ``n_games`` games; one row per player per game.
 
     Columns: ``game`` (id), ``deal``, ``rotation``, ``seat`` (1-based),
@@ -145,9 +169,9 @@ def simulate(game: str, *, n_games: int, seed: int, params=None, lineup: Sequenc
     """
     from .executors import make_executor, run_all
 
-    chunks = plan(game, n_games=n_games, seed=seed, params=params, lineup=lineup,
-                  n_players=n_players, chunk_deals=chunk_deals)
+    chunks = plan(
+        game, n_games=n_games, seed=seed, params=params, lineup=lineup, n_players=n_players, chunk_deals=chunk_deals
+    )
     executor = executor or make_executor(workers)
-    frames = run_all(executor, run_chunk, chunks, progress=progress,
-                     weights=[c.n_games for c in chunks], unit="game")
+    frames = run_all(executor, run_chunk, chunks, progress=progress, weights=[c.n_games for c in chunks], unit="game")
     return pd.concat(frames, ignore_index=True)

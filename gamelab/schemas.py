@@ -6,6 +6,7 @@ Only structure and types live here; what a value means for a game (a known
 parameter, its range) is checked by the parameter declarations
 (:mod:`gamelab.params`) and each game's record module.
 """
+
 from __future__ import annotations
 
 from typing import Annotated, Any
@@ -43,7 +44,7 @@ class SweepSpec(_Strict):
 
 
 def _where(loc) -> str:
-    parts = []
+    parts: list[str] = []
     for p in loc:
         parts.append(f"[{p}]" if isinstance(p, int) else (f".{p}" if parts else str(p)))
     return "".join(parts) or "top level"

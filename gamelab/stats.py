@@ -9,6 +9,7 @@ Wilson interval is computed from the score formula with ``scipy.stats.norm``
 rather than from ``binomtest``, which needs whole counts; for whole counts the
 two agree (see the known-answer tests).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -17,8 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-__all__ = ["Estimate", "wilson", "mean_interval", "two_proportion", "equal_wins",
-           "win_table", "design_metrics"]
+__all__ = ["Estimate", "wilson", "mean_interval", "two_proportion", "equal_wins", "win_table", "design_metrics"]
 
 
 @dataclasses.dataclass(frozen=True)

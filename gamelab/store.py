@@ -18,6 +18,7 @@ wrong shape, whose identity differs, or whose bytes or row count do not match
 is recomputed with a :class:`CacheWarning` naming the file and the reason.
 It is never silently read.
 """
+
 from __future__ import annotations
 
 import ast
@@ -47,7 +48,9 @@ class CacheWarning(UserWarning):
 # --- the code fingerprint ---------------------------------------------------
 
 SOURCE_ROOT = Path(__file__).resolve().parent  # gamelab/: games are its sub-packages gamelab/<name>/
-ALWAYS_SHARED = ("runner.py", "params.py")     # chunk plan, seeding and row layout; parameter defaults
+ALWAYS_SHARED = ("runner.py", "params.py")  # chunk plan, seeding and row layout; parameter defaults
+PRESENTATION = ("panels.py",)  # a game's notebook panels: hashed, but what they import
+# (widgets, reports) decides no chunk's rows
 
 
 def code_fingerprint(game: str) -> str:
@@ -83,7 +86,7 @@ def _fingerprint(game: str, root: Path) -> str:
     return h.hexdigest()
 
 
-code_fingerprint.cache_clear = _fingerprint.cache_clear
+code_fingerprint.cache_clear = _fingerprint.cache_clear  # type: ignore[attr-defined]
 
 
 def source_files(game: str, root: Path = SOURCE_ROOT) -> set[Path]:
@@ -96,7 +99,7 @@ def source_files(game: str, root: Path = SOURCE_ROOT) -> set[Path]:
     else:
         raise GamelabError(f"cannot fingerprint the code of game {game!r}: no package {own}")
     files |= {root / name for name in ALWAYS_SHARED}
-    todo = list(files)
+    todo = [f for f in files if f.name not in PRESENTATION]
     while todo:
         for dep in _gamelab_imports(todo.pop(), root):
             if dep not in files:
@@ -120,8 +123,9 @@ def _own_source(game: str) -> Path:
     try:
         rel = path.relative_to(paths.PACKAGE)
     except ValueError:
-        raise GamelabError(f"cannot fingerprint the code of game {game!r}: it lives outside gamelab/ "
-                           f"({path})") from None
+        raise GamelabError(
+            f"cannot fingerprint the code of game {game!r}: it lives outside gamelab/ ({path})"
+        ) from None
     return Path(rel.parts[0]) if len(rel.parts) > 1 else rel
 
 
@@ -134,7 +138,7 @@ def _gamelab_imports(path: Path, root: Path) -> set[Path]:
         if isinstance(node, ast.Import):
             names += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else []
+            base = package[: len(package) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
             names.append(module)
             names += [f"{module}.{a.name}" for a in node.names]  # from .. import runner
@@ -147,7 +151,7 @@ def _gamelab_imports(path: Path, root: Path) -> set[Path]:
 
 
 def _jsonable(x):
-    if dataclasses.is_dataclass(x):
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
         return {"__class__": type(x).__qualname__, **{k: _jsonable(v) for k, v in dataclasses.asdict(x).items()}}
     if isinstance(x, (list, tuple)):
         return [_jsonable(v) for v in x]
@@ -168,9 +172,16 @@ def chunk_key(chunk) -> str:
 
 def chunk_identity(chunk) -> dict:
     """What a chunk's side file must say for the chunk to be this one (JSON values)."""
-    return {"game": chunk.game, "params": key_of(chunk.params), "lineup": [str(a) for a in chunk.lineup],
-            "n_players": int(chunk.n_players), "seed": int(chunk.seed), "spawn_key": [int(chunk.index)],
-            "n_deals": int(chunk.n_deals), "code": code_fingerprint(chunk.game)}
+    return {
+        "game": chunk.game,
+        "params": key_of(chunk.params),
+        "lineup": [str(a) for a in chunk.lineup],
+        "n_players": int(chunk.n_players),
+        "seed": int(chunk.seed),
+        "spawn_key": [int(chunk.index)],
+        "n_deals": int(chunk.n_deals),
+        "code": code_fingerprint(chunk.game),
+    }
 
 
 def warn_untrusted(path: Path, reason: str, what: str = "chunk") -> None:
@@ -242,6 +253,7 @@ class ChunkStore:
         if not meta.exists():
             return None
         rows = chunk.n_games * chunk.n_players
+        reason: str | None
         try:
             info = json.loads(meta.read_bytes())
         except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON
@@ -263,8 +275,12 @@ class ChunkStore:
         buf = io.BytesIO()
         df.to_parquet(buf, index=False)
         raw = buf.getvalue()
-        side = {"format": FORMAT, "identity": chunk_identity(chunk), "rows": len(df),
-                "sha256": hashlib.sha256(raw).hexdigest()}
+        side = {
+            "format": FORMAT,
+            "identity": chunk_identity(chunk),
+            "rows": len(df),
+            "sha256": hashlib.sha256(raw).hexdigest(),
+        }
         with writing(self.dir, "the cache directory"):
             data.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(data, raw)
@@ -278,8 +294,10 @@ def writing(directory: Path, what: str):
     try:
         yield
     except OSError as exc:
-        raise GamelabError(f"{what} {directory} is not writable: {exc.strerror or exc}"
-                           + (f" ({exc.filename})" if exc.filename and str(exc.filename) != str(directory) else "")) from None
+        raise GamelabError(
+            f"{what} {directory} is not writable: {exc.strerror or exc}"
+            + (f" ({exc.filename})" if exc.filename and str(exc.filename) != str(directory) else "")
+        ) from None
 
 
 def atomic_write(path: Path, raw: bytes) -> None:
@@ -296,4 +314,3 @@ def atomic_write(path: Path, raw: bytes) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-

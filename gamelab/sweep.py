@@ -11,14 +11,16 @@ a cell computed before returns without simulating.  ``precision=0.01`` keeps
 adding chunks to a cell until every win rate's 95 % half-width is at most one
 percentage point, or ``max_games`` is reached (the table says which).
 """
+
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import itertools
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -56,19 +58,31 @@ def summarize(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["metric", "by", "group", "value", "low", "high", "n"])
 
 
-def paired_difference(cell: pd.DataFrame, base: pd.DataFrame, *, metric: str = "win",
-                      by: str = "agent") -> pd.DataFrame:
+def paired_difference(
+    cell: pd.DataFrame, base: pd.DataFrame, *, metric: str = "win", by: str = "agent"
+) -> pd.DataFrame:
     """Cell minus baseline per group, paired game by game on the common deals
     (both must come from the same seed and seating), with a t interval."""
+
     def per_game(df):
         return df.groupby(["deal", "rotation", by])[metric].mean()
+
     a, b = per_game(cell), per_game(base)
     joined = pd.concat([a.rename("cell"), b.rename("base")], axis=1, join="inner")
     rows = []
     for key, g in joined.groupby(level=by):
         e = stats.mean_interval(g["cell"] - g["base"])
-        rows.append({"metric": metric, "by": by, "group": str(key), "difference": e.value,
-                     "low": e.low, "high": e.high, "n": e.n})
+        rows.append(
+            {
+                "metric": metric,
+                "by": by,
+                "group": str(key),
+                "difference": e.value,
+                "low": e.low,
+                "high": e.high,
+                "n": e.n,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -98,8 +112,7 @@ def cell_setting(game: str, cell: Mapping, *, base_params=None, lineup=None, n_p
             raise GamelabError(f"unknown sweep parameter {k!r}: known are {', '.join(sorted(known))}")
     if "variant" in cell:  # the rulebook's variant first, then the cell's own changes on top
         if not isinstance(cell["variant"], str) or cell["variant"] not in ad.variants:
-            raise ParamError(f"variant {short(cell['variant'])} is unknown: {game} has "
-                             f"{', '.join(ad.variants)}")
+            raise ParamError(f"variant {short(cell['variant'])} is unknown: {game} has {', '.join(ad.variants)}")
         variant = ad.params_for_variant(cell["variant"])
         base = from_mapping(ad.knobs, variant.changed(), base=base, source=f"variant {cell['variant']}")
     changes = {k: v for k, v in cell.items() if k in {s.name for s in specs(ad.knobs)}}
@@ -111,8 +124,9 @@ def cell_setting(game: str, cell: Mapping, *, base_params=None, lineup=None, n_p
     return runner.resolve(game, params, lineup, players)
 
 
-def check_grid(game: str, grid: Mapping[str, Sequence], *, base_params=None, lineup=None, n_players=None,
-               source: str = "grid") -> None:
+def check_grid(
+    game: str, grid: Mapping[str, Sequence], *, base_params=None, lineup=None, n_players=None, source: str = "grid"
+) -> None:
     """Every cell of a grid, set up without playing: a bad key, value or
     lineup is refused before any game is played (naming ``source`` and the cell)."""
     if not isinstance(grid, Mapping) or not grid:
@@ -127,10 +141,22 @@ def check_grid(game: str, grid: Mapping[str, Sequence], *, base_params=None, lin
             raise GamelabError(f"{source}: cell {short(dict(cell), 80)}: {exc}") from None
 
 
-def run_cell(game: str, cell: Mapping, *, n_games: int, seed: int, base_params=None, lineup=None,
-             n_players=None, precision: float | None = None, max_games: int = 200_000,
-             chunk_deals: int | None = None, store: ChunkStore | None = None,
-             executor=None, progress: bool | None = None) -> CellRun:
+def run_cell(
+    game: str,
+    cell: Mapping,
+    *,
+    n_games: int,
+    seed: int,
+    base_params=None,
+    lineup=None,
+    n_players=None,
+    precision: float | None = None,
+    max_games: int = 200_000,
+    chunk_deals: int | None = None,
+    store: ChunkStore | None = None,
+    executor=None,
+    progress: bool | None = None,
+) -> CellRun:
     """Play one cell (from the store where possible); with ``precision``,
     keep adding chunks until every win rate is that tight or ``max_games``."""
     from .executors import make_executor
@@ -138,8 +164,9 @@ def run_cell(game: str, cell: Mapping, *, n_games: int, seed: int, base_params=N
     params, lineup, players = cell_setting(game, cell, base_params=base_params, lineup=lineup, n_players=n_players)
     store = store or ChunkStore()
     executor = executor or make_executor(1)
-    chunks = runner.plan(game, n_games=n_games, seed=seed, params=params, lineup=lineup,
-                         n_players=players, chunk_deals=chunk_deals)
+    chunks = runner.plan(
+        game, n_games=n_games, seed=seed, params=params, lineup=lineup, n_players=players, chunk_deals=chunk_deals
+    )
     frames = _fetch(chunks, store, executor, progress)
     met = None
     while precision is not None:
@@ -149,9 +176,16 @@ def run_cell(game: str, cell: Mapping, *, n_games: int, seed: int, base_params=N
         games = df["game"].nunique()
         if met or games >= max_games:
             break
-        more = runner.plan(game, n_games=min(games, max_games - games), seed=seed, params=params,
-                           lineup=lineup, n_players=players, chunk_deals=chunk_deals,
-                           first_chunk=chunks[-1].index + 1)
+        more = runner.plan(
+            game,
+            n_games=min(games, max_games - games),
+            seed=seed,
+            params=params,
+            lineup=lineup,
+            n_players=players,
+            chunk_deals=chunk_deals,
+            first_chunk=chunks[-1].index + 1,
+        )
         chunks += more
         frames += _fetch(more, store, executor, progress)
     df = pd.concat(frames, ignore_index=True)
@@ -170,19 +204,26 @@ def _fetch(chunks, store: ChunkStore, executor, progress) -> list[pd.DataFrame]:
             store.put(todo[j], df)
             frames[missing[j]] = df
 
-        run_all(executor, runner.run_chunk, todo, progress=progress,
-                weights=[c.n_games for c in todo], unit="game", on_result=keep)
+        run_all(
+            executor,
+            runner.run_chunk,
+            todo,
+            progress=progress,
+            weights=[c.n_games for c in todo],
+            unit="game",
+            on_result=keep,
+        )
     return frames
 
 
 @dataclasses.dataclass
 class SweepResult:
-    table: pd.DataFrame          # one row per cell and metric
+    table: pd.DataFrame  # one row per cell and metric
     cells: list[CellRun | None]  # None for a cell read back from the sweep's checkpoint
     sweep_id: str
-    computed: int                # chunks simulated by this call
-    loaded: int                  # chunks read back from the store
-    resumed: int = 0             # finished cells read back from data/runs/<sweep id>/
+    computed: int  # chunks simulated by this call
+    loaded: int  # chunks read back from the store
+    resumed: int = 0  # finished cells read back from data/runs/<sweep id>/
 
 
 def _cell_file(run_dir: Path, i: int) -> Path:
@@ -206,6 +247,7 @@ def _load_manifest(path: Path, sweep_id: str, spec: dict, code: str, n_cells: in
     this code; otherwise (with a warning unless there is none) no entries."""
     if not path.exists():
         return [None] * n_cells
+    reason: str | None
     try:
         manifest = json.loads(path.read_bytes())
     except (OSError, ValueError) as exc:
@@ -274,12 +316,25 @@ def _save_cell(run_dir: Path, i: int, t: pd.DataFrame) -> dict:
     return {"file": str(path.relative_to(run_dir)), "rows": len(t), "sha256": hashlib.sha256(raw).hexdigest()}
 
 
-def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, lineup=None,
-          n_players=None, base_params=None, baseline: Mapping | None = None,
-          precision: float | None = None, max_games: int = 200_000,
-          chunk_deals: int | None = None, store: ChunkStore | None = None,
-          runs_dir: Path | None = None, executor=None, workers: int = 1,
-          progress: bool | None = None) -> SweepResult:
+def sweep(
+    game: str,
+    grid: Mapping[str, Sequence],
+    *,
+    n_games: int,
+    seed: int,
+    lineup=None,
+    n_players=None,
+    base_params=None,
+    baseline: Mapping | None = None,
+    precision: float | None = None,
+    max_games: int = 200_000,
+    chunk_deals: int | None = None,
+    store: ChunkStore | None = None,
+    runs_dir: Path | None = None,
+    executor=None,
+    workers: int = 1,
+    progress: bool | None = None,
+) -> SweepResult:
     """Every cell of ``grid``; with ``baseline`` (a cell), paired differences
     of each cell's win rates against it are added as ``metric == 'win_rate_diff'``.
 
@@ -298,9 +353,19 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
     executor = executor or make_executor(workers)
     check_grid(game, grid, base_params=base_params, lineup=lineup, n_players=n_players)  # before anything runs
     cells = grid_cells(grid)
-    spec = {"game": game, "grid": {k: list(v) for k, v in grid.items()}, "n_games": n_games, "seed": seed,
-            "lineup": list(lineup) if lineup else None, "n_players": n_players, "precision": precision,
-            "max_games": max_games, "base_params": base_params, "baseline": baseline, "chunk_deals": chunk_deals}
+    spec = {
+        "game": game,
+        "grid": {k: list(v) for k, v in grid.items()},
+        "n_games": n_games,
+        "seed": seed,
+        "lineup": list(lineup) if lineup else None,
+        "n_players": n_players,
+        "precision": precision,
+        "max_games": max_games,
+        "base_params": base_params,
+        "baseline": baseline,
+        "chunk_deals": chunk_deals,
+    }
     sweep_id = key_of(spec)[:16]
     run_dir = Path(runs_dir or paths.runs_dir()) / sweep_id
     with writing(run_dir, "the sweep directory"):
@@ -308,11 +373,25 @@ def sweep(game: str, grid: Mapping[str, Sequence], *, n_games: int, seed: int, l
     manifest_path = run_dir / "manifest.json"
     code = cell_code(game)
     spec_json = _json(spec)
-    manifest = {"sweep_id": sweep_id, "spec": spec_json, "code": code,
-                "cells": _load_manifest(manifest_path, sweep_id, spec_json, code, len(cells))}
-    kw = dict(n_games=n_games, seed=seed, base_params=base_params, lineup=lineup, n_players=n_players,
-              precision=precision, max_games=max_games, chunk_deals=chunk_deals, store=store,
-              executor=executor, progress=progress)
+    manifest = {
+        "sweep_id": sweep_id,
+        "spec": spec_json,
+        "code": code,
+        "cells": _load_manifest(manifest_path, sweep_id, spec_json, code, len(cells)),
+    }
+    kw = dict(
+        n_games=n_games,
+        seed=seed,
+        base_params=base_params,
+        lineup=lineup,
+        n_players=n_players,
+        precision=precision,
+        max_games=max_games,
+        chunk_deals=chunk_deals,
+        store=store,
+        executor=executor,
+        progress=progress,
+    )
     base_run = None
     runs: list[CellRun | None] = []
     tables: list[pd.DataFrame] = []

@@ -7,6 +7,7 @@ It is a complete :class:`~gamelab.contract.Game` all the same (a one-step
 engine, a reference, a controller), so the conformance suite holds it to the
 contract like any other game.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -33,14 +34,14 @@ class ToyParams(Params):
 
 
 class Chance(NamedTuple):
-    luck: np.ndarray      # (G, P) die rolls 0..die-1
+    luck: np.ndarray  # (G, P) die rolls 0..die-1
 
 
 @dataclasses.dataclass
 class State:
-    luck: np.ndarray      # (G, P)
-    bonus: np.ndarray     # (G, P) the bonus each seat claimed (its action)
-    rolled: np.ndarray    # (G,) the one step was taken
+    luck: np.ndarray  # (G, P)
+    bonus: np.ndarray  # (G, P) the bonus each seat claimed (its action)
+    rolled: np.ndarray  # (G,) the one step was taken
 
     def copy(self) -> State:
         return State(self.luck.copy(), self.bonus.copy(), self.rolled.copy())
@@ -63,7 +64,7 @@ class Engine:
 
     @staticmethod
     def legal(params, state):
-        return np.ones(state.luck.shape + (len(BONUS) + 1,), bool)   # bonus 0..3
+        return np.ones(state.luck.shape + (len(BONUS) + 1,), bool)  # bonus 0..3
 
     @staticmethod
     def step(params, state, actions, chance, *, inplace=False):
@@ -103,8 +104,12 @@ class Reference:
 
     @staticmethod
     def start(params, n_players, chance, g):
-        return {"luck": [int(x) for x in chance.luck[g]], "bonus": [0.0] * n_players, "rolled": False,
-                "scale": params.bonus_scale}
+        return {
+            "luck": [int(x) for x in chance.luck[g]],
+            "bonus": [0.0] * n_players,
+            "rolled": False,
+            "scale": params.bonus_scale,
+        }
 
     @staticmethod
     def advance(params, game, state, actions, chance, g):
@@ -190,10 +195,24 @@ def _variant(name: str = "standard", **overrides) -> ToyParams:
 
 
 GAME = Game(
-    name="toy", title="Toy <dice>", players=(2, 6), rules=ToyParams, knobs=ToyParams,
-    variants=("standard",), params_for_variant=_variant, engine=Engine, reference=Reference,
-    agents=tuple(BONUS), default_lineup=_default_lineup, controller=Controller, play=play,
-    bench=Bench(agent_lineup=_default_lineup, random_lineup=_default_lineup, random_batch=_random_batch,
-                agent_target=1.0),
-    derived={"die_double": _die_double}, report_players=(2, 3), max_steps=1,
-    assumptions="Toy agents: <b>strong</b> adds 3 to a die roll, weak adds nothing.")
+    name="toy",
+    title="Toy <dice>",
+    players=(2, 6),
+    rules=ToyParams,
+    knobs=ToyParams,
+    variants=("standard",),
+    params_for_variant=_variant,
+    engine=Engine,
+    reference=Reference,
+    agents=tuple(BONUS),
+    default_lineup=_default_lineup,
+    controller=Controller,
+    play=play,
+    bench=Bench(
+        agent_lineup=_default_lineup, random_lineup=_default_lineup, random_batch=_random_batch, agent_target=1.0
+    ),
+    derived={"die_double": _die_double},
+    report_players=(2, 3),
+    max_steps=1,
+    assumptions="Toy agents: <b>strong</b> adds 3 to a die roll, weak adds nothing.",
+)

@@ -8,6 +8,7 @@ claims "results identical" must print the same lines.  Uses only
     python scripts/frame_hashes.py > after.txt    # on the new one
     diff before.txt after.txt
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -18,12 +19,18 @@ import pandas as pd
 from gamelab import runner
 
 RUNS = [
-    ("sbr", {}, None, 2), ("sbr", {}, None, 3), ("sbr", {}, None, 4), ("sbr", {}, None, 5),
+    ("sbr", {}, None, 2),
+    ("sbr", {}, None, 3),
+    ("sbr", {}, None, 4),
+    ("sbr", {}, None, 5),
     ("sbr", {"seat_order": "from_start", "start_player": "random"}, None, 4),
     ("sbr", {"seal_spent_on_stop": False, "curve_penalty": 2}, None, 3),
     ("sbr", {}, ["greedy", "random", "greedy", "random"], None),
     ("sbr", {}, ["lookahead", "greedy"], None),
-    ("strand", {}, None, 3), ("strand", {}, None, 4), ("strand", {}, None, 5), ("strand", {}, None, 6),
+    ("strand", {}, None, 3),
+    ("strand", {}, None, 4),
+    ("strand", {}, None, 5),
+    ("strand", {}, None, 6),
     ("strand", {"node_award": "split", "sum_cap": 8}, None, 4),
     ("strand", {"time_rain": True}, None, 5),
     ("strand", {"teams": True}, None, 6),
@@ -52,8 +59,7 @@ def main(n_games: int = 3000) -> None:
     for game, changes, lineup, players in RUNS:
         params = _params_class(game)().replace(**changes)
         n = n_games if "lookahead" not in (lineup or ()) else 60
-        df = runner.simulate(game, n_games=n, seed=7, params=params, lineup=lineup, n_players=players,
-                             progress=False)
+        df = runner.simulate(game, n_games=n, seed=7, params=params, lineup=lineup, n_players=players, progress=False)
         print(game, changes, lineup, players, len(df), frame_hash(df), flush=True)
 
 

@@ -1,6 +1,7 @@
 """Drive the batch engine and the reference with the same chance and actions,
 through the contract: engine init / legal / step beside reference start /
 advance, compared with reference observe / observe_batch."""
+
 import numpy as np
 
 from gamelab.sbr import engine, reference
@@ -16,14 +17,16 @@ def run(params, n_games, n_players, seed, check_every_step=True):
         if st.slot == 0:
             for g, ref in enumerate(refs):
                 racing = ref.order()
-                assert st.order[g].tolist()[:len(racing)] == racing or \
-                    [x for x in st.order[g].tolist() if ref.pos[x] < ref.L] == racing
+                assert (
+                    st.order[g].tolist()[: len(racing)] == racing
+                    or [x for x in st.order[g].tolist() if ref.pos[x] < ref.L] == racing
+                )
         lg = engine.legal(params, st)
         a = engine.random_actions(params, st, lg, rng)
         assert engine.is_legal(params, st, lg, a).all()
         before, kept = st, (st.slot, st.beat, st.pos.copy(), st.seal.copy())
         st, _ = engine.step(params, st, a, chance)
-        assert st is not before and (before.slot, before.beat) == kept[:2]     # the given state is left alone
+        assert st is not before and (before.slot, before.beat) == kept[:2]  # the given state is left alone
         assert np.array_equal(before.pos, kept[2]) and np.array_equal(before.seal, kept[3])
         for g, ref in enumerate(refs):
             reference.advance(params, ref, before, a, chance, g)

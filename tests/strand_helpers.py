@@ -1,4 +1,5 @@
 """Compact records for scripted STRAND tests."""
+
 from gamelab import playtest
 
 
@@ -12,8 +13,10 @@ def rec(players, rounds, variant="standard", **params):
     out = []
     for rd in rounds:
         cargo, ropes, *rest = rd
-        r = {"cargo": dict(zip(names, map(int, cargo.split()))),
-             "ropes": {n: ("stay" if t == "-" else t) for n, t in zip(names, ropes.split())}}
+        r = {
+            "cargo": dict(zip(names, map(int, cargo.split()))),
+            "ropes": {n: ("stay" if t == "-" else t) for n, t in zip(names, ropes.split())},
+        }
         if rest and rest[0]:
             r["powers"] = rest[0]
         if len(rest) > 1:

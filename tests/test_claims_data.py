@@ -1,4 +1,5 @@
 """The published tables are transcribed completely and consistently."""
+
 import pytest
 
 from gamelab.claims import load_claims

@@ -8,6 +8,7 @@ agent returns legal actions on thousands of states; the batch engine equals
 ``reference.py`` step by step; one worker equals two; parameter validation
 refuses out-of-range values; records replay and survive a JSON round trip.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -129,8 +130,8 @@ def test_a_batch_of_n_equals_n_games_of_one(name):
 def _take_actions(actions, g):
     """Game ``g``'s actions, as a batch of one (arrays or a NamedTuple of arrays)."""
     if isinstance(actions, tuple):
-        return type(actions)(*(np.asarray(a)[g:g + 1] for a in actions))
-    return np.asarray(actions)[g:g + 1]
+        return type(actions)(*(np.asarray(a)[g : g + 1] for a in actions))
+    return np.asarray(actions)[g : g + 1]
 
 
 @pytest.mark.parametrize("name", game_ids())

@@ -1,5 +1,6 @@
 """Issue 9: sweeps that survive interruption, and Dask clusters that give the
 same tables as local runs (a LocalCluster on 127.0.0.1 started by the test)."""
+
 import os
 import signal
 import subprocess
@@ -28,8 +29,19 @@ lineup: [strong, weak]
 def _sweep_cmd(tmp_path, name, delay):
     f = tmp_path / f"{name}.yaml"
     f.write_text(GRID % delay)
-    return [sys.executable, "-m", "gamelab", "sweep", str(f), "--cache-dir", str(tmp_path / f"cache-{name}"),
-            "--runs-dir", str(tmp_path / f"runs-{name}"), "--out", str(tmp_path / f"{name}.csv")]
+    return [
+        sys.executable,
+        "-m",
+        "gamelab",
+        "sweep",
+        str(f),
+        "--cache-dir",
+        str(tmp_path / f"cache-{name}"),
+        "--runs-dir",
+        str(tmp_path / f"runs-{name}"),
+        "--out",
+        str(tmp_path / f"{name}.csv"),
+    ]
 
 
 def test_sigkill_midway_then_resume_matches_uninterrupted(tmp_path):
@@ -47,8 +59,10 @@ def test_sigkill_midway_then_resume_matches_uninterrupted(tmp_path):
     assert cells_done <= done_before // 6  # a cell's file follows its last chunk
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     # finished cells come back from the sweep's checkpoint, finished chunks from the cache: nothing twice
-    assert (f"2 cells ({cells_done} read back finished), {12 - done_before} chunks simulated, "
-            f"{done_before - 6 * cells_done} read from the cache") in out, out
+    assert (
+        f"2 cells ({cells_done} read back finished), {12 - done_before} chunks simulated, "
+        f"{done_before - 6 * cells_done} read from the cache"
+    ) in out, out
     clean = subprocess.run(_sweep_cmd(tmp_path, "clean", 0.1), capture_output=True, text=True, check=True).stdout
     assert "12 chunks simulated, 0 read from the cache" in clean
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "killed.csv"), pd.read_csv(tmp_path / "clean.csv"))
@@ -57,8 +71,12 @@ def test_sigkill_midway_then_resume_matches_uninterrupted(tmp_path):
 @pytest.fixture(scope="module")
 def cluster():
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as c, distributed.Client(c) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        ) as c,
+        distributed.Client(c) as client,
+    ):
         yield c, client
 
 
@@ -77,8 +95,9 @@ def test_killed_dask_worker_loses_no_results(cluster, tmp_path):
     expected = sweep.run_cell("toy", {}, store=ChunkStore(tmp_path / "a"), executor=LocalExecutor(2), **kw)
     store = ChunkStore(tmp_path / "b")
     result = {}
-    t = threading.Thread(target=lambda: result.update(run=sweep.run_cell("toy", {}, store=store,
-                                                                        executor=DaskExecutor(client), **kw)))
+    t = threading.Thread(
+        target=lambda: result.update(run=sweep.run_cell("toy", {}, store=store, executor=DaskExecutor(client), **kw))
+    )
     t.start()
     deadline = time.time() + 60
     while store.computed < 2 and time.time() < deadline:
@@ -108,14 +127,23 @@ def test_a_chunk_failing_on_every_worker_is_reported_with_its_seed(cluster):
     from gamelab.executors import ChunkFailed
 
     _, client = cluster
-    with pytest.raises(ChunkFailed, match=r"chunk 0 \(seed 77, spawn_key \(0,\)\) failed repeatedly: "
-                                          r"RuntimeError: the crash agent always fails"):
+    with pytest.raises(
+        ChunkFailed,
+        match=r"chunk 0 \(seed 77, spawn_key \(0,\)\) failed repeatedly: "
+        r"RuntimeError: the crash agent always fails",
+    ):
         runner.simulate("toy", n_games=20, seed=77, lineup=["crash", "weak"], executor=DaskExecutor(client, retries=1))
 
 
 def test_a_damaged_cell_checkpoint_is_recomputed(tmp_path):
-    kw = dict(n_games=400, seed=6, lineup=["strong", "weak"], store=ChunkStore(tmp_path / "c"),
-              runs_dir=tmp_path / "r", progress=False)
+    kw = dict(
+        n_games=400,
+        seed=6,
+        lineup=["strong", "weak"],
+        store=ChunkStore(tmp_path / "c"),
+        runs_dir=tmp_path / "r",
+        progress=False,
+    )
     first = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
     again = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
     assert again.resumed == 2 and again.computed == first.computed

@@ -1,5 +1,6 @@
 """Every rules-decided number of both rulebooks, computed exactly: at the
 rulebook's parameters against hand computations, and at changed parameters."""
+
 import dataclasses
 
 import pytest
@@ -38,21 +39,44 @@ def test_every_failure_names_its_erratum_and_only_failures_do(game):
 def test_sbr_failures_are_the_errata():
     t = _audit("sbr")
     bad = t[~t["inside"]]
-    assert sorted(set(bad["quantity"])) == sorted([
-        "need_per_beat", "five_through_one_curve", "five_minus_two_through_one_curve", "spin_income_max",
-        "pool_segments_2p", "pool_final_2p", "pool_total_2p", "pool_segments_3p", "pool_final_3p",
-        "pool_total_3p", "segments_with_a_seal", "short_curves_dropped", "pool_without_relics_2p",
-        "pool_without_relics_3p", "five_through_two_curves", "five_through_two_curves_tax",
-        "five_through_two_curves_stops_on_first", "two_river_starts"])
+    assert sorted(set(bad["quantity"])) == sorted(
+        [
+            "need_per_beat",
+            "five_through_one_curve",
+            "five_minus_two_through_one_curve",
+            "spin_income_max",
+            "pool_segments_2p",
+            "pool_final_2p",
+            "pool_total_2p",
+            "pool_segments_3p",
+            "pool_final_3p",
+            "pool_total_3p",
+            "segments_with_a_seal",
+            "short_curves_dropped",
+            "pool_without_relics_2p",
+            "pool_without_relics_3p",
+            "five_through_two_curves",
+            "five_through_two_curves_tax",
+            "five_through_two_curves_stops_on_first",
+            "two_river_starts",
+        ]
+    )
     assert len(bad) == 20 and len(t) == 213
 
 
 def test_strand_failures_are_the_errata():
     t = _audit("strand")
     bad = t[~t["inside"]]
-    assert sorted(bad["quantity"]) == sorted(["cards_in_box", "lone_markers_needed_4p", "lone_markers_needed_5p",
-                                              "lone_markers_needed_6p", "overweight_rate",
-                                              "trust_gap_5_largest_node"])
+    assert sorted(bad["quantity"]) == sorted(
+        [
+            "cards_in_box",
+            "lone_markers_needed_4p",
+            "lone_markers_needed_5p",
+            "lone_markers_needed_6p",
+            "overweight_rate",
+            "trust_gap_5_largest_node",
+        ]
+    )
     assert len(t) == 201
 
 
@@ -65,15 +89,25 @@ def test_sbr_hand_computations():
         assert q[f"pool_segments_{P}p"] == seg and q[f"pool_final_{P}p"] == fin
         assert q[f"pool_total_{P}p"] == seg + 24 + fin and q[f"pool_without_relics_{P}p"] == seg + fin
     # 4.3 on the 4.1 map
-    assert [q[f"{t}_squares"] for t in ("straight", "curve", "rock", "river", "town", "relic", "finish")] == \
-        [30, 13, 6, 6, 4, 12, 1]
+    assert [q[f"{t}_squares"] for t in ("straight", "curve", "rock", "river", "town", "relic", "finish")] == [
+        30,
+        13,
+        6,
+        6,
+        4,
+        12,
+        1,
+    ]
     assert [q[f"curves_in_segment_{s}"] for s in range(1, 7)] == [1, 2, 3, 2, 3, 2]
     assert [q[f"rocks_in_segment_{s}"] for s in range(1, 7)] == [0, 2, 2, 0, 1, 1]
     assert [q[f"river_square_{k}"] for k in range(1, 7)] == [5, 17, 25, 39, 42, 54]
     # the engine: a 5 from 2 through the curve on 3 walks 3, 4, 5; FAQ Q2 from 19 stops on 21, tax 2 + 1
     assert (q["five_through_one_curve"], q["two_through_one_curve"]) == (3, 2)
-    assert (q["five_through_two_curves"], q["five_through_two_curves_stop"], q["five_through_two_curves_tax"]) \
-        == (2, 21, 3)
+    assert (q["five_through_two_curves"], q["five_through_two_curves_stop"], q["five_through_two_curves_tax"]) == (
+        2,
+        21,
+        3,
+    )
     # FAQ Q4: a 5 from 37 (38, 39 river, 40, 41, 42 river) and a 4 from 38 enter both rivers
     assert q["two_river_starts"] == 2
     # 3.3, 5.2, 9.1
@@ -87,11 +121,10 @@ def test_sbr_rows_follow_the_parameters():
     # curve penalty 3: a 5 from 2 enters 3 (4 left - 3 = 1) and 4, so 2 squares; from 19 it enters
     # 20 (4 left - 3 = 1) and 21 with nothing left (no curve cost), so still 2 squares, tax 3
     q = sbr_exact.exact_claims(SbrParams(curve_penalty=3))
-    assert (q["five_through_one_curve"], q["five_through_two_curves"], q["five_through_two_curves_tax"]) \
-        == (2, 2, 3)
+    assert (q["five_through_one_curve"], q["five_through_two_curves"], q["five_through_two_curves_tax"]) == (2, 2, 3)
     t = _audit("sbr", SbrParams(curve_penalty=3))
     five = t[t["quantity"] == "five_through_one_curve"].set_index("value")["inside"]
-    assert five[2.0].all() and not five[3.0].any()      # 5.1's "2" now holds, the card table's "3" no longer
+    assert five[2.0].all() and not five[3.0].any()  # 5.1's "2" now holds, the card table's "3" no longer
     # 3 players at most: pools stop at 3 players; 3 seals a rider: seals in 3 of 6 segments
     q = sbr_exact.exact_claims(SbrParams(max_players=3, seals_per_player=3))
     assert "pool_total_4p" not in q and q["pool_total_3p"] == 103 and q["segments_with_a_seal"] == 3
@@ -125,11 +158,12 @@ def test_strand_rows_follow_the_parameters():
     q = strand_exact.exact_claims(p)
     assert q["pair_full_3_5"] == 1 and q["pair_full_4_5"] == 0 and q["partners_5"] == 3 and q["partners_4"] == 4
     assert q["overweight_from"] == 9 and q["engineer_cap"] == 9
-    assert q["pairable_rate"] == pytest.approx(1 - 3 / 25)          # only 4+5, 5+4, 5+5 are overweight
+    assert q["pairable_rate"] == pytest.approx(1 - 3 / 25)  # only 4+5, 5+4, 5+5 are overweight
     t = _audit("strand", p)
     assert not t.loc[t["quantity"] == "pair_full_3_5", "inside"].any()
-    q = strand_exact.exact_claims(dataclasses.replace(StrandParams(), node_values=(4, 4, 5, 5, 6, 6, 7, 9),
-                                                      lone_penalty=3))
+    q = strand_exact.exact_claims(
+        dataclasses.replace(StrandParams(), node_values=(4, 4, 5, 5, 6, 6, 7, 9), lone_penalty=3)
+    )
     assert (q["node_total"], q["stall_cost_1"], q["short_node_total"]) == (46, 9, 24)
     assert (q["lone_net_5"], q["lone_loss_5"], q["trust_gap_5_largest_node"]) == (0, 5, 14)
     assert (q["three_player_node_4"], q["three_player_node_5"]) == (4, 5)

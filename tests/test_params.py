@@ -1,4 +1,5 @@
 """The shared parameter declaration: coercion, ranges, files."""
+
 import dataclasses
 
 import pytest

@@ -1,5 +1,6 @@
 """Pig's own rule tests (docs/rules-pig.md): scripted games, the engine held
 to the reference, identities against brute force, playtest records."""
+
 from __future__ import annotations
 
 import copy
@@ -40,11 +41,16 @@ def scripted(params, n_players, turns):
 
 # --- golden games (hand-derived) ----------------------------------------------
 def test_scripted_three_player_game():
-    turns = [([3, 4, 5], True), ([6, 2, 1], False), ([5, 5], True),
-             ([2, 2, 2, 6], True), ([4], True), ([1], False)]
+    turns = [([3, 4, 5], True), ([6, 2, 1], False), ([5, 5], True), ([2, 2, 2, 6], True), ([4], True), ([1], False)]
     after = scripted(STD, 3, turns)
-    assert [s.score[0].tolist() for s in after] == [[12, 0, 0], [12, 0, 0], [12, 0, 10],
-                                                    [24, 0, 10], [24, 4, 10], [24, 4, 10]]
+    assert [s.score[0].tolist() for s in after] == [
+        [12, 0, 0],
+        [12, 0, 0],
+        [12, 0, 10],
+        [24, 0, 10],
+        [24, 4, 10],
+        [24, 4, 10],
+    ]
     assert [int(s.player[0]) for s in after] == [1, 2, 0, 1, 2, 0]
     assert [int(s.turn[0]) for s in after] == [1, 2, 3, 4, 5, 6]
     assert after[-1].rolls[0] == 14 and not after[-1].over[0]
@@ -66,21 +72,20 @@ def test_target_reached_on_hold_wins_at_once():
     st, _ = engine.step(STD, st, np.array([ROLL]), chance)
     assert st.turn_total[0] == 6
     legal = engine.legal(STD, st)[0]
-    assert not legal[ROLL] and legal[HOLD]              # rule 6: forced hold
+    assert not legal[ROLL] and legal[HOLD]  # rule 6: forced hold
     st, ev = engine.step(STD, st, np.array([HOLD]), chance)
     assert ev["won"][0] and ev["banked"][0] == 6 and st.over[0]
     res = engine.result(STD, st)
     assert res["score"][0].tolist() == [101, 99, 0]
     assert res["win"][0].tolist() == [1.0, 0.0, 0.0] and res["rank"][0].tolist() == [1, 2, 3]
     assert not engine.legal(STD, st).any()
-    again, _ = engine.step(STD, st, np.array([ROLL]), chance)   # a finished game ignores its action
+    again, _ = engine.step(STD, st, np.array([ROLL]), chance)  # a finished game ignores its action
     assert again.score[0].tolist() == [101, 99, 0] and again.rolls[0] == 1
 
 
 def test_turn_cap_and_tie_split():
     capped = STD.replace(max_turns=2)
-    after = scripted(capped, 2, [([5], True), ([2, 3], True), ([1], False), ([4], False)][:3]
-                     + [([1], False)])
+    after = scripted(capped, 2, [([5], True), ([2, 3], True), ([1], False), ([4], False)][:3] + [([1], False)])
     assert after[-1].over[0] and after[-1].turn[0] == 4
     res = engine.result(capped, after[-1])
     assert res["score"][0].tolist() == [5, 5]
@@ -96,12 +101,12 @@ def test_hold_minimum_and_its_exception():
     p = params_for_variant("ten_to_hold")
     chance = Chance(np.array([[4, 4, 2, 3]], np.int8))
     st = engine.init(p, 1, 2, chance)
-    assert not engine.legal(p, st)[0, HOLD]                 # no turn total yet
+    assert not engine.legal(p, st)[0, HOLD]  # no turn total yet
     for _ in range(2):
         st, _ = engine.step(p, st, np.array([ROLL]), chance)
     assert st.turn_total[0] == 8 and not engine.legal(p, st)[0, HOLD]
     st, _ = engine.step(p, st, np.array([ROLL]), chance)
-    assert engine.legal(p, st)[0, HOLD]                     # 10: rule 5
+    assert engine.legal(p, st)[0, HOLD]  # 10: rule 5
     st = engine.init(p, 1, 2, chance)
     st.score[0, 0] = 96
     st, _ = engine.step(p, st, np.array([ROLL]), chance)
@@ -214,7 +219,7 @@ def test_sim_play_columns_and_common_dice():
     for key in ("turns", "length", "rounds", "capped"):
         assert a[key].shape == (300,)
     assert np.allclose(a["win"].sum(1), 1)
-    assert a["win"][:, 0].mean() > 0.8                     # hold at 20 beats random play
+    assert a["win"][:, 0].mean() > 0.8  # hold at 20 beats random play
     assert (a["rolls"].sum(1) <= rules.max_rolls(STD, 2)).all()
     assert (a["length"] == a["rolls"].sum(1) + a["holds"].sum(1)).all()
 
@@ -241,7 +246,7 @@ def test_classic_threshold_and_turn_value():
     assert identities.gain_threshold(STD) == 20
     values = {h: identities.expected_turn(STD, h) for h in range(1, 41)}
     best = max(values.values())
-    assert {h for h, v in values.items() if v == best} == {20, 21}    # indifferent at exactly 20
+    assert {h for h, v in values.items() if v == best} == {20, 21}  # indifferent at exactly 20
     assert round(float(values[20]), 4) == 8.1418
 
 
@@ -263,7 +268,7 @@ def test_first_turn_of_hold_at_20_matches_the_exact_value():
     banked = np.full(G, -1.0)
     while (banked < 0).any():
         st, _ = engine.step(STD, st, agents.hold_at_policy(STD, st, engine.legal(STD, st)), chance, inplace=True)
-        first_over = (st.turn >= 1) & (banked < 0)          # seat 1's first turn just ended
+        first_over = (st.turn >= 1) & (banked < 0)  # seat 1's first turn just ended
         banked[first_over] = st.score[first_over, 0]
     se = banked.std() / np.sqrt(G)
     assert abs(banked.mean() - float(identities.expected_turn(STD, 20))) < 4 * se
@@ -310,8 +315,7 @@ def test_record_disagreeing_with_expect_lists_mismatches():
     rec = example()
     rec["expect"]["final"] = [51, 40]
     _, observed = record.replay(rec)
-    assert playtest.compare(rec["expect"], observed) == [
-        {"key": "final", "index": [1], "expected": 40, "actual": 41}]
+    assert playtest.compare(rec["expect"], observed) == [{"key": "final", "index": [1], "expected": 40, "actual": 41}]
 
 
 def _bad(change):
@@ -322,16 +326,19 @@ def _bad(change):
     return info.value
 
 
-@pytest.mark.parametrize("change,turn,player,rule", [
-    (lambda r: r["turns"][1].update(rolls=[5, 1, 3]), 2, "Ben", "rule 3"),          # rolls after a bust
-    (lambda r: r["turns"][1].update(hold=True), 2, "Ben", "rule 3"),                 # a hold after a bust
-    (lambda r: r["turns"][0].update(rolls=[4, 7]), 1, "Ann", "rule 2"),              # not a face
-    (lambda r: r["turns"][2].update(hold=False), 3, "Ann", "rules 3 and 5"),         # neither bust nor hold
-    (lambda r: r["turns"][3].update(player="Ann"), 4, "Ben", "rule 1"),              # out of turn
-    (lambda r: r["turns"].append({"rolls": [3], "hold": True}), 10, "Ben", "rules 7 and 8"),  # after the win
-    (lambda r: r["turns"][8].update(rolls=[2, 3]), 9, "Ann", "rule 6"),              # rolls on past the target
-    (lambda r: r.update(variant="ten_to_hold", turns=[{"rolls": [4, 3], "hold": True}]), 1, "Ann", "rule 5"),
-])
+@pytest.mark.parametrize(
+    "change,turn,player,rule",
+    [
+        (lambda r: r["turns"][1].update(rolls=[5, 1, 3]), 2, "Ben", "rule 3"),  # rolls after a bust
+        (lambda r: r["turns"][1].update(hold=True), 2, "Ben", "rule 3"),  # a hold after a bust
+        (lambda r: r["turns"][0].update(rolls=[4, 7]), 1, "Ann", "rule 2"),  # not a face
+        (lambda r: r["turns"][2].update(hold=False), 3, "Ann", "rules 3 and 5"),  # neither bust nor hold
+        (lambda r: r["turns"][3].update(player="Ann"), 4, "Ben", "rule 1"),  # out of turn
+        (lambda r: r["turns"].append({"rolls": [3], "hold": True}), 10, "Ben", "rules 7 and 8"),  # after the win
+        (lambda r: r["turns"][8].update(rolls=[2, 3]), 9, "Ann", "rule 6"),  # rolls on past the target
+        (lambda r: r.update(variant="ten_to_hold", turns=[{"rolls": [4, 3], "hold": True}]), 1, "Ann", "rule 5"),
+    ],
+)
 def test_bad_records_name_the_turn_player_and_rule(change, turn, player, rule):
     err = _bad(change)
     assert err.where == f"turn {turn}" and err.player == player and err.rule.startswith(rule)

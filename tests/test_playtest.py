@@ -1,4 +1,5 @@
 """Shared replay plumbing: loading files, comparing claims, CLI errors."""
+
 import json
 
 import pytest

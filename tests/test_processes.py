@@ -1,5 +1,6 @@
 """Local worker processes die with their parent, and Ctrl-C stops a run at
 once keeping every finished chunk (subprocesses of the toy game)."""
+
 import json
 import os
 import signal
@@ -82,11 +83,28 @@ def test_ctrl_c_stops_at_once_and_keeps_finished_chunks(tmp_path):
     params.write_text(json.dumps({"delay": 0.25}))
     cache = tmp_path / "cache"
     # 24 chunks of 1024 deals x 2 rotations, 0.5 s each on 2 workers: about 6 s uninterrupted
-    cmd = [sys.executable, "-m", "gamelab", "simulate", "toy", "--lineup", "strong", "weak", "--games", "49152",
-           "--workers", "2", "--params", str(params), "--cache-dir", str(cache)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "gamelab",
+        "simulate",
+        "toy",
+        "--lineup",
+        "strong",
+        "weak",
+        "--games",
+        "49152",
+        "--workers",
+        "2",
+        "--params",
+        str(params),
+        "--cache-dir",
+        str(cache),
+    ]
     env = _env()
-    proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         assert _wait_for(lambda: len(list(cache.rglob("*.json"))) >= 3, 30), "no chunk finished"
         workers = _children(proc.pid)

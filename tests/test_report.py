@@ -1,8 +1,8 @@
 """Reports, looked at as a user would: built, opened in headless Chromium."""
 from pathlib import Path
 
-
 from browser import open_page
+
 from gamelab.report import build_report
 from gamelab.store import ChunkStore
 from gamelab.testing import ToyParams

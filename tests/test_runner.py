@@ -1,4 +1,5 @@
 """The runner's seeding, rotation and tidy output, on the toy game."""
+
 import pandas as pd
 import pytest
 
@@ -58,8 +59,20 @@ def test_one_agent_everywhere_is_played_once_per_deal():
 def test_simulate_command_writes_the_table_and_resumes_from_the_cache(tmp_path, capsys):
     from gamelab import cli
 
-    args = ["simulate", "strand", "--players", "4", "--games", "400", "--seed", "5",
-            "--cache-dir", str(tmp_path / "c"), "--out", str(tmp_path / "t.csv")]
+    args = [
+        "simulate",
+        "strand",
+        "--players",
+        "4",
+        "--games",
+        "400",
+        "--seed",
+        "5",
+        "--cache-dir",
+        str(tmp_path / "c"),
+        "--out",
+        str(tmp_path / "t.csv"),
+    ]
     assert cli.main(args) == 0
     out = capsys.readouterr().out
     assert "strand: 400 games, 4 players, seed 5 (1 chunks simulated, 0 read from the cache)" in out
@@ -68,5 +81,11 @@ def test_simulate_command_writes_the_table_and_resumes_from_the_cache(tmp_path, 
     assert cli.main(args + ["--workers", "2"]) == 0
     assert "(0 chunks simulated, 1 read from the cache)" in capsys.readouterr().out
     pd.testing.assert_frame_equal(first, pd.read_csv(tmp_path / "t.csv"))
-    assert first["game"].nunique() == 400 and set(first["style"]) <= {"heavy", "key", "node_grabber", "steady",
-                                                                       "mirror", "stay"}
+    assert first["game"].nunique() == 400 and set(first["style"]) <= {
+        "heavy",
+        "key",
+        "node_grabber",
+        "steady",
+        "mirror",
+        "stay",
+    }

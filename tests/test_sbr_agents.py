@@ -1,9 +1,10 @@
 """SBR agents: legality, determinism, the engine query they use, golden decisions."""
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from gamelab import runner
+from gamelab import registry, runner
 from gamelab.errors import GamelabError
 from gamelab.sbr import agents, engine
 from gamelab.sbr.rules import HEART, SPINE, SbrParams
@@ -53,8 +54,9 @@ def test_options_query_is_what_act_does():
     for st, rider, lg, slot in _states(P, 600, 4, seed=3, stops=(1, 4, 5, 10, 14)):
         brk = bool(rng.random() < 0.5)
         opt = engine.options(P, st, rider, brk)
-        gen = engine.outcome(P, st, rider, np.broadcast_to(card_k, opt["end"].shape),
-                             np.broadcast_to(spin_k, opt["end"].shape), brk)
+        gen = engine.outcome(
+            P, st, rider, np.broadcast_to(card_k, opt["end"].shape), np.broadcast_to(spin_k, opt["end"].shape), brk
+        )
         for k in opt:
             assert np.array_equal(opt[k], gen[k]), k
         mask = rng.random(opt["end"].shape) < 0.4
@@ -81,14 +83,14 @@ def _one(params, n_players=2):
 def test_greedy_takes_an_exactly_reachable_relic():
     st = _one(P)
     st.pos[0] = [3, 0]
-    st.hand[0, 0] = [0, 0, 0, 1, 1]            # a 4 lands on 7, a 5 on the town at 8
+    st.hand[0, 0] = [0, 0, 0, 1, 1]  # a 4 lands on 7, a 5 on the town at 8
     st.relic[0, :] = -1
     st.relic[0, 7] = SPINE
     st.order[0] = [1, 0]
     lg = engine.legal_for(P, st, np.array([0]))
     a = agents.greedy_policy(P, st, np.array([0]), lg)
     assert a.card[0] == 4 and a.spin[0] == 0
-    st.relic[0, 7] = -1                          # gone: the 5 is better
+    st.relic[0, 7] = -1  # gone: the 5 is better
     assert agents.greedy_policy(P, st, np.array([0]), lg).card[0] == 5
 
 
@@ -96,7 +98,7 @@ def test_greedy_uses_spin_to_reach_a_heart_and_is_deterministic():
     st = _one(P)
     st.pos[0] = [29, 0]
     st.spin[0] = [2, 0]
-    st.hand[0, 0] = [0, 1, 0, 0, 0]            # only a 2: one spin more reaches the heart on 32
+    st.hand[0, 0] = [0, 1, 0, 0, 0]  # only a 2: one spin more reaches the heart on 32
     st.relic[0, :] = -1
     st.relic[0, 32] = HEART
     st.order[0] = [1, 0]
@@ -112,7 +114,7 @@ def test_greedy_seals_in_front_of_a_pursuer_but_not_on_a_segment_end():
     st.pos[0] = [20, 18]
     lg = engine.legal_for(P, st, np.array([0]))
     assert agents.greedy_policy(P, st, np.array([0]), lg).seal[0] == 1
-    st.beat = 2                                   # beat 3 ends segment 1: seals would be cleared
+    st.beat = 2  # beat 3 ends segment 1: seals would be cleared
     assert agents.greedy_policy(P, st, np.array([0]), lg).seal[0] == 0
 
 
@@ -135,10 +137,10 @@ def test_custom_function_agent_and_its_errors():
     assert {"stop", "end", "spin", "relic"} <= set(seen[0])
 
 
-def test_adapter_names_defaults_and_diagnostics():
-    ad = runner.adapter("sbr")
+def test_game_names_defaults_and_diagnostics():
+    ad = registry.get("sbr")
     assert set(ad.agents) == {"greedy", "random", "lookahead"} and list(ad.default_lineup(3)) == ["greedy"] * 3
-    assert ad.param_class is agents.AgentParams and issubclass(ad.param_class, SbrParams)
+    assert ad.knobs is agents.AgentParams and issubclass(ad.knobs, SbrParams)
     df = runner.simulate("sbr", n_games=300, seed=2, lineup=["greedy", "random", "greedy"])
     assert (df["finished"] == df["arrival_beat"].notna()).all()
     assert (df.groupby("game")["seal_hits"].sum() == df.groupby("game")["seal_triggers"].first()).all()
@@ -150,11 +152,15 @@ def test_adapter_names_defaults_and_diagnostics():
     assert changes == {"relic_points": (4, 4, 6, 2)}
 
 
-@pytest.mark.parametrize("reading,n_players,lineup", [
-    (dict(), 4, None),
-    (dict(start_player="random"), 4, None),
-    (dict(start_player="random", seat_order="from_start"), 3, ["greedy", "random", "greedy"]),
-    (dict(start_player="random", riders_per_player=2, max_players=2), 2, None)])
+@pytest.mark.parametrize(
+    "reading,n_players,lineup",
+    [
+        (dict(), 4, None),
+        (dict(start_player="random"), 4, None),
+        (dict(start_player="random", seat_order="from_start"), 3, ["greedy", "random", "greedy"]),
+        (dict(start_player="random", riders_per_player=2, max_players=2), 2, None),
+    ],
+)
 def test_start_player_column_marks_one_player_per_game(reading, n_players, lineup):
     p = agents.AgentParams(**reading)
     df = runner.simulate("sbr", n_games=400, seed=3, params=p, n_players=n_players, lineup=lineup)
@@ -178,6 +184,7 @@ def test_same_seed_same_table_any_workers():
 
 def test_knobs_are_declared_parameters():
     from gamelab.params import specs
+
     names = {s.name for s in specs(agents.AgentParams)}
     assert {"greedy_relic", "greedy_seal_min", "lookahead_k"} <= names
     assert agents.knobs(SbrParams()) == agents.AgentParams()
@@ -186,6 +193,7 @@ def test_knobs_are_declared_parameters():
 @pytest.mark.parametrize("variant", ["short", "no_relics", "forward_seals", "solo", "dual"])
 def test_greedy_plays_every_variant(variant):
     from gamelab.sbr.rules import params_for_variant
+
     p = agents.AgentParams(**params_for_variant(variant).as_dict())
     n = 1 if variant == "solo" else 2 if variant == "dual" else 3
     for st, rider, lg, _ in _states(p, 60, n, seed=9, stops=(1, 8)):
@@ -194,8 +202,14 @@ def test_greedy_plays_every_variant(variant):
     assert out["score"].shape == (60, n)
 
 
-@pytest.mark.parametrize("params", [P, agents.AgentParams(greedy_expect=2.5, seal_direction="ahead"),
-                                    agents.AgentParams(extra_cost_rule="stop_before", max_spin_per_beat=3)])
+@pytest.mark.parametrize(
+    "params",
+    [
+        P,
+        agents.AgentParams(greedy_expect=2.5, seal_direction="ahead"),
+        agents.AgentParams(extra_cost_rule="stop_before", max_spin_per_beat=3),
+    ],
+)
 def test_dense_greedy_values_equal_the_general_path(params):
     """The greedy's table path (all games, no breaking) gives bit-identical
     values to the general per-option path, rank terms and seals included."""
@@ -207,8 +221,10 @@ def test_dense_greedy_values_equal_the_general_path(params):
         general = agents.greedy_values(params, st, rider, lg, games=games, first=first)
         assert dense.dtype == general.dtype == np.float32
         assert np.array_equal(dense, general)
-        assert np.array_equal(agents.seal_choice(params, agents.knobs(params), st, rider, lg),
-                              _seal_choice_broadcast(params, st, rider, lg))
+        assert np.array_equal(
+            agents.seal_choice(params, agents.knobs(params), st, rider, lg),
+            _seal_choice_broadcast(params, st, rider, lg),
+        )
         checked += 1
     assert checked > 50
 
@@ -227,8 +243,9 @@ def _seal_choice_broadcast(params, state, rider, legal):
     gap = sq[:, :, None] - pos[:, None, :]
     team = np.arange(R) // params.riders_per_player
     opp = (team[None, :] != team[rider][:, None]) & (pos < params.length)
-    w = np.where((gap >= 1) & (gap <= reach.size) & opp[:, None, :],
-                 reach[np.clip(gap - 1, 0, reach.size - 1)], 0.0).sum(axis=2)
+    w = np.where(
+        (gap >= 1) & (gap <= reach.size) & opp[:, None, :], reach[np.clip(gap - 1, 0, reach.size - 1)], 0.0
+    ).sum(axis=2)
     w = np.where(legal.seal[:, 1:], w, -1.0)
     best = np.argmax(w, axis=1)
     return np.where(w.max(axis=1) >= kn.greedy_seal_min, best + 1, 0)

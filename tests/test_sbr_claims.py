@@ -1,4 +1,5 @@
 """The appendix A comparison table is produced and lines up with the claims data."""
+
 import numpy as np
 
 from gamelab.claims import load_claims
@@ -18,6 +19,6 @@ def test_claims_table_small():
         assert col in t
     assert (t["low"] <= t["high"]).all() and np.isfinite(t["ours"]).all()
     arr = t[t.column == "arrival_rate"].set_index("row")["ours"]
-    assert 20 < arr["4 players"] < 100                      # percent, like the rulebook
+    assert 20 < arr["4 players"] < 100  # percent, like the rulebook
     rel = t[t.column == "relics_per_player"].set_index("row")["ours"]
     assert rel["2 players"] > rel["3 players"] > rel["4 players"] > rel["5 players"]

@@ -1,5 +1,6 @@
 """Batch engine against the plain reference: same chance, same random legal
 actions, identical state after every rider's move and identical results."""
+
 import sys
 from pathlib import Path
 
@@ -19,8 +20,9 @@ def test_standard_every_step(n_players, n_games, seed):
     sbr_diff.run(params_for_variant("standard"), n_games, n_players, seed)
 
 
-@pytest.mark.parametrize("variant,n_players", [("short", 4), ("no_relics", 4), ("forward_seals", 4),
-                                               ("solo", 1), ("dual", 2)])
+@pytest.mark.parametrize(
+    "variant,n_players", [("short", 4), ("no_relics", 4), ("forward_seals", 4), ("solo", 1), ("dual", 2)]
+)
 def test_variants_every_step(variant, n_players):
     sbr_diff.run(params_for_variant(variant), 250, n_players, 11)
 
@@ -34,30 +36,53 @@ def test_seat_order_from_start_every_step(n_players, variant):
     assert res["score"].shape == (200, n_players)
 
 
-@pytest.mark.parametrize("reading", [dict(extra_cost_rule="stop_before"), dict(heart_passes_seals=True),
-                                     dict(seal_spent_on_stop=False), dict(break_on_stop=True),
-                                     dict(seal_empty="no_seal_no_rider"), dict(skull_takes_current=False),
-                                     dict(start_player="random"), dict(team_seals_ignored=False, riders_per_player=2,
-                                                                       max_players=2),
-                                     dict(seat_order="from_start", start_player="random")])
+@pytest.mark.parametrize(
+    "reading",
+    [
+        dict(extra_cost_rule="stop_before"),
+        dict(heart_passes_seals=True),
+        dict(seal_spent_on_stop=False),
+        dict(break_on_stop=True),
+        dict(seal_empty="no_seal_no_rider"),
+        dict(skull_takes_current=False),
+        dict(start_player="random"),
+        dict(team_seals_ignored=False, riders_per_player=2, max_players=2),
+        dict(seat_order="from_start", start_player="random"),
+    ],
+)
 def test_readings_every_step(reading):
     p = params_for_variant("standard", **reading)
     sbr_diff.run(p, 200, 2 if p.riders_per_player == 2 else 4, 13)
 
 
 def test_other_numbers_every_step():
-    p = params_for_variant("standard", curve_penalty=3, big_card=3, rock_penalty=2, seal_penalty=1,
-                           seal_break_cost=1, spin_cap=5, max_spin_per_beat=1, eye_spin=3, heart_steps=5,
-                           skull_cards=2, beats_per_segment=4)
+    p = params_for_variant(
+        "standard",
+        curve_penalty=3,
+        big_card=3,
+        rock_penalty=2,
+        seal_penalty=1,
+        seal_break_cost=1,
+        spin_cap=5,
+        max_spin_per_beat=1,
+        eye_spin=3,
+        heart_steps=5,
+        skull_cards=2,
+        beats_per_segment=4,
+    )
     sbr_diff.run(p, 300, 4, 17)
 
 
 def _greedyish(params, state, rider, legal, rng):
     """Deterministic: the highest card, all allowed spin, the farthest seal."""
     G = state.n_games
-    return engine.Actions(5 - np.argmax(legal.card[:, ::-1], axis=1), legal.spin.sum(axis=1) - 1,
-                          legal.seal.shape[1] - 1 - np.argmax(legal.seal[:, ::-1], axis=1),
-                          np.ones(G, bool), np.zeros(G, int))
+    return engine.Actions(
+        5 - np.argmax(legal.card[:, ::-1], axis=1),
+        legal.spin.sum(axis=1) - 1,
+        legal.seal.shape[1] - 1 - np.argmax(legal.seal[:, ::-1], axis=1),
+        np.ones(G, bool),
+        np.zeros(G, int),
+    )
 
 
 def test_batch_equals_batches_of_one():
@@ -66,7 +91,7 @@ def test_batch_equals_batches_of_one():
     whole = engine.play(p, [_greedyish] * 4, 30, None, chance=chance)
     assert whole["seals_placed"].sum() > 0 and whole["seal_hits"].sum() > 0
     for g in range(30):
-        one = engine.Chance(chance.decks[g:g + 1], chance.relics[g:g + 1], chance.start[g:g + 1])
+        one = engine.Chance(chance.decks[g : g + 1], chance.relics[g : g + 1], chance.start[g : g + 1])
         alone = engine.play(p, [_greedyish] * 4, 1, None, chance=one)
         for k, v in alone.items():
             assert np.array_equal(v[0], whole[k][g]), (g, k)
@@ -95,8 +120,9 @@ def test_play_equals_a_loop_of_step(variant, n_players):
     chance = engine.draw_chance(p, 200, n_players, np.random.default_rng(21))
     for policy in (_greedyish, agents.greedy_policy):
         fast = engine.play(p, [policy] * n_players, 200, None, n_players, chance=chance)
-        slow = _step_loop(p, chance, n_players,
-                          lambda st, lg, policy=policy: policy(p, st, engine.to_move(st), lg, None))
+        slow = _step_loop(
+            p, chance, n_players, lambda st, lg, policy=policy: policy(p, st, engine.to_move(st), lg, None)
+        )
         assert fast["seals_placed"].sum() > 0 or variant == "solo"
         for k, v in slow.items():
             assert np.array_equal(v, fast[k]), (policy.__name__, k)
@@ -108,7 +134,7 @@ def test_controller_steps_like_the_runner_play():
     p = agents.AgentParams()
     seating = ["greedy", "random", "lookahead"]
     fast = sim.play(p, seating, 40, 3, np.random.SeedSequence(8))
-    chance_seq, agent_seq = np.random.SeedSequence(8).spawn(2)          # as sim.play splits it
+    chance_seq, agent_seq = np.random.SeedSequence(8).spawn(2)  # as sim.play splits it
     chance = engine.draw_chance(p, 40, 3, np.random.default_rng(chance_seq))
     ctrl = GAME.controller(p, seating, 40, np.random.default_rng(agent_seq))
     slow = _step_loop(p, chance, 3, ctrl.act)
@@ -126,6 +152,6 @@ def test_is_legal_refuses_what_the_masks_refuse():
     assert engine.is_legal(p, st, lg, ok).all()
     for field, bad in (("spin", 1), ("seal", 3), ("retrieve", 6), ("card", 0), ("card", 6)):
         got = engine.is_legal(p, st, lg, ok._replace(**{field: np.full(50, bad)}))
-        assert not got.any(), field                   # beat 1: no spin held, no square behind, no card 0 or 6
+        assert not got.any(), field  # beat 1: no spin held, no square behind, no card 0 or 6
     lg = lg._replace(acting=np.zeros(50, bool))
     assert engine.is_legal(p, st, lg, ok._replace(card=np.full(50, 9))).all()

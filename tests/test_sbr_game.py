@@ -1,18 +1,22 @@
 """STEEL BALL RUN's contract record: found by the registry, every part wired."""
+
 import numpy as np
 
 from gamelab import registry
-from gamelab.sbr import agents, engine, reference, sim
+from gamelab.sbr import agents, engine, reference
 from gamelab.sbr.game import GAME
 
 
-def test_registry_finds_the_game_and_the_adapter_agrees():
+def test_registry_finds_the_game_with_every_part():
     assert registry.get("sbr") is GAME and "sbr" in registry.available_games()
-    ad = sim.ADAPTER
-    assert (GAME.players, GAME.knobs, GAME.title, GAME.chunk_deals) == (ad.players, ad.param_class, ad.title,
-                                                                        ad.chunk_deals)
-    assert GAME.agents == ad.agents == ("greedy", "random", "lookahead")
-    assert set(GAME.derived) == set(ad.derived) == {"relic_scale", "segment_scale"}
+    assert (GAME.players, GAME.knobs, GAME.title, GAME.chunk_deals) == (
+        (2, 5),
+        agents.AgentParams,
+        "STEEL BALL RUN: CONTINENTAL SPIN",
+        8192,
+    )
+    assert GAME.agents == ("greedy", "random", "lookahead")
+    assert set(GAME.derived) == {"relic_scale", "segment_scale"}
     assert GAME.report_players == (2, 3, 4, 5) and GAME.errata_heading == "STEEL BALL RUN"
     assert [p.name for p in GAME.record.examples] == ["sbr_example.json"] and GAME.record.examples[0].is_file()
     assert GAME.claims.conclusions is None
@@ -23,8 +27,7 @@ def test_registry_finds_the_game_and_the_adapter_agrees():
 
 
 def test_max_steps_bounds_the_longest_game_the_ranges_allow():
-    p = GAME.rules(beats=40, max_players=5, riders_per_player=2, segment_points=(1,) * 10,
-                   final_points=(1,) * 10)
+    p = GAME.rules(beats=40, max_players=5, riders_per_player=2, segment_points=(1,) * 10, final_points=(1,) * 10)
     assert p.beats * p.max_players * p.riders_per_player <= GAME.max_steps <= 1.1 * p.beats * 10
 
 
@@ -42,7 +45,7 @@ def test_controller_is_a_contract_controller_and_plays_legally():
         ctrl.observe(ev)
     res = GAME.engine.result(p, st)
     assert np.allclose(res["win"].sum(axis=1), 1)
-    assert res["score"][:, 1].mean() > res["score"][:, 0].mean()          # the greedy beats random play
+    assert res["score"][:, 1].mean() > res["score"][:, 0].mean()  # the greedy beats random play
 
 
 def test_reference_result_and_play_random():

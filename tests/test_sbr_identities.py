@@ -1,5 +1,6 @@
 """SBR appendix B identities and section 4.3 map statistics, exact values at
 the rulebook's parameters and at others (hand computations in comments)."""
+
 from fractions import Fraction
 
 import pytest
@@ -23,8 +24,15 @@ def test_mileage_deficit_and_mean_card():
 def test_map_statistics_match_section_4_3():
     m = ids.map_statistics(P).set_index("segment")
     whole = m.loc["all"]
-    assert (whole["straight"], whole["curve"], whole["rock"], whole["river"], whole["town"], whole["relic"],
-            whole["finish"]) == (30, 13, 6, 6, 4, 12, 1)
+    assert (
+        whole["straight"],
+        whole["curve"],
+        whole["rock"],
+        whole["river"],
+        whole["town"],
+        whole["relic"],
+        whole["finish"],
+    ) == (30, 13, 6, 6, 4, 12, 1)
     assert list(m.loc[1:6, "curve"]) == [1, 2, 3, 2, 3, 2]
     assert list(m.loc[1:6, "rock"]) == [0, 2, 2, 0, 1, 1]
     assert ids.terrain_squares(P, 2) == [12, 16, 22, 27, 45, 52]
@@ -66,9 +74,12 @@ def test_short_race_pools():
 def test_simulated_terrain_tax_and_mean_card():
     from gamelab import runner
 
-    greedy = identity_table("sbr", P, frame=runner.simulate("sbr", n_games=600, seed=4, n_players=4)).set_index("quantity")
-    rnd = identity_table("sbr", P, frame=runner.simulate("sbr", n_games=600, seed=4, n_players=4,
-                                                         lineup=["random"] * 4)).set_index("quantity")
+    greedy = identity_table("sbr", P, frame=runner.simulate("sbr", n_games=600, seed=4, n_players=4)).set_index(
+        "quantity"
+    )
+    rnd = identity_table(
+        "sbr", P, frame=runner.simulate("sbr", n_games=600, seed=4, n_players=4, lineup=["random"] * 4)
+    ).set_index("quantity")
     tax = "terrain tax paid per rider over the game, simulated lineup"
     # the greedy agent avoids curves with big cards: it pays less than random play
     assert greedy.loc[tax, "sim_high"] < rnd.loc[tax, "sim_low"]

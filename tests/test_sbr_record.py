@@ -1,4 +1,5 @@
 """STEEL BALL RUN playtest replay: the rulebook's seed-152 example and bad records."""
+
 import json
 from pathlib import Path
 
@@ -21,12 +22,24 @@ def test_example_replays_with_exactly_the_rulebooks_spin_slip():
     ledger = playtest.replay(example())
     assert ledger["mismatches"] == [{"key": "spin", "index": [1, 0], "expected": 0, "actual": 1}]
     b = ledger["beats"]
-    assert [x["positions"] for x in b] == [[3, 3, 3, 3], [10, 8, 8, 8], [14, 13, 13, 14],
-                                           [16, 16, 16, 17], [18, 20, 20, 21], [22, 26, 22, 24]]
+    assert [x["positions"] for x in b] == [
+        [3, 3, 3, 3],
+        [10, 8, 8, 8],
+        [14, 13, 13, 14],
+        [16, 16, 16, 17],
+        [18, 20, 20, 21],
+        [22, 26, 22, 24],
+    ]
     assert b[2]["order"] == ["杰洛", "迪亚哥", "露西", "乔尼"]
     assert b[3]["order"] == ["杰洛", "迪亚哥", "乔尼", "露西"]
-    assert [x["spin"] for x in b] == [[0, 0, 0, 0], [1, 2, 2, 2], [0, 0, 0, 0], [0, 0, 0, 1],
-                                      [3, 1, 1, 0], [2, 0, 1, 0]]
+    assert [x["spin"] for x in b] == [
+        [0, 0, 0, 0],
+        [1, 2, 2, 2],
+        [0, 0, 0, 0],
+        [0, 0, 0, 1],
+        [3, 1, 1, 0],
+        [2, 0, 1, 0],
+    ]
     assert [m["relic"] for x in b for m in x["moves"] if m["relic"]] == ["heart", "spine", "eye", "heart"]
     assert [s["distance"] for s in ledger["segments"]] == [[14, 13, 13, 14], [8, 13, 9, 10]]
     assert ledger["final"]["complete"] is False and ledger["final"]["total"] is None
@@ -72,9 +85,15 @@ def test_bad_seals():
     r["beats"][3]["杰洛"]["seal"] = 1
     r["beats"][3]["迪亚哥"]["seal"] = 1
     _bad(r, r"beat 4, player 迪亚哥: seal on square 12, which already holds a seal")
-    two = {"game": "sbr", "players": ["A", "B"], "relics": {"4": "spine"},
-           "beats": [{"A": {"card": c, "seal": s}, "B": {"card": b}}
-                     for c, s, b in [(2, 0, 5), (1, 1, 5), (1, 1, 1), (1, 1, 1), (1, 1, 1), (2, 1, 1)]]}
+    two = {
+        "game": "sbr",
+        "players": ["A", "B"],
+        "relics": {"4": "spine"},
+        "beats": [
+            {"A": {"card": c, "seal": s}, "B": {"card": b}}
+            for c, s, b in [(2, 0, 5), (1, 1, 5), (1, 1, 1), (1, 1, 1), (1, 1, 1), (2, 1, 1)]
+        ],
+    }
     _bad(two, r"beat 6, player A: places seal number 5 \(section 5.3: 4 seals per player\)")
     two["beats"] = two["beats"][:5]
     assert playtest.replay(two)["beats"][4]["positions"] == [6, 11]
@@ -94,8 +113,12 @@ def test_unknown_relic_finished_rider_and_names():
     r["relics"]["29"] = "heart"
     r["relics"]["32"] = "heart"
     _bad(r, r"relics: 4 heart relics, the game has 3")
-    tiny = {"game": "sbr", "players": ["A", "B"], "params": {"board": ["straight"] * 4 + ["finish"]},
-            "beats": [{"A": {"card": 5}, "B": {"card": 1}}, {"A": {"card": 1}, "B": {"card": 1}}]}
+    tiny = {
+        "game": "sbr",
+        "players": ["A", "B"],
+        "params": {"board": ["straight"] * 4 + ["finish"]},
+        "beats": [{"A": {"card": 5}, "B": {"card": 1}}, {"A": {"card": 1}, "B": {"card": 1}}],
+    }
     _bad(tiny, r"beat 2, player A: acts after reaching the finish \(FAQ Q13")
     tiny["beats"][1] = {"B": {"card": 5}}
     led = playtest.replay(tiny)

@@ -2,14 +2,14 @@
 
 Each scenario sets a position by hand and plays one rider's move through both
 implementations; both must give the hand-derived answer."""
+
 import numpy as np
 import pytest
 
 from gamelab.errors import ParamError
 from gamelab.sbr import engine
 from gamelab.sbr.reference import Game
-from gamelab.sbr.rules import (DEFAULT_BOARD, EYE, HEART, SKULL, SPINE, SbrParams, n_riders,
-                               params_for_variant)
+from gamelab.sbr.rules import DEFAULT_BOARD, EYE, HEART, SKULL, SPINE, SbrParams, n_riders, params_for_variant
 
 P = SbrParams()
 
@@ -64,22 +64,22 @@ def test_default_board_matches_section_4_3():
 
 
 def test_stop_exactly_on_rock_and_on_curve_costs_nothing_extra():
-    assert Scene(pos=[10]).move(0, 2) == (12, 0)            # 11, 12 rock: stop, no rock cost
+    assert Scene(pos=[10]).move(0, 2) == (12, 0)  # 11, 12 rock: stop, no rock cost
     s = Scene(pos=[10])
-    assert s.move(0, 4) == (13, 0)                          # 11, 12 rock (-1), 13
+    assert s.move(0, 4) == (13, 0)  # 11, 12 rock (-1), 13
     assert s.st.stats["terrain_tax"][0, 0] == 1
     s = Scene(pos=[33])
-    assert s.move(0, 4) == (37, 0)                          # 34 35 36 37 curve, exactly used up
+    assert s.move(0, 4) == (37, 0)  # 34 35 36 37 curve, exactly used up
     assert s.st.stats["terrain_tax"][0, 0] == 0
     s = Scene(pos=[33])
-    assert s.move(0, 5) == (37, 0)                          # 1 left on the curve: it takes that 1
+    assert s.move(0, 5) == (37, 0)  # 1 left on the curve: it takes that 1
     assert s.st.stats["terrain_tax"][0, 0] == 1
 
 
 def test_five_through_one_curve_moves_three_squares():
     """Section 5.1 says a 5 through a curve = 2 squares; the step rule gives 3."""
-    assert Scene(pos=[2]).move(0, 5) == (5, 1)              # 3 curve (4-2=2 left), 4, 5 river
-    assert Scene(pos=[2]).move(0, 2) == (4, 0)              # a 2 through the curve: 2 squares
+    assert Scene(pos=[2]).move(0, 5) == (5, 1)  # 3 curve (4-2=2 left), 4, 5 river
+    assert Scene(pos=[2]).move(0, 2) == (4, 0)  # a 2 through the curve: 2 squares
 
 
 def test_five_through_two_consecutive_curves():
@@ -88,13 +88,13 @@ def test_five_through_two_consecutive_curves():
     s = Scene(pos=[19])
     assert s.move(0, 5) == (21, 0)
     assert s.st.stats["terrain_tax"][0, 0] == 3
-    assert Scene(pos=[19]).move(0, 3) == (22, 0)            # a small card ignores curves
+    assert Scene(pos=[19]).move(0, 3) == (22, 0)  # a small card ignores curves
 
 
 def test_river_passed_and_river_stopped_on_gives_one_spin():
-    assert Scene(pos=[37]).move(0, 5) == (42, 1)            # 39 river passed, 42 river stop: +1 once
-    assert Scene(pos=[3]).move(0, 2) == (5, 1)              # stop on a river: +1
-    assert Scene(pos=[3], spin=[2]).move(0, 3, spin=2) == (8, 2)   # spend 2, pass 5 (+1), stop on the 8 town (+1)
+    assert Scene(pos=[37]).move(0, 5) == (42, 1)  # 39 river passed, 42 river stop: +1 once
+    assert Scene(pos=[3]).move(0, 2) == (5, 1)  # stop on a river: +1
+    assert Scene(pos=[3], spin=[2]).move(0, 3, spin=2) == (8, 2)  # spend 2, pass 5 (+1), stop on the 8 town (+1)
 
 
 def test_town_only_on_a_stop():
@@ -104,47 +104,47 @@ def test_town_only_on_a_stop():
 
 def test_opponent_seal_costs_two_or_is_broken_with_spin():
     s = Scene(pos=[8, 30], seals={10: 1})
-    assert s.move(0, 4) == (10, 0)                          # 9, 10 seal: 2 left - 2 = 0
+    assert s.move(0, 4) == (10, 0)  # 9, 10 seal: 2 left - 2 = 0
     assert s.st.seal[0, 10] == -1 and s.st.stats["seal_hits"][0, 0] == 1
     s = Scene(pos=[8, 30], spin=[2], seals={10: 1})
-    assert s.move(0, 4, brk=True) == (12, 0)                # break for 2 spin, then 11, 12 rock
+    assert s.move(0, 4, brk=True) == (12, 0)  # break for 2 spin, then 11, 12 rock
     assert s.st.seal[0, 10] == -1
     s = Scene(pos=[8, 30], spin=[1], seals={10: 1})
-    assert s.move(0, 4, brk=True) == (10, 1)                # cannot pay 2 spin: the seal bites
+    assert s.move(0, 4, brk=True) == (10, 1)  # cannot pay 2 spin: the seal bites
 
 
 def test_own_seal_ignored():
     s = Scene(pos=[8, 30], seals={10: 0})
     assert s.move(0, 4) == (12, 0)
-    assert s.st.seal[0, 10] == 0                            # still there for the opponents
+    assert s.st.seal[0, 10] == 0  # still there for the opponents
 
 
 def test_seal_on_a_relic_square_stops_the_opponent_on_the_relic():
     """FAQ Q8: terrain, then the seal, then the relic."""
     s = Scene(pos=[5, 30], relics={7: SPINE}, seals={7: 1})
-    assert s.move(0, 4) == (7, 0)                           # 6, 7 (2 left, seal -2 = exact stop)
+    assert s.move(0, 4) == (7, 0)  # 6, 7 (2 left, seal -2 = exact stop)
     assert s.st.relic_pts[0, 0] == 3
 
 
 def test_heart_lands_beyond_without_taking_a_relic():
     s = Scene(pos=[1], relics={4: HEART, 7: SPINE})
-    assert s.move(0, 3) == (7, 0)                           # stop on 4: heart, 3 forward onto relic square 7
+    assert s.move(0, 3) == (7, 0)  # stop on 4: heart, 3 forward onto relic square 7
     assert s.st.relic[0, 7] == SPINE and s.st.relic_n[0, 0] == 1 and s.st.relic_pts[0, 0] == 2
     s = Scene(pos=[12], relics={13: HEART}, seals={15: 1})
-    assert s.move(0, 1) == (16, 0)                          # 14 curve, 15 seal, 16 rock: none bite
+    assert s.move(0, 1) == (16, 0)  # 14 curve, 15 seal, 16 rock: none bite
     assert s.st.seal[0, 15] == 1
 
 
 def test_skull_takes_a_card_back():
     s = Scene(pos=[1], relics={4: SKULL})
     s.move(0, 3, retrieve=3)
-    assert s.st.hand[0, 0].tolist() == [4, 4, 4, 4, 4]      # the 3 just played comes back
+    assert s.st.hand[0, 0].tolist() == [4, 4, 4, 4, 4]  # the 3 just played comes back
     assert s.st.discard[0, 0].tolist() == [0, 0, 0, 0, 0]
     s = Scene(pos=[1], relics={4: SKULL})
     s.st.hand[0, 0, 4] = 3
     s.st.discard[0, 0, 4] = 1
     s.ref.hand[0][4], s.ref.discard[0][4] = 3, 1
-    s.move(0, 3)                                            # retrieve 0: the highest, a 5
+    s.move(0, 3)  # retrieve 0: the highest, a 5
     assert s.st.hand[0, 0].tolist() == [4, 4, 3, 4, 4] and s.st.discard[0, 0].tolist() == [0, 0, 1, 0, 0]
 
 
@@ -156,19 +156,19 @@ def test_reaching_sixty_loses_the_surplus():
 
 def test_spin_capped_at_nine():
     s = Scene(pos=[16], spin=[8], relics={18: EYE})
-    assert s.move(0, 2) == (18, 9)                          # river +1 -> 9, eye +2 -> still 9
+    assert s.move(0, 2) == (18, 9)  # river +1 -> 9, eye +2 -> still 9
 
 
 def test_three_way_segment_tie_by_position_then_relics_then_seat():
     s = Scene(pos=[15, 17, 17, 2])
-    s.st.seg_start[0] = [10, 12, 12, 0]                     # distances 5, 5, 5, 2
+    s.st.seg_start[0] = [10, 12, 12, 0]  # distances 5, 5, 5, 2
     s.st.relic_n[0, 2] = 1
     s.st.beat = 2
     st = engine.end_beat(P, s.st)
     assert st.seg_pts[0, 0].tolist() == [2, 3, 5, 1]
     s.st.relic_n[0, 2] = 0
     st = engine.end_beat(P, s.st)
-    assert st.seg_pts[0, 0].tolist() == [2, 5, 3, 1]        # relics equal: seat decides
+    assert st.seg_pts[0, 0].tolist() == [2, 5, 3, 1]  # relics equal: seat decides
     assert (st.seal == -1).all() and st.seg_start[0].tolist() == [15, 17, 17, 2]
 
 
@@ -180,7 +180,7 @@ def test_finished_rider_skipped():
     lg = engine.legal_for(P, st, np.array([0]))
     assert not lg.acting[0] and not lg.card.any()
     a = engine.Actions(*(np.array([v]) for v in (3, 0, 0, False, 0)))
-    assert engine.is_legal(P, st, lg, a)[0]                # a rider not acting is legal with anything
+    assert engine.is_legal(P, st, lg, a)[0]  # a rider not acting is legal with anything
     st2, ev = engine.act(P, st, a, 3)
     assert not ev["acted"][0] and st2.hand[0, 0].tolist() == [4] * 5
 
@@ -192,7 +192,7 @@ def test_acting_order_with_equal_positions():
     s.ref.beat = 1
     assert s.ref.order() == [3, 1, 0, 2]
     s = Scene()
-    s.st.start[0] = s.ref.start = 2                         # beat 1: seats from the start player
+    s.st.start[0] = s.ref.start = 2  # beat 1: seats from the start player
     assert engine.begin_beat(P, s.st).order[0].tolist() == [2, 3, 0, 1] == s.ref.order()
 
 
@@ -214,7 +214,7 @@ def test_beat_3_tie_acting_order_by_seat_order(seat_order, first, taker):
     assert st.pos[0].tolist() == s.ref.pos == [7, 22, 7, 27]
     assert st.relic_pts[0].tolist() == s.ref.relic_pts
     assert st.relic_pts[0, taker] == 3 and st.relic_pts[0].sum() == 3
-    st = engine.end_beat(p, st)                             # segment 1: 0 and 2 tie on 7 ... relics
+    st = engine.end_beat(p, st)  # segment 1: 0 and 2 tie on 7 ... relics
     s.ref.end_beat()
     assert st.seg_pts[0, 0].tolist() == s.ref.segments[0][1]
 
@@ -222,8 +222,7 @@ def test_beat_3_tie_acting_order_by_seat_order(seat_order, first, taker):
 def test_seat_order_in_segment_and_final_ranking():
     """Equal distance, square and relics: ``fixed`` ranks seat 1 first,
     ``from_start`` the rider first clockwise from the start player."""
-    for seat_order, seg, final in [("fixed", [5, 3, 2, 1], [10, 6, 3, 1]),
-                                   ("from_start", [2, 1, 5, 3], [3, 1, 10, 6])]:
+    for seat_order, seg, final in [("fixed", [5, 3, 2, 1], [10, 6, 3, 1]), ("from_start", [2, 1, 5, 3], [3, 1, 10, 6])]:
         p = P.replace(seat_order=seat_order, start_player="random")
         s = Scene(p, pos=[12, 12, 12, 12])
         s.st.seg_start[0] = s.ref.seg_start = [7, 7, 7, 7]
@@ -234,7 +233,7 @@ def test_seat_order_in_segment_and_final_ranking():
         assert st.seg_pts[0, 0].tolist() == s.ref.segments[0][1] == seg
         res = engine.result(p, st)
         assert res["final_points"][0].tolist() == s.ref.result()["final_points"] == final
-    p = P.replace(seat_order="from_start")                  # start_player seat: the same as fixed
+    p = P.replace(seat_order="from_start")  # start_player seat: the same as fixed
     s = Scene(p, pos=[12, 12, 12, 12])
     s.st.beat = 2
     assert engine.end_beat(p, s.st).seg_pts[0, 0].tolist() == [5, 3, 2, 1]
@@ -242,18 +241,18 @@ def test_seat_order_in_segment_and_final_ranking():
 
 def test_readings_change_what_they_say():
     p = P.replace(extra_cost_rule="stop_before")
-    assert Scene(p, pos=[0]).move(0, 4) == (2, 0)           # cannot pay the curve at 3: stays on 2
+    assert Scene(p, pos=[0]).move(0, 4) == (2, 0)  # cannot pay the curve at 3: stays on 2
     assert Scene(pos=[0]).move(0, 4) == (3, 0)
     p = P.replace(seal_spent_on_stop=False)
     s = Scene(p, pos=[8, 30], seals={10: 1})
     s.move(0, 2)
-    assert s.st.seal[0, 10] == 1                            # stopped on it: it stays
+    assert s.st.seal[0, 10] == 1  # stopped on it: it stays
     s = Scene(pos=[8, 30], seals={10: 1})
     s.move(0, 2)
     assert s.st.seal[0, 10] == -1
     p = P.replace(heart_passes_seals=True)
     s = Scene(p, pos=[12], relics={13: HEART}, seals={14: 1})
-    assert s.move(0, 1) == (14, 0)                          # the heart's 3 squares meet the seal at 14
+    assert s.move(0, 1) == (14, 0)  # the heart's 3 squares meet the seal at 14
     p = P.replace(seal_empty="no_seal_no_rider")
     s = Scene(p, pos=[10, 8])
     assert not engine.legal_for(p, s.st, np.array([0])).seal[0, 2]
@@ -269,11 +268,11 @@ def test_variants():
     assert fw.spin_cap == 7
     s = Scene(fw, pos=[10, 5])
     assert engine.legal_for(fw, s.st, np.array([0])).seal[0].tolist() == [True] * 4
-    s.move(0, 1, seal=3)                                    # placed from 10 before moving: 13
+    s.move(0, 1, seal=3)  # placed from 10 before moving: 13
     assert s.st.seal[0, 13] == 0
     s = Scene(fw, pos=[10, 5], seals={12: 0, 7: 0})
-    assert s.move(0, 2) == (14, 0)                          # own seal at 12: +2 -> 13, 14 curve
-    assert s.move(1, 3) == (7, 0)                           # opponent: 6, 7 seal -2
+    assert s.move(0, 2) == (14, 0)  # own seal at 12: +2 -> 13, 14 curve
+    assert s.move(1, 3) == (7, 0)  # opponent: 6, 7 seal -2
     solo = params_for_variant("solo")
     out = engine.play(solo, [lambda *a: _fastest(*a)], 50, np.random.default_rng(3), n_players=1)
     assert out["win"].shape == (50, 1)
@@ -283,7 +282,7 @@ def test_variants():
     assert out["score"].shape == (50, 2) and out["position"].shape == (50, 4)
     assert np.array_equal(out["score"], out["rider_total"].reshape(50, 2, 2).sum(axis=2))
     s = Scene(dual, n_players=2, pos=[8, 30, 30, 30], seals={10: 1})
-    assert s.move(0, 4) == (12, 0)                          # the team mate's seal is ignored
+    assert s.move(0, 4) == (12, 0)  # the team mate's seal is ignored
 
 
 def _fastest(params, state, rider, legal, rng):
@@ -313,6 +312,7 @@ def test_parameter_validation():
 
 def test_same_seed_same_game():
     from gamelab.sbr.agents import random_policy
+
     a = engine.play(P, [random_policy] * 4, 300, np.random.default_rng(42))
     b = engine.play(P, [random_policy] * 4, 300, np.random.default_rng(42))
     c = engine.play(P, [random_policy] * 4, 300, np.random.default_rng(43))

@@ -1,4 +1,5 @@
 """Known-answer tests for the statistics layer."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -44,12 +45,14 @@ def test_equal_wins_chisquare():
 
 
 def test_win_table_and_design_metrics():
-    df = pd.DataFrame({
-        "game": [0, 0, 1, 1, 2, 2, 3, 3],
-        "seat": [1, 2] * 4,
-        "win": [1, 0, 1, 0, 0.5, 0.5, 0, 1],
-        "score": [10, 5, 8, 6, 7, 7, 4, 9],
-    })
+    df = pd.DataFrame(
+        {
+            "game": [0, 0, 1, 1, 2, 2, 3, 3],
+            "seat": [1, 2] * 4,
+            "win": [1, 0, 1, 0, 0.5, 0.5, 0, 1],
+            "score": [10, 5, 8, 6, 7, 7, 4, 9],
+        }
+    )
     t = stats.win_table(df, "seat")
     assert list(t["win_rate"]) == [0.625, 0.375]
     m = stats.design_metrics(df)
@@ -60,8 +63,16 @@ def test_win_table_and_design_metrics():
 
 
 def test_design_metrics_lead_changes_and_length():
-    df = pd.DataFrame({"game": [0, 0, 1, 1], "seat": [1, 2, 1, 2], "win": [1, 0, 0, 1], "score": [5, 3, 2, 4],
-                       "lead_changes": [2, 2, 0, 0], "rounds": [8, 8, 8, 8]})
+    df = pd.DataFrame(
+        {
+            "game": [0, 0, 1, 1],
+            "seat": [1, 2, 1, 2],
+            "win": [1, 0, 0, 1],
+            "score": [5, 3, 2, 4],
+            "lead_changes": [2, 2, 0, 0],
+            "rounds": [8, 8, 8, 8],
+        }
+    )
     m = stats.design_metrics(df)
     assert m["lead_changes"] == 1.0 and m["game_length"] == 8.0
 

@@ -1,6 +1,7 @@
 """The chunk store and sweep checkpoints: every cached result is provably
 current (code fingerprint, stored identity) and a damaged or foreign file is
 recomputed with a warning, never trusted and never a traceback."""
+
 import json
 import shutil
 
@@ -82,14 +83,20 @@ def test_a_chunk_copied_over_another_is_recomputed_with_a_warning(store):
     pd.testing.assert_frame_equal(first.frame, again.frame)
 
 
-@pytest.mark.parametrize("damage, reason", [
-    (lambda t: t[: len(t) // 2], "unreadable side file"),
-    (lambda t: "\x00\xff garbage", "unreadable side file"),
-    (lambda t: "[1, 2, 3]", "the side file holds a list, not a mapping"),
-    (lambda t: json.dumps({**json.loads(t), "rows": "many"}), "rows 'many', expected 400"),
-    (lambda t: json.dumps({k: v for k, v in json.loads(t).items() if k != "identity"}), "the side file has no identity"),
-    (lambda t: json.dumps({**json.loads(t), "sha256": None}), "the side file has no checksum"),
-])
+@pytest.mark.parametrize(
+    "damage, reason",
+    [
+        (lambda t: t[: len(t) // 2], "unreadable side file"),
+        (lambda t: "\x00\xff garbage", "unreadable side file"),
+        (lambda t: "[1, 2, 3]", "the side file holds a list, not a mapping"),
+        (lambda t: json.dumps({**json.loads(t), "rows": "many"}), "rows 'many', expected 400"),
+        (
+            lambda t: json.dumps({k: v for k, v in json.loads(t).items() if k != "identity"}),
+            "the side file has no identity",
+        ),
+        (lambda t: json.dumps({**json.loads(t), "sha256": None}), "the side file has no checksum"),
+    ],
+)
 def test_a_damaged_side_file_is_recomputed(store, damage, reason):
     first = sweep.run_cell("toy", {}, store=store, **KW)
     victim = _side_files(store)[1]
@@ -103,15 +110,19 @@ def test_a_damaged_side_file_is_recomputed(store, damage, reason):
 
 
 def _sweep(store, tmp_path):
-    return sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, store=store, runs_dir=tmp_path / "runs",
-                       progress=False, **KW)
+    return sweep.sweep(
+        "toy", {"bonus_scale": [1.0, 2.0]}, store=store, runs_dir=tmp_path / "runs", progress=False, **KW
+    )
 
 
-@pytest.mark.parametrize("manifest, reason", [
-    ('["not", "a", "manifest"]', "holds a list, not a mapping"),
-    ('{"cells": 5}', "another sweep's manifest"),
-    ("{", "unreadable manifest"),
-])
+@pytest.mark.parametrize(
+    "manifest, reason",
+    [
+        ('["not", "a", "manifest"]', "holds a list, not a mapping"),
+        ('{"cells": 5}', "another sweep's manifest"),
+        ("{", "unreadable manifest"),
+    ],
+)
 def test_a_wrong_shape_manifest_is_recomputed_with_a_warning(store, tmp_path, manifest, reason):
     first = _sweep(store, tmp_path)
     path = tmp_path / "runs" / first.sweep_id / "manifest.json"
@@ -155,8 +166,14 @@ def test_an_unwritable_cache_directory_is_refused_naming_it(tmp_path):
     with pytest.raises(GamelabError, match=f"the cache directory {blocker / 'sub'} is not writable"):
         sweep.run_cell("toy", {}, store=bad, **KW)
     with pytest.raises(GamelabError, match=f"the sweep directory {blocker / 'runs'}/[0-9a-f]+ is not writable"):
-        sweep.sweep("toy", {"bonus_scale": [1.0]}, store=ChunkStore(tmp_path / "ok"), runs_dir=blocker / "runs",
-                    progress=False, **KW)
+        sweep.sweep(
+            "toy",
+            {"bonus_scale": [1.0]},
+            store=ChunkStore(tmp_path / "ok"),
+            runs_dir=blocker / "runs",
+            progress=False,
+            **KW,
+        )
     assert not list((tmp_path / "ok").rglob("*.json"))  # refused before any game was played
     ChunkStore(tmp_path / "fine").check_writable()
     assert not list((tmp_path / "fine").iterdir())  # the probe leaves nothing behind

@@ -1,5 +1,6 @@
 """STRAND agents: legality over random states, golden style choices, the
 adapter's determinism and columns, the per-game wrapper."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -21,12 +22,15 @@ def test_uniform_choice_is_legal_and_uniform():
     assert set(np.flatnonzero(counts)) == {1, 4, 7} and counts[[1, 4, 7]].min() > 19000
 
 
-@pytest.mark.parametrize("setup", [
-    AgentParams(),
-    AgentParams(negotiation=False, bb_lock="yield"),
-    AgentParams(time_rain=True, renege_to="best", reneging=0.5),
-    AgentParams(silent=True, fragile_sum="half", renege_to="stay"),
-])
+@pytest.mark.parametrize(
+    "setup",
+    [
+        AgentParams(),
+        AgentParams(negotiation=False, bb_lock="yield"),
+        AgentParams(time_rain=True, renege_to="best", reneging=0.5),
+        AgentParams(silent=True, fragile_sum="half", renege_to="stay"),
+    ],
+)
 @pytest.mark.parametrize("P", [3, 6])
 def test_every_style_answers_legally_in_random_states(setup, P):
     """Drive games half by the table, half at random; check every answer."""
@@ -49,7 +53,10 @@ def test_every_style_answers_legally_in_random_states(setup, P):
             table.observe(ev)
 
 
-def _ropes_for(cargo, codes, setup=AgentParams(reneging=0.0), rope=None):
+NO_RENEGING = AgentParams(reneging=0.0)
+
+
+def _ropes_for(cargo, codes, setup=NO_RENEGING, rope=None):
     G, P = 1, len(cargo)
     st = engine.init(setup, G, P, engine.draw_chance(setup, G, P, np.random.default_rng(0), roles=None))
     st = st.copy(cargo=np.array([cargo], np.int8), card=np.array([cargo], np.int8), phase=engine.ROPE)
@@ -60,41 +67,45 @@ def _ropes_for(cargo, codes, setup=AgentParams(reneging=0.0), rope=None):
 
 
 def test_cargo_choices_per_style():
-    hand = np.array([2, 0, 1, 1, 1], np.int8)   # 1, 1, 3, 4, 5
+    hand = np.array([2, 0, 1, 1, 1], np.int8)  # 1, 1, 3, 4, 5
     tab = styles.cargo_table(7, (12,) * 5, 4).reshape(8, -1)
     code = int((hand * 6 ** np.arange(5)).sum())
-    assert tab[styles.HEAVY, code] == 4          # has a 5, plays the 5
-    assert tab[styles.KEY, code] == 0            # the smallest
-    assert tab[styles.STEADY, code] == 3         # the largest that fits a 3 (4)
-    assert tab[styles.MIRROR, code] == 2         # the median (3)
+    assert tab[styles.HEAVY, code] == 4  # has a 5, plays the 5
+    assert tab[styles.KEY, code] == 0  # the smallest
+    assert tab[styles.STEADY, code] == 3  # the largest that fits a 3 (4)
+    assert tab[styles.MIRROR, code] == 2  # the median (3)
     g = styles.grab_values(7, (12,) * 5, 4)
     # a 2 fits every card, so it reaches the largest expected full sum (7 with a 5)
     assert g.argmax() == 1 and g[1] > g[4]
     # a 5 needs a 1 or 2 among three cards: P = 1 - 0.6^3, sums 6 or 7 (heavier card 5)
-    p2 = 1 - 0.8 ** 3
-    p1 = (1 - 0.6 ** 3) - p2
+    p2 = 1 - 0.8**3
+    p1 = (1 - 0.6**3) - p2
     assert g[4] == pytest.approx(p2 * (7 + 5 / 8) + p1 * (6 + 5 / 8))
 
 
 def test_negotiation_pairs_the_five_with_the_one():
     ropes, _ = _ropes_for([5, 1, 3, 3], [styles.HEAVY, styles.KEY, styles.GRABBER, styles.STEADY])
-    assert ropes[0] == 1 and ropes[1] == 0      # 5+1: full, the heaviest node pair
-    assert ropes[2] == 3 and ropes[3] == 2      # 3+3
+    assert ropes[0] == 1 and ropes[1] == 0  # 5+1: full, the heaviest node pair
+    assert ropes[2] == 3 and ropes[3] == 2  # 3+3
 
 
 def test_stay_style_refuses_an_overweight_partner_and_mirror_follows_its_pointer():
     ropes, _ = _ropes_for([5, 5, 4], [styles.STAY, styles.HEAVY, styles.HEAVY])
-    assert ropes[0] == 3                         # 5+5 or 5+4 would be overweight: stay
-    ropes, _ = _ropes_for([2, 2, 2, 2], [styles.MIRROR] * 4, AgentParams(negotiation=False),
-                          rope=[2, 2, 3, 0])
+    assert ropes[0] == 3  # 5+5 or 5+4 would be overweight: stay
+    ropes, _ = _ropes_for([2, 2, 2, 2], [styles.MIRROR] * 4, AgentParams(negotiation=False), rope=[2, 2, 3, 0])
     assert ropes[2] in (0, 1) and ropes[3] == 2  # seat 3 follows seat 2, who pointed at it
 
 
 def test_no_reneging_means_no_lone_markers():
-    out = sim.play(AgentParams(reneging=0.0, roles="none"), ["heavy", "key", "node_grabber", "mirror"],
-                   500, 4, np.random.SeedSequence(3))
+    out = sim.play(
+        AgentParams(reneging=0.0, roles="none"),
+        ["heavy", "key", "node_grabber", "mirror"],
+        500,
+        4,
+        np.random.SeedSequence(3),
+    )
     assert (out["lone_total"] == 0).all()
-    assert (out["win"].sum(1) == pytest.approx(1.0))
+    assert out["win"].sum(1) == pytest.approx(1.0)
 
 
 def test_default_lineup_rotates_distinct_styles_and_deals_the_first_roles():
@@ -124,6 +135,7 @@ def test_same_seed_same_table_any_workers():
 def test_model_knobs_are_declared_and_derived_knobs_work():
     from gamelab.params import specs
     from gamelab.sweep import cell_setting
+
     names = {s.name for s in specs(AgentParams)}
     assert {"reneging", "negotiation", "roles", "renege_to", "sum_cap"} <= names
     params, _, _ = cell_setting("strand", {"node_scale": 1.5, "n_players": 4})
@@ -152,6 +164,11 @@ def test_per_game_wrapper_plays_and_rejects_illegal_answers():
         engine.play(AgentParams(), [per_game(lambda obs, legal: 99)] * 3, 5, rng, 3)
     # a custom seat inside the style table
     chance = sim.deal_chance(AgentParams(), 20, 3, None, np.random.default_rng(2), np.random.default_rng(4))
-    res = sim.play_games(AgentParams(), np.array([[styles.CUSTOM, 0, 1]] * 20, np.int8), chance,
-                         np.random.default_rng(3), custom={0: per_game(cautious)})
+    res = sim.play_games(
+        AgentParams(),
+        np.array([[styles.CUSTOM, 0, 1]] * 20, np.int8),
+        chance,
+        np.random.default_rng(3),
+        custom={0: per_game(cautious)},
+    )
     assert res["style"][0, 0] == "custom"

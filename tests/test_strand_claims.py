@@ -1,4 +1,5 @@
 """The STRAND claims table: every published cell gets our estimate."""
+
 import numpy as np
 import pytest
 
@@ -10,8 +11,10 @@ def test_claims_table_matches_the_claims_rows():
     published = load_claims("strand")
     table = claims.measure(published, n_games=240, seed=1)
     assert len(table) == len(published)
-    assert (table[["table", "row", "column", "value"]].to_numpy() ==
-            published[["table", "row", "column", "value"]].to_numpy()).all()
+    assert (
+        table[["table", "row", "column", "value"]].to_numpy()
+        == published[["table", "row", "column", "value"]].to_numpy()
+    ).all()
     for col in ("ours", "low", "high", "n", "inside", "note", "claim_note"):
         assert col in table
     assert table["ours"].notna().all()

@@ -1,5 +1,6 @@
 """The batch engine against the one-game reference: same chance, same
 actions, identical state after every step and identical results."""
+
 import numpy as np
 import pytest
 
@@ -43,7 +44,7 @@ def test_engine_matches_reference(changes, n_players, roles):
         assert engine.is_legal(params, st, mask, acts).all()
         before = st
         st, _ = engine.step(params, st, acts, chance)
-        assert before is not st and before.phase != st.phase     # the state given is left as it was
+        assert before is not st and before.phase != st.phase  # the state given is left as it was
         for g, ref in enumerate(refs):
             reference.advance(params, ref, before, acts, chance, g)
             _same(st, ref, g)
@@ -66,8 +67,8 @@ def test_is_legal_refuses_an_illegal_action():
     acts = engine.random_actions(params, st, mask, rng)
     assert engine.is_legal(params, st, mask, acts).all()
     bad = acts.copy()
-    bad[7, 2] = engine.cargo_action(5, porter=True)     # no porter in the game: never legal
-    bad[9, 0] = 99                                       # no such code
+    bad[7, 2] = engine.cargo_action(5, porter=True)  # no porter in the game: never legal
+    bad[9, 0] = 99  # no such code
     assert np.flatnonzero(~engine.is_legal(params, st, mask, bad)).tolist() == [7, 9]
 
 
@@ -83,7 +84,7 @@ def test_batch_equals_games_one_by_one():
         acts = engine.random_actions(params, st, engine.legal(params, st), rng)
         st, _ = engine.step(params, st, acts, chance)
         for g in range(G):
-            singles[g], _ = engine.step(params, singles[g], acts[g:g + 1], chance.take(g))
+            singles[g], _ = engine.step(params, singles[g], acts[g : g + 1], chance.take(g))
             ref = st.take(g)
             for name in ("hand", "deck", "discard", "score", "lone", "seg", "limit", "uses", "partner"):
                 assert np.array_equal(getattr(singles[g], name), getattr(ref, name)), name

@@ -1,10 +1,11 @@
 """One scripted test per rule edge (figures derived by hand from the rulebook)."""
+
 import numpy as np
 import pytest
+from strand_helpers import run
 
 from gamelab.strand import engine
 from gamelab.strand.rules import StrandParams
-from strand_helpers import run
 
 P4 = "A B C D"
 
@@ -19,7 +20,7 @@ def test_pointing_triangle_all_lone_then_node_waits():
     r1, r2 = led["rounds"]
     assert r1["teams"] == [] and r1["status"] == ["lone", "lone", "lone", "stay"]
     assert r1["scores"] == [2, 2, 3, 0] and r1["lone"] == [1, 1, 1, 0]
-    assert r1["node"] is None and r1["segment"] == 1          # no team: the track stays
+    assert r1["node"] is None and r1["segment"] == 1  # no team: the track stays
     assert r2["node"] == {"segment": 1, "points": 3, "players": ["C", "D"]}  # the node waited
     assert r2["scores"] == [1, 2, 6, 7] and r2["segment"] == 2
 
@@ -36,7 +37,7 @@ def test_stay_raises_the_hand_limit(reading, limit2, hand2):
     p = StrandParams(stay_bonus=reading)
     chance = engine.draw_chance(p, 1, 4, np.random.default_rng(3), roles=None)
     st = engine.init(p, 1, 4, chance)
-    for ropes in ([[4, 2, 1, 1]], [[1, 0, 3, 2]]):   # round 1: A stays; round 2: nobody stays
+    for ropes in ([[4, 2, 1, 1]], [[1, 0, 3, 2]]):  # round 1: A stays; round 2: nobody stays
         st, _ = engine.step(p, st, _first_card(p, st), chance)
         st, _ = engine.step(p, st, np.array(ropes), chance)
         st, ev = engine.step(p, st, np.zeros((1, 4), int), chance)
@@ -84,4 +85,4 @@ def test_sum_equal_to_the_cap_is_full():
 
 def test_node_award_split_reading():
     r = run(P4, [("5 1 1 1", "B A - -")], node_award="split")["rounds"][0]
-    assert r["scores"] == [5 + 2, 1 + 1, 0, 0]   # 3 shared: heavier card 2, lighter 1
+    assert r["scores"] == [5 + 2, 1 + 1, 0, 0]  # 3 shared: heavier card 2, lighter 1

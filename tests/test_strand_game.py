@@ -1,4 +1,5 @@
 """STRAND's GAME record: registered, and its parts agree with each other."""
+
 import numpy as np
 import pytest
 
@@ -28,15 +29,17 @@ def test_knobs_give_rules_only_params_the_model_defaults():
     assert knobs(k) is k
 
 
-@pytest.mark.parametrize("seating,roles", [(["mix1", "mix2", "mix3", "mix4"], "first_p"),
-                                           (["heavy", "random", "stay", "mix1"], "none")])
+@pytest.mark.parametrize(
+    "seating,roles", [(["mix1", "mix2", "mix3", "mix4"], "first_p"), (["heavy", "random", "stay", "mix1"], "none")]
+)
 def test_controller_plays_like_the_fast_path(seating, roles):
     """Engine + controller, step by step, give the runner's play_games table."""
     params = AgentParams(roles=roles)
     G, P = 300, 4
     deal = np.random.default_rng(1)
-    chance = sim.deal_chance(params, G, P, sim.deal_roles(params, G, P, deal), np.random.default_rng(2),
-                             np.random.default_rng(3))
+    chance = sim.deal_chance(
+        params, G, P, sim.deal_roles(params, G, P, deal), np.random.default_rng(2), np.random.default_rng(3)
+    )
     ctrl = GAME.controller(params, seating, G, np.random.default_rng(4))
     st = engine.init(params, G, P, chance)
     steps = 0
@@ -87,7 +90,7 @@ def test_state_take_and_chance_take():
     one = st.take(3)
     assert one.n_games == 1 and np.array_equal(one.hand[0], st.hand[3])
     one.hand[0, 0, 0] += 1
-    assert not np.array_equal(one.hand[0], st.hand[3])          # a copy
+    assert not np.array_equal(one.hand[0], st.hand[3])  # a copy
     two = st.take(np.array([True, False, False, False, False, True]))
     assert two.score.shape == (2, 4) and np.array_equal(chance.take([0, 5]).roles, two.role)
     assert chance.take(3).draws.shape == (params.rounds, 1, 4, engine.DRAWS)

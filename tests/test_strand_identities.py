@@ -1,5 +1,6 @@
 """STRAND appendix A identities: exact values at the rulebook's parameters
 and at other parameters, each against a hand computation."""
+
 from fractions import Fraction
 
 import pandas as pd
@@ -76,6 +77,11 @@ def test_simulated_column_and_trust_table():
     trust = ids.trust_table(frame=frame)
     assert list(trust["cargo"]) == [1, 2, 3, 4, 5]
     assert trust["p_star_rulebook"].round(3).tolist() == [0.275, 0.244, 0.133, 0.12, 0.02]
-    assert (trust["trust_reached"] == [t.loc[f"trust reached with cargo {v}: share of its ropes that end mutual "
-                                             f"(simulated)", "simulated"] for v in range(1, 6)]).all()
+    assert (
+        trust["trust_reached"]
+        == [
+            t.loc[f"trust reached with cargo {v}: share of its ropes that end mutual (simulated)", "simulated"]
+            for v in range(1, 6)
+        ]
+    ).all()
     assert trust.attrs["games"] == 800

@@ -1,14 +1,15 @@
 """The worked example, bad records, parameter validation, seeds."""
+
 import json
 
 import numpy as np
 import pytest
+from strand_helpers import rec, run
 
 from gamelab import cli, playtest
 from gamelab.errors import ParamError, RecordError
 from gamelab.strand import agents, engine
 from gamelab.strand.rules import StrandParams, check_players, params_for_variant
-from strand_helpers import rec, run
 
 EXAMPLE = "data/playtests/strand_example.json"
 
@@ -18,7 +19,7 @@ def test_worked_example_replays_with_zero_mismatches():
     assert led["mismatches"] == []
     assert led["final"]["total"] == [42, 26, 39, 51] and led["final"]["winners"] == ["老骡"]
     assert [r["totals"] for r in led["rounds"]][-1] == [44, 28, 41, 53]
-    r7 = led["rounds"][6]   # both teams sum 6; 阿巡's 5 outweighs 小豆's 4 (section 5.4 rule 3)
+    r7 = led["rounds"][6]  # both teams sum 6; 阿巡's 5 outweighs 小豆's 4 (section 5.4 rule 3)
     assert r7["node"] == {"segment": 7, "points": 7, "players": ["阿巡", "老骡"]}
     assert [r["segment"] for r in led["rounds"]] == list(range(2, 10))
 
@@ -26,8 +27,7 @@ def test_worked_example_replays_with_zero_mismatches():
 def test_example_claims_are_checked():
     record = playtest.load_record(EXAMPLE)
     record["expect"]["final"] = [42, 26, 39, 50]
-    assert playtest.replay(record)["mismatches"] == [
-        {"key": "final", "index": [3], "expected": 50, "actual": 51}]
+    assert playtest.replay(record)["mismatches"] == [{"key": "final", "index": [3], "expected": 50, "actual": 51}]
 
 
 def test_cli_prints_tables_and_json(capsys):
@@ -41,6 +41,7 @@ def test_cli_prints_tables_and_json(capsys):
 
 def test_yaml_record(tmp_path):
     import yaml
+
     path = tmp_path / "r.yaml"
     path.write_text(yaml.safe_dump(rec("A B C", [("1 2 3", "B A -")]), allow_unicode=True))
     assert playtest.replay_file(path)["final"]["total"] == [4, 5, 0]
@@ -98,13 +99,16 @@ def test_hidden_hands_accept_any_revealed_cargo():
 
 
 # --- parameters ---------------------------------------------------------------
-@pytest.mark.parametrize("kw,message", [
-    ({"sum_cap": 1}, r"sum_cap = 1 is out of range: expected int in 2\.\.10"),
-    ({"node_values": (3, 4, 5)}, "node_values has 3 items but rounds = 8"),
-    ({"hand_size": 6}, r"hand_size = 6 is above max_hand = 5"),
-    ({"half_rounding": "nearest"}, "half_rounding = 'nearest' is not allowed"),
-    ({"rain_cards": ("acid", "snow")}, "rain_cards has unknown card"),
-])
+@pytest.mark.parametrize(
+    "kw,message",
+    [
+        ({"sum_cap": 1}, r"sum_cap = 1 is out of range: expected int in 2\.\.10"),
+        ({"node_values": (3, 4, 5)}, "node_values has 3 items but rounds = 8"),
+        ({"hand_size": 6}, r"hand_size = 6 is above max_hand = 5"),
+        ({"half_rounding": "nearest"}, "half_rounding = 'nearest' is not allowed"),
+        ({"rain_cards": ("acid", "snow")}, "rain_cards has unknown card"),
+    ],
+)
 def test_invalid_parameters(kw, message):
     with pytest.raises(ParamError, match=message):
         StrandParams(**kw)
@@ -122,8 +126,14 @@ def test_player_count():
 
 def test_defaults_are_the_rulebooks():
     p = StrandParams()
-    assert (p.sum_cap, p.node_values, p.rounds, p.lone_penalty, p.hand_size, p.max_hand) == \
-        (7, (3, 4, 4, 5, 5, 6, 7, 8), 8, 2, 3, 5)
+    assert (p.sum_cap, p.node_values, p.rounds, p.lone_penalty, p.hand_size, p.max_hand) == (
+        7,
+        (3, 4, 4, 5, 5, 6, 7, 8),
+        8,
+        2,
+        3,
+        5,
+    )
     assert p.cargo_counts == (12,) * 5 and p.half_rounding == "up" and p.node_award == "each"
 
 

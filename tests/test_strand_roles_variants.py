@@ -1,13 +1,14 @@
 """Role powers (section 5.5), their uses, and the variants A-F."""
+
 import numpy as np
 import pytest
+from strand_helpers import run
 
 from gamelab.errors import RecordError
 from gamelab.strand import engine, rules
 from gamelab.strand.rules import StrandParams, params_for_variant
-from strand_helpers import run
 
-LONE = ("4 1 2 3", "B C B -")        # A lone (B and C pair), D stays
+LONE = ("4 1 2 3", "B C B -")  # A lone (B and C pair), D stays
 
 
 def test_veteran_full_cargo_but_still_a_marker_and_used_up():
@@ -19,10 +20,13 @@ def test_veteran_full_cargo_but_still_a_marker_and_used_up():
         run("A:veteran B C D", [("1 2 3 3", "B A - -", {"A": "veteran"})])
 
 
-@pytest.mark.parametrize("reading,teams,scores", [
-    ("override", [["B", "C"]], [0, 5, 6, 2]),     # the lock beats C's pair with D
-    ("yield", [["C", "D"]], [0, 1, 6, 7]),        # C's mutual pair stands, the bb is lone
-])
+@pytest.mark.parametrize(
+    "reading,teams,scores",
+    [
+        ("override", [["B", "C"]], [0, 5, 6, 2]),  # the lock beats C's pair with D
+        ("yield", [["C", "D"]], [0, 1, 6, 7]),  # C's mutual pair stands, the bb is lone
+    ],
+)
 def test_bb_lock(reading, teams, scores):
     led = run("A B:bb C D", [("1 2 3 4", "- A D C", {"B": {"bb": "C"}})], bb_lock=reading)
     r = led["rounds"][0]
@@ -39,9 +43,8 @@ def test_bb_lock_holds_a_partner_who_stays():
 @pytest.mark.parametrize("reading,scores", [("full", [2, 1, 3, 2]), ("half", [7, 1, 6, 2])])
 def test_fragile_switch_and_its_half_cargo(reading, scores):
     # A->C, B->D, C->B, D->A: nobody mutual; C (fragile) switches to A, who pointed at her
-    r = run("A B C:fragile D", [("4 1 5 3", "C D B A", {"C": {"fragile": "A"}})],
-            fragile_sum=reading)["rounds"][0]
-    assert r["teams"] == [["A", "C"]] and r["scores"] == scores   # full: 4+5 overweight; half: 4+3
+    r = run("A B C:fragile D", [("4 1 5 3", "C D B A", {"C": {"fragile": "A"}})], fragile_sum=reading)["rounds"][0]
+    assert r["teams"] == [["A", "C"]] and r["scores"] == scores  # full: 4+5 overweight; half: 4+3
     assert r["lone"] == [0, 1, 0, 1]
 
 
@@ -51,9 +54,14 @@ def test_fragile_needs_someone_who_pointed_at_her():
 
 
 def test_porter_plus_one_capped_at_five_and_used_up():
-    led = run("A B C D:porter", [("1 1 1 5", "B A - -", {"D": "porter"}),
-                                 ("1 1 1 4", "B A - -", {"D": "porter"}),
-                                 ("1 1 1 2", "B A - -", {"D": "porter"})])
+    led = run(
+        "A B C D:porter",
+        [
+            ("1 1 1 5", "B A - -", {"D": "porter"}),
+            ("1 1 1 4", "B A - -", {"D": "porter"}),
+            ("1 1 1 2", "B A - -", {"D": "porter"}),
+        ],
+    )
     assert [r["cargo"][3] for r in led["rounds"]] == [5, 5, 3]
     with pytest.raises(RecordError, match="round 4, player D: uses the porter power beyond its 3 use"):
         run("A B C D:porter", [("1 1 1 2", "B A - -", {"D": "porter"})] * 4)
@@ -61,8 +69,11 @@ def test_porter_plus_one_capped_at_five_and_used_up():
 
 @pytest.mark.parametrize("on_over,bonus", [(True, 1), (False, 0)])
 def test_musician_bonus_in_a_formed_team(on_over, bonus):
-    led = run("A B:musician C D", [("1 2 1 1", "B A - -", {"B": "musician"}),
-                                   ("4 5 1 1", "B A - -", {"B": "musician"})], musician_on_overweight=on_over)
+    led = run(
+        "A B:musician C D",
+        [("1 2 1 1", "B A - -", {"B": "musician"}), ("4 5 1 1", "B A - -", {"B": "musician"})],
+        musician_on_overweight=on_over,
+    )
     assert [r["scores"][1] for r in led["rounds"]] == [2 + 3 + 1, 3 + bonus]
     with pytest.raises(RecordError, match="musician power applies only when your team formed"):
         run("A B:musician C D", [("1 2 1 1", "C A - -", {"B": "musician"})])
@@ -78,8 +89,11 @@ def test_engineer_raises_the_cap_to_eight():
 
 
 def test_power_without_the_role():
-    with pytest.raises(RecordError, match=r"round 1, player A: uses the porter power without that role "
-                                          r"\(role: veteran\)"):
+    with pytest.raises(
+        RecordError,
+        match=r"round 1, player A: uses the porter power without that role "
+        r"\(role: veteran\)",
+    ):
         run("A:veteran B C D", [("1 2 1 1", "B A - -", {"A": "porter"})])
 
 
@@ -119,22 +133,25 @@ def test_variant_e_teams_of_opposite_seats():
     # 4 players: seats 1&3 and 2&4.  A+C gross 1+1=2 vs B+D 2+2+... see scores
     led = run("A B C D", [("1 2 3 4", "B A D C")], variant="teams")
     assert led["rounds"][0]["scores"] == [1, 2, 3 + 3, 4 + 3]
-    assert led["final"]["winners"] == ["B", "D"]          # 2+7 = 9 beats 1+6 = 7
+    assert led["final"]["winners"] == ["B", "D"]  # 2+7 = 9 beats 1+6 = 7
     assert rules.team_of_seat(0, 6) == rules.team_of_seat(3, 6) and rules.team_of_seat(2, 4) == 0
     with pytest.raises(RecordError, match="teams"):
         run("A B C", [("1 1 1", "B A -")], variant="teams")
 
 
-@pytest.mark.parametrize("card,cargo,ropes,scores,lone", [
-    ("acid", "1 5 3 2", "B A D C", [1 + 3, 4 + 3, 2, 1], [0] * 4),       # 1 4 2 1: A+B 5 takes the node
-    ("static", "3 4 1 1", "B A - -", [2, 2, 0, 0], [0] * 4),           # 7 > cap 6: overweight
-    ("tools", "4 4 1 1", "B A - -", [7, 7, 0, 0], [0] * 4),            # 8 <= cap 8: full, node 3
-    ("bt_tide", "4 1 2 3", "B C B -", [2, 1 + 3, 2 + 3, 0], [2, 0, 0, 0]),
-    ("crate", "4 5 1 2", "B A D C", [2 + 2, 3 + 2, 1 + 3 + 2, 2 + 3 + 2], [0] * 4),
-    ("tower", "1 2 1 1", "B A - -", [1 + 6, 2 + 6, 0, 0], [0] * 4),
-    ("clear", "1 2 1 1", "B A - -", [1 + 3, 2 + 3, 0, 0], [0] * 4),
-    ("fog", "1 2 1 1", "B A - -", [1 + 3, 2 + 3, 0, 0], [0] * 4),
-])
+@pytest.mark.parametrize(
+    "card,cargo,ropes,scores,lone",
+    [
+        ("acid", "1 5 3 2", "B A D C", [1 + 3, 4 + 3, 2, 1], [0] * 4),  # 1 4 2 1: A+B 5 takes the node
+        ("static", "3 4 1 1", "B A - -", [2, 2, 0, 0], [0] * 4),  # 7 > cap 6: overweight
+        ("tools", "4 4 1 1", "B A - -", [7, 7, 0, 0], [0] * 4),  # 8 <= cap 8: full, node 3
+        ("bt_tide", "4 1 2 3", "B C B -", [2, 1 + 3, 2 + 3, 0], [2, 0, 0, 0]),
+        ("crate", "4 5 1 2", "B A D C", [2 + 2, 3 + 2, 1 + 3 + 2, 2 + 3 + 2], [0] * 4),
+        ("tower", "1 2 1 1", "B A - -", [1 + 6, 2 + 6, 0, 0], [0] * 4),
+        ("clear", "1 2 1 1", "B A - -", [1 + 3, 2 + 3, 0, 0], [0] * 4),
+        ("fog", "1 2 1 1", "B A - -", [1 + 3, 2 + 3, 0, 0], [0] * 4),
+    ],
+)
 def test_variant_f_time_rain_cards(card, cargo, ropes, scores, lone):
     r = run("A B C D", [(cargo, ropes, None, card)], variant="time_rain")["rounds"][0]
     assert r["rain"] == card and r["scores"] == scores and r["lone"] == lone

@@ -1,4 +1,5 @@
 """Sweeps: cells, common random numbers, the chunk store, precision targets."""
+
 import pandas as pd
 import pytest
 
@@ -14,8 +15,16 @@ def store(tmp_path):
 
 
 def test_two_parameter_grid_gives_every_cell(store, tmp_path):
-    res = sweep.sweep("toy", {"bonus_scale": [0.0, 2.0], "die": [10, 20]}, n_games=300, seed=4,
-                      lineup=["strong", "weak"], store=store, runs_dir=tmp_path / "runs", progress=False)
+    res = sweep.sweep(
+        "toy",
+        {"bonus_scale": [0.0, 2.0], "die": [10, 20]},
+        n_games=300,
+        seed=4,
+        lineup=["strong", "weak"],
+        store=store,
+        runs_dir=tmp_path / "runs",
+        progress=False,
+    )
     cells = res.table[["bonus_scale", "die"]].drop_duplicates()
     assert sorted(map(tuple, cells.to_numpy())) == [(0.0, 10), (0.0, 20), (2.0, 10), (2.0, 20)]
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")
@@ -26,8 +35,16 @@ def test_two_parameter_grid_gives_every_cell(store, tmp_path):
 
 def test_a_lineup_of_the_wrong_length_is_refused_before_any_game(store, tmp_path):
     with pytest.raises(GamelabError, match="cell .*'n_players': 3.*the lineup has 2 agents for 3 players"):
-        sweep.sweep("toy", {"n_players": [2, 3]}, n_games=300, seed=4, lineup=["strong", "weak"], store=store,
-                    runs_dir=tmp_path / "runs", progress=False)
+        sweep.sweep(
+            "toy",
+            {"n_players": [2, 3]},
+            n_games=300,
+            seed=4,
+            lineup=["strong", "weak"],
+            store=store,
+            runs_dir=tmp_path / "runs",
+            progress=False,
+        )
     assert store.computed == 0 and not (tmp_path / "runs").exists()
 
 
@@ -46,18 +63,45 @@ def test_cached_cell_is_not_simulated_again(store):
 
 
 def test_precision_target_met_or_cap_reported(store):
-    run = sweep.run_cell("toy", {}, n_games=200, seed=1, lineup=["strong", "weak"], precision=0.02,
-                         max_games=100_000, chunk_deals=100, store=store)
+    run = sweep.run_cell(
+        "toy",
+        {},
+        n_games=200,
+        seed=1,
+        lineup=["strong", "weak"],
+        precision=0.02,
+        max_games=100_000,
+        chunk_deals=100,
+        store=store,
+    )
     t = sweep.summarize(run.frame).query("metric == 'win_rate'")
     assert run.target_met and ((t.high - t.low) / 2 <= 0.02).all() and run.games > 200
-    capped = sweep.run_cell("toy", {}, n_games=200, seed=1, lineup=["strong", "weak"], precision=0.001,
-                            max_games=800, chunk_deals=100, store=store)
+    capped = sweep.run_cell(
+        "toy",
+        {},
+        n_games=200,
+        seed=1,
+        lineup=["strong", "weak"],
+        precision=0.001,
+        max_games=800,
+        chunk_deals=100,
+        store=store,
+    )
     assert capped.target_met is False and capped.games == 800
 
 
 def test_paired_difference_against_baseline(store, tmp_path):
-    res = sweep.sweep("toy", {"bonus_scale": [1.0, 3.0]}, baseline={"bonus_scale": 1.0}, n_games=2000,
-                      seed=5, lineup=["strong", "weak"], store=store, runs_dir=tmp_path, progress=False)
+    res = sweep.sweep(
+        "toy",
+        {"bonus_scale": [1.0, 3.0]},
+        baseline={"bonus_scale": 1.0},
+        n_games=2000,
+        seed=5,
+        lineup=["strong", "weak"],
+        store=store,
+        runs_dir=tmp_path,
+        progress=False,
+    )
     d = res.table.query("metric == 'win_rate_diff' and group == 'strong'").set_index("bonus_scale")
     assert d.loc[1.0, "value"] == 0 and d.loc[1.0, "low"] == 0  # a cell against itself
     assert d.loc[3.0, "low"] > 0
@@ -84,8 +128,16 @@ def test_corrupt_chunk_is_recomputed(store):
 
 
 def test_variant_is_a_sweep_parameter(store, tmp_path):
-    res = sweep.sweep("strand", {"variant": ["standard", "short"]}, n_games=200, seed=1, n_players=4,
-                      store=store, runs_dir=tmp_path, progress=False)
+    res = sweep.sweep(
+        "strand",
+        {"variant": ["standard", "short"]},
+        n_games=200,
+        seed=1,
+        n_players=4,
+        store=store,
+        runs_dir=tmp_path,
+        progress=False,
+    )
     runs = {r.cell["variant"]: r for r in res.cells}
     assert runs["short"].params.rounds == 5 and runs["short"].params.node_values == (3, 4, 4, 5, 5)
     assert runs["standard"].params.rounds == 8

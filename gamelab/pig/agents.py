@@ -14,6 +14,7 @@ would bank it asks the engine (:func:`engine.banking_reaches`,
   plus the gap to the leading opponent over ``race_step``.
 * ``random``: uniformly random legal moves (:func:`engine.random_actions`).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,20 +26,31 @@ from ..params import param
 from . import engine
 from .rules import PigParams
 
-__all__ = ["AgentParams", "knobs", "hold_at_policy", "race_policy", "random_policy", "POLICIES",
-           "policies_for", "Controller"]
+__all__ = [
+    "AgentParams",
+    "knobs",
+    "hold_at_policy",
+    "race_policy",
+    "random_policy",
+    "POLICIES",
+    "policies_for",
+    "Controller",
+]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class AgentParams(PigParams):
     """The rules plus the agents' model knobs."""
 
-    hold_at: int = param(20, low=1, high=200, section="agents",
-                         doc="hold_at_20 and race: hold once the turn total reaches this")
-    race_step: int = param(8, low=1, high=100, section="agents",
-                           doc="race: points of gap to the leading opponent per point of threshold")
-    race_end: int = param(29, low=0, high=200, section="agents",
-                          doc="race: roll to win once an opponent is this close to the target")
+    hold_at: int = param(
+        20, low=1, high=200, section="agents", doc="hold_at_20 and race: hold once the turn total reaches this"
+    )
+    race_step: int = param(
+        8, low=1, high=100, section="agents", doc="race: points of gap to the leading opponent per point of threshold"
+    )
+    race_end: int = param(
+        29, low=0, high=200, section="agents", doc="race: roll to win once an opponent is this close to the target"
+    )
 
 
 @lru_cache(maxsize=1)

@@ -19,6 +19,7 @@ keeps, in each game, the actions of the policy of the seat to move
 (:func:`seat_actions`).  Agents ask :func:`banking_reaches`, :func:`mover_score`
 and :func:`prefer`; they never re-derive a rule.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,8 +28,25 @@ from ..metrics import sole_leader_step
 from .rules import PigParams, check_players, max_rolls
 from .state import HOLD, N_ACTIONS, NO_FACE, ROLL, Chance, State
 
-__all__ = ["ROLL", "HOLD", "Chance", "State", "draw_chance", "init", "legal", "step", "done", "result",
-           "random_actions", "is_legal", "mover_score", "banking_reaches", "prefer", "seat_actions", "play"]
+__all__ = [
+    "ROLL",
+    "HOLD",
+    "Chance",
+    "State",
+    "draw_chance",
+    "init",
+    "legal",
+    "step",
+    "done",
+    "result",
+    "random_actions",
+    "is_legal",
+    "mover_score",
+    "banking_reaches",
+    "prefer",
+    "seat_actions",
+    "play",
+]
 
 
 def draw_chance(params: PigParams, n_games: int, n_players: int, rng: np.random.Generator) -> Chance:
@@ -44,9 +62,14 @@ def init(params: PigParams, n_games: int, n_players: int, chance: Chance | None 
     if chance is not None and chance.faces.shape[0] != n_games:
         raise ValueError(f"chance is for {chance.faces.shape[0]} games, not {n_games}")
     G = n_games
-    return State(score=np.zeros((G, n_players), np.int16), turn_total=np.zeros(G, np.int16),
-                 player=np.zeros(G, np.int8), turn=np.zeros(G, np.int16), rolls=np.zeros(G, np.int32),
-                 over=np.zeros(G, bool))
+    return State(
+        score=np.zeros((G, n_players), np.int16),
+        turn_total=np.zeros(G, np.int16),
+        player=np.zeros(G, np.int8),
+        turn=np.zeros(G, np.int16),
+        rolls=np.zeros(G, np.int32),
+        over=np.zeros(G, bool),
+    )
 
 
 def mover_score(state: State) -> np.ndarray:
@@ -113,8 +136,16 @@ def step(params: PigParams, state: State, actions, chance: Chance, *, inplace: b
     st.turn += turn_end
     st.player[:] = (player + turn_end) % P
     st.over |= won | (st.turn >= P * params.max_turns)
-    events = {"player": player, "live": live, "face": face, "bust": bust, "hold": hold,
-              "banked": banked, "turn_end": turn_end, "won": won}
+    events = {
+        "player": player,
+        "live": live,
+        "face": face,
+        "bust": bust,
+        "hold": hold,
+        "banked": banked,
+        "turn_end": turn_end,
+        "won": won,
+    }
     return st, events
 
 
@@ -197,12 +228,25 @@ class Tally:
             self.leader = sole_leader_step(state.score, self.leader, self.lead_changes)
 
     def columns(self) -> dict:
-        return {"rolls": self.rolls, "busts": self.busts, "holds": self.holds, "pips": self.pips,
-                "length": self.length, "lead_changes": self.lead_changes}
+        return {
+            "rolls": self.rolls,
+            "busts": self.busts,
+            "holds": self.holds,
+            "pips": self.pips,
+            "length": self.length,
+            "lead_changes": self.lead_changes,
+        }
 
 
-def play(params: PigParams, policies, n_games: int, rng: np.random.Generator, n_players: int = 2, *,
-         chance: Chance | None = None) -> dict:
+def play(
+    params: PigParams,
+    policies,
+    n_games: int,
+    rng: np.random.Generator,
+    n_players: int = 2,
+    *,
+    chance: Chance | None = None,
+) -> dict:
     """Play ``n_games`` to the end, seat i by ``policies[i]``; ``rng`` feeds
     the policies (and the dice when ``chance`` is not given).  Returns
     :func:`result`'s columns, :class:`Tally`'s and ``turns`` (G,) turns

@@ -1,10 +1,12 @@
 """Pig's entry in the registry: everything the shared layer knows of it."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 from .. import contract
 from . import engine, identities, panels, record, reference, sim
+from . import metrics as game_metrics
 from .agents import AgentParams, Controller
 from .rules import PLAYERS, VARIANTS, PigParams, max_steps, params_for_variant
 
@@ -39,14 +41,19 @@ GAME = contract.Game(
     default_lineup=sim.default_lineup,
     controller=Controller,
     play=sim.play,
-    bench=contract.Bench(agent_lineup=sim.default_lineup, random_lineup=sim.random_lineup,
-                         random_batch=sim.random_batch, agent_target=AGENT_TARGET,
-                         ratio_target=RATIO_TARGET),
+    bench=contract.Bench(
+        agent_lineup=sim.default_lineup,
+        random_lineup=sim.random_lineup,
+        random_batch=sim.random_batch,
+        agent_target=AGENT_TARGET,
+        ratio_target=RATIO_TARGET,
+    ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     claims=None,
     derived={},
+    metrics=game_metrics.METRICS,
     report_players=(2, 3, 4),
     report_groups=("agent", "seat"),
     assumptions=sim.ASSUMPTIONS,

@@ -8,6 +8,7 @@ points and the bust chance of one turn played "hold at h", by dynamic
 programming over the turn total.  No rulebook states these numbers, so the
 rows carry no rulebook value; ① and ② are also measured in simulation.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -18,8 +19,16 @@ from .agents import knobs
 from .panels import ratio_of_sums
 from .rules import PigParams
 
-__all__ = ["bust_chance", "scoring_mean", "gain_threshold", "hold_at_turn", "expected_turn",
-           "default_params", "rows", "simulated"]
+__all__ = [
+    "bust_chance",
+    "scoring_mean",
+    "gain_threshold",
+    "hold_at_turn",
+    "expected_turn",
+    "default_params",
+    "rows",
+    "simulated",
+]
 
 
 def bust_chance(params: PigParams) -> Fraction:
@@ -72,11 +81,9 @@ def rows(params: PigParams) -> list:
     h = knobs(params).hold_at
     banked, busted = hold_at_turn(params, h)
     return [
-        Row("①", "chance a roll busts (bust_faces / die_faces)", None, float(bust_chance(params)),
-            sim_key="bust_rate"),
+        Row("①", "chance a roll busts (bust_faces / die_faces)", None, float(bust_chance(params)), sim_key="bust_rate"),
         Row("②", "mean pips of a scoring roll", None, float(scoring_mean(params)), sim_key="scoring_mean"),
-        Row("③", "turn total where one more roll stops gaining (hold threshold)", None,
-            float(gain_threshold(params))),
+        Row("③", "turn total where one more roll stops gaining (hold threshold)", None, float(gain_threshold(params))),
         Row("④", f"expected points banked by one turn of 'hold at {h}'", None, float(banked)),
         Row("⑤", f"chance one turn of 'hold at {h}' busts", None, float(busted)),
     ]

@@ -2,6 +2,7 @@
 intervals and a small figure.  Deals are the independent units (the players
 of a game, and the rotations of a deal, are not): a mean is taken per deal
 first, a rate is a ratio of sums with deals as clusters."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,17 +42,20 @@ def n_players(frame: pd.DataFrame) -> int:
 
 def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
     """Game length, dice, busts, holds, what a hold banks, the turn cap."""
-    turn_share = frame["turns"] / n_players(frame)     # a game's turns, spread over its rows
-    rows = [("turns per game", _mean_by_deal(frame, "turns", "first")),
-            ("rolls per turn", _rate(frame, frame["rolls"], turn_share)),
-            ("bust rate per roll", _rate(frame, frame["busts"], frame["rolls"])),
-            ("holds per player", _mean_by_deal(frame, "holds")),
-            ("points banked per hold", _rate(frame, frame["score"], frame["holds"])),
-            ("games ended by the turn cap", _mean_by_deal(frame, "capped", "first")),
-            ("lead changes per game", _mean_by_deal(frame, "lead_changes", "first")),
-            ("winner's score", _mean_by_deal(frame[frame["rank"] == 1], "score"))]
-    return pd.DataFrame([{"measure": label, "value": e.value, "low": e.low, "high": e.high, "n": e.n}
-                         for label, e in rows])
+    turn_share = frame["turns"] / n_players(frame)  # a game's turns, spread over its rows
+    rows = [
+        ("turns per game", _mean_by_deal(frame, "turns", "first")),
+        ("rolls per turn", _rate(frame, frame["rolls"], turn_share)),
+        ("bust rate per roll", _rate(frame, frame["busts"], frame["rolls"])),
+        ("holds per player", _mean_by_deal(frame, "holds")),
+        ("points banked per hold", _rate(frame, frame["score"], frame["holds"])),
+        ("games ended by the turn cap", _mean_by_deal(frame, "capped", "first")),
+        ("lead changes per game", _mean_by_deal(frame, "lead_changes", "first")),
+        ("winner's score", _mean_by_deal(frame[frame["rank"] == 1], "score")),
+    ]
+    return pd.DataFrame(
+        [{"measure": label, "value": e.value, "low": e.low, "high": e.high, "n": e.n} for label, e in rows]
+    )
 
 
 def panel_extras(frame: pd.DataFrame, params) -> list:

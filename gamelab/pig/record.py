@@ -15,6 +15,7 @@ decision goes through the engine's legal mask, so a record that breaks a
 rule is refused with a :class:`RecordError` naming the turn, the player and
 the rule before anything is printed.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -66,8 +67,9 @@ def _turns(record, params, names) -> list:
         if not isinstance(t, dict):
             _fail("a turn is a mapping with 'rolls' (and 'hold')", i, who)
         if "player" in t and t["player"] != who:
-            _fail(f"the record names {t['player']!r}, but it is {who}'s turn", i, who,
-                  "rule 1: turns pass in seat order")
+            _fail(
+                f"the record names {t['player']!r}, but it is {who}'s turn", i, who, "rule 1: turns pass in seat order"
+            )
         rolls, hold = t.get("rolls"), t.get("hold", False)
         if not isinstance(rolls, list) or not rolls:
             _fail("'rolls' must be a non-empty list of faces", i, who, "rule 2: a turn starts with a roll")
@@ -84,11 +86,10 @@ def _play_turn(params, st, chance, rolls, hold, i, who):
     """Drive the engine through one turn of the record; the turn's ledger
     entry (``at_stake``: the turn total banked by the hold, or lost by the bust)."""
     for k, face in enumerate(rolls):
-        at_stake = int(st.turn_total[0])   # what a bust on this roll loses
+        at_stake = int(st.turn_total[0])  # what a bust on this roll loses
         legal = engine.legal(params, st)[0]
         if not legal[ROLL]:
-            _fail(f"roll {k + 1} comes after the turn total reached the target", i, who,
-                  "rule 6: the player must hold")
+            _fail(f"roll {k + 1} comes after the turn total reached the target", i, who, "rule 6: the player must hold")
         st, ev = engine.step(params, st, np.array([ROLL]), chance)
         if ev["bust"][0] and (k + 1 < len(rolls) or hold):
             what = "more rolls follow" if k + 1 < len(rolls) else "the record holds"
@@ -97,14 +98,26 @@ def _play_turn(params, st, chance, rolls, hold, i, who):
     if not busted:
         at_stake = int(st.turn_total[0])
         if not hold:
-            _fail("the turn ends with neither a bust nor a hold", i, who,
-                  "rules 3 and 5: a turn ends on a bust or a hold")
+            _fail(
+                "the turn ends with neither a bust nor a hold", i, who, "rules 3 and 5: a turn ends on a bust or a hold"
+            )
         if not engine.legal(params, st)[0, HOLD]:
-            _fail(f"holds a turn total of {at_stake}, below hold_minimum = {params.hold_minimum}", i, who,
-                  "rule 5: a hold needs at least hold_minimum")
+            _fail(
+                f"holds a turn total of {at_stake}, below hold_minimum = {params.hold_minimum}",
+                i,
+                who,
+                "rule 5: a hold needs at least hold_minimum",
+            )
         st, ev = engine.step(params, st, np.array([HOLD]), chance)
-    entry = {"turn": i, "player": who, "rolls": list(rolls), "hold": not busted,
-             "at_stake": at_stake, "banked": int(ev["banked"][0]), "scores": st.score[0].tolist()}
+    entry = {
+        "turn": i,
+        "player": who,
+        "rolls": list(rolls),
+        "hold": not busted,
+        "at_stake": at_stake,
+        "banked": int(ev["banked"][0]),
+        "scores": st.score[0].tolist(),
+    }
     return st, entry
 
 
@@ -131,13 +144,29 @@ def _ledger(variant, params, names, st, turns):
     over = bool(st.over[0])
     winners = [names[s] for s in np.flatnonzero(res["win"][0] > 0)] if over else []
     ended = "not finished" if not over else "target" if max(st.score[0]) >= params.target else "turn cap"
-    final = {"scores": st.score[0].tolist(), "rank": res["rank"][0].tolist(), "winners": winners,
-             "over": over, "ended_by": ended}
-    ledger = {"game": "pig", "variant": variant, "params": params.changed(), "players": list(names),
-              "turns": turns, "final": final}
-    observed = {"scores": [t["scores"] for t in turns], "banked": [t["banked"] for t in turns],
-                "final": final["scores"], "rank": final["rank"], "winners": winners,
-                "winner": winners[0] if len(winners) == 1 else None}
+    final = {
+        "scores": st.score[0].tolist(),
+        "rank": res["rank"][0].tolist(),
+        "winners": winners,
+        "over": over,
+        "ended_by": ended,
+    }
+    ledger = {
+        "game": "pig",
+        "variant": variant,
+        "params": params.changed(),
+        "players": list(names),
+        "turns": turns,
+        "final": final,
+    }
+    observed = {
+        "scores": [t["scores"] for t in turns],
+        "banked": [t["banked"] for t in turns],
+        "final": final["scores"],
+        "rank": final["rank"],
+        "winners": winners,
+        "winner": winners[0] if len(winners) == 1 else None,
+    }
     return ledger, observed
 
 
@@ -146,10 +175,14 @@ def tables(ledger) -> list:
     names = ledger["players"]
     turns = ledger["turns"]
     idx = pd.Index([t["turn"] for t in turns], name="turn")
-    moves = pd.DataFrame({"player": [t["player"] for t in turns],
-                          "rolls": [" ".join(map(str, t["rolls"])) for t in turns],
-                          "outcome": [f"hold {t['banked']}" if t["hold"] else f"bust (lost {t['at_stake']})"
-                                      for t in turns]}, index=idx)
+    moves = pd.DataFrame(
+        {
+            "player": [t["player"] for t in turns],
+            "rolls": [" ".join(map(str, t["rolls"])) for t in turns],
+            "outcome": [f"hold {t['banked']}" if t["hold"] else f"bust (lost {t['at_stake']})" for t in turns],
+        },
+        index=idx,
+    )
     scores = pd.DataFrame([t["scores"] for t in turns], index=idx, columns=names)
     f = ledger["final"]
     final = pd.DataFrame({"score": f["scores"], "rank": f["rank"]}, index=names)

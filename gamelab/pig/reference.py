@@ -4,6 +4,7 @@ Read this first.  Each step cites its rule in ``docs/rules-pig.md``; the
 batch engine (``engine.py``) is held to this module decision by decision
 (``tests/test_pig.py`` and the shared conformance suite).
 """
+
 from __future__ import annotations
 
 from .rules import PigParams, check_players
@@ -17,13 +18,13 @@ class Game:
         check_players(params, n_players)
         self.p, self.n_players = params, n_players
         self.dice = iter(dice)
-        self.score = [0] * n_players      # rule 1: everyone starts at 0
+        self.score = [0] * n_players  # rule 1: everyone starts at 0
         self.turn_total = 0
-        self.player = 0                   # rule 1: seat 1 starts
-        self.turn = 0                     # turns completed
+        self.player = 0  # rule 1: seat 1 starts
+        self.turn = 0  # turns completed
         self.rolls = 0
         self.over = False
-        self.history: list[tuple] = []    # (seat, action, face or None)
+        self.history: list[tuple] = []  # (seat, action, face or None)
 
     # --- what the seat to move may do (rules 5, 6) ---
     def reaches_target(self) -> bool:
@@ -32,9 +33,9 @@ class Game:
     def legal(self) -> list[int]:
         if self.over:
             return []
-        out = [] if self.reaches_target() else [ROLL]          # rule 6: forced hold
+        out = [] if self.reaches_target() else [ROLL]  # rule 6: forced hold
         if self.turn_total > 0 and (self.turn_total >= self.p.hold_minimum or self.reaches_target()):
-            out.append(HOLD)                                   # rule 5 and 5.1
+            out.append(HOLD)  # rule 5 and 5.1
         return out
 
     # --- one decision ---
@@ -47,27 +48,27 @@ class Game:
             self.hold()
 
     def roll(self) -> None:
-        face = next(self.dice)                                 # rule 2
+        face = next(self.dice)  # rule 2
         self.rolls += 1
         self.history.append((self.player, ROLL, face))
-        if face <= self.p.bust_faces:                          # rule 3: bust
+        if face <= self.p.bust_faces:  # rule 3: bust
             self.turn_total = 0
             self.end_turn()
-        else:                                                  # rule 4
+        else:  # rule 4
             self.turn_total += face
 
     def hold(self) -> None:
         self.history.append((self.player, HOLD, None))
-        self.score[self.player] += self.turn_total             # rule 5: bank
+        self.score[self.player] += self.turn_total  # rule 5: bank
         self.turn_total = 0
-        won = self.score[self.player] >= self.p.target         # rule 7: win at once
+        won = self.score[self.player] >= self.p.target  # rule 7: win at once
         self.end_turn()
         self.over = self.over or won
 
     def end_turn(self) -> None:
         self.turn += 1
         self.player = (self.player + 1) % self.n_players
-        if self.turn >= self.n_players * self.p.max_turns:     # rule 8: the turn cap
+        if self.turn >= self.n_players * self.p.max_turns:  # rule 8: the turn cap
             self.over = True
 
     # --- rule 9 ---
@@ -108,14 +109,25 @@ def advance(params: PigParams, game: Game, state, actions, chance, g: int) -> No
 
 
 def observe(game: Game) -> dict:
-    return {"score": list(game.score), "turn_total": game.turn_total, "player": game.player,
-            "turn": game.turn, "rolls": game.rolls, "over": game.over}
+    return {
+        "score": list(game.score),
+        "turn_total": game.turn_total,
+        "player": game.player,
+        "turn": game.turn,
+        "rolls": game.rolls,
+        "over": game.over,
+    }
 
 
 def observe_batch(state, g: int) -> dict:
-    return {"score": [int(x) for x in state.score[g]], "turn_total": int(state.turn_total[g]),
-            "player": int(state.player[g]), "turn": int(state.turn[g]), "rolls": int(state.rolls[g]),
-            "over": bool(state.over[g])}
+    return {
+        "score": [int(x) for x in state.score[g]],
+        "turn_total": int(state.turn_total[g]),
+        "player": int(state.player[g]),
+        "turn": int(state.turn[g]),
+        "rolls": int(state.rolls[g]),
+        "over": bool(state.over[g]),
+    }
 
 
 def result(game: Game) -> dict:

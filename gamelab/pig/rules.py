@@ -4,6 +4,7 @@ Rule numbers refer to ``docs/rules-pig.md``.  Every number the rules fix is
 a declared parameter of :class:`PigParams`; sliders, sweeps, parameter files
 and reports read the declaration.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -11,8 +12,16 @@ import dataclasses
 from ..errors import ParamError
 from ..params import Params, from_mapping, param
 
-__all__ = ["PigParams", "PLAYERS", "VARIANTS", "check_players", "params_for_variant",
-           "rolls_per_turn", "max_rolls", "max_steps"]
+__all__ = [
+    "PigParams",
+    "PLAYERS",
+    "VARIANTS",
+    "check_players",
+    "params_for_variant",
+    "rolls_per_turn",
+    "max_rolls",
+    "max_steps",
+]
 
 #: players a game may seat (rule 1)
 PLAYERS = (2, 6)
@@ -30,20 +39,24 @@ _VARIANT_CHANGES = {
 class PigParams(Params):
     """The rules of Pig as numbers (rule numbers in ``section``)."""
 
-    target: int = param(100, low=10, high=200, section="rule 7",
-                        doc="banking this many points or more wins at once")
+    target: int = param(100, low=10, high=200, section="rule 7", doc="banking this many points or more wins at once")
     die_faces: int = param(6, low=2, high=20, section="rule 2", doc="faces of the die, showing 1..die_faces")
-    bust_faces: int = param(1, low=1, high=19, section="rule 3",
-                            doc="faces 1..bust_faces bust: the turn total is lost and the turn ends")
-    max_turns: int = param(40, low=1, high=60, section="rule 8",
-                           doc="turns per player before the game ends on the highest banked score")
-    hold_minimum: int = param(0, low=0, high=200, section="rule 5",
-                              doc="smallest turn total a player may hold (0: any positive total)")
+    bust_faces: int = param(
+        1, low=1, high=19, section="rule 3", doc="faces 1..bust_faces bust: the turn total is lost and the turn ends"
+    )
+    max_turns: int = param(
+        40, low=1, high=60, section="rule 8", doc="turns per player before the game ends on the highest banked score"
+    )
+    hold_minimum: int = param(
+        0, low=0, high=200, section="rule 5", doc="smallest turn total a player may hold (0: any positive total)"
+    )
 
     def check(self) -> None:
         if self.bust_faces > self.die_faces - 1:
-            raise ParamError(f"bust_faces = {self.bust_faces} is out of range: expected int in "
-                             f"1..{self.die_faces - 1} (die_faces - 1: at least one face must score)")
+            raise ParamError(
+                f"bust_faces = {self.bust_faces} is out of range: expected int in "
+                f"1..{self.die_faces - 1} (die_faces - 1: at least one face must score)"
+            )
 
     @property
     def scoring_faces(self) -> range:
@@ -55,8 +68,10 @@ def check_players(params: PigParams, n_players: int) -> None:
     """Rule 1: 2-6 players."""
     lo, hi = PLAYERS
     if isinstance(n_players, bool) or not isinstance(n_players, int) or not lo <= n_players <= hi:
-        raise ParamError(f"n_players = {n_players!r} is out of range: expected int in {lo}..{hi} "
-                         f"(Pig seats {lo}-{hi} players, rule 1)")
+        raise ParamError(
+            f"n_players = {n_players!r} is out of range: expected int in {lo}..{hi} "
+            f"(Pig seats {lo}-{hi} players, rule 1)"
+        )
 
 
 def rolls_per_turn(params: PigParams) -> int:

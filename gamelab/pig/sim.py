@@ -15,15 +15,16 @@ faces), ``mean_banked`` (points per hold, NaN without a hold).  Per game
 maybe cut short by a win), ``length`` (decisions), ``capped`` (the turn cap
 ended it, rule 8), ``lead_changes``.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from . import engine
-from .agents import POLICIES, AgentParams, knobs, policies_for
+from .agents import POLICIES, knobs, policies_for
 
 AGENTS = tuple(POLICIES)
-CHUNK_DEALS = 1024   # deals per runner chunk (part of what a seed means)
+CHUNK_DEALS = 1024  # deals per runner chunk (part of what a seed means)
 
 
 def default_lineup(n_players: int) -> list:
@@ -40,8 +41,9 @@ def play(params, seating, n_deals, n_players, seed_seq) -> dict:
     params = knobs(params)
     chance_seq, agent_seq = seed_seq.spawn(2)
     chance = engine.draw_chance(params, n_deals, n_players, np.random.default_rng(chance_seq))
-    res = engine.play(params, policies_for(seating), n_deals, np.random.default_rng(agent_seq), n_players,
-                      chance=chance)
+    res = engine.play(
+        params, policies_for(seating), n_deals, np.random.default_rng(agent_seq), n_players, chance=chance
+    )
     return columns(params, res, n_players)
 
 
@@ -51,10 +53,21 @@ def columns(params, res: dict, n_players: int) -> dict:
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_banked = np.where(holds > 0, res["score"] / holds, np.nan)
     turns = res["turns"].astype(np.int32)
-    return {"score": res["score"], "win": res["win"], "rank": res["rank"], "rolls": res["rolls"],
-            "busts": res["busts"], "holds": holds, "pips": res["pips"], "mean_banked": mean_banked,
-            "turns": turns, "rounds": -(-turns // n_players), "length": res["length"],
-            "capped": res["score"].max(axis=1) < params.target, "lead_changes": res["lead_changes"]}
+    return {
+        "score": res["score"],
+        "win": res["win"],
+        "rank": res["rank"],
+        "rolls": res["rolls"],
+        "busts": res["busts"],
+        "holds": holds,
+        "pips": res["pips"],
+        "mean_banked": mean_banked,
+        "turns": turns,
+        "rounds": -(-turns // n_players),
+        "length": res["length"],
+        "capped": res["score"].max(axis=1) < params.target,
+        "lead_changes": res["lead_changes"],
+    }
 
 
 def random_batch(params, n_games, n_players, rng):
@@ -67,7 +80,8 @@ ASSUMPTIONS = (
     "otherwise: the classic threshold that maximises one turn's expected gain, not optimal play (which "
     "depends on both scores). The race agent keeps pace with the leader and rolls to win once an opponent "
     "nears the target; random picks roll or hold with a fair coin. A turn cap (40 turns each) ends the rare "
-    "game nobody wins.")
+    "game nobody wins."
+)
 
 
 # the runner's old-style adapter, until the shared layer reads the registry

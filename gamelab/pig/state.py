@@ -3,6 +3,7 @@
 Kept apart from the engine so that every module (engine, agents, reference,
 record) imports the types from here, never from the engine front.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -58,9 +59,9 @@ class State:
     def n_players(self) -> int:
         return self.score.shape[1]
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         return State(**{f.name: getattr(self, f.name).copy() for f in dataclasses.fields(self)})
 
-    def take(self, games) -> "State":
+    def take(self, games) -> State:
         """The games ``games`` (indices, repeats allowed) as a new state."""
         return State(**{f.name: getattr(self, f.name)[games] for f in dataclasses.fields(self)})

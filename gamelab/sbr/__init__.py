@@ -6,6 +6,7 @@ options, ranking) <- agents (greedy, lookahead) <- sim (runner adapter),
 panels (notebook); record replays playtest files; game.py is the
 contract's ``GAME`` record.
 """
+
 from .rules import SbrParams, params_for_variant
 
 __all__ = ["SbrParams", "params_for_variant"]

@@ -21,6 +21,7 @@ here; the knobs in :mod:`~gamelab.sbr.knobs`, the greedy in
 :mod:`~gamelab.sbr.greedy` (its rank terms in :mod:`~gamelab.sbr.projection`)
 and the lookahead in :mod:`~gamelab.sbr.lookahead`, all importable from here.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -35,8 +36,22 @@ from .legality import pick
 from .lookahead import lookahead_policy
 from .state import Actions
 
-__all__ = ["AgentParams", "knobs", "pick", "random_policy", "greedy_values", "greedy_policy", "lookahead_policy",
-           "seal_choice", "value_table", "POLICIES", "Controller", "controller", "View", "from_function"]
+__all__ = [
+    "AgentParams",
+    "knobs",
+    "pick",
+    "random_policy",
+    "greedy_values",
+    "greedy_policy",
+    "lookahead_policy",
+    "seal_choice",
+    "value_table",
+    "POLICIES",
+    "Controller",
+    "controller",
+    "View",
+    "from_function",
+]
 
 
 def random_policy(params, state, rider, legal, rng) -> Actions:
@@ -64,7 +79,7 @@ class Controller:
         self.seat_of = np.arange(R) // params.riders_per_player
 
     def act(self, state, legal) -> Actions:
-        if not legal.acting.any():                  # nobody to move: no agent is asked (as in engine.play)
+        if not legal.acting.any():  # nobody to move: no agent is asked (as in engine.play)
             return engine.idle_actions(state.n_games)
         rider = engine.to_move(state)
         return engine.joint_actions(self.params, state, rider, legal, self.groups, self.seat_of, self.rng)
@@ -118,10 +133,16 @@ def from_function(fn):
         engine.play(params, [policy, agents.greedy_policy], 200, rng)
 
     A choice outside the legal ones is an error naming it."""
+
     def policy(params, state, rider, legal, rng=None) -> Actions:
         G = state.n_games
-        out = dict(card=np.ones(G, np.intp), spin=np.zeros(G, np.intp), seal=np.zeros(G, np.intp),
-                   brk=np.zeros(G, bool), retrieve=np.zeros(G, np.intp))
+        out = dict(
+            card=np.ones(G, np.intp),
+            spin=np.zeros(G, np.intp),
+            seal=np.zeros(G, np.intp),
+            brk=np.zeros(G, bool),
+            retrieve=np.zeros(G, np.intp),
+        )
         for g in np.nonzero(legal.acting)[0]:
             view = _view(params, state, int(g), int(rider[g]), legal)
             got = fn(view)
@@ -132,22 +153,35 @@ def from_function(fn):
                 out[key][g] = value
             for key, allowed in (("card", view.cards), ("spin", view.spins), ("seal", view.seals)):
                 if out[key][g] not in allowed:
-                    raise GamelabError(f"custom agent chose {key} {out[key][g]} in game {g}, "
-                                       f"beat {view.beat}: legal are {allowed}")
+                    raise GamelabError(
+                        f"custom agent chose {key} {out[key][g]} in game {g}, beat {view.beat}: legal are {allowed}"
+                    )
         return Actions(**out)
+
     policy.__name__ = getattr(fn, "__name__", "custom")
     return policy
 
 
 def _view(params, state, g, r, legal) -> View:
     def preview(card, spin=0, brk=False):
-        o = engine.outcome(params, state, np.array([r]), np.array([[card]]), np.array([[spin]]), brk,
-                           games=np.array([g]))
+        o = engine.outcome(
+            params, state, np.array([r]), np.array([[card]]), np.array([[spin]]), brk, games=np.array([g])
+        )
         return {k: int(v[0, 0]) for k, v in o.items()}
-    return View(me=r, pos=state.pos[g].tolist(), spin=state.spin[g].tolist(),
-                seals_left=state.seals_left[g].tolist(), relics=state.relic_n[g].tolist(),
-                hand=state.hand[g, r].tolist(), beat=state.beat + 1, board=list(params.board),
-                relic=state.relic[g].tolist(), seal=state.seal[g].tolist(),
-                cards=[v + 1 for v in range(legal.card.shape[1]) if legal.card[g, v]],
-                spins=[s for s in range(legal.spin.shape[1]) if legal.spin[g, s]],
-                seals=[d for d in range(legal.seal.shape[1]) if legal.seal[g, d]], preview=preview)
+
+    return View(
+        me=r,
+        pos=state.pos[g].tolist(),
+        spin=state.spin[g].tolist(),
+        seals_left=state.seals_left[g].tolist(),
+        relics=state.relic_n[g].tolist(),
+        hand=state.hand[g, r].tolist(),
+        beat=state.beat + 1,
+        board=list(params.board),
+        relic=state.relic[g].tolist(),
+        seal=state.seal[g].tolist(),
+        cards=[v + 1 for v in range(legal.card.shape[1]) if legal.card[g, v]],
+        spins=[s for s in range(legal.spin.shape[1]) if legal.spin[g, s]],
+        seals=[d for d in range(legal.seal.shape[1]) if legal.seal[g, d]],
+        preview=preview,
+    )

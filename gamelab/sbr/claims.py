@@ -18,6 +18,7 @@ the interval its 2.5-97.5 % range.  For every cell the columns
 ``low300``/``high300`` give the range the statistic takes over 300-game
 blocks: what the rulebook's 300 games could show if our model were theirs.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,29 +28,32 @@ from .. import runner, stats
 from ..executors import make_executor, run_all
 from . import sim
 
-BLOCK = 300          # the rulebook's games per row
-BOOT = 400           # bootstrap replicates
+BLOCK = 300  # the rulebook's games per row
+BOOT = 400  # bootstrap replicates
 
 
 def play_deals(chunk) -> dict:
     """One chunk's deals, each played once (top level: picklable for workers)."""
-    out = sim.ADAPTER.play(chunk.params, list(chunk.lineup), chunk.n_deals, chunk.n_players, chunk.seed_seq())
+    out = sim.play(chunk.params, list(chunk.lineup), chunk.n_deals, chunk.n_players, chunk.seed_seq())
     return {k: np.asarray(v) for k, v in out.items()}
 
 
-def simulate_counts(counts, *, n_games: int, seed: int, params=None, workers: int = 1,
-                    progress=None, chunk_deals: int | None = None) -> dict:
+def simulate_counts(
+    counts, *, n_games: int, seed: int, params=None, workers: int = 1, progress=None, chunk_deals: int | None = None
+) -> dict:
     """{n_players: dict of stacked arrays} for ``n_games`` deals each (the
     same deals as ``runner.simulate`` with this seed: a one-agent lineup is
     played once per deal)."""
     chunks, owner = [], []
     for P in counts:
-        cs = runner.plan("sbr", n_games=n_games, seed=seed, params=params, lineup=["greedy"] * P,
-                         chunk_deals=chunk_deals)
+        cs = runner.plan(
+            "sbr", n_games=n_games, seed=seed, params=params, lineup=["greedy"] * P, chunk_deals=chunk_deals
+        )
         chunks += cs
         owner += [P] * len(cs)
-    results = run_all(make_executor(workers), play_deals, chunks, progress=progress,
-                      weights=[c.n_deals for c in chunks], unit="game")
+    results = run_all(
+        make_executor(workers), play_deals, chunks, progress=progress, weights=[c.n_deals for c in chunks], unit="game"
+    )
     out = {}
     for P in counts:
         parts = [r for r, o in zip(results, owner) if o == P]
@@ -60,23 +64,31 @@ def simulate_counts(counts, *, n_games: int, seed: int, params=None, workers: in
 def _per_game(d: dict) -> dict:
     """Per-game values (G,) for every column of appendix A."""
     s, fin = d["score"].astype(float), d["finished"]
-    return dict(mean_score=s.mean(1), first_last_gap=s.max(1) - s.min(1), mean_winner_score=s.max(1),
-                mean_final_square=d["final_square"].mean(1), arrival_rate=100 * fin.mean(1),
-                relics_per_player=d["relics"].mean(1), spin_spent_per_player=d["spin_spent"].mean(1),
-                seals_placed_per_player=d["seals_placed"].mean(1),
-                seal_triggers_per_game=d["seal_triggers"].astype(float))
+    return dict(
+        mean_score=s.mean(1),
+        first_last_gap=s.max(1) - s.min(1),
+        mean_winner_score=s.max(1),
+        mean_final_square=d["final_square"].mean(1),
+        arrival_rate=100 * fin.mean(1),
+        relics_per_player=d["relics"].mean(1),
+        spin_spent_per_player=d["spin_spent"].mean(1),
+        seals_placed_per_player=d["seals_placed"].mean(1),
+        seal_triggers_per_game=d["seal_triggers"].astype(float),
+    )
 
 
 def _blocks(x, fn):
     """``fn`` over disjoint blocks of BLOCK games (axis 0)."""
     B = x.shape[0] // BLOCK
-    return np.array([fn(x[i * BLOCK:(i + 1) * BLOCK]) for i in range(B)])
+    return np.array([fn(x[i * BLOCK : (i + 1) * BLOCK]) for i in range(B)])
 
 
 def _ratio(num, den):
     """The statistic ``sum(num) / sum(den)`` over the games ``idx``."""
+
     def ratio(idx):
         return num[idx].sum() / max(den[idx].sum(), 1)
+
     return ratio
 
 
@@ -99,8 +111,14 @@ def cell_table(d: dict, rng) -> dict:
     f = _ratio(beats, arrivals)
     lo, hi = _bootstrap(f, G, rng)
     b = _blocks(np.arange(G), f)
-    out["mean_arrival_beat"] = (f(np.arange(G)), lo, hi, G, *np.percentile(b, [2.5, 97.5]),
-                                "bootstrap over games (ratio over arrivals)")
+    out["mean_arrival_beat"] = (
+        f(np.arange(G)),
+        lo,
+        hi,
+        G,
+        *np.percentile(b, [2.5, 97.5]),
+        "bootstrap over games (ratio over arrivals)",
+    )
     s = d["score"].astype(float)
 
     def sd(idx):
@@ -109,18 +127,26 @@ def cell_table(d: dict, rng) -> dict:
     lo, hi = _bootstrap(sd, G, rng)
     b = _blocks(np.arange(G), sd)
     out["score_sd"] = (sd(np.arange(G)), lo, hi, G, *np.percentile(b, [2.5, 97.5]), "bootstrap over games")
-    for col, x, fn in (("score_min", s, np.min), ("score_max", s, np.max),
-                       ("min_final_square", d["final_square"], np.min)):
+    for col, x, fn in (
+        ("score_min", s, np.min),
+        ("score_max", s, np.max),
+        ("min_final_square", d["final_square"], np.min),
+    ):
         b = _blocks(x, fn)
         q = np.percentile(b, [2.5, 97.5])
-        out[col] = (float(np.median(b)), *q, b.size, *q,
-                    f"extreme of {BLOCK} games: median and 95 % range over {b.size} blocks "
-                    f"(all {G} games: {fn(x):g})")
+        out[col] = (
+            float(np.median(b)),
+            *q,
+            b.size,
+            *q,
+            f"extreme of {BLOCK} games: median and 95 % range over {b.size} blocks (all {G} games: {fn(x):g})",
+        )
     return out
 
 
-def measure(claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, workers: int = 1,
-            progress=None, params=None) -> pd.DataFrame:
+def measure(
+    claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, workers: int = 1, progress=None, params=None
+) -> pd.DataFrame:
     """The SBR rows of ``claims`` with ``ours``, ``low``, ``high``, ``n``,
     ``inside``, ``low300``, ``high300``, ``inside300`` and ``note``: the
     rules-decided rows (``quantity`` set) exactly from :mod:`gamelab.sbr.exact`,
@@ -134,15 +160,17 @@ def measure(claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, worker
     if exact.any():
         parts.append(exact_audit(rows[exact], exact_claims(params)))
     if (~exact).any():
-        parts.append(_simulated(rows[~exact], n_games=n_games, seed=seed, workers=workers, progress=progress,
-                                params=params))
+        parts.append(
+            _simulated(rows[~exact], n_games=n_games, seed=seed, workers=workers, progress=progress, params=params)
+        )
     return pd.concat(parts).sort_index().reset_index(drop=True)
 
 
 def _simulated(rows, *, n_games, seed, workers, progress, params) -> pd.DataFrame:
     counts = sorted({int(r.split()[0]) for r in rows["row"]})
-    sims = simulate_counts(counts, n_games=max(n_games, BLOCK), seed=seed, params=params, workers=workers,
-                           progress=progress)
+    sims = simulate_counts(
+        counts, n_games=max(n_games, BLOCK), seed=seed, params=params, workers=workers, progress=progress
+    )
     rng = np.random.default_rng(seed)
     cells = {P: cell_table(sims[P], rng) for P in counts}
     got = [cells[int(r.row.split()[0])][r.column] for r in rows.itertuples()]

@@ -57,6 +57,7 @@ are asked once per slot (:func:`joint_actions`).
 triggered on the rider), ``card_sum``, ``cards_played``, ``terrain_tax``
 (movement lost to rocks and curves); per game ``lead_changes``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -69,11 +70,38 @@ from .rules import N_VALUES, RELIC_TYPES, SbrParams, n_riders
 from .state import STATS, UNKNOWN, Actions, Chance, Legal, State
 from .turn import act
 
-__all__ = ["UNKNOWN", "STATS", "Chance", "Actions", "Legal", "State", "draw_chance", "init", "seat_rank",
-           "begin_beat", "legal", "legal_for", "to_move", "act", "step", "done", "is_legal", "random_actions",
-           "idle_actions",
-           "outcome", "options", "option_list", "option_table", "seal_ahead", "end_beat", "result", "play",
-           "slot_of", "seat_groups", "joint_actions"]
+__all__ = [
+    "UNKNOWN",
+    "STATS",
+    "Chance",
+    "Actions",
+    "Legal",
+    "State",
+    "draw_chance",
+    "init",
+    "seat_rank",
+    "begin_beat",
+    "legal",
+    "legal_for",
+    "to_move",
+    "act",
+    "step",
+    "done",
+    "is_legal",
+    "random_actions",
+    "idle_actions",
+    "outcome",
+    "options",
+    "option_list",
+    "option_table",
+    "seal_ahead",
+    "end_beat",
+    "result",
+    "play",
+    "slot_of",
+    "seat_groups",
+    "joint_actions",
+]
 
 
 def draw_chance(params: SbrParams, n_games: int, n_players: int, rng: np.random.Generator) -> Chance:
@@ -87,7 +115,7 @@ def draw_chance(params: SbrParams, n_games: int, n_players: int, rng: np.random.
     pile = np.repeat(np.arange(len(RELIC_TYPES), dtype=np.int8), params.relic_counts)
     relics = np.full((n_games, params.length + 1), -1, dtype=np.int8)
     if squares.size:
-        relics[:, squares] = rng.permuted(np.broadcast_to(pile, (n_games, pile.size)), axis=1)[:, :squares.size]
+        relics[:, squares] = rng.permuted(np.broadcast_to(pile, (n_games, pile.size)), axis=1)[:, : squares.size]
     start = np.zeros(n_games, dtype=np.int8)
     if params.start_player == "random":
         start = (rng.integers(0, n_players, n_games) * params.riders_per_player).astype(np.int8)
@@ -100,7 +128,7 @@ def init(params: SbrParams, n_games: int, n_players: int, chance: Chance) -> Sta
     R = n_riders(params, n_players)
     G, D = n_games, chance.decks.shape[2]
     S = len(params.segment_ends())
-    deck = np.ascontiguousarray(chance.decks, dtype=np.int8).reshape(G, R, D)   # flat views, never copies
+    deck = np.ascontiguousarray(chance.decks, dtype=np.int8).reshape(G, R, D)  # flat views, never copies
     one_hot = np.eye(N_VALUES, dtype=np.int8)
     hand = np.zeros((G, R, N_VALUES), np.int8)
     for j in range(min(params.hand_size, D)):
@@ -110,16 +138,28 @@ def init(params: SbrParams, n_games: int, n_players: int, chance: Chance) -> Sta
         return np.zeros((G, R), dtype=dtype)
 
     st = State(
-        pos=zeros(), spin=zeros(), seals_left=np.full((G, R), params.seals_per_player, np.int8),
-        hand=hand, discard=np.zeros((G, R, N_VALUES), np.int8), deck=deck,
+        pos=zeros(),
+        spin=zeros(),
+        seals_left=np.full((G, R), params.seals_per_player, np.int8),
+        hand=hand,
+        discard=np.zeros((G, R, N_VALUES), np.int8),
+        deck=deck,
         drawn=np.full((G, R), params.hand_size, np.int8),
         seal=np.full((G, params.length + 1), -1, np.int8),
         relic=np.asarray(chance.relics, dtype=np.int8).copy(),
-        relic_pts=zeros(np.int16), relic_n=zeros(), seg_start=zeros(), seg_points=zeros(np.int16),
-        seg_dist=np.zeros((G, S, R), np.int16), seg_pts=np.zeros((G, S, R), np.int16),
-        finish_beat=zeros(), order=np.tile(np.arange(R, dtype=np.int8), (G, 1)),
+        relic_pts=zeros(np.int16),
+        relic_n=zeros(),
+        seg_start=zeros(),
+        seg_points=zeros(np.int16),
+        seg_dist=np.zeros((G, S, R), np.int16),
+        seg_pts=np.zeros((G, S, R), np.int16),
+        finish_beat=zeros(),
+        order=np.tile(np.arange(R, dtype=np.int8), (G, 1)),
         start=np.asarray(chance.start, dtype=np.int8).copy(),
-        stats={k: zeros(np.int16) for k in STATS}, beat=0, n_players=n_players)
+        stats={k: zeros(np.int16) for k in STATS},
+        beat=0,
+        n_players=n_players,
+    )
     return begin_beat(params, st, inplace=True)
 
 
@@ -149,8 +189,9 @@ def legal(params: SbrParams, state: State) -> Legal:
     return lg
 
 
-def step(params: SbrParams, state: State, actions: Actions, chance: Chance, *,
-         inplace: bool = False) -> tuple[State, dict]:
+def step(
+    params: SbrParams, state: State, actions: Actions, chance: Chance, *, inplace: bool = False
+) -> tuple[State, dict]:
     """One decision in every game: the rider of slot ``state.slot`` plays
     ``actions`` (:func:`act`; riders not acting skip); after the beat's last
     slot, :func:`end_beat` and, unless the game is over, :func:`begin_beat`.
@@ -159,8 +200,13 @@ def step(params: SbrParams, state: State, actions: Actions, chance: Chance, *,
     R = st.order.shape[1]
     if st.beat >= params.beats or st.slot >= R:
         G = st.n_games
-        return st, dict(rider=to_move(st), acted=np.zeros(G, bool), stop=np.full(G, -1, np.int16),
-                        relic=np.full(G, -1, np.int8), beat_over=False)
+        return st, dict(
+            rider=to_move(st),
+            acted=np.zeros(G, bool),
+            stop=np.full(G, -1, np.int16),
+            relic=np.full(G, -1, np.int8),
+            beat_over=False,
+        )
     _, events = act(params, st, actions, st.slot, inplace=True)
     events["beat_over"] = st.slot >= R
     if events["beat_over"]:
@@ -212,9 +258,18 @@ def result(params: SbrParams, state: State) -> dict:
         best = key == key.max(axis=1, keepdims=True)
     win = best / np.maximum(best.sum(axis=1, keepdims=True), 1)
     rank = 1 + count_below(-key)
-    out = dict(score=score, win=win, rank=rank, position=st.pos.copy(), finish_beat=st.finish_beat.copy(),
-               relics=st.relic_n.copy(), relic_points=st.relic_pts.copy(), segment_points=st.seg_points.copy(),
-               final_points=final, rider_total=rider_total)
+    out = dict(
+        score=score,
+        win=win,
+        rank=rank,
+        position=st.pos.copy(),
+        finish_beat=st.finish_beat.copy(),
+        relics=st.relic_n.copy(),
+        relic_points=st.relic_pts.copy(),
+        segment_points=st.seg_points.copy(),
+        final_points=final,
+        rider_total=rider_total,
+    )
     out.update({k_: v.copy() for k_, v in st.stats.items()})
     return out
 
@@ -241,8 +296,14 @@ def joint_actions(params, state, rider, legal, groups, seat_of, rng) -> Actions:
     return acts
 
 
-def play(params: SbrParams, policies, n_games: int, rng: np.random.Generator, n_players: int | None = None,
-         chance: Chance | None = None) -> dict:
+def play(
+    params: SbrParams,
+    policies,
+    n_games: int,
+    rng: np.random.Generator,
+    n_players: int | None = None,
+    chance: Chance | None = None,
+) -> dict:
     """Whole games under one policy per seat (player); see the module doc.
     Without ``chance`` it is drawn from ``rng`` first; the policies draw from
     ``rng`` after."""

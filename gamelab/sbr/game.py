@@ -3,6 +3,7 @@
 Everything the runner, sweeps, reports, notebooks, bench and conformance
 tests know of the game; :mod:`gamelab.registry` finds ``GAME`` here.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 from .. import contract
 from ..params import specs
 from . import agents, claims, engine, exact, identities, panels, record, reference, rules, sim
+from . import metrics as game_metrics
 
 _EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "playtests"
 
@@ -22,8 +24,11 @@ def _spec(name: str):
 # ranges allow 40 beats and at most 10 riders (8 players x 2 riders, but the
 # points tables, which need a rank per rider, have at most 10 ranks); plus one
 # beat's slots of slack.
-_MAX_RIDERS = min(_spec("max_players").high * _spec("riders_per_player").high,
-                  _spec("segment_points").length[1], _spec("final_points").length[1])
+_MAX_RIDERS = min(
+    _spec("max_players").high * _spec("riders_per_player").high,
+    _spec("segment_points").length[1],
+    _spec("final_points").length[1],
+)
 MAX_STEPS = _spec("beats").high * _MAX_RIDERS + _MAX_RIDERS
 
 GAME = contract.Game(
@@ -40,14 +45,20 @@ GAME = contract.Game(
     default_lineup=sim.default_lineup,
     controller=agents.controller,
     play=sim.play,
-    bench=contract.Bench(agent_lineup=sim.default_lineup, random_lineup=sim.random_lineup,
-                         random_batch=sim.random_batch, agent_target=10_000),
+    bench=contract.Bench(
+        agent_lineup=sim.default_lineup,
+        random_lineup=sim.random_lineup,
+        random_batch=sim.random_batch,
+        agent_target=10_000,
+    ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
-    record=contract.RecordFormat(replay=record.replay, tables=record.tables,
-                                 examples=tuple(sorted(_EXAMPLES.glob("sbr_*.json")))),
+    record=contract.RecordFormat(
+        replay=record.replay, tables=record.tables, examples=tuple(sorted(_EXAMPLES.glob("sbr_*.json")))
+    ),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     claims=contract.Claims(measure=claims.measure, exact_claims=exact.exact_claims),
     derived=sim.DERIVED,
+    metrics=game_metrics.METRICS,
     report_players=sim.REPORT_PLAYERS,
     report_groups=sim.REPORT_GROUPS,
     assumptions=sim.ASSUMPTIONS,

@@ -14,6 +14,7 @@ opponents (5.3, cleared at the segment's end, 6.2).  Knobs:
   tables by start square, spin held and option, where no seal is near;
 * :func:`seal_choice`: where to place a seal.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -28,7 +29,7 @@ from .projection import dense_rank_terms, rank_terms
 from .rules import N_VALUES, SKULL
 from .state import Actions
 
-LEGAL_TABLE_BITS = 14     # legal patterns (card bits + spin bits) up to this wide go through a table
+LEGAL_TABLE_BITS = 14  # legal patterns (card bits + spin bits) up to this wide go through a table
 SEQUENTIAL_SUM_RIDERS = 7  # numpy sums up to 7 terms along an axis in order: column loops match it
 
 
@@ -92,9 +93,13 @@ def _base_value(params, kn, end, pos, kind, spin, held, tax, k):
     card_k, _ = engine.option_list(params.max_spin_per_beat)
     points = np.array(list(params.relic_points) + [0], np.float32)
     f32 = np.float32
-    return (f32(kn.greedy_move) * (end - pos) + f32(kn.greedy_relic) * points[kind]
-            + f32(kn.greedy_spin) * (spin - held) - f32(kn.greedy_tax) * tax
-            - (kn.greedy_card * card_k).astype(f32)[k])
+    return (
+        f32(kn.greedy_move) * (end - pos)
+        + f32(kn.greedy_relic) * points[kind]
+        + f32(kn.greedy_spin) * (spin - held)
+        - f32(kn.greedy_tax) * tax
+        - (kn.greedy_card * card_k).astype(f32)[k]
+    )
 
 
 @lru_cache(maxsize=32)
@@ -109,14 +114,21 @@ def value_table(params):
 
     def b(a):
         return np.broadcast_to(a, ot["end"].shape)
+
     pos = b(np.arange(L1, dtype=np.float32)[:, None, None, None])
     held = b(np.arange(H, dtype=np.float32)[None, :, None, None])
     k = b(np.arange(K)[None, None, :, None])
     v = _base_value(params, kn, ot["end"], pos, ot["relic"], ot["spin"], held, ot["tax"], k)
     dend = (ot["end"] - np.arange(L1, dtype=np.int16)[:, None, None, None]).astype(np.intp).reshape(-1)
-    return dict(value=np.ascontiguousarray(v, np.float32).reshape(-1), dend=dend, J=int(dend.max()) + 1,
-                rowk=flat_index(flat_index(np.arange(L1 * H)[:, None], K, np.arange(K)), C, 1),
-                stop_square=ot["stop_square"].astype(np.intp), K=K, M=max_move(params))
+    return dict(
+        value=np.ascontiguousarray(v, np.float32).reshape(-1),
+        dend=dend,
+        J=int(dend.max()) + 1,
+        rowk=flat_index(flat_index(np.arange(L1 * H)[:, None], K, np.arange(K)), C, 1),
+        stop_square=ot["stop_square"].astype(np.intp),
+        K=K,
+        M=max_move(params),
+    )
 
 
 def _dense_values(params, kn, state, rider, legal, first):
@@ -130,17 +142,17 @@ def _dense_values(params, kn, state, rider, legal, first):
     fi = row_starts(G, R) + rider
     pos = state.pos.reshape(-1).take(fi).astype(np.intp)
     held = state.spin.reshape(-1).take(fi).astype(np.intp)
-    sq = tv["stop_square"].take(pos, axis=0)                      # (G, K)
-    sq += row_starts_k(G, L1, K)                                   # flat squares of each game's relic row
-    kind = state.relic.reshape(-1).take(sq)                        # (G, K) int8 (square 0: never a relic)
+    sq = tv["stop_square"].take(pos, axis=0)  # (G, K)
+    sq += row_starts_k(G, L1, K)  # flat squares of each game's relic row
+    kind = state.relic.reshape(-1).take(sq)  # (G, K) int8 (square 0: never a relic)
     idx = tv["rowk"].take(flat_index(pos, params.spin_cap + 1, held), axis=0)
-    idx += kind                                                    # value[pos, held, k, kind + 1], flat
+    idx += kind  # value[pos, held, k, kind + 1], flat
     v = tv["value"].take(idx)
     flat = v.reshape(-1)
     skull = np.flatnonzero(kind == SKULL)
     if skull.size:
         card_k, _ = engine.option_list(params.max_spin_per_beat)
-        game, option = np.divmod(skull, K)                         # skull = flat_index(game, K, option)
+        game, option = np.divmod(skull, K)  # skull = flat_index(game, K, option)
         flat[skull] += np.float32(kn.greedy_card) * _card_back(params, state, fi[game], card_k[option])
     beat = state.beat + 1
     if beat in params.segment_ends() or beat == params.beats:
@@ -169,7 +181,7 @@ def _illegal(card, spin):
     if nc + ns > LEGAL_TABLE_BITS:
         ok = (card[:, :, None] & spin[:, None, :]).reshape(card.shape[0], -1)
         return np.where(ok, np.float32(0), np.float32(-np.inf))
-    bits = np.zeros(card.shape[0], np.intp)      # bits = card bits | spin bits << nc: the pattern as a number
+    bits = np.zeros(card.shape[0], np.intp)  # bits = card bits | spin bits << nc: the pattern as a number
     for j, m in enumerate([card[:, c] for c in range(nc)] + [spin[:, c] for c in range(ns)]):
         bits |= m.view(np.uint8).astype(np.intp) << j
     return _illegal_table(nc, ns).take(bits, axis=0)
@@ -195,12 +207,13 @@ def seal_choice(params, kn, state, rider, legal):
     d = np.arange(1, params.seal_range + 1)
     pos = state.pos.astype(np.intp)
     me = np.take_along_axis(pos, rider[:, None], axis=1)
-    sq = me + (d if params.seal_direction == "ahead" else -d)             # (G, D)
-    gap = sq[:, :, None] - pos[:, None, :]                                  # (G, D, R)
+    sq = me + (d if params.seal_direction == "ahead" else -d)  # (G, D)
+    gap = sq[:, :, None] - pos[:, None, :]  # (G, D, R)
     team = np.arange(R) // params.riders_per_player
     opp = (team[None, :] != team[rider][:, None]) & (pos < params.length)
-    w = np.where((gap >= 1) & (gap <= reach.size) & opp[:, None, :],
-                 reach[np.clip(gap - 1, 0, reach.size - 1)], 0.0).sum(axis=2)
+    w = np.where(
+        (gap >= 1) & (gap <= reach.size) & opp[:, None, :], reach[np.clip(gap - 1, 0, reach.size - 1)], 0.0
+    ).sum(axis=2)
     w = np.where(legal.seal[:, 1:], w, -1.0)
     best = np.argmax(w, axis=1)
     return np.where(w.max(axis=1) >= kn.greedy_seal_min, best + 1, 0)
@@ -213,7 +226,7 @@ def _reach_table(params):
     reach = np.asarray(knobs(params).greedy_seal_reach, np.float64)
     off = params.length + params.seal_range + 1
     table = np.zeros(2 * off + 1)
-    table[off + 1:off + 1 + reach.size] = reach
+    table[off + 1 : off + 1 + reach.size] = reach
     return table, off
 
 
@@ -236,7 +249,7 @@ def _seal_choice_cols(params, kn, state, rider, legal):
         base = me + (sign * d + off)
         w = np.zeros(G)
         for o in range(R):
-            w = w + table.take((base - pos[o]) * opp[o])    # np.where(opp[o], table[sq - pos[o] + off], 0)
+            w = w + table.take((base - pos[o]) * opp[o])  # np.where(opp[o], table[sq - pos[o] + off], 0)
         w = np.where(seal_ok[:, d], w, -1.0)
         if best_v is None:
             best_v, best_i = w, np.full(G, d, np.intp)

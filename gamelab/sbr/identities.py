@@ -5,16 +5,16 @@ Nothing here simulates: counts come from the board, pools from the point
 tables, averages from the deck.  The simulated side (terrain tax actually
 paid, mean card actually played) is joined by :mod:`gamelab.identities`.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
 
 import pandas as pd
 
-from .rules import CURVE, RIVER, ROCK, STRAIGHT, TOWN, FINISH, SbrParams, parse_code
+from .rules import CURVE, FINISH, RIVER, ROCK, STRAIGHT, TOWN, SbrParams, parse_code
 
-TERRAIN_NAMES = {STRAIGHT: "straight", CURVE: "curve", ROCK: "rock", RIVER: "river", TOWN: "town",
-                 FINISH: "finish"}
+TERRAIN_NAMES = {STRAIGHT: "straight", CURVE: "curve", ROCK: "rock", RIVER: "river", TOWN: "town", FINISH: "finish"}
 
 
 def mean_card(params: SbrParams) -> Fraction:
@@ -36,7 +36,7 @@ def map_statistics(params: SbrParams) -> pd.DataFrame:
     seg_len = params.length // n_segments
     rows = []
     for seg in range(n_segments + 1):
-        part = parsed if seg == 0 else parsed[(seg - 1) * seg_len: seg * seg_len]
+        part = parsed if seg == 0 else parsed[(seg - 1) * seg_len : seg * seg_len]
         row = {"segment": "all" if seg == 0 else seg}
         for code, name in TERRAIN_NAMES.items():
             row[name] = sum(1 for t, _ in part if t == code)
@@ -58,9 +58,12 @@ def terrain_tax_bound(params: SbrParams) -> dict[str, float]:
     curves, rocks = len(terrain_squares(params, CURVE)), len(terrain_squares(params, ROCK))
     counts = params.card_counts
     big = Fraction(sum(n for v, n in enumerate(counts) if v + 1 >= params.big_card), sum(counts))
-    return {"curves": curves, "rocks": rocks,
-            "worst": curves * params.curve_penalty + rocks * params.rock_penalty,
-            "card_mix": float(curves * params.curve_penalty * big + rocks * params.rock_penalty)}
+    return {
+        "curves": curves,
+        "rocks": rocks,
+        "worst": curves * params.curve_penalty + rocks * params.rock_penalty,
+        "card_mix": float(curves * params.curve_penalty * big + rocks * params.rock_penalty),
+    }
 
 
 def spin_income(params: SbrParams) -> dict[str, int]:
@@ -107,32 +110,54 @@ def rows(params: SbrParams) -> list:
 
     stats = map_statistics(params).set_index("segment")
     whole = stats.loc["all"]
-    out = [Row("①", "mileage deficit: squares - beats x mean card", 6, float(mileage_deficit(params)), 0),
-           Row("①", "mean drive card", 3.0, float(mean_card(params)), 0.05)]
+    out = [
+        Row("①", "mileage deficit: squares - beats x mean card", 6, float(mileage_deficit(params)), 0),
+        Row("①", "mean drive card", 3.0, float(mean_card(params)), 0.05),
+    ]
     tax = terrain_tax_bound(params)
-    out += [Row("②", "terrain tax if every curve and rock is crossed at the deck's big-card share", 11,
-                tax["card_mix"], 0.5),
-            Row("②", "terrain tax paid per rider over the game, simulated lineup", 11, None, 0.5,
-                sim_key="terrain_tax"),
-            Row("②", "terrain tax paid per rider, greedy agent on every seat", 11, None, 0.5,
-                sim_key="terrain_tax_greedy"),
-            Row("②", "terrain tax paid per rider, random agent on every seat", 11, None, 0.5,
-                sim_key="terrain_tax_random")]
+    out += [
+        Row(
+            "②", "terrain tax if every curve and rock is crossed at the deck's big-card share", 11, tax["card_mix"], 0.5
+        ),
+        Row("②", "terrain tax paid per rider over the game, simulated lineup", 11, None, 0.5, sim_key="terrain_tax"),
+        Row("②", "terrain tax paid per rider, greedy agent on every seat", 11, None, 0.5, sim_key="terrain_tax_greedy"),
+        Row("②", "terrain tax paid per rider, random agent on every seat", 11, None, 0.5, sim_key="terrain_tax_random"),
+    ]
     spin = spin_income(params)
-    out += [Row("③", "spin the board pays: rivers + towns", 10, spin["terrain"], 0),
-            Row("③", "... with every eye as well", None, spin["with_all_eyes"])]
+    out += [
+        Row("③", "spin the board pays: rivers + towns", 10, spin["terrain"], 0),
+        Row("③", "... with every eye as well", None, spin["with_all_eyes"]),
+    ]
     for n in (4, 5):
         pools = point_pools(params, n)
-        out += [Row("④", f"segment points on offer, {n} players", 66, pools["segments"], 0),
-                Row("④", f"relic points on offer, {n} players", 24, pools["relics"], 0),
-                Row("④", f"total points on offer, {n} players", 110, pools["total"], 0)]
-    out += [Row("④", "segment points / relic points", 2.75,
-                pools["segments"] / pools["relics"] if pools["relics"] else None, 0.005)]
-    out += [Row("⑤", "beat whose draw empties the deck", 15, deck_runs_out(params), 0),
-            Row("⑤", "cards left in hand at the end", 2, cards_left_in_hand(params), 0),
-            Row("⑤", "mean card played (simulated)", 3.19, None, 0.005, sim_key="mean_card_played")]
-    for name, claimed in (("straight", 30), ("curve", 13), ("rock", 6), ("river", 6), ("town", 4),
-                          ("relic", 12), ("finish", 1)):
+        out += [
+            Row("④", f"segment points on offer, {n} players", 66, pools["segments"], 0),
+            Row("④", f"relic points on offer, {n} players", 24, pools["relics"], 0),
+            Row("④", f"total points on offer, {n} players", 110, pools["total"], 0),
+        ]
+    out += [
+        Row(
+            "④",
+            "segment points / relic points",
+            2.75,
+            pools["segments"] / pools["relics"] if pools["relics"] else None,
+            0.005,
+        )
+    ]
+    out += [
+        Row("⑤", "beat whose draw empties the deck", 15, deck_runs_out(params), 0),
+        Row("⑤", "cards left in hand at the end", 2, cards_left_in_hand(params), 0),
+        Row("⑤", "mean card played (simulated)", 3.19, None, 0.005, sim_key="mean_card_played"),
+    ]
+    for name, claimed in (
+        ("straight", 30),
+        ("curve", 13),
+        ("rock", 6),
+        ("river", 6),
+        ("town", 4),
+        ("relic", 12),
+        ("finish", 1),
+    ):
         out.append(Row("4.3", f"{name} squares on the board", claimed, int(whole[name]), 0))
     for seg, (curves, rocks) in enumerate([(1, 0), (2, 2), (3, 2), (2, 0), (3, 1), (2, 1)], start=1):
         if seg in stats.index:
@@ -149,6 +174,7 @@ def simulated(params: SbrParams, frames: dict) -> dict:
     and player count when the frame has no such seats)."""
     from .. import runner
     from ..stats import mean_interval
+    from .agents import AgentParams
 
     players = 4 if 4 in frames else next(iter(frames))
     frame = frames[players]
@@ -157,15 +183,17 @@ def simulated(params: SbrParams, frames: dict) -> dict:
         return mean_interval(f.groupby("game")["terrain_tax"].mean().astype(float))
 
     g = frame.groupby("game")
-    out = {"terrain_tax": tax_of(frame),
-           "mean_card_played": mean_interval((g["card_sum"].sum() / g["cards_played"].sum()).astype(float))}
+    out = {
+        "terrain_tax": tax_of(frame),
+        "mean_card_played": mean_interval((g["card_sum"].sum() / g["cards_played"].sum()).astype(float)),
+    }
     n = min(int(frame["game"].nunique()), 20_000)
-    setup = runner.adapter("sbr").param_class
-    sim_params = params if isinstance(params, setup) else setup(**params.as_dict())
+    sim_params = params if isinstance(params, AgentParams) else AgentParams(**params.as_dict())
     for agent in ("greedy", "random"):
         mine = frame[frame["agent"] == agent]
         if mine["game"].nunique() < n:
-            mine = runner.simulate("sbr", n_games=n, seed=0, n_players=players, params=sim_params,
-                                   lineup=[agent] * players, progress=False)
+            mine = runner.simulate(
+                "sbr", n_games=n, seed=0, n_players=players, params=sim_params, lineup=[agent] * players, progress=False
+            )
         out[f"terrain_tax_{agent}"] = tax_of(mine)
     return out

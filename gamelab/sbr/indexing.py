@@ -5,6 +5,7 @@ axis, where fancy indexing is fastest.  The engine, the movement kernel and
 the agents all index the state this way; each helper's docstring gives the
 plain indexing it stands for.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache

@@ -5,6 +5,7 @@
 defaults and ranges so sweeps and sliders read them like a rule;
 :func:`knobs` gives a plain ``SbrParams`` the knobs' defaults.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -18,31 +19,67 @@ from .rules import SbrParams
 class AgentParams(SbrParams):
     """The rules plus the agents' model knobs (not rules: modelling choices)."""
 
-    greedy_move: float = param(1.0, low=0.0, high=10.0, section="agents",
-                               doc="greedy: value of a square gained this beat (a heart's squares included)")
-    greedy_relic: float = param(1.0, low=0.0, high=10.0, section="agents",
-                                doc="greedy: value of a relic point taken")
-    greedy_spin: float = param(0.6, low=0.0, high=10.0, section="agents",
-                               doc="greedy: value of a spin held after the move (spent, rivers, eye, town)")
-    greedy_card: float = param(0.15, low=0.0, high=5.0, section="agents",
-                               doc="greedy: value of a card pip kept in hand (a skull's card back too)")
-    greedy_tax: float = param(0.25, low=0.0, high=5.0, section="agents",
-                              doc="greedy: extra penalty per movement point lost to rocks and curves")
-    greedy_segment: float = param(1.0, low=0.0, high=10.0, section="agents",
-                                  doc="greedy: weight of the projected segment points on a segment's last beat")
-    greedy_final: float = param(1.0, low=0.0, high=10.0, section="agents",
-                                doc="greedy: weight of the projected final points on the last beat")
-    greedy_expect: float = param(3.0, low=0.0, high=7.0, section="agents",
-                                 doc="greedy: squares a rider still to act this beat is expected to move")
-    greedy_seal_reach: tuple = param((1.0, 0.9, 0.7, 0.5, 0.3, 0.1), low=0.0, high=1.0, length=(1, 10),
-                                     section="agents",
-                                     doc="greedy: chance an opponent 1, 2, ... squares behind a seal runs over it")
-    greedy_seal_min: float = param(0.5, low=0.0, high=20.0, section="agents",
-                                   doc="greedy: place a seal when its expected victims reach this")
-    lookahead_k: int = param(3, low=1, high=30, section="agents",
-                             doc="lookahead: greedy options tried per decision")
-    lookahead_beats: int = param(0, low=0, high=40, section="agents",
-                                 doc="lookahead: beats played out after the current one (0 = to the end)")
+    greedy_move: float = param(
+        1.0,
+        low=0.0,
+        high=10.0,
+        section="agents",
+        doc="greedy: value of a square gained this beat (a heart's squares included)",
+    )
+    greedy_relic: float = param(1.0, low=0.0, high=10.0, section="agents", doc="greedy: value of a relic point taken")
+    greedy_spin: float = param(
+        0.6,
+        low=0.0,
+        high=10.0,
+        section="agents",
+        doc="greedy: value of a spin held after the move (spent, rivers, eye, town)",
+    )
+    greedy_card: float = param(
+        0.15,
+        low=0.0,
+        high=5.0,
+        section="agents",
+        doc="greedy: value of a card pip kept in hand (a skull's card back too)",
+    )
+    greedy_tax: float = param(
+        0.25,
+        low=0.0,
+        high=5.0,
+        section="agents",
+        doc="greedy: extra penalty per movement point lost to rocks and curves",
+    )
+    greedy_segment: float = param(
+        1.0,
+        low=0.0,
+        high=10.0,
+        section="agents",
+        doc="greedy: weight of the projected segment points on a segment's last beat",
+    )
+    greedy_final: float = param(
+        1.0, low=0.0, high=10.0, section="agents", doc="greedy: weight of the projected final points on the last beat"
+    )
+    greedy_expect: float = param(
+        3.0,
+        low=0.0,
+        high=7.0,
+        section="agents",
+        doc="greedy: squares a rider still to act this beat is expected to move",
+    )
+    greedy_seal_reach: tuple = param(
+        (1.0, 0.9, 0.7, 0.5, 0.3, 0.1),
+        low=0.0,
+        high=1.0,
+        length=(1, 10),
+        section="agents",
+        doc="greedy: chance an opponent 1, 2, ... squares behind a seal runs over it",
+    )
+    greedy_seal_min: float = param(
+        0.5, low=0.0, high=20.0, section="agents", doc="greedy: place a seal when its expected victims reach this"
+    )
+    lookahead_k: int = param(3, low=1, high=30, section="agents", doc="lookahead: greedy options tried per decision")
+    lookahead_beats: int = param(
+        0, low=0, high=40, section="agents", doc="lookahead: beats played out after the current one (0 = to the end)"
+    )
 
 
 @lru_cache(maxsize=1)

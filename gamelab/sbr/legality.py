@@ -10,6 +10,7 @@ random legal play.
 * :func:`random_actions` and :func:`pick`: uniformly random legal choices;
   :func:`idle_actions` where nobody acts.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -20,9 +21,9 @@ from .indexing import flat, row_starts, row_starts_k, spin_affordable
 from .rules import N_VALUES, SbrParams
 from .state import Actions, Legal, State
 
-RETRIEVE_CHOICES = N_VALUES + 1    # a skull's wish: 0 (the highest card) or a value 1..5
-PICK_SLOTS = 60                    # divisible by 1..5: every count of options is exact
-PICK_TABLE_WIDTH = 8               # masks up to this wide are picked through a table by bit pattern
+RETRIEVE_CHOICES = N_VALUES + 1  # a skull's wish: 0 (the highest card) or a value 1..5
+PICK_SLOTS = 60  # divisible by 1..5: every count of options is exact
+PICK_TABLE_WIDTH = 8  # masks up to this wide are picked through a table by bit pattern
 
 
 def legal_for(params: SbrParams, state: State, rider: np.ndarray) -> Legal:
@@ -47,8 +48,8 @@ def _seal_mask(params, state, pos, has_seal):
     L1, D1 = params.length + 1, params.seal_range + 1
     sqc, valid = seal_squares(params)
     pi = pos.astype(np.intp)
-    sq = sqc.take(pi, axis=0)                                      # (G, D+1) squares, clipped
-    free = state.seal.reshape(-1).take(sq + row_starts_k(G, L1, D1)) < 0      # seal[g, sq[g, d]] < 0
+    sq = sqc.take(pi, axis=0)  # (G, D+1) squares, clipped
+    free = state.seal.reshape(-1).take(sq + row_starts_k(G, L1, D1)) < 0  # seal[g, sq[g, d]] < 0
     if params.seal_empty == "no_seal_no_rider":
         free &= ~(state.pos[:, None, :] == sq[:, :, None]).any(axis=2)
     seal = free & valid.take(seal_table_row(pi, has_seal, L1), axis=0)
@@ -87,8 +88,13 @@ def is_legal(params: SbrParams, state: State, legal: Legal, actions: Actions) ->
         return inside & mask[np.arange(G), np.clip(choice, 0, mask.shape[1] - 1)]
 
     retrieve = np.broadcast_to(np.asarray(actions.retrieve, np.intp), (G,))
-    ok = (allowed(legal.card, np.asarray(actions.card, np.intp) - 1) & allowed(legal.spin, actions.spin)
-          & allowed(legal.seal, actions.seal) & (retrieve >= 0) & (retrieve < RETRIEVE_CHOICES))
+    ok = (
+        allowed(legal.card, np.asarray(actions.card, np.intp) - 1)
+        & allowed(legal.spin, actions.spin)
+        & allowed(legal.seal, actions.seal)
+        & (retrieve >= 0)
+        & (retrieve < RETRIEVE_CHOICES)
+    )
     return ~legal.acting | ok
 
 
@@ -96,17 +102,26 @@ def idle_actions(n_games: int) -> Actions:
     """Actions for games where nobody acts (legal there: a rider not acting
     is legal with anything): card 1, no spin, no seal, no break."""
     zeros = np.zeros(n_games, np.intp)
-    return Actions(card=np.ones(n_games, np.intp), spin=zeros, seal=zeros.copy(), brk=np.zeros(n_games, bool),
-                   retrieve=zeros.copy())
+    return Actions(
+        card=np.ones(n_games, np.intp),
+        spin=zeros,
+        seal=zeros.copy(),
+        brk=np.zeros(n_games, bool),
+        retrieve=zeros.copy(),
+    )
 
 
 def random_actions(params: SbrParams, state: State, legal: Legal, rng: np.random.Generator) -> Actions:
     """Uniformly random legal card, spin, seal; break and retrieve at random
     (one uniform draw per choice and game)."""
     u = rng.random((len(Actions._fields), state.n_games))
-    return Actions(card=pick_by(legal.card, u[0]) + 1, spin=pick_by(legal.spin, u[1]),
-                   seal=pick_by(legal.seal, u[2]), brk=u[3] < 0.5,
-                   retrieve=(u[4] * RETRIEVE_CHOICES).astype(np.intp))
+    return Actions(
+        card=pick_by(legal.card, u[0]) + 1,
+        spin=pick_by(legal.spin, u[1]),
+        seal=pick_by(legal.seal, u[2]),
+        brk=u[3] < 0.5,
+        retrieve=(u[4] * RETRIEVE_CHOICES).astype(np.intp),
+    )
 
 
 def pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -118,8 +133,8 @@ def pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def _pick_table(width: int) -> np.ndarray:
     """(2**width, PICK_SLOTS): for each mask pattern, the column chosen by each
     of PICK_SLOTS equal slices of [0, 1)."""
-    table = np.zeros((2 ** width, PICK_SLOTS), np.intp)
-    for pattern in range(1, 2 ** width):
+    table = np.zeros((2**width, PICK_SLOTS), np.intp)
+    for pattern in range(1, 2**width):
         cols = [c for c in range(width) if pattern >> c & 1]
         table[pattern] = [cols[j * len(cols) // PICK_SLOTS] for j in range(PICK_SLOTS)]
     return table
@@ -129,12 +144,12 @@ def pick_by(mask, u):
     """The column of each row's True entries picked by uniform ``u`` (G,):
     plain, ``np.flatnonzero(row)[int(u * row.sum())]`` (the table's slices
     of [0, 1) give exactly that for counts dividing PICK_SLOTS)."""
-    if mask.shape[1] > PICK_TABLE_WIDTH:                  # wide masks: the k-th True column
+    if mask.shape[1] > PICK_TABLE_WIDTH:  # wide masks: the k-th True column
         c = mask.cumsum(axis=1)
         return np.argmax(c > (u * c[:, -1]).astype(np.intp)[:, None], axis=1)
     x = mask.view(np.uint8)
-    bits = x[:, 0].astype(np.intp)                        # bits = sum(mask[:, c] << c): the row as a number
+    bits = x[:, 0].astype(np.intp)  # bits = sum(mask[:, c] << c): the row as a number
     for c in range(1, mask.shape[1]):
         bits |= x[:, c].astype(np.intp) << c
     slot = (u * PICK_SLOTS).astype(np.intp)
-    return _pick_table(mask.shape[1]).reshape(-1).take(bits * PICK_SLOTS + slot)   # table[bits, slot]
+    return _pick_table(mask.shape[1]).reshape(-1).take(bits * PICK_SLOTS + slot)  # table[bits, slot]

@@ -5,6 +5,7 @@ Policy improvement over the greedy (:mod:`gamelab.sbr.greedy`): its
 beats, 6.3 final points by the squares reached) with every rider greedy;
 the best margin wins.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,7 +16,7 @@ from .knobs import knobs
 from .options import option_index
 from .state import Actions
 
-GREEDY_TIE_BONUS = 1e-6     # added to the greedy's own option's margin: ties go to the greedy's choice
+GREEDY_TIE_BONUS = 1e-6  # added to the greedy's own option's margin: ties go to the greedy's choice
 
 
 def lookahead_policy(params, state, rider, legal, rng=None) -> Actions:
@@ -35,7 +36,7 @@ def lookahead_policy(params, state, rider, legal, rng=None) -> Actions:
     card_k, spin_k = engine.option_list(params.max_spin_per_beat)
     val = greedy_values(params, state, rider[ga], legal, games=ga)
     k = min(kn.lookahead_k, val.shape[1])
-    top = np.argsort(-val, axis=1, kind="stable")[:, :k]             # (n, k)
+    top = np.argsort(-val, axis=1, kind="stable")[:, :k]  # (n, k)
     valid = np.take_along_axis(val, top, axis=1) > -np.inf
     top = np.where(valid, top, top[:, :1])
     S = params.max_spin_per_beat
@@ -43,9 +44,13 @@ def lookahead_policy(params, state, rider, legal, rng=None) -> Actions:
     reps = np.repeat(ga, k)
     sim = state.take(reps)
     n = reps.size
-    acts = Actions(card=card_k[top].reshape(-1), spin=spin_k[top].reshape(-1),
-                   seal=base.seal[reps], brk=base.brk[reps] & (top == top[:, :1]).reshape(-1),
-                   retrieve=np.zeros(n, np.intp))
+    acts = Actions(
+        card=card_k[top].reshape(-1),
+        spin=spin_k[top].reshape(-1),
+        seal=base.seal[reps],
+        brk=base.brk[reps] & (top == top[:, :1]).reshape(-1),
+        retrieve=np.zeros(n, np.intp),
+    )
     slot = int(engine.slot_of(state, rider)[ga[0]])
     engine.act(params, sim, acts, slot, inplace=True)
     _play_out(params, sim, slot + 1, kn.lookahead_beats)

@@ -17,6 +17,7 @@ square's relic (5.4: eye, heart, and the heart's walk under
   move riders themselves); every (card, spin) option at once is in
   :mod:`gamelab.sbr.options`.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -27,7 +28,7 @@ from .indexing import flat, flat_index
 from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, TOWN, SbrParams
 from .state import State
 
-SEAL_WORD = 8      # squares of the int8 seal board read at once as one int64 (:func:`_seal_near`)
+SEAL_WORD = 8  # squares of the int8 seal board read at once as one int64 (:func:`_seal_near`)
 
 
 def max_move(params: SbrParams) -> int:
@@ -70,12 +71,22 @@ def move_tables(params: SbrParams):
                     pos = st = sq
                     riv |= terr[sq] == RIVER
                 stop[s, m0, big], end[s, m0, big], river[s, m0, big], tax[s, m0, big] = st, pos, riv, tx
-    return dict(stop=stop, end=end, river=river, tax=tax, terrain=terr, M=M,
-                points=np.array(list(params.relic_points) + [0], np.int16),
-                stop_i=stop.astype(np.intp).reshape(-1), end_i=end.astype(np.intp).reshape(-1),
-                tax_i=tax.astype(np.intp).reshape(-1), river_i=river.reshape(-1).copy(), town=terr == TOWN,
-                river_sq=terr == RIVER,
-                extra=np.array([[_extra_cost(params, t, b) for b in (0, 1)] for t in terr], np.intp).reshape(-1))
+    return dict(
+        stop=stop,
+        end=end,
+        river=river,
+        tax=tax,
+        terrain=terr,
+        M=M,
+        points=np.array(list(params.relic_points) + [0], np.int16),
+        stop_i=stop.astype(np.intp).reshape(-1),
+        end_i=end.astype(np.intp).reshape(-1),
+        tax_i=tax.astype(np.intp).reshape(-1),
+        river_i=river.reshape(-1).copy(),
+        town=terr == TOWN,
+        river_sq=terr == RIVER,
+        extra=np.array([[_extra_cost(params, t, b) for b in (0, 1)] for t in terr], np.intp).reshape(-1),
+    )
 
 
 def table_index(pos, m, big, M):
@@ -123,14 +134,23 @@ def move_outcome(params, st, tb, g, r, card, m, brk, spin, first=None, fi=None):
         first = first_seal(params, tb, st, g, r, pos)
     s = np.flatnonzero(end - pos >= first)
     if s.size:
-        w = walk(params, tb, seal_flat, g.take(s), r.take(s), pos.take(s), m.take(s), big.take(s), brk.take(s),
-                  spin0.take(s))
+        w = walk(
+            params, tb, seal_flat, g.take(s), r.take(s), pos.take(s), m.take(s), big.take(s), brk.take(s), spin0.take(s)
+        )
         stop[s], end[s], tax[s], spin[s], hits[s] = w[:5]
         removed_i.append(s[w[5]])
         removed_sq.append(w[6])
     kind, end, spin = _stop_square(params, st, tb, g, r, stop, end, spin, hits, (removed_i, removed_sq))
-    return dict(stop=stop, end=end, spin=spin, tax=tax, hits=hits, relic=kind,
-                removed_i=_concat(removed_i), removed_sq=_concat(removed_sq))
+    return dict(
+        stop=stop,
+        end=end,
+        spin=spin,
+        tax=tax,
+        hits=hits,
+        relic=kind,
+        removed_i=_concat(removed_i),
+        removed_sq=_concat(removed_sq),
+    )
 
 
 def _stop_square(params, st, tb, g, r, stop, end, spin, hits, removed):
@@ -143,7 +163,7 @@ def _stop_square(params, st, tb, g, r, stop, end, spin, hits, removed):
     has = stop >= 0
     sq = np.maximum(stop, 0)
     kind = st.relic.reshape(-1).take(flat_index(g, L1, sq)).astype(np.intp)
-    if st.relic[:, 0].max(initial=-1) >= 0:       # square 0 holds no relic unless a caller put one there
+    if st.relic[:, 0].max(initial=-1) >= 0:  # square 0 holds no relic unless a caller put one there
         kind = np.where(has, kind, -1)
     spin = _gain(spin, kind == EYE, params.eye_spin, cap)
     heart = kind == HEART
@@ -169,7 +189,7 @@ def first_seal(params, tb, st, g, r, pos):
     s = np.nonzero(_seal_near(params, st, g, pos, M))[0]
     if s.size:
         off = np.arange(1, M + 1)
-        ahead = np.minimum(pos[s, None] + off, params.length)                    # (n, M) squares, clipped
+        ahead = np.minimum(pos[s, None] + off, params.length)  # (n, M) squares, clipped
         owner = st.seal.reshape(-1)[flat_index(g[s, None], params.length + 1, ahead)]
         hit = (owner >= 0) & ~_ignored(params, owner, r[s, None])
         first[s] = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, M + 1)
@@ -188,7 +208,7 @@ def _seal_near(params, st, g, pos, M):
     # words[i] = the W bytes board[i:i+W] as one int64 (a strided view, no copy)
     words = np.ndarray(shape=(board.size - W + 1,), dtype=np.int64, buffer=board, strides=(1,))
     first = np.minimum(flat_index(g, L1, pos + 1), board.size - W)
-    return words[first] != -1       # plain: (board[first:first+W] >= 0).any(); take would copy the view
+    return words[first] != -1  # plain: (board[first:first+W] >= 0).any(); take would copy the view
 
 
 def _ignored(params, owner, r):
@@ -211,7 +231,7 @@ def walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
     L, cap = params.length, params.spin_cap
     extra_t, river_t = tb["extra"], tb["river_sq"]
     n = g.size
-    base = g * (L + 1)                   # each game's row of the seal board
+    base = g * (L + 1)  # each game's row of the seal board
     stop = np.full(n, -1, np.intp)
     tax = np.zeros(n, np.intp)
     hits = np.zeros(n, np.intp)
@@ -220,25 +240,25 @@ def walk(params, tb, seal_flat, g, r, pos, m, big, brk, spin):
     active = (m > 0) & (pos < L)
     while active.any():
         sq = np.minimum(pos + 1, L)
-        m = m - active                           # np.where(active, m - 1, m)
+        m = m - active  # np.where(active, m - 1, m)
         extra = extra_t.take(extra_index(sq, big))
         pay = active & (extra > 0) & (m > 0)
         enter = active
         if params.extra_cost_rule == "stop_before":
             blocked = pay & (m < extra)
-            tax += blocked * m                   # np.where(blocked, tax + m, tax)
-            m = m - blocked * m                  # np.where(blocked, 0, m)
+            tax += blocked * m  # np.where(blocked, tax + m, tax)
+            m = m - blocked * m  # np.where(blocked, 0, m)
             enter = active & ~blocked
             pay = pay & ~blocked
-        take = pay * np.minimum(extra, m)        # np.where(pay, min(extra, m), 0)
+        take = pay * np.minimum(extra, m)  # np.where(pay, min(extra, m), 0)
         tax += take
         m = m - take
-        pos = pos + enter * (sq - pos)           # np.where(enter, sq, pos)
-        stop = stop + enter * (sq - stop)        # np.where(enter, sq, stop)
+        pos = pos + enter * (sq - pos)  # np.where(enter, sq, pos)
+        stop = stop + enter * (sq - stop)  # np.where(enter, sq, stop)
         riv = enter & river_t.take(sq) & ~river
         river |= riv
         spin = _gain(spin, riv, params.river_spin, cap)
-        owner = (seal_flat.take(base + sq) + 1) * enter - 1    # np.where(enter, seal[g, sq], -1)
+        owner = (seal_flat.take(base + sq) + 1) * enter - 1  # np.where(enter, seal[g, sq], -1)
         m, spin, hit, removed = _meet_seal(params, owner, r, m, brk, spin)
         if removed.any():
             hits += hit
@@ -260,16 +280,16 @@ def _meet_seal(params, owner, r, m, brk, spin):
     if params.seal_owner_bonus:
         bonus = has & (owner == r)
         removed = bonus
-        m = m + bonus * params.seal_owner_bonus      # np.where(bonus, m + seal_owner_bonus, m)
+        m = m + bonus * params.seal_owner_bonus  # np.where(bonus, m + seal_owner_bonus, m)
         ign = ign | (owner == r)
     opp = has & ~ign
     zero = opp & (m == 0) & (not params.break_on_stop)
     rest = opp & ~zero
     hit = rest | (zero & params.seal_spent_on_stop)
     can = rest & brk & (spin >= params.seal_break_cost)
-    spin = spin - can * params.seal_break_cost    # np.where(can, spin - seal_break_cost, spin)
+    spin = spin - can * params.seal_break_cost  # np.where(can, spin - seal_break_cost, spin)
     pen = rest & ~can
-    m = m - pen * (m - np.maximum(0, m - params.seal_penalty))   # np.where(pen, max(0, m - penalty), m)
+    m = m - pen * (m - np.maximum(0, m - params.seal_penalty))  # np.where(pen, max(0, m - penalty), m)
     return m, spin, hit, removed | hit
 
 
@@ -277,7 +297,7 @@ def _heart_walk(params, seal_flat, g, r, pos):
     """The heart's squares meeting seals (``heart_passes_seals``): no
     terrain, no relic, no breaking."""
     L = params.length
-    base = g * (L + 1)                   # each game's row of the seal board
+    base = g * (L + 1)  # each game's row of the seal board
     steps = np.full(g.size, params.heart_steps, np.intp)
     hits = np.zeros(g.size, np.intp)
     no = np.zeros(g.size, bool)
@@ -287,7 +307,7 @@ def _heart_walk(params, seal_flat, g, r, pos):
     while active.any():
         sq = np.where(active, np.minimum(pos + 1, L), pos)
         pos = sq
-        steps = steps - active                   # np.where(active, steps - 1, steps)
+        steps = steps - active  # np.where(active, steps - 1, steps)
         owner = np.where(active, seal_flat[base + sq], -1)
         steps, _, hit, removed = _meet_seal(params, owner, r, steps, no, spin)
         hits += hit
@@ -297,8 +317,15 @@ def _heart_walk(params, seal_flat, g, r, pos):
     return pos, hits, np.concatenate(rem_i), np.concatenate(rem_sq)
 
 
-def outcome(params: SbrParams, state: State, rider: np.ndarray, card: np.ndarray, spin: np.ndarray,
-            brk: np.ndarray | bool = False, games: np.ndarray | None = None) -> dict:
+def outcome(
+    params: SbrParams,
+    state: State,
+    rider: np.ndarray,
+    card: np.ndarray,
+    spin: np.ndarray,
+    brk: np.ndarray | bool = False,
+    games: np.ndarray | None = None,
+) -> dict:
     """What ``rider`` would get from playing ``card`` with ``spin`` spent (both
     (n, K): K options per game) and breaking seals or not, without changing
     the state: steps 4-5 of 6.2 exactly as :func:`act` plays them.  ``rider``
@@ -320,10 +347,19 @@ def outcome(params: SbrParams, state: State, rider: np.ndarray, card: np.ndarray
     rider = np.asarray(rider, np.intp)
     fi = flat_index(games, R, rider)
     held = np.repeat(flat(state.spin)[fi].astype(np.intp), K)
-    first = np.repeat(first_seal(params, tb, state, games, rider,
-                                 flat(state.pos)[fi].astype(np.intp)), K)
-    out = move_outcome(params, state, tb, np.repeat(games, K), np.repeat(rider, K), card.reshape(-1),
-                   (card + spin).reshape(-1), brk.reshape(-1), held - spin.reshape(-1), first)
+    first = np.repeat(first_seal(params, tb, state, games, rider, flat(state.pos)[fi].astype(np.intp)), K)
+    out = move_outcome(
+        params,
+        state,
+        tb,
+        np.repeat(games, K),
+        np.repeat(rider, K),
+        card.reshape(-1),
+        (card + spin).reshape(-1),
+        brk.reshape(-1),
+        held - spin.reshape(-1),
+        first,
+    )
     return {k: v.reshape(n, K) for k, v in out.items() if k not in ("removed_i", "removed_sq")}
 
 
@@ -333,5 +369,4 @@ def seal_ahead(params: SbrParams, state: State, rider: np.ndarray) -> np.ndarray
     tb = move_tables(params)
     G, R = state.pos.shape
     fi = flat_index(np.arange(G), R, np.asarray(rider, np.intp))
-    return first_seal(params, tb, state, np.arange(G), np.asarray(rider, np.intp),
-                      flat(state.pos)[fi].astype(np.intp))
+    return first_seal(params, tb, state, np.arange(G), np.asarray(rider, np.intp), flat(state.pos)[fi].astype(np.intp))

@@ -11,6 +11,7 @@ square-by-square walk only where a seal (5.3) lies within reach.
   by start square, spin held and relic at the stop square;
   :func:`option_index` the column of a (card, spin) option.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -22,7 +23,7 @@ from .movement import first_seal, move_tables, outcome, walk
 from .rules import EYE, HEART, N_VALUES, TOWN, SbrParams
 from .state import UNKNOWN, State
 
-RELIC_CODES = UNKNOWN + 2    # relic code + 1 at a stop square: 0 none, 1..4 eye..skull, 5 unknown
+RELIC_CODES = UNKNOWN + 2  # relic code + 1 at a stop square: 0 none, 1..4 eye..skull, 5 unknown
 
 
 @lru_cache(maxsize=8)
@@ -48,9 +49,15 @@ def option_move_tables(params: SbrParams):
     return {k: np.ascontiguousarray(tb[k][:, m, big]) for k in ("stop", "end", "tax", "river")}
 
 
-def options(params: SbrParams, state: State, rider: np.ndarray, brk: bool = False,
-            games: np.ndarray | None = None, first: np.ndarray | None = None,
-            mask: np.ndarray | None = None) -> dict:
+def options(
+    params: SbrParams,
+    state: State,
+    rider: np.ndarray,
+    brk: bool = False,
+    games: np.ndarray | None = None,
+    first: np.ndarray | None = None,
+    mask: np.ndarray | None = None,
+) -> dict:
     """:func:`outcome` of every (card, spin) option of :func:`option_list`,
     (n, K) arrays (whether the rider holds the card or the spin is not
     checked: see :func:`legal`).  With ``mask`` (n, K) only the True options
@@ -84,7 +91,7 @@ def _options_flat(params, state, games, rider, i, k, brk, first):
     fi = flat_index(games, R, rider)
     pos_g = flat(state.pos)[fi].astype(np.intp)
     pos = pos_g[i]
-    ti = flat_index(pos, K, k)                                   # ot[key][pos, k]
+    ti = flat_index(pos, K, k)  # ot[key][pos, k]
     stop, end, tax = (ot[key].reshape(-1)[ti] for key in ("stop", "end", "tax"))
     spin0 = flat(state.spin)[fi].astype(np.int16)[i] - spin_k.astype(np.int16)[k]
     spin = np.minimum(params.spin_cap, spin0 + ot["river"].reshape(-1)[ti] * np.int16(params.river_spin))
@@ -94,8 +101,18 @@ def _options_flat(params, state, games, rider, i, k, brk, first):
     slow = np.nonzero(end - pos >= first[i])[0]
     if slow.size:
         gi, kk = i[slow], k[slow]
-        w = walk(params, tb, state.seal.reshape(-1), games[gi], rider[gi], pos[slow], card_k[kk] + spin_k[kk],
-                  card_k[kk] >= params.big_card, np.full(slow.size, brk), spin0[slow].astype(np.intp))
+        w = walk(
+            params,
+            tb,
+            state.seal.reshape(-1),
+            games[gi],
+            rider[gi],
+            pos[slow],
+            card_k[kk] + spin_k[kk],
+            card_k[kk] >= params.big_card,
+            np.full(slow.size, brk),
+            spin0[slow].astype(np.intp),
+        )
         stop[slow], end[slow], tax[slow], spin[slow], hits[slow] = w[:5]
     has = stop >= 0
     sq = np.where(has, stop, 0)
@@ -128,6 +145,7 @@ def option_table(params: SbrParams):
 
     def b(a):
         return np.broadcast_to(a, shape)
+
     stop, end, tax = (b(ot[key][:, None, :, None]) for key in ("stop", "end", "tax"))
     held = b(np.arange(H, dtype=np.int16)[None, :, None, None])
     spin0 = held - b(spin_k.astype(np.int16)[None, None, :, None])
@@ -136,5 +154,11 @@ def option_table(params: SbrParams):
     sq = np.where(has, stop, 0)
     kind = np.where(has, b(np.arange(-1, RELIC_CODES - 1, dtype=np.int8)), -1)
     end, spin = _stop_effects(params, tb, has, sq, kind, end, spin)
-    return dict(stop=np.ascontiguousarray(stop), end=np.ascontiguousarray(end), spin=spin,
-                tax=np.ascontiguousarray(tax), relic=kind, stop_square=np.ascontiguousarray(sq[:, 0, :, 0]))
+    return dict(
+        stop=np.ascontiguousarray(stop),
+        end=np.ascontiguousarray(end),
+        spin=spin,
+        tax=np.ascontiguousarray(tax),
+        relic=kind,
+        stop_square=np.ascontiguousarray(sq[:, 0, :, 0]),
+    )

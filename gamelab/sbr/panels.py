@@ -6,6 +6,7 @@
 * :func:`panel_extras`: the table and two plots (final squares, score
   composition by seat).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,17 +21,22 @@ def panel_table(frame):
     from ..stats import mean_interval
 
     per_game = frame.groupby("game")
-    rows = [("arrival rate (riders reaching 60)", per_game["finished"].mean()),
-            ("arrival beat (riders who arrived)", frame.dropna(subset=["arrival_beat"]).groupby("game")["arrival_beat"].mean()),
-            ("final square", per_game["final_square"].mean()),
-            ("segment points per player", per_game["segment_points"].mean()),
-            ("relic points per player", per_game["relic_points"].mean()),
-            ("final points per player", per_game["final_points"].mean()),
-            ("relics per player", per_game["relics"].mean()),
-            ("spin spent per player", per_game["spin_spent"].mean()),
-            ("seals placed per player", per_game["seals_placed"].mean()),
-            ("seal triggers per game", per_game["seal_triggers"].first()),
-            ("terrain tax per player (squares)", per_game["terrain_tax"].mean())]
+    rows = [
+        ("arrival rate (riders reaching 60)", per_game["finished"].mean()),
+        (
+            "arrival beat (riders who arrived)",
+            frame.dropna(subset=["arrival_beat"]).groupby("game")["arrival_beat"].mean(),
+        ),
+        ("final square", per_game["final_square"].mean()),
+        ("segment points per player", per_game["segment_points"].mean()),
+        ("relic points per player", per_game["relic_points"].mean()),
+        ("final points per player", per_game["final_points"].mean()),
+        ("relics per player", per_game["relics"].mean()),
+        ("spin spent per player", per_game["spin_spent"].mean()),
+        ("seals placed per player", per_game["seals_placed"].mean()),
+        ("seal triggers per game", per_game["seal_triggers"].first()),
+        ("terrain tax per player (squares)", per_game["terrain_tax"].mean()),
+    ]
     out = []
     for label, series in rows:
         e = mean_interval(series.astype(float))

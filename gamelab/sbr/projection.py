@@ -6,13 +6,14 @@ squares (those still to act this beat move ``greedy_expect``); on the last
 beat the final points (6.3) too.  :func:`rank_terms` for any options,
 :func:`dense_rank_terms` the same for every option of every game.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from .indexing import row_starts, row_starts_k
 
-NOT_AHEAD = 1e6     # subtracted from a rider's own threshold: no end square lies below it
+NOT_AHEAD = 1e6  # subtracted from a rider's own threshold: no end square lies below it
 
 
 def rank_terms(params, kn, state, games, rider, i, end, v):
@@ -26,7 +27,7 @@ def rank_terms(params, kn, state, games, rider, i, end, v):
         return v
     L, R = params.length, state.pos.shape[1]
     pos_all = state.pos[games].astype(np.float32)
-    place = np.argsort(state.order[games], axis=1)        # place[g, o] = o's slot this beat
+    place = np.argsort(state.order[games], axis=1)  # place[g, o] = o's slot this beat
     mine = np.take_along_axis(place, rider[:, None], axis=1)
     proj = np.minimum(L, pos_all + np.float32(kn.greedy_expect) * ((place > mine) & (pos_all < L)))
     start = state.seg_start[games].astype(np.float32)
@@ -67,14 +68,16 @@ def dense_rank_terms(params, kn, state, rider, pos, dend, J, v):
         proj = np.minimum(L, pos_o + f32(kn.greedy_expect) * ((place[:, o] > mine) & (pos_o < L)))
         d_o = proj - state.seg_start[:, o].astype(f32)
         c = np.ceil(d_o)
-        a = s_me + c                       # ends below: d_o > d_me; at a: a tie on distance
+        a = s_me + c  # ends below: d_o > d_me; at a: a tie on distance
         me = rider == o
         seg_b.append(a + ((d_o == c) & (proj > a)) - me * f32(NOT_AHEAD))
         fin_b.append(proj - me * f32(NOT_AHEAD))
     e = pos.astype(f32)
     out = v
-    for on, bounds, table, w in ((seg_end, seg_b, params.segment_points, kn.greedy_segment),
-                                 (last, fin_b, params.final_points, kn.greedy_final)):
+    for on, bounds, table, w in (
+        (seg_end, seg_b, params.segment_points, kn.greedy_segment),
+        (last, fin_b, params.final_points, kn.greedy_final),
+    ):
         if not on:
             continue
         terms = f32(w) * np.asarray(table, f32)
@@ -85,7 +88,7 @@ def dense_rank_terms(params, kn, state, rider, pos, dend, J, v):
             for bnd in bounds:
                 rank += ej < bnd
             add[:, j] = terms.take(rank)
-        out = out + add.reshape(-1).take(row_starts_k(G, J, dend.shape[1]) + dend)   # add[g, dend[g, k]]
+        out = out + add.reshape(-1).take(row_starts_k(G, J, dend.shape[1]) + dend)  # add[g, dend[g, k]]
     return out
 
 
@@ -95,5 +98,5 @@ def _places(order):
     place = np.empty((G, R), np.int8)
     flat, base = place.reshape(-1), row_starts(G, R)
     for s in range(R):
-        flat[base + order[:, s]] = s       # place[g, order[g, s]] = s
+        flat[base + order[:, s]] = s  # place[g, order[g, s]] = s
     return place

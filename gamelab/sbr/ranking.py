@@ -8,6 +8,7 @@
   scoring (6.2) and final scoring (6.3); :func:`count_below` ranks the
   winners (6.3) and :func:`win_key` packs the winners' tie-breaks.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,10 +17,10 @@ from .indexing import row_starts
 from .rules import SbrParams
 from .state import State
 
-SPIN_RADIX = 64        # more than any spin held (spin_cap <= 20): packs (square, spin) in one key
-KEY_MAX = 255          # every ranking key lies within -255..255 (squares, distances, relics)
-KEY_RADIX = 512        # 2 * KEY_MAX + 2: one ranking key per digit
-WIN_RELICS = 1_000     # result's key: score, then relics (< 1000), then squares (< 1000)
+SPIN_RADIX = 64  # more than any spin held (spin_cap <= 20): packs (square, spin) in one key
+KEY_MAX = 255  # every ranking key lies within -255..255 (squares, distances, relics)
+KEY_RADIX = 512  # 2 * KEY_MAX + 2: one ranking key per digit
+WIN_RELICS = 1_000  # result's key: score, then relics (< 1000), then squares (< 1000)
 WIN_SCORE = 1_000_000
 
 
@@ -51,7 +52,7 @@ def order_by(key):
     order = np.empty((G, R), np.int8)
     flat, base = order.reshape(-1), row_starts(G, R)
     for i, rank in enumerate(_rank_columns(key)):
-        flat[base + rank] = i          # order[g, rank[g]] = i
+        flat[base + rank] = i  # order[g, rank[g]] = i
     return order
 
 

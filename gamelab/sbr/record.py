@@ -12,6 +12,7 @@ lists are then per rider, except ``total`` (per player).  Optional ``start``
 names the start player (section 6.1; beat 1's ties, and every seat-order tie
 under ``params: {seat_order: from_start}``); by default seat 1 starts.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,8 +32,9 @@ def _params(record) -> SbrParams:
     if variant not in VARIANTS:
         raise RecordError(f"variant {variant!r} is unknown: expected one of {', '.join(VARIANTS)}")
     try:
-        return from_mapping(SbrParams, record.get("params") or {}, base=params_for_variant(variant),
-                            source="record params")
+        return from_mapping(
+            SbrParams, record.get("params") or {}, base=params_for_variant(variant), source="record params"
+        )
     except GamelabError as exc:
         raise RecordError(str(exc)) from None
 
@@ -46,8 +48,9 @@ def _names(record, p):
     try:
         check_players(p, len(players))
     except ParamError:
-        raise RecordError(f"{len(players)} players: this game takes {p.min_players}-{p.max_players} (section 2)") \
-            from None
+        raise RecordError(
+            f"{len(players)} players: this game takes {p.min_players}-{p.max_players} (section 2)"
+        ) from None
     if p.riders_per_player == 1:
         return players, players
     return players, [f"{n}/{k + 1}" for n in players for k in range(p.riders_per_player)]
@@ -87,16 +90,18 @@ def _start_state(record, p, players, riders):
         if record["start"] not in players:
             raise RecordError(f"start: {record['start']!r} is not in 'players'")
         start = players.index(record["start"]) * p.riders_per_player
-    chance = engine.Chance(np.broadcast_to(base, (1, R, base.size)).copy(), _relics(record, p)[None, :],
-                           np.array([start], np.int8))
-    st = engine.init(p, 1, len(players), chance)      # beat 1's order: the hands do not enter it
-    st.hand[:] = np.array(p.card_counts, np.int8)     # the whole deck in hand, nothing to draw
+    chance = engine.Chance(
+        np.broadcast_to(base, (1, R, base.size)).copy(), _relics(record, p)[None, :], np.array([start], np.int8)
+    )
+    st = engine.init(p, 1, len(players), chance)  # beat 1's order: the hands do not enter it
+    st.hand[:] = np.array(p.card_counts, np.int8)  # the whole deck in hand, nothing to draw
     st.drawn[:] = base.size
     return st
 
 
 def _action(p, st, entry, beat, name, r):
     """Check one rider's action against the rules; the engine's Actions."""
+
     def err(msg, rule):
         return RecordError(msg, where=f"beat {beat}", player=name, rule=rule)
 
@@ -111,8 +116,11 @@ def _action(p, st, entry, beat, name, r):
         raise err(f"card {card!r} is not a drive card", "section 5.1: drive cards are 1-5")
     lg = engine.legal_for(p, st, np.array([r]))
     if not lg.card[0, card - 1]:
-        raise err(f"card {card}: no {card} left to play (card {p.card_counts[card - 1] + 1 - st.hand[0, r, card - 1]} "
-                  f"of that value)", f"section 5.1: {p.card_counts[card - 1]} cards of each value per deck")
+        raise err(
+            f"card {card}: no {card} left to play (card {p.card_counts[card - 1] + 1 - st.hand[0, r, card - 1]} "
+            f"of that value)",
+            f"section 5.1: {p.card_counts[card - 1]} cards of each value per deck",
+        )
     if not isinstance(spin, int) or isinstance(spin, bool) or spin < 0:
         raise err(f"spin {spin!r} is not a number of spin points", "section 5.2")
     if spin > p.max_spin_per_beat:
@@ -136,8 +144,7 @@ def _check_seal(p, st, lg, seal, r, err):
     if not 1 <= seal <= p.seal_range:
         raise err(f"seal {seal} squares {where}", rule)
     if st.seals_left[0, r] <= 0:
-        raise err(f"places seal number {p.seals_per_player + 1}",
-                  f"section 5.3: {p.seals_per_player} seals per player")
+        raise err(f"places seal number {p.seals_per_player + 1}", f"section 5.3: {p.seals_per_player} seals per player")
     sq = int(st.pos[0, r]) + (seal if where == "ahead" else -seal)
     if not 1 <= sq < p.length:
         raise err(f"seal on square {sq}, off the track", rule)
@@ -159,7 +166,7 @@ def replay(record: dict):
     for i, beat in enumerate(beats, start=1):
         ledger_beats.append(_replay_beat(p, st, beat, i, riders))
         _next_beat(p, st)
-    while st.beat < p.beats and (st.pos[0] >= p.length).all():   # everyone home: nothing left to act
+    while st.beat < p.beats and (st.pos[0] >= p.length).all():  # everyone home: nothing left to act
         _next_beat(p, st)
     return _ledger(record, p, st, players, riders, ledger_beats)
 
@@ -184,8 +191,12 @@ def _replay_beat(p, st, beat, i, riders):
         name = riders[r]
         if st.pos[0, r] >= p.length:
             if name in beat:
-                raise RecordError("acts after reaching the finish", where=f"beat {i}", player=name,
-                                  rule="FAQ Q13: a finished rider no longer acts")
+                raise RecordError(
+                    "acts after reaching the finish",
+                    where=f"beat {i}",
+                    player=name,
+                    rule="FAQ Q13: a finished rider no longer acts",
+                )
             continue
         if name not in beat:
             continue
@@ -194,30 +205,56 @@ def _replay_beat(p, st, beat, i, riders):
         _, ev = engine.act(p, st, acts, slot, inplace=True)
         _check_relic(p, ev, acts, disc, i, name)
         order.append(name)
-        moves.append(dict(player=name, card=int(acts.card[0]), spin=int(acts.spin[0]),
-                          seal=int(acts.seal[0]) or None, start=start, stop=int(ev["stop"][0]),
-                          relic=RELIC_TYPES[ev["relic"][0]] if ev["relic"][0] >= 0 else None,
-                          end=int(st.pos[0, r])))
-    return dict(beat=i, order=order, moves=moves, positions=st.pos[0].tolist(), spin=st.spin[0].tolist(),
-                relic_points=st.relic_pts[0].tolist())
+        moves.append(
+            dict(
+                player=name,
+                card=int(acts.card[0]),
+                spin=int(acts.spin[0]),
+                seal=int(acts.seal[0]) or None,
+                start=start,
+                stop=int(ev["stop"][0]),
+                relic=RELIC_TYPES[ev["relic"][0]] if ev["relic"][0] >= 0 else None,
+                end=int(st.pos[0, r]),
+            )
+        )
+    return dict(
+        beat=i,
+        order=order,
+        moves=moves,
+        positions=st.pos[0].tolist(),
+        spin=st.spin[0].tolist(),
+        relic_points=st.relic_pts[0].tolist(),
+    )
 
 
 def _check_relic(p, ev, acts, disc, i, name):
     kind, stop = int(ev["relic"][0]), int(ev["stop"][0])
     if kind == UNKNOWN:
-        raise RecordError(f"stops on relic square {stop}, but 'relics' does not say which relic lies there",
-                          where=f"beat {i}", player=name, rule="section 5.4: a relic is revealed on an exact stop")
+        raise RecordError(
+            f"stops on relic square {stop}, but 'relics' does not say which relic lies there",
+            where=f"beat {i}",
+            player=name,
+            rule="section 5.4: a relic is revealed on an exact stop",
+        )
     want = int(acts.retrieve[0])
     if want and kind != SKULL:
-        raise RecordError(f"retrieves a {want} without revealing a skull", where=f"beat {i}", player=name,
-                          rule="section 5.4: only a skull takes a card back")
+        raise RecordError(
+            f"retrieves a {want} without revealing a skull",
+            where=f"beat {i}",
+            player=name,
+            rule="section 5.4: only a skull takes a card back",
+        )
     if want and kind == SKULL:
         held = disc.copy()
         if p.skull_takes_current:
             held[acts.card[0] - 1] += 1
         if held[want - 1] <= 0:
-            raise RecordError(f"retrieves a {want}, but no {want} is in the discard", where=f"beat {i}",
-                              player=name, rule="section 5.4: the skull takes a card from the discard")
+            raise RecordError(
+                f"retrieves a {want}, but no {want} is in the discard",
+                where=f"beat {i}",
+                player=name,
+                rule="section 5.4: the skull takes a card from the discard",
+            )
 
 
 def _ledger(record, p, st, players, riders, beats):
@@ -225,22 +262,40 @@ def _ledger(record, p, st, players, riders, beats):
     n = len([b for b in ends if b <= st.beat])
     segs = []
     for k in range(n):
-        segs.append(dict(segment=k + 1, beat=ends[k], distance=st.seg_dist[0, k].tolist(),
-                         points=st.seg_pts[0, k].tolist()))
+        segs.append(
+            dict(segment=k + 1, beat=ends[k], distance=st.seg_dist[0, k].tolist(), points=st.seg_pts[0, k].tolist())
+        )
     complete = st.beat == p.beats
     res = engine.result(p, st)
-    final = dict(complete=complete, position=st.pos[0].tolist(),
-                 segment_points=st.seg_points[0].tolist(), relic_points=st.relic_pts[0].tolist(),
-                 final_points=res["final_points"][0].tolist() if complete else None,
-                 total=res["score"][0].tolist() if complete else None,
-                 winners=[players[j] for j in np.nonzero(res["win"][0] > 0)[0]] if complete else None)
+    final = dict(
+        complete=complete,
+        position=st.pos[0].tolist(),
+        segment_points=st.seg_points[0].tolist(),
+        relic_points=st.relic_pts[0].tolist(),
+        final_points=res["final_points"][0].tolist() if complete else None,
+        total=res["score"][0].tolist() if complete else None,
+        winners=[players[j] for j in np.nonzero(res["win"][0] > 0)[0]] if complete else None,
+    )
     seg_totals = _segment_totals(st, beats, ends, n)
-    ledger = dict(game="sbr", variant=record.get("variant", "standard"), params=p.changed(),
-                  players=players, riders=riders, beats=beats, segments=segs, final=final)
-    observed = dict(positions=[b["positions"] for b in beats], spin=[b["spin"] for b in beats],
-                    segment_points=[s["points"] for s in segs], segment_totals=seg_totals,
-                    relic_points=final["relic_points"], final_points=final["final_points"],
-                    total=final["total"])
+    ledger = dict(
+        game="sbr",
+        variant=record.get("variant", "standard"),
+        params=p.changed(),
+        players=players,
+        riders=riders,
+        beats=beats,
+        segments=segs,
+        final=final,
+    )
+    observed = dict(
+        positions=[b["positions"] for b in beats],
+        spin=[b["spin"] for b in beats],
+        segment_points=[s["points"] for s in segs],
+        segment_totals=seg_totals,
+        relic_points=final["relic_points"],
+        final_points=final["final_points"],
+        total=final["total"],
+    )
     return ledger, observed
 
 
@@ -248,7 +303,7 @@ def _segment_totals(st, beats, ends, n):
     """Running score (segment points + relic points so far) at each segment end."""
     by_beat = {b["beat"]: np.array(b["relic_points"]) for b in beats}
     seg = np.cumsum(st.seg_pts[0, :n], axis=0)
-    later = st.relic_pts[0]          # beats played out with nobody left to act
+    later = st.relic_pts[0]  # beats played out with nobody left to act
     return [(seg[k] + by_beat.get(ends[k], later)).tolist() for k in range(n)]
 
 
@@ -256,20 +311,29 @@ def tables(ledger) -> list:
     riders = ledger["riders"]
     moves = pd.DataFrame([dict(beat=b["beat"], **m) for b in ledger["beats"] for m in b["moves"]])
     moves = moves.astype(object).where(moves.notna(), "")
-    pos = pd.DataFrame([b["positions"] for b in ledger["beats"]], columns=riders,
-                       index=pd.Index([b["beat"] for b in ledger["beats"]], name="beat"))
+    pos = pd.DataFrame(
+        [b["positions"] for b in ledger["beats"]],
+        columns=riders,
+        index=pd.Index([b["beat"] for b in ledger["beats"]], name="beat"),
+    )
     spin = pd.DataFrame([b["spin"] for b in ledger["beats"]], columns=riders, index=pos.index)
-    out = [("Moves (acting order within each beat)", moves), ("Positions after each beat", pos),
-           ("Spin after each beat", spin)]
+    out = [
+        ("Moves (acting order within each beat)", moves),
+        ("Positions after each beat", pos),
+        ("Spin after each beat", spin),
+    ]
     if ledger["segments"]:
-        seg = pd.DataFrame([dict(zip(riders, s["distance"])) for s in ledger["segments"]],
-                           index=pd.Index([s["segment"] for s in ledger["segments"]], name="segment"))
+        seg = pd.DataFrame(
+            [dict(zip(riders, s["distance"])) for s in ledger["segments"]],
+            index=pd.Index([s["segment"] for s in ledger["segments"]], name="segment"),
+        )
         pts = pd.DataFrame([dict(zip(riders, s["points"])) for s in ledger["segments"]], index=seg.index)
         out += [("Segment distances", seg), ("Segment points", pts)]
     f = ledger["final"]
     rows = {k: f[k] for k in ("position", "segment_points", "relic_points", "final_points") if f[k] is not None}
-    out.append(("Final" if f["complete"] else "After the recorded beats (game not complete)",
-                pd.DataFrame(rows, index=riders)))
+    out.append(
+        ("Final" if f["complete"] else "After the recorded beats (game not complete)", pd.DataFrame(rows, index=riders))
+    )
     if f["complete"]:
         out.append(("Totals", pd.DataFrame({"total": f["total"]}, index=ledger["players"])))
     return out

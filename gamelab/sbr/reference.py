@@ -13,6 +13,7 @@ A game is driven beat by beat::
         g.end_beat()                        # segment scoring every 3rd beat
     g.result()
 """
+
 from __future__ import annotations
 
 from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, SKULL, TOWN, SbrParams, n_riders
@@ -29,22 +30,23 @@ class Game:
         self.deck = [[int(v) for v in d] for d in decks]
         self.hand = [[0] * N_VALUES for _ in range(R)]
         for r in range(R):
-            for v in self.deck[r][:p.hand_size]:
+            for v in self.deck[r][: p.hand_size]:
                 self.hand[r][v - 1] += 1
         self.drawn = [p.hand_size] * R
         self.discard = [[0] * N_VALUES for _ in range(R)]
         self.pos, self.spin = [0] * R, [0] * R
         self.seals_left = [p.seals_per_player] * R
-        self.seal = [-1] * (self.L + 1)            # owner of the seal on each square
-        self.relic = [int(x) for x in relics]        # relic type face down, -1 none
+        self.seal = [-1] * (self.L + 1)  # owner of the seal on each square
+        self.relic = [int(x) for x in relics]  # relic type face down, -1 none
         self.relic_pts, self.relic_n = [0] * R, [0] * R
         self.seg_start, self.seg_points = [0] * R, [0] * R
-        self.segments = []                           # (distance list, points list)
+        self.segments = []  # (distance list, points list)
         self.finish_beat = [0] * R
         self.beat, self.start = 0, start
-        self.beat_order: list[int] = []              # this beat's racing riders in acting order (advance)
-        self.stats = {k: [0] * R for k in ("spin_spent", "seals_placed", "seal_hits",
-                                           "card_sum", "cards_played", "terrain_tax")}
+        self.beat_order: list[int] = []  # this beat's racing riders in acting order (advance)
+        self.stats = {
+            k: [0] * R for k in ("spin_spent", "seals_placed", "seal_hits", "card_sum", "cards_played", "terrain_tax")
+        }
 
     # --- "seat order" (6.2 step 0, segment and final ranking) ---
     def seat(self, r: int, first_beat: bool = False) -> int:
@@ -71,21 +73,21 @@ class Game:
         p = self.p
         assert self.pos[r] < self.L and self.hand[r][card - 1] > 0
         assert 0 <= spin <= min(p.max_spin_per_beat, self.spin[r])
-        self.hand[r][card - 1] -= 1                  # step 1
+        self.hand[r][card - 1] -= 1  # step 1
         if p.skull_takes_current:
             self.discard[r][card - 1] += 1
-        self.spin[r] -= spin                         # step 2
+        self.spin[r] -= spin  # step 2
         self.stats["spin_spent"][r] += spin
         self.stats["card_sum"][r] += card
         self.stats["cards_played"][r] += 1
-        if seal:                                     # step 3
+        if seal:  # step 3
             self.place_seal(r, seal)
-        stopped = self.move(r, card + spin, card, brk)   # step 4
+        stopped = self.move(r, card + spin, card, brk)  # step 4
         if stopped is not None:
-            self.resolve_stop(r, stopped, retrieve)       # step 4.3 and 5
+            self.resolve_stop(r, stopped, retrieve)  # step 4.3 and 5
         if not p.skull_takes_current:
             self.discard[r][card - 1] += 1
-        if self.drawn[r] < len(self.deck[r]):        # step 6
+        if self.drawn[r] < len(self.deck[r]):  # step 6
             self.hand[r][self.deck[r][self.drawn[r]] - 1] += 1
             self.drawn[r] += 1
         if self.pos[r] >= self.L and not self.finish_beat[r]:
@@ -126,7 +128,7 @@ class Game:
             sq = self.pos[r] + 1
             m -= 1
             extra = self.extra_cost(sq, card)
-            if extra and m > 0:                      # only while movement remains
+            if extra and m > 0:  # only while movement remains
                 if p.extra_cost_rule == "stop_before" and m < extra:
                     self.stats["terrain_tax"][r] += m
                     break
@@ -205,8 +207,7 @@ class Game:
         self.beat += 1
         if self.beat in self.p.segment_ends():
             dist = [self.pos[r] - self.seg_start[r] for r in range(self.R)]
-            ranked = sorted(range(self.R), key=lambda r: (-dist[r], -self.pos[r], -self.relic_n[r],
-                                                       self.seat(r)))
+            ranked = sorted(range(self.R), key=lambda r: (-dist[r], -self.pos[r], -self.relic_n[r], self.seat(r)))
             pts = [0] * self.R
             for k, r in enumerate(ranked):
                 pts[r] = self.p.segment_points[k]
@@ -232,7 +233,7 @@ class Game:
         key = [(score[i], relics[i], pos[i]) for i in range(P)]
         best = max(key)
         winners = [i for i in range(P) if key[i] == best]
-        if P == 1:   # 9.4: the time trial is won by reaching the finish
+        if P == 1:  # 9.4: the time trial is won by reaching the finish
             winners = [0] if self.pos[0] >= self.L else []
         win = [1 / len(winners) if i in winners else 0.0 for i in range(P)]
         rank = [1 + sum(key[j] > key[i] for j in range(P)) for i in range(P)]
@@ -270,8 +271,21 @@ def play_random(params: SbrParams, n_players: int, rng) -> list:
 
 # --- driving the reference like the batch engine (contract.Reference) ---
 
-OBSERVED = ("pos", "spin", "seals_left", "hand", "discard", "drawn", "seal", "relic", "relic_pts", "relic_n",
-            "seg_points", "finish_beat", "beat")
+OBSERVED = (
+    "pos",
+    "spin",
+    "seals_left",
+    "hand",
+    "discard",
+    "drawn",
+    "seal",
+    "relic",
+    "relic_pts",
+    "relic_n",
+    "seg_points",
+    "finish_beat",
+    "beat",
+)
 
 
 def start(params: SbrParams, n_players: int, chance, g: int) -> Game:
@@ -291,8 +305,14 @@ def advance(params: SbrParams, game: Game, state, actions, chance, g: int) -> No
         game.beat_order = game.order()
     racing = game.beat_order
     if slot < len(racing):
-        game.act(racing[slot], int(actions.card[g]), int(actions.spin[g]), int(actions.seal[g]),
-                 bool(actions.brk[g]), int(actions.retrieve[g]))
+        game.act(
+            racing[slot],
+            int(actions.card[g]),
+            int(actions.spin[g]),
+            int(actions.seal[g]),
+            bool(actions.brk[g]),
+            int(actions.retrieve[g]),
+        )
     if slot == R - 1:
         game.end_beat()
 

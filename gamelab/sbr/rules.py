@@ -4,6 +4,7 @@ Section numbers refer to the rulebook (shared/seeds/000_dd784b01c1fe9a1b.txt).
 Every reading of an unclear sentence is a parameter here with the most
 natural default; ``docs/rules-sbr.md`` lists them with what each changes.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,17 +20,18 @@ TERRAIN = ("straight", "curve", "rock", "river", "town", "finish")
 STRAIGHT, CURVE, ROCK, RIVER, TOWN, FINISH = range(6)
 RELIC_TYPES = ("eye", "heart", "spine", "skull")
 EYE, HEART, SPINE, SKULL = range(4)
-N_VALUES = 5       # drive card values 1..5 (section 5.1): the last axis of a hand or discard
+N_VALUES = 5  # drive card values 1..5 (section 5.1): the last axis of a hand or discard
 
 # Section 4.1, squares 1-60 (index 0 here is square 1).
-_MAP = ("S S C X W S X T S S "      # segment 1
-        "S K X C S K W X S C "      # segment 2
-        "C K X C W S K C X S "      # segment 3
-        "S X C S T X C S W S "      # segment 4
-        "X W C S K X C T S C "      # segment 5
-        "S K X W S C X T C F")      # segment 6
-_CODE = {"S": "straight", "C": "curve", "K": "rock", "W": "river", "T": "town",
-         "X": "relic", "F": "finish"}
+_MAP = (
+    "S S C X W S X T S S "  # segment 1
+    "S K X C S K W X S C "  # segment 2
+    "C K X C W S K C X S "  # segment 3
+    "S X C S T X C S W S "  # segment 4
+    "X W C S K X C T S C "  # segment 5
+    "S K X W S C X T C F"
+)  # segment 6
+_CODE = {"S": "straight", "C": "curve", "K": "rock", "W": "river", "T": "town", "X": "relic", "F": "finish"}
 DEFAULT_BOARD = tuple(_CODE[c] for c in _MAP.split())
 VARIANTS = ("standard", "short", "no_relics", "forward_seals", "solo", "dual")
 
@@ -48,9 +50,13 @@ def parse_code(code: str) -> tuple[int, bool]:
 class SbrParams(Params):
     """Rule parameters, rulebook defaults (section in each ``section=``)."""
 
-    board: tuple = param(DEFAULT_BOARD, length=(5, 120), section="4.1",
-                         doc="terrain code of squares 1..N: straight, curve, rock, river, town, "
-                             "relic (= straight+relic), <terrain>+relic, finish (last square only)")
+    board: tuple = param(
+        DEFAULT_BOARD,
+        length=(5, 120),
+        section="4.1",
+        doc="terrain code of squares 1..N: straight, curve, rock, river, town, "
+        "relic (= straight+relic), <terrain>+relic, finish (last square only)",
+    )
     relics_on_straights: bool = param(True, section="4.3", doc="relic squares must be straights")
     curve_penalty: int = param(2, low=0, high=10, section="4.2", doc="extra cost of a curve for a big card")
     big_card: int = param(4, low=1, high=6, section="4.2", doc="cards >= this pay the curve penalty")
@@ -59,27 +65,34 @@ class SbrParams(Params):
     seal_break_cost: int = param(2, low=0, high=9, section="5.3", doc="spin spent to break a seal")
     seals_per_player: int = param(4, low=0, high=20, section="5.3", doc="seals per rider per game")
     seal_range: int = param(3, low=1, high=6, section="5.3", doc="a seal goes 1..range squares away")
-    seal_direction: str = param("behind", choices=("behind", "ahead"), section="5.3 / 9.3",
-                                doc="where seals are placed (9.3: ahead)")
-    seal_owner_bonus: int = param(0, low=0, high=10, section="9.3",
-                                  doc="movement an owner gains entering his own seal (9.3: 2)")
+    seal_direction: str = param(
+        "behind", choices=("behind", "ahead"), section="5.3 / 9.3", doc="where seals are placed (9.3: ahead)"
+    )
+    seal_owner_bonus: int = param(
+        0, low=0, high=10, section="9.3", doc="movement an owner gains entering his own seal (9.3: 2)"
+    )
     spin_cap: int = param(9, low=0, high=20, section="5.2", doc="most spin a rider holds")
     max_spin_per_beat: int = param(2, low=0, high=9, section="5.2", doc="most spin spent per beat")
     river_spin: int = param(1, low=0, high=5, section="4.2", doc="spin for a river, once per beat")
     town_spin: int = param(1, low=0, high=5, section="4.2", doc="spin for stopping on a town")
-    card_counts: tuple = param((4, 4, 4, 4, 4), low=0, high=10, length=(5, 5), section="5.1",
-                               doc="copies of drive cards 1..5 in each deck")
+    card_counts: tuple = param(
+        (4, 4, 4, 4, 4), low=0, high=10, length=(5, 5), section="5.1", doc="copies of drive cards 1..5 in each deck"
+    )
     hand_size: int = param(5, low=1, high=10, section="6.1", doc="cards in the opening hand")
     beats: int = param(18, low=1, high=40, section="6.2", doc="beats in a game")
     beats_per_segment: int = param(3, low=1, high=40, section="6.2", doc="beats per scored segment")
-    segment_points: tuple = param((5, 3, 2, 1, 0), low=0, high=100, length=(1, 10), section="6.2",
-                                  doc="points by segment rank")
-    final_points: tuple = param((10, 6, 3, 1, 0), low=0, high=100, length=(1, 10), section="6.3",
-                                doc="points by final position rank")
-    relic_counts: tuple = param((3, 3, 3, 3), low=0, high=20, length=(4, 4), section="5.4",
-                                doc="relic cards: eye, heart, spine, skull")
-    relic_points: tuple = param((2, 2, 3, 1), low=0, high=20, length=(4, 4), section="5.4",
-                                doc="points of eye, heart, spine, skull")
+    segment_points: tuple = param(
+        (5, 3, 2, 1, 0), low=0, high=100, length=(1, 10), section="6.2", doc="points by segment rank"
+    )
+    final_points: tuple = param(
+        (10, 6, 3, 1, 0), low=0, high=100, length=(1, 10), section="6.3", doc="points by final position rank"
+    )
+    relic_counts: tuple = param(
+        (3, 3, 3, 3), low=0, high=20, length=(4, 4), section="5.4", doc="relic cards: eye, heart, spine, skull"
+    )
+    relic_points: tuple = param(
+        (2, 2, 3, 1), low=0, high=20, length=(4, 4), section="5.4", doc="points of eye, heart, spine, skull"
+    )
     eye_spin: int = param(2, low=0, high=9, section="5.4", doc="spin an eye gives")
     heart_steps: int = param(3, low=0, high=10, section="5.4", doc="squares a heart moves forward")
     skull_cards: int = param(1, low=0, high=5, section="5.4", doc="cards a skull takes back")
@@ -87,33 +100,50 @@ class SbrParams(Params):
     max_players: int = param(5, low=1, high=8, section="2", doc="most players")
     riders_per_player: int = param(1, low=1, high=2, section="9.5", doc="riders each player runs")
     # --- readings of unclear sentences (docs/rules-sbr.md) ---
-    seal_empty: str = param("no_seal", choices=("no_seal", "no_seal_no_rider"), section="5.3 / 6.2",
-                            doc="'empty square' for a seal: no seal there, or no seal and no rider")
-    seal_spent_on_stop: bool = param(True, section="5.3",
-                                     doc="a seal entered with no movement left is still removed")
-    break_on_stop: bool = param(False, section="5.3 / FAQ Q10",
-                                doc="a rider who chose to break also pays when the seal would cost nothing")
-    extra_cost_rule: str = param("clamp", choices=("clamp", "stop_before"), section="4.2 / FAQ Q3",
-                                 doc="rock/curve cost beyond what remains: take what remains (clamp) "
-                                     "or the rider stops before the square (stop_before)")
-    start_player: str = param("seat", choices=("seat", "random"), section="6.1",
-                              doc="who breaks beat-1 ties: seat 1, or a random start player (the flip)")
-    seat_order: str = param("fixed", choices=("fixed", "from_start"), section="6.1 / 6.2 / 6.3",
-                            doc="'seat order' in every tie-break: seats 1, 2, ... (beat 1 counted from the "
-                                "start player), or always clockwise from the start player")
-    heart_passes_seals: bool = param(False, section="5.4",
-                                     doc="the heart's 3 squares meet seals (terrain and relics never)")
-    skull_takes_current: bool = param(True, section="5.4",
-                                      doc="the card played this beat is already in the discard")
-    team_seals_ignored: bool = param(True, section="9.5",
-                                     doc="dual riders ignore their team mate's seals")
+    seal_empty: str = param(
+        "no_seal",
+        choices=("no_seal", "no_seal_no_rider"),
+        section="5.3 / 6.2",
+        doc="'empty square' for a seal: no seal there, or no seal and no rider",
+    )
+    seal_spent_on_stop: bool = param(True, section="5.3", doc="a seal entered with no movement left is still removed")
+    break_on_stop: bool = param(
+        False, section="5.3 / FAQ Q10", doc="a rider who chose to break also pays when the seal would cost nothing"
+    )
+    extra_cost_rule: str = param(
+        "clamp",
+        choices=("clamp", "stop_before"),
+        section="4.2 / FAQ Q3",
+        doc="rock/curve cost beyond what remains: take what remains (clamp) "
+        "or the rider stops before the square (stop_before)",
+    )
+    start_player: str = param(
+        "seat",
+        choices=("seat", "random"),
+        section="6.1",
+        doc="who breaks beat-1 ties: seat 1, or a random start player (the flip)",
+    )
+    seat_order: str = param(
+        "fixed",
+        choices=("fixed", "from_start"),
+        section="6.1 / 6.2 / 6.3",
+        doc="'seat order' in every tie-break: seats 1, 2, ... (beat 1 counted from the "
+        "start player), or always clockwise from the start player",
+    )
+    heart_passes_seals: bool = param(
+        False, section="5.4", doc="the heart's 3 squares meet seals (terrain and relics never)"
+    )
+    skull_takes_current: bool = param(True, section="5.4", doc="the card played this beat is already in the discard")
+    team_seals_ignored: bool = param(True, section="9.5", doc="dual riders ignore their team mate's seals")
 
     def check(self) -> None:
         try:
             parsed = [parse_code(c) for c in self.board]
         except ValueError as exc:
-            raise ParamError(f"board: unknown terrain code {exc.args[0]!r}: expected one of "
-                             f"{', '.join(TERRAIN)}, relic, or <terrain>+relic") from None
+            raise ParamError(
+                f"board: unknown terrain code {exc.args[0]!r}: expected one of "
+                f"{', '.join(TERRAIN)}, relic, or <terrain>+relic"
+            ) from None
         terr = [t for t, _ in parsed]
         if terr[-1] != FINISH or FINISH in terr[:-1]:
             raise ParamError(f"board: the finish must be the last square (square {len(terr)}) and only there")
@@ -122,12 +152,14 @@ class SbrParams(Params):
         if self.relics_on_straights:
             bad = [i + 1 for i, (t, r) in enumerate(parsed) if r and t != STRAIGHT]
             if bad:
-                raise ParamError(f"board: relic squares {bad} are not straights "
-                                 "(relics_on_straights = true, section 4.3)")
+                raise ParamError(
+                    f"board: relic squares {bad} are not straights (relics_on_straights = true, section 4.3)"
+                )
         n_relic = sum(r for _, r in parsed)
         if sum(self.relic_counts) < n_relic:
-            raise ParamError(f"relic_counts = {self.relic_counts} gives {sum(self.relic_counts)} relics "
-                             f"for {n_relic} relic squares")
+            raise ParamError(
+                f"relic_counts = {self.relic_counts} gives {sum(self.relic_counts)} relics for {n_relic} relic squares"
+            )
         if self.min_players > self.max_players:
             raise ParamError(f"min_players = {self.min_players} is more than max_players = {self.max_players}")
         riders = self.max_players * self.riders_per_player
@@ -160,8 +192,10 @@ def check_players(params: SbrParams, n_players: int) -> None:
     """Validate the player count (section 2): a :class:`ParamError` naming
     the value and the allowed range."""
     if not params.min_players <= n_players <= params.max_players:
-        raise ParamError(f"n_players = {n_players} is not allowed: this game takes "
-                         f"{params.min_players}-{params.max_players} players (section 2)")
+        raise ParamError(
+            f"n_players = {n_players} is not allowed: this game takes "
+            f"{params.min_players}-{params.max_players} players (section 2)"
+        )
 
 
 def n_riders(params: SbrParams, n_players: int) -> int:

@@ -26,19 +26,17 @@ riders are summed (squares and arrival: the mean and the later rider;
 ``finished`` only if both are in).
 
 Also here: the sweep knobs ``relic_scale`` / ``segment_scale`` (``DERIVED``),
-the lineups, ``ASSUMPTIONS`` and the bench's set-up (``random_batch``,
-``BENCH``); ``ADAPTER`` is the runner's view of all this until the shared
-layer reads :data:`gamelab.sbr.game.GAME`.  The notebook panel lives in
-:mod:`gamelab.sbr.panels` (re-exported here for the shared layer).
+the lineups, ``ASSUMPTIONS`` and the bench's set-up (``random_batch``);
+:data:`gamelab.sbr.game.GAME` wires them into the contract.  The notebook
+panel lives in :mod:`gamelab.sbr.panels`.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from ..runner import GameAdapter
 from . import agents, engine
 from .agents import POLICIES
-from .panels import finish_squares, panel_extras, panel_table  # noqa: F401 (the shared layer reads them here)
 
 
 def play(params, seating, n_deals, n_players, seed_seq) -> dict:
@@ -76,18 +74,28 @@ def diagnostics(params, res: dict, n_players: int) -> dict:
     fin = per(res["finish_beat"])
     arrived = (fin > 0).all(axis=2)
     cards = total(res["cards_played"])
-    out = dict(score=res["score"], win=res["win"], rank=res["rank"],
-               segment_points=total(res["segment_points"]), relic_points=total(res["relic_points"]),
-               final_points=total(res["final_points"]),
-               final_square=per(res["position"]).mean(axis=2) if k > 1 else per(res["position"])[:, :, 0],
-               finished=arrived, arrival_beat=np.where(arrived, fin.max(axis=2), np.nan),
-               relics=total(res["relics"]), spin_spent=total(res["spin_spent"]),
-               seals_placed=total(res["seals_placed"]), seal_hits=total(res["seal_hits"]),
-               terrain_tax=total(res["terrain_tax"]), cards_played=cards, card_sum=total(res["card_sum"]),
-               mean_card=total(res["card_sum"]) / np.maximum(cards, 1),
-               seal_triggers=np.asarray(res["seal_hits"]).sum(axis=1),
-               lead_changes=res["lead_changes"],
-               game_length=np.where((fin > 0).all(axis=(1, 2)), fin.max(axis=(1, 2)), params.beats))
+    out = dict(
+        score=res["score"],
+        win=res["win"],
+        rank=res["rank"],
+        segment_points=total(res["segment_points"]),
+        relic_points=total(res["relic_points"]),
+        final_points=total(res["final_points"]),
+        final_square=per(res["position"]).mean(axis=2) if k > 1 else per(res["position"])[:, :, 0],
+        finished=arrived,
+        arrival_beat=np.where(arrived, fin.max(axis=2), np.nan),
+        relics=total(res["relics"]),
+        spin_spent=total(res["spin_spent"]),
+        seals_placed=total(res["seals_placed"]),
+        seal_hits=total(res["seal_hits"]),
+        terrain_tax=total(res["terrain_tax"]),
+        cards_played=cards,
+        card_sum=total(res["card_sum"]),
+        mean_card=total(res["card_sum"]) / np.maximum(cards, 1),
+        seal_triggers=np.asarray(res["seal_hits"]).sum(axis=1),
+        lead_changes=res["lead_changes"],
+        game_length=np.where((fin > 0).all(axis=(1, 2)), fin.max(axis=(1, 2)), params.beats),
+    )
     return out
 
 
@@ -126,16 +134,10 @@ ASSUMPTIONS = (
     "and the final rank on the last beat) and places a seal where the most pursuers are within reach. The "
     "rulebook's own AI is not described beyond 'deterministic greedy, full information', so the weights are "
     "ours (docs/agents.md). A lookahead agent (greedy play-outs of its top three options) beats it easily: "
-    "these tables describe greedy tables, not strong play.")
-
-ADAPTER = GameAdapter("sbr", play, agents.AgentParams, default_lineup, agents=tuple(POLICIES), players=PLAYERS,
-                      derived=DERIVED, title=TITLE, report_players=REPORT_PLAYERS,
-                      report_groups=REPORT_GROUPS, assumptions=ASSUMPTIONS, chunk_deals=CHUNK_DEALS)
+    "these tables describe greedy tables, not strong play."
+)
 
 
 def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine (as ``reference.play_random``)."""
     return engine.play(params, [agents.random_policy] * n_players, n_games, rng, n_players)
-
-
-BENCH = {"random_batch": random_batch, "agent_lineup": default_lineup, "random_lineup": random_lineup}

@@ -13,6 +13,7 @@ start (G,) the start rider (6.1), stats (dict of (G,R)), beat (int, beats
 completed), slot (int, the index into ``order`` of the next decision),
 n_players (int).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,16 +21,20 @@ from typing import NamedTuple
 
 import numpy as np
 
-UNKNOWN = 4        # relic code for a face-down relic a record does not name
+UNKNOWN = 4  # relic code for a face-down relic a record does not name
 STATS = ("spin_spent", "seals_placed", "seal_hits", "card_sum", "cards_played", "terrain_tax")
 
 
 class Chance(NamedTuple):
     """Every random number of a batch of games, drawn up front (section 6.1)."""
 
-    decks: np.ndarray     # (G, R, D) card values in draw order
-    relics: np.ndarray    # (G, N+1) relic type by square, -1 none
-    start: np.ndarray     # (G,) start rider (beat-1 ties, section 6.1; every tie under seat_order from_start)
+    decks: np.ndarray  # (G, R, D) card values in draw order
+    relics: np.ndarray  # (G, N+1) relic type by square, -1 none
+    start: np.ndarray  # (G,) start rider (beat-1 ties, section 6.1; every tie under seat_order from_start)
+
+    def take(self, games) -> Chance:
+        """The chance of games ``games`` (indices), as a new batch."""
+        return Chance(self.decks[games], self.relics[games], self.start[games])
 
 
 class Actions(NamedTuple):
@@ -37,18 +42,18 @@ class Actions(NamedTuple):
 
     card: np.ndarray
     spin: np.ndarray
-    seal: np.ndarray      # 0 none, else distance 1..seal_range
-    brk: np.ndarray       # break opponents' seals with spin when possible
+    seal: np.ndarray  # 0 none, else distance 1..seal_range
+    brk: np.ndarray  # break opponents' seals with spin when possible
     retrieve: np.ndarray  # skull: card value wanted back (0 = the highest)
 
 
 class Legal(NamedTuple):
     """The legal choices of the rider acting in each game (G games)."""
 
-    card: np.ndarray      # (G, 5): card value v + 1 held (False for every value where not acting)
-    spin: np.ndarray      # (G, max_spin + 1): spin amounts affordable
-    seal: np.ndarray      # (G, seal_range + 1): seal distances allowed (index 0 = no seal, always)
-    acting: np.ndarray    # (G,): the rider still races (and the game is not over)
+    card: np.ndarray  # (G, 5): card value v + 1 held (False for every value where not acting)
+    spin: np.ndarray  # (G, max_spin + 1): spin amounts affordable
+    seal: np.ndarray  # (G, seal_range + 1): seal distances allowed (index 0 = no seal, always)
+    acting: np.ndarray  # (G,): the rider still races (and the game is not over)
 
 
 def _copy_field(v):
@@ -94,10 +99,10 @@ class State:
     n_players: int
     slot: int = 0
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         return State(**{f.name: _copy_field(getattr(self, f.name)) for f in dataclasses.fields(self)})
 
-    def take(self, games) -> "State":
+    def take(self, games) -> State:
         """The games ``games`` (indices, repeats allowed) as a new state."""
         return State(**{f.name: _take_field(getattr(self, f.name), games) for f in dataclasses.fields(self)})
 

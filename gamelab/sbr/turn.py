@@ -7,6 +7,7 @@ triggered and removed, the relic taken (5.4) and a skull's card back
 (``skull_takes_current``), then the draw (6; nothing once the deck is out,
 FAQ Q14) and the finish beat.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,13 +24,16 @@ def _as_array(x):
 
 def _taker(g):
     """``x -> np.asarray(x).take(g)``: the entries of the games ``g``."""
+
     def sub(x):
         return np.asarray(x).take(g)
+
     return sub
 
 
-def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: bool = False,
-        mask: np.ndarray | None = None):
+def act(
+    params: SbrParams, state: State, actions: Actions, slot: int, inplace: bool = False, mask: np.ndarray | None = None
+):
     """Section 6.2 steps 1-6 for the ``slot``-th rider of the order (finished
     riders skip; ``mask`` (G,) False also skips, for a record that leaves a
     rider out of a beat).  Afterwards ``state.slot`` is ``slot + 1``."""
@@ -54,8 +58,18 @@ def act(params: SbrParams, state: State, actions: Actions, slot: int, inplace: b
         card = sub(actions.card).astype(np.intp)
         spend = sub(actions.spin).astype(np.intp)
         _play_card(params, st, g, r, card, spend, sub(actions.seal).astype(np.intp), fi)
-        out = move_outcome(params, st, tb, g, r, card, card + spend, sub(actions.brk).astype(bool),
-                           flat(st.spin).take(fi) - spend, fi=fi)     # the spin is written after the move
+        out = move_outcome(
+            params,
+            st,
+            tb,
+            g,
+            r,
+            card,
+            card + spend,
+            sub(actions.brk).astype(bool),
+            flat(st.spin).take(fi) - spend,
+            fi=fi,
+        )  # the spin is written after the move
         _apply(params, st, tb, g, r, out, sub(actions.retrieve).astype(np.intp), fi)
         if every:
             stops, kinds = out["stop"].astype(np.int16), out["relic"].astype(np.int8)
@@ -117,11 +131,11 @@ def _take_back(st, g, r, want):
     if not g.size:
         return
     fr = flat_index(g, st.pos.shape[1], r)
-    disc = flat(st.discard).take(fr, axis=0)           # (n, 5)
+    disc = flat(st.discard).take(fr, axis=0)  # (n, 5)
     ok = (want >= 1) & (want <= N_VALUES)
-    wi = np.minimum(np.maximum(want - 1, 0), N_VALUES - 1)            # want's column, clipped
-    ok &= disc.reshape(-1).take(value_index(np.arange(g.size), wi + 1)) > 0   # disc[i, wi] > 0
-    highest = N_VALUES - 1 - np.argmax(disc[:, ::-1] > 0, axis=1)      # column of the highest card there
+    wi = np.minimum(np.maximum(want - 1, 0), N_VALUES - 1)  # want's column, clipped
+    ok &= disc.reshape(-1).take(value_index(np.arange(g.size), wi + 1)) > 0  # disc[i, wi] > 0
+    highest = N_VALUES - 1 - np.argmax(disc[:, ::-1] > 0, axis=1)  # column of the highest card there
     any_ = disc.any(axis=1)
     v = np.where(ok, wi, highest)
     fs = value_index(fr, v + 1).take(np.flatnonzero(ok | any_))
@@ -144,7 +158,7 @@ def _finish_turn(params, st, g, r, card, fi):
         h = np.flatnonzero(has)
         fh, dh = fi.take(h), d.take(h)
     if fh is not None:
-        drawn = st.deck.reshape(-1).take(flat_index(fh, D, dh))        # deck[g, r, drawn[g, r]]
+        drawn = st.deck.reshape(-1).take(flat_index(fh, D, dh))  # deck[g, r, drawn[g, r]]
         st.hand.reshape(-1)[value_index(fh, drawn)] += 1
         flat(st.drawn)[fh] += 1
     done = np.flatnonzero((flat(st.pos).take(fi) >= params.length) & (flat(st.finish_beat).take(fi) == 0))

@@ -12,6 +12,7 @@ Agents and records build codes with the constructors, the engine's ``step``
 reads them with the decoders; nothing else does arithmetic on codes.  The
 functions work on numpy arrays and on plain ints alike.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -15,17 +15,18 @@ the runner's parameter class, so sweeps and sliders address ``reneging`` or
 ``negotiation`` exactly like ``sum_cap``; :func:`knobs` gives rules-only
 parameters the model's defaults.
 """
+
 from __future__ import annotations
 
 import dataclasses
 
 import numpy as np
 
+from ..params import param
 from .actions import lock_codes, porter_codes, power_codes
 from .arrays import uniform_choice
 from .rules import ROLES, StrandParams
 from .state import CARGO, ROPE
-from ..params import param
 
 __all__ = ["AgentParams", "knobs", "random_policy", "passive_random_policy", "per_game", "uniform_choice"]
 
@@ -34,18 +35,35 @@ __all__ = ["AgentParams", "knobs", "random_policy", "passive_random_policy", "pe
 class AgentParams(StrandParams):
     """The rules plus the table model of appendix B ("议价配对 + 22% 临场反悔")."""
 
-    reneging: float = param(0.22, low=0.0, high=1.0, section="appendix B",
-                            doc="chance that a player drops the partner agreed in the negotiation")
-    renege_to: str = param("better_or_stay", choices=("better_or_stay", "best", "stay"), section="appendix B",
-                           doc="what a reneger does: points at its best alternative only when that one beats the "
-                               "agreed partner by its own objective, else stays (better_or_stay); always points "
-                               "at its best alternative (best); always stays (stay)")
-    negotiation: bool = param(True, section="6.2 step 3",
-                              doc="the table negotiates pairs after the reveal (off: each style points by its "
-                                  "own heuristic; variant B and the fog card also switch it off)")
-    roles: str = param("first_p", choices=("first_p", "none", "random"), section="appendix B",
-                       doc="role cards dealt: the first P of " + ", ".join(ROLES)
-                           + " (appendix B's role table), none, or P of the six at random")
+    reneging: float = param(
+        0.22,
+        low=0.0,
+        high=1.0,
+        section="appendix B",
+        doc="chance that a player drops the partner agreed in the negotiation",
+    )
+    renege_to: str = param(
+        "better_or_stay",
+        choices=("better_or_stay", "best", "stay"),
+        section="appendix B",
+        doc="what a reneger does: points at its best alternative only when that one beats the "
+        "agreed partner by its own objective, else stays (better_or_stay); always points "
+        "at its best alternative (best); always stays (stay)",
+    )
+    negotiation: bool = param(
+        True,
+        section="6.2 step 3",
+        doc="the table negotiates pairs after the reveal (off: each style points by its "
+        "own heuristic; variant B and the fog card also switch it off)",
+    )
+    roles: str = param(
+        "first_p",
+        choices=("first_p", "none", "random"),
+        section="appendix B",
+        doc="role cards dealt: the first P of "
+        + ", ".join(ROLES)
+        + " (appendix B's role table), none, or P of the six at random",
+    )
 
 
 def knobs(params) -> AgentParams:
@@ -74,18 +92,26 @@ def passive_random_policy(params, state, seat, mask, rng):
 
 
 # --- plain per-game functions as policies ---------------------------------------
-PHASE_NAMES = ("cargo", "rope", "react")   # by phase code
+PHASE_NAMES = ("cargo", "rope", "react")  # by phase code
 
 
 def observation(state, g: int, seat: int) -> dict:
     """What ``seat`` may see in game ``g``: its own hand, everything public."""
     return {
-        "phase": PHASE_NAMES[state.phase], "seat": seat, "n_players": state.n_players,
-        "round": int(state.rnd[g]), "segment": int(state.seg[g]), "rain": int(state.rain[g]),
+        "phase": PHASE_NAMES[state.phase],
+        "seat": seat,
+        "n_players": state.n_players,
+        "round": int(state.rnd[g]),
+        "segment": int(state.seg[g]),
+        "rain": int(state.rain[g]),
         "hand": {v + 1: int(n) for v, n in enumerate(state.hand[g, seat]) if n},
-        "cargo": state.cargo[g].tolist(), "ropes": state.rope[g].tolist(),
-        "partner": state.partner[g].tolist(), "scores": state.score[g].tolist(),
-        "lone": state.lone[g].tolist(), "role": int(state.role[g, seat]), "uses": int(state.uses[g, seat]),
+        "cargo": state.cargo[g].tolist(),
+        "ropes": state.rope[g].tolist(),
+        "partner": state.partner[g].tolist(),
+        "scores": state.score[g].tolist(),
+        "lone": state.lone[g].tolist(),
+        "role": int(state.role[g, seat]),
+        "uses": int(state.uses[g, seat]),
     }
 
 
@@ -106,15 +132,18 @@ def per_game(fn):
         policy = per_game(cautious)
         engine.play(params, [policy, random_policy, random_policy], 100, rng, 3)
     """
+
     def policy(params, state, seat, mask, rng):
         out = np.empty(state.n_games, np.int64)
         for g in range(state.n_games):
             legal = np.flatnonzero(mask[g]).tolist()
             a = int(fn(observation(state, g, seat), legal))
             if a not in legal:
-                raise ValueError(f"{getattr(fn, '__name__', 'agent')} chose {a} in game {g}, seat {seat}: "
-                                 f"legal actions are {legal}")
+                raise ValueError(
+                    f"{getattr(fn, '__name__', 'agent')} chose {a} in game {g}, seat {seat}: legal actions are {legal}"
+                )
             out[g] = a
         return out
+
     policy.__name__ = getattr(fn, "__name__", "per_game")
     return policy

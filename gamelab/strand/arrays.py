@@ -6,9 +6,10 @@ short seat axis cost 10-100x more at these sizes; the helpers avoid them.
 The engine, the settlement (``scoring.py``), the deck (``cards.py``) and the
 table model (``styles.py``) share them.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -63,7 +64,7 @@ def hand_sizes(hand):
 
 
 # --- uniformly random legal actions -------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def _choice_table(n_actions: int):
     """For every mask (as a bit code): how many actions it allows and the k-th."""
     codes = np.arange(1 << n_actions)
@@ -72,7 +73,7 @@ def _choice_table(n_actions: int):
     return bits.sum(1).astype(np.float32), order.ravel()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _weights(n_actions):
     return (1 << np.arange(n_actions)).astype(np.int32)
 
@@ -85,4 +86,4 @@ def uniform_choice(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
     code = np.asarray(mask, dtype=bool).view(np.uint8) @ _weights(A)  # the mask as a bit code (views work strided)
     count, order = _choice_table(A)
     k = (u * count[code]).astype(np.int64)
-    return order[code * A + k].astype(np.int64)   # order[code, k] of the (codes, A) table
+    return order[code * A + k].astype(np.int64)  # order[code, k] of the (codes, A) table

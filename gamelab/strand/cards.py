@@ -7,6 +7,7 @@ drawn up front (``state.Chance``: ``hands`` for the deal, ``draws`` for
 each round's refill); ``reference.draw_card`` is the one-game form of the
 same draw.  Everything here but :func:`draw_rain_order` updates arrays in place.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,7 +16,7 @@ from .arrays import colsum, hand_sizes, onehot, rowsum
 from .rules import CLEAR
 from .state import DRAWS  # noqa: F401  (the refill's draws per seat, known here as cards.DRAWS too)
 
-NO_RAIN = -1   # no time-rain card this round
+NO_RAIN = -1  # no time-rain card this round
 
 
 def draw_rain_order(params, G, rng):
@@ -28,7 +29,7 @@ def draw_rain_order(params, G, rng):
     for start in range(0, params.rounds, len(deck)):
         perm = deck[np.argsort(rng.random((G, len(deck))), axis=1)]
         k = min(len(deck), params.rounds - start)
-        order[:, start:start + k] = perm[:, :k]
+        order[:, start : start + k] = perm[:, :k]
     return order
 
 
@@ -51,15 +52,15 @@ def _draw(deck, discard, u, total, active=None):
     Inactive games go through the same arithmetic and are masked out, which is
     cheaper than gathering and scattering the active ones."""
     total = _reshuffle(deck, discard, total, active)
-    r = (u * total).astype(np.int16)     # the r-th card in value order
-    c = deck[:, 0].astype(np.int16)      # cards of value <= k + 1
-    v = (c <= r).astype(np.int8)         # v = how many values lie wholly below the r-th card
+    r = (u * total).astype(np.int16)  # the r-th card in value order
+    c = deck[:, 0].astype(np.int16)  # cards of value <= k + 1
+    v = (c <= r).astype(np.int8)  # v = how many values lie wholly below the r-th card
     for k in (1, 2, 3):
         c = c + deck[:, k]
         v += c <= r
-    v += 1                               # the card's value 1..5
+    v += 1  # the card's value 1..5
     if active is not None:
-        v *= active                      # value 0: no card (a zero one-hot row)
+        v *= active  # value 0: no card (a zero one-hot row)
     got = onehot(v)
     deck -= got
     total = total - (True if active is None else active)
@@ -85,7 +86,7 @@ def refill(st, draws, live=None):
 def discard_shown(p, st, stay):
     """Step 5-6: shown cards go to the discards (a stayer's back to hand if so read)."""
     back = stay & p.stay_returns_cargo
-    if not back.any():   # every shown card goes to the discards
+    if not back.any():  # every shown card goes to the discards
         st.discard[:] += colsum(onehot(st.card))
         return
     rows = np.arange(st.n_games)

@@ -8,6 +8,7 @@ games it won: its win shares summed over games / games, so a column sums to
 one deal are averaged first: they share the cards).  ``inside`` allows the
 published figure's rounding (half a unit of its last digit).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,8 +19,11 @@ from ..stats import Estimate, mean_interval
 from .sim import measures
 
 PLAYERS = (3, 4, 5, 6)
-DIAG = {"lone_markers_per_game": ("lone_per_game", 1.0), "rounds_with_team": ("team_round_rate", 100.0),
-        "node_tie_rate": ("node_void_rate", 100.0)}
+DIAG = {
+    "lone_markers_per_game": ("lone_per_game", 1.0),
+    "rounds_with_team": ("team_round_rate", 100.0),
+    "node_tie_rate": ("node_void_rate", 100.0),
+}
 
 
 def _share_by(frame: pd.DataFrame, by: str, n_players: int) -> dict:
@@ -65,8 +69,9 @@ def _tolerance(row) -> float:
     return 0.05
 
 
-def measure(claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, workers: int = 1,
-            progress=None, params=None) -> pd.DataFrame:
+def measure(
+    claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, workers: int = 1, progress=None, params=None
+) -> pd.DataFrame:
     """The STRAND rows of ``claims`` with ``ours``, ``low``, ``high``, ``n``,
     ``inside`` and ``note`` (the published row's own note moves to
     ``claim_note``): the rules-decided rows (``quantity`` set) exactly from
@@ -81,16 +86,20 @@ def measure(claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, worker
         done = exact_audit(rows[exact], exact_claims(params))
         parts.append(done.assign(claim_note=rows.loc[exact, "note"]))
     if (~exact).any():
-        parts.append(_simulated(rows[~exact].copy(), n_games=n_games, seed=seed, workers=workers,
-                                progress=progress, params=params))
+        parts.append(
+            _simulated(
+                rows[~exact].copy(), n_games=n_games, seed=seed, workers=workers, progress=progress, params=params
+            )
+        )
     return pd.concat(parts).sort_index().reset_index(drop=True)
 
 
 def _simulated(rows, *, n_games, seed, workers, progress, params) -> pd.DataFrame:
     found = {}
     for P in PLAYERS:
-        frame = runner.simulate("strand", n_games=n_games, seed=seed, n_players=P, params=params,
-                                workers=workers, progress=progress)
+        frame = runner.simulate(
+            "strand", n_games=n_games, seed=seed, n_players=P, params=params, workers=workers, progress=progress
+        )
         found.update(cells(frame, P))
     rows = rows.rename(columns={"note": "claim_note"})
     out = {"ours": [], "low": [], "high": [], "n": [], "inside": [], "note": []}
@@ -123,8 +132,9 @@ CONCLUSIONS = (
 )
 
 
-def conclusions(*, n_games: int = 20000, seed: int = 0, workers: int = 1, params=None,
-                frames: dict | None = None, progress=None) -> pd.DataFrame:
+def conclusions(
+    *, n_games: int = 20000, seed: int = 0, workers: int = 1, params=None, frames: dict | None = None, progress=None
+) -> pd.DataFrame:
     """Each of appendix B's "strongest"/"weakest" statements tested against
     the runner-up under our model: a two-proportion test of per-seat win
     rates (``gamelab.stats.two_proportion``), difference with its 95 %
@@ -136,21 +146,40 @@ def conclusions(*, n_games: int = 20000, seed: int = 0, workers: int = 1, params
     rows = []
     for players, by, who, side, words in CONCLUSIONS:
         if players not in frames:
-            frames[players] = runner.simulate("strand", n_games=n_games, seed=seed, n_players=players,
-                                              params=params, workers=workers, progress=progress)
+            frames[players] = runner.simulate(
+                "strand",
+                n_games=n_games,
+                seed=seed,
+                n_players=players,
+                params=params,
+                workers=workers,
+                progress=progress,
+            )
         f = frames[players]
         g = f.groupby(by)["win"].agg(["sum", "size"])
         g = g[g.index != "none"]
         rate = g["sum"] / g["size"]
         others = rate.drop(who)
         rival = others.idxmax() if side == "strongest" else others.idxmin()
-        diff, test = two_proportion(g.loc[who, "sum"], int(g.loc[who, "size"]),
-                                    g.loc[rival, "sum"], int(g.loc[rival, "size"]))
+        diff, test = two_proportion(
+            g.loc[who, "sum"], int(g.loc[who, "size"]), g.loc[rival, "sum"], int(g.loc[rival, "size"])
+        )
         if side == "weakest":
             verdict = "holds" if diff.high < 0 else ("contradicted" if diff.low > 0 else "not resolved")
         else:
             verdict = "holds" if diff.low > 0 else ("contradicted" if diff.high < 0 else "not resolved")
-        rows.append({"claim": words, "who": who, "rate": rate[who], "compared_with": rival,
-                     "their_rate": rate[rival], "difference": diff.value, "low": diff.low, "high": diff.high,
-                     "p": test.pvalue, "verdict": verdict})
+        rows.append(
+            {
+                "claim": words,
+                "who": who,
+                "rate": rate[who],
+                "compared_with": rival,
+                "their_rate": rate[rival],
+                "difference": diff.value,
+                "low": diff.low,
+                "high": diff.high,
+                "p": test.pvalue,
+                "verdict": verdict,
+            }
+        )
     return pd.DataFrame(rows)

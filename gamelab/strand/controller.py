@@ -5,6 +5,7 @@
 then every decision asked of the table by phase.  The roles are part of the
 deal (the engine's ``Chance``), not of the controller.
 """
+
 from __future__ import annotations
 
 from .agents import knobs

@@ -25,28 +25,92 @@ codes in ``actions.py``, the round's settlement arithmetic (5.1-5.5, 6.3)
 and the final result (6.4) in ``scoring.py``, the deck, refill and discards
 in ``cards.py``; their public names are importable from here too.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from .actions import (cargo_action, cargo_decode, lock_codes, porter_codes, power_action,  # noqa: F401
-                      power_codes, react_decode, rope_action, rope_decode, stay_action, switch_action,
-                      switch_target, with_switch)
+from ..errors import ParamError
+from .actions import (  # noqa: F401
+    cargo_action,
+    cargo_decode,
+    lock_codes,
+    porter_codes,
+    power_action,
+    power_codes,
+    react_decode,
+    rope_action,
+    rope_decode,
+    stay_action,
+    switch_action,
+    switch_target,
+    with_switch,
+)
 from .arrays import cols, colsum, onehot
 from .cards import NO_RAIN, discard_shown, draw_rain_order, refill
-from .legal import (can_use, cargo_legal, is_legal, legal, legal_mask, negotiation,  # noqa: F401
-                    power_ready, random_actions, react_legal, rope_legal, rounds_left, status,
-                    switch_pointers, switch_ready, switch_targets)
-from .rules import (ACID, BT_TIDE, FRAGILE, ENGINEER, MUSICIAN, ROLES, VETERAN, StrandParams,
-                    check_players, role_code)
-from .scoring import (KEY_BASE, NODE_NONE, NODE_TAKEN, NODE_VOID, current_node, form_teams,  # noqa: F401
-                      pair_up, raise_limits, result, round_cap, score_round, team_values)
-from .state import (CARGO, DRAWS, MAX_VALUE, MIN_VALUE, N_VALUES, PHASES, REACT,  # noqa: F401
-                    REACT_PASS, REACT_POWER, REACT_SWITCH, ROPE, Chance, State)
-from ..errors import ParamError
+from .legal import (  # noqa: F401
+    can_use,
+    cargo_legal,
+    is_legal,
+    legal,
+    legal_mask,
+    negotiation,
+    power_ready,
+    random_actions,
+    react_legal,
+    rope_legal,
+    rounds_left,
+    status,
+    switch_pointers,
+    switch_ready,
+    switch_targets,
+)
+from .rules import ACID, BT_TIDE, ENGINEER, FRAGILE, MUSICIAN, ROLES, VETERAN, StrandParams, check_players, role_code
+from .scoring import (  # noqa: F401
+    KEY_BASE,
+    NODE_NONE,
+    NODE_TAKEN,
+    NODE_VOID,
+    current_node,
+    form_teams,
+    pair_up,
+    raise_limits,
+    result,
+    round_cap,
+    score_round,
+    team_values,
+)
+from .state import (  # noqa: F401
+    CARGO,
+    DRAWS,
+    MAX_VALUE,
+    MIN_VALUE,
+    N_VALUES,
+    PHASES,
+    REACT,
+    REACT_PASS,
+    REACT_POWER,
+    REACT_SWITCH,
+    ROPE,
+    Chance,
+    State,
+)
 
-__all__ = ["State", "Chance", "draw_chance", "deal", "replay_chance", "init", "legal", "step", "done",
-           "result", "random_actions", "is_legal", "play"]
+__all__ = [
+    "State",
+    "Chance",
+    "draw_chance",
+    "deal",
+    "replay_chance",
+    "init",
+    "legal",
+    "step",
+    "done",
+    "result",
+    "random_actions",
+    "is_legal",
+    "play",
+]
 
 
 # --- chance and setup ---------------------------------------------------------
@@ -95,8 +159,7 @@ def replay_chance(params, n_games, n_players, *, roles=None, rain_order=None) ->
     if rain_order is None:
         rain_order = np.full((n_games, params.rounds), NO_RAIN, np.int8)
     rain_order = np.asarray(rain_order, np.int8).reshape(n_games, params.rounds)
-    return Chance(hands=None, draws=None, rain_order=rain_order,
-                  roles=roles_array(roles, n_games, n_players))
+    return Chance(hands=None, draws=None, rain_order=rain_order, roles=roles_array(roles, n_games, n_players))
 
 
 def init(params: StrandParams, n_games: int, n_players: int, chance: Chance) -> State:
@@ -111,12 +174,25 @@ def init(params: StrandParams, n_games: int, n_players: int, chance: Chance) -> 
     deck = np.broadcast_to(np.asarray(params.cargo_counts, np.int8), (G, N_VALUES)).copy()
     rain_order = np.asarray(chance.rain_order, np.int8)
     tracked = chance.hands is not None
-    st = State(hand=np.zeros((G, P, N_VALUES), np.int8), limit=np.full((G, P), params.hand_size, np.int8),
-               deck=deck, discard=np.zeros((G, N_VALUES), np.int8), score=np.zeros((G, P), np.int16),
-               lone=np.zeros((G, P), np.int8), seg=np.zeros(G, np.int8), rnd=np.zeros(G, np.int8),
-               role=role, uses=uses, rain_order=rain_order, rain=rain_order[:, 0].copy(),
-               card=np.zeros((G, P), np.int8), cargo=np.zeros((G, P), np.int8),
-               rope=np.full((G, P), -1, np.int8), partner=np.full((G, P), -1, np.int8), tracked=tracked)
+    st = State(
+        hand=np.zeros((G, P, N_VALUES), np.int8),
+        limit=np.full((G, P), params.hand_size, np.int8),
+        deck=deck,
+        discard=np.zeros((G, N_VALUES), np.int8),
+        score=np.zeros((G, P), np.int16),
+        lone=np.zeros((G, P), np.int8),
+        seg=np.zeros(G, np.int8),
+        rnd=np.zeros(G, np.int8),
+        role=role,
+        uses=uses,
+        rain_order=rain_order,
+        rain=rain_order[:, 0].copy(),
+        card=np.zeros((G, P), np.int8),
+        cargo=np.zeros((G, P), np.int8),
+        rope=np.full((G, P), -1, np.int8),
+        partner=np.full((G, P), -1, np.int8),
+        tracked=tracked,
+    )
     if tracked:
         refill(st, chance.hands)
     return st
@@ -146,7 +222,7 @@ def _reveal(p, st, a, chance):
     if st.tracked:
         st.hand[:] -= onehot(v)
     st.uses[:] -= porter
-    cargo = v + porter * (np.minimum(MAX_VALUE, v + p.porter_bonus) - v)   # np.where(porter, min(5, v + 1), v)
+    cargo = v + porter * (np.minimum(MAX_VALUE, v + p.porter_bonus) - v)  # np.where(porter, min(5, v + 1), v)
     acid = st.rain == ACID
     if acid.any():
         acid = cols(acid, st.n_players)
@@ -187,8 +263,17 @@ def _settle(p, st, a, chance):
     raise_limits(p, st, stay)
     discard_shown(p, st, stay)
     formed = colsum(team)
-    events = {"gained": gained, "partner": st.partner.copy(), "stay": stay, "lone": lone,
-              "team": team, "used": used | halfed, "formed": formed, "seg": st.seg.copy(), **node}
+    events = {
+        "gained": gained,
+        "partner": st.partner.copy(),
+        "stay": stay,
+        "lone": lone,
+        "team": team,
+        "used": used | halfed,
+        "formed": formed,
+        "seg": st.seg.copy(),
+        **node,
+    }
     _next_round(p, st, formed, chance)
     st.phase = CARGO
     return st, events
@@ -203,7 +288,7 @@ def _next_round(p, st, formed, chance):
     card is turned; the games still live refill (6.2 step 1) with this
     round's ``chance.draws``.  In place."""
     G = st.n_games
-    r = int(st.rnd.min())        # the round being settled: every live game is on it (done ones are past it)
+    r = int(st.rnd.min())  # the round being settled: every live game is on it (done ones are past it)
     st.seg[:] += formed
     st.rnd[:] += 1
     n_nodes = len(p.node_values)
@@ -211,8 +296,8 @@ def _next_round(p, st, formed, chance):
     st.rnd[end] = p.rounds  # the track passed the last segment: the game is over
     live = ~end
     R = st.rain_order.shape[1]
-    nxt = np.arange(0, G * R, R) + np.minimum(st.rnd, p.rounds - 1)   # flat index of rain_order[g, next round]
-    st.rain[:] = live * (st.rain_order.take(nxt) + 1) - 1             # np.where(live, next card, NO_RAIN)
+    nxt = np.arange(0, G * R, R) + np.minimum(st.rnd, p.rounds - 1)  # flat index of rain_order[g, next round]
+    st.rain[:] = live * (st.rain_order.take(nxt) + 1) - 1  # np.where(live, next card, NO_RAIN)
     if st.tracked and chance.draws is not None and live.any():
         refill(st, chance.draws[r], live)
 
@@ -225,8 +310,12 @@ def play(params, policies, n_games, rng, n_players=4, *, roles=None) -> dict:
     st = init(params, n_games, n_players, chance)
     G, P = n_games, n_players
     react_roles = np.isin(st.role, (VETERAN, FRAGILE, ENGINEER, MUSICIAN)).any()
-    diag = {"lone_total": np.zeros(G, np.int16), "formed_rounds": np.zeros(G, np.int8),
-            "void_nodes": np.zeros(G, np.int8), "node_points": np.zeros((G, P), np.int16)}
+    diag = {
+        "lone_total": np.zeros(G, np.int16),
+        "formed_rounds": np.zeros(G, np.int8),
+        "void_nodes": np.zeros(G, np.int8),
+        "node_points": np.zeros((G, P), np.int16),
+    }
     while not st.done.all():
         for phase in PHASES:
             if phase == REACT and not react_roles:

@@ -6,6 +6,7 @@ numbers or a small DataFrame; :func:`identity_table` gathers them beside the
 rulebook's stated values.  The simulated column (from the runner) is joined
 by :func:`gamelab.identities.with_simulation`.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -18,8 +19,8 @@ from .rules import StrandParams, half
 VALUES = (1, 2, 3, 4, 5)
 
 #: the rulebook's own numbers for identity ② (section "appendix A ②")
-RULEBOOK_NODE_SHARE = 6.0     # "互指成功收益 = v + 结点（平均约 6 分）"
-RULEBOOK_STAY_VALUE = 1.2     # "留守收益 ≈ 1.2 分"
+RULEBOOK_NODE_SHARE = 6.0  # "互指成功收益 = v + 结点（平均约 6 分）"
+RULEBOOK_STAY_VALUE = 1.2  # "留守收益 ≈ 1.2 分"
 RULEBOOK_P_STAR = {1: 0.275, 2: 0.244, 3: 0.133, 4: 0.120, 5: 0.020}
 
 
@@ -56,13 +57,20 @@ def pairable_table(params: StrandParams) -> pd.DataFrame:
         fits = [w for w in VALUES if v + w <= params.sum_cap]
         with_r = Fraction(sum(counts[w] for w in fits), total)
         without = Fraction(sum(counts[w] for w in fits) - (1 if v in fits else 0), total - 1)
-        rows.append({"cargo": v, "partners": f"{len(fits)} / {len(VALUES)}",
-                     "p_with_replacement": float(with_r), "p_without_replacement": float(without)})
+        rows.append(
+            {
+                "cargo": v,
+                "partners": f"{len(fits)} / {len(VALUES)}",
+                "p_with_replacement": float(with_r),
+                "p_without_replacement": float(without),
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def ev_threshold(params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE,
-                 stay_value: float = RULEBOOK_STAY_VALUE) -> pd.DataFrame:
+def ev_threshold(
+    params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE, stay_value: float = RULEBOOK_STAY_VALUE
+) -> pd.DataFrame:
     """② The trust rate p* above which betting on a rope beats staying:
 
         EV(p) = p (v + N) + (1 - p) (half(v) - L) = S   =>   p* = (S - lone) / (mutual - lone)
@@ -101,10 +109,16 @@ def full_team_pairs(params: StrandParams, cap: int | None = None) -> pd.DataFram
     rows = []
     for a, b in pairs:
         same_sum = [(c, d) for c, d in pairs if c + d == a + b and (c, d) != (a, b)]
-        rows.append({"pair": f"{b}+{a}", "sum": a + b, "heavier": b,
-                     "beats_by_heavier_card": ", ".join(f"{d}+{c}" for c, d in same_sum if d < b),
-                     "loses_by_heavier_card": ", ".join(f"{d}+{c}" for c, d in same_sum if d > b),
-                     "voids_against": f"{b}+{a}"})
+        rows.append(
+            {
+                "pair": f"{b}+{a}",
+                "sum": a + b,
+                "heavier": b,
+                "beats_by_heavier_card": ", ".join(f"{d}+{c}" for c, d in same_sum if d < b),
+                "loses_by_heavier_card": ", ".join(f"{d}+{c}" for c, d in same_sum if d > b),
+                "voids_against": f"{b}+{a}",
+            }
+        )
     return pd.DataFrame(rows).sort_values(["sum", "heavier"], ascending=[False, False]).reset_index(drop=True)
 
 
@@ -140,7 +154,7 @@ def stall_cost(params: StrandParams, stalls: int = 1) -> int:
     """⑤ Node points no one can take after ``stalls`` rounds without a team:
     the track then never reaches its last ``stalls`` segments."""
     stalls = max(0, min(stalls, len(params.node_values)))
-    return int(sum(params.node_values[len(params.node_values) - stalls:]))
+    return int(sum(params.node_values[len(params.node_values) - stalls :]))
 
 
 def trust_price(params: StrandParams) -> pd.DataFrame:
@@ -157,51 +171,114 @@ def default_params() -> StrandParams:
     return StrandParams()
 
 
-def rows(params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE,
-         stay_value: float = RULEBOOK_STAY_VALUE) -> list:
+def rows(
+    params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE, stay_value: float = RULEBOOK_STAY_VALUE
+) -> list:
     """Appendix A's identities as table rows (exact values; the simulated
     metric each row can be checked against is named in ``sim_key``)."""
     from ..identities import Row, rounding
 
     out = [
-        Row("①", "pairable rate, two random cards (with replacement)", 19 / 25,
-            float(pairable_rate(params)), 1e-9),
-        Row("①", "pairable rate, two cards from one deck (no replacement)", None,
-            float(pairable_rate(params, replacement=False))),
+        Row("①", "pairable rate, two random cards (with replacement)", 19 / 25, float(pairable_rate(params)), 1e-9),
+        Row(
+            "①",
+            "pairable rate, two cards from one deck (no replacement)",
+            None,
+            float(pairable_rate(params, replacement=False)),
+        ),
     ]
     pstar = ev_threshold(params, node_share=node_share, stay_value=stay_value).set_index("cargo")["p_star"]
     for v, claimed in RULEBOOK_P_STAR.items():
-        out.append(Row("②", f"trust threshold p* for cargo {v} (N={node_share:g}, L={params.lone_penalty}, "
-                            f"S={stay_value:g})", claimed, float(pstar[v]), rounding(f"{claimed * 100:.1f}") / 100))
+        out.append(
+            Row(
+                "②",
+                f"trust threshold p* for cargo {v} (N={node_share:g}, L={params.lone_penalty}, S={stay_value:g})",
+                claimed,
+                float(pstar[v]),
+                rounding(f"{claimed * 100:.1f}") / 100,
+            )
+        )
     for v in VALUES:
-        out.append(Row("②", f"trust reached with cargo {v}: share of its ropes that end mutual (simulated)",
-                       None, None, sim_key=f"mutual_rate_{v}"))
+        out.append(
+            Row(
+                "②",
+                f"trust reached with cargo {v}: share of its ropes that end mutual (simulated)",
+                None,
+                None,
+                sim_key=f"mutual_rate_{v}",
+            )
+        )
     pairs = full_team_pairs(params)
     six = pairs[pairs["sum"] == 6]
     top = six.iloc[0]["pair"] if len(six) else ""
-    out.append(Row("③", "at sum 6 the pair with the heavier card (5+1) takes the node (1 = yes)", 1.0,
-                   1.0 if top == "5+1" else 0.0))
+    out.append(
+        Row(
+            "③",
+            "at sum 6 the pair with the heavier card (5+1) takes the node (1 = yes)",
+            1.0,
+            1.0 if top == "5+1" else 0.0,
+        )
+    )
     odds = node_tie_odds(params)
     out.append(Row("③", "two random full teams tie on their sum", None, odds["sum_tie"]))
     out.append(Row("③", "... and the tie voids the node (same heavier card)", None, odds["void"]))
-    out.append(Row("③", "rounds whose node is voided by a full tie, 4 players (appendix B)", 0.039, None,
-                   0.0005, sim_key="node_void_rate"))
+    out.append(
+        Row(
+            "③",
+            "rounds whose node is voided by a full tie, 4 players (appendix B)",
+            0.039,
+            None,
+            0.0005,
+            sim_key="node_void_rate",
+        )
+    )
     out.append(Row("④", "node points on the track", 42, node_total(params), 0))
-    out.append(Row("④", "mean points scored in a 4-player game (all players)", 145, None, 2.5,
-                   sim_key="total_points"))
+    out.append(Row("④", "mean points scored in a 4-player game (all players)", 145, None, 2.5, sim_key="total_points"))
     out.append(Row("⑤", "node points lost to one stalled round", 8, stall_cost(params, 1), 0))
     out.append(Row("⑤", "node points lost to two stalled rounds", 8 + 7, stall_cost(params, 2), 0))
     for players, claimed in ((3, 0.85), (4, 0.93), (5, 0.95), (6, 0.98)):
-        out.append(Row("⑤", f"rounds with a team, {players} players", claimed, None, 0.005,
-                       sim_key=f"team_round_rate@{players}"))
-        out.append(Row("⑤", f"node points no one can take (track short of the end), {players} players", None, None,
-                       sim_key=f"stall_cost@{players}"))
-        out.append(Row("④", f"node share of all points, {players} players", 0.29 if players == 4 else None, None,
-                       0.005, sim_key=f"node_share@{players}"))
-    out.append(Row("②", "mean node share N of a player in a team (simulated)", node_share, None, 0.5,
-                   sim_key="node_share_N"))
-    out.append(Row("②", "value S of a stay: next-round points after a stay minus otherwise (simulated)",
-                   stay_value, None, 0.05, sim_key="stay_value_S"))
+        out.append(
+            Row(
+                "⑤",
+                f"rounds with a team, {players} players",
+                claimed,
+                None,
+                0.005,
+                sim_key=f"team_round_rate@{players}",
+            )
+        )
+        out.append(
+            Row(
+                "⑤",
+                f"node points no one can take (track short of the end), {players} players",
+                None,
+                None,
+                sim_key=f"stall_cost@{players}",
+            )
+        )
+        out.append(
+            Row(
+                "④",
+                f"node share of all points, {players} players",
+                0.29 if players == 4 else None,
+                None,
+                0.005,
+                sim_key=f"node_share@{players}",
+            )
+        )
+    out.append(
+        Row("②", "mean node share N of a player in a team (simulated)", node_share, None, 0.5, sim_key="node_share_N")
+    )
+    out.append(
+        Row(
+            "②",
+            "value S of a stay: next-round points after a stay minus otherwise (simulated)",
+            stay_value,
+            None,
+            0.05,
+            sim_key="stay_value_S",
+        )
+    )
     price = trust_price(params).set_index("cargo")
     out.append(Row("⑥", "a mutual 5 over a lone 5, no node", 4, float(price.loc[5, "without_node"]), 0))
     out.append(Row("⑥", "a mutual 5 over a lone 5, largest node", 11, float(price.loc[5, "with_largest_node"]), 0))
@@ -228,8 +305,7 @@ def simulated(params: StrandParams, frames: dict) -> dict:
     return out
 
 
-def trust_table(*, n_games: int = 20_000, n_players: int = 4, seed: int = 0, params=None,
-                frame=None) -> pd.DataFrame:
+def trust_table(*, n_games: int = 20_000, n_players: int = 4, seed: int = 0, params=None, frame=None) -> pd.DataFrame:
     """② beside simulated play: per cargo value the threshold p* at the
     rulebook's N and S and at the N and S the simulation measures, the
     mutual-trust rate the style mix actually reaches (95 % interval), and
@@ -238,8 +314,9 @@ def trust_table(*, n_games: int = 20_000, n_players: int = 4, seed: int = 0, par
     from .sim import measures
 
     if frame is None:
-        frame = runner.simulate("strand", n_games=n_games, seed=seed, n_players=n_players, params=params,
-                                progress=False)
+        frame = runner.simulate(
+            "strand", n_games=n_games, seed=seed, n_players=n_players, params=params, progress=False
+        )
     rules = params if params is not None else StrandParams()
     m = measures(frame)
     book = ev_threshold(rules).set_index("cargo")["p_star"]
@@ -248,9 +325,18 @@ def trust_table(*, n_games: int = 20_000, n_players: int = 4, seed: int = 0, par
     rows = []
     for v in VALUES:
         r = m[f"mutual_rate_{v}"]
-        rows.append({"cargo": v, "p_star_rulebook": book[v], "p_star_measured_N_S": measured[v],
-                     "trust_reached": r.value, "low": r.low, "high": r.high, "ropes": r.n,
-                     "betting_beats_staying": bool(r.low > measured[v]) if r.n else None})
+        rows.append(
+            {
+                "cargo": v,
+                "p_star_rulebook": book[v],
+                "p_star_measured_N_S": measured[v],
+                "trust_reached": r.value,
+                "low": r.low,
+                "high": r.high,
+                "ropes": r.n,
+                "betting_beats_staying": bool(r.low > measured[v]) if r.n else None,
+            }
+        )
     out = pd.DataFrame(rows)
     out.attrs.update(N=sim_n, S=sim_s, games=int(frame["game"].nunique()))
     return out

@@ -8,6 +8,7 @@ left, 5.5), :func:`power_ready` / :func:`switch_ready` / :func:`switch_targets`
 (G,P,A) mask of the current decision for every seat; codes as in
 ``actions.py``.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -108,7 +109,7 @@ def rope_legal(params, st):
     out = _rope_template(G, P).copy()
     bb = can_use(st, BB)
     if bb.any():
-        np.logical_and(bb[..., None], ~np.eye(P, dtype=bool), out=out[..., P + 1:])
+        np.logical_and(bb[..., None], ~np.eye(P, dtype=bool), out=out[..., P + 1 :])
     return out
 
 
@@ -146,5 +147,6 @@ def is_legal(params, state, legal, actions) -> np.ndarray:
 
 def random_actions(params, state, legal, rng) -> np.ndarray:
     """(G,P) a uniformly random legal action per seat (one uniform per game and seat)."""
-    return np.stack([uniform_choice(legal[:, s], rng.random(state.n_games, dtype=np.float32))
-                     for s in range(state.n_players)], 1)
+    return np.stack(
+        [uniform_choice(legal[:, s], rng.random(state.n_games, dtype=np.float32)) for s in range(state.n_players)], 1
+    )

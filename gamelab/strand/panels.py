@@ -4,6 +4,7 @@ rates (``GAME.panels``) and identity ②'s threshold panel.
     from gamelab.strand.panels import EvThresholdPanel
     EvThresholdPanel().show()
 """
+
 from __future__ import annotations
 
 import pandas as pd
@@ -15,13 +16,25 @@ def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
     """The diagnostics a designer watches, with 95 % intervals (for panels
     and reports): lone markers, team rounds, stalls, node ties, scores."""
     m = measures(frame)
-    rows = [("lone markers per game", "lone_per_game"), ("rounds with a team", "team_round_rate"),
-            ("node voided by a full tie (per round)", "node_void_rate"), ("node share of all points", "node_share"),
-            ("mean final score", "mean_score"), ("points scored per game (all players)", "total_points")]
+    rows = [
+        ("lone markers per game", "lone_per_game"),
+        ("rounds with a team", "team_round_rate"),
+        ("node voided by a full tie (per round)", "node_void_rate"),
+        ("node share of all points", "node_share"),
+        ("mean final score", "mean_score"),
+        ("points scored per game (all players)", "total_points"),
+    ]
     out = [{"measure": label, "value": m[key].value, "low": m[key].low, "high": m[key].high} for label, key in rows]
     stall = 1 - m["team_round_rate"].value
-    out.insert(2, {"measure": "stalled rounds (no team)", "value": stall, "low": 1 - m["team_round_rate"].high,
-                   "high": 1 - m["team_round_rate"].low})
+    out.insert(
+        2,
+        {
+            "measure": "stalled rounds (no team)",
+            "value": stall,
+            "low": 1 - m["team_round_rate"].high,
+            "high": 1 - m["team_round_rate"].low,
+        },
+    )
     return pd.DataFrame(out)
 
 
@@ -37,18 +50,20 @@ class EvThresholdPanel:
     def __init__(self):
         import ipywidgets as w
 
-        from . import identities as ids
-        from .rules import StrandParams
         from ..params import specs
         from ..widgets import param_widgets
+        from . import identities as ids
+        from .rules import StrandParams
 
         self.ids, self.base = ids, StrandParams()
         by_name = {s.name: s for s in specs(StrandParams)}
         c = dict(continuous_update=False, style={"description_width": "initial"})
-        self.node_share = w.FloatSlider(value=ids.RULEBOOK_NODE_SHARE, min=0, max=16, step=0.25,
-                                        description="N (mean node share)", **c)
-        self.stay_value = w.FloatSlider(value=ids.RULEBOOK_STAY_VALUE, min=0, max=5, step=0.1,
-                                        description="S (value of a stay)", **c)
+        self.node_share = w.FloatSlider(
+            value=ids.RULEBOOK_NODE_SHARE, min=0, max=16, step=0.25, description="N (mean node share)", **c
+        )
+        self.stay_value = w.FloatSlider(
+            value=ids.RULEBOOK_STAY_VALUE, min=0, max=5, step=0.1, description="S (value of a stay)", **c
+        )
         (self.lone,) = param_widgets(by_name["lone_penalty"], self.base.lone_penalty)
         (self.cap,) = param_widgets(by_name["sum_cap"], self.base.sum_cap)
         self.nodes = param_widgets(by_name["node_values"], self.base.node_values)
@@ -62,11 +77,14 @@ class EvThresholdPanel:
         self.update()
 
     def params(self):
-        return self.base.replace(lone_penalty=self.lone.value, sum_cap=self.cap.value,
-                                 node_values=tuple(x.value for x in self.nodes))
+        return self.base.replace(
+            lone_penalty=self.lone.value, sum_cap=self.cap.value, node_values=tuple(x.value for x in self.nodes)
+        )
 
     def n_value(self, params) -> float:
-        return (sum(params.node_values) / len(params.node_values)) if self.use_node_mean.value else self.node_share.value
+        return (
+            (sum(params.node_values) / len(params.node_values)) if self.use_node_mean.value else self.node_share.value
+        )
 
     def update(self):
         import matplotlib.pyplot as plt
@@ -98,6 +116,17 @@ class EvThresholdPanel:
         from IPython.display import display
 
         self.update()
-        display(w.VBox([w.HBox([w.VBox([self.node_share, self.use_node_mean, self.stay_value, self.lone, self.cap]),
-                                w.VBox(self.nodes)]), self.out]))
+        display(
+            w.VBox(
+                [
+                    w.HBox(
+                        [
+                            w.VBox([self.node_share, self.use_node_mean, self.stay_value, self.lone, self.cap]),
+                            w.VBox(self.nodes),
+                        ]
+                    ),
+                    self.out,
+                ]
+            )
+        )
         return self

@@ -7,6 +7,7 @@ other rule is checked by the engine's legal-action masks, and a record that
 breaks one is refused with a :class:`RecordError` naming the round, the player
 and the rule before anything is printed.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,14 +16,22 @@ import pandas as pd
 from ..errors import GamelabError, RecordError
 from ..params import from_mapping
 from . import engine
-from .rules import (RAIN_CARDS, ROLES, VARIANT_PLAYERS, StrandParams,
-                    params_for_variant, role_code)
+from .rules import RAIN_CARDS, ROLES, VARIANT_PLAYERS, StrandParams, params_for_variant, role_code
 
-POWER_PHASE = {"porter": engine.CARGO, "bb": engine.ROPE, "veteran": engine.REACT,
-               "engineer": engine.REACT, "musician": engine.REACT, "fragile": engine.REACT}
-APPLIES = {"veteran": "only when you are lone", "engineer": "only when your team formed",
-           "musician": "only when your team formed",
-           "fragile": "only when you are lone and the target pointed at you and is not in a team"}
+POWER_PHASE = {
+    "porter": engine.CARGO,
+    "bb": engine.ROPE,
+    "veteran": engine.REACT,
+    "engineer": engine.REACT,
+    "musician": engine.REACT,
+    "fragile": engine.REACT,
+}
+APPLIES = {
+    "veteran": "only when you are lone",
+    "engineer": "only when your team formed",
+    "musician": "only when your team formed",
+    "fragile": "only when you are lone and the target pointed at you and is not in a team",
+}
 
 
 def _fail(msg, rnd=None, player=None, rule=None):
@@ -40,8 +49,9 @@ def _players(record):
             _fail(f"player entry {entry!r} needs a 'name'")
         role = entry.get("role")
         if role is not None and role not in ROLES:
-            _fail(f"unknown role {role!r}: expected one of {', '.join(ROLES)}", player=entry["name"],
-                  rule="section 5.5")
+            _fail(
+                f"unknown role {role!r}: expected one of {', '.join(ROLES)}", player=entry["name"], rule="section 5.5"
+            )
         if entry["name"] in names:
             _fail("the name appears twice in 'players'", player=entry["name"])
         names.append(entry["name"])
@@ -58,15 +68,18 @@ def _params(record, n):
     except GamelabError as exc:
         raise RecordError(str(exc)) from None
     if variant in VARIANT_PLAYERS and n not in VARIANT_PLAYERS[variant]:
-        _fail(f"variant {variant} is for {' or '.join(map(str, VARIANT_PLAYERS[variant]))} players, "
-              f"the record has {n}")
+        _fail(f"variant {variant} is for {' or '.join(map(str, VARIANT_PLAYERS[variant]))} players, the record has {n}")
     return variant, params
 
 
 def _name(value, names, rnd, player, what):
     if value not in names:
-        _fail(f"{what} {value!r} is not in players ({', '.join(names)})", rnd, player,
-              "the record names every player in 'players'")
+        _fail(
+            f"{what} {value!r} is not in players ({', '.join(names)})",
+            rnd,
+            player,
+            "the record names every player in 'players'",
+        )
     return names.index(value)
 
 
@@ -124,8 +137,12 @@ def _power(spec, rnd, who, s, names):
         if j == s:
             _fail(f"the {power} power cannot target oneself", rnd, who, "section 5.5")
         return power, j
-    _fail(f"power {spec!r} is not one of veteran, porter, musician, engineer, "
-          "{\"bb\": NAME}, {\"fragile\": NAME}", rnd, who, "section 5.5")
+    _fail(
+        f'power {spec!r} is not one of veteran, porter, musician, engineer, {{"bb": NAME}}, {{"fragile": NAME}}',
+        rnd,
+        who,
+        "section 5.5",
+    )
 
 
 def _check_powers(params, st, phase, powers, actions, rnd, names, roles):
@@ -135,12 +152,20 @@ def _check_powers(params, st, phase, powers, actions, rnd, names, roles):
             continue
         who, role = names[s], roles[s]
         if role != power:
-            _fail(f"uses the {power} power without that role (role: {role or 'none'})", rnd, who,
-                  "section 5.5: a power belongs to its role card")
+            _fail(
+                f"uses the {power} power without that role (role: {role or 'none'})",
+                rnd,
+                who,
+                "section 5.5: a power belongs to its role card",
+            )
         if st.uses[0, s] <= 0:
             total = params.role_uses()[role_code(power)]
-            _fail(f"uses the {power} power beyond its {total} use(s) per game", rnd, who,
-                  "section 5.5: powers are limited per game")
+            _fail(
+                f"uses the {power} power beyond its {total} use(s) per game",
+                rnd,
+                who,
+                "section 5.5: powers are limited per game",
+            )
         if not engine.legal_mask(params, st, s)[0, actions[s]]:
             _fail(f"the {power} power applies {APPLIES.get(power, 'here')}", rnd, who, "section 5.5")
 
@@ -177,8 +202,9 @@ def _rain(record, rounds, params):
     for i, rd in enumerate(rounds):
         card = rd.get("rain") if isinstance(rd, dict) else None
         if card not in RAIN_CARDS:
-            _fail(f"time rain needs the round's card as 'rain', one of {', '.join(RAIN_CARDS)}", i + 1,
-                  rule="variant F")
+            _fail(
+                f"time rain needs the round's card as 'rain', one of {', '.join(RAIN_CARDS)}", i + 1, rule="variant F"
+            )
         order[0, i] = RAIN_CARDS.index(card)
     return order
 
@@ -198,15 +224,25 @@ def _play_round(params, st, chance, acts, rnd, names, roles):
     if result == engine.NODE_VOID:
         node = "void"
     elif result == engine.NODE_TAKEN:
-        node = {"segment": seg + 1, "points": int(ev["node_value"][0]),
-                "players": [names[s] for s in np.flatnonzero(ev["node_winner"][0])]}
-    status = ["team" if ev["team"][0, s] else "stay" if ev["stay"][0, s] else "lone"
-              for s in range(len(names))]
-    entry = {"round": rnd, "cargo": shown, "ropes": [names[r] if r >= 0 else "stay" for r in st.rope[0]],
-             "powers": {names[s]: p if t is None else {p: names[t]} for s, (p, t) in powers.items()},
-             "teams": teams, "status": status, "scores": ev["gained"][0].tolist(),
-             "totals": st.score[0].tolist(), "lone": st.lone[0].tolist(), "node": node,
-             "segment": int(st.seg[0]) + 1}
+        node = {
+            "segment": seg + 1,
+            "points": int(ev["node_value"][0]),
+            "players": [names[s] for s in np.flatnonzero(ev["node_winner"][0])],
+        }
+    status = ["team" if ev["team"][0, s] else "stay" if ev["stay"][0, s] else "lone" for s in range(len(names))]
+    entry = {
+        "round": rnd,
+        "cargo": shown,
+        "ropes": [names[r] if r >= 0 else "stay" for r in st.rope[0]],
+        "powers": {names[s]: p if t is None else {p: names[t]} for s, (p, t) in powers.items()},
+        "teams": teams,
+        "status": status,
+        "scores": ev["gained"][0].tolist(),
+        "totals": st.score[0].tolist(),
+        "lone": st.lone[0].tolist(),
+        "node": node,
+        "segment": int(st.seg[0]) + 1,
+    }
     if params.time_rain:
         entry["rain"] = RAIN_CARDS[int(st.rain_order[0, rnd - 1])]
     return st, entry
@@ -215,13 +251,28 @@ def _play_round(params, st, chance, acts, rnd, names, roles):
 def _ledger(record, variant, params, names, roles, st, rounds):
     res = engine.result(params, st)
     win = res["win"][0]
-    final = {"gross": st.score[0].tolist(), "lone": st.lone[0].tolist(), "total": res["score"][0].tolist(),
-             "rank": res["rank"][0].tolist(), "winners": [names[s] for s in np.flatnonzero(win > 0)]}
-    ledger = {"game": "strand", "variant": variant, "params": params.changed(),
-              "players": [{"name": n, "role": r} for n, r in zip(names, roles)],
-              "rounds": rounds, "final": final}
-    observed = {"totals": [r["totals"] for r in rounds], "scores": [r["scores"] for r in rounds],
-                "lone": final["lone"], "final": final["total"], "segment": [r["segment"] for r in rounds]}
+    final = {
+        "gross": st.score[0].tolist(),
+        "lone": st.lone[0].tolist(),
+        "total": res["score"][0].tolist(),
+        "rank": res["rank"][0].tolist(),
+        "winners": [names[s] for s in np.flatnonzero(win > 0)],
+    }
+    ledger = {
+        "game": "strand",
+        "variant": variant,
+        "params": params.changed(),
+        "players": [{"name": n, "role": r} for n, r in zip(names, roles)],
+        "rounds": rounds,
+        "final": final,
+    }
+    observed = {
+        "totals": [r["totals"] for r in rounds],
+        "scores": [r["scores"] for r in rounds],
+        "lone": final["lone"],
+        "final": final["total"],
+        "segment": [r["segment"] for r in rounds],
+    }
     return ledger, observed
 
 
@@ -238,22 +289,39 @@ def tables(ledger):
     ropes = per_seat("ropes")
     for r, rd in zip(idx, rounds):
         for who, p in rd["powers"].items():
-            ropes.loc[r, who] = f"{ropes.loc[r, who]} [{p if isinstance(p, str) else next(iter(p)) + '→' + next(iter(p.values()))}]"
-    summary = pd.DataFrame({
-        "teams": [", ".join("+".join(t) for t in r["teams"]) or "-" for r in rounds],
-        "node": [_node_text(r["node"]) for r in rounds],
-        "segment after": [r["segment"] for r in rounds],
-    }, index=idx)
+            ropes.loc[r, who] = (
+                f"{ropes.loc[r, who]} [{p if isinstance(p, str) else next(iter(p)) + '→' + next(iter(p.values()))}]"
+            )
+    summary = pd.DataFrame(
+        {
+            "teams": [", ".join("+".join(t) for t in r["teams"]) or "-" for r in rounds],
+            "node": [_node_text(r["node"]) for r in rounds],
+            "segment after": [r["segment"] for r in rounds],
+        },
+        index=idx,
+    )
     if any("rain" in r for r in rounds):
         summary.insert(0, "rain", [r.get("rain", "-") for r in rounds])
     f = ledger["final"]
-    final = pd.DataFrame({"role": [p["role"] or "-" for p in ledger["players"]], "gross": f["gross"],
-                          "lone": f["lone"], "final": f["total"], "rank": f["rank"]}, index=names)
-    return [("Cargo shown (after porter / rain)", per_seat("cargo")),
-            ("Ropes [powers used]", ropes), ("Teams, node, track", summary),
-            ("Round scores", per_seat("scores")), ("Totals (gross, cumulative)", per_seat("totals")),
-            ("Lone markers", per_seat("lone")),
-            (f"Final (winners: {', '.join(f['winners'])})", final)]
+    final = pd.DataFrame(
+        {
+            "role": [p["role"] or "-" for p in ledger["players"]],
+            "gross": f["gross"],
+            "lone": f["lone"],
+            "final": f["total"],
+            "rank": f["rank"],
+        },
+        index=names,
+    )
+    return [
+        ("Cargo shown (after porter / rain)", per_seat("cargo")),
+        ("Ropes [powers used]", ropes),
+        ("Teams, node, track", summary),
+        ("Round scores", per_seat("scores")),
+        ("Totals (gross, cumulative)", per_seat("totals")),
+        ("Lone markers", per_seat("lone")),
+        (f"Final (winners: {', '.join(f['winners'])})", final),
+    ]
 
 
 def _node_text(node):

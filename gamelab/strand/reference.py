@@ -17,10 +17,25 @@ The functions at the end drive a reference game like the batch engine
 (``start``, ``advance``, ``observe``, ``observe_batch``, ``result``), for
 the conformance tests.
 """
+
 from __future__ import annotations
 
-from .rules import (ACID, BB, BT_TIDE, CRATE, ENGINEER, FRAGILE, MUSICIAN, PORTER, STATIC,
-                    TOOLS, TOWER, VETERAN, StrandParams, half)
+from .rules import (
+    ACID,
+    BB,
+    BT_TIDE,
+    CRATE,
+    ENGINEER,
+    FRAGILE,
+    MUSICIAN,
+    PORTER,
+    STATIC,
+    TOOLS,
+    TOWER,
+    VETERAN,
+    StrandParams,
+    half,
+)
 from .state import CARGO, REACT, ROPE
 
 
@@ -154,7 +169,7 @@ class Game:
         """Reactions, then the round's scores; ``draws`` refill the hands."""
         p, n = self.p, self.n
         halfed = [False] * n
-        for s, a in enumerate(actions):        # fragile switches happen first
+        for s, a in enumerate(actions):  # fragile switches happen first
             if a >= 2:
                 self._pair(s, a - 2)
                 halfed[s] = True
@@ -165,8 +180,10 @@ class Game:
             if a == 1 and (role != VETERAN or self.status(s) == "lone"):
                 used[s] = True
                 self.uses[s] -= 1
-        contrib = [half(self.cargo[s], p.half_rounding) if halfed[s] and p.fragile_sum == "half"
-                   else self.cargo[s] for s in range(n)]
+        contrib = [
+            half(self.cargo[s], p.half_rounding) if halfed[s] and p.fragile_sum == "half" else self.cargo[s]
+            for s in range(n)
+        ]
         cap = {STATIC: p.static_cap, TOOLS: p.tools_cap}.get(self.rain, p.sum_cap)
         gained = [0] * n
         keys = {}
@@ -284,8 +301,10 @@ def play_random(params: StrandParams, n_players: int, rng) -> list:
     while not game.done:
         game.reveal([pick(game.cargo_legal(s)) for s in range(n_players)])
         game.ropes([pick(game.rope_legal(s)) for s in range(n_players)])
-        game.settle([pick(game.react_legal(s)) for s in range(n_players)],
-                    [[rng.random() for _ in range(2)] for _ in range(n_players)])
+        game.settle(
+            [pick(game.react_legal(s)) for s in range(n_players)],
+            [[rng.random() for _ in range(2)] for _ in range(n_players)],
+        )
     return game.final()
 
 
@@ -331,8 +350,11 @@ def observe(game: Game) -> dict:
 
 def observe_batch(state, g: int) -> dict:
     """The same keys from game ``g`` of the batch state."""
-    out = {"hand": state.hand[g].tolist() if state.tracked else None,
-           "deck": state.deck[g].tolist(), "discard": state.discard[g].tolist()}
+    out = {
+        "hand": state.hand[g].tolist() if state.tracked else None,
+        "deck": state.deck[g].tolist(),
+        "discard": state.discard[g].tolist(),
+    }
     out.update({name: getattr(state, name)[g].tolist() for name in _OBSERVED})
     out.update(seg=int(state.seg[g]), rnd=int(state.rnd[g]), rain=int(state.rain[g]), phase=state.phase)
     return out

@@ -5,14 +5,25 @@ every place the rulebook can be read two ways is a parameter too, defaulting
 to the most natural reading (``docs/rules-strand.md`` lists them).  Section
 numbers refer to the rulebook (``shared/seeds/004_fe1c54db522c7fe9.txt``).
 """
+
 from __future__ import annotations
 
 import dataclasses
 
 from ..params import ParamError, Params, from_mapping, param
 
-__all__ = ["StrandParams", "ROLES", "RAIN_CARDS", "VARIANTS", "PLAYERS",
-           "params_for_variant", "check_players", "role_code", "team_of_seat", "half"]
+__all__ = [
+    "StrandParams",
+    "ROLES",
+    "RAIN_CARDS",
+    "VARIANTS",
+    "PLAYERS",
+    "params_for_variant",
+    "check_players",
+    "role_code",
+    "team_of_seat",
+    "half",
+]
 
 #: role names as a record writes them; the engine codes them 1..6 (0 = no role)
 ROLES = ("veteran", "bb", "fragile", "porter", "musician", "engineer")
@@ -24,7 +35,7 @@ ACID, FOG, STATIC, BT_TIDE, CRATE, TOOLS, TOWER, CLEAR = range(8)
 
 #: players a game may seat (section 1: 3-6; the box has six rope sets)
 PLAYERS = (3, 6)
-TEAM_PLAYERS = (4, 6)   # variant E: opposite seats pair up
+TEAM_PLAYERS = (4, 6)  # variant E: opposite seats pair up
 
 VARIANTS = ("standard", "short", "silent", "three_player", "six_player", "teams", "time_rain")
 
@@ -36,34 +47,51 @@ class StrandParams(Params):
     """The rules of STRAND as numbers and readings (rulebook sections in ``section``)."""
 
     # --- the base game --------------------------------------------------
-    sum_cap: int = param(7, low=2, high=10, section="5.1",
-                         doc="a team whose cargo sum is at most this crosses in full")
-    node_values: tuple = param((3, 4, 4, 5, 5, 6, 7, 8), low=0, high=30, length=(1, 20),
-                               section="5.4", doc="node points of segments 1..n")
+    sum_cap: int = param(7, low=2, high=10, section="5.1", doc="a team whose cargo sum is at most this crosses in full")
+    node_values: tuple = param(
+        (3, 4, 4, 5, 5, 6, 7, 8), low=0, high=30, length=(1, 20), section="5.4", doc="node points of segments 1..n"
+    )
     rounds: int = param(8, low=1, high=20, section="6.4", doc="rounds in a game")
     lone_penalty: int = param(2, low=0, high=10, section="6.4", doc="final points lost per lone marker")
     hand_size: int = param(3, low=1, high=10, section="6.1", doc="cards dealt and the normal hand limit")
     max_hand: int = param(5, low=1, high=10, section="5.2", doc="highest hand limit stays can reach")
-    cargo_counts: tuple = param((12, 12, 12, 12, 12), low=0, high=40, length=(5, 5), section="2",
-                                doc="cards of cargo value 1..5 in the deck")
-    half_rounding: str = param("up", choices=_HALF, section="6.3",
-                               doc="rounding of half scores (lone, overweight)")
+    cargo_counts: tuple = param(
+        (12, 12, 12, 12, 12), low=0, high=40, length=(5, 5), section="2", doc="cards of cargo value 1..5 in the deck"
+    )
+    half_rounding: str = param("up", choices=_HALF, section="6.3", doc="rounding of half scores (lone, overweight)")
     # --- readings of ambiguous sentences ---------------------------------
-    node_award: str = param("each", choices=("each", "split"), section="5.4",
-                            doc="each: both team members score the node's value; "
-                                "split: they share it, the heavier card takes the larger half")
-    stay_bonus: str = param("accumulate", choices=("accumulate", "one_round"), section="5.2",
-                            doc="a stay raises the hand limit by 1 for good (to max_hand) "
-                                "or only until the next round without a stay")
-    stay_returns_cargo: bool = param(False, section="5.2",
-                                     doc="a stayer takes the revealed card back instead of discarding it")
-    bb_lock: str = param("override", choices=("override", "yield"), section="5.5",
-                         doc="override: the locked player joins the bb whatever his rope; "
-                             "yield: a mutual pair of the locked player stands and the bb is lone")
-    fragile_sum: str = param("full", choices=("full", "half"), section="5.5",
-                             doc="a fragile switch counts the card's full or halved value in the team sum")
-    musician_on_overweight: bool = param(True, section="5.5",
-                                         doc="the musician's +1 also applies in an overweight team")
+    node_award: str = param(
+        "each",
+        choices=("each", "split"),
+        section="5.4",
+        doc="each: both team members score the node's value; "
+        "split: they share it, the heavier card takes the larger half",
+    )
+    stay_bonus: str = param(
+        "accumulate",
+        choices=("accumulate", "one_round"),
+        section="5.2",
+        doc="a stay raises the hand limit by 1 for good (to max_hand) or only until the next round without a stay",
+    )
+    stay_returns_cargo: bool = param(
+        False, section="5.2", doc="a stayer takes the revealed card back instead of discarding it"
+    )
+    bb_lock: str = param(
+        "override",
+        choices=("override", "yield"),
+        section="5.5",
+        doc="override: the locked player joins the bb whatever his rope; "
+        "yield: a mutual pair of the locked player stands and the bb is lone",
+    )
+    fragile_sum: str = param(
+        "full",
+        choices=("full", "half"),
+        section="5.5",
+        doc="a fragile switch counts the card's full or halved value in the team sum",
+    )
+    musician_on_overweight: bool = param(
+        True, section="5.5", doc="the musician's +1 also applies in an overweight team"
+    )
     # --- roles (section 5.5) ---------------------------------------------
     veteran_uses: int = param(2, low=0, high=8, section="5.5", doc="lone but full cargo (still a marker)")
     bb_uses: int = param(1, low=0, high=8, section="5.5", doc="lock a partner before ropes are shown")
@@ -78,30 +106,42 @@ class StrandParams(Params):
     silent: bool = param(False, section="variant B", doc="no negotiation (a flag agents read)")
     teams: bool = param(False, section="variant E", doc="opposite seats score as teams (4 or 6 players)")
     time_rain: bool = param(False, section="variant F", doc="a time-rain card modifies each round")
-    rain_cards: tuple = param(RAIN_CARDS, length=(1, 16), section="variant F",
-                              doc="the time-rain deck (names from RAIN_CARDS)")
-    clear_redraw: bool = param(False, section="variant F",
-                               doc="'clear' is set aside and the next card shown instead of no effect")
+    rain_cards: tuple = param(
+        RAIN_CARDS, length=(1, 16), section="variant F", doc="the time-rain deck (names from RAIN_CARDS)"
+    )
+    clear_redraw: bool = param(
+        False, section="variant F", doc="'clear' is set aside and the next card shown instead of no effect"
+    )
     acid_minus: int = param(1, low=0, high=4, section="variant F", doc="acid rain: cargo minus (min 1)")
     static_cap: int = param(6, low=2, high=10, section="variant F", doc="static: the round's sum cap")
     tools_cap: int = param(8, low=2, high=10, section="variant F", doc="tools: the round's sum cap")
     bt_markers: int = param(2, low=0, high=5, section="variant F", doc="BT tide: markers per lone player")
     crate_bonus: int = param(2, low=0, high=10, section="variant F", doc="crate: extra points per formed team")
-    crate_to: str = param("each", choices=("each", "split"), section="variant F",
-                          doc="each member scores crate_bonus, or the two split it (half each, floored)")
+    crate_to: str = param(
+        "each",
+        choices=("each", "split"),
+        section="variant F",
+        doc="each member scores crate_bonus, or the two split it (half each, floored)",
+    )
     tower_factor: int = param(2, low=1, high=5, section="variant F", doc="tower: node value multiplier")
 
     def check(self) -> None:
         if len(self.node_values) != self.rounds:
-            raise ParamError(f"node_values has {len(self.node_values)} items but rounds = {self.rounds}: "
-                             f"expected exactly one node per round ({self.rounds} values)")
+            raise ParamError(
+                f"node_values has {len(self.node_values)} items but rounds = {self.rounds}: "
+                f"expected exactly one node per round ({self.rounds} values)"
+            )
         if self.hand_size > self.max_hand:
-            raise ParamError(f"hand_size = {self.hand_size} is above max_hand = {self.max_hand}: "
-                             f"expected hand_size in 1..{self.max_hand}")
+            raise ParamError(
+                f"hand_size = {self.hand_size} is above max_hand = {self.max_hand}: "
+                f"expected hand_size in 1..{self.max_hand}"
+            )
         if sum(self.cargo_counts) < PLAYERS[1] * (self.max_hand + 1):
-            raise ParamError(f"cargo_counts = {self.cargo_counts} has {sum(self.cargo_counts)} cards: "
-                             f"expected at least {PLAYERS[1] * (self.max_hand + 1)} "
-                             f"(six full hands of max_hand plus their revealed cards)")
+            raise ParamError(
+                f"cargo_counts = {self.cargo_counts} has {sum(self.cargo_counts)} cards: "
+                f"expected at least {PLAYERS[1] * (self.max_hand + 1)} "
+                f"(six full hands of max_hand plus their revealed cards)"
+            )
         bad = [c for c in self.rain_cards if c not in RAIN_CARDS]
         if bad:
             raise ParamError(f"rain_cards has unknown card(s) {bad}: expected names from {RAIN_CARDS}")
@@ -112,8 +152,15 @@ class StrandParams(Params):
 
     def role_uses(self) -> tuple:
         """Uses per game indexed by role code (0 = no role)."""
-        return (0, self.veteran_uses, self.bb_uses, self.fragile_uses, self.porter_uses,
-                self.musician_uses, self.engineer_uses)
+        return (
+            0,
+            self.veteran_uses,
+            self.bb_uses,
+            self.fragile_uses,
+            self.porter_uses,
+            self.musician_uses,
+            self.engineer_uses,
+        )
 
 
 def half(v, rounding: str):
@@ -132,8 +179,10 @@ def role_code(name) -> int:
 def check_players(params: StrandParams, n_players: int) -> None:
     """Section 1: 3-6 players; variant E needs 4 or 6 (opposite seats pair up)."""
     if isinstance(n_players, bool) or not isinstance(n_players, int) or not PLAYERS[0] <= n_players <= PLAYERS[1]:
-        raise ParamError(f"n_players = {n_players!r} is out of range: expected int in "
-                         f"{PLAYERS[0]}..{PLAYERS[1]} (the rulebook seats 3-6 players)")
+        raise ParamError(
+            f"n_players = {n_players!r} is out of range: expected int in "
+            f"{PLAYERS[0]}..{PLAYERS[1]} (the rulebook seats 3-6 players)"
+        )
     if params.teams and n_players not in TEAM_PLAYERS:
         raise ParamError(f"n_players = {n_players} cannot play variant E (teams): expected 4 or 6")
 
@@ -173,12 +222,12 @@ def _time_rain(base):
 
 _VARIANT_CHANGES = {
     "standard": _no_change,
-    "short": _short,                          # variant A
-    "silent": _silent,                        # variant B
-    "three_player": _three,                   # variant C (its fragile advice is cut off)
-    "six_player": _no_change,                 # variant D (its advice is cut off entirely)
-    "teams": _teams,                          # variant E
-    "time_rain": _time_rain,                  # variant F
+    "short": _short,  # variant A
+    "silent": _silent,  # variant B
+    "three_player": _three,  # variant C (its fragile advice is cut off)
+    "six_player": _no_change,  # variant D (its advice is cut off entirely)
+    "teams": _teams,  # variant E
+    "time_rain": _time_rain,  # variant F
 }
 
 #: player counts a variant is written for

@@ -21,6 +21,7 @@ owns the copy):
 * 6.4: the final score, ranks and win shares (``result``); variant E
   compares team totals.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -33,9 +34,9 @@ from .state import MAX_VALUE
 
 #: a round's node (5.4): no full team, taken, voided by a full tie
 NODE_NONE, NODE_TAKEN, NODE_VOID = 0, 1, 2
-KEY_BASE = MAX_VALUE + 3      # node key = sum x KEY_BASE + heavier card: the sum first (any base > 5)
-MARK_BASE = 1024              # win key = final x MARK_BASE - markers: points first, then fewer markers
-TEAM_SEATS = 2                # variant E: a team's win share goes to each of its two seats
+KEY_BASE = MAX_VALUE + 3  # node key = sum x KEY_BASE + heavier card: the sum first (any base > 5)
+MARK_BASE = 1024  # win key = final x MARK_BASE - markers: points first, then fewer markers
+TEAM_SEATS = 2  # variant E: a team's win share goes to each of its two seats
 
 
 def current_node(params, state) -> np.ndarray:
@@ -92,7 +93,7 @@ def _mutual(rope, bound):
     """(G,P) two free seats whose ropes point at each other."""
     flat, seat = grid(*rope.shape)
     valid = (rope >= 0) & ~bound
-    tgt = flat + rope * valid          # flat index of the seat pointed at (own row start when not valid)
+    tgt = flat + rope * valid  # flat index of the seat pointed at (own row start when not valid)
     ok = valid & ~bound.take(tgt) & (rope.take(tgt) == seat)
     return ok
 
@@ -110,7 +111,7 @@ def form_teams(p, rope, lock, any_locked):
         for s, g in locks:
             pair_up(partner, s, lock[:, s], g)
     mut = _mutual(rope, partner >= 0)
-    partner += mut * (rope - partner)           # np.where(mut, rope, partner)
+    partner += mut * (rope - partner)  # np.where(mut, rope, partner)
     if p.bb_lock == "yield":
         for s, g in locks:
             g = g[partner[g, lock[g, s]] < 0]
@@ -128,7 +129,7 @@ def score_round(p, st, team, stay, lone, used, halfed):
     over = team & ~full
     vet = used & (st.role == VETERAN)
     gained = (full & ~halfed) * cargo + ((full & halfed) | over) * hv
-    gained += lone * (hv + vet * (cargo - hv))                 # lone: np.where(vet, cargo, hv)
+    gained += lone * (hv + vet * (cargo - hv))  # lone: np.where(vet, cargo, hv)
     mus = used & (st.role == MUSICIAN) & (full | (over & p.musician_on_overweight))
     gained += mus * p.musician_bonus
     crate = p.crate_bonus if p.crate_to == "each" else p.crate_bonus // 2
@@ -137,8 +138,14 @@ def score_round(p, st, team, stay, lone, used, halfed):
         gained += (team & cols(crated, P)) * crate
     win, award, value, result = _node(p, st, full, total, contrib, mc, seat, mate)
     gained = (gained + award).astype(np.int16)
-    return gained, {"full": full, "over": over, "node_winner": win, "node_points": award,
-                    "node_value": value.reshape(-1), "node_result": result}
+    return gained, {
+        "full": full,
+        "over": over,
+        "node_winner": win,
+        "node_points": award,
+        "node_value": value.reshape(-1),
+        "node_result": result,
+    }
 
 
 def _crossing(p, st, team, used, contrib):
@@ -147,7 +154,7 @@ def _crossing(p, st, team, used, contrib):
     Returns each cell's seat, its teammate (own seat when not in a team), the
     teammate's contribution, the team sum and ``full`` (G,P)."""
     flat, seat = grid(*st.cargo.shape)
-    mate = seat + team * (st.partner - seat)          # np.where(team, partner, seat): own seat when not in a team
+    mate = seat + team * (st.partner - seat)  # np.where(team, partner, seat): own seat when not in a team
     at_mate = flat + mate
     mc = contrib.take(at_mate)
     total = contrib + mc
@@ -163,15 +170,15 @@ def _node(p, st, full, total, contrib, mc, seat, mate):
     node, a tie of two teams voids it.  Returns the winners (G,P), the node
     points (G,P), the node's value and the result (NODE_NONE/TAKEN/VOID, (G,))."""
     P = st.n_players
-    key = full * (_node_key(total, np.maximum(contrib, mc)) + 1) - 1   # np.where(full, node key, -1)
+    key = full * (_node_key(total, np.maximum(contrib, mc)) + 1) - 1  # np.where(full, node key, -1)
     best = key[:, 0].copy()
     for s in range(1, P):
         np.maximum(best, key[:, s], out=best)
     top = key == cols(best, P)
     n_top = colsum(top.view(np.int8))
-    one_team = (n_top == 2) & (best >= 0)       # the two seats of one full team hold the best key
+    one_team = (n_top == 2) & (best >= 0)  # the two seats of one full team hold the best key
     win = top & cols(one_team, P)
-    tower = 1 + (st.rain == TOWER) * (p.tower_factor - 1)          # np.where(tower card, tower_factor, 1)
+    tower = 1 + (st.rain == TOWER) * (p.tower_factor - 1)  # np.where(tower card, tower_factor, 1)
     value = (current_node(p, st) * tower).astype(np.int16)
     if p.node_award == "each":
         award = win * cols(value, P)
@@ -188,7 +195,7 @@ def raise_limits(p, st, stay):
     """Section 5.2 point 3: a stay raises the hand limit by one, up to max_hand.  In place."""
     raised = np.minimum(st.limit + 1, p.max_hand).astype(np.int8)
     other = st.limit if p.stay_bonus == "accumulate" else np.int8(p.hand_size)
-    st.limit[:] = other + stay * (raised - other)      # np.where(stay, raised, other)
+    st.limit[:] = other + stay * (raised - other)  # np.where(stay, raised, other)
 
 
 # --- the end -------------------------------------------------------------------
@@ -207,5 +214,4 @@ def result(params, st) -> dict:
     tops = key == best
     share = float(TEAM_SEATS if params.teams else 1) / tops.sum(1, keepdims=True)
     rank = 1 + (key[:, None, :] > key[:, :, None]).sum(2)
-    return {"score": final, "win": tops * share, "rank": rank, "gross": st.score.copy(),
-            "lone": st.lone.copy()}
+    return {"score": final, "win": tops * share, "rank": rank, "gross": st.score.copy(), "lone": st.lone.copy()}

@@ -29,27 +29,27 @@ non-stay; their difference is our measured value S of a stay).  Per game (G,):
 ``void_nodes`` nodes voided by a full tie, ``rounds`` played.
 :func:`measures` turns a frame into the appendix's diagnostics.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from ..metrics import sole_leader_step
+from ..stats import Estimate, mean_interval
 from . import engine
-from .agents import AgentParams, knobs
+from .agents import knobs
 from .arrays import onehot
 from .rules import ROLES
 from .state import N_VALUES, REACT_PASS
 from .styles import CUSTOM, RANDOM, STYLES, Table
-from ..metrics import sole_leader_step
-from ..stats import Estimate, mean_interval
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
 AGENTS = STYLES + ("random",) + MIX
 STYLE_NAMES = np.array(STYLES + ("random", "custom"))
 ROLE_NAMES = np.array(("none",) + ROLES)
 PER_SEAT = ("ropes", "mutual")
-NODE_MAX = 30      # node_values' upper bound (rules.StrandParams): derived knobs clip to 0..NODE_MAX
-
+NODE_MAX = 30  # node_values' upper bound (rules.StrandParams): derived knobs clip to 0..NODE_MAX
 
 
 def default_lineup(n_players: int) -> list:
@@ -130,8 +130,13 @@ def play_games(params, styles, chance, agents, *, custom=None) -> dict:
         d.settled(params, ev, r)
         d.lead(st.score - params.lone_penalty * st.lone)
     out = engine.result(params, st)
-    out.update(d.columns(), style=STYLE_NAMES[styles], role=ROLE_NAMES[st.role],
-               lone_total=st.lone.sum(1, dtype=np.int16), rounds=st.rnd.copy())
+    out.update(
+        d.columns(),
+        style=STYLE_NAMES[styles],
+        role=ROLE_NAMES[st.role],
+        lone_total=st.lone.sum(1, dtype=np.int16),
+        rounds=st.rnd.copy(),
+    )
     return out
 
 
@@ -139,10 +144,11 @@ class Diagnostics:
     """Per-seat and per-game counters of appendix B and identity ②."""
 
     def __init__(self, G, P):
-        self.pointed = np.zeros((G, P, N_VALUES), np.int16)   # by cargo value 1..5
+        self.pointed = np.zeros((G, P, N_VALUES), np.int16)  # by cargo value 1..5
         self.mutual = np.zeros((G, P, N_VALUES), np.int16)
         self.node_points, self.stay_then, self.stay_pts, self.other_then, self.other_pts = (
-            np.zeros((G, P), np.int16) for _ in range(5))
+            np.zeros((G, P), np.int16) for _ in range(5)
+        )
         self.team_rounds = np.zeros(G, np.int8)
         self.void = np.zeros(G, np.int8)
         self.prev_stay = None
@@ -155,7 +161,7 @@ class Diagnostics:
         self.leader = sole_leader_step(net, self.leader, self.lead_changes)
 
     def ropes(self, st):
-        pointed = st.rope >= 0   # one-hot rows of the cargo (value 0: a zero row) beat a broadcast
+        pointed = st.rope >= 0  # one-hot rows of the cargo (value 0: a zero row) beat a broadcast
         self.pointed += onehot(st.cargo * pointed)
         self.mutual += onehot(st.cargo * (pointed & (st.partner >= 0)))
         # fragile switches come later: only teams formed by the ropes count as trust
@@ -174,10 +180,16 @@ class Diagnostics:
         self.node_points += ev["node_points"]
 
     def columns(self) -> dict:
-        out = {"node_points": self.node_points, "team_rounds": self.team_rounds, "void_nodes": self.void,
-               "lead_changes": self.lead_changes,
-               "stay_then": self.stay_then, "stay_then_pts": self.stay_pts,
-               "other_then": self.other_then, "other_then_pts": self.other_pts}
+        out = {
+            "node_points": self.node_points,
+            "team_rounds": self.team_rounds,
+            "void_nodes": self.void,
+            "lead_changes": self.lead_changes,
+            "stay_then": self.stay_then,
+            "stay_then_pts": self.stay_pts,
+            "other_then": self.other_then,
+            "other_then_pts": self.other_pts,
+        }
         for v in range(N_VALUES):
             out[f"ropes_{v + 1}"] = self.pointed[..., v]
             out[f"mutual_{v + 1}"] = self.mutual[..., v]
@@ -247,6 +259,7 @@ def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine, no roles: what
     ``reference.play_random`` does one game at a time."""
     from .agents import random_policy
+
     return engine.play(params, [random_policy] * n_players, n_games, rng, n_players)
 
 
@@ -257,7 +270,8 @@ ASSUMPTIONS = (
     "paired player reneges with probability 'reneging' (0.22), pointing at a better alternative or staying. "
     "Roles: the first P of veteran, bb, fragile, porter, musician, engineer, dealt at random, used by fixed "
     "rules. The rulebook does not define its model, so every simulated figure rests on these choices "
-    "(docs/agents.md).")
+    "(docs/agents.md)."
+)
 
 TITLE = "STRAND: The Last Run"
 REPORT_PLAYERS = (3, 4, 5, 6)

@@ -32,6 +32,7 @@ them; ``reference.py`` uses the same codes):
 * reaction: ``REACT_PASS``, ``REACT_POWER`` (veteran / engineer / musician),
   ``REACT_SWITCH + j`` (fragile: switch to seat j)
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -43,9 +44,9 @@ import numpy as np
 CARGO, ROPE, REACT = 0, 1, 2
 PHASES = (CARGO, ROPE, REACT)
 
-N_VALUES = 5       # cargo card values 1..5 (section 2)
-MIN_VALUE, MAX_VALUE = 1, 5   # the smallest and largest card values: acid rain and the porter stop there
-DRAWS = 2          # a refill never needs more than two cards per seat (limit rises by one per round)
+N_VALUES = 5  # cargo card values 1..5 (section 2)
+MIN_VALUE, MAX_VALUE = 1, 5  # the smallest and largest card values: acid rain and the porter stop there
+DRAWS = 2  # a refill never needs more than two cards per seat (limit rises by one per round)
 
 REACT_PASS, REACT_POWER, REACT_SWITCH = 0, 1, 2
 
@@ -86,8 +87,11 @@ class State:
         return self.rnd >= self.rain_order.shape[1]
 
     def _arrays(self):
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if isinstance(getattr(self, f.name), np.ndarray)}
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if isinstance(getattr(self, f.name), np.ndarray)
+        }
 
     def copy(self, **changes):
         """A deep copy, with ``changes`` (field name -> new value) applied."""
@@ -126,6 +130,9 @@ class Chance(NamedTuple):
     def take(self, games):
         """The chance of the games ``games`` (as :meth:`State.take`)."""
         idx = as_games(games)
-        return Chance(hands=None if self.hands is None else self.hands[idx],
-                      draws=None if self.draws is None else self.draws[:, idx],
-                      rain_order=self.rain_order[idx], roles=self.roles[idx])
+        return Chance(
+            hands=None if self.hands is None else self.hands[idx],
+            draws=None if self.draws is None else self.draws[:, idx],
+            rain_order=self.rain_order[idx],
+            roles=self.roles[idx],
+        )

@@ -14,6 +14,7 @@ and ``utility_lookup`` hold it for every round cap (normal, variant F's static
 and tools cards), style and pair of cards.  The table model that plays the
 styles (``styles.Table``) reads these tables.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -33,17 +34,21 @@ CODES = {**{s: i for i, s in enumerate(STYLES)}, "random": RANDOM, "custom": CUS
 #: utility U_i(j) = sum of coefficient x term, per style code; terms:
 #: points i scores, full x partner's cargo, full x node key / 8, full x fixed
 #: partner, last round's pointer at i, overweight, full x team sum
-COEF = np.array([
-    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1],      # heavy: its own points, then a bigger sum
-    [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],      # key: carries the heaviest card it can (node to share)
-    [0.01, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],     # node_grabber: the largest full sum (then heavier card)
-    [1.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0],      # steady: its fixed partner when the pair is full
-    [1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0],     # mirror: whoever pointed at it last round
-    [1.0, 0.0, 0.0, 0.0, 0.0, -100.0, 0.0],   # stay: a full team or nothing
-    [0.0] * 7, [0.0] * 7,                     # random, custom: not negotiating
-], np.float32)
-TERM_FIXED, TERM_POINTER = 3, 4   # the dynamic terms' columns of COEF (added per game)
-ACCEPT = -50.0          # a partner scored at or below this is refused (stay style: overweight)
+COEF = np.array(
+    [
+        [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1],  # heavy: its own points, then a bigger sum
+        [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],  # key: carries the heaviest card it can (node to share)
+        [0.01, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],  # node_grabber: the largest full sum (then heavier card)
+        [1.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0],  # steady: its fixed partner when the pair is full
+        [1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0],  # mirror: whoever pointed at it last round
+        [1.0, 0.0, 0.0, 0.0, 0.0, -100.0, 0.0],  # stay: a full team or nothing
+        [0.0] * 7,
+        [0.0] * 7,  # random, custom: not negotiating
+    ],
+    np.float32,
+)
+TERM_FIXED, TERM_POINTER = 3, 4  # the dynamic terms' columns of COEF (added per game)
+ACCEPT = -50.0  # a partner scored at or below this is refused (stay style: overweight)
 NEVER = np.float32(-1e9)
 
 
@@ -63,9 +68,9 @@ def grab_values(cap: int, counts: tuple, n_players: int) -> np.ndarray:
     return out
 
 
-HAND_BASE = 6               # a hand's count of one value is 0..5
-HANDS = HAND_BASE ** N_VALUES  # hands as codes: sum of count(v) x 6^(v-1)
-STEADY_MATE = 3             # steady plays the largest card that still fits a 3 under the cap
+HAND_BASE = 6  # a hand's count of one value is 0..5
+HANDS = HAND_BASE**N_VALUES  # hands as codes: sum of count(v) x 6^(v-1)
+STEADY_MATE = 3  # steady plays the largest card that still fits a 3 under the cap
 
 
 def hand_code(hand):
@@ -82,7 +87,7 @@ def cargo_table(cap: int, counts: tuple, n_players: int) -> np.ndarray:
     hand = (np.arange(HANDS)[:, None] // HAND_BASE ** np.arange(N_VALUES)) % HAND_BASE
     held = hand > 0
     vals = np.arange(1, N_VALUES + 1)
-    last = N_VALUES - 1                                 # index of the largest value
+    last = N_VALUES - 1  # index of the largest value
     smallest = held.argmax(1)
     largest = last - held[:, ::-1].argmax(1)
     n = hand.sum(1)
@@ -103,8 +108,15 @@ def utility_tables(params):
         probe = SimpleNamespace(cargo=np.arange(1, N_VALUES + 1, dtype=np.int8)[None], rain=np.array([rain]))
         full, pts, key = (a[0] for a in engine.team_values(params, probe))
         c = np.arange(1, N_VALUES + 1, dtype=np.float32)
-        terms = (pts, full * c[None, :], np.maximum(key, 0) / float(engine.KEY_BASE), 0 * pts, 0 * pts, ~full,
-                 full * (c[:, None] + c[None, :]))
+        terms = (
+            pts,
+            full * c[None, :],
+            np.maximum(key, 0) / float(engine.KEY_BASE),
+            0 * pts,
+            0 * pts,
+            ~full,
+            full * (c[:, None] + c[None, :]),
+        )
         base.append(np.einsum("sk,kij->sij", COEF, np.stack(terms).astype(np.float32)))
         fulls.append(full)
     return np.stack(base).astype(np.float32).ravel(), np.stack(fulls).ravel()
@@ -118,7 +130,7 @@ STRIDE_J = N_FLAGS
 STRIDE_I = N_VALUES * STRIDE_J
 STRIDE_STYLE = N_VALUES * STRIDE_I
 STRIDE_KIND = len(COEF) * STRIDE_STYLE
-N_KINDS = 3                 # cap kinds: normal, static, tools
+N_KINDS = 3  # cap kinds: normal, static, tools
 
 
 def utility_lookup(params, steady: bool, mirror: bool) -> np.ndarray:

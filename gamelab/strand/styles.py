@@ -28,9 +28,10 @@ would go unspent; veteran when lone with cargo >= 4 or uses to spare;
 musician whenever in a team; engineer when the team's sum is just over the
 cap; fragile whenever lone and pointed at (to the best such pointer).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -38,19 +39,43 @@ from . import engine
 from .arrays import at_seats, cols, uniform_choice
 from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
 from .state import MAX_VALUE
-# the styles' codes and tables, re-exported: callers know them as styles.X
-from .style_tables import (ACCEPT, CAP_KIND, CODES, COEF, CUSTOM, GRABBER, HANDS, HEAVY, KEY,  # noqa: F401
-                           MIRROR, NEVER, POINTER_FLAG, RANDOM, STAY, STEADY, STRIDE_I, STRIDE_J,
-                           STRIDE_KIND, STRIDE_STYLE, STYLES, cargo_table, grab_values, hand_code,
-                           utility_lookup, utility_tables)
 
-DEAD = np.float32(1e30)    # added to a refused or taken pair's matching key (far above any live key)
-LIVE = DEAD / 10           # a matching key below this is a pair still open
-SHUN = np.float32(1e10)    # subtracted from an excluded partner's utility (below NEVER)
-RANK_WEIGHT = np.float32(1000)   # matching key: the two ranks first, then the utilities
-NO_PAIR = np.int8(100)     # a pair index past every pair: nothing chosen in that game
-BIG_CARGO = 4              # cargo worth protecting (bb lock, veteran) or topping up to 5 (porter)
-BIG_NODE = 6               # a node worth a bb lock
+# the styles' codes and tables, re-exported: callers know them as styles.X
+from .style_tables import (  # noqa: F401
+    ACCEPT,
+    CAP_KIND,
+    CODES,
+    COEF,
+    CUSTOM,
+    GRABBER,
+    HANDS,
+    HEAVY,
+    KEY,
+    MIRROR,
+    NEVER,
+    POINTER_FLAG,
+    RANDOM,
+    STAY,
+    STEADY,
+    STRIDE_I,
+    STRIDE_J,
+    STRIDE_KIND,
+    STRIDE_STYLE,
+    STYLES,
+    cargo_table,
+    grab_values,
+    hand_code,
+    utility_lookup,
+    utility_tables,
+)
+
+DEAD = np.float32(1e30)  # added to a refused or taken pair's matching key (far above any live key)
+LIVE = DEAD / 10  # a matching key below this is a pair still open
+SHUN = np.float32(1e10)  # subtracted from an excluded partner's utility (below NEVER)
+RANK_WEIGHT = np.float32(1000)  # matching key: the two ranks first, then the utilities
+NO_PAIR = np.int8(100)  # a pair index past every pair: nothing chosen in that game
+BIG_CARGO = 4  # cargo worth protecting (bb lock, veteran) or topping up to 5 (porter)
+BIG_NODE = 6  # a node worth a bb lock
 
 
 def _best(U):
@@ -62,7 +87,7 @@ def _best(U):
         Uk = U[:, k]
         better = Uk > best
         np.maximum(best, Uk, out=best)
-        np.maximum(arg, better * np.int8(k), out=arg)   # np.where(better, k, arg): k only grows
+        np.maximum(arg, better * np.int8(k), out=arg)  # np.where(better, k, arg): k only grows
     return arg, best
 
 
@@ -71,7 +96,7 @@ def _seat_major(a):
     return np.ascontiguousarray(a.T)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pairs(P):
     I, J = np.triu_indices(P, 1)
     share = (I[:, None] == I) | (I[:, None] == J) | (J[:, None] == I) | (J[:, None] == J)
@@ -90,14 +115,14 @@ class Table:
         self.styles = np.asarray(styles, np.int8)
         G, P = self.styles.shape
         self.custom = custom or {}
-        self.talks = self.styles < RANDOM                     # seats that negotiate
+        self.talks = self.styles < RANDOM  # seats that negotiate
         self.random = self.styles == RANDOM
         self.any_steady = bool((self.styles == STEADY).any())
         self.any_mirror = bool((self.styles == MIRROR).any())
         self.any_random = bool(self.random.any())
         self.talks_t = _seat_major(self.talks)
-        self.row_t = _seat_major(self.styles).astype(np.int16) * STRIDE_STYLE   # style's offset in utility_lookup
-        self.fixed_t = np.full((P, G), -1, np.int8)           # steady's partner (last teammate), seat-major
+        self.row_t = _seat_major(self.styles).astype(np.int16) * STRIDE_STYLE  # style's offset in utility_lookup
+        self.fixed_t = np.full((P, G), -1, np.int8)  # steady's partner (last teammate), seat-major
         self.seat_j = np.arange(P, dtype=np.int8)[None, :, None]
         self.seat_i = np.arange(P, dtype=np.int8)[:, None, None]
         self.U = None
@@ -105,18 +130,19 @@ class Table:
     # --- step 2 -------------------------------------------------------------
     def cargo(self, st):
         p = self.p
-        code = hand_code(st.hand) + self.styles.astype(np.int32) * HANDS   # row = style (cargo_table's layout)
+        code = hand_code(st.hand) + self.styles.astype(np.int32) * HANDS  # row = style (cargo_table's layout)
         cap = engine.round_cap(p, st)
         caps = np.unique(cap)
         v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players)[code]
         for c in caps[1:]:
             v = np.where((cap == c)[:, None], cargo_table(int(c), p.cargo_counts, st.n_players)[code], v)
-        value = v + 1                                          # the table holds value - 1
+        value = v + 1  # the table holds value - 1
         porter = engine.can_use(st, PORTER) & (value < MAX_VALUE)
         if porter.any():
             left = engine.rounds_left(p, st)[:, None]
-            boost = ((value == BIG_CARGO) & ((self.styles == HEAVY) | (self.styles == GRABBER))) \
-                | ((st.uses >= left) & (self.styles != KEY))
+            boost = ((value == BIG_CARGO) & ((self.styles == HEAVY) | (self.styles == GRABBER))) | (
+                (st.uses >= left) & (self.styles != KEY)
+            )
             porter = porter & boost & (self.styles < RANDOM)
         else:
             porter = False
@@ -141,12 +167,12 @@ class Table:
         """(P,P,G) U[i,j,g]: how much styled seat i likes teaming with j in game g."""
         table = utility_lookup(self.p, self.any_steady, self.any_mirror)
         P = st.n_players
-        c0 = _seat_major(st.cargo).astype(np.int16) - 1      # int16 indices: cheap to build, < 2,400
+        c0 = _seat_major(st.cargo).astype(np.int16) - 1  # int16 indices: cheap to build, < 2,400
         kind = CAP_KIND.take(st.rain.astype(np.intp) + 1)
         # idx[i, j, g] = ravel_multi_index((kind, style of i, cargo i, cargo j, flags)), flags added below
         idx = (self.row_t + kind * STRIDE_KIND + c0 * STRIDE_I)[:, None, :] + (c0 * STRIDE_J)[None, :, :]
         if self.any_steady:
-            idx += self.fixed_t[:, None, :] == self.seat_j                       # + FIXED_FLAG (1)
+            idx += self.fixed_t[:, None, :] == self.seat_j  # + FIXED_FLAG (1)
         if self.any_mirror:
             idx += (_seat_major(st.rope)[None, :, :] == self.seat_i) * np.int16(POINTER_FLAG)
         U = table.take(idx)
@@ -173,14 +199,14 @@ class Table:
             for q in range(1, len(I)):  # argmin over the pairs: the first smallest key
                 better = K[q] < best
                 np.minimum(best, K[q], out=best)
-                np.maximum(b, better * np.int8(q), out=b)       # np.where(better, q, b): q only grows
+                np.maximum(b, better * np.int8(q), out=b)  # np.where(better, q, b): q only grows
             good = best < LIVE
             if not good.any():
                 break
             b += ~good * NO_PAIR
             for q in range(len(I)):
                 chosen = b == q
-                partner[I[q]] += chosen * np.int8(J[q] + 1)    # np.where(chosen, J[q], partner): it was -1
+                partner[I[q]] += chosen * np.int8(J[q] + 1)  # np.where(chosen, J[q], partner): it was -1
                 partner[J[q]] += chosen * np.int8(I[q] + 1)
             taken = partner >= 0
             K += (taken[I] | taken[J]) * DEAD
@@ -194,15 +220,15 @@ class Table:
         every = bool(talk.all())
         if not every:
             top, top_u = _best(U)
-            rope = stay + (top_u > ACCEPT) * (top - np.int8(stay))   # np.where(top_u > ACCEPT, top, stay)
-            keeps = rope < stay               # the rope a bb would lock
+            rope = stay + (top_u > ACCEPT) * (top - np.int8(stay))  # np.where(top_u > ACCEPT, top, stay)
+            keeps = rope < stay  # the rope a bb would lock
         if talk.any():
             agreed, mate = self._negotiated(U, P)
             kept = (mate >= 0) & (agreed == mate) & (p.reneging > 0)
             if every:
                 rope, keeps = agreed, kept
             else:
-                rope = rope + talk * (agreed - rope)                  # np.where(talk, agreed, rope)
+                rope = rope + talk * (agreed - rope)  # np.where(talk, agreed, rope)
                 keeps = np.where(talk, kept, keeps)
         acts = self._locks(st, _seat_major(rope), _seat_major(keeps))
         return self._others(st, acts)
@@ -215,12 +241,12 @@ class Table:
         stay = engine.stay_action(P)
         draw = self.rng.random((G, P), dtype=np.float32) < self.p.reneging
         reneg = matched & _seat_major(draw)
-        rope = stay + (matched & ~reneg) * (mate - np.int8(stay))   # np.where(matched & ~reneg, mate, stay)
+        rope = stay + (matched & ~reneg) * (mate - np.int8(stay))  # np.where(matched & ~reneg, mate, stay)
         how = self.p.renege_to
         if how == "stay" or not reneg.any():
             return rope, mate
-        mate_u = np.zeros((P, G), np.float32)     # U of the agreed partner
-        for k in range(P):                         # best alternative to the agreed partner
+        mate_u = np.zeros((P, G), np.float32)  # U of the agreed partner
+        for k in range(P):  # best alternative to the agreed partner
             Uk = U[:, k]
             out = mate == k
             alt_k = Uk - out * SHUN
@@ -229,12 +255,12 @@ class Table:
             else:
                 better = alt_k > alt_u
                 np.maximum(alt_u, alt_k, out=alt_u)
-                np.maximum(alt, better * np.int8(k), out=alt)   # np.where(better, k, alt): k only grows
+                np.maximum(alt, better * np.int8(k), out=alt)  # np.where(better, k, alt): k only grows
             mate_u += out * Uk
         go = reneg & (alt_u > ACCEPT)
         if how == "better_or_stay":
             go &= alt_u > mate_u
-        return rope + go * (alt - rope), mate                  # np.where(go, alt, rope)
+        return rope + go * (alt - rope), mate  # np.where(go, alt, rope)
 
     def _locks(self, st, rope, keeps):
         """bb: lock the chosen partner when a betrayal would cost much."""
@@ -253,7 +279,7 @@ class Table:
         seats = engine.status(p, st)
         left = cols(engine.rounds_left(p, st), P)
         vet = (st.role == VETERAN) & ((st.cargo >= BIG_CARGO) | (st.uses >= left))
-        total = st.cargo + at_seats(st.cargo, np.maximum(st.partner, 0))   # the team's sum (used in a team only)
+        total = st.cargo + at_seats(st.cargo, np.maximum(st.partner, 0))  # the team's sum (used in a team only)
         cap = cols(engine.round_cap(p, st), P)
         eng = (st.role == ENGINEER) & (total > cap) & (total <= cap + p.engineer_bonus)
         mus = st.role == MUSICIAN
@@ -269,14 +295,14 @@ class Table:
         pointers_t = _seat_major(engine.switch_pointers(self.p, st, seats))
         seat = self.seat_i[:, :, 0]
         for k in range(st.n_players):
-            pk = pointers_t[k] == seat                          # (P,G): k pointed at seat i and is free
+            pk = pointers_t[k] == seat  # (P,G): k pointed at seat i and is free
             alt_k = self.U[:, k] - ~pk * SHUN
             if k == 0:
                 best, j, pointed = alt_k, np.zeros(alt_k.shape, np.int8), pk
             else:
                 better = alt_k > best
                 np.maximum(best, alt_k, out=best)
-                np.maximum(j, better * np.int8(k), out=j)        # np.where(better, k, j): k only grows
+                np.maximum(j, better * np.int8(k), out=j)  # np.where(better, k, j): k only grows
                 pointed = pointed | pk
         switch = frag & _seat_major(pointed)
         return engine.with_switch(acts, switch, _seat_major(j))
@@ -284,4 +310,4 @@ class Table:
     def observe(self, events):
         """After a round: steady keeps its last teammate."""
         partner = _seat_major(events["partner"])
-        self.fixed_t += (partner >= 0) * (partner - self.fixed_t)   # np.where(partner >= 0, partner, fixed)
+        self.fixed_t += (partner >= 0) * (partner - self.fixed_t)  # np.where(partner >= 0, partner, fixed)
