@@ -1,21 +1,20 @@
-"""The games' own balance diagnostics, until each game declares them.
+"""Balance metrics a game does not declare yet, and the catalogue with them.
 
-TEMPORARY TABLE: the metrics below belong in each game's ``GAME.metrics``
-(``contract.Game.metrics``); the lead moves them there.  Until then the
-decision tools (sensitivity, tuner, sequential tests) read ``game.metrics``
-first and fall back to :data:`BY_GAME`, through :func:`catalogue` and
-:func:`metric` here, which otherwise are :func:`gamelab.balance.catalogue`
-and :func:`gamelab.balance.metric`.
-
-Every metric is a :func:`gamelab.balance.ratio` of columns the game's
-``play`` already returns (rulebook sections in the docs).
+TEMPORARY TABLE: each game declares its own diagnostics in ``GAME.metrics``
+(``gamelab/<game>/metrics.py``); :data:`BY_GAME` holds the few the decision
+tools need that no game declares yet (STRAND's ``style_gap`` and
+``role_gap``: "every style within 5 points of fair"), for the lead to move
+into the game (or, being generic, into :mod:`gamelab.balance`).  The
+decision tools read ``game.metrics`` first and this table after it, through
+:func:`catalogue` and :func:`metric`, which otherwise are
+:func:`gamelab.balance.catalogue` and :func:`gamelab.balance.metric`.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from . import balance
-from .balance import Metric, ratio
+from .balance import Metric
 
 
 def fair_gap(group: str) -> Metric:
@@ -40,41 +39,17 @@ def fair_gap(group: str) -> Metric:
                   f"largest distance of a {group}'s per-seat win rate from the fair 1/players", columns, value,
                   percent=True, goal="lower")
 
-#: shared by every game (a per-seat column every ``play`` returns)
-MEAN_SCORE = ratio("mean_score", "mean final score", "score", per="seat",
-                   doc="mean final score per seat")
 
 BY_GAME: dict[str, tuple[Metric, ...]] = {
-    "strand": (
-        fair_gap("style"),
-        fair_gap("role"),
-        # section 6.4 / appendix B: a round in which at least one team formed
-        ratio("rounds_with_team", "rounds with a team", "team_rounds", "rounds", percent=True,
-              doc="share of rounds in which at least one team formed (appendix B)", goal="higher"),
-        # section 6.4: a lone marker costs lone_penalty final points
-        ratio("lone_markers", "lone markers", "lone", per="seat",
-              doc="lone markers per seat per game (section 6.4)", goal="lower"),
-        # identity (2): node points over gross points
-        ratio("node_share", "node share", "node_points", "gross", percent=True,
-              doc="share of gross points that came from nodes (section 5.4)"),
-        MEAN_SCORE,
-    ),
-    "sbr": (
-        # appendix A: riders reaching the finish
-        ratio("arrival_rate", "arrival rate", "finished", per="seat", percent=True,
-              doc="share of riders who reached the finish (appendix A)", goal="higher"),
-        ratio("relic_share", "relic share", "relic_points", "score", percent=True,
-              doc="share of the points that came from relics (section 5.4)"),
-        MEAN_SCORE,
-    ),
-    "toy": (MEAN_SCORE,),
+    "strand": (fair_gap("style"), fair_gap("role")),
 }
 
 
 def own_metrics(game) -> tuple[Metric, ...]:
-    """The game's declared diagnostics, else the temporary table's."""
+    """The game's declared diagnostics, then the temporary table's it lacks."""
     declared = tuple(getattr(game, "metrics", ()) or ())
-    return declared or BY_GAME.get(game.name, (MEAN_SCORE,))
+    names = {m.name for m in declared}
+    return declared + tuple(m for m in BY_GAME.get(game.name, ()) if m.name not in names)
 
 
 def catalogue(game) -> dict[str, Metric]:

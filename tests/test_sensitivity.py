@@ -70,10 +70,11 @@ def test_unknown_parameter_is_one_line():
 def test_strand_lone_penalty_lowers_the_score_by_the_lone_markers():
     """Section 6.4: each lone marker costs lone_penalty points.  Random play
     does not react to the penalty, so one more point of penalty lowers the
-    mean final score by exactly the mean number of lone markers per seat."""
+    mean final score by exactly the mean number of lone markers per seat
+    (``lone_markers`` counts a game's markers, all four players together)."""
     table = sensitivity.levers("strand", lineup=["random"] * 4, n_games=1000, only=["lone_penalty"],
                                metrics=["mean_score", "lone_markers"], store=MemoryStore(), progress=False)
     up = table[(table.direction == 1)].set_index("metric")
     assert up.loc["lone_markers", "change"] == 0
-    assert up.loc["mean_score", "change"] == pytest.approx(-up.loc["lone_markers", "base"], rel=1e-9)
+    assert up.loc["mean_score", "change"] == pytest.approx(-up.loc["lone_markers", "base"] / 4, rel=1e-9)
     assert up.loc["mean_score", "high"] < 0
