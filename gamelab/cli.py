@@ -376,6 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
     p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
     p.set_defaults(func=_cmd_sweep)
+    from .cli_decide import add_commands; add_commands(sub)  # noqa: E702,I001
     return parser
 
 
