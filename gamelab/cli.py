@@ -7,6 +7,7 @@ on stderr and exit status 2; output is built whole before it is printed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from .errors import GamelabError
@@ -28,7 +29,7 @@ def _cmd_replay(args) -> int:
     return 0
 
 
-def _write_table(df, out: str) -> str:
+def write_table(df, out: str) -> str:
     """Write a table whole (a temporary file renamed: never half a file)."""
     import os
     from pathlib import Path
@@ -84,7 +85,7 @@ def _cmd_simulate(args) -> int:
         for by in dict.fromkeys(groups):
             lines.append(f"\nWin rate by {by} (95% Wilson interval)\n" + stats.win_table(df, by).to_string(index=False))
     if args.out:
-        lines.append(f"\nwrote {_write_table(df, args.out)}")
+        lines.append(f"\nwrote {write_table(df, args.out)}")
     print("\n".join(lines))
     return 0
 
@@ -132,7 +133,7 @@ def _cmd_sweep(args) -> int:
         executor=executor,
         workers=args.workers or spec.workers or 1,
     )
-    written = _write_table(res.table, out or f"data/runs/{res.sweep_id}/table.csv")
+    written = write_table(res.table, out or f"data/runs/{res.sweep_id}/table.csv")
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")
     keys = list(grid)
     with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
@@ -217,7 +218,7 @@ def _cmd_claims(args) -> int:
         check_output(args.out, (".csv", ".parquet"), "--out")
     table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers)
     if args.out:
-        print(f"wrote {_write_table(table, args.out)}")
+        print(f"wrote {write_table(table, args.out)}")
     cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", "inside300"]
     with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
         print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
@@ -252,6 +253,8 @@ def _cmd_claims(args) -> int:
 
 
 MAX_MESSAGE = 400  # characters of an error line
+# further command groups, each a module with add_commands(subparsers)
+COMMAND_MODULES = ("gamelab.cli_decide",)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -267,7 +270,7 @@ def one_line(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
-def _bounded(kind, low=None, high=None, what=""):
+def bounded(kind, low=None, high=None, what=""):
     def parse(text: str):
         try:
             value = kind(text)
@@ -283,11 +286,11 @@ def _bounded(kind, low=None, high=None, what=""):
     return parse
 
 
-GAMES_ARG = _bounded(int, 1, 10**9, "a whole number")
-SEED = _bounded(int, 0, 2**63 - 1, "a whole number")
-WORKERS = _bounded(int, 1, 256, "a whole number")
-PLAYERS = _bounded(int, 1, 64, "a whole number")
-PRECISION = _bounded(float, 1e-4, 0.5, "a number")
+GAMES_ARG = bounded(int, 1, 10**9, "a whole number")
+SEED = bounded(int, 0, 2**63 - 1, "a whole number")
+WORKERS = bounded(int, 1, 256, "a whole number")
+PLAYERS = bounded(int, 1, 64, "a whole number")
+PRECISION = bounded(float, 1e-4, 0.5, "a number")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -338,7 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", nargs="+", default=None, choices=games, help="default: every game")
     p.add_argument("--players", type=PLAYERS, default=4)
     p.add_argument("--batch", type=GAMES_ARG, default=20_000)
-    p.add_argument("--reps", type=_bounded(int, 1, 100, "a whole number"), default=5)
+    p.add_argument("--reps", type=bounded(int, 1, 100, "a whole number"), default=5)
     p.add_argument("--no-memory", action="store_true", help="skip the 100k-games memory measurement")
     p.set_defaults(func=_cmd_bench)
 
@@ -359,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
     p.add_argument(
         "--games",
-        type=_bounded(int, 0, 10**9, "a whole number"),
+        type=bounded(int, 0, 10**9, "a whole number"),
         default=0,
         help="also simulate this many games per player count (the simulated column)",
     )
@@ -376,7 +379,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
     p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
     p.set_defaults(func=_cmd_sweep)
-    from .cli_decide import add_commands; add_commands(sub)  # noqa: E702,I001
+    for commands in COMMAND_MODULES:
+        importlib.import_module(commands).add_commands(sub)
     return parser
 
 

@@ -10,11 +10,15 @@ sliders, player count and lineup) or a game name.
 Like the balance panel, each keeps its last results as attributes
 (``table``, ``figure``; ``result``), so the same code is tested headless.
 """
+
 from __future__ import annotations
 
 import html
+from typing import Any
 
-from . import game_metrics, registry, sensitivity, tune
+import pandas as pd
+
+from . import balance, registry, sensitivity, tune
 from .params import specs
 
 DEFAULT_METRIC = "seat_spread"
@@ -52,15 +56,24 @@ class _Source:
 
 def _metric_names(game) -> list[str]:
     """The catalogue's names (a run adds the win rate of every group value)."""
-    return list(game_metrics.catalogue(game))
+    return list(balance.catalogue(game))
 
 
 class LeversPanel:
     """A tornado chart of the rule parameters that move one metric, each a
     step down and up on the same deals as the current rules."""
 
-    def __init__(self, source, *, metric: str = DEFAULT_METRIC, only=None, n_players: int | None = None,
-                 quick_games: int | None = None, seed: int = 0, top: int = 12):
+    def __init__(
+        self,
+        source,
+        *,
+        metric: str = DEFAULT_METRIC,
+        only=None,
+        n_players: int | None = None,
+        quick_games: int | None = None,
+        seed: int = 0,
+        top: int = 12,
+    ):
         import ipywidgets as w
 
         self.src = _Source(source, n_players, quick_games)
@@ -71,7 +84,7 @@ class LeversPanel:
         self.out = w.Output()
         self.button.on_click(lambda b: self.run())
         self.metric.observe(lambda change: self._draw(), names="value")
-        self.table = None
+        self.table: pd.DataFrame | None = None
         self.figure = None
 
     def run(self):
@@ -79,19 +92,27 @@ class LeversPanel:
         from .errors import GamelabError
 
         try:
-            self.table = sensitivity.levers(self.src.game, n_players=self.src.players(), lineup=self.src.lineup(),
-                                            params=self.src.params(), n_games=self.src.quick_games, seed=self.seed,
-                                            only=self.only, store=self.src.store(), progress=False)
+            table = sensitivity.levers(
+                self.src.game,
+                n_players=self.src.players(),
+                lineup=self.src.lineup(),
+                params=self.src.params(),
+                n_games=self.src.quick_games,
+                seed=self.seed,
+                only=self.only,
+                store=self.src.store(),
+                progress=False,
+            )
         except GamelabError as exc:
             self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
             return self
-        names = list(dict.fromkeys(self.table["metric"]))
+        self.table = table
+        names = list(dict.fromkeys(table["metric"]))
         current = self.metric.value
         self.metric.options = names
         self.metric.value = current if current in names else names[0]
-        skipped = self.table.attrs["skipped"]
-        self.status.value = html.escape(f"{self.table.attrs['games']:,} games per setting, "
-                                        f"{len(skipped)} steps skipped")
+        skipped = table.attrs["skipped"]
+        self.status.value = html.escape(f"{table.attrs['games']:,} games per setting, {len(skipped)} steps skipped")
         self._draw()
         return self
 
@@ -122,35 +143,51 @@ class TunePanel:
     """Targets and free parameters from a form; the tuner's verified
     proposals (table and front) below it."""
 
-    def __init__(self, source, *, free=(), targets=(), trials: int = 20, n_players: int | None = None,
-                 quick_games: int | None = None, seed: int = 0, verify: int = 2):
+    def __init__(
+        self,
+        source,
+        *,
+        free=(),
+        targets=(),
+        trials: int = 20,
+        n_players: int | None = None,
+        quick_games: int | None = None,
+        seed: int = 0,
+        verify: int = 2,
+    ):
         import ipywidgets as w
 
         self.src = _Source(source, n_players, quick_games)
         self.seed, self.verify = seed, verify
-        numeric = [s.name for s in specs(self.src.adapter.knobs)
-                   if s.choices is None and s.kind in (int, float, tuple) and s.low is not None
-                   and s.high is not None]
+        numeric = [
+            s.name
+            for s in specs(self.src.adapter.knobs)
+            if s.choices is None and s.kind in (int, float, tuple) and s.low is not None and s.high is not None
+        ]
         choices = numeric + list(self.src.adapter.derived)
         self.free = w.SelectMultiple(options=choices, value=tuple(free), description="free", rows=6)
-        names = list(game_metrics.catalogue(self.src.adapter))
+        names = list(balance.catalogue(self.src.adapter))
         self.rows = []
         given = list(targets) + [(None, "at_most", 0.1)] * (MAX_TARGETS - len(targets))
         for metric, bound, value in given[:MAX_TARGETS]:
-            self.rows.append((w.Combobox(options=names, value=metric or "", placeholder="metric (none)"),
-                              w.Dropdown(options=["at_most", "at_least"], value=bound, layout=w.Layout(width="90px")),
-                              w.FloatText(value=value, layout=w.Layout(width="80px"))))
+            self.rows.append(
+                (
+                    w.Combobox(options=names, value=metric or "", placeholder="metric (none)"),
+                    w.Dropdown(options=["at_most", "at_least"], value=bound, layout=w.Layout(width="90px")),
+                    w.FloatText(value=value, layout=w.Layout(width="80px")),
+                )
+            )
         self.trials = w.IntText(value=trials, description="trials")
         self.button = w.Button(description="Tune", icon="cogs")
         self.status = w.HTML()
         self.out = w.Output()
         self.button.on_click(lambda b: self.run())
-        self.result = None
+        self.result: tune.TuneResult | None = None
 
     def goal(self) -> tune.Goal:
         """The goal the form describes (free ranges: the declared ones)."""
         by_name = {s.name: s for s in specs(self.src.adapter.knobs)}
-        free = {}
+        free: dict[str, Any] = {}
         for name in self.free.value:
             if name in by_name:
                 s = by_name[name]
@@ -161,9 +198,20 @@ class TunePanel:
         targets = [{"metric": m.value, bound.value: float(v.value)} for m, bound, v in self.rows if m.value]
         base = {k: list(v) if isinstance(v, tuple) else v for k, v in self.src.params().changed().items()}
         lineup = self.src.lineup()
-        return tune.Goal(game=self.src.game, players=self.src.players(), free=free, targets=targets,
-                         trials=self.trials.value, games=self.src.quick_games, seed=self.seed, verify=self.verify,
-                         lineup=list(lineup) if lineup else None, params=base or None)
+        return tune.Goal.model_validate(
+            dict(
+                game=self.src.game,
+                players=self.src.players(),
+                free=free,
+                targets=targets,
+                trials=self.trials.value,
+                games=self.src.quick_games,
+                seed=self.seed,
+                verify=self.verify,
+                lineup=list(lineup) if lineup else None,
+                params=base or None,
+            )
+        )
 
     def run(self):
         from IPython.display import display
@@ -172,24 +220,24 @@ class TunePanel:
 
         try:
             goal = self.goal()
-            self.result = tune.run(goal, store=self.src.store(), progress=False)
+            result = tune.run(goal, store=self.src.store(), progress=False)
         except (GamelabError, ValueError) as exc:
             self.status.value = f"<b style='color:#c62828'>{html.escape(' '.join(str(exc).split()))}</b>"
             return self
-        self.status.value = html.escape(f"{self.result.trials} trials; proposals in {self.result.out}")
-        shown = self.result.proposals.drop(columns=[c for c in self.result.proposals if c.endswith((" low", " high"))])
+        self.result = result
+        self.status.value = html.escape(f"{result.trials} trials; proposals in {result.out}")
+        shown = result.proposals.drop(columns=[c for c in result.proposals if c.endswith((" low", " high"))])
         self.out.clear_output(wait=True)
         with self.out:
             display(shown.style.format(precision=3).hide(axis="index"))
-            display(tune.front_figure(tune.setting(goal), self.result.study, self.result.proposals))
+            display(tune.front_figure(tune.setting(goal), result.study, result.proposals))
         return self
 
     def widget(self):
         import ipywidgets as w
 
         rows = [w.HBox(list(r)) for r in self.rows]
-        return w.VBox([w.HBox([self.free, w.VBox(rows + [w.HBox([self.trials, self.button])])]), self.status,
-                       self.out])
+        return w.VBox([w.HBox([self.free, w.VBox(rows + [w.HBox([self.trials, self.button])])]), self.status, self.out])
 
     def show(self, run: bool = False):
         from IPython.display import display

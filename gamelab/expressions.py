@@ -12,23 +12,28 @@ parentheses.  Everything is moved to one side: ``T`` the metric terms,
 ``c`` the constants.  A bad expression is one :class:`GamelabError` line
 naming the place.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import re
 from collections.abc import Callable
+from typing import NoReturn
 
 from .errors import GamelabError, short
 
 ARMS = ("params", "baseline")
 MAX_LENGTH = 400
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<space>\s+)
   | (?P<number>\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)
   | (?P<name>[A-Za-z_]\w*(?:\[[^\]\s]+\])?)
   | (?P<compare><=|>=|<|>)
   | (?P<op>[-+*/()])
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,7 +52,7 @@ class Question:
     terms: tuple[Term, ...]
     constant: float
     fair_coef: float
-    sign: int               # +1: is T above c?  -1: is T below c?
+    sign: int  # +1: is T above c?  -1: is T below c?
 
     def threshold(self, n_players: int) -> float:
         return self.constant + self.fair_coef / n_players
@@ -91,9 +96,12 @@ class _Parser:
         self.tokens = self._tokens(text)
         self.i = 0
 
-    def fail(self, what: str, at: int | None = None):
-        pos = self.tokens[self.i][2] if at is None and self.i < len(self.tokens) else (
-            len(self.text) if at is None else at)
+    def fail(self, what: str, at: int | None = None) -> NoReturn:
+        pos = (
+            self.tokens[self.i][2]
+            if at is None and self.i < len(self.tokens)
+            else (len(self.text) if at is None else at)
+        )
         raise GamelabError(f"expression {short(self.text)}: {what} at character {pos + 1}")
 
     def _tokens(self, text):
@@ -169,7 +177,7 @@ class _Parser:
                 self.fail("expected ')' after the arm")
         if arm == "baseline" and not self.with_baseline:
             raise GamelabError(f"expression {short(self.text)}: {name}(baseline) needs --baseline FILE")
-        self.check(name)   # an unknown metric is a GamelabError naming the known ones
+        self.check(name)  # an unknown metric is a GamelabError naming the known ones
         return _Linear({(name, arm): 1.0})
 
 
@@ -182,8 +190,9 @@ def parse_question(text: str, check_metric: Callable[[str], object], with_baseli
     p = _Parser(text, check_metric, with_baseline)
     compares = [t for t in p.tokens if t[0] == "compare"]
     if len(compares) != 1:
-        raise GamelabError(f"expression {short(text)}: expected exactly one comparison (<, <=, > or >=), "
-                           f"found {len(compares)}")
+        raise GamelabError(
+            f"expression {short(text)}: expected exactly one comparison (<, <=, > or >=), found {len(compares)}"
+        )
     left = p.expr()
     kind, op, at = p.take()
     if kind != "compare":
@@ -196,5 +205,6 @@ def parse_question(text: str, check_metric: Callable[[str], object], with_baseli
     terms = tuple(Term(v, k[0], k[1]) for k, v in diff.coefs.items() if isinstance(k, tuple) and v != 0)
     if not terms:
         raise GamelabError(f"expression {short(text)}: no metric to test (both sides are numbers)")
-    return Question(text.strip(), terms, -diff.coefs.get("1", 0.0), -diff.coefs.get("fair", 0.0),
-                    1 if op.startswith(">") else -1)
+    return Question(
+        text.strip(), terms, -diff.coefs.get("1", 0.0), -diff.coefs.get("fair", 0.0), 1 if op.startswith(">") else -1
+    )

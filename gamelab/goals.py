@@ -17,6 +17,7 @@ a choice to the list of values allowed.  The structure is checked by
 pydantic (:func:`gamelab.schemas.parse`: one-line errors naming the key);
 the ranges against the parameter declarations.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -30,7 +31,7 @@ from .errors import GamelabError, short
 from .params import from_mapping, specs
 from .schemas import parse
 
-NAN_MISS = 1.0                   # the miss of a metric that cannot be computed
+NAN_MISS = 1.0  # the miss of a metric that cannot be computed
 Number = StrictInt | StrictFloat
 
 
@@ -54,19 +55,27 @@ class Target(_Strict):
     def miss(self, value: float) -> float:
         if not np.isfinite(value):
             return NAN_MISS
-        return max(0.0, value - self.at_most) if self.at_most is not None else max(0.0, self.at_least - value)
+        if self.at_most is not None:
+            return max(0.0, value - self.at_most)
+        assert self.at_least is not None  # exactly one bound (checked on reading)
+        return max(0.0, self.at_least - value)
 
     def words(self) -> str:
-        return f"{self.metric} at most {self.at_most:g}" if self.at_most is not None else \
-            f"{self.metric} at least {self.at_least:g}"
+        return (
+            f"{self.metric} at most {self.at_most:g}"
+            if self.at_most is not None
+            else f"{self.metric} at least {self.at_least:g}"
+        )
 
 
 class Goal(_Strict):
     """A tuning goal file (``gamelab tune GOAL.yaml``)."""
 
     game: StrictStr
-    players: Annotated[StrictInt, Field(ge=1, le=64)] | Annotated[list[Annotated[StrictInt, Field(ge=1, le=64)]],
-                                                                  Field(min_length=1)]
+    players: (
+        Annotated[StrictInt, Field(ge=1, le=64)]
+        | Annotated[list[Annotated[StrictInt, Field(ge=1, le=64)]], Field(min_length=1)]
+    )
     free: Annotated[dict[StrictStr, Annotated[list[Any], Field(min_length=1)]], Field(min_length=1)]
     targets: Annotated[list[Target], Field(min_length=1)]
     trials: Annotated[StrictInt, Field(gt=0, le=100_000)] = 60
@@ -85,15 +94,15 @@ class Goal(_Strict):
 class Dim:
     """One searched value: a parameter, one item of a tuple, or a derived knob."""
 
-    name: str             # "sum_cap", "node_values[3]", "node_scale"
+    name: str  # "sum_cap", "node_values[3]", "node_scale"
     parameter: str
-    item: int | None      # index into a tuple parameter
-    kind: str             # "int", "float", "choice"
+    item: int | None  # index into a tuple parameter
+    kind: str  # "int", "float", "choice"
     low: Any = None
     high: Any = None
     choices: tuple = ()
-    base: Any = None      # the starting rules' value
-    span: float = 1.0     # the declared range (a change of span counts 1)
+    base: Any = None  # the starting rules' value
+    span: float = 1.0  # the declared range (a change of span counts 1)
 
 
 def dims(game, base, free: dict, source: str) -> list[Dim]:
@@ -104,12 +113,24 @@ def dims(game, base, free: dict, source: str) -> list[Dim]:
         where = f"{source}: free.{name}"
         if name in game.derived:
             lo, hi = _range(rng, where)
-            out.append(Dim(name, name, None, "float", float(lo), float(hi), base=_derived_base(name),
-                           span=float(hi - lo) or 1.0))
+            out.append(
+                Dim(
+                    name,
+                    name,
+                    None,
+                    "float",
+                    float(lo),
+                    float(hi),
+                    base=_derived_base(name),
+                    span=float(hi - lo) or 1.0,
+                )
+            )
             continue
         if name not in declared:
-            raise GamelabError(f"{where}: unknown parameter; free parameters are the game's declared ones "
-                               f"({', '.join(declared)}) or its derived knobs ({', '.join(game.derived) or 'none'})")
+            raise GamelabError(
+                f"{where}: unknown parameter; free parameters are the game's declared ones "
+                f"({', '.join(declared)}) or its derived knobs ({', '.join(game.derived) or 'none'})"
+            )
         spec, value = declared[name], getattr(base, name)
         if spec.choices is not None or spec.kind is bool:
             allowed = spec.choices if spec.choices is not None else (False, True)
@@ -122,8 +143,18 @@ def dims(game, base, free: dict, source: str) -> list[Dim]:
         elif spec.kind in (int, float):
             lo, hi = _range(rng, where)
             _inside(spec, lo, hi, where)
-            out.append(Dim(name, name, None, spec.kind.__name__, spec.kind(lo), spec.kind(hi), base=value,
-                           span=_span(spec, lo, hi)))
+            out.append(
+                Dim(
+                    name,
+                    name,
+                    None,
+                    spec.kind.__name__,
+                    spec.kind(lo),
+                    spec.kind(hi),
+                    base=value,
+                    span=_span(spec, lo, hi),
+                )
+            )
         else:
             raise GamelabError(f"{where}: a {spec.kind.__name__} parameter cannot be tuned")
     return out
@@ -135,8 +166,11 @@ def _derived_base(name: str) -> float:
 
 
 def _range(rng, where):
-    if len(rng) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rng) \
-            or rng[0] > rng[1]:
+    if (
+        len(rng) != 2
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rng)
+        or rng[0] > rng[1]
+    ):
         raise GamelabError(f"{where}: expected a range [low, high] of two numbers, not {short(rng)}")
     return rng[0], rng[1]
 
@@ -157,16 +191,28 @@ def _tuple_dims(spec, value, rng, where) -> list[Dim]:
         raise GamelabError(f"{where}: only lists of numbers can be tuned")
     ranges = [rng[0]] * len(value) if len(rng) == 1 else list(rng)
     if len(ranges) != len(value):
-        raise GamelabError(f"{where}: {len(ranges)} ranges for {len(value)} items: give one range for every "
-                           "item ([[low, high]]) or one per item")
+        raise GamelabError(
+            f"{where}: {len(ranges)} ranges for {len(value)} items: give one range for every "
+            "item ([[low, high]]) or one per item"
+        )
     out = []
     for i, r in enumerate(ranges):
         if not isinstance(r, list):
             raise GamelabError(f"{where}: a list parameter takes ranges [[low, high]], not {short(rng)}")
         lo, hi = _range(r, f"{where}[{i}]")
         _inside(spec, lo, hi, where)
-        out.append(Dim(f"{spec.name}[{i + 1}]", spec.name, i, spec.item_kind.__name__, spec.item_kind(lo),
-                       spec.item_kind(hi), base=value[i], span=_span(spec, lo, hi)))
+        out.append(
+            Dim(
+                f"{spec.name}[{i + 1}]",
+                spec.name,
+                i,
+                spec.item_kind.__name__,
+                spec.item_kind(lo),
+                spec.item_kind(hi),
+                base=value[i],
+                span=_span(spec, lo, hi),
+            )
+        )
     return out
 
 

@@ -16,6 +16,7 @@ numbers: the same deals, the same seat rotations), through the chunk store
 and an executor, and compared with the current rules by
 :func:`gamelab.balance.paired_change` (paired bootstrap over deals).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,13 +26,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import balance, game_metrics, paths, registry, runner, sweep
+from . import balance, paths, registry, runner, sweep
 from .errors import GamelabError
 from .params import ParamSpec, from_mapping, specs
 
-MAX_ITEMS = 12              # longer tuples are not stepped item by item
-FLOAT_STEP = 0.1            # a float moves by this share of its declared range
-SCALE_STEPS = (0.9, 1.1)    # values of a derived ``*_scale`` knob
+MAX_ITEMS = 12  # longer tuples are not stepped item by item
+FLOAT_STEP = 0.1  # a float moves by this share of its declared range
+SCALE_STEPS = (0.9, 1.1)  # values of a derived ``*_scale`` knob
 SCALE_SUFFIX = "_scale"
 DEFAULT_GAMES = 4000
 
@@ -40,10 +41,10 @@ DEFAULT_GAMES = 4000
 class Step:
     """One setting to compare with the current rules."""
 
-    parameter: str        # "sum_cap", "node_values[3]", "node_scale"
-    value: Any            # the parameter's (or item's, or knob's) new value
-    direction: int        # -1 a step down, +1 up, 0 another choice / a flipped flag
-    changes: dict         # parameter -> new value, from the current rules
+    parameter: str  # "sum_cap", "node_values[3]", "node_scale"
+    value: Any  # the parameter's (or item's, or knob's) new value
+    direction: int  # -1 a step down, +1 up, 0 another choice / a flipped flag
+    changes: dict  # parameter -> new value, from the current rules
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,7 +88,7 @@ def _scale_knobs(derived, base, name: str) -> list[str]:
         try:
             if name in fn(base, SCALE_STEPS[-1]):
                 out.append(knob)
-        except Exception:   # a knob that does not apply to these rules
+        except Exception:  # a knob that does not apply to these rules
             continue
     return out
 
@@ -103,8 +104,10 @@ def steps(rules: type, base, derived=None, only: Sequence[str] | None = None) ->
     wanted = list(only) if only else list(declared)
     unknown = [n for n in wanted if n not in declared and n not in derived]
     if unknown:
-        raise GamelabError(f"unknown rule parameter {unknown[0]!r}: known are {', '.join(declared)}"
-                           + (f" and {', '.join(derived)}" if derived else ""))
+        raise GamelabError(
+            f"unknown rule parameter {unknown[0]!r}: known are {', '.join(declared)}"
+            + (f" and {', '.join(derived)}" if derived else "")
+        )
     knobs_done: set[str] = set()
     for name in wanted:
         if name in derived:
@@ -136,8 +139,9 @@ def _tuple_steps(spec: ParamSpec, value: tuple, skipped: list) -> list[Step]:
         skipped.append(Skipped(spec.name, value, "a list that is not of whole numbers"))
         return []
     if len(value) > MAX_ITEMS:
-        skipped.append(Skipped(spec.name, f"{len(value)} items",
-                               f"more than {MAX_ITEMS} items: not stepped item by item"))
+        skipped.append(
+            Skipped(spec.name, f"{len(value)} items", f"more than {MAX_ITEMS} items: not stepped item by item")
+        )
         return []
     out = []
     for i, item in enumerate(value):
@@ -166,8 +170,9 @@ def settings(game, base, only=None) -> tuple[list[tuple[Step, Any]], list[Skippe
     return out, skipped
 
 
-def prefetch(game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, store, executor,
-             progress=None, chunk_deals=None) -> None:
+def prefetch(
+    game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, store, executor, progress=None, chunk_deals=None
+) -> None:
     """Play every missing chunk of ``jobs`` (each ``(params, lineup,
     n_players)``) in one pass through the executor, so that its workers
     share the whole job, and keep them in ``store``."""
@@ -176,15 +181,38 @@ def prefetch(game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, store
     todo = []
     for params, lineup, n_players in jobs:
         p, lu, n = runner.resolve(game, params, lineup, n_players)
-        todo += [c for c in runner.plan(game, n_games=n_games, seed=seed, params=p, lineup=lu, n_players=n,
-                                        chunk_deals=chunk_deals) if store.get(c) is None]
+        todo += [
+            c
+            for c in runner.plan(
+                game, n_games=n_games, seed=seed, params=p, lineup=lu, n_players=n, chunk_deals=chunk_deals
+            )
+            if store.get(c) is None
+        ]
     if todo:
-        run_all(executor, runner.run_chunk, todo, progress=progress, weights=[c.n_games for c in todo],
-                unit="game", on_result=lambda i, df: store.put(todo[i], df))
+        run_all(
+            executor,
+            runner.run_chunk,
+            todo,
+            progress=progress,
+            weights=[c.n_games for c in todo],
+            unit="game",
+            on_result=lambda i, df: store.put(todo[i], df),
+        )
 
 
-def play_all(game: str, params_list: Sequence, *, n_games: int, seed: int, lineup=None, n_players=None,
-             store=None, executor=None, progress=None, chunk_deals=None) -> list[sweep.CellRun]:
+def play_all(
+    game: str,
+    params_list: Sequence,
+    *,
+    n_games: int,
+    seed: int,
+    lineup=None,
+    n_players=None,
+    store=None,
+    executor=None,
+    progress=None,
+    chunk_deals=None,
+) -> list[sweep.CellRun]:
     """Play every parameter set on the same deals (:func:`prefetch`), then
     each set's table by :func:`gamelab.sweep.run_cell` from the store."""
     from .executors import make_executor
@@ -192,11 +220,32 @@ def play_all(game: str, params_list: Sequence, *, n_games: int, seed: int, lineu
 
     store = store if store is not None else ChunkStore(paths.cache_dir())
     executor = executor or make_executor(1)
-    prefetch(game, [(p, lineup, n_players) for p in params_list], n_games=n_games, seed=seed, store=store,
-             executor=executor, progress=progress, chunk_deals=chunk_deals)
-    return [sweep.run_cell(game, {}, n_games=n_games, seed=seed, base_params=p, lineup=lineup,
-                           n_players=n_players, store=store, executor=executor, chunk_deals=chunk_deals,
-                           progress=False) for p in params_list]
+    prefetch(
+        game,
+        [(p, lineup, n_players) for p in params_list],
+        n_games=n_games,
+        seed=seed,
+        store=store,
+        executor=executor,
+        progress=progress,
+        chunk_deals=chunk_deals,
+    )
+    return [
+        sweep.run_cell(
+            game,
+            {},
+            n_games=n_games,
+            seed=seed,
+            base_params=p,
+            lineup=lineup,
+            n_players=n_players,
+            store=store,
+            executor=executor,
+            chunk_deals=chunk_deals,
+            progress=False,
+        )
+        for p in params_list
+    ]
 
 
 def usable_metrics(game, frame: pd.DataFrame, names: Sequence[str] | None = None) -> list[balance.Metric]:
@@ -204,8 +253,8 @@ def usable_metrics(game, frame: pd.DataFrame, names: Sequence[str] | None = None
     rate of every value of each report group that has more than one) that
     this table can compute."""
     if names:
-        return [game_metrics.metric(game, n) for n in names]
-    out = list(game_metrics.catalogue(game).values())
+        return [balance.metric(game, n) for n in names]
+    out = list(balance.catalogue(game).values())
     for group in game.report_groups:
         if group in frame and frame[group].nunique() > 1:
             out += [balance.win_rate(group, v) for v in sorted(pd.unique(frame[group]), key=str)]
@@ -219,9 +268,21 @@ def usable_metrics(game, frame: pd.DataFrame, names: Sequence[str] | None = None
     return keep
 
 
-def levers(game: str, *, n_players: int | None = None, lineup=None, params=None, n_games: int = DEFAULT_GAMES,
-           seed: int = 0, only: Sequence[str] | None = None, metrics: Sequence[str] | None = None,
-           store=None, executor=None, workers: int = 1, progress: bool | None = None) -> pd.DataFrame:
+def levers(
+    game: str,
+    *,
+    n_players: int | None = None,
+    lineup=None,
+    params=None,
+    n_games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    only: Sequence[str] | None = None,
+    metrics: Sequence[str] | None = None,
+    store=None,
+    executor=None,
+    workers: int = 1,
+    progress: bool | None = None,
+) -> pd.DataFrame:
     """The paired change of every metric for every step of the rule
     parameters: columns ``parameter``, ``value``, ``direction``, ``metric``,
     ``base``, ``new``, ``change``, ``low``, ``high`` (95 % paired bootstrap),
@@ -233,21 +294,47 @@ def levers(game: str, *, n_players: int | None = None, lineup=None, params=None,
     base, lineup, n_players = runner.resolve(game, base, lineup, n_players)
     todo, skipped = settings(g, base, only)
     executor = executor or make_executor(workers)
-    runs = play_all(game, [base] + [p for _, p in todo], n_games=n_games, seed=seed, lineup=lineup,
-                    n_players=n_players, store=store, executor=executor, progress=progress)
+    runs = play_all(
+        game,
+        [base] + [p for _, p in todo],
+        n_games=n_games,
+        seed=seed,
+        lineup=lineup,
+        n_players=n_players,
+        store=store,
+        executor=executor,
+        progress=progress,
+    )
     chosen = usable_metrics(g, runs[0].frame, metrics)
     rows = []
     for (step, _), run in zip(todo, runs[1:]):
         change = balance.paired_change(run.frame, runs[0].frame, chosen)
         for r in change.itertuples(index=False):
-            rows.append({"parameter": step.parameter, "value": _text(step.value), "direction": step.direction,
-                         "metric": r.metric, "base": r.base, "new": r.value, "change": r.change,
-                         "low": r.low, "high": r.high, "deals": r.deals})
-    table = pd.DataFrame(rows, columns=["parameter", "value", "direction", "metric", "base", "new", "change",
-                                        "low", "high", "deals"])
-    table.attrs.update(game=game, players=n_players, games=runs[0].games, seed=seed,
-                       skipped=[dataclasses.asdict(s) | {"value": _text(s.value)} for s in skipped],
-                       percent={m.name: m.percent for m in chosen})
+            rows.append(
+                {
+                    "parameter": step.parameter,
+                    "value": _text(step.value),
+                    "direction": step.direction,
+                    "metric": r.metric,
+                    "base": r.base,
+                    "new": r.value,
+                    "change": r.change,
+                    "low": r.low,
+                    "high": r.high,
+                    "deals": r.deals,
+                }
+            )
+    table = pd.DataFrame(
+        rows, columns=["parameter", "value", "direction", "metric", "base", "new", "change", "low", "high", "deals"]
+    )
+    table.attrs.update(
+        game=game,
+        players=n_players,
+        games=runs[0].games,
+        seed=seed,
+        skipped=[dataclasses.asdict(s) | {"value": _text(s.value)} for s in skipped],
+        percent={m.name: m.percent for m in chosen},
+    )
     return table
 
 
@@ -264,11 +351,13 @@ def ranking(table: pd.DataFrame, metric: str) -> pd.DataFrame:
     if rows.empty:
         known = ", ".join(dict.fromkeys(table["metric"]))
         raise GamelabError(f"no metric {metric!r} in the sensitivity table: it has {known}")
-    rows = rows.assign(size=rows["change"].abs(),
-                       clear=(rows["low"] > 0) | (rows["high"] < 0))
+    rows = rows.assign(size=rows["change"].abs(), clear=(rows["low"] > 0) | (rows["high"] < 0))
     order = rows.groupby("parameter", sort=False)["size"].max().sort_values(ascending=False)
-    return (rows.set_index("parameter").loc[order.index].reset_index()
-            [["parameter", "value", "direction", "base", "new", "change", "low", "high", "clear"]])
+    return (
+        rows.set_index("parameter")
+        .loc[order.index]
+        .reset_index()[["parameter", "value", "direction", "base", "new", "change", "low", "high", "clear"]]
+    )
 
 
 def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15):
@@ -287,19 +376,32 @@ def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15):
         for j, r in mine.iterrows():
             yy = y - 0.4 + height * (j + 0.5)
             ax.barh(yy, r["change"] * scale, height=height * 0.9, color=colours[int(r["direction"])], alpha=0.75)
-            ax.errorbar(r["change"] * scale, yy, xerr=[[(r["change"] - r["low"]) * scale],
-                                                       [(r["high"] - r["change"]) * scale]],
-                        fmt="none", ecolor="k", capsize=2, lw=0.8)
-            end = (r["high"] if r["change"] >= 0 else r["low"]) * scale   # the label beyond the interval
-            ax.annotate(str(r["value"]), (end, yy), fontsize=7, va="center",
-                        xytext=(3 if r["change"] >= 0 else -3, 0), textcoords="offset points",
-                        ha="left" if r["change"] >= 0 else "right")
+            ax.errorbar(
+                r["change"] * scale,
+                yy,
+                xerr=[[(r["change"] - r["low"]) * scale], [(r["high"] - r["change"]) * scale]],
+                fmt="none",
+                ecolor="k",
+                capsize=2,
+                lw=0.8,
+            )
+            end = (r["high"] if r["change"] >= 0 else r["low"]) * scale  # the label beyond the interval
+            ax.annotate(
+                str(r["value"]),
+                (end, yy),
+                fontsize=7,
+                va="center",
+                xytext=(3 if r["change"] >= 0 else -3, 0),
+                textcoords="offset points",
+                ha="left" if r["change"] >= 0 else "right",
+            )
     ax.set_yticks(range(len(names)), list(reversed(names)))
     ax.axvline(0, color="k", lw=0.8)
     unit = " (points)" if scale == 100 else ""
     ax.set_xlabel(f"change of {metric}{unit}, 95% paired interval")
-    ax.set_title(f"{table.attrs.get('game', '')} levers of {metric}: blue a step down, red up, grey another choice",
-                 fontsize=9)
+    ax.set_title(
+        f"{table.attrs.get('game', '')} levers of {metric}: blue a step down, red up, grey another choice", fontsize=9
+    )
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     plt.close(fig)
@@ -309,5 +411,7 @@ def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15):
 def json_rows(table: pd.DataFrame) -> list[dict]:
     """The ``--json`` rows: parameter, value, metric, change, low, high."""
     cols = ["parameter", "value", "metric", "change", "low", "high"]
-    return [{k: (float(v) if isinstance(v, (float, np.floating)) else v) for k, v in row.items()}
-            for row in table[cols].to_dict("records")]
+    return [
+        {k: (float(v) if isinstance(v, (float, np.floating)) else v) for k, v in row.items()}
+        for row in table[cols].to_dict("records")
+    ]

@@ -32,6 +32,7 @@ It is moved into the form ``T > c`` or ``T < c`` (``T`` the metric terms,
   computed by simulating the test's Brownian approximation on its own
   schedule of looks.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -41,18 +42,18 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from . import balance, game_metrics, paths, registry, runner
+from . import balance, paths, registry, runner
 from .errors import GamelabError
 from .expressions import Question, parse_question
 
 __all__ = ["Decision", "Plan", "decide", "plan", "parse_question", "Question", "MemoryStore"]
 
-CHUNK_DEALS = 256          # deals per look (each deal played in every seat rotation)
-PILOT_CHUNKS = 4           # chunks a plan plays to estimate the spread of the increments
-SIMULATIONS = 4000         # Brownian paths for the corrected estimate and the planner
-DEFAULT_ZONE = 0.01        # width of the indifference zone, in the metric's units
+CHUNK_DEALS = 256  # deals per look (each deal played in every seat rotation)
+PILOT_CHUNKS = 4  # chunks a plan plays to estimate the spread of the increments
+SIMULATIONS = 4000  # Brownian paths for the corrected estimate and the planner
+DEFAULT_ZONE = 0.01  # width of the indifference zone, in the metric's units
 LEVEL = 0.95
-CORRECTION_KEY, PLAN_KEY = 0x5E9, 0x91A   # spawn keys of the simulations' generators
+CORRECTION_KEY, PLAN_KEY = 0x5E9, 0x91A  # spawn keys of the simulations' generators
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,14 +61,14 @@ class Decision:
     """A question decided (or not) by the sequential test."""
 
     question: str
-    decision: str          # "yes", "no" or "undecided"
-    games: int             # games played, every arm
+    decision: str  # "yes", "no" or "undecided"
+    games: int  # games played, every arm
     deals: int
-    estimate: float        # T, median-unbiased under the stage-wise ordering
+    estimate: float  # T, median-unbiased under the stage-wise ordering
     low: float
     high: float
-    naive: float           # T at the stop, uncorrected
-    threshold: float       # c of ``T > c`` / ``T < c``
+    naive: float  # T at the stop, uncorrected
+    threshold: float  # c of ``T > c`` / ``T < c``
     llr: float
     bounds: tuple[float, float]
     alpha: float
@@ -76,11 +77,15 @@ class Decision:
 
     @property
     def sentence(self) -> str:
-        how = {"yes": f"yes, decided after {self.games:,} games",
-               "no": f"no, decided after {self.games:,} games",
-               "undecided": f"undecided after {self.games:,} games (the limit)"}[self.decision]
-        return (f"{self.question}: {how}; estimate {self.estimate:.4g} (95% interval {self.low:.4g} to "
-                f"{self.high:.4g}, corrected for stopping early) against {self.threshold:.4g}")
+        how = {
+            "yes": f"yes, decided after {self.games:,} games",
+            "no": f"no, decided after {self.games:,} games",
+            "undecided": f"undecided after {self.games:,} games (the limit)",
+        }[self.decision]
+        return (
+            f"{self.question}: {how}; estimate {self.estimate:.4g} (95% interval {self.low:.4g} to "
+            f"{self.high:.4g}, corrected for stopping early) against {self.threshold:.4g}"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,17 +94,18 @@ class Plan:
 
     question: str
     pilot_games: int
-    estimate: float        # T in the pilot
-    sigma: float           # spread of the per-deal increments of D
+    estimate: float  # T in the pilot
+    sigma: float  # spread of the per-deal increments of D
     games_per_deal: int
-    rows: tuple            # (label, true D, mean games, 90th percentile, P(yes), P(undecided))
-    fixed_games: int       # a fixed-size test with the same error rates
+    rows: tuple  # (label, true D, mean games, 90th percentile, P(yes), P(undecided))
+    fixed_games: int  # a fixed-size test with the same error rates
 
     def text(self) -> str:
-        lines = [f"{self.question}: a pilot of {self.pilot_games:,} games estimates {self.estimate:.4g} "
-                 f"(per-deal spread of the margin D {self.sigma:.3g})",
-                 f"{'if the true margin D is':<44}{'games (mean)':>13}{'90% within':>12}{'P(yes)':>8}"
-                 f"{'P(limit)':>10}"]
+        lines = [
+            f"{self.question}: a pilot of {self.pilot_games:,} games estimates {self.estimate:.4g} "
+            f"(per-deal spread of the margin D {self.sigma:.3g})",
+            f"{'if the true margin D is':<44}{'games (mean)':>13}{'90% within':>12}{'P(yes)':>8}{'P(limit)':>10}",
+        ]
         for label, d, mean, p90, yes, limit in self.rows:
             lines.append(f"{f'{d:+.4g} ({label})':<44}{mean:>13,.0f}{p90:>12,.0f}{yes:>8.2f}{limit:>10.2f}")
         lines.append(f"a fixed-size test with the same error rates needs {self.fixed_games:,} games")
@@ -125,6 +131,7 @@ class MemoryStore:
 
 # -- the statistic ---------------------------------------------------------------------
 
+
 class Accumulator:
     """Running per-deal sums of both arms: count, totals and cross products,
     so each look costs one gradient, not a pass over every deal."""
@@ -137,7 +144,7 @@ class Accumulator:
 
     def add(self, sums: pd.DataFrame) -> None:
         new = [c for c in sums.columns if c not in self.cols]
-        if new:   # a column seen first now was zero on every earlier deal
+        if new:  # a column seen first now was zero on every earlier deal
             k = len(self.cols) + len(new)
             self.total = np.pad(self.total, (0, len(new)))
             self.outer = np.pad(self.outer, ((0, len(new)), (0, len(new))))
@@ -164,7 +171,7 @@ def _arm_sums(frame: pd.DataFrame, metrics, arm: str) -> pd.DataFrame:
 def _value(question: Question, metrics: dict, cols: Sequence[str], x: np.ndarray) -> np.ndarray:
     """T at sums ``x`` (..., J) (vectorised over leading axes)."""
     out = np.zeros(x.shape[:-1])
-    named = {arm: {} for arm in ("params", "baseline")}
+    named: dict[str, dict[str, np.ndarray]] = {arm: {} for arm in ("params", "baseline")}
     for j, c in enumerate(cols):
         arm, part = c.split("|", 1)
         named[arm][part] = x[..., j]
@@ -182,12 +189,13 @@ def _linearised(question, metrics, acc: Accumulator) -> tuple[float, float]:
     h = 1e-6 * np.maximum(np.abs(m), 1e-6 * (np.abs(m).mean() + 1e-12))
     probe = np.concatenate([m[None], m + np.diag(h), m - np.diag(h)])
     v = _value(question, metrics, acc.cols, probe)
-    grad = np.nan_to_num((v[1:J + 1] - v[J + 1:]) / (2 * h))
+    grad = np.nan_to_num((v[1 : J + 1] - v[J + 1 :]) / (2 * h))
     var = float(grad @ acc.cov() @ grad)
     return float(v[0]), math.sqrt(max(var, 0.0))
 
 
 # -- the test ----------------------------------------------------------------------------
+
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
     """Wald's stopping bounds on the log-likelihood ratio (no, yes)."""
@@ -200,16 +208,17 @@ def llr(n: int, d_hat: float, sigma: float, zone: float) -> float:
     ``sigma`` (normal approximation)."""
     if sigma <= 0:
         return math.copysign(math.inf, d_hat) if d_hat else 0.0
-    return n * zone * d_hat / sigma ** 2
+    return n * zone * d_hat / sigma**2
 
 
-def _simulate(mu: float, sigma: float, looks: np.ndarray, zone: float, lo: float, hi: float,
-              z: np.ndarray) -> np.ndarray:
+def _simulate(
+    mu: float, sigma: float, looks: np.ndarray, zone: float, lo: float, hi: float, z: np.ndarray
+) -> np.ndarray:
     """Outcome ranks of the Brownian test with drift ``mu`` per deal on the
     schedule ``looks`` (cumulative deals), from standard normals ``z`` (K, L)."""
     step = np.diff(np.concatenate([[0], looks]))
-    s = np.cumsum(mu * step + sigma * np.sqrt(step) * z, axis=1)       # K x L sums of increments
-    ratio = zone * s / sigma ** 2
+    s = np.cumsum(mu * step + sigma * np.sqrt(step) * z, axis=1)  # K x L sums of increments
+    ratio = zone * s / sigma**2
     L = ratio.shape[1]
     crossed = (ratio >= hi) | (ratio <= lo)
     first = np.where(crossed.any(axis=1), crossed.argmax(axis=1), L - 1)
@@ -226,12 +235,21 @@ def rank(side, look, n_looks: int, z_at):
     higher, an earlier lower exit lower; ties by the standardised sum ``z_at``."""
     side, look = np.asarray(side), np.asarray(look)
     time = np.where(side == 1, n_looks - look, np.where(side == -1, look + 1, 0))
-    tie = np.arctan(z_at) / np.pi           # in (-0.5, 0.5): never crosses a look
+    tie = np.arctan(z_at) / np.pi  # in (-0.5, 0.5): never crosses a look
     return side * 10.0 * (n_looks + 1) + time + tie
 
 
-def corrected(observed_rank: float, sigma: float, looks: np.ndarray, zone, lo, hi, centre: float,
-              rng: np.random.Generator, n_sim: int = SIMULATIONS) -> tuple[float, float, float]:
+def corrected(
+    observed_rank: float,
+    sigma: float,
+    looks: np.ndarray,
+    zone,
+    lo,
+    hi,
+    centre: float,
+    rng: np.random.Generator,
+    n_sim: int = SIMULATIONS,
+) -> tuple[float, float, float]:
     """(median-unbiased D, low, high) under the stage-wise ordering."""
     z = rng.standard_normal((n_sim, len(looks)))
     span = 12 * sigma / math.sqrt(looks[-1])
@@ -255,27 +273,40 @@ class _Setup:
     game: str
     question: Question
     metrics: dict
-    arms: dict            # arm -> params
+    arms: dict  # arm -> params
     lineup: tuple
     n_players: int
-    chunks: dict          # arm -> [Chunk]
+    chunks: dict  # arm -> [Chunk]
     rotations: int
-    threshold: float      # c of T > c / T < c
+    threshold: float  # c of T > c / T < c
 
 
 def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, chunk_deals) -> _Setup:
     g = registry.get(game)
-    question = parse_question(expr, lambda name: game_metrics.metric(g, name), baseline is not None)
+    question = parse_question(expr, lambda name: balance.metric(g, name), baseline is not None)
     p, lineup, n_players = runner.resolve(game, params, lineup, n_players)
     arms = {"params": p}
     if baseline is not None:
         arms["baseline"] = runner.resolve(game, baseline, lineup, n_players)[0]
     per_arm = max(1, max_games // len(arms))
-    chunks = {a: runner.plan(game, n_games=per_arm, seed=seed, params=q, lineup=lineup, n_players=n_players,
-                             chunk_deals=chunk_deals) for a, q in arms.items()}
-    metrics = {t.metric: game_metrics.metric(g, t.metric) for t in question.terms}
-    return _Setup(game, question, metrics, arms, lineup, n_players, chunks, chunks["params"][0].rotations,
-                  question.threshold(n_players))
+    chunks = {
+        a: runner.plan(
+            game, n_games=per_arm, seed=seed, params=q, lineup=lineup, n_players=n_players, chunk_deals=chunk_deals
+        )
+        for a, q in arms.items()
+    }
+    metrics = {t.metric: balance.metric(g, t.metric) for t in question.terms}
+    return _Setup(
+        game,
+        question,
+        metrics,
+        arms,
+        lineup,
+        n_players,
+        chunks,
+        chunks["params"][0].rotations,
+        question.threshold(n_players),
+    )
 
 
 def _play(setup: _Setup, start: int, stop: int, store, executor, progress) -> list[dict]:
@@ -292,8 +323,15 @@ def _play(setup: _Setup, start: int, stop: int, store, executor, progress) -> li
             store.put(items[j], df)
             frames[missing[j]] = df
 
-        run_all(executor, runner.run_chunk, items, progress=progress, weights=[c.n_games for c in items],
-                unit="game", on_result=keep)
+        run_all(
+            executor,
+            runner.run_chunk,
+            items,
+            progress=progress,
+            weights=[c.n_games for c in items],
+            unit="game",
+            on_result=keep,
+        )
     return [{a: frames[(a, i)] for a in setup.chunks} for i in range(start, stop)]
 
 
@@ -303,17 +341,41 @@ def _absorb(setup: _Setup, acc: Accumulator, tables: dict) -> None:
     acc.add(pd.concat(parts, axis=1, join="inner"))
 
 
-def decide(game: str, expr: str, *, n_players: int | None = None, params=None, baseline=None, lineup=None,
-           alpha: float = 0.05, beta: float = 0.05, zone: float = DEFAULT_ZONE, max_games: int = 200_000,
-           seed: int = 0, chunk_deals: int = CHUNK_DEALS, store=None, executor=None, workers: int = 1,
-           progress: bool | None = None) -> Decision:
+def decide(
+    game: str,
+    expr: str,
+    *,
+    n_players: int | None = None,
+    params=None,
+    baseline=None,
+    lineup=None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    zone: float = DEFAULT_ZONE,
+    max_games: int = 200_000,
+    seed: int = 0,
+    chunk_deals: int = CHUNK_DEALS,
+    store=None,
+    executor=None,
+    workers: int = 1,
+    progress: bool | None = None,
+) -> Decision:
     """Decide ``expr`` by the sequential test (see the module docstring)."""
     from .executors import make_executor
     from .store import ChunkStore
 
     _check_rates(alpha, beta, zone)
-    setup = _setup(game, expr, n_players=n_players, params=params, baseline=baseline, lineup=lineup, seed=seed,
-                   max_games=max_games, chunk_deals=chunk_deals)
+    setup = _setup(
+        game,
+        expr,
+        n_players=n_players,
+        params=params,
+        baseline=baseline,
+        lineup=lineup,
+        seed=seed,
+        max_games=max_games,
+        chunk_deals=chunk_deals,
+    )
     store = store if store is not None else ChunkStore(paths.cache_dir())
     executor = executor or make_executor(workers)
     per_look = getattr(executor, "workers", 1)
@@ -338,8 +400,22 @@ def decide(game: str, expr: str, *, n_players: int | None = None, params=None, b
     d_hat = sign * (t - setup.threshold)
     est, low, high = _corrected_t(setup, decision, d_hat, sigma, np.array(looks, float), zone, lo, hi, seed)
     games = acc.n * setup.rotations * len(setup.chunks)
-    return Decision(setup.question.text, decision, games, acc.n, est, low, high, t, setup.threshold,
-                    float(ratio), (lo, hi), alpha, beta, zone)
+    return Decision(
+        setup.question.text,
+        decision,
+        games,
+        acc.n,
+        est,
+        low,
+        high,
+        t,
+        setup.threshold,
+        float(ratio),
+        (lo, hi),
+        alpha,
+        beta,
+        zone,
+    )
 
 
 def _corrected_t(setup, decision, d_hat, sigma, looks, zone, lo, hi, seed):
@@ -364,10 +440,25 @@ def _check_rates(alpha, beta, zone):
         raise GamelabError(f"--zone {zone}: expected a positive width of the indifference zone")
 
 
-def plan(game: str, expr: str, *, n_players: int | None = None, params=None, baseline=None, lineup=None,
-         alpha: float = 0.05, beta: float = 0.05, zone: float = DEFAULT_ZONE, max_games: int = 200_000,
-         seed: int = 0, chunk_deals: int = CHUNK_DEALS, store=None, executor=None, workers: int = 1,
-         progress: bool | None = None) -> Plan:
+def plan(
+    game: str,
+    expr: str,
+    *,
+    n_players: int | None = None,
+    params=None,
+    baseline=None,
+    lineup=None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    zone: float = DEFAULT_ZONE,
+    max_games: int = 200_000,
+    seed: int = 0,
+    chunk_deals: int = CHUNK_DEALS,
+    store=None,
+    executor=None,
+    workers: int = 1,
+    progress: bool | None = None,
+) -> Plan:
     """Games the question will need: a pilot (the test's own first chunks,
     kept in the store for the real run) estimates the spread of the
     increments; the test's Brownian approximation is then simulated on its
@@ -376,8 +467,17 @@ def plan(game: str, expr: str, *, n_players: int | None = None, params=None, bas
     from .store import ChunkStore
 
     _check_rates(alpha, beta, zone)
-    setup = _setup(game, expr, n_players=n_players, params=params, baseline=baseline, lineup=lineup, seed=seed,
-                   max_games=max_games, chunk_deals=chunk_deals)
+    setup = _setup(
+        game,
+        expr,
+        n_players=n_players,
+        params=params,
+        baseline=baseline,
+        lineup=lineup,
+        seed=seed,
+        max_games=max_games,
+        chunk_deals=chunk_deals,
+    )
     store = store if store is not None else ChunkStore(paths.cache_dir())
     executor = executor or make_executor(workers)
     n_pilot = min(PILOT_CHUNKS, len(setup.chunks["params"]))
@@ -393,10 +493,15 @@ def plan(game: str, expr: str, *, n_players: int | None = None, params=None, bas
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(PLAN_KEY,)))
     z = rng.standard_normal((SIMULATIONS, len(looks)))
     rows = []
-    for label, d in (("lower edge of the zone", -zone / 2), ("on the threshold", 0.0),
-                     ("upper edge of the zone", zone / 2), ("the pilot's estimate", d_pilot)):
+    for label, d in (
+        ("lower edge of the zone", -zone / 2),
+        ("on the threshold", 0.0),
+        ("upper edge of the zone", zone / 2),
+        ("the pilot's estimate", d_pilot),
+    ):
         rows.append((label, d, *_operating(d, max(sigma, 1e-12), looks, zone, lo, hi, z, per_deal)))
     from scipy.stats import norm
+
     z_a, z_b = norm.ppf(1 - alpha), norm.ppf(1 - beta)
     fixed = math.ceil(((z_a + z_b) * sigma / zone) ** 2) * per_deal
     return Plan(q.text, acc.n * per_deal, t, sigma, per_deal, tuple(rows), fixed)
@@ -405,7 +510,7 @@ def plan(game: str, expr: str, *, n_players: int | None = None, params=None, bas
 def _operating(d, sigma, looks, zone, lo, hi, z, per_deal):
     """Mean and 90th percentile of games, P(yes), P(reaching the limit)."""
     step = np.diff(np.concatenate([[0], looks]))
-    ratio = zone * np.cumsum(d * step + sigma * np.sqrt(step) * z, axis=1) / sigma ** 2
+    ratio = zone * np.cumsum(d * step + sigma * np.sqrt(step) * z, axis=1) / sigma**2
     crossed = (ratio >= hi) | (ratio <= lo)
     any_cross = crossed.any(axis=1)
     first = np.where(any_cross, crossed.argmax(axis=1), len(looks) - 1)

@@ -26,6 +26,7 @@ verified figures, with 95 % bootstrap intervals, are reported:
 ``proposals.csv``, ``proposal-N.yaml`` (parameter files ``simulate``,
 ``report --params`` and ``report --baseline`` accept) and ``front.png``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -35,16 +36,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import balance, game_metrics, paths, registry, runner, sensitivity, sweep
+from . import balance, paths, registry, runner, sensitivity, sweep
 from .errors import GamelabError
 from .goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
 from .params import from_mapping
 from .store import key_of
 
-VERIFY_SEED_OFFSET = 1_000_003   # the verification seed: the goal's seed plus this (fresh deals)
-VERIFY_FACTOR = 4                # verification games: this many times the search's, by default
-FLOAT_STEPS = 100                # a float range is searched on about this many round steps
-STARTUP_TRIALS = 10              # random trials before TPE models the front
+VERIFY_SEED_OFFSET = 1_000_003  # the verification seed: the goal's seed plus this (fresh deals)
+VERIFY_FACTOR = 4  # verification games: this many times the search's, by default
+FLOAT_STEPS = 100  # a float range is searched on about this many round steps
+STARTUP_TRIALS = 10  # random trials before TPE models the front
 
 __all__ = ["Goal", "load_goal", "run", "TuneResult", "front_figure"]
 
@@ -66,7 +67,7 @@ class Setting:
     base: Any
     dims: list[Dim]
     metrics: list
-    lineups: dict         # players -> lineup
+    lineups: dict  # players -> lineup
     source: str
 
     def key(self, target, n: int) -> str:
@@ -80,7 +81,7 @@ def setting(goal: Goal, source: str = "goal") -> Setting:
     if goal.lineup is not None and len(counts) > 1:
         raise GamelabError(f"{source}: a lineup is for one player count; players lists {counts}")
     lineups = {n: runner.resolve(goal.game, base, goal.lineup, n)[1] for n in counts}
-    metrics = list({t.metric: game_metrics.metric(game, t.metric) for t in goal.targets}.values())
+    metrics = list({t.metric: balance.metric(game, t.metric) for t in goal.targets}.values())
     return Setting(goal, game, base, dims(game, base, goal.free, source), metrics, lineups, source)
 
 
@@ -88,11 +89,27 @@ def _runs(st: Setting, params_list, *, n_games, seed, store, executor, progress=
     """Per candidate, ``{players: CellRun}``: every candidate and player
     count on the same deals, all missing chunks in one pass."""
     jobs = [(p, st.lineups[n], n) for p in params_list for n in st.lineups]
-    sensitivity.prefetch(st.goal.game, jobs, n_games=n_games, seed=seed, store=store, executor=executor,
-                         progress=progress)
-    return [{n: sweep.run_cell(st.goal.game, {}, n_games=n_games, seed=seed, base_params=p, lineup=lu,
-                               n_players=n, store=store, executor=executor, progress=False)
-             for n, lu in st.lineups.items()} for p in params_list]
+    sensitivity.prefetch(
+        st.goal.game, jobs, n_games=n_games, seed=seed, store=store, executor=executor, progress=progress
+    )
+    return [
+        {
+            n: sweep.run_cell(
+                st.goal.game,
+                {},
+                n_games=n_games,
+                seed=seed,
+                base_params=p,
+                lineup=lu,
+                n_players=n,
+                store=store,
+                executor=executor,
+                progress=False,
+            )
+            for n, lu in st.lineups.items()
+        }
+        for p in params_list
+    ]
 
 
 def miss(st: Setting, values: dict) -> float:
@@ -102,11 +119,11 @@ def miss(st: Setting, values: dict) -> float:
 
 @dataclasses.dataclass
 class TuneResult:
-    proposals: pd.DataFrame     # the rules it started from first, then proposal 1, 2, ... (verified)
+    proposals: pd.DataFrame  # the rules it started from first, then proposal 1, 2, ... (verified)
     out: Path
-    study: Any                  # the optuna Study
-    trials: int                 # trials finished (this call and earlier ones)
-    resumed: int                # trials found finished from an earlier call
+    study: Any  # the optuna Study
+    trials: int  # trials finished (this call and earlier ones)
+    resumed: int  # trials found finished from an earlier call
     files: list
 
 
@@ -120,10 +137,11 @@ def _study(st: Setting, runs_dir):
     folder.mkdir(parents=True, exist_ok=True)
     storage = f"sqlite:///{folder / 'study.db'}"
     sampler = optuna.samplers.TPESampler(seed=st.goal.seed, n_startup_trials=STARTUP_TRIALS)
-    study = optuna.create_study(study_name=name, storage=storage, directions=["minimize", "minimize"],
-                                sampler=sampler, load_if_exists=True)
+    study = optuna.create_study(
+        study_name=name, storage=storage, directions=["minimize", "minimize"], sampler=sampler, load_if_exists=True
+    )
     if not study.trials and all(_inside(d, d.base) for d in st.dims):
-        study.enqueue_trial({d.name: d.base for d in st.dims})   # the starting rules: distance 0
+        study.enqueue_trial({d.name: d.base for d in st.dims})  # the starting rules: distance 0
     return study, folder
 
 
@@ -162,8 +180,15 @@ def search(st: Setting, study, n_trials: int, *, store, executor, batch: int, pr
     before = len(_finished(study))
     best = min((t.values[0] for t in study.best_trials), default=float("inf"))
     disable = None if progress is None else not progress
-    with tqdm(total=n_trials, initial=min(before, n_trials), unit="trial", desc="tune", delay=1.0,
-              disable=disable, leave=False) as bar:
+    with tqdm(
+        total=n_trials,
+        initial=min(before, n_trials),
+        unit="trial",
+        desc="tune",
+        delay=1.0,
+        disable=disable,
+        leave=False,
+    ) as bar:
         while len(_finished(study)) < n_trials:
             asked = []
             for _ in range(min(batch, n_trials - len(_finished(study)))):
@@ -175,11 +200,21 @@ def search(st: Setting, study, n_trials: int, *, store, executor, batch: int, pr
                     trial.set_user_attr("refused", str(exc))
                     study.tell(trial, state=TrialState.FAIL)
                     bar.update(1)
-            runs = _runs(st, [p for _, _, p in asked], n_games=st.goal.games, seed=st.goal.seed, store=store,
-                         executor=executor, progress=False)
+            runs = _runs(
+                st,
+                [p for _, _, p in asked],
+                n_games=st.goal.games,
+                seed=st.goal.seed,
+                store=store,
+                executor=executor,
+                progress=False,
+            )
             for (trial, values, _), by_n in zip(asked, runs):
-                measured = {st.key(t, n): point_values(by_n[n].frame, st.metrics)[t.metric]
-                            for t in st.goal.targets for n in st.lineups}
+                measured = {
+                    st.key(t, n): point_values(by_n[n].frame, st.metrics)[t.metric]
+                    for t in st.goal.targets
+                    for n in st.lineups
+                }
                 n_changed, size = distance(st.dims, values)
                 trial.set_user_attr("measured", measured)
                 trial.set_user_attr("changed", n_changed)
@@ -222,9 +257,14 @@ def verify(st: Setting, chosen: list, *, n_games: int, seed: int, store, executo
     for i, (by_n, p) in enumerate(zip(runs, params)):
         trial, values = (None, base_values) if i == 0 else chosen[i - 1]
         n_changed, size = distance(st.dims, values)
-        row = {"proposal": "start" if i == 0 else "", "trial": None if trial is None else trial.number,
-               "changes": changes_in_words(st.dims, values), "changed": n_changed, "size": round(size, 4),
-               "search_miss": None if trial is None else trial.values[0]}
+        row = {
+            "proposal": "start" if i == 0 else "",
+            "trial": None if trial is None else trial.number,
+            "changes": changes_in_words(st.dims, values),
+            "changed": n_changed,
+            "size": round(size, 4),
+            "search_miss": None if trial is None else trial.values[0],
+        }
         measured, all_met, all_sure = {}, True, True
         for n, run in by_n.items():
             est = balance.estimate(run.frame, st.metrics).set_index("metric")
@@ -237,8 +277,12 @@ def verify(st: Setting, chosen: list, *, n_games: int, seed: int, store, executo
                 all_met &= met
                 all_sure &= sure
                 row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"], f"{key} met": met})
-        row.update(verified_miss=miss(st, measured), all_met=all_met, all_sure=all_sure,
-                   games=sum(r.games for r in by_n.values()))
+        row.update(
+            verified_miss=miss(st, measured),
+            all_met=all_met,
+            all_sure=all_sure,
+            games=sum(r.games for r in by_n.values()),
+        )
         row.update({d.name: values[d.name] for d in st.dims})
         row["_params"] = p
         rows.append(row)
@@ -257,17 +301,24 @@ def front_figure(st: Setting, study, proposals: pd.DataFrame | None = None):
 
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
     fig, ax = plt.subplots(figsize=(6.5, 4))
-    ax.scatter([t.values[1] for t in done], [t.values[0] for t in done], s=12, color="#90a4ae",
-               label="trials (search seed)")
+    ax.scatter(
+        [t.values[1] for t in done], [t.values[0] for t in done], s=12, color="#90a4ae", label="trials (search seed)"
+    )
     front = sorted(study.best_trials, key=lambda t: t.values[1])
-    ax.step([t.values[1] for t in front], [t.values[0] for t in front], where="post", color="#1565c0",
-            label="Pareto front")
+    ax.step(
+        [t.values[1] for t in front], [t.values[0] for t in front], where="post", color="#1565c0", label="Pareto front"
+    )
     if proposals is not None:
         for r in proposals.itertuples():
             dist = r.changed + r.size
             ax.scatter([dist], [r.verified_miss], marker="*", s=120, color="#c62828", zorder=3)
-            ax.annotate("start" if r.proposal == "start" else f"P{r.proposal}", (dist, r.verified_miss),
-                        xytext=(4, 4), textcoords="offset points", fontsize=8)
+            ax.annotate(
+                "start" if r.proposal == "start" else f"P{r.proposal}",
+                (dist, r.verified_miss),
+                xytext=(4, 4),
+                textcoords="offset points",
+                fontsize=8,
+            )
     ax.set_xlabel("distance from the starting rules (values changed + size of the changes)")
     ax.set_ylabel("miss of the targets (0 = all met)")
     ax.set_title(f"{st.goal.game}: tuner front ({len(done)} trials; stars: verified on fresh deals)", fontsize=9)
@@ -291,8 +342,10 @@ def write_outputs(st: Setting, study, proposals: pd.DataFrame, out: Path) -> lis
             continue
         changed = {k: list(v) if isinstance(v, tuple) else v for k, v in r["_params"].changed().items()}
         path = out / f"proposal-{r['proposal']}.yaml"
-        head = (f"# {st.goal.game} proposal {r['proposal']}: {r['changes']}\n"
-                f"# verified on {r['games']:,} fresh games: all targets met: {r['all_met']}\n")
+        head = (
+            f"# {st.goal.game} proposal {r['proposal']}: {r['changes']}\n"
+            f"# verified on {r['games']:,} fresh games: all targets met: {r['all_met']}\n"
+        )
         path.write_text(head + yaml.safe_dump(changed, sort_keys=False, allow_unicode=True))
         files.append(path)
     path = out / "front.png"
@@ -301,8 +354,18 @@ def write_outputs(st: Setting, study, proposals: pd.DataFrame, out: Path) -> lis
     return files
 
 
-def run(goal, *, trials: int | None = None, workers: int = 1, scheduler: str | None = None, out=None,
-        runs_dir=None, store=None, executor=None, progress: bool | None = None) -> TuneResult:
+def run(
+    goal,
+    *,
+    trials: int | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    out=None,
+    runs_dir=None,
+    store=None,
+    executor=None,
+    progress: bool | None = None,
+) -> TuneResult:
     """Search, verify, write the proposals (see the module docstring).
     ``goal``: a goal file path or a :class:`~gamelab.goals.Goal`."""
     from .executors import make_executor
@@ -320,7 +383,14 @@ def run(goal, *, trials: int | None = None, workers: int = 1, scheduler: str | N
     batch = max(1, getattr(executor, "workers", 1))
     before = search(st, study, n_trials, store=store, executor=executor, batch=batch, progress=progress)
     chosen = shortlist(st, study, goal.verify)
-    proposals = verify(st, chosen, n_games=goal.verify_games or VERIFY_FACTOR * goal.games,
-                       seed=goal.seed + VERIFY_SEED_OFFSET, store=store, executor=executor, progress=progress)
+    proposals = verify(
+        st,
+        chosen,
+        n_games=goal.verify_games or VERIFY_FACTOR * goal.games,
+        seed=goal.seed + VERIFY_SEED_OFFSET,
+        store=store,
+        executor=executor,
+        progress=progress,
+    )
     files = write_outputs(st, study, proposals, Path(out))
     return TuneResult(proposals.drop(columns=["_params"]), Path(out), study, len(_finished(study)), before, files)

@@ -13,6 +13,7 @@ table for docs/decisions.md: wrong-answer rate, mean games, coverage of
 the corrected 95 % interval and of the naive one, and the mean error of the
 corrected and the naive estimates.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,22 +60,37 @@ def run(reps: int, alpha: float, beta: float, zone: float) -> list[str]:
     lines = []
     for label, expr, truth, answer, arms in questions(zone):
         t0 = time.perf_counter()
-        ds = [sequential.decide("toy", expr, lineup=LINEUP, alpha=alpha, beta=beta, zone=zone, seed=rep,
-                                store=sequential.MemoryStore(), progress=False, **arms) for rep in range(reps)]
+        ds = [
+            sequential.decide(
+                "toy",
+                expr,
+                lineup=LINEUP,
+                alpha=alpha,
+                beta=beta,
+                zone=zone,
+                seed=rep,
+                store=sequential.MemoryStore(),
+                progress=False,
+                **arms,
+            )
+            for rep in range(reps)
+        ]
         games = np.array([d.games for d in ds])
         yes = np.mean([d.decision == "yes" for d in ds])
         undecided = np.mean([d.decision == "undecided" for d in ds])
         wrong = np.mean([d.decision not in (answer, "undecided") for d in ds]) if answer else float("nan")
         cover = np.mean([d.low <= truth <= d.high for d in ds])
-        naive_half = [1.96 * (d.high - d.low) / (2 * 1.96) for d in ds]    # same width, centred on the naive value
+        naive_half = [1.96 * (d.high - d.low) / (2 * 1.96) for d in ds]  # same width, centred on the naive value
         naive_cover = np.mean([abs(d.naive - truth) <= h for d, h in zip(ds, naive_half)])
         bias = np.mean([d.estimate - truth for d in ds])
         naive_bias = np.mean([d.naive - truth for d in ds])
         promise = {"no": f"≤ {alpha}", "yes": f"≤ {beta}"}.get(answer, "-")
-        lines.append(f"| {label} | {alpha}/{beta}/{zone} | {promise} | "
-                     + (f"{wrong:.3f}" if answer else f"P(yes) {yes:.2f}")
-                     + f" | {undecided:.3f} | {games.mean():,.0f} | {cover:.3f} | {naive_cover:.3f} | "
-                     f"{bias:+.5f} | {naive_bias:+.5f} | {time.perf_counter() - t0:.0f} s |")
+        lines.append(
+            f"| {label} | {alpha}/{beta}/{zone} | {promise} | "
+            + (f"{wrong:.3f}" if answer else f"P(yes) {yes:.2f}")
+            + f" | {undecided:.3f} | {games.mean():,.0f} | {cover:.3f} | {naive_cover:.3f} | "
+            f"{bias:+.5f} | {naive_bias:+.5f} | {time.perf_counter() - t0:.0f} s |"
+        )
         print(lines[-1], flush=True)
     return lines
 
@@ -85,8 +101,10 @@ def main() -> None:
     ap.add_argument("--zone", type=float, default=0.02)
     args = ap.parse_args()
     print(f"{args.reps} repetitions per row\n")
-    print("| question | alpha/beta/zone | promised wrong rate | wrong answers | undecided | mean games | "
-          "corrected 95% interval covers | naive interval covers | corrected bias | naive bias | time |")
+    print(
+        "| question | alpha/beta/zone | promised wrong rate | wrong answers | undecided | mean games | "
+        "corrected 95% interval covers | naive interval covers | corrected bias | naive bias | time |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for alpha, beta in ((0.05, 0.05), (0.1, 0.2)):
         run(args.reps, alpha, beta, args.zone)

@@ -1,4 +1,5 @@
 """Sensitivity: steps per kind of parameter, paired changes in the known direction."""
+
 import dataclasses
 
 import pytest
@@ -25,11 +26,11 @@ def _scale(base, value):
 def test_steps_per_kind():
     found, skipped = sensitivity.steps(Kinds, Kinds(), {"items_scale": _scale})
     by = {(s.parameter, s.value): s for s in found}
-    assert {(p, v) for p, v in by if p == "n"} == {("n", 2), ("n", 4)}      # 4 is refused later
-    assert ("x", 0.3) in by and ("x", 0.7) in by                           # a tenth of 0..2
+    assert {(p, v) for p, v in by if p == "n"} == {("n", 2), ("n", 4)}  # 4 is refused later
+    assert ("x", 0.3) in by and ("x", 0.7) in by  # a tenth of 0..2
     assert ("flag", True) in by and ("mode", "b") in by and ("mode", "c") in by
     assert by[("items[2]", 3)].changes == {"items": (1, 3)}
-    assert by[("items_scale", 1.1)].changes == {"items": (1, 2)}          # changes nothing: dropped later
+    assert by[("items_scale", 1.1)].changes == {"items": (1, 2)}  # changes nothing: dropped later
     assert [s.parameter for s in skipped] == ["board"] and "13 items" in skipped[0].value
 
 
@@ -39,17 +40,18 @@ def test_refused_and_idle_steps_are_reported():
     reasons = {(s.parameter, s.value): s.reason for s in skipped}
     assert reasons[("n", 4)].startswith("refused: n = 4 is out of range")
     assert reasons[("items_scale", 1.1)] == "changes nothing"
-    assert ("items_scale", 0.9) in reasons                                   # round(0.9), round(1.8): (1, 2) again
+    assert ("items_scale", 0.9) in reasons  # round(0.9), round(1.8): (1, 2) again
     assert all(p != Kinds() for _, p in todo)
 
 
 def test_bonus_scale_moves_the_strong_agents_win_rate_up():
-    table = sensitivity.levers("toy", lineup=["strong", "weak"], n_games=2000, only=["bonus_scale", "die"],
-                               store=MemoryStore(), progress=False)
+    table = sensitivity.levers(
+        "toy", lineup=["strong", "weak"], n_games=2000, only=["bonus_scale", "die"], store=MemoryStore(), progress=False
+    )
     rows = table[(table.metric == "win_rate[agent=strong]") & (table.parameter == "bonus_scale")]
     up, down = rows[rows.direction == 1].iloc[0], rows[rows.direction == -1].iloc[0]
-    assert up.value == "2.0" and up.low > 0.1 and up.change > 0            # 0.755 -> 0.92 exactly
-    assert down.value == "0.0" and down.high < -0.2                         # -> 0.5
+    assert up.value == "2.0" and up.low > 0.1 and up.change > 0  # 0.755 -> 0.92 exactly
+    assert down.value == "0.0" and down.high < -0.2  # -> 0.5
     assert abs(down.new - 0.5) < 0.03
     ranked = sensitivity.ranking(table, "win_rate[agent=strong]")
     assert ranked.parameter.iloc[0] == "bonus_scale" and ranked.clear.iloc[0]
@@ -72,8 +74,15 @@ def test_strand_lone_penalty_lowers_the_score_by_the_lone_markers():
     does not react to the penalty, so one more point of penalty lowers the
     mean final score by exactly the mean number of lone markers per seat
     (``lone_markers`` counts a game's markers, all four players together)."""
-    table = sensitivity.levers("strand", lineup=["random"] * 4, n_games=1000, only=["lone_penalty"],
-                               metrics=["mean_score", "lone_markers"], store=MemoryStore(), progress=False)
+    table = sensitivity.levers(
+        "strand",
+        lineup=["random"] * 4,
+        n_games=1000,
+        only=["lone_penalty"],
+        metrics=["mean_score", "lone_markers"],
+        store=MemoryStore(),
+        progress=False,
+    )
     up = table[(table.direction == 1)].set_index("metric")
     assert up.loc["lone_markers", "change"] == 0
     assert up.loc["mean_score", "change"] == pytest.approx(-up.loc["lone_markers", "base"] / 4, rel=1e-9)
