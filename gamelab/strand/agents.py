@@ -65,6 +65,76 @@ class AgentParams(StrandParams):
         + " (appendix B's role table), none, or P of the six at random",
     )
 
+    # --- the styles' objectives U (style_tables.COEF_KNOBS: knob -> style, term) ---------
+    heavy_points: float = param(
+        1.0, low=0.0, high=5.0, section="appendix B", doc="heavy: weight of its own points this round"
+    )
+    heavy_team_sum: float = param(
+        0.1, low=0.0, high=2.0, section="appendix B", doc="heavy: weight of the team's cargo sum when full"
+    )
+    key_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="key: weight of its own points")
+    key_partner_cargo: float = param(
+        1.0,
+        low=0.0,
+        high=5.0,
+        section="appendix B",
+        doc="key: weight of the partner's cargo when the pair is full (it carries the heaviest card it can)",
+    )
+    grabber_points: float = param(
+        0.01, low=0.0, high=5.0, section="appendix B", doc="node_grabber: weight of its own points (a tie-break)"
+    )
+    grabber_node_key: float = param(
+        1.0,
+        low=0.0,
+        high=5.0,
+        section="appendix B",
+        doc="node_grabber: weight of the pair's node key / 8 (full sum, then the heavier card; 0 overweight)",
+    )
+    steady_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="steady: weight of its own points")
+    steady_fixed: float = param(
+        5.0,
+        low=0.0,
+        high=20.0,
+        section="appendix B",
+        doc="steady: bonus for its fixed partner (its last teammate) when the pair is full",
+    )
+    mirror_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="mirror: weight of its own points")
+    mirror_pointer: float = param(
+        10.0, low=0.0, high=20.0, section="appendix B", doc="mirror: bonus for whoever pointed at it last round"
+    )
+    stay_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="stay: weight of its own points")
+    stay_overweight: float = param(
+        -100.0,
+        low=-200.0,
+        high=0.0,
+        section="appendix B",
+        doc="stay: weight of an overweight pair (at or below 'accept' it refuses one: a full team or nothing)",
+    )
+    accept: float = param(
+        -50.0,
+        low=-200.0,
+        high=0.0,
+        section="appendix B",
+        doc="every style refuses a partner it scores at or below this (in the negotiation and alone)",
+    )
+    # --- the styles' cargo and role-power thresholds --------------------------------------
+    steady_mate: int = param(
+        3,
+        low=1,
+        high=5,
+        section="appendix B",
+        doc="steady shows the largest card that still fits a card of this value under the cap, else its smallest",
+    )
+    big_cargo: int = param(
+        4,
+        low=1,
+        high=5,
+        section="5.5",
+        doc="cargo worth a power: heavy and node_grabber use the porter on it, a bb locks and a lone veteran "
+        "scores in full from it",
+    )
+    big_node: int = param(6, low=0, high=30, section="5.5", doc="a node worth a bb lock whatever the cargo")
+
 
 def knobs(params) -> AgentParams:
     """The runner's parameters: rules-only parameters get the model's defaults."""
