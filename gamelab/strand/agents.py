@@ -27,6 +27,7 @@ from .actions import lock_codes, porter_codes, power_codes
 from .arrays import uniform_choice
 from .rules import ROLES, StrandParams
 from .state import CARGO, ROPE
+from .style_tables import STYLES
 
 __all__ = ["AgentParams", "knobs", "random_policy", "passive_random_policy", "per_game", "uniform_choice"]
 
@@ -134,6 +135,42 @@ class AgentParams(StrandParams):
         "scores in full from it",
     )
     big_node: int = param(6, low=0, high=30, section="5.5", doc="a node worth a bb lock whatever the cargo")
+    # --- the strong agent ``best`` (best.py) ----------------------------------------------
+    best_rollouts: int = param(
+        8,
+        low=1,
+        high=256,
+        section="appendix B",
+        doc="best: play-outs per legal action and decision (more: stronger and slower)",
+    )
+    best_horizon: int = param(
+        0,
+        low=0,
+        high=12,
+        section="appendix B",
+        doc="best: rounds a play-out settles (0: to the end of the game)",
+    )
+    greedy_rollouts: int = param(
+        8,
+        low=1,
+        high=256,
+        section="appendix B",
+        doc="greedy: play-outs per legal action and decision, each to the end of the round",
+    )
+    best_proxy: str = param(
+        "node_grabber",
+        choices=STYLES,
+        section="appendix B",
+        doc="best and greedy: the style that plays their seat in the play-outs, and as which the "
+        "other seats negotiate with them",
+    )
+    best_margin: float = param(
+        0.2,
+        low=0.0,
+        high=1.0,
+        section="6.4",
+        doc="best and greedy: value of a point of net-score margin over the best other seat, beside a win (1)",
+    )
 
 
 def knobs(params) -> AgentParams:

@@ -43,6 +43,7 @@ GAME = contract.Game(
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     claims=contract.Claims(measure=claims.measure, exact_claims=exact.exact_claims, conclusions=claims.conclusions),
     derived=sim.DERIVED,
+    skill_ladder=sim.SKILL_LADDER,
     report_players=sim.REPORT_PLAYERS,
     report_groups=sim.REPORT_GROUPS,
     assumptions=sim.ASSUMPTIONS,
