@@ -5,7 +5,11 @@ Lineup entries (one per seat): a style of appendix B (``heavy``, ``key``,
 random legal moves), or ``mix1`` .. ``mix6``: the k-th style of a random
 ordering of the six styles drawn per deal from the chance generator, so the
 mix seats of a game hold distinct styles and each style is equally likely
-("同局混流派", appendix B).  The default lineup is ``mix1 .. mixP``: the
+("同局混流派", appendix B); ``mix``: the k-th ``mix`` seat of the seating
+takes the k-th style of that ordering (so ``[X, mix, mix, mix]`` is X
+against three distinct styles); ``greedy`` and ``best``: the search agents
+of ``best.py`` (sampled best responses to the table model, play-outs to the
+end of the round / of the game).  The default lineup is ``mix1 .. mixP``: the
 runner rotates it over the seats, so each deal is played with its styles in
 every seat.  Roles (``AgentParams.roles``): ``first_p`` deals the first P of
 (veteran, bb, fragile, porter, musician, engineer) to the seats in a random
