@@ -34,6 +34,42 @@ from .cards import refill
 from .state import CARGO, REACT, ROPE, Chance
 from .styles import Table
 
+BEST = "best"  # the sampled best response, play-outs to the end of the game
+GREEDY = "greedy"  # the same, play-outs to the end of the round (myopic)
+GREEDY_HORIZON = 1  # rounds a greedy play-out settles
+
+
+def searcher_seats(seating) -> dict:
+    """{agent name: seats} of the search agents (``greedy``, ``best``) of a seating."""
+    seats = {name: tuple(s for s, n in enumerate(seating) if n == name) for name in (GREEDY, BEST)}
+    return {name: s for name, s in seats.items() if s}
+
+
+def search_agents(params, table, seats: dict, rng):
+    """The search agents of a seating over ``table``'s games (None if none),
+    each with a child generator of ``rng`` (``rng`` itself is not advanced)."""
+    if not seats:
+        return None
+    rngs = dict(zip(seats, rng.spawn(len(seats)), strict=True))
+    out = []
+    if GREEDY in seats:
+        out.append(
+            BestResponse(
+                params, table, seats[GREEDY], rngs[GREEDY], rollouts=params.greedy_rollouts, horizon=GREEDY_HORIZON
+            )
+        )
+    if BEST in seats:
+        horizon = params.best_horizon or None
+        out.append(BestResponse(params, table, seats[BEST], rngs[BEST], rollouts=params.best_rollouts, horizon=horizon))
+    return out
+
+
+def with_searchers(over, st, acts):
+    """The table's actions ``acts``, the search agents' seats replaced (``over`` None: as they are)."""
+    for agent in over or ():
+        acts = agent.act(st, acts)
+    return acts
+
 
 class BestResponse:
     """Best responses for ``seats`` of the games ``table`` (the game's own

@@ -11,7 +11,8 @@ deal (the engine's ``Chance``), not of the controller.
 from __future__ import annotations
 
 from .agents import knobs
-from .sim import deal_styles, search_agents, searcher_seats, with_searchers
+from .best import search_agents, searcher_seats, with_searchers
+from .sim import deal_styles
 from .state import CARGO, ROPE
 from .styles import Table
 

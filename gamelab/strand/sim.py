@@ -44,15 +44,13 @@ from ..stats import Estimate, mean_interval
 from . import engine
 from .agents import knobs
 from .arrays import onehot
-from .best import BestResponse
+from .best import BEST, GREEDY, search_agents, searcher_seats, with_searchers
 from .rules import ROLES
 from .state import N_VALUES, REACT_PASS
 from .styles import CUSTOM, RANDOM, STYLES, Table
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
 ANY_STYLE = "mix"  # each such seat: the next style of the deal's random ordering (mix1, mix2, ... in seat order)
-BEST = "best"  # the sampled best response, play-outs to the end of the game (best.py)
-GREEDY = "greedy"  # the same, play-outs to the end of the round (myopic)
 AGENTS = STYLES + ("random",) + MIX + (ANY_STYLE, GREEDY, BEST)
 STYLE_NAMES = np.array(STYLES + ("random", "custom"))
 ROLE_NAMES = np.array(("none",) + ROLES)
@@ -127,34 +125,6 @@ def play(params, seating, n_deals, n_players, seed_seq, custom=None) -> dict:
     styles, roles = deal_setup(params, seating, n_deals, n_players, setup)
     chance = deal_chance(params, n_deals, n_players, roles, cards, rain)
     return play_games(params, styles, chance, agents, custom=custom, searchers=searcher_seats(seating))
-
-
-def searcher_seats(seating) -> dict:
-    """{agent name: seats} of the search agents (``greedy``, ``best``) of a seating."""
-    seats = {name: tuple(s for s, n in enumerate(seating) if n == name) for name in (GREEDY, BEST)}
-    return {name: s for name, s in seats.items() if s}
-
-
-def search_agents(params, table, seats: dict, rng):
-    """The search agents of a seating over ``table``'s games (None if none),
-    each with a child generator of ``rng`` (``rng`` itself is not advanced)."""
-    if not seats:
-        return None
-    rngs = dict(zip(seats, rng.spawn(len(seats)), strict=True))
-    out = []
-    if GREEDY in seats:
-        out.append(BestResponse(params, table, seats[GREEDY], rngs[GREEDY], rollouts=params.greedy_rollouts, horizon=1))
-    if BEST in seats:
-        horizon = params.best_horizon or None
-        out.append(BestResponse(params, table, seats[BEST], rngs[BEST], rollouts=params.best_rollouts, horizon=horizon))
-    return out
-
-
-def with_searchers(over, st, acts):
-    """The table's actions ``acts``, the search agents' seats replaced (``over`` None: as they are)."""
-    for agent in over or ():
-        acts = agent.act(st, acts)
-    return acts
 
 
 def play_games(params, styles, chance, agents, *, custom=None, searchers=None) -> dict:
