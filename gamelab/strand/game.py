@@ -45,6 +45,7 @@ GAME = contract.Game(
     claims=contract.Claims(measure=claims.measure, exact_claims=exact.exact_claims, conclusions=claims.conclusions),
     derived=sim.DERIVED,
     metrics=game_metrics.METRICS,
+    skill_ladder=sim.SKILL_LADDER,
     report_players=sim.REPORT_PLAYERS,
     report_groups=sim.REPORT_GROUPS,
     assumptions=sim.ASSUMPTIONS,
