@@ -36,7 +36,9 @@ from .profile import model_knobs, write_profile
 RECHECK = 3  # best candidates re-measured on fresh deals
 VERIFY_SEED_OFFSET = 1_000_003  # the fresh deals' seed: seed + this
 STEP = 0.01  # grid of a fitted float knob
-SPREAD = 2.0  # default search range: default / SPREAD .. default * SPREAD (within the declared range)
+SPREAD = 1.6  # default search range: default / SPREAD .. default * SPREAD (within the declared range)
+ITEM_SPREAD = 0.3  # a tuple knob's items: default -+ this (within the declared range)
+STARTUP = 5  # trials sampled at random before TPE models the objective
 
 
 @dataclasses.dataclass
@@ -108,6 +110,8 @@ def _range(spec: ParamSpec, default, config: dict, name: str) -> tuple[float, fl
         return float(lo), float(hi)
     lo = spec.low if spec.low is not None else default - 1
     hi = spec.high if spec.high is not None else default + 1
+    if spec.kind is tuple:  # a profile of chances: each item within ITEM_SPREAD of its default
+        return float(max(lo, default - ITEM_SPREAD)), float(min(hi, default + ITEM_SPREAD))
     if default > 0:
         lo, hi = max(lo, default / SPREAD), min(hi, default * SPREAD)
     return float(lo), float(hi)
@@ -202,10 +206,11 @@ def calibrate(
         seed=seed,
         base=base.changed(),
         config=config,
+        search=(SPREAD, ITEM_SPREAD, STEP, STARTUP),
     )
     storage, name = study_path(g.name, key)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=max(4, min(10, trials // 3)))
+    sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=STARTUP)
     study = optuna.create_study(study_name=name, storage=f"sqlite:///{storage}", sampler=sampler, load_if_exists=True)
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     if not study.trials:
@@ -213,8 +218,13 @@ def calibrate(
 
     def objective(trial):
         knobs = {s.name: suggest(trial, s, config) for s in space}
+        plain = {k: list(v) if isinstance(v, tuple) else v for k, v in knobs.items()}
+        trial.set_user_attr("knobs", plain)
+        seen = _seen(trial.study, plain)  # the same candidate on the same deals: the same objective
+        if seen is not None:
+            trial.set_user_attr("band", seen.user_attrs.get("band"))
+            return seen.value
         summary, _ = evaluate(target, base, knobs, n_games=n_games, seed=seed, workers=workers, excluded=excluded)
-        trial.set_user_attr("knobs", {k: list(v) if isinstance(v, tuple) else v for k, v in knobs.items()})
         trial.set_user_attr("band", summary["band"])
         say(f"trial {trial.number}: objective {summary['objective']:.1f}, {summary['band']} cells in the band")
         return summary["objective"]
@@ -240,12 +250,23 @@ def calibrate(
     )
 
 
+def _seen(study, plain: dict):
+    """A finished trial of ``study`` with exactly these knobs, if any."""
+    import optuna
+
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
+        if t.user_attrs.get("knobs") == plain:
+            return t
+    return None
+
+
 def _verify(g, target, base, study, space, excluded, config, *, n_games, seed, workers, storage, trials, readings, say):
     """Re-measure the defaults and the best candidates on fresh deals; the best verified wins."""
     import optuna
 
     complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
-    best = sorted(complete, key=lambda t: t.value)[:RECHECK]
+    unique = {json.dumps(t.user_attrs["knobs"], sort_keys=True): t for t in sorted(complete, key=lambda t: -t.value)}
+    best = sorted(unique.values(), key=lambda t: t.value)[:RECHECK]
     fresh = dict(n_games=2 * n_games, seed=seed + VERIFY_SEED_OFFSET, workers=workers, excluded=excluded)
     defaults = {s.name: getattr(base, s.name) for s in space}
     before, measured_before = evaluate(target, base, {}, **fresh)
