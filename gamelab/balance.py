@@ -12,7 +12,7 @@ Shared metrics (any game): ``seat_spread`` and ``<group>_spread`` for each
 of the game's report groups (largest minus smallest per-seat win rate),
 ``balance`` (1 minus the seat spread, as Ludii defines it),
 ``first_seat_advantage``, ``decisiveness``, ``mean_margin``,
-``mean_length``, ``lead_changes``, and ``win_rate[GROUP=VALUE]``.  A game
+``mean_length``, ``lead_changes``, ``mean_score``, and ``win_rate[GROUP=VALUE]``.  A game
 adds its own diagnostics (``Game.metrics``) with :func:`ratio`.
 
 The bootstrap is written here rather than called from
@@ -243,6 +243,7 @@ def shared_metrics(groups: Sequence[str]) -> list[Metric]:
             _lead_columns,
             lambda s: s["lead"] / s["games"],
         ),
+        ratio("mean_score", "mean final score", "score", per="seat", doc="mean final score per player"),
     ]
     return out
 
