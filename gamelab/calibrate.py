@@ -71,12 +71,20 @@ class Calibration:
             "games_per_candidate": self.n_games,
             "trials": self.trials,
             "free": list(self.free),
-            "study": self.study,
+            "study": _relative(self.study),
             "readings": _reading_summary(self.readings),
         }
 
     def write(self, path) -> Path:
         return write_profile(path, self.game, self.knobs, name=f"fitted to {self.target}", provenance=self.provenance())
+
+
+def _relative(path: str) -> str:
+    """``path`` under the workspace, as the workspace-relative path."""
+    try:
+        return str(Path(path).resolve().relative_to(paths.workspace()))
+    except ValueError:
+        return str(path)
 
 
 def _reading_summary(readings: pd.DataFrame) -> dict:
@@ -89,11 +97,13 @@ def _reading_summary(readings: pd.DataFrame) -> dict:
 # --- the search space ------------------------------------------------------------
 def free_knobs(game, free: list[str] | None, config: dict) -> list[ParamSpec]:
     """The knobs to fit: ``free`` if given (model knobs only), else the
-    calibration file's ``free``, else every model knob not ``fixed``."""
+    calibration file's ``free``, else every model knob neither ``fixed`` (the
+    rulebook describes it) nor ``inert`` (no agent of the target plays it)."""
     model = model_knobs(game)
     rules = {s.name for s in specs(game.rules)}
     by_name = {s.name: s for s in specs(game.knobs)}
-    names = free or config.get("free") or [n for n in by_name if n in model and n not in config.get("fixed", {})]
+    left_out = set(config.get("fixed", {})) | set(config.get("inert", []))
+    names = free or config.get("free") or [n for n in by_name if n in model and n not in left_out]
     for n in names:
         if n in rules:
             raise ParamError(
