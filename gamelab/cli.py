@@ -421,9 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (over the file's profile:)")
     p.set_defaults(func=_cmd_sweep)
-    from . import cli_model
-
-    cli_model.add_commands(sub)
+    from .cli_decide import add_commands; add_commands(sub)  # noqa: E702,I001
+    from .cli_model import add_commands as add_model_commands; add_model_commands(sub)  # noqa: E702,I001
     return parser
 
 
