@@ -48,6 +48,16 @@ def write_table(df, out: str) -> str:
     return str(path)
 
 
+def _with_profile(path, game: str, params):
+    """``params`` under the profile file ``path`` (if any): its model knobs
+    where ``params`` left them at their defaults."""
+    if not path:
+        return params
+    from .profile import apply, load_profile
+
+    return apply(load_profile(path, game), params)
+
+
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
@@ -56,7 +66,7 @@ def _cmd_simulate(args) -> int:
     from .files import load_params
     from .store import ChunkStore
 
-    params = load_params(args.game, args.params)
+    params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
     runner.resolve(args.game, params, args.lineup, args.players)  # refuse a bad lineup before any work
@@ -102,6 +112,9 @@ def _cmd_sweep(args) -> int:
     spec = parse(SweepSpec, load_mapping(args.file, what="sweep file"), str(args.file))
     game = registry.get(spec.game)
     base = from_mapping(game.knobs, spec.params, source=f"{args.file}: params") if spec.params else None
+    profile = args.profile or spec.profile
+    if profile:
+        base = _with_profile(profile, game.name, base if base is not None else game.knobs())
     out = args.out or spec.out
     if out:
         check_output(out, (".csv", ".parquet"), "--out" if args.out else f"{args.file}: out")
@@ -179,8 +192,8 @@ def _cmd_report(args) -> int:
     from .files import load_params
     from .report import build_report
 
-    params = load_params(args.game, args.params)
-    baseline = load_params(args.game, args.baseline) if args.baseline else None
+    params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
+    baseline = _with_profile(args.profile, args.game, load_params(args.game, args.baseline)) if args.baseline else None
     out = check_output(args.out or paths.reports_dir() / f"{args.game}.html", (".html",), "--out")
     for record in args.playtest or ():
         playtest.replay_file(record)  # a bad record is refused before any game is played
@@ -196,9 +209,23 @@ def _cmd_report(args) -> int:
         label=args.label or "",
         claims=not args.no_claims,
         playtests=args.playtest or (),
+        **_report_profile(args.profile, args.game),
     )
     print(f"wrote {out}")
     return 0
+
+
+def _report_profile(path, game: str) -> dict:
+    """``profile=`` for build_report when it takes one (the report names the model)."""
+    import inspect
+
+    from .report import build_report
+
+    if not path or "profile" not in inspect.signature(build_report).parameters:
+        return {}
+    from .profile import load_profile
+
+    return {"profile": load_profile(path, game)}
 
 
 def _cmd_bench(args) -> int:
@@ -212,14 +239,19 @@ def _cmd_bench(args) -> int:
 def _cmd_claims(args) -> int:
     import pandas as pd
 
+    from . import registry
     from .claims import audit, games_with_claims, is_exact
+    from .profile import apply, describe, load_profile
 
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
-    table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers)
+    profiles = {pr.game: pr for pr in (load_profile(path) for path in args.profile or ())}
+    params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
+    table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params)
     if args.out:
         print(f"wrote {write_table(table, args.out)}")
-    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", "inside300"]
+    bands = [c for c in table.columns if c.startswith("inside") and c[6:].isdigit()]
+    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", *bands, "residual"]
     with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
         print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
     exact = is_exact(table)
@@ -228,6 +260,15 @@ def _cmd_claims(args) -> int:
         f"\n{int(sim['inside'].astype(bool).sum())} of {len(sim)} simulated cells lie inside our 95% interval "
         f"({args.n_games} games per cell, seed {args.seed})."
     )
+    for name, cells in sim.groupby("game"):
+        band = next((c for c in bands if cells[c].notna().any()), None)
+        if band:
+            model = describe(profiles.get(name))
+            print(
+                f"{name}: {int(cells[band].fillna(False).astype(bool).sum())} of {len(cells)} simulated cells inside "
+                f"the band of the published {band[6:]}-game sample ({model}); residual = (published - ours) / the "
+                f"standard error of {band[6:]} games."
+            )
     held = table[exact]
     wrong = held[~held["inside"].astype(bool)]
     print(f"{len(held) - len(wrong)} of {len(held)} rules-decided figures hold exactly; these do not:")
@@ -237,13 +278,11 @@ def _cmd_claims(args) -> int:
             .rename(columns={"value": "published"})
             .to_string(index=False)
         )
-    from . import registry
-
     for name in args.games or games_with_claims():
         game = registry.get(name)
         if game.claims is None or game.claims.conclusions is None:
             continue
-        c = game.claims.conclusions(n_games=args.n_games, seed=args.seed, workers=args.workers)
+        c = game.claims.conclusions(n_games=args.n_games, seed=args.seed, workers=args.workers, params=params.get(name))
         with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format):
             print(
                 f"\n{game.title}: the rulebook's balance conclusions, two-proportion tests against the "
@@ -254,7 +293,7 @@ def _cmd_claims(args) -> int:
 
 MAX_MESSAGE = 400  # characters of an error line
 # further command groups, each a module with add_commands(subparsers)
-COMMAND_MODULES = ("gamelab.cli_decide",)
+COMMAND_MODULES = ("gamelab.cli_decide", "gamelab.cli_model")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -317,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("report", help="build a self-contained HTML balance report")
@@ -334,6 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
     p.add_argument("--playtest", action="append", metavar="FILE", help="add a replayed playtest record (repeatable)")
     p.add_argument("--out", default=None, metavar="FILE.html")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("bench", help="measure games per second against the speed targets")
@@ -355,6 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--workers", type=WORKERS, default=2)
     p.add_argument("--out", default=None, metavar="FILE.csv|.parquet")
+    p.add_argument(
+        "--profile", action="append", default=None, metavar="FILE", help="player-model profile of a game (repeatable)"
+    )
     p.set_defaults(func=_cmd_claims)
 
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
@@ -378,6 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
     p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (over the file's profile:)")
     p.set_defaults(func=_cmd_sweep)
     for commands in COMMAND_MODULES:
         importlib.import_module(commands).add_commands(sub)
