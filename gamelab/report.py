@@ -74,6 +74,8 @@ def sureness(f: Finding) -> str:
     """How sure the finding is, in words ("clear" / "not yet clear, N more
     games would settle it").  One small function so a sequential test can
     replace the normal approximation."""
+    if f.decision is not None:
+        return f.decision
     if f.clear:
         return "clear"
     more = f.more_games
@@ -146,9 +148,9 @@ def summary_section(data: ReportData) -> Section:
             )
         )
     for title, value in (
-        ("Top levers", data.levers),
-        ("Proposals", data.proposals),
-        ("Across agent models", data.cross_model),
+        ("Top levers: one step of each rule, played on the same deals", data.levers),
+        ("What to change: the tuner's verified proposals", data.proposals),
+        ("Across agent models: does each verdict survive another model?", data.cross_model),
     ):
         if value is None:
             continue
@@ -403,6 +405,8 @@ def sections_of(data: ReportData) -> list[Section]:
             [Block("figure", score_figure(data.frames, group), caption=f"Final scores by {fmt.words(group)}")],
         )
     )
+    if data.skill is not None:
+        sections.append(skill_section(data.skill))
     sections.append(Section("identities", "Identities", identity_blocks(data)))
     if data.baseline is not None:
         sections.append(diff_section(data))
@@ -412,6 +416,52 @@ def sections_of(data: ReportData) -> list[Section]:
         sections.append(Section("playtests", "Playtest replays", playtest_blocks(data.playtests)))
     sections.append(reproduce_section(data))
     return sections
+
+
+def skill_section(sk) -> Section:
+    """The skill ladder: each level against the level below, and how much is luck."""
+    rows = []
+    for lv in sk.levels:
+        if lv["below"] is None:
+            continue
+        rows.append(
+            {
+                "agent": fmt.choice_label(lv["agent"]),
+                "against": f"{fmt.choice_label(lv['below'])} on the other seats",
+                "win rate": fmt.number(lv["win_rate_vs_below"], percent=True),
+                "95 % interval": fmt.interval(lv["low"], lv["high"], percent=True),
+                "fair share": fmt.number(lv["fair"], percent=True),
+                "beats the level below": "yes" if lv["beats_below"] else "not shown",
+                "games": f"{lv['games']:,}",
+            }
+        )
+    luck = sk.luck
+    text = (
+        f"Luck: one {fmt.choice_label(luck['weakest'])} seat among {fmt.choice_label(luck['strongest'])} seats still "
+        f"wins {fmt.number(luck['weakest_wins'], percent=True)} of {sk.players}-player games "
+        f"({fmt.interval(luck['low'], luck['high'], percent=True)}; fair "
+        f"{fmt.number(luck['fair'], percent=True)}), and the deal explains "
+        f"{fmt.number(luck['deal_share'], percent=True)} of its score variance."
+    )
+    return Section(
+        "skill",
+        "Skill and luck",
+        [
+            Block(
+                "text",
+                f"The game's agents from weakest to strongest, {sk.players} players: one seat of each "
+                "level against the level below on every other seat, every seat rotation of the same deals.",
+            ),
+            Block("table", table_html(pd.DataFrame(rows))),
+            Block(
+                "figure",
+                sk.figure_svg,
+                caption="Win rate of each level against the level below (95 % interval); "
+                "the dashed line is the fair share.",
+            ),
+            Block("text", text),
+        ],
+    )
 
 
 def render_report(data: ReportData) -> str:
@@ -445,6 +495,8 @@ def build_report(
     lineups: dict | None = None,
     label: str = "",
     playtests=(),
+    profile=None,
+    tools=None,
     **extra,
 ) -> Path:
     """Compute the report, render it and write it (default ``reports/<game>.html``
@@ -465,6 +517,8 @@ def build_report(
         lineups=lineups,
         label=label,
         playtests=playtests,
+        profile=profile,
+        tools=tools,
         **extra,
     )
     html = render_report(data)

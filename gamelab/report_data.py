@@ -51,6 +51,7 @@ class Finding:
     games: int
     weakest: Any = None  # the group at the other end, and its rate
     weakest_rate: float | None = None
+    decision: str | None = None  # the sequential test's answer, in words (report_tools.decide_findings)
 
     @property
     def effect(self) -> float:
@@ -196,6 +197,7 @@ class ReportData:
     levers: pd.DataFrame | None = None  # the parameters that move balance most
     proposals: pd.DataFrame | None = None  # rule changes a tuner proposes
     cross_model: pd.DataFrame | str | None = None  # does the verdict hold under other agent models
+    skill: Any = None  # report_tools.SkillData: the skill ladder and luck measures
 
     def lineup(self, players: int) -> str:
         """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``)."""
@@ -288,10 +290,11 @@ def compute_report(
     lineups: dict | None = None,
     label: str = "",
     playtests=(),
-    profile: str | None = None,
+    profile=None,
     levers=None,
     proposals=None,
     cross_model=None,
+    tools=None,
 ) -> ReportData:
     """Simulate and gather everything a report shows (see the module doc)."""
     from .executors import make_executor
@@ -329,7 +332,7 @@ def compute_report(
                 for by in game.report_groups
                 if by in frames[n]
             ]
-    return ReportData(
+    data = ReportData(
         game=game,
         params=params,
         baseline=baseline,
@@ -348,10 +351,24 @@ def compute_report(
         errata=errata_text(game) if claims else "",
         playtests=playtests_data(playtests),
         built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
-        profile=profile,
+        profile=_model_words(profile),
         findings=[f for n in counts if (f := finding(wins, n, runs[n].games)) is not None],
         design=design_table(game, frames),
         levers=levers,
         proposals=proposals,
         cross_model=cross_model,
     )
+    if tools is not None:
+        from .report_tools import run_tools
+
+        run_tools(data, tools, profile=None if isinstance(profile, str) else profile, store=store, workers=workers)
+    return data
+
+
+def _model_words(profile) -> str | None:
+    """How the first screen names the model: a profile's name, or None (the default model)."""
+    if profile is None or isinstance(profile, str):
+        return profile
+    from .profile import describe
+
+    return describe(profile)
