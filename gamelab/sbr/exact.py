@@ -55,9 +55,7 @@ def _board(params: SbrParams) -> dict:
     for seg in stats.index.drop("all"):
         for t in ("curve", "rock", "river", "relic", "town"):
             out[f"{t}s_in_segment_{seg}"] = int(stats.loc[seg, t])
-        out[f"last_half_towns_in_segment_{seg}"] = sum(
-            1 for s in terrain_squares(params, TOWN) if (seg - 1) * 10 + 5 < s <= seg * 10
-        )
+    out["segments_with_rocks"] = int((stats.drop("all")["rock"] > 0).sum())
     out["squares_per_relic"] = params.length / len(relics) if relics else float("nan")
     out["segment_length"] = params.length / max(1, len(stats.index) - 1)
     out["length"] = params.length

@@ -252,6 +252,7 @@ def seal_figures(params: SbrParams) -> dict:
         "break_keeps_movement": int(broke["stop"][0] == free["stop"][0]),
         "own_seal_no_effect": int(own["stop"][0] == free["stop"][0] and own["hits"][0] == 0),
     }
+    out["break_equals_penalty"] = int(out["seal_penalty"] == out["seal_break_cost"])
     # a leader's seal just behind him: the riders who would walk into it
     st = _sealed(params, q, owner=0, pos=q + 1)
     st.pos[0, 1:] = q - 1
