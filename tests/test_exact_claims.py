@@ -1,13 +1,41 @@
-"""Every rules-decided number of both rulebooks, computed exactly: at the
-rulebook's parameters against hand computations, and at changed parameters."""
+"""Every checkable sentence of both rulebooks, computed exactly: at the
+rulebook's parameters against hand computations, at changed parameters, and
+(``test_every_value_depends_on_its_source``) with the rules themselves
+changed under the values, so that no row can hold by restating a formula.
+
+How a row is made able to fail.  ``gamelab/<game>/exact.py`` declares, per
+part of ``exact_claims``, where its values come from (``PARTS``): ``data``
+(the board and deck data of ``rules.py``), ``engine`` (scripted states run
+through the engine) or ``record`` (the worked example replayed).  The test
+then attacks each source and requires every value of the part to move under
+at least one attack:
+
+* ``data``: the part is recomputed at changed data (another board, other card
+  counts, other point tables).  A number typed in, or copied from the
+  rulebook, does not move.
+* ``engine`` / ``record``: the part is recomputed at the *rulebook's*
+  parameters while the engine plays by other rules: the module attribute
+  ``engine`` of every module in ``ENGINE_CALLERS`` (the exact modules and the
+  game's ``record``) is swapped for a proxy that hands changed parameters to
+  every engine function, and some engine kernels that no parameter reaches
+  (acting order, rank tie-breaks, node ranking) are sabotaged in place.  A
+  value that restates the rulebook's formula from the parameters the exact
+  module holds (say "deck empty from beat 20 - 5") never meets the changed
+  rules, so it does not move and the test names it.  Only a value that asked
+  the engine -- played the draws, walked the squares, scored the round --
+  follows the engine.
+"""
 
 import dataclasses
+import importlib
+import inspect
 
+import numpy as np
 import pytest
 
 from gamelab.claims import exact_audit, is_exact, load_claims
 from gamelab.sbr import exact as sbr_exact
-from gamelab.sbr.rules import SbrParams
+from gamelab.sbr.rules import DEFAULT_BOARD, SbrParams
 from gamelab.strand import exact as strand_exact
 from gamelab.strand.rules import StrandParams
 
@@ -167,3 +195,232 @@ def test_strand_rows_follow_the_parameters():
     assert (q["node_total"], q["stall_cost_1"], q["short_node_total"]) == (46, 9, 24)
     assert (q["lone_net_5"], q["lone_loss_5"], q["trust_gap_5_largest_node"]) == (0, 5, 14)
     assert (q["three_player_node_4"], q["three_player_node_5"]) == (4, 5)
+
+
+# --- every value depends on its source ----------------------------------------------------
+def _rotate(board, k):
+    """Squares 1..N-1 rotated by ``k`` (the finish stays last): every segment gets another's terrain."""
+    body = list(board[:-1])
+    return tuple(body[k:] + body[:k]) + (board[-1],)
+
+
+def _edit(board, **squares):
+    """``board`` with some squares (``s12="rock"``) given another terrain."""
+    out = list(board)
+    for key, code in squares.items():
+        out[int(key[1:]) - 1] = code
+    return tuple(out)
+
+
+#: fewer rivers (segments 1, 3, 5), curves, rocks, towns and relics (two gone from segment 6, one on a curve)
+SBR_EDITED = _edit(DEFAULT_BOARD, s5="straight", s25="straight", s42="straight", s3="straight", s12="straight",
+                   s8="straight", s53="straight", s57="straight", s4="rock+relic", s7="straight")  # fmt: skip
+SBR_CHANGES = [
+    {"board": SBR_EDITED, "relics_on_straights": False},
+    {"board": _edit(DEFAULT_BOARD, s1="river", s2="rock")},
+    {"board": DEFAULT_BOARD[:-1] + ("straight", "finish")},
+    {"curve_penalty": 3},
+    {"curve_penalty": 1},
+    {"big_card": 5},
+    {"rock_penalty": 2},
+    {"big_card": 2},
+    {"seal_penalty": 3, "seal_break_cost": 1},
+    {"seal_range": 2, "seals_per_player": 3},
+    {"spin_cap": 8, "max_spin_per_beat": 1},
+    {"river_spin": 2, "town_spin": 2},
+    {"hand_size": 6},
+    {"beats": 15},
+    {"beats_per_segment": 2},
+    {"segment_points": (6, 4, 3, 1, 0), "final_points": (12, 7, 4, 2, 0)},
+    {"relic_points": (3, 4, 5, 2), "eye_spin": 3, "heart_steps": 4, "skull_cards": 2},
+    {"card_counts": (5, 3, 5, 3, 4)},
+    {"card_counts": (4, 4, 4, 5, 5)},
+    {"card_counts": (0, 5, 5, 5, 5)},
+    {"board": _rotate(DEFAULT_BOARD, 10)},
+    {"board": _rotate(DEFAULT_BOARD, 20)},
+    {"board": _rotate(DEFAULT_BOARD, 1)},
+    {"board": _rotate(DEFAULT_BOARD, 38)},
+    {"riders_per_player": 2, "segment_points": (5, 3, 2, 1) + (0,) * 6, "final_points": (10, 6, 3, 1) + (0,) * 6},
+    {"min_players": 3, "max_players": 4},
+    {"relic_counts": (4, 4, 4, 2)},
+    {"extra_cost_rule": "stop_before"},
+]
+
+
+def _reverse_order(orig):
+    def sabotaged(*a, **k):
+        return orig(*a, **k)[:, ::-1].copy()
+
+    return sabotaged
+
+
+def _reverse_keys(orig):
+    def sabotaged(points, seat, *keys):
+        return orig(points, -seat, *[-np.asarray(k) for k in keys])
+
+    return sabotaged
+
+
+def _negate(orig):
+    def sabotaged(*a, **k):
+        return -orig(*a, **k)
+
+    return sabotaged
+
+
+def _win_by_seat(orig):
+    def sabotaged(score, relics, squares):
+        key = orig(score, relics, squares)
+        return key * key.shape[1] + np.arange(key.shape[1])[::-1]  # no shared wins: seat order decides
+
+    return sabotaged
+
+
+def _stop_one_back(orig):
+    def sabotaged(params, st, tb, g, r, stop, *rest):
+        return orig(params, st, tb, g, r, np.where(stop > 0, stop - 1, stop), *rest)  # relic and town of the square passed
+
+    return sabotaged
+
+
+def _no_break(orig):
+    def sabotaged(params, owner, r, m, brk, spin):
+        return orig(params, owner, r, m, np.zeros_like(brk), spin)
+
+    return sabotaged
+
+
+def _never_removed(orig):
+    def sabotaged(*a):
+        m, spin, hit, removed = orig(*a)
+        return m, spin, hit, np.zeros_like(removed)
+
+    return sabotaged
+
+
+def _inverted(orig):
+    def sabotaged(params, owner, r):
+        return (np.asarray(owner) >= 0) & ~orig(params, owner, r)
+
+    return sabotaged
+
+
+def _mask_inverted(orig):
+    def sabotaged(*a):
+        mask = orig(*a)
+        mask[:, 1:] = ~mask[:, 1:]
+        return mask
+
+    return sabotaged
+
+
+SBR_SABOTAGE = [
+    ("gamelab.sbr.engine", "acting_order", _reverse_order),
+    ("gamelab.sbr.engine", "points_by_rank", _reverse_keys),
+    ("gamelab.sbr.engine", "win_key", _negate),
+    ("gamelab.sbr.engine", "win_key", _win_by_seat),
+    ("gamelab.sbr.movement", "_stop_square", _stop_one_back),
+    ("gamelab.sbr.movement", "_meet_seal", _no_break),
+    ("gamelab.sbr.movement", "_meet_seal", _never_removed),
+    ("gamelab.sbr.movement", "_ignored", _inverted),
+    ("gamelab.sbr.legality", "_seal_mask", _mask_inverted),
+]
+
+GAMES = {
+    "sbr": (sbr_exact, SbrParams, SBR_CHANGES, SBR_SABOTAGE),
+}
+
+
+class RulesProxy:
+    """A stand-in for an engine module: every function is called with the
+    parameters replaced by ``changed`` (the rest of the arguments as given)."""
+
+    def __init__(self, module, params_type, changes):
+        self._module, self._type, self._changes = module, params_type, changes
+
+    def _swap(self, x):
+        return dataclasses.replace(x, **self._changes) if isinstance(x, self._type) else x
+
+    def __getattr__(self, name):
+        obj = getattr(self._module, name)
+        if not inspect.isfunction(obj):
+            return obj
+
+        def call(*args, **kw):
+            return obj(*(self._swap(a) for a in args), **{k: self._swap(v) for k, v in kw.items()})
+
+        return call
+
+
+def _values(fn, params):
+    try:
+        return fn(params)
+    except Exception:  # noqa: BLE001 - rules so changed that the script cannot run: no evidence either way
+        return None
+
+
+def _moved(base, other):
+    if other is None:
+        return set()
+    return {q for q, v in base.items() if q in other and not np.isclose(float(other[q]), float(v), equal_nan=True)}
+
+
+def _engine_swapped(monkeypatch, exact, params_type, changes):
+    for name in exact.ENGINE_CALLERS:
+        mod = importlib.import_module(name)
+        real = importlib.import_module(mod.engine.__name__) if not isinstance(mod.engine, RulesProxy) else None
+        monkeypatch.setattr(mod, "engine", RulesProxy(real, params_type, changes))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_value_depends_on_its_source(game, monkeypatch):
+    exact, params_type, changes, sabotage = GAMES[game]
+    params = params_type()
+    stuck = {}
+    for part in exact.PARTS:
+        base = part.fn(params)
+        moved = set()
+        for change in changes:
+            if moved >= set(base):
+                break
+            if part.source == exact.DATA:
+                moved |= _moved(base, _values(part.fn, dataclasses.replace(params, **change)))
+            else:
+                with monkeypatch.context() as m:
+                    _engine_swapped(m, exact, params_type, change)
+                    moved |= _moved(base, _values(part.fn, params))
+        if part.source != exact.DATA:
+            for module, name, wrap in sabotage:
+                if moved >= set(base):
+                    break
+                with monkeypatch.context() as m:
+                    mod = importlib.import_module(module)
+                    m.setattr(mod, name, wrap(getattr(mod, name)))
+                    moved |= _moved(base, _values(part.fn, params))
+        if set(base) - moved:
+            stuck[f"{part.fn.__name__} ({part.source})"] = sorted(set(base) - moved)
+    assert not stuck, f"values that do not follow their source: {stuck}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_row_has_a_source(game):
+    exact = GAMES[game][0]
+    c = load_claims(game)
+    src = exact.sources()
+    assert set(c.loc[is_exact(c), "quantity"]) <= set(src)
+    assert set(src.values()) <= {exact.DATA, exact.ENGINE, exact.RECORD}
+
+
+def test_a_restated_formula_is_caught(monkeypatch):
+    """The check itself: a part that restates the deck formula (20 - 5) instead
+    of playing the draws is named by the test's attack."""
+    from gamelab.sbr import exact_game
+
+    def restated(params):
+        return {"deck_runs_out": sum(params.card_counts) - params.hand_size}
+
+    real = exact_game.game_figures(SbrParams())["deck_runs_out"]
+    with monkeypatch.context() as m:
+        _engine_swapped(m, sbr_exact, SbrParams, {"hand_size": 6})
+        assert exact_game.game_figures(SbrParams())["deck_runs_out"] != real  # the engine's draws follow
+        assert restated(SbrParams())["deck_runs_out"] == real  # the formula does not

@@ -26,12 +26,12 @@ from typing import NamedTuple
 
 from . import exact_engine, exact_game
 from .identities import map_statistics, mean_card, terrain_squares
-from .rules import CURVE, RELIC_TYPES, RIVER, ROCK, TOWN, SbrParams, n_riders, params_for_variant
+from .rules import CURVE, RELIC_TYPES, RIVER, ROCK, TOWN, SbrParams, params_for_variant
 
 DATA, ENGINE, RECORD = "data", "engine", "record"
 #: modules whose ``engine`` attribute is where the values of this module ask the rules
 ENGINE_CALLERS = ("gamelab.sbr.exact_engine", "gamelab.sbr.exact_game", "gamelab.sbr.record")
-TERRAINS = ("straight", "curve", "rock", "river", "town", "relic", "finish")
+TERRAINS = ("straight", "curve", "rock", "river", "town", "relic")
 LISTED = {"curve": CURVE, "rock": ROCK, "river": RIVER, "town": TOWN}  # 4.3 lists their squares
 
 
@@ -72,6 +72,7 @@ def _components(params: SbrParams) -> dict:
     out |= {f"{k}_count": n for k, n in zip(RELIC_TYPES, params.relic_counts)}
     out |= {
         "deck_size": deck,
+        "reach_min": min(v for v, n in enumerate(params.card_counts, 1) if n),
         "mean_card": float(mean_card(params)),
         "relic_cards": sum(params.relic_counts),
         "min_players": params.min_players,
@@ -79,13 +80,7 @@ def _components(params: SbrParams) -> dict:
         "score_cells": (params.beats // params.beats_per_segment) * params.max_players * params.riders_per_player,
     }
     for P in range(params.min_players, params.max_players + 1):
-        riders = n_riders(params, P)
-        out |= {
-            f"drive_cards_{P}p": riders * deck,
-            f"riders_{P}p": riders,
-            f"spin_tracks_{P}p": riders,
-            f"relic_cards_used_{P}p": min(sum(params.relic_counts), len(params.relic_squares())),
-        }
+        out[f"relic_cards_used_{P}p"] = min(sum(params.relic_counts), len(params.relic_squares()))
     return out
 
 
@@ -97,13 +92,11 @@ def _short_race_data(params: SbrParams) -> dict:
     short = params.replace(board=params.board[:39] + ("finish",), beats=fields.beats, final_points=fields.final_points)
     full, part = map_statistics(params).set_index("segment"), map_statistics(short).set_index("segment")
     out = {
-        "short_length": short.length,
         "short_relic_squares": len(short.relic_squares()),
         "short_curves_dropped": int(full.loc["all", "curve"] - part.loc["all", "curve"]),
         "short_rocks_dropped": int(full.loc["all", "rock"] - part.loc["all", "rock"]),
     }
     out |= {f"short_relic_square_{k}": s for k, s in enumerate(short.relic_squares(), 1)}
-    out |= {f"short_final_rank_{k}": p for k, p in enumerate(short.final_points[:5], 1)}
     return out
 
 
@@ -115,6 +108,7 @@ PARTS = (
     Part(exact_engine.movement_figures, ENGINE),
     Part(exact_engine.spin_figures, ENGINE),
     Part(exact_engine.seal_figures, ENGINE),
+    Part(exact_engine.set_up_figures, ENGINE),
     Part(exact_game.game_figures, ENGINE),
     Part(exact_game.point_figures, ENGINE),
     Part(exact_game.order_figures, ENGINE),

@@ -29,7 +29,6 @@ TRUE = 1  # a sentence that holds ("1 = true" in the CSV)
 SUMMARY_DISTANCES = ((10, 10, 9, 9), (9, 9, 6, 10), (11, 6, 13, 8), (8, 8, 8, 6))
 #: 7.6's final table: the relic icons beside each rider
 SUMMARY_RELICS = (("heart", "heart", "eye", "eye", "spine"), ("spine", "heart", "spine", "skull", "skull"), ("eye",), ())
-SUMMARY_FINAL_SQUARES = (60, 59, 58, 57)
 
 
 # --- scripted states -----------------------------------------------------------------
@@ -143,12 +142,11 @@ def movement_figures(params: SbrParams) -> dict:
             out.setdefault("spin_from_two_rivers", int(m["gain"][np.flatnonzero(entered >= 2)[0]]))
     out["two_river_starts"] = int(two.sum())
     moved = np.concatenate([m["stop"] - starts for m in every.values()])
-    out["reach_min"], out["reach_max"] = int(moved[moved > 0].min()), int(moved.max())
+    out["reach_max"] = int(moved.max())
     rocks = terrain_squares(params, ROCK)
     if rocks:
         out["rock_extra_cost"] = int(moves(params, [rocks[0] - 1], 3)["tax"][0])
     out["last_square_free"] = _last_square_free(params, starts, every)
-    out["finish_stop"] = int(moves(params, [params.length - 2], N_VALUES)["stop"][0])
     relic_sq = params.relic_squares()
     layout = {q: SPINE for q in relic_sq}
     _, with_relics = _all_moves(params, layout)
@@ -275,13 +273,21 @@ def _seal_placing(params) -> dict:
     out["sealed_square_refused"] = int(not engine.legal_for(params, st, rider).seal[0, 1])
     relic = params.relic_squares()[0]
     out["seal_on_relic_square_allowed"] = int(engine.legal_for(params, table(params, 1, 4, pos=relic + 1), rider).seal[0, 1])
-    for P in range(params.min_players, params.max_players + 1):
-        st = engine.init(params, 1, P, _chance(params, 1, n_riders(params, P)))
-        out[f"seals_{P}p"] = int(st.seals_left.sum())
-    out["seals_per_player"] = int(st.seals_left[0, 0])
     st = table(params, 1, 2, pos=far)
     st.seal[0, far - 1] = 1
     while (st.seal >= 0).any() and st.beat < params.length:
         engine.end_beat(params, st, inplace=True)
     out["seals_cleared_after_beat"] = st.beat
+    return out
+
+
+def set_up_figures(params: SbrParams) -> dict:
+    """3.3 by player count: what the engine's set-up (6.1) hands out."""
+    out = {}
+    for P in range(params.min_players, params.max_players + 1):
+        st = engine.init(params, 1, P, engine.draw_chance(params, 1, P, np.random.default_rng(0)))
+        out[f"seals_{P}p"] = int(st.seals_left.sum())
+        out[f"riders_{P}p"], out[f"spin_tracks_{P}p"] = st.pos.shape[1], st.spin.shape[1]
+        out[f"drive_cards_{P}p"] = int(st.deck.shape[1] * st.deck.shape[2])
+    out["seals_per_player"] = int(st.seals_left[0, 0])
     return out

@@ -10,10 +10,9 @@ import json
 import numpy as np
 
 from . import engine, record
-from .exact_engine import (
+from .exact_engine import (  # noqa: F401
     EXAMPLE,
     SUMMARY_DISTANCES,
-    SUMMARY_FINAL_SQUARES,
     SUMMARY_RELICS,
     TRUE,
     _chance,
@@ -109,8 +108,10 @@ def short_race_figures(params: SbrParams) -> dict:
     short = params.replace(board=params.board[:39] + ("finish",), beats=v.beats, final_points=v.final_points)
     t = scripted_game(short, short.min_players)
     movement = float(t["beats"] * mean_card(short))
-    return {"short_beats": t["beats"], "short_segments": len(t["ends"]), "short_movement": movement,
-            "short_deficit": short.length - movement}  # fmt: skip
+    out = {"short_beats": t["beats"], "short_segments": len(t["ends"]), "short_movement": movement}
+    out["short_deficit"] = short.length - movement
+    fin = final_result(short, np.arange(2 * short.max_players, 0, -2))["final_points"]
+    return out | {f"short_final_rank_{k}": int(p) for k, p in enumerate(fin, 1)}
 
 
 # --- scoring (6.2, 6.3, 5.4) ------------------------------------------------------------
@@ -201,25 +202,56 @@ def example_figures(params: SbrParams) -> dict:
     printed distances of segments 3-6 through the engine from where the
     replay leaves the riders (the rulebook's own seat order: 乔尼, 杰洛,
     迪亚哥, 露西 = seats 1-4)."""
-    rec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    ledger, observed = record.replay(rec)
+    rec = _filled(params, json.loads(EXAMPLE.read_text(encoding="utf-8")))
+    replays = _replays(rec)
     out = {}
-    for b in ledger["beats"]:
+    names = rec["players"]
+    for ledger, _ in replays:
+        b = ledger["beats"][-1]
         out |= {f"ex_pos_beat_{b['beat']}_{s + 1}": p for s, p in enumerate(b["positions"])}
         out |= {f"ex_spin_beat_{b['beat']}_{s + 1}": v for s, v in enumerate(b["spin"])}
-        names = ledger["players"]
         out |= {f"ex_order_beat_{b['beat']}_{names.index(n) + 1}": k for k, n in enumerate(b["order"], 1)}
-    for seg, pts, total in zip(ledger["segments"], observed["segment_points"], observed["segment_totals"]):
+    for ledger, observed in replays:
+        if len(ledger["beats"]) not in (3, 6):
+            continue
+        seg, pts, total = ledger["segments"][-1], observed["segment_points"][-1], observed["segment_totals"][-1]
         k = seg["segment"]
         out |= {f"ex_seg{k}_distance_{s + 1}": d for s, d in enumerate(seg["distance"])}
         out |= {f"ex_seg{k}_points_{s + 1}": p for s, p in enumerate(pts)}
         out |= {f"ex_seg{k}_total_{s + 1}": v for s, v in enumerate(total)}
         out |= {f"ex_seg{k}_rank_{s + 1}": 1 + sum(q > p for q in pts) for s, p in enumerate(pts)}
         out[f"ex_seg{k}_leader"] = 1 + int(np.argmax(total))
-    out["ex_relic_points_beat_6_1"] = ledger["beats"][5]["relic_points"][0]
-    out["ex_beat_3_squares_2"] = ledger["beats"][2]["positions"][1] - ledger["beats"][1]["positions"][1]
+    if len(replays) >= 3:
+        out["ex_beat_3_squares_2"] = replays[2][0]["beats"][-1]["positions"][1] - replays[1][0]["beats"][-1]["positions"][1]
     out |= {f"ex_beat_1_tax_{s}": int(_beat_one_tax(params, c)) for s, c in ((2, 5), (4, 4))}
-    out |= _summary(params, ledger, observed)
+    if len(replays) == len(rec["beats"]):
+        ledger, observed = replays[-1]
+        out["ex_relic_points_beat_6_1"] = ledger["beats"][-1]["relic_points"][0]
+        out |= _summary(params, ledger, observed)
+    return out
+
+
+def _filled(params, rec):
+    """The example with the relic squares it never reaches filled by the
+    cards left over (beats 1-6 stop on none of them, so the replay is the
+    same; under other rules a rider may stop there and the replay goes on)."""
+    given = {int(k): v for k, v in rec["relics"].items()}
+    left = [k for k, n in zip(RELIC_TYPES, params.relic_counts) for _ in range(n)]
+    for kind in given.values():
+        left.remove(kind)
+    rest = [q for q in params.relic_squares() if q not in given]
+    return rec | {"relics": {str(q): k for q, k in (given | dict(zip(rest, left))).items()}}
+
+
+def _replays(rec):
+    """The replays of the beats up to each beat (a beat the rules refuse
+    then spoils only itself and those after it)."""
+    out = []
+    for b in range(1, len(rec["beats"]) + 1):
+        try:
+            out.append(record.replay(rec | {"beats": rec["beats"][:b]}))
+        except Exception:  # noqa: BLE001 - a record the changed rules refuse: no figure
+            break
     return out
 
 
@@ -246,10 +278,11 @@ def _summary(params, ledger, observed) -> dict:
         top_two += np.array([1 + sum(q > p for q in pts) <= 2 for p in pts], int)
     kinds = relic_stops(params)["by_kind"]
     relic_pts = np.array([sum(kinds[k] for k in icons) for icons in SUMMARY_RELICS])
-    res = final_result(params, list(SUMMARY_FINAL_SQUARES), seg=seg_sum, relic_pts=relic_pts,
-                       relic_n=[len(i) for i in SUMMARY_RELICS])  # fmt: skip
+    res = final_result(params, pos, seg=seg_sum, relic_pts=relic_pts, relic_n=[len(i) for i in SUMMARY_RELICS])
     for s in range(len(pos)):
-        out |= {f"ex_seg_points_sum_{s + 1}": int(seg_sum[s]), f"ex_relic_points_{s + 1}": int(relic_pts[s])}
+        out |= {f"ex_seg_points_sum_{s + 1}": int(seg_sum[s]), f"ex_final_square_{s + 1}": int(res["position"][s])}
+        if SUMMARY_RELICS[s]:
+            out[f"ex_relic_points_{s + 1}"] = int(relic_pts[s])
         out |= {f"ex_final_points_{s + 1}": int(res["final_points"][s]), f"ex_total_{s + 1}": int(res["score"][s])}
         out[f"ex_seg6_total_{s + 1}"] = int(seg_sum[s] + relic_pts[s])
         out[f"ex_top_two_segments_{s + 1}"] = int(top_two[s])
