@@ -239,6 +239,9 @@ def _sealed(params, q, owner=0, n_players=4, **kw):
 
 
 def seal_figures(params: SbrParams) -> dict:
+    """5.3 with four riders (nothing when the rules seat fewer)."""
+    if params.max_players * params.riders_per_player < 4 or params.min_players > 4:
+        return {}
     q = _free_run(params)
     free = ask(params, table(params, 1, 4, pos=q - 1, spin=2), N_VALUES, brk=True)
     hit = ask(params, _sealed(params, q, owner=1, pos=q - 1), N_VALUES)

@@ -158,7 +158,10 @@ def point_figures(params: SbrParams) -> dict:
 
 
 def order_figures(params: SbrParams) -> dict:
-    """6.2 step 0 and the tie-breaks of 6.2 and 6.3 (FAQ Q11, Q12)."""
+    """6.2 step 0 and the tie-breaks of 6.2 and 6.3 (FAQ Q11, Q12), with four
+    riders (nothing when the rules seat fewer)."""
+    if params.max_players * params.riders_per_player < 4 or params.min_players > 4:
+        return {}
     st = table(params, 1, 4)
     st.pos[0], st.spin[0], st.beat = (5, 3, 3, 3), (0, 2, 1, 1), 1
     order = list(engine.begin_beat(params, st).order[0])
@@ -202,7 +205,9 @@ def example_figures(params: SbrParams) -> dict:
     printed distances of segments 3-6 through the engine from where the
     replay leaves the riders (the rulebook's own seat order: 乔尼, 杰洛,
     迪亚哥, 露西 = seats 1-4)."""
-    rec = _filled(params, json.loads(EXAMPLE.read_text(encoding="utf-8")))
+    rec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    params = SbrParams().replace(**rec.get("params", {}))  # the example is played by its own record's rules
+    rec = _filled(params, rec)
     replays = _replays(rec)
     out = {}
     names = rec["players"]
