@@ -336,8 +336,175 @@ SBR_SABOTAGE = [
     ("gamelab.sbr.legality", "_seal_mask", _mask_inverted),
 ]
 
+STRAND_CHANGES = [
+    {"sum_cap": 6},
+    {"sum_cap": 8},
+    {"lone_penalty": 3},
+    {"half_rounding": "down"},
+    {"hand_size": 2, "max_hand": 4},
+    {"max_hand": 6},
+    {"node_values": (2, 3, 5, 6, 4, 7, 9, 10)},
+    {"rounds": 7, "node_values": (3, 4, 4, 5, 5, 6, 7)},
+    {"cargo_counts": (13, 11, 13, 11, 13)},
+    {"cargo_counts": (12, 12, 12, 12, 14)},
+    {"veteran_uses": 1, "bb_uses": 2, "fragile_uses": 2, "porter_uses": 2, "musician_uses": 3, "engineer_uses": 1},
+    {"porter_bonus": 2, "musician_bonus": 2, "engineer_bonus": 2},
+    {"node_award": "split"},
+    {"bb_lock": "yield"},
+    {"fragile_sum": "half"},
+    {"stay_bonus": "one_round"},
+    {"rain_cards": ("acid", "fog", "static")},
+]
+
+
+def _heavier_loses(orig):
+    def sabotaged(total, heavier):
+        return orig(total, -heavier)
+
+    return sabotaged
+
+
+def _ties_kept(orig):
+    def sabotaged(p, st, full, total, contrib, mc, seat, mate):
+        return orig(p, st, full, total * 0, contrib, mc, seat, mate)  # every full team ties on the sum
+
+    return sabotaged
+
+
+def _no_mutual(orig):
+    def sabotaged(rope, bound):
+        return np.zeros_like(orig(rope, bound))
+
+    return sabotaged
+
+
+def _any_players(orig):
+    def sabotaged(params, n_players):
+        return None
+
+    return sabotaged
+
+
+def _full_inverted(orig):
+    def sabotaged(p, st, team, used, contrib):
+        seat, mate, mc, total, full = orig(p, st, team, used, contrib)
+        return seat, mate, mc, total, team & ~full
+
+    return sabotaged
+
+
+def _node_ignores_full(orig):
+    def sabotaged(p, st, full, *rest):
+        return orig(p, st, full | (st.partner >= 0), *rest)
+
+    return sabotaged
+
+
+def _every_full_team_wins(orig):
+    def sabotaged(p, st, full, *rest):
+        win, award, value, result = orig(p, st, full, *rest)
+        return full, full * value[:, None], value, result
+
+    return sabotaged
+
+
+def _pair_keys(orig):
+    def sabotaged(total, heavier):
+        return orig(total, heavier) * 2 + np.arange(np.shape(total)[-1]) // 2  # teams 0+1, 2+3 never tie
+
+    return sabotaged
+
+
+def _half_is_whole(orig):
+    def sabotaged(v, p):
+        return v
+
+    return sabotaged
+
+
+def _lone_as_stay(orig):
+    def sabotaged(params, state):
+        team, stay, lone = orig(params, state)
+        return team, lone, stay
+
+    return sabotaged
+
+
+def _track_inverted(orig):
+    def sabotaged(p, st, formed, chance):
+        return orig(p, st, ~formed, chance)
+
+    return sabotaged
+
+
+def _self_allowed(orig):
+    def sabotaged(G, P):
+        out = orig(G, P).copy()
+        out[..., :P] = True
+        return out
+
+    return sabotaged
+
+
+def _first_seat_wins(orig):
+    def sabotaged(params, st):
+        res = orig(params, st)
+        first = np.argmax(res["win"] > 0, axis=1)
+        res["win"] = np.eye(res["win"].shape[1])[first]
+        return res
+
+    return sabotaged
+
+
+def _markers_reversed(orig):
+    def sabotaged(params, st):
+        return orig(params, st.copy(lone=(st.lone.max() - st.lone).astype(st.lone.dtype)))
+
+    return sabotaged
+
+
+def _point_more(orig):
+    def sabotaged(p, st, team, *rest):
+        gained, node = orig(p, st, team, *rest)
+        return (gained + team).astype(gained.dtype), node  # every team member one point more
+
+    return sabotaged
+
+
+def _constant(value):
+    def patch(orig):
+        return value
+
+    return patch
+
+
+STRAND_SABOTAGE = [
+    ("gamelab.strand.scoring", "_node_key", _heavier_loses),
+    ("gamelab.strand.scoring", "_node_key", _pair_keys),
+    ("gamelab.strand.scoring", "_node", _ties_kept),
+    ("gamelab.strand.scoring", "_node", _node_ignores_full),
+    ("gamelab.strand.scoring", "_node", _every_full_team_wins),
+    ("gamelab.strand.scoring", "_crossing", _full_inverted),
+    ("gamelab.strand.scoring", "_half", _half_is_whole),
+    ("gamelab.strand.scoring", "_mutual", _no_mutual),
+    ("gamelab.strand.engine", "status", _lone_as_stay),
+    ("gamelab.strand.engine", "score_round", _point_more),
+    ("gamelab.strand.engine", "_next_round", _track_inverted),
+    ("gamelab.strand.engine", "check_players", _any_players),
+    ("gamelab.strand.engine", "MAX_VALUE", _constant(6)),
+    ("gamelab.strand.engine", "result", _first_seat_wins),
+    ("gamelab.strand.engine", "result", _markers_reversed),
+    ("gamelab.strand.legal", "_rope_template", _self_allowed),
+]
+#: module data the components tables count (not parameters): other boxes
+STRAND_DATA = [
+    ("gamelab.strand.exact", "PLAYERS", (3, 7)),
+    ("gamelab.strand.exact", "PLAYERS", (4, 7)),
+    ("gamelab.strand.exact", "ROLES", ("veteran", "bb"))]
+
 GAMES = {
-    "sbr": (sbr_exact, SbrParams, SBR_CHANGES, SBR_SABOTAGE),
+    "sbr": (sbr_exact, SbrParams, SBR_CHANGES, SBR_SABOTAGE, []),
+    "strand": (strand_exact, StrandParams, STRAND_CHANGES, STRAND_SABOTAGE, STRAND_DATA),
 }
 
 
@@ -384,7 +551,7 @@ def _engine_swapped(monkeypatch, exact, params_type, changes):
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_value_depends_on_its_source(game, monkeypatch):
-    exact, params_type, changes, sabotage = GAMES[game]
+    exact, params_type, changes, sabotage, constants = GAMES[game]
     params = params_type()
     stuck = {}
     for part in exact.PARTS:
@@ -399,6 +566,10 @@ def test_every_value_depends_on_its_source(game, monkeypatch):
                 with monkeypatch.context() as m:
                     _engine_swapped(m, exact, params_type, change)
                     moved |= _moved(base, _values(part.fn, params))
+        for module, name, value in constants if part.source == exact.DATA else []:
+            with monkeypatch.context() as m:
+                m.setattr(importlib.import_module(module), name, value)
+                moved |= _moved(base, _values(part.fn, params))
         if part.source != exact.DATA:
             for module, name, wrap in sabotage:
                 if moved >= set(base):

@@ -58,10 +58,8 @@ def _components(p: StrandParams) -> dict:
         out |= {
             f"print_cargo_{P}p": out["cargo_cards"],
             f"print_nodes_{P}p": out["node_cards"],
-            f"print_rope_sets_{P}p": P,
             f"print_rope_cards_{P}p": P * rope_set,
             f"print_roles_{P}p": min(P, len(ROLES)),
-            f"print_boards_{P}p": P,
             # the most lone markers a game can hand out: every player lone every round
             f"lone_markers_needed_{P}p": P * p.rounds,
         }
@@ -89,10 +87,9 @@ def example_figures(params: StrandParams) -> dict:
         out |= {f"ex_r{k}_total_{s + 1}": v for s, v in enumerate(r["totals"])}
         out |= {f"ex_r{k}_score_{s + 1}": v for s, v in enumerate(r["scores"])}
         out |= {f"ex_r{k}_lone_{s + 1}": v for s, v in enumerate(r["lone"])}
-        node = r["node"]
-        if isinstance(node, dict):
-            out[f"ex_r{k}_node_points"] = node["points"]
-            out[f"ex_r{k}_node_seat"] = 1 + min(ledger_names(ledger).index(n) for n in node["players"])
+        node = r["node"] if isinstance(r["node"], dict) else {"points": 0, "players": []}  # 0: nobody took it
+        out[f"ex_r{k}_node_points"] = node["points"]
+        out[f"ex_r{k}_node_seat"] = 1 + min((ledger_names(ledger).index(n) for n in node["players"]), default=-1)
     f = ledger["final"]
     out |= {f"ex_gross_{s + 1}": v for s, v in enumerate(f["gross"])}
     out |= {f"ex_final_{s + 1}": v for s, v in enumerate(f["total"])}

@@ -134,8 +134,7 @@ def node_figures(params: StrandParams) -> dict:
         winners = ev["node_winner"].sum(1)
         out[f"one_team_per_node_{P}p"] = int((winners <= 2).all())
         out[f"max_teams_{P}p"] = int(ev["team"].sum(1).max()) // 2
-        out[f"node_chance_{P}p_pct"] = 100 / out[f"max_teams_{P}p"]
-        out[f"node_tie_voids_{P}p"] = int(((ev["node_result"] == engine.NODE_VOID) <= (winners == 0)).all())
+        out[f"node_chance_{P}p_pct"] = 100 / out[f"max_teams_{P}p"] if out[f"max_teams_{P}p"] else 0.0
     return out
 
 
