@@ -240,7 +240,7 @@ def variant_figures(params: StrandParams) -> dict:
     """Variants A, C, E through the engine."""
     from .rules import params_for_variant
 
-    short = params_for_variant("short").replace(**{k: getattr(params, k) for k in ("sum_cap", "lone_penalty")})
+    short = params.replace(rounds=5, node_values=params.node_values[:5])  # variant A: the first five segments
     taken, rounds, _ = _game(short)
     out = {"short_rounds": rounds, "short_node_total": sum(taken)}
     three, _, _ = _game(params_for_variant("three_player"))
