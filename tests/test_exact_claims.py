@@ -204,7 +204,8 @@ def test_strand_rows_follow_the_parameters():
     )
     assert (q["node_total"], q["stall_cost_1"], q["short_node_total"]) == (46, 9, 24)
     assert (q["lone_net_5"], q["lone_loss_5"], q["trust_gap_5_largest_node"]) == (0, 5, 14)
-    assert (q["three_player_node_4"], q["three_player_node_5"]) == (4, 4)  # variant C is defined on the rulebook's nodes
+    # variant C is defined on the rulebook's nodes
+    assert (q["three_player_node_4"], q["three_player_node_5"]) == (4, 4)
 
 
 # --- every value depends on its source ----------------------------------------------------
@@ -288,7 +289,8 @@ def _win_by_seat(orig):
 
 def _stop_one_back(orig):
     def sabotaged(params, st, tb, g, r, stop, *rest):
-        return orig(params, st, tb, g, r, np.where(stop > 0, stop - 1, stop), *rest)  # relic and town of the square passed
+        # the relic and town of the square passed, not the one stopped on
+        return orig(params, st, tb, g, r, np.where(stop > 0, stop - 1, stop), *rest)
 
     return sabotaged
 
@@ -500,7 +502,8 @@ STRAND_SABOTAGE = [
 STRAND_DATA = [
     ("gamelab.strand.exact", "PLAYERS", (3, 7)),
     ("gamelab.strand.exact", "PLAYERS", (4, 7)),
-    ("gamelab.strand.exact", "ROLES", ("veteran", "bb"))]
+    ("gamelab.strand.exact", "ROLES", ("veteran", "bb")),
+]
 
 GAMES = {
     "sbr": (sbr_exact, SbrParams, SBR_CHANGES, SBR_SABOTAGE, []),

@@ -13,22 +13,36 @@ gathers these parts.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
-from . import engine, record
-from .identities import mean_card, terrain_squares
-from .rules import CURVE, HEART, N_VALUES, RELIC_TYPES, RIVER, ROCK, SPINE, TOWN, SbrParams, n_riders
-from .rules import params_for_variant
+from . import engine
+from .identities import terrain_squares
+from .rules import (
+    CURVE,
+    HEART,
+    N_VALUES,
+    RELIC_TYPES,
+    RIVER,
+    ROCK,
+    SPINE,
+    TOWN,
+    SbrParams,
+    n_riders,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "playtests" / "sbr_example.json"
 TRUE = 1  # a sentence that holds ("1 = true" in the CSV)
 #: 7.6 (segments 3-6): distances of 乔尼, 杰洛, 迪亚哥, 露西 as printed
 SUMMARY_DISTANCES = ((10, 10, 9, 9), (9, 9, 6, 10), (11, 6, 13, 8), (8, 8, 8, 6))
 #: 7.6's final table: the relic icons beside each rider
-SUMMARY_RELICS = (("heart", "heart", "eye", "eye", "spine"), ("spine", "heart", "spine", "skull", "skull"), ("eye",), ())
+SUMMARY_RELICS = (
+    ("heart", "heart", "eye", "eye", "spine"),
+    ("spine", "heart", "spine", "skull", "skull"),
+    ("eye",),
+    (),
+)
 
 
 # --- scripted states -----------------------------------------------------------------
@@ -275,7 +289,9 @@ def _seal_placing(params) -> dict:
     st.seal[0, far - 1] = 1
     out["sealed_square_refused"] = int(not engine.legal_for(params, st, rider).seal[0, 1])
     relic = params.relic_squares()[0]
-    out["seal_on_relic_square_allowed"] = int(engine.legal_for(params, table(params, 1, 4, pos=relic + 1), rider).seal[0, 1])
+    out["seal_on_relic_square_allowed"] = int(
+        engine.legal_for(params, table(params, 1, 4, pos=relic + 1), rider).seal[0, 1]
+    )
     st = table(params, 1, 2, pos=far)
     st.seal[0, far - 1] = 1
     while (st.seal >= 0).any() and st.beat < params.length:

@@ -189,14 +189,18 @@ def order_figures(params: SbrParams) -> dict:
 
 def _win_ties(params) -> dict:
     """6.3: equal totals -> more relics, then further along, then shared."""
+
     def winners(pos, relic_n):
         base = final_result(params, pos, relic_n=relic_n)
         even = int(base["final_points"].max()) - base["final_points"]  # segment points that level the totals
         return final_result(params, pos, seg=even, relic_n=relic_n)["win"]
 
     relics, further, shared = winners([30, 30], [0, 1]), winners([31, 30], [0, 0]), winners([30, 30], [0, 0])
-    return {"win_tie_relics": int(relics[1] == 1), "win_tie_position": int(further[0] == 1),
-            "win_tie_shared": int(shared[0] == shared[1] == 0.5)}  # fmt: skip
+    return {
+        "win_tie_relics": int(relics[1] == 1),
+        "win_tie_position": int(further[0] == 1),
+        "win_tie_shared": int(shared[0] == shared[1] == 0.5),
+    }
 
 
 # --- the worked example (section 7) -------------------------------------------------------
@@ -227,7 +231,9 @@ def example_figures(params: SbrParams) -> dict:
         out |= {f"ex_seg{k}_rank_{s + 1}": 1 + sum(q > p for q in pts) for s, p in enumerate(pts)}
         out[f"ex_seg{k}_leader"] = 1 + int(np.argmax(total))
     if len(replays) >= 3:
-        out["ex_beat_3_squares_2"] = replays[2][0]["beats"][-1]["positions"][1] - replays[1][0]["beats"][-1]["positions"][1]
+        out["ex_beat_3_squares_2"] = (
+            replays[2][0]["beats"][-1]["positions"][1] - replays[1][0]["beats"][-1]["positions"][1]
+        )
     out |= {f"ex_beat_1_tax_{s}": int(_beat_one_tax(params, c)) for s, c in ((2, 5), (4, 4))}
     if len(replays) == len(rec["beats"]):
         ledger, observed = replays[-1]

@@ -11,12 +11,11 @@ parts.
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
 
 import numpy as np
 
-from . import engine, record
+from . import engine
 from .rules import StrandParams
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "playtests" / "strand_example.json"
@@ -116,8 +115,11 @@ def tie_figures(params: StrandParams) -> dict:
     pen = solo_figures(params)["lone_penalty"]
     fewer = _final(params, [10 + pen, 10 + 2 * pen, 0], [1, 2, 0])["win"]  # both 10 after the markers
     shared = _final(params, [10, 10, 0], [0, 0, 0])["win"]
-    return {"tie_fewer_markers_wins": int(fewer[0] == 1), "tie_shared": int(shared[0] == shared[1] == 0.5),
-            "fair_share_3p_pct": 100 * float(_final(params, [5, 5, 5], [0, 0, 0])["win"][0])}  # fmt: skip
+    return {
+        "tie_fewer_markers_wins": int(fewer[0] == 1),
+        "tie_shared": int(shared[0] == shared[1] == 0.5),
+        "fair_share_3p_pct": 100 * float(_final(params, [5, 5, 5], [0, 0, 0])["win"][0]),
+    }
 
 
 def node_figures(params: StrandParams) -> dict:
@@ -180,8 +182,9 @@ def rope_figures(params: StrandParams) -> dict:
     out["crowd_fail_share_3"] = float(lone[:3].mean())
     st, ev = play_round(params, [[1, 1, 1, 1]], [[3, 3, 3, STAY]])
     out["crowd_target_stays_lone"] = int(ev["lone"][0].sum())
-    mask = engine.legal_mask(params, engine.step(params, engine.init(params, 1, 4, engine.replay_chance(params, 1, 4)),
-                             engine.cargo_action(np.ones((1, 4), int)), None)[0], 0)  # fmt: skip
+    st = engine.init(params, 1, 4, engine.replay_chance(params, 1, 4))
+    st, _ = engine.step(params, st, engine.cargo_action(np.ones((1, 4), int)), None)
+    mask = engine.legal_mask(params, st, 0)  # the rope phase: seat 0's choices
     out["rope_to_self_refused"] = int(not mask[0, 0])
     return out
 
@@ -203,8 +206,13 @@ def role_figures(params: StrandParams) -> dict:
     out["porter_capped_at"] = int(st.cargo[0, 3])
     pairs = list(itertools.product(VALUES, VALUES))
     eng = np.tile([True, False, False], (len(pairs), 1))
-    _, ev = play_round(params, [(a, b, 1) for a, b in pairs], np.tile([1, 0, STAY], (len(pairs), 1)),
-                       roles=["engineer", None, None], power=eng)  # fmt: skip
+    _, ev = play_round(
+        params,
+        [(a, b, 1) for a, b in pairs],
+        np.tile([1, 0, STAY], (len(pairs), 1)),
+        roles=["engineer", None, None],
+        power=eng,
+    )
     out["engineer_cap"] = max(a + b for i, (a, b) in enumerate(pairs) if ev["full"][i, 0])
     st, ev = play_round(params, [[2, 2, 1, 1]], [[1, 0, 3, 2]], roles=roles2, power=np.array([[1, 0, 0, 0]], bool))
     out["musician_bonus"] = int(ev["gained"][0, 0] - ev["node_points"][0, 0] - 2)
