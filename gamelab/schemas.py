@@ -41,6 +41,7 @@ class SweepSpec(_Strict):
     workers: Annotated[StrictInt, Field(ge=1, le=256)] | None = None
     out: StrictStr | None = None
     chunk_deals: PositiveInt | None = None
+    profile: StrictStr | None = None  # a player-model profile file (gamelab.profile)
 
 
 Name = Annotated[StrictStr, Field(min_length=1, max_length=200)]  # a player's name in a record
