@@ -76,10 +76,18 @@ def _stub(*args, **kw):
 @contextlib.contextmanager
 def no_simulation():
     """Every function the command line would simulate with, replaced by :func:`_stub`."""
-    from gamelab import bench, claims, report, runner, sweep
+    import importlib
 
-    targets = [(sweep, "sweep"), (sweep, "run_cell"), (runner, "simulate"), (bench, "run")]
-    targets += [(report, "build_report"), (claims, "audit")]
+    targets = [("sweep", "sweep"), ("sweep", "run_cell"), ("runner", "simulate"), ("bench", "run")]
+    targets += [("report", "build_report"), ("claims", "audit"), ("sensitivity", "levers"), ("tune", "run")]
+    targets += [("sequential", "plan"), ("sequential", "decide"), ("calibrate", "calibrate"), ("skill", "ladder")]
+    found = []
+    for module, name in targets:
+        try:
+            found.append((importlib.import_module(f"gamelab.{module}"), name))
+        except ImportError:  # a command group this checkout does not have
+            continue
+    targets = [(m, n) for m, n in found if hasattr(m, n)]
     saved = [(m, n, getattr(m, n)) for m, n in targets]
     try:
         for m, n in targets:
@@ -441,29 +449,16 @@ def grid_mutant(game: str, rng: random.Random) -> Any:
     return spec
 
 
-COMMANDS = ("replay", "simulate", "report", "bench", "claims", "identities", "sweep")
-FLAGS = (
-    "--games",
-    "--players",
-    "--seed",
-    "--workers",
-    "--lineup",
-    "--params",
-    "--out",
-    "--cache-dir",
-    "--runs-dir",
-    "--precision",
-    "--batch",
-    "--reps",
-    "--n-games",
-    "--baseline",
-    "--playtest",
-    "--label",
-    "--json",
-    "--no-memory",
-    "--no-claims",
-    "--scheduler",
-)
+def _parser_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every command and every flag the command line has (new command groups included)."""
+    import argparse
+
+    sub = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    flags = {o for p in sub.choices.values() for a in p._actions for o in a.option_strings if o.startswith("--")}
+    return tuple(sub.choices), tuple(sorted(flags - {"--help"}))
+
+
+COMMANDS, FLAGS = _parser_words()
 
 
 def cli_mutant(rng: random.Random, paths: dict) -> list[str]:
@@ -506,7 +501,8 @@ def cli_mutant(rng: random.Random, paths: dict) -> list[str]:
         *paths.values(),
     ]
     argv = [rng.choice(COMMANDS) if rng.random() < 0.95 else rng.choice(values)]
-    if argv[0] in ("simulate", "report", "identities") or rng.random() < 0.1:
+    takes_game = argv[0] in COMMANDS and argv[0] not in ("replay", "sweep", "bench", "claims", "tune")
+    if (takes_game and rng.random() < 0.9) or rng.random() < 0.1:
         argv.append(rng.choice(("sbr", "strand", "pig", "toy", "")))
     if argv[0] == "replay":
         argv.append(rng.choice([paths["record"], paths["bad_record"], paths["missing"], paths["folder"]]))
