@@ -38,6 +38,7 @@ def sized(n: int):
         max_examples=LONG or n,
         deadline=None,
         database=None,
+        derandomize=not LONG,  # CI: the same examples on every run of the same code (a long run: fresh ones)
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
     )
 
