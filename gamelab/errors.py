@@ -14,6 +14,15 @@ def short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _shown(name) -> str:
+    """A player's name as written when it is plain, short text; else cut
+    and quoted (:func:`short`), so that a name from a bad record can never
+    break the one-line error."""
+    if isinstance(name, str) and len(name) <= 60 and name.isprintable():
+        return name
+    return short(name)
+
+
 class GamelabError(Exception):
     """A problem in the user's input, reported as one clear message."""
 
@@ -31,7 +40,7 @@ class RecordError(GamelabError, ValueError):
 
     def __init__(self, message: str, *, where: str | None = None, player: str | None = None, rule: str | None = None):
         self.where, self.player, self.rule, self.detail = where, player, rule, message
-        parts = [p for p in (where, f"player {player}" if player is not None else None) if p]
+        parts = [p for p in (where, f"player {_shown(player)}" if player is not None else None) if p]
         head = ", ".join(parts)
         text = f"{head}: {message}" if head else message
         if rule:
