@@ -56,8 +56,8 @@ TOP_LEVERS = 5
 
 
 def headline_metric(data) -> str:
-    """The spread of the grouping the report's findings are about (SBR: seats;
-    STRAND: styles), else the seat spread."""
+    """The spread of the grouping the report's findings are about (seats, or
+    a game's styles), else the seat spread."""
     bys = [f.by for f in data.findings]
     by = max(set(bys), key=bys.count) if bys else "seat"
     name = f"{by}_spread"
