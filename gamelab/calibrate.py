@@ -1,7 +1,7 @@
 """Calibration: fit the agents' model knobs to a target (``gamelab calibrate``).
 
-    result = calibrate("strand", trials=60, seed=0)
-    result.write("data/profiles/strand.yaml")
+    result = calibrate(GAME, trials=60, seed=0)
+    result.write("data/profiles/GAME.yaml")
 
 Only model knobs move (``GAME.knobs`` minus ``GAME.rules``; a rule reading
 never does).  Each candidate is measured on the same deals (one seed) and

@@ -196,7 +196,9 @@ def _cmd_identities(args) -> int:
 def _cmd_report(args) -> int:
     from . import paths, playtest
     from .files import load_params
+    from .profile import load_profile
     from .report import build_report
+    from .report_tools import Tools
 
     params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
     baseline = _with_profile(args.profile, args.game, load_params(args.game, args.baseline)) if args.baseline else None
@@ -215,23 +217,19 @@ def _cmd_report(args) -> int:
         label=args.label or "",
         claims=not args.no_claims,
         playtests=args.playtest or (),
-        **_report_profile(args.profile, args.game),
+        profile=load_profile(args.profile, args.game) if args.profile else None,
+        tools=Tools(
+            levers=not args.no_levers,
+            cross_model=not args.no_cross_model,
+            skill=not args.no_skill,
+            decide=not args.no_sequential,
+            tune=args.tune,
+            games=args.tool_games,
+            model_games=args.model_games,
+        ),
     )
     print(f"wrote {out}")
     return 0
-
-
-def _report_profile(path, game: str) -> dict:
-    """``profile=`` for build_report when it takes one (the report names the model)."""
-    import inspect
-
-    from .report import build_report
-
-    if not path or "profile" not in inspect.signature(build_report).parameters:
-        return {}
-    from .profile import load_profile
-
-    return {"profile": load_profile(path, game)}
 
 
 def _cmd_bench(args) -> int:
@@ -392,6 +390,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--playtest", action="append", metavar="FILE", help="add a replayed playtest record (repeatable)")
     p.add_argument("--out", default=None, metavar="FILE.html")
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
+    p.add_argument("--tune", default=None, metavar="GOAL.yaml", help="add the tuner's proposals for this goal")
+    p.add_argument(
+        "--tool-games",
+        type=GAMES_ARG,
+        default=2000,
+        help="games per rule step for the top levers (default 2000)",
+    )
+    p.add_argument(
+        "--model-games",
+        type=GAMES_ARG,
+        default=1000,
+        help="games per agent model and skill level (default 1000; strong agents are slow)",
+    )
+    p.add_argument("--no-levers", action="store_true", help="leave out the top levers (sensitivity)")
+    p.add_argument("--no-cross-model", action="store_true", help="leave out the verdicts under other agent models")
+    p.add_argument("--no-skill", action="store_true", help="leave out the skill ladder")
+    p.add_argument(
+        "--no-sequential", action="store_true", help="judge findings by their interval, not by a sequential test"
+    )
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("bench", help="measure games per second against the speed targets")

@@ -152,7 +152,8 @@ def _conclusions(g, models, n_players, frames, *, n_games, seed, workers) -> lis
             )
         except (KeyError, ValueError):  # the model lacks the grouping (e.g. no styles on a strong-agent table)
             continue
-        results[m.name] = c
+        if len(c) and "claim" in c:
+            results[m.name] = c
     if not results:
         return []
     rows = []

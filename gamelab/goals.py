@@ -1,6 +1,6 @@
 """The tuner's goal file and its searched values (see :mod:`gamelab.tune`).
 
-    game: strand
+    game: GAME
     players: [4, 5]
     free: {sum_cap: [6, 9], node_values: [[2, 10]]}   # a range for every item
     targets:

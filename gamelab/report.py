@@ -150,12 +150,23 @@ def summary_section(data: ReportData) -> Section:
     for title, value in (
         ("Top levers: one step of each rule, played on the same deals", data.levers),
         ("What to change: the tuner's verified proposals", data.proposals),
-        ("Across agent models: does each verdict survive another model?", data.cross_model),
     ):
         if value is None:
             continue
         blocks.append(Block("heading", title))
         blocks.append(Block("text", value) if isinstance(value, str) else Block("table", table_html(value)))
+    if data.cross_model is not None:
+        from .report_tools import cross_model_summary
+
+        blocks.append(Block("heading", "Across agent models: does each verdict survive another model?"))
+        if isinstance(data.cross_model, str):
+            blocks.append(Block("text", data.cross_model))
+        else:
+            shown = data.cross_model.drop(columns=["words"]).map(lambda x: str(x).replace("_", " "))
+            blocks.append(Block("text", cross_model_summary(data.cross_model)))
+            blocks.append(
+                Block("details", [Block("table", table_html(shown))], caption="Every verdict, model by model")
+            )
     status = []
     if len(data.identities):
         from .identities import summary

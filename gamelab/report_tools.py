@@ -26,7 +26,8 @@ class Tools:
     skill: bool = False
     decide: bool = False
     tune: str | None = None  # a goal file: the tuner's proposals ("What to change")
-    games: int = 2000
+    games: int = 2000  # per rule step (levers)
+    model_games: int = 1000  # per model and ladder level (strong agents are slow)
 
 
 def reference_players(data) -> int:
@@ -44,10 +45,10 @@ def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1)
     if tools.tune:
         data.proposals = proposals_table(tools.tune, store=store, workers=workers)
     if tools.cross_model:
-        table = cross_model_table(data, n_games=tools.games, profile=profile, workers=workers)
+        table = cross_model_table(data, n_games=tools.model_games, profile=profile, workers=workers)
         data.cross_model = table if len(table) else None
     if tools.skill:
-        data.skill = skill_data(data, n_players=n, n_games=tools.games, workers=workers)
+        data.skill = skill_data(data, n_players=n, n_games=tools.model_games, workers=workers)
 
 
 MARGIN = 0.02  # "advantaged by more than 2 points": the sequential test's threshold around fair
@@ -55,12 +56,22 @@ TOP_LEVERS = 5
 
 
 def headline_metric(data) -> str:
-    """The spread of the grouping the report's findings are about (SBR: seats;
-    STRAND: styles), else the seat spread."""
+    """The spread of the grouping the report's findings are about (seats, or
+    a game's styles), else the seat spread."""
     bys = [f.by for f in data.findings]
     by = max(set(bys), key=bys.count) if bys else "seat"
     name = f"{by}_spread"
     return name if name in balance.catalogue(data.game) else "seat_spread"
+
+
+def _param_words(name: str) -> str:
+    """``card_counts[1]`` -> ``card counts, item 1``; ``town_spin`` -> ``town spin``."""
+    import re
+
+    from .format import words
+
+    found = re.fullmatch(r"(\w+)\[(\d+)\]", name)
+    return f"{words(found.group(1))}, item {found.group(2)}" if found else words(name)
 
 
 def _points(metric, x: float) -> str:
@@ -70,7 +81,6 @@ def _points(metric, x: float) -> str:
 def levers_table(data, *, n_players: int, n_games: int, store=None, workers: int = 1) -> pd.DataFrame:
     """The rule changes (one step of each declared rule parameter) that move
     the headline metric most, played on the report's deals, in words."""
-    from .format import words
     from .sensitivity import levers
 
     name = headline_metric(data)
@@ -93,7 +103,7 @@ def levers_table(data, *, n_players: int, n_games: int, store=None, workers: int
         clear = r["low"] > 0 or r["high"] < 0
         rows.append(
             {
-                "rule change": f"{words(r['parameter'])} → {r['value']}",
+                "rule change": f"{_param_words(r['parameter'])} → {r['value']}",
                 f"{metric.label} ({n_players} players)": _points(metric, r["change"]),
                 "95 % interval": f"{_points(metric, r['low'])} to {_points(metric, r['high'])}",
                 "clear": "yes" if clear else "not yet",
@@ -193,11 +203,37 @@ def decide_findings(data, *, max_games: int, store=None, workers: int = 1) -> No
         )
         side = "above" if above else "below"
         answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]
+        # the sentence already gives the report's own estimate; the test answers the question
+        # on its own deals (its corrected estimate is in d, for the details)
         f.decision = (
-            f"more than {MARGIN * 100:.0f} points {side} its fair share? {answer}, after {d.games:,} games "
-            f"(sequential test; estimate {fmt_points(d.estimate)}, 95 % interval {fmt_points(d.low)} to "
-            f"{fmt_points(d.high)}, corrected for stopping early)"
+            f"more than {MARGIN * 100:.0f} points {side} its fair share? {answer}, decided by a sequential "
+            f"test after {d.games:,} games"
+            if d.decision != "undecided"
+            else f"more than {MARGIN * 100:.0f} points {side} its fair share? not decided within {d.games:,} games"
         )
+
+
+def cross_model_summary(table: pd.DataFrame) -> str:
+    """One sentence: how many verdicts hold under every model, and which do not."""
+    if table is None or not len(table):
+        return ""
+    status = table["status"].astype(str)
+    every = status.str.startswith("holds under")
+    only = status.str.startswith("only under")
+    models = [c for c in table.columns if c not in ("verdict", "players", "status", "words")]
+    text = (
+        f"{int(every.sum())} of {len(table)} verdicts hold under every model ({', '.join(models)}); "
+        f"{int(only.sum())} hold under one model only"
+    )
+    rest = len(table) - int(every.sum()) - int(only.sum())
+    if rest:
+        text += f"; {rest} are not resolved or do not hold"
+    shaky = table[only]
+    if len(shaky):
+        text += ". Only under one model: " + "; ".join(
+            f"{r['players']} players, {r['verdict']} ({r['status']})" for _, r in shaky.head(6).iterrows()
+        )
+    return text.replace("_", " ") + "."
 
 
 def fmt_points(x: float) -> str:

@@ -1,7 +1,7 @@
 """Which levers move an imbalance: one step down and one step up of every
 declared rule parameter, each played on the same deals as the current rules.
 
-    table = levers("strand", n_players=4, n_games=4000)
+    table = levers(GAME, n_players=4, n_games=4000)
     tornado_figure(table, "style_spread")
 
 A step per kind of parameter (:func:`steps`): an integer moves by one within

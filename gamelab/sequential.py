@@ -1,7 +1,7 @@
 """Sequential verdicts: is this difference real, and how many games does it take?
 
-    decide("sbr", "win_rate[seat=1] - fair > 0.02", n_players=4)
-    decide("strand", "seat_spread(params) < seat_spread(baseline) - 0.03", n_players=4,
+    decide(GAME, "win_rate[seat=1] - fair > 0.02", n_players=4)
+    decide(GAME, "seat_spread(params) < seat_spread(baseline) - 0.03", n_players=4,
            params=p, baseline=b)
 
 A question is a comparison of a linear expression of balance metrics

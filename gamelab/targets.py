@@ -7,7 +7,7 @@ distance is a chi-square at the target's own sample sizes:
     z = (target - ours) / sqrt(se_target^2 + se_ours^2 + rounding^2 / 3)
 
 ``se_target`` is the standard error the statistic has, under our model, in
-a sample as large as the target's (300 games per SBR row, 600 per STRAND
+a sample as large as the target's (300 or 600 games per published
 cell); ``se_ours`` that of our estimate; the rounding term is the variance of
 the published figure's rounding (uniform over half a unit of its last digit
 either side).  The objective is the sum of z^2 over the cells not excluded:

@@ -4,7 +4,7 @@ quick re-simulation on every change, a full-precision run, and a Publish
 button that writes into ``reports/`` at the project root and shows a link.
 
     from gamelab.widgets import BalancePanel
-    BalancePanel("strand", sliders=["sum_cap", "lone_penalty"]).show()
+    BalancePanel(GAME, sliders=["sum_cap", "lone_penalty"]).show()
 
 Work that takes longer than a second shows progress in the panel, and the
 numbers on screen are marked stale until the new ones arrive.  A panel keeps
