@@ -48,7 +48,7 @@ def write_table(df, out: str) -> str:
     return str(path)
 
 
-def _executor(workers: int | None, scheduler: str | None):
+def executor_for(workers: int | None, scheduler: str | None):
     """The executor the flags ask for; a Dask scheduler that cannot be
     reached is a one-line error naming it."""
     from .executors import make_executor
@@ -82,7 +82,7 @@ def _cmd_simulate(args) -> int:
     runner.resolve(args.game, params, args.lineup, args.players)  # refuse a bad lineup before any work
     store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
     check_directory(store.dir, "--cache-dir")
-    executor = _executor(args.workers, args.scheduler)
+    executor = executor_for(args.workers, args.scheduler)
     # through the chunk store: a run interrupted (Ctrl-C, a closed lid) resumes where it stopped
     run = sweep.run_cell(
         args.game,
@@ -130,7 +130,7 @@ def _cmd_sweep(args) -> int:
         check_output(out, (".csv", ".parquet"), "--out" if args.out else f"{args.file}: out")
     store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
     check_directory(store.dir, "--cache-dir")
-    executor = _executor(None, args.scheduler) if args.scheduler else None
+    executor = executor_for(None, args.scheduler) if args.scheduler else None
     grid = {k: list(v) for k, v in spec.grid.items()}
     sweep.check_grid(
         game.name, grid, base_params=base, lineup=spec.lineup, n_players=spec.n_players, source=str(args.file)

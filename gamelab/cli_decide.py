@@ -45,9 +45,9 @@ def _cmd_metrics(args) -> int:
 
 
 def _executor(args):
-    from .executors import make_executor
+    from .cli import executor_for
 
-    return make_executor(getattr(args, "workers", 1) or 1, scheduler=getattr(args, "scheduler", None))
+    return executor_for(getattr(args, "workers", 1) or 1, getattr(args, "scheduler", None))
 
 
 def _cmd_sensitivity(args) -> int:
@@ -115,9 +115,7 @@ def _cmd_tune(args) -> int:
     from . import tune
 
     goal = tune.load_goal(args.goal)
-    result = tune.run(
-        goal, trials=args.trials, workers=args.workers, scheduler=args.scheduler, out=args.out, runs_dir=args.runs_dir
-    )
+    result = tune.run(goal, trials=args.trials, executor=_executor(args), out=args.out, runs_dir=args.runs_dir)
     p = result.proposals
     keys = [c for c in p.columns if c.endswith(" met")]
     cols = ["proposal", "changes", "verified_miss", "all_met", "all_sure", *[k[:-4] for k in keys]]
@@ -244,6 +242,10 @@ def add_commands(subparsers) -> None:
 
 
 def _workers(p, kind) -> None:
+    from .cli import scheduler_address
+
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=kind, default=1)
-    where.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
+    where.add_argument(
+        "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
+    )
