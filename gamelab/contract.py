@@ -146,6 +146,10 @@ class Bench:
     agent_target: float  # games per second the agents must reach
     ratio_target: float = 30.0  # batch engine over the reference, random play
     memory_mib: float = 1024.0  # peak memory of 100,000 games in flight
+    # more timed lineups: name -> (n_players, lineup fn, target games/s); bench reports ``<name>_games_per_s``
+    extra_lineups: Mapping[str, tuple[int, Callable[[int], Sequence[str]], float]] = dataclasses.field(
+        default_factory=dict
+    )
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -49,6 +49,10 @@ GAME = contract.Game(
         random_lineup=sim.random_lineup,
         random_batch=sim.random_batch,
         agent_target=10_000,
+        extra_lineups={
+            "lookahead": (4, sim.lookahead_lineup, 300.0),
+            "lookahead_2p": (2, sim.lookahead_lineup, 1500.0),
+        },
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     record=contract.RecordFormat(

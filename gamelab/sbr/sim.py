@@ -109,6 +109,11 @@ def random_lineup(n_players):
     return ["random"] * n_players
 
 
+def lookahead_lineup(n_players):
+    """One lookahead against greedy riders (the bench's search rate)."""
+    return ["lookahead"] + ["greedy"] * (n_players - 1)
+
+
 def relic_scale(base, value):
     """Sweep knob: every relic's points times ``value`` (rounded)."""
     return {"relic_points": tuple(int(round(p * value)) for p in base.relic_points)}
