@@ -41,6 +41,7 @@ GAME = contract.Game(
     engine=engine,
     reference=reference,
     agents=tuple(agents.POLICIES),
+    skill_ladder=("random", "greedy", "lookahead", "deep"),
     default_lineup=sim.default_lineup,
     controller=agents.controller,
     play=sim.play,

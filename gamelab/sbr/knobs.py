@@ -80,6 +80,14 @@ class AgentParams(SbrParams):
     lookahead_beats: int = param(
         0, low=0, high=40, section="agents", doc="lookahead: beats played out after the current one (0 = to the end)"
     )
+    deep_k: int = param(3, low=1, high=30, section="agents", doc="deep: greedy options tried per decision")
+    deep_reply_beats: int = param(
+        1,
+        low=0,
+        high=40,
+        section="agents",
+        doc="deep: beats after the current one in which the play-outs' riders play as the lookahead (then greedy)",
+    )
 
 
 @lru_cache(maxsize=1)

@@ -1,6 +1,6 @@
 """STEEL BALL RUN for the runner: agents by name, diagnostics of appendix A.
 
-Agents: ``greedy`` (default on every seat), ``random``, ``lookahead``
+Agents: ``greedy`` (default on every seat), ``random``, ``lookahead``, ``deep``
 (``gamelab.sbr.agents``; their knobs are parameters of
 :class:`~gamelab.sbr.agents.AgentParams`, the adapter's parameter class).
 
