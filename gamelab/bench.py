@@ -88,7 +88,7 @@ def extra_rates(ad, params, reps: int) -> dict:
     for name, (players, lineup_fn, _target) in ad.bench.extra_lineups.items():
         lineup = list(lineup_fn(players))
         seq = np.random.SeedSequence(12345)
-        ad.play(params, lineup, 50, players, seq)  # warm caches
+        ad.play(params, lineup, min(EXTRA_BATCH, 50), players, seq)  # warm caches
 
         def play(lineup=lineup, players=players, seq=seq):
             return ad.play(params, lineup, EXTRA_BATCH, players, seq)
@@ -137,7 +137,9 @@ def verdicts(results: dict) -> list[tuple[str, bool, str]]:
         for name, (players, _lineup, target) in bench.extra_lineups.items():
             rate = r.get(f"{name}_games_per_s")
             if rate is not None:
-                rows.append((f"{game} {name} ({players} players) >= {target:,} games/s", rate >= target, f"{rate:,.0f}"))
+                rows.append(
+                    (f"{game} {name} ({players} players) >= {target:,g} games/s", rate >= target, f"{rate:,.0f}")
+                )
         if "memory_100k_games_mib" in r:
             rows.append(
                 (

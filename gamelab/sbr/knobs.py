@@ -41,6 +41,20 @@ class AgentParams(SbrParams):
         section="agents",
         doc="greedy: value of a card pip kept in hand (a skull's card back too)",
     )
+    greedy_skull_card: float = param(
+        0.15,
+        low=0.0,
+        high=5.0,
+        section="agents",
+        doc="greedy: value of a card pip a skull brings back from the discard (5.4)",
+    )
+    greedy_break_margin: float = param(
+        0.0,
+        low=0.0,
+        high=10.0,
+        section="agents",
+        doc="greedy: breaking a seal (5.3) is chosen only if its best value beats not breaking by more than this",
+    )
     greedy_tax: float = param(
         0.25,
         low=0.0,
