@@ -68,10 +68,12 @@ def search(params, state, rider, legal, k: int, beats: int, reply: int = 0) -> A
     is_pick = option_index(base.card[ga, None], base.spin[ga, None], params.max_spin_per_beat) == top
     first = np.argmax(is_pick, axis=1)  # the greedy's pick
     slot = int(engine.slot_of(state, rider)[ga[0]])
-    margin = _margins(params, state, rider, ga, top, valid, first, base, slot, beats, reply)
+    margin, notes = _margins(params, state, rider, ga, top, valid, first, base, slot, beats, reply)
     rows = np.arange(ga.size)
     margin[rows, first] += GREEDY_TIE_BONUS
-    choice = top[rows, np.argmax(margin, axis=1)]
+    col = np.argmax(margin, axis=1)
+    _remember(notes, col)
+    choice = top[rows, col]
     card, spin = base.card.copy(), base.spin.copy()
     card[ga], spin[ga] = card_k[choice], spin_k[choice]
     brk = base.brk.copy()
@@ -82,7 +84,8 @@ def search(params, state, rider, legal, k: int, beats: int, reply: int = 0) -> A
 def _margins(params, state, rider, ga, top, valid, first, base, slot, beats, reply=0):
     """(n, k) the margin of each option's play-out (-inf for the options
     that are not legal): the legal ones played as one batch from ``slot``,
-    except the greedy's own move where the memo knows its continuation."""
+    except the greedy's own move where the memo knows its continuation;
+    and the memo keys the play-outs noted (for :func:`_remember`)."""
     card_k, spin_k = engine.option_list(params.max_spin_per_beat)
     n, k = top.shape
     last = horizon(params, state.beat, beats)
@@ -114,9 +117,17 @@ def _margins(params, state, rider, ga, top, valid, first, base, slot, beats, rep
     seen = _play_out(params, sim, slot + 1, last, watch, state.beat + 1 + reply if reply else 0)
     got = _margin(params, sim, rider[reps] // params.riders_per_player)
     margin[gi, oi] = got
+    return margin, (memo, gi, oi, seen, got)
+
+
+def _remember(notes, col):
+    """Put into the memo the keys noted by the play-outs of the chosen
+    options (``col`` (n,): each game's chosen column): the real game can
+    only reach those states."""
+    memo, gi, oi, seen, got = notes
     for rows, keys in seen:
-        memo.put(keys, got[rows])
-    return margin
+        keep = np.flatnonzero(oi[rows] == col[gi[rows]])
+        memo.put([keys[i] for i in keep], got[rows[keep]])
 
 
 def horizon(params, beat: int, beats: int) -> int:

@@ -13,8 +13,10 @@ Entries are keyed by the complete state of one game (every array of
 slot and the rider, under the rules-and-knobs ``params`` and the play-out's
 horizon: a hit is an exactly equal state, so a memoised margin is the margin
 the play-out would compute (a play-out is deterministic: greedy riders, all
-chance drawn up front).  The memo is bounded: two generations of
-``GENERATION`` entries each; a lost entry only costs a play-out.
+chance drawn up front).  Only the chosen options' states are kept (the real
+game can reach no other), in two generations of ``GENERATION`` entries for
+each of the last ``CONTEXTS`` (params, horizon) pairs; a lost entry only
+costs a play-out.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ import numpy as np
 
 from .state import State
 
-GENERATION = 40_000  # entries per generation (two are kept): ~400 bytes a key at four players
-CONTEXTS = 4  # (params, horizon) pairs kept at once
+GENERATION = 20_000  # entries per generation (two kept; ~500 bytes an entry at four players)
+CONTEXTS = 2  # (params, horizon) pairs kept at once
 _ARRAYS = tuple(f.name for f in dataclasses.fields(State) if f.name not in ("stats", "beat", "n_players", "slot"))
 
 
