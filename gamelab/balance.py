@@ -10,9 +10,11 @@ resampling the same deals for both: the paired bootstrap.
 
 Shared metrics (any game): ``seat_spread`` and ``<group>_spread`` for each
 of the game's report groups (largest minus smallest per-seat win rate),
+``seat_gap`` / ``<group>_gap`` (the largest distance of one from the fair
+1/players: "every style within 5 points of fair"),
 ``balance`` (1 minus the seat spread, as Ludii defines it),
 ``first_seat_advantage``, ``decisiveness``, ``mean_margin``,
-``mean_length``, ``lead_changes``, and ``win_rate[GROUP=VALUE]``.  A game
+``mean_length``, ``lead_changes``, ``mean_score``, and ``win_rate[GROUP=VALUE]``.  A game
 adds its own diagnostics (``Game.metrics``) with :func:`ratio`.
 
 The bootstrap is written here rather than called from
@@ -126,6 +128,35 @@ def spread(group: str) -> Metric:
     )
 
 
+def fair_gap(group: str) -> Metric:
+    """The largest distance of a ``group`` value's per-seat win rate from the
+    fair share 1 / players ("every style within 5 points of fair")."""
+
+    def columns(frame):
+        win = frame["win"].to_numpy(float)
+        out = {"fair:games": (~frame["game"].duplicated()).to_numpy(float), "fair:seats": np.ones(len(frame))}
+        for v in frame[group].unique():
+            mine = (frame[group] == v).to_numpy(float)
+            out[f"{group}={v}:w"], out[f"{group}={v}:n"] = win * mine, mine
+        return out
+
+    def value(s):
+        keys = sorted(k[:-2] for k in s if k.startswith(f"{group}=") and k.endswith(":w"))
+        rates = np.stack([s[f"{k}:w"] / np.where(s[f"{k}:n"] > 0, s[f"{k}:n"], np.nan) for k in keys], axis=-1)
+        fair = s["fair:games"] / s["fair:seats"]
+        return np.nanmax(np.abs(rates - np.asarray(fair)[..., None]), axis=-1)
+
+    return Metric(
+        f"{group}_gap",
+        f"{group} gap from fair",
+        f"largest distance of a {group}'s per-seat win rate from the fair 1/players",
+        columns,
+        value,
+        percent=True,
+        goal="lower",
+    )
+
+
 def win_rate(group: str, value) -> Metric:
     key = f"{group}={value}"
 
@@ -194,6 +225,7 @@ def _lead_columns(frame):
 def shared_metrics(groups: Sequence[str]) -> list[Metric]:
     """The metrics every game has, given the game's report groups."""
     out = [spread("seat")] + [spread(g) for g in groups if g != "seat"]
+    out += [fair_gap(g) for g in dict.fromkeys(("seat", *groups))]
     seat = out[0]
     out += [
         Metric(
@@ -243,6 +275,7 @@ def shared_metrics(groups: Sequence[str]) -> list[Metric]:
             _lead_columns,
             lambda s: s["lead"] / s["games"],
         ),
+        ratio("mean_score", "mean final score", "score", per="seat", doc="mean final score per player"),
     ]
     return out
 

@@ -79,11 +79,18 @@ def games_with_claims() -> tuple[str, ...]:
 
 
 def audit(
-    games=None, *, n_games: int = 20_000, seed: int = 0, workers: int = 2, progress: bool | None = None
+    games=None,
+    *,
+    n_games: int = 20_000,
+    seed: int = 0,
+    workers: int = 2,
+    progress: bool | None = None,
+    params: dict | None = None,
 ) -> pd.DataFrame:
     """Every published cell with ours beside it: ``ours``, ``low``, ``high``
     (95 %), ``n``, ``inside`` (the published value lies in our interval);
-    ``games`` defaults to every game with claims."""
+    ``games`` defaults to every game with claims; ``params`` maps a game to
+    the parameters it is measured with (default: its rules and model defaults)."""
     from . import registry
 
     frames = []
@@ -91,5 +98,14 @@ def audit(
         claims = registry.get(game).claims
         if claims is None:
             continue
-        frames.append(claims.measure(load_claims(game), n_games=n_games, seed=seed, workers=workers, progress=progress))
+        frames.append(
+            claims.measure(
+                load_claims(game),
+                n_games=n_games,
+                seed=seed,
+                workers=workers,
+                progress=progress,
+                params=(params or {}).get(game),
+            )
+        )
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

@@ -7,6 +7,7 @@ on stderr and exit status 2; output is built whole before it is printed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from .errors import GamelabError
@@ -28,7 +29,7 @@ def _cmd_replay(args) -> int:
     return 0
 
 
-def _write_table(df, out: str) -> str:
+def write_table(df, out: str) -> str:
     """Write a table whole (a temporary file renamed: never half a file)."""
     import os
     from pathlib import Path
@@ -47,6 +48,16 @@ def _write_table(df, out: str) -> str:
     return str(path)
 
 
+def _with_profile(path, game: str, params):
+    """``params`` under the profile file ``path`` (if any): its model knobs
+    where ``params`` left them at their defaults."""
+    if not path:
+        return params
+    from .profile import apply, load_profile
+
+    return apply(load_profile(path, game), params)
+
+
 def _cmd_simulate(args) -> int:
     import pandas as pd
 
@@ -55,7 +66,7 @@ def _cmd_simulate(args) -> int:
     from .files import load_params
     from .store import ChunkStore
 
-    params = load_params(args.game, args.params)
+    params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
     runner.resolve(args.game, params, args.lineup, args.players)  # refuse a bad lineup before any work
@@ -84,7 +95,7 @@ def _cmd_simulate(args) -> int:
         for by in dict.fromkeys(groups):
             lines.append(f"\nWin rate by {by} (95% Wilson interval)\n" + stats.win_table(df, by).to_string(index=False))
     if args.out:
-        lines.append(f"\nwrote {_write_table(df, args.out)}")
+        lines.append(f"\nwrote {write_table(df, args.out)}")
     print("\n".join(lines))
     return 0
 
@@ -101,6 +112,9 @@ def _cmd_sweep(args) -> int:
     spec = parse(SweepSpec, load_mapping(args.file, what="sweep file"), str(args.file))
     game = registry.get(spec.game)
     base = from_mapping(game.knobs, spec.params, source=f"{args.file}: params") if spec.params else None
+    profile = args.profile or spec.profile
+    if profile:
+        base = _with_profile(profile, game.name, base if base is not None else game.knobs())
     out = args.out or spec.out
     if out:
         check_output(out, (".csv", ".parquet"), "--out" if args.out else f"{args.file}: out")
@@ -132,7 +146,7 @@ def _cmd_sweep(args) -> int:
         executor=executor,
         workers=args.workers or spec.workers or 1,
     )
-    written = _write_table(res.table, out or f"data/runs/{res.sweep_id}/table.csv")
+    written = write_table(res.table, out or f"data/runs/{res.sweep_id}/table.csv")
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")
     keys = list(grid)
     with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
@@ -176,10 +190,12 @@ def _cmd_identities(args) -> int:
 def _cmd_report(args) -> int:
     from . import paths, playtest
     from .files import load_params
+    from .profile import load_profile
     from .report import build_report
+    from .report_tools import Tools
 
-    params = load_params(args.game, args.params)
-    baseline = load_params(args.game, args.baseline) if args.baseline else None
+    params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
+    baseline = _with_profile(args.profile, args.game, load_params(args.game, args.baseline)) if args.baseline else None
     out = check_output(args.out or paths.reports_dir() / f"{args.game}.html", (".html",), "--out")
     for record in args.playtest or ():
         playtest.replay_file(record)  # a bad record is refused before any game is played
@@ -195,6 +211,16 @@ def _cmd_report(args) -> int:
         label=args.label or "",
         claims=not args.no_claims,
         playtests=args.playtest or (),
+        profile=load_profile(args.profile, args.game) if args.profile else None,
+        tools=Tools(
+            levers=not args.no_levers,
+            cross_model=not args.no_cross_model,
+            skill=not args.no_skill,
+            decide=not args.no_sequential,
+            tune=args.tune,
+            games=args.tool_games,
+            model_games=args.model_games,
+        ),
     )
     print(f"wrote {out}")
     return 0
@@ -211,14 +237,19 @@ def _cmd_bench(args) -> int:
 def _cmd_claims(args) -> int:
     import pandas as pd
 
+    from . import registry
     from .claims import audit, games_with_claims, is_exact
+    from .profile import apply, describe, load_profile
 
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
-    table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers)
+    profiles = {pr.game: pr for pr in (load_profile(path) for path in args.profile or ())}
+    params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
+    table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params)
     if args.out:
-        print(f"wrote {_write_table(table, args.out)}")
-    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", "inside300"]
+        print(f"wrote {write_table(table, args.out)}")
+    bands = [c for c in table.columns if c.startswith("inside") and c[6:].isdigit()]
+    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", *bands, "residual"]
     with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
         print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
     exact = is_exact(table)
@@ -227,6 +258,15 @@ def _cmd_claims(args) -> int:
         f"\n{int(sim['inside'].astype(bool).sum())} of {len(sim)} simulated cells lie inside our 95% interval "
         f"({args.n_games} games per cell, seed {args.seed})."
     )
+    for name, cells in sim.groupby("game"):
+        band = next((c for c in bands if cells[c].notna().any()), None)
+        if band:
+            model = describe(profiles.get(name))
+            print(
+                f"{name}: {int(cells[band].fillna(False).astype(bool).sum())} of {len(cells)} simulated cells inside "
+                f"the band of the published {band[6:]}-game sample ({model}); residual = (published - ours) / the "
+                f"standard error of {band[6:]} games."
+            )
     held = table[exact]
     wrong = held[~held["inside"].astype(bool)]
     print(f"{len(held) - len(wrong)} of {len(held)} rules-decided figures hold exactly; these do not:")
@@ -236,13 +276,11 @@ def _cmd_claims(args) -> int:
             .rename(columns={"value": "published"})
             .to_string(index=False)
         )
-    from . import registry
-
     for name in args.games or games_with_claims():
         game = registry.get(name)
         if game.claims is None or game.claims.conclusions is None:
             continue
-        c = game.claims.conclusions(n_games=args.n_games, seed=args.seed, workers=args.workers)
+        c = game.claims.conclusions(n_games=args.n_games, seed=args.seed, workers=args.workers, params=params.get(name))
         with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format):
             print(
                 f"\n{game.title}: the rulebook's balance conclusions, two-proportion tests against the "
@@ -252,6 +290,8 @@ def _cmd_claims(args) -> int:
 
 
 MAX_MESSAGE = 400  # characters of an error line
+# further command groups, each a module with add_commands(subparsers)
+COMMAND_MODULES = ("gamelab.cli_decide", "gamelab.cli_model")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -267,7 +307,7 @@ def one_line(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
-def _bounded(kind, low=None, high=None, what=""):
+def bounded(kind, low=None, high=None, what=""):
     def parse(text: str):
         try:
             value = kind(text)
@@ -283,11 +323,11 @@ def _bounded(kind, low=None, high=None, what=""):
     return parse
 
 
-GAMES_ARG = _bounded(int, 1, 10**9, "a whole number")
-SEED = _bounded(int, 0, 2**63 - 1, "a whole number")
-WORKERS = _bounded(int, 1, 256, "a whole number")
-PLAYERS = _bounded(int, 1, 64, "a whole number")
-PRECISION = _bounded(float, 1e-4, 0.5, "a number")
+GAMES_ARG = bounded(int, 1, 10**9, "a whole number")
+SEED = bounded(int, 0, 2**63 - 1, "a whole number")
+WORKERS = bounded(int, 1, 256, "a whole number")
+PLAYERS = bounded(int, 1, 64, "a whole number")
+PRECISION = bounded(float, 1e-4, 0.5, "a number")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -314,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler")
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("report", help="build a self-contained HTML balance report")
@@ -331,6 +372,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
     p.add_argument("--playtest", action="append", metavar="FILE", help="add a replayed playtest record (repeatable)")
     p.add_argument("--out", default=None, metavar="FILE.html")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
+    p.add_argument("--tune", default=None, metavar="GOAL.yaml", help="add the tuner's proposals for this goal")
+    p.add_argument(
+        "--tool-games",
+        type=GAMES_ARG,
+        default=2000,
+        help="games per rule step for the top levers (default 2000)",
+    )
+    p.add_argument(
+        "--model-games",
+        type=GAMES_ARG,
+        default=1000,
+        help="games per agent model and skill level (default 1000; strong agents are slow)",
+    )
+    p.add_argument("--no-levers", action="store_true", help="leave out the top levers (sensitivity)")
+    p.add_argument("--no-cross-model", action="store_true", help="leave out the verdicts under other agent models")
+    p.add_argument("--no-skill", action="store_true", help="leave out the skill ladder")
+    p.add_argument(
+        "--no-sequential", action="store_true", help="judge findings by their interval, not by a sequential test"
+    )
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("bench", help="measure games per second against the speed targets")
@@ -338,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", nargs="+", default=None, choices=games, help="default: every game")
     p.add_argument("--players", type=PLAYERS, default=4)
     p.add_argument("--batch", type=GAMES_ARG, default=20_000)
-    p.add_argument("--reps", type=_bounded(int, 1, 100, "a whole number"), default=5)
+    p.add_argument("--reps", type=bounded(int, 1, 100, "a whole number"), default=5)
     p.add_argument("--no-memory", action="store_true", help="skip the 100k-games memory measurement")
     p.set_defaults(func=_cmd_bench)
 
@@ -352,6 +413,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--workers", type=WORKERS, default=2)
     p.add_argument("--out", default=None, metavar="FILE.csv|.parquet")
+    p.add_argument(
+        "--profile", action="append", default=None, metavar="FILE", help="player-model profile of a game (repeatable)"
+    )
     p.set_defaults(func=_cmd_claims)
 
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
@@ -359,7 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
     p.add_argument(
         "--games",
-        type=_bounded(int, 0, 10**9, "a whole number"),
+        type=bounded(int, 0, 10**9, "a whole number"),
         default=0,
         help="also simulate this many games per player count (the simulated column)",
     )
@@ -375,7 +439,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
     p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (over the file's profile:)")
     p.set_defaults(func=_cmd_sweep)
+    for commands in COMMAND_MODULES:
+        importlib.import_module(commands).add_commands(sub)
     return parser
 
 

@@ -164,7 +164,7 @@ class Panels:
 class Game:
     """Everything the shared layer knows of one game."""
 
-    name: str  # "sbr": command lines, files, cache keys
+    name: str  # the short name: command lines, files, cache keys
     title: str  # the game's name in reports
     players: tuple[int, int]  # fewest and most players
     rules: type[Params]  # the rule parameters (``rules.py``)

@@ -6,7 +6,7 @@ reports all read the same declaration through :func:`specs`, so a default or a
 range is never typed twice (the Mesa anti-pattern in ``house-style.md``).
 
     @dataclasses.dataclass(frozen=True, kw_only=True)
-    class StrandParams(Params):
+    class GameParams(Params):
         sum_cap: int = param(7, low=2, high=12, section="5.1", doc="...")
 
 A bad value raises :class:`ParamError` whose message names the parameter, the

@@ -3,7 +3,7 @@ it came from.
 
 A profile is a YAML (or JSON) file::
 
-    game: strand
+    game: GAME
     name: fitted to the rulebook's appendix B
     knobs: {reneging: 0.3, negotiation: greedy}
     provenance: {target: published, objective_before: 812.4, objective_after: 97.1, seed: 1, date: 2026-12-01}

@@ -1,37 +1,42 @@
 """Self-contained HTML balance reports (one file: CSS inline, plots as inline
 SVG, no network needed to open it).
 
-Tables are rendered with pandas Styler (every cell, index and header
-HTML-escaped), the page with a Jinja2 template with autoescaping, so a
-player name or a label from a user's file can never become markup.
-
 ``build_report(game, ...)`` computes first (:func:`gamelab.report_data.compute_report`,
 a plain :class:`~gamelab.report_data.ReportData`), then renders it
-(:func:`render_report`): summary verdict, parameters, reproducibility, win
-rates by every grouping with intervals and a chi-square verdict, design
-metrics, score distributions, identities, the rulebook claims audit and
-errata, and the agents' model assumptions.  With ``baseline`` it adds paired
-differences against another parameter set played on the same deals.
+(:func:`render_report`).  The page reads like a balance review: first, per
+player count, one plain sentence on the largest imbalance with how sure it
+is, one win-rate chart on a shared axis with the fair share, which agents
+and model produced the numbers, and (when the tools that compute them have
+filled them in) the top levers, proposals and cross-model status; test
+statistics fold into a details block.  Then the model's assumptions, the
+parameters, the full tables, identities, the claims audit (failures first)
+and the errata.
+
+Every table goes through :mod:`gamelab.format` (labels from the
+declarations, percentages, no ``nan``, every cell escaped); the page is a
+Jinja2 template with autoescaping, so a name from a user's file can never
+become markup.
 """
+
 from __future__ import annotations
 
 import dataclasses
-import io
-import re
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from .report_data import ReportData, WinTable, compute_report
+from . import format as fmt
+from .report_claims import claims_section, plain_paths
+from .report_data import Finding, ReportData, WinTable, compute_report
 from .store import ChunkStore
 
 
 @dataclasses.dataclass
 class Block:
-    kind: str            # text, list, heading, pre, table, figure
+    kind: str  # text, list, heading, pre, table, figure, html, details
     body: Any
-    caption: str = ""
+    caption: str = ""  # a figure's caption, a details block's summary line
     css: str = ""
 
 
@@ -42,180 +47,432 @@ class Section:
     blocks: list
 
 
-def table_html(df: pd.DataFrame, *, precision: int = 3, percent: tuple = ()) -> str:
-    """A DataFrame as an escaped HTML table (pandas Styler)."""
-    df = df.copy()
-    for c in percent:
-        if c in df:
-            df[c] = df[c] * 100
-    sty = (df.style.format(precision=precision, escape="html", na_rep="")
-           .format_index(escape="html", axis=0).format_index(escape="html", axis=1))
-    if not isinstance(df.index, pd.MultiIndex) and df.index.equals(pd.RangeIndex(len(df))):
-        sty = sty.hide(axis="index")
-    text = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
-    if text:
-        sty = sty.set_properties(subset=text, **{"text-align": "left"})
-    return sty.to_html()
+def table_html(df: pd.DataFrame, **kw) -> str:
+    """A DataFrame as an escaped, readable HTML table (see :func:`gamelab.format.table_html`)."""
+    return fmt.table_html(df, **kw)
 
 
 def figure_svg(fig) -> str:
-    import matplotlib.pyplot as plt
-
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
-    plt.close(fig)
-    svg = buf.getvalue()
-    svg = svg[svg.index("<svg"):]  # drop the XML prolog and doctype: inline SVG
-    return re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    return fmt.figure_svg(fig)
 
 
-def _figure():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+# -- the first screen ----------------------------------------------------------------
 
 
-# -- the parts of a report ---------------------------------------------------------------
+def players_words(n: int) -> str:
+    return f"{n}-player"
 
-def win_blocks(wins: list[WinTable]) -> tuple[list, list]:
-    """Win-rate tables per grouping with a chi-square verdict; verdict lines."""
+
+def subject(by: str, group) -> str:
+    """How a sentence names a group: ``Seat 1``, ``The heavy style``."""
+    if by == "seat":
+        return f"Seat {group}"
+    return f"The {fmt.choice_label(group)} {fmt.words(by)}"
+
+
+def sureness(f: Finding) -> str:
+    """How sure the finding is, in words ("clear" / "not yet clear, N more
+    games would settle it").  One small function so a sequential test can
+    replace the normal approximation."""
+    if f.decision is not None:
+        return f.decision
+    if f.clear:
+        return "clear"
+    more = f.more_games
+    if more is None or more > 50 * f.games:
+        return f"no clear imbalance: fair to within {((f.high - f.low) / 2) * 100:.1f} points"
+    return f"not yet clear, about {more:,} more games would settle it"
+
+
+def sentence(f: Finding) -> str:
+    """``Seat 1 wins 41.7 % of 4-player games against a fair 25.0 % (+16.7 points): clear.``"""
+    verb = "wins"
+    other = ""
+    if f.weakest is not None and f.weakest_rate is not None and f.weakest != f.group:
+        other = (
+            f"; {subject(f.by, f.weakest)[0].lower() + subject(f.by, f.weakest)[1:]} "
+            f"{'only ' if f.weakest_rate < f.fair else ''}{f.weakest_rate * 100:.1f} %"
+        )
+    return (
+        f"{subject(f.by, f.group)} {verb} {f.rate * 100:.1f} % of its {players_words(f.players)} games "
+        f"against a fair {f.fair * 100:.1f} % ({fmt.points(f.effect)}, 95 % interval "
+        f"{f.low * 100:.1f}–{f.high * 100:.1f} %){other}: {sureness(f)}."
+    )
+
+
+def chart_panels(data: ReportData) -> list[fmt.WinPanel]:
+    """One panel per player count and grouping with more than one group."""
+    return [
+        fmt.WinPanel(f"{w.players} players, by {fmt.words(w.by)}", w.table, w.by, 1 / w.players)
+        for w in data.wins
+        if len(w.table) > 1
+    ]
+
+
+def win_chart(data: ReportData) -> str:
+    panels = chart_panels(data)
+    if not panels:
+        return ""
+    groups = list(dict.fromkeys(p.by for p in panels))
+    ordered = [p for by in groups for p in panels if p.by == by]  # a row per grouping, a column per count
+    columns = (
+        len(data.counts)
+        if all(sum(p.by == by for p in panels) == len(data.counts) for by in groups)
+        else min(4, len(panels))
+    )
+    return figure_svg(fmt.win_rate_chart(ordered, columns=columns))
+
+
+def provenance(data: ReportData) -> str:
+    seats = "; ".join(f"{n} players: {data.lineup(n)}" for n in data.counts)
+    games = ", ".join(f"{data.runs[n].games:,}" for n in data.counts)
+    return (
+        f"Agents at the table: {seats}. Model: {data.profile or 'default model'}. "
+        f"Games per player count: {games} (seed {data.seed})."
+    )
+
+
+def summary_section(data: ReportData) -> Section:
+    blocks = [Block("text", provenance(data), css="meta")]
+    sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
+    blocks.append(Block("list", sentences or [("", "One group per table: nothing to compare.")], css="verdict"))
+    chart = win_chart(data)
+    if chart:
+        blocks.append(
+            Block(
+                "figure",
+                chart,
+                caption="Win rate per seat with its 95 % interval; the dashed line "
+                "is the fair share (1 / players). Red: the interval "
+                "excludes the fair share.",
+            )
+        )
+    for title, value in (
+        ("Top levers: one step of each rule, played on the same deals", data.levers),
+        ("What to change: the tuner's verified proposals", data.proposals),
+    ):
+        if value is None:
+            continue
+        blocks.append(Block("heading", title))
+        blocks.append(Block("text", value) if isinstance(value, str) else Block("table", table_html(value)))
+    if data.cross_model is not None:
+        from .report_tools import cross_model_summary
+
+        blocks.append(Block("heading", "Across agent models: does each verdict survive another model?"))
+        if isinstance(data.cross_model, str):
+            blocks.append(Block("text", data.cross_model))
+        else:
+            shown = data.cross_model.drop(columns=["words"]).map(lambda x: str(x).replace("_", " "))
+            blocks.append(Block("text", cross_model_summary(data.cross_model)))
+            blocks.append(
+                Block("details", [Block("table", table_html(shown))], caption="Every verdict, model by model")
+            )
+    status = []
+    if len(data.identities):
+        from .identities import summary
+
+        status.append(("", f"Identities: {summary(data.identities)}."))
+    if data.claims is not None:
+        from .report_claims import claim_rows
+
+        state = claim_rows(data.claims.audit)["_state"].value_counts()
+        status.append(
+            (
+                "",
+                f"Rulebook claims: of {int(state.sum())} published figures {state.get('holds', 0)} "
+                f"hold, {state.get('fails', 0)} fail, {state.get('not measured', 0)} not measured "
+                "(see the claims audit).",
+            )
+        )
+    if status:
+        blocks.append(Block("list", status, css="status"))
+    stats_lines = [Block("text", line) for line in chi_lines(data.wins)]
+    if stats_lines:
+        blocks.append(Block("details", stats_lines, caption="Test statistics (chi-square tests of equal wins)"))
+    return Section("summary", "Balance review", blocks)
+
+
+def chi_lines(wins: list[WinTable]) -> list[str]:
+    out = []
+    for w in wins:
+        if w.chi is None:
+            continue
+        fair = "no evidence that they differ" if w.chi.pvalue >= 0.05 else "they do not win equally"
+        out.append(
+            f"{w.players} players, by {fmt.words(w.by)}: chi-square {w.chi.statistic:.1f} on {w.chi.df} "
+            f"degrees of freedom, p = {w.chi.pvalue:.3g}: {fair}."
+        )
+    return out
+
+
+# -- the other sections --------------------------------------------------------------
+
+
+def win_table(w: WinTable) -> pd.DataFrame:
+    """A win table as a designer reads it: group, seats, win rate with its
+    interval, share of games won, mean score with its interval."""
+    t = w.table
+    out = pd.DataFrame(
+        {
+            fmt.words(w.by): [fmt.group_label(w.by, v) for v in t[w.by]],
+            "seats played": t["n"],
+            "win rate": t["win_rate"],
+            "95 % interval": [fmt.interval(lo, hi, percent=True) for lo, hi in zip(t["win_low"], t["win_high"])],
+        }
+    )
+    if "share_of_games_won" in t:
+        out["share of games won"] = t["share_of_games_won"]
+    if "score_mean" in t:
+        out["mean score"] = t["score_mean"]
+        out["score interval"] = [fmt.interval(lo, hi) for lo, hi in zip(t["score_low"], t["score_high"])]
+    return out
+
+
+def win_blocks(wins: list[WinTable]) -> list:
+    """Win-rate tables per grouping, in words and percent."""
     blocks: list = []
-    verdicts: list = []
-    primary: dict[int, str] = {}  # per player count: the first grouping with more than one group
     for w in wins:
-        if len(w.table) > 1:
-            primary.setdefault(w.players, w.by)
-    for w in wins:
-        t, by, n_players, chi = w.table, w.by, w.players, w.chi
-        blocks.append(Block("heading", f"{n_players} players: win rate by {by}"))
-        blocks.append(Block("table", table_html(
-            t.rename(columns={"win_rate": "win %", "win_low": "low %", "win_high": "high %",
-                              "share_of_games_won": "games won %"}),
-            percent=("win %", "low %", "high %", "games won %"))))
-        if chi is not None and by == primary.get(n_players):
-            hi, lo = t.loc[t["win_rate"].idxmax()], t.loc[t["win_rate"].idxmin()]
-            verdicts.append(("", f"{n_players} players: strongest {by} {hi[by]} "
-                                 f"{hi['win_rate'] * 100:.1f}% [{hi['win_low'] * 100:.1f}, {hi['win_high'] * 100:.1f}], "
-                                 f"weakest {lo[by]} {lo['win_rate'] * 100:.1f}% "
-                                 f"[{lo['win_low'] * 100:.1f}, {lo['win_high'] * 100:.1f}] (per-seat win rates; "
-                                 f"fair {100 / n_players:.1f}%)"))
-        if chi is not None:
-            fair = "no evidence that they differ" if chi.pvalue >= 0.05 else "they do not win equally"
-            css = "ok" if chi.pvalue >= 0.05 else "warn"
-            line = (f"{n_players} players, by {by}: chi-square {chi.statistic:.1f} on {chi.df} df, "
-                    f"p = {chi.pvalue:.3g}: {fair}; rates {t['win_rate'].min() * 100:.1f}% to "
-                    f"{t['win_rate'].max() * 100:.1f}%")
-            blocks.append(Block("text", line))
-            verdicts.append((css, line))
-    return blocks, verdicts
+        blocks.append(Block("heading", f"{w.players} players: win rate by {fmt.words(w.by)}"))
+        blocks.append(Block("table", table_html(win_table(w), percent=("win rate", "share of games won"))))
+    return blocks
 
 
 def score_figure(frames: dict[int, pd.DataFrame], group: str) -> str:
-    plt = _figure()
-    n = len(frames)
-    fig, axes = plt.subplots(1, n, figsize=(3.6 * n, 3.0), squeeze=False)
-    for ax, (players, df) in zip(axes[0], frames.items()):
-        for key, g in df.groupby(group if group in df else "seat"):
-            ax.hist(g["score"], bins=30, histtype="step", density=True, label=str(key))
-        ax.set_title(f"{players} players")
-        ax.set_xlabel("final score")
-    axes[0][0].set_ylabel("density")
-    axes[0][-1].legend(fontsize=7, title=group)
-    fig.tight_layout()
-    return figure_svg(fig)
+    return figure_svg(fmt.score_multiples(frames, group))
 
 
-def claims_blocks(data: ReportData) -> tuple[list, tuple[int, int] | None]:
-    c = data.claims
-    if c is None:
-        return [Block("text", "No claims audit for this game yet.")], None
-    audit, exact = c.audit, c.exact
-    cols = [k for k in ("section", "table", "row", "column", "value", "ours", "low", "high", "n", "inside", "note")
-            if k in audit]
-    blocks = [Block("text", f"{c.inside} of {c.judged} published figures reproduced: {c.held} of "
-                            f"{int(exact.sum())} rules-decided figures hold exactly (up to their printed "
-                            f"rounding), {c.inside - c.held} of {c.judged - int(exact.sum())} simulated cells lie "
-                            f"inside our 95% interval ({data.n_games} games per player count, seed {data.seed})."),
-              Block("table", table_html(audit[cols].rename(columns={"value": "published"})))]
-    if c.conclusions is not None:
-        blocks += [Block("heading", "The rulebook's balance conclusions"),
-                   Block("text", "Each statement tested against the runner-up: difference of per-seat win rates "
-                                 "with its 95% interval (two-proportion test)."),
-                   Block("table", table_html(c.conclusions))]
-    return blocks, (c.inside, c.judged)
+def design_blocks(data: ReportData) -> list:
+    d = data.design
+    if d is None or not len(d):
+        return [Block("text", "No design metrics.")]
+    rows = []
+    for _, g in d.groupby("metric", sort=False):
+        first = g.iloc[0]
+        row = {"metric": first["label"], "meaning": first["doc"]}
+        for _, r in g.iterrows():
+            pct = bool(r["percent"])
+            row[f"{r['players']} players"] = (
+                f"{fmt.number(r['value'], percent=pct)} ({fmt.interval(r['low'], r['high'], percent=pct)})"
+            )
+        rows.append(row)
+    return [
+        Block("text", "Each metric with its 95 % bootstrap interval over deals, per player count."),
+        Block("table", table_html(pd.DataFrame(rows), css="wrap")),
+    ]
 
 
 def parameter_section(params) -> Section:
+    from .params import specs
+
     changed = params.changed()
-    ptab = pd.DataFrame([{"parameter": s.name, "value": _value_text(getattr(params, s.name), s.default),
-                          "rulebook": _value_text(s.default, s.default),
-                          "section": s.section, "meaning": s.doc} for s in _specs(params)])
-    ptab = ptab.sort_values("parameter", key=lambda c: ~c.isin(list(changed)), kind="stable").reset_index(drop=True)
-    return Section("parameters", "Parameters", [
-        Block("text", "Changed from the rulebook: " + (", ".join(f"{k} = {v}" for k, v in changed.items())
-                                                       if changed else "nothing (the rulebook's rules).")),
-        Block("table", table_html(ptab))])
+    ptab = pd.DataFrame(
+        [
+            {
+                "parameter": fmt.param_label(s),
+                "value": _value_text(getattr(params, s.name), s.default),
+                "rulebook": _value_text(s.default, s.default),
+                "section": s.section,
+                "meaning": s.doc,
+                "_changed": s.name in changed,
+            }
+            for s in specs(params)
+        ]
+    )
+    ptab = ptab.sort_values("_changed", ascending=False, kind="stable").drop(columns="_changed")
+    said = ", ".join(f"{fmt.param_label(_spec(params, k))} = {_value_text(v, v)}" for k, v in changed.items())
+    return Section(
+        "parameters",
+        "Parameters",
+        [
+            Block("text", "Changed from the rulebook: " + (said if changed else "nothing (the rulebook's rules).")),
+            Block(
+                "details",
+                [Block("table", table_html(ptab, css="wrap"))],
+                caption=f"All {len(ptab)} parameters with their meaning",
+            ),
+        ],
+    )
+
+
+def _spec(params, name):
+    from .params import specs
+
+    return next(s for s in specs(params) if s.name == name)
+
+
+def identity_blocks(data: ReportData) -> list:
+    from .identities import summary
+
+    ids = data.identities
+    if not len(ids):
+        return [Block("text", "No identities for this game.")]
+    ref_n = 4 if 4 in data.frames else data.counts[0]
+    shown = ids.copy()
+    shown["interval"] = [fmt.interval(lo, hi) for lo, hi in zip(shown["sim_low"], shown["sim_high"])]
+    keep = ["identity", "quantity", "rulebook", "exact", "exact_at_rulebook", "simulated", "interval", "status"]
+    labels = {
+        "exact": "exact here",
+        "exact_at_rulebook": "exact at the rulebook's rules",
+        "simulated": "simulated",
+        "interval": "95 % interval",
+    }
+    text = (
+        f"{summary(ids)}. Exact values from the parameters; simulated values from this report's games "
+        f"(rows without a player count: the {ref_n}-player games). A rulebook figure is judged only at the "
+        "rules it was stated for: after a rule change it stays as a reference beside the new value."
+    )
+    return [Block("text", text), Block("table", table_html(shown, keep=keep, labels=labels, css="wrap"))]
 
 
 def diff_section(data: ReportData) -> Section:
-    blocks = [Block("text", "Paired differences (this report's parameters minus the baseline), played on "
-                            "the same deals; an interval that excludes 0 is a real change.")]
+    blocks = [
+        Block(
+            "text",
+            "Paired differences (this report's parameters minus the baseline), played on "
+            "the same deals; an interval that excludes 0 is a real change.",
+        )
+    ]
     for n, by, d in data.diffs or []:
-        blocks += [Block("heading", f"{n} players, by {by}"), Block("table", table_html(d))]
-    diff = {k: (getattr(data.baseline, k), v) for k, v in data.params.as_dict().items()
-            if getattr(data.baseline, k) != v}
-    blocks.insert(0, Block("text", "Baseline differs in: " + ", ".join(f"{k}: {a} -> {b}"
-                                                                       for k, (a, b) in diff.items())))
+        blocks += [
+            Block("heading", f"{n} players: change in win rate by {fmt.words(by)}"),
+            Block("table", table_html(diff_table(d))),
+        ]
+    diff = {
+        k: (getattr(data.baseline, k), v) for k, v in data.params.as_dict().items() if getattr(data.baseline, k) != v
+    }
+    blocks.insert(
+        0,
+        Block(
+            "text",
+            "Baseline differs in: " + ", ".join(f"{k.replace('_', ' ')}: {a} → {b}" for k, (a, b) in diff.items()),
+        ),
+    )
     return Section("diff", "Against the baseline", blocks)
+
+
+def diff_table(d: pd.DataFrame) -> pd.DataFrame:
+    """A paired difference of win rates in words: group, change in points, interval, games."""
+    by = d["by"].iloc[0] if len(d) else "group"
+    return pd.DataFrame(
+        {
+            fmt.words(by): [fmt.group_label(by, g) for g in d["group"]],
+            "change": [fmt.points(x) for x in d["difference"]],
+            "95 % interval": [
+                f"{fmt.points(lo).removesuffix(' points')} to {fmt.points(hi)}" for lo, hi in zip(d["low"], d["high"])
+            ],
+            "real change": ["yes" if lo > 0 or hi < 0 else "no" for lo, hi in zip(d["low"], d["high"])],
+            "games": d["n"],
+        }
+    )
+
+
+def reproduce_section(data: ReportData) -> Section:
+    repro = pd.DataFrame(
+        [
+            {
+                "players": n,
+                "games": data.runs[n].games,
+                "seed": data.seed,
+                "agents": data.lineup(n),
+                "precision target": data.precision,
+                "target met": data.runs[n].target_met,
+            }
+            for n in data.counts
+        ]
+    )
+    return Section(
+        "reproduce",
+        "Sample sizes and how to reproduce",
+        [
+            Block("table", table_html(repro)),
+            Block(
+                "pre",
+                f"gamelab {data.version}\n"
+                + _command(data.game.name, data.params, data.n_games, data.seed, data.precision),
+            ),
+        ],
+    )
 
 
 def sections_of(data: ReportData) -> list[Section]:
     """The report's sections, in reading order, from the computed data."""
-    game, counts, frames = data.game, data.counts, data.frames
-    sections, verdicts = [parameter_section(data.params)], []
-    repro = pd.DataFrame([{"players": n, "games": data.runs[n].games, "seed": data.seed,
-                           "lineup": ", ".join(data.runs[n].lineup), "precision target": data.precision,
-                           "target met": data.runs[n].target_met} for n in counts])
-    sections.append(Section("reproduce", "Sample sizes and how to reproduce", [
-        Block("table", table_html(repro)),
-        Block("pre", f"gamelab {data.version}\n" + _command(game.name, data.params, data.n_games, data.seed,
-                                                             data.precision))]))
-    blocks, v = win_blocks(data.wins)
-    verdicts += v
-    sections.append(Section("win-rates", "Win rates", blocks))
-    sections.append(Section("metrics", "Design metrics", [
-        Block("text", "balance: 1 minus the largest gap between seat win rates; first-seat advantage: seat 1's "
-                      "win rate minus 1/players; decisiveness: share of games with a single winner; margin: mean "
-                      "score gap between first and second place."),
-        Block("table", table_html(data.metrics))]))
+    game = data.game
+    sections = [
+        summary_section(data),
+        Section(
+            "assumptions",
+            "Model assumptions",
+            [Block("text", plain_paths(game.assumptions) or "The agents' model is not described.")],
+        ),
+        parameter_section(data.params),
+        Section("win-rates", "Win rates", win_blocks(data.wins)),
+        Section("metrics", "Design metrics", design_blocks(data)),
+    ]
     group = game.report_groups[0] if game.report_groups else "seat"
-    sections.append(Section("scores", "Score distributions",
-                            [Block("figure", score_figure(frames, group), caption=f"Final scores by {group}")]))
-    ref_n = 4 if 4 in frames else counts[0]
-    ids = data.identities
-    holds = ids["status"].str.startswith("holds").sum()
-    sections.append(Section("identities", "Identities", [
-        Block("text", f"Exact values from the parameters; simulated values from this report's games (rows "
-                      f"without a player count: the {ref_n}-player games)."),
-        Block("table", table_html(ids))]))
-    if len(ids):
-        verdicts.append(("ok" if holds == len(ids) else "warn", f"Identities: {holds} of {len(ids)} hold."))
+    sections.append(
+        Section(
+            "scores",
+            "Score distributions",
+            [Block("figure", score_figure(data.frames, group), caption=f"Final scores by {fmt.words(group)}")],
+        )
+    )
+    if data.skill is not None:
+        sections.append(skill_section(data.skill))
+    sections.append(Section("identities", "Identities", identity_blocks(data)))
     if data.baseline is not None:
         sections.append(diff_section(data))
     if data.with_claims:
-        blocks, counts_in = claims_blocks(data)
-        if counts_in:
-            verdicts.append(("ok" if counts_in[0] == counts_in[1] else "warn",
-                             f"Rulebook claims: {counts_in[0]} of {counts_in[1]} published cells reproduced."))
-        blocks += [Block("heading", "Errata"), Block("pre", data.errata or "None recorded.")]
-        sections.append(Section("claims", "Rulebook claims audit and errata", blocks))
+        sections.append(claims_section(data))
     if data.playtests:
         sections.append(Section("playtests", "Playtest replays", playtest_blocks(data.playtests)))
-    sections.append(Section("assumptions", "Model assumptions",
-                            [Block("text", game.assumptions or "See docs/agents.md.")]))
-    sections.insert(0, Section("summary", "Summary verdict", [Block("list", verdicts, css="verdict")]))
+    sections.append(reproduce_section(data))
     return sections
+
+
+def skill_section(sk) -> Section:
+    """The skill ladder: each level against the level below, and how much is luck."""
+    rows = []
+    for lv in sk.levels:
+        if lv["below"] is None:
+            continue
+        rows.append(
+            {
+                "agent": fmt.choice_label(lv["agent"]),
+                "against": f"{fmt.choice_label(lv['below'])} on the other seats",
+                "win rate": fmt.number(lv["win_rate_vs_below"], percent=True),
+                "95 % interval": fmt.interval(lv["low"], lv["high"], percent=True),
+                "fair share": fmt.number(lv["fair"], percent=True),
+                "beats the level below": "yes" if lv["beats_below"] else "not shown",
+                "games": f"{lv['games']:,}",
+            }
+        )
+    luck = sk.luck
+    text = (
+        f"Luck: one {fmt.choice_label(luck['weakest'])} seat among {fmt.choice_label(luck['strongest'])} seats still "
+        f"wins {fmt.number(luck['weakest_wins'], percent=True)} of {sk.players}-player games "
+        f"({fmt.interval(luck['low'], luck['high'], percent=True)}; fair "
+        f"{fmt.number(luck['fair'], percent=True)}), and the deal explains "
+        f"{fmt.number(luck['deal_share'], percent=True)} of its score variance."
+    )
+    return Section(
+        "skill",
+        "Skill and luck",
+        [
+            Block(
+                "text",
+                f"The game's agents from weakest to strongest, {sk.players} players: one seat of each "
+                "level against the level below on every other seat, every seat rotation of the same deals.",
+            ),
+            Block("table", table_html(pd.DataFrame(rows))),
+            Block(
+                "figure",
+                sk.figure_svg,
+                caption="Win rate of each level against the level below (95 % interval); "
+                "the dashed line is the fair share.",
+            ),
+            Block("text", text),
+        ],
+    )
 
 
 def render_report(data: ReportData) -> str:
@@ -225,19 +482,56 @@ def render_report(data: ReportData) -> str:
     env = Environment(loader=PackageLoader("gamelab", "templates"), autoescape=select_autoescape(["j2", "html"]))
     return env.get_template("report.html.j2").render(
         title=f"{data.game.title or data.game.name} balance report" + (f": {data.label}" if data.label else ""),
-        version=data.version, built=data.built,
-        subtitle=f"players {', '.join(map(str, data.counts))}; seed {data.seed}", sections=sections_of(data))
+        version=data.version,
+        built=data.built,
+        subtitle=f"players {', '.join(map(str, data.counts))}; seed {data.seed}",
+        sections=sections_of(data),
+    )
 
 
-def build_report(game: str, *, params=None, n_games: int = 20_000, seed: int = 0, precision: float | None = None,
-                 baseline=None, workers: int = 1, out: str | Path | None = None, claims: bool = True,
-                 store: ChunkStore | None = None, progress: bool | None = None,
-                 player_counts=None, lineups: dict | None = None, label: str = "",
-                 playtests=()) -> Path:
-    """Compute the report, render it and write it (default ``reports/<game>.html``)."""
-    data = compute_report(game, params=params, n_games=n_games, seed=seed, precision=precision,
-                          baseline=baseline, workers=workers, claims=claims, store=store, progress=progress,
-                          player_counts=player_counts, lineups=lineups, label=label, playtests=playtests)
+def build_report(
+    game: str,
+    *,
+    params=None,
+    n_games: int = 20_000,
+    seed: int = 0,
+    precision: float | None = None,
+    baseline=None,
+    workers: int = 1,
+    out: str | Path | None = None,
+    claims: bool = True,
+    store: ChunkStore | None = None,
+    progress: bool | None = None,
+    player_counts=None,
+    lineups: dict | None = None,
+    label: str = "",
+    playtests=(),
+    profile=None,
+    tools=None,
+    **extra,
+) -> Path:
+    """Compute the report, render it and write it (default ``reports/<game>.html``
+    at the workspace root).  ``extra``: ReportData's optional fields
+    (``profile``, ``levers``, ``proposals``, ``cross_model``)."""
+    data = compute_report(
+        game,
+        params=params,
+        n_games=n_games,
+        seed=seed,
+        precision=precision,
+        baseline=baseline,
+        workers=workers,
+        claims=claims,
+        store=store,
+        progress=progress,
+        player_counts=player_counts,
+        lineups=lineups,
+        label=label,
+        playtests=playtests,
+        profile=profile,
+        tools=tools,
+        **extra,
+    )
     html = render_report(data)
     from .paths import reports_dir
 
@@ -255,8 +549,14 @@ def playtest_blocks(playtests) -> list:
         ledger = pt.ledger
         blocks.append(Block("heading", f"{pt.path.name} ({ledger['game']})"))
         mism = ledger["mismatches"]
-        items = [("warn", f"{m['key']}{''.join(f'[{i}]' for i in m['index'])}: record says {m['expected']!r}, "
-                          f"rules give {m['actual']!r}") for m in mism]
+        items = [
+            (
+                "warn",
+                f"{m['key']}{''.join(f'[{i}]' for i in m['index'])}: record says {m['expected']!r}, "
+                f"rules give {m['actual']!r}",
+            )
+            for m in mism
+        ]
         blocks.append(Block("list", items or [("ok", "The record's expect agrees with the rules everywhere.")]))
         for title, frame in pt.tables:
             blocks += [Block("text", title), Block("table", table_html(frame))]
@@ -268,16 +568,18 @@ def _value_text(value, default) -> str:
     if isinstance(value, tuple) and len(value) > 12:
         if value == default:
             return f"the rulebook's ({len(value)} items)"
-        changed = [i + 1 for i in range(max(len(value), len(default)))
-                   if i >= len(value) or i >= len(default) or value[i] != default[i]]
+        changed = [
+            i + 1
+            for i in range(max(len(value), len(default)))
+            if i >= len(value) or i >= len(default) or value[i] != default[i]
+        ]
         shown = ", ".join(f"{i}: {value[i - 1] if i <= len(value) else '-'}" for i in changed[:12])
         return f"{len(value)} items; changed {shown}" + (" ..." if len(changed) > 12 else "")
-    return str(value)
-
-
-def _specs(params):
-    from .params import specs
-    return specs(params)
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value))
+    if isinstance(value, str):
+        return fmt.choice_label(value)
+    return fmt.number(value) if not isinstance(value, bool) else ("yes" if value else "no")
 
 
 def _command(game, params, n_games, seed, precision) -> str:
@@ -285,6 +587,7 @@ def _command(game, params, n_games, seed, precision) -> str:
     if precision:
         cmd += f" --precision {precision}"
     if params.changed():
-        cmd += " --params FILE   # FILE: " + str({k: list(v) if isinstance(v, tuple) else v
-                                                  for k, v in params.changed().items()})
+        cmd += " --params FILE   # FILE: " + str(
+            {k: list(v) if isinstance(v, tuple) else v for k, v in params.changed().items()}
+        )
     return cmd

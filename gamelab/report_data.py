@@ -8,17 +8,19 @@ rulebook's conclusions, paired differences against a baseline, replayed
 playtests.  :mod:`gamelab.report` renders a :class:`ReportData`; a notebook
 or another renderer may use the same object.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import math
 import re
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from . import __version__, registry, stats, sweep
+from . import __version__, balance, registry, stats, sweep
 from .contract import Game
 from .identities import identity_table
 from .store import ChunkStore
@@ -30,14 +32,121 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 class WinTable:
     players: int
     by: str
-    table: pd.DataFrame               # stats.win_table plus share_of_games_won
-    chi: Any | None                   # stats.equal_wins result (None: one group)
+    table: pd.DataFrame  # stats.win_table plus share_of_games_won
+    chi: Any | None  # stats.equal_wins result (None: one group)
+
+
+@dataclasses.dataclass
+class Finding:
+    """The largest departure from the fair share at one player count: the
+    group whose per-seat win rate is furthest from 1 / players."""
+
+    players: int
+    by: str
+    group: Any
+    rate: float
+    low: float
+    high: float
+    fair: float
+    games: int
+    weakest: Any = None  # the group at the other end, and its rate
+    weakest_rate: float | None = None
+    decision: str | None = None  # the sequential test's answer, in words (report_tools.decide_findings)
+
+    @property
+    def effect(self) -> float:
+        return self.rate - self.fair
+
+    @property
+    def clear(self) -> bool:
+        """The 95 % interval excludes the fair share."""
+        return self.low > self.fair or self.high < self.fair
+
+    @property
+    def more_games(self) -> int | None:
+        """Games still needed for the interval to exclude the fair share if
+        the effect stays as measured (normal approximation: the half-width
+        shrinks as 1 / sqrt(games)); 0 when already clear, None for no effect."""
+        return more_games_needed(self.effect, (self.high - self.low) / 2, self.games)
+
+
+def more_games_needed(effect: float, half_width: float, games: int) -> int | None:
+    """Games to add to ``games`` so that a 95 % interval of half-width
+    ``half_width`` narrows below ``|effect|`` (half-width ~ 1 / sqrt(games)),
+    rounded up to two significant digits; None when the effect is 0."""
+    if abs(effect) >= half_width:
+        return 0
+    if effect == 0:
+        return None
+    more = games * ((half_width / abs(effect)) ** 2 - 1)
+    digits = max(0, int(math.floor(math.log10(more))) - 1) if more >= 1 else 0
+    return int(math.ceil(more / 10**digits) * 10**digits)
+
+
+def finding(wins: list[WinTable], players: int, games: int) -> Finding | None:
+    """The largest departure from the fair share among the groupings of one
+    player count (groupings with a single group are skipped)."""
+    fair = 1 / players
+    best = None
+    for w in wins:
+        t = w.table
+        if w.players != players or len(t) < 2:
+            continue
+        i = (t["win_rate"] - fair).abs().idxmax()
+        j = t["win_rate"].idxmin() if t.loc[i, "win_rate"] > fair else t["win_rate"].idxmax()  # the other end
+        f = Finding(
+            players,
+            w.by,
+            t.loc[i, w.by],
+            float(t.loc[i, "win_rate"]),
+            float(t.loc[i, "win_low"]),
+            float(t.loc[i, "win_high"]),
+            fair,
+            games,
+            t.loc[j, w.by],
+            float(t.loc[j, "win_rate"]),
+        )
+        if best is None or abs(f.effect) > abs(best.effect):
+            best = f
+    return best
+
+
+def design_table(game: Game, frames: dict[int, pd.DataFrame]) -> pd.DataFrame:
+    """Every balance metric the game has (:func:`gamelab.balance.catalogue`)
+    per player count with its 95 % bootstrap interval; a metric a game's
+    table cannot give (no length column, ...) is left out."""
+    from .errors import GamelabError
+
+    rows = []
+    for n, frame in frames.items():
+        usable = []
+        for m in balance.catalogue(game).values():
+            try:
+                m.columns(frame.head(2 * n))
+            except (GamelabError, KeyError):
+                continue
+            usable.append(m)
+        est = balance.estimate(frame, usable)
+        for m, (_, r) in zip(usable, est.iterrows()):
+            rows.append(
+                {
+                    "players": n,
+                    "metric": m.name,
+                    "label": m.label,
+                    "doc": m.doc,
+                    "percent": m.percent,
+                    "value": r["value"],
+                    "low": r["low"],
+                    "high": r["high"],
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 @dataclasses.dataclass
 class ClaimsData:
     audit: pd.DataFrame
-    exact: pd.Series                  # rows decided by the rules alone
+    exact: pd.Series  # rows decided by the rules alone
     conclusions: pd.DataFrame | None
 
     @property
@@ -57,7 +166,7 @@ class ClaimsData:
 class Playtest:
     path: Path
     ledger: dict
-    tables: list                      # [(title, DataFrame)]
+    tables: list  # [(title, DataFrame)]
 
 
 @dataclasses.dataclass
@@ -75,12 +184,41 @@ class ReportData:
     metrics: pd.DataFrame
     identities: pd.DataFrame
     diffs: list[tuple[int, str, pd.DataFrame]] | None
-    with_claims: bool                 # the claims section was asked for
-    claims: ClaimsData | None         # None: not asked for, or the game publishes no figures
+    with_claims: bool  # the claims section was asked for
+    claims: ClaimsData | None  # None: not asked for, or the game publishes no figures
     errata: str
     playtests: list[Playtest]
     version: str = __version__
     built: str = ""
+    profile: str | None = None  # the agents' model profile the numbers come from (None: the default model)
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+    design: pd.DataFrame | None = None  # design_table: every balance metric with its interval
+    # filled by the tools that compute them (sensitivity, tuner, skill); rendered only when present
+    levers: pd.DataFrame | None = None  # the parameters that move balance most
+    proposals: pd.DataFrame | None = None  # rule changes a tuner proposes
+    cross_model: pd.DataFrame | str | None = None  # does the verdict hold under other agent models
+    skill: Any = None  # report_tools.SkillData: the skill ladder and luck measures
+
+    def lineup(self, players: int) -> str:
+        """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``)."""
+        seats = list(self.runs[players].lineup)
+        found = [re.fullmatch(r"(\D+)(\d+)", a) for a in seats]
+        numbered = [m for m in found if m is not None]
+        if (
+            len(seats) > 2
+            and len(numbered) == len(seats)
+            and len({m.group(1) for m in numbered}) == 1
+            and [int(m.group(2)) for m in numbered] == list(range(1, len(seats) + 1))
+        ):
+            return f"{seats[0]} to {seats[-1]}"  # mix1 ... mix4: one agent per seat, in order
+        out, i = [], 0
+        while i < len(seats):
+            j = i
+            while j < len(seats) and seats[j] == seats[i]:
+                j += 1
+            out.append(seats[i] if j - i == 1 else f"{seats[i]} × {j - i}")
+            i = j
+        return ", ".join(out)
 
     @property
     def frames(self) -> dict[int, pd.DataFrame]:
@@ -119,8 +257,7 @@ def claims_data(game: Game, n_games: int, seed: int, workers: int, progress) -> 
         return None
     from .claims import is_exact, load_claims
 
-    audit = game.claims.measure(load_claims(game.name), n_games=n_games, seed=seed, workers=workers,
-                                progress=progress)
+    audit = game.claims.measure(load_claims(game.name), n_games=n_games, seed=seed, workers=workers, progress=progress)
     conclusions = None
     if game.claims.conclusions is not None:
         conclusions = game.claims.conclusions(n_games=n_games, seed=seed, workers=workers, progress=progress)
@@ -137,10 +274,28 @@ def playtests_data(paths) -> list[Playtest]:
     return out
 
 
-def compute_report(name: str, *, params=None, n_games: int = 20_000, seed: int = 0,
-                   precision: float | None = None, baseline=None, workers: int = 1, claims: bool = True,
-                   store: ChunkStore | None = None, progress: bool | None = None, player_counts=None,
-                   lineups: dict | None = None, label: str = "", playtests=()) -> ReportData:
+def compute_report(
+    name: str,
+    *,
+    params=None,
+    n_games: int = 20_000,
+    seed: int = 0,
+    precision: float | None = None,
+    baseline=None,
+    workers: int = 1,
+    claims: bool = True,
+    store: ChunkStore | None = None,
+    progress: bool | None = None,
+    player_counts=None,
+    lineups: dict | None = None,
+    label: str = "",
+    playtests=(),
+    profile=None,
+    levers=None,
+    proposals=None,
+    cross_model=None,
+    tools=None,
+) -> ReportData:
     """Simulate and gather everything a report shows (see the module doc)."""
     from .executors import make_executor
 
@@ -148,28 +303,72 @@ def compute_report(name: str, *, params=None, n_games: int = 20_000, seed: int =
     params = params if params is not None else game.knobs()
     store = store or ChunkStore()
     counts = tuple(player_counts or game.report_players or range(game.players[0], game.players[1] + 1))
-    kw = dict(n_games=n_games, seed=seed, base_params=params, precision=precision, store=store,
-              progress=progress, max_games=max(n_games, 200_000))
+    kw = dict(
+        n_games=n_games,
+        seed=seed,
+        base_params=params,
+        precision=precision,
+        store=store,
+        progress=progress,
+        max_games=max(n_games, 200_000),
+    )
     executor = make_executor(workers)
     lineups = lineups or {}
-    runs = {n: sweep.run_cell(name, {"n_players": n}, executor=executor, lineup=lineups.get(n), **kw)
-            for n in counts}
+    runs = {n: sweep.run_cell(name, {"n_players": n}, executor=executor, lineup=lineups.get(n), **kw) for n in counts}
     frames = {n: r.frame for n, r in runs.items()}
     wins = [w for n in counts for w in win_tables(frames[n], game.report_groups, n)]
-    metrics = pd.DataFrame([{"players": n, **stats.design_metrics(frames[n]),
-                             "mean score": frames[n]["score"].mean()} for n in counts])
+    metrics = pd.DataFrame(
+        [{"players": n, **stats.design_metrics(frames[n]), "mean score": frames[n]["score"].mean()} for n in counts]
+    )
     diffs = None
     if baseline is not None:
         diffs = []
         for n in counts:
-            base = sweep.run_cell(name, {"n_players": n}, executor=executor, lineup=lineups.get(n),
-                                  **{**kw, "base_params": baseline})
-            diffs += [(n, by, sweep.paired_difference(frames[n], base.frame, by=by))
-                      for by in game.report_groups if by in frames[n]]
-    return ReportData(
-        game=game, params=params, baseline=baseline, n_games=n_games, seed=seed, precision=precision,
-        label=label, counts=counts, runs=runs, wins=wins, metrics=metrics,
-        identities=identity_table(name, params, frames=frames), diffs=diffs,
-        with_claims=claims, claims=claims_data(game, n_games, seed, workers, progress) if claims else None,
-        errata=errata_text(game) if claims else "", playtests=playtests_data(playtests),
-        built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"))
+            base = sweep.run_cell(
+                name, {"n_players": n}, executor=executor, lineup=lineups.get(n), **{**kw, "base_params": baseline}
+            )
+            diffs += [
+                (n, by, sweep.paired_difference(frames[n], base.frame, by=by))
+                for by in game.report_groups
+                if by in frames[n]
+            ]
+    data = ReportData(
+        game=game,
+        params=params,
+        baseline=baseline,
+        n_games=n_games,
+        seed=seed,
+        precision=precision,
+        label=label,
+        counts=counts,
+        runs=runs,
+        wins=wins,
+        metrics=metrics,
+        identities=identity_table(name, params, frames=frames),
+        diffs=diffs,
+        with_claims=claims,
+        claims=claims_data(game, n_games, seed, workers, progress) if claims else None,
+        errata=errata_text(game) if claims else "",
+        playtests=playtests_data(playtests),
+        built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
+        profile=_model_words(profile),
+        findings=[f for n in counts if (f := finding(wins, n, runs[n].games)) is not None],
+        design=design_table(game, frames),
+        levers=levers,
+        proposals=proposals,
+        cross_model=cross_model,
+    )
+    if tools is not None:
+        from .report_tools import run_tools
+
+        run_tools(data, tools, profile=None if isinstance(profile, str) else profile, store=store, workers=workers)
+    return data
+
+
+def _model_words(profile) -> str | None:
+    """How the first screen names the model: a profile's name, or None (the default model)."""
+    if profile is None or isinstance(profile, str):
+        return profile
+    from .profile import describe
+
+    return describe(profile)

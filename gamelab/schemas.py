@@ -41,6 +41,7 @@ class SweepSpec(_Strict):
     workers: Annotated[StrictInt, Field(ge=1, le=256)] | None = None
     out: StrictStr | None = None
     chunk_deals: PositiveInt | None = None
+    profile: StrictStr | None = None  # a player-model profile file (gamelab.profile)
 
 
 def _where(loc) -> str:

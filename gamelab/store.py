@@ -60,7 +60,7 @@ def code_fingerprint(game: str) -> str:
     every ``.py`` file of the game's package ``gamelab/<game>/`` (the toy
     game: ``gamelab/testing.py``), :data:`ALWAYS_SHARED`, and every
     top-level ``gamelab`` module any of these import, at module level or
-    inside a function, followed transitively (today for sbr and strand:
+    inside a function, followed transitively (today for the card games:
     runner, params, metrics, errors, stats, identities, claims, executors).
     The closure is deliberately wider than the play path: a change to a
     module that does not decide rows costs a recomputation, never a stale

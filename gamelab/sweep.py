@@ -1,7 +1,7 @@
 """Parameter sweeps: ``itertools.product`` over named parameters, each cell
 played on the same deals (common random numbers), summarised as tidy rows.
 
-    sweep("strand", {"sum_cap": [6, 7, 8], "n_players": [4, 6]}, n_games=20_000, seed=1)
+    sweep(GAME, {"sum_cap": [6, 7, 8], "n_players": [4, 6]}, n_games=20_000, seed=1)
 
 Grid keys are the game's declared parameters (``gamelab.params.specs``), the
 game's derived knobs (for example a scale of the node curve) and

@@ -1,13 +1,36 @@
 """Every notebook runs headless (nbclient, the venv's kernel) at a small size;
-committed notebooks carry no outputs."""
+committed notebooks carry no outputs; a balance panel, rendered as the
+notebook shows it, is read in Chromium."""
+
 import json
 from pathlib import Path
 
 import nbformat
 import pytest
+from browser import inspect_page
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+REPORTS = Path(__file__).resolve().parent.parent / "reports"
+RAW_KEYS = (
+    "win_rate",
+    "win_low",
+    "win_high",
+    "score_mean",
+    "first_p",
+    "inside True",
+    "nan",
+    "NaN",
+    "PosixPath",
+    "p_star",
+    "sim_low",
+    "exact_at_rulebook",
+)
+
+
+def _text(output) -> str:
+    data = output.get("data", {})
+    return output.get("text", "") + data.get("text/plain", "") + data.get("text/html", "")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -15,12 +38,38 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     raw = json.loads(path.read_text())
     assert not any(c.get("outputs") for c in raw["cells"] if c["cell_type"] == "code"), "commit without outputs"
     monkeypatch.setenv("GAMELAB_QUICK_GAMES", "300")
-    monkeypatch.chdir(tmp_path)  # caches and reports land in a scratch folder
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))  # reports and caches land in a scratch project
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+    if path.name == "tour.ipynb":
+        first = "".join(_text(o) for o in nb.cells[3].outputs)
+        assert "Cargo shown" in first and "<table" in first  # starts at a table's start, as a table
+        last = "".join(_text(o) for o in nb.cells[-1].outputs)
+        assert "PosixPath" not in last and '<a href="' in last and "reports/tour-strand-cap8.html</a>" in last
+        assert (tmp_path / "reports" / "tour-strand-cap8.html").exists()
 
 
 def test_there_are_notebooks():
-    assert {p.name for p in NOTEBOOKS} >= {"identity2_ev_threshold.ipynb", "strand_balance.ipynb"}
+    assert {p.name for p in NOTEBOOKS} >= {"identity2_ev_threshold.ipynb", "strand_balance.ipynb", "tour.ipynb"}
+
+
+def test_strand_panel_in_chromium(tmp_path):
+    from gamelab.store import ChunkStore
+    from gamelab.widgets import BalancePanel
+
+    panel = BalancePanel(
+        "strand", sliders=["sum_cap", "lone_penalty", "roles"], n_players=4, quick_games=300, store=ChunkStore(tmp_path)
+    )
+    panel.update()
+    out = tmp_path / "panel.html"
+    out.write_text(panel.snapshot_html(), encoding="utf-8")
+    page = inspect_page(out, screenshot=REPORTS / "strand-panel.png")
+    assert page["errors"] == [] and page["outside"] == [] and page["overflow"] == []
+    text = page["text"]
+    for key in RAW_KEYS:
+        assert key not in text, key
+    assert "sum cap: 7" in text and "roles: the first P roles" in text and "agent in seat 1: default lineup" in text
+    assert "Win rate by style (95 % interval; fair share 25.0 %)" in text and "seats played" in text
+    assert "%" in text and "<svg" in out.read_text()

@@ -46,7 +46,7 @@ def test_identities_command_and_parameter_file_errors(tmp_path, capsys):
     good.write_text("sum_cap: 8\n")
     assert cli.main(["identities", "strand", "--params", str(good)]) == 0
     out = capsys.readouterr().out
-    assert "with {'sum_cap': 8}" in out and "differs by +0.12" in out
+    assert "with {'sum_cap': 8}" in out and "reference (rules changed)" in out and "differs by +0.12" not in out
     bad = tmp_path / "bad.json"
     bad.write_text('{"lone_penalty": -1}')
     assert cli.main(["identities", "strand", "--params", str(bad)]) == 2

@@ -1,34 +1,243 @@
-"""Reports, looked at as a user would: built, opened in headless Chromium."""
+"""Reports, looked at as a user would: built, opened in headless Chromium,
+the first screen read and screenshot."""
+
+import dataclasses
 from pathlib import Path
 
-from browser import open_page
+import pandas as pd
+import pytest
+from browser import inspect_page
 
-from gamelab.report import build_report
+from gamelab import contract, registry
+from gamelab.identities import Row, identity_table, summary
+from gamelab.report import build_report, render_report, sentence
+from gamelab.report_data import ClaimsData, Finding, compute_report, more_games_needed
+from gamelab.stats import Estimate
 from gamelab.store import ChunkStore
 from gamelab.testing import ToyParams
 
-SECTIONS = ["summary", "parameters", "reproduce", "win-rates", "metrics", "scores", "identities", "diff",
-            "claims", "assumptions"]
+SECTIONS = [
+    "summary",
+    "assumptions",
+    "parameters",
+    "win-rates",
+    "metrics",
+    "scores",
+    "identities",
+    "diff",
+    "claims",
+    "reproduce",
+]
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
+RAW_KEYS = (
+    "win_rate",
+    "win_low",
+    "win_high",
+    "score_mean",
+    "seal_triggers_per_game",
+    "first_p",
+    "inside True",
+    "inside False",
+    "nan",
+    "NaN",
+    "PosixPath",
+    "gamelab/",
+    "docs/",
+    "data/claims",
+)
+
+ERRATA = """## TOY
+
+Rulebook `shared/seeds/000_toy.txt`; the record `data/playtests/toy_example.json` keeps its claims.
+
+1. **2.1: "a die has 6 faces".** The rules give 10 (see `gamelab/testing.py`). Test: `test_die_faces`.
+2. Scores are **whole** numbers, listed in `data/claims/toy_rules.csv`.
+"""
 
 
-def test_toy_report_in_chromium(tmp_path):
-    out = build_report("toy", params=ToyParams(bonus_scale=2.0), baseline=ToyParams(), n_games=1000, seed=1,
-                       store=ChunkStore(tmp_path / "cache"), out=tmp_path / "toy.html",
-                       lineups={2: ["strong", "weak"], 3: ["strong", "weak", "weak"]},
-                       label="<script>alert('label')</script>")
+def _toy_identities(params, **kw):
+    return [
+        Row("①", "faces of the die", 10, float(params.die)),
+        Row("②", "bonus multiplier", 1.0, float(params.bonus_scale)),
+        Row("③", "mean luck of a seat", 4.5, None, 0.05, sim_key="luck"),
+        Row("③", "mean luck, computed", None, (params.die - 1) / 2),
+    ]
+
+
+def _toy_simulated(params, frames):
+    f = next(iter(frames.values()))
+    m = float(f["luck"].mean())
+    return {"luck": Estimate(m, m - 0.1, m + 0.1, len(f))}
+
+
+@pytest.fixture
+def toy_with_identities(monkeypatch):
+    toy = registry.get("toy")
+    fake = dataclasses.replace(
+        toy, identities=contract.Identities(rows=_toy_identities, simulated=_toy_simulated), errata_heading="TOY"
+    )
+    real = registry.get
+    monkeypatch.setattr(registry, "get", lambda name: fake if name == "toy" else real(name))
+    return fake
+
+
+def _audit():
+    """A claims audit as a game's claims.measure returns it: 30 passes, 2 failures, 1 not measured."""
+    rows = [
+        dict(
+            section="appendix A",
+            table="race",
+            row=f"{k} players",
+            column="mean_final_square",
+            value=50.0 + k,
+            unit="square",
+            ours=50.0 + k,
+            low=49.0 + k,
+            high=51.0 + k,
+            n=20000.0,
+            inside=True,
+            note="",
+        )
+        for k in range(30)
+    ]
+    rows.append(
+        dict(
+            section="appendix A",
+            table="race",
+            row="4 players",
+            column="seal_triggers_per_game",
+            value=3.1,
+            unit="seals",
+            ours=4.6,
+            low=4.5,
+            high=4.7,
+            n=20000.0,
+            inside=False,
+            note="",
+        )
+    )
+    rows.append(
+        dict(
+            section="5.1",
+            table="rules",
+            row="cards",
+            column="stated",
+            value=110,
+            unit="cards",
+            ours=120,
+            low=120,
+            high=120,
+            n=float("nan"),
+            inside=False,
+            note="exact; erratum TOY 1",
+        )
+    )
+    rows.append(
+        dict(
+            section="appendix B",
+            table="diagnostics",
+            row="ties",
+            column="4 players",
+            value=3.9,
+            unit="%",
+            ours=float("nan"),
+            low=float("nan"),
+            high=float("nan"),
+            n=float("nan"),
+            inside=False,
+            note="not measured",
+        )
+    )
+    audit = pd.DataFrame(rows)
+    return ClaimsData(audit, audit["n"].isna() & audit["ours"].notna(), None)
+
+
+def test_more_games_and_sentences():
+    assert more_games_needed(0.05, 0.02, 1000) == 0  # already clear
+    assert more_games_needed(0.01, 0.02, 1000) == 3000  # (2/1)^2 - 1 = 3 times as many again
+    assert more_games_needed(0.0, 0.02, 1000) is None
+    clear = Finding(4, "seat", 1, 0.417, 0.41, 0.424, 0.25, 20000, 4, 0.18)
+    assert sentence(clear) == (
+        "Seat 1 wins 41.7 % of its 4-player games against a fair 25.0 % (+16.7 points, "
+        "95 % interval 41.0–42.4 %); seat 4 only 18.0 %: clear."
+    )
+    unsure = Finding(4, "style", "heavy", 0.26, 0.24, 0.28, 0.25, 1000)
+    assert sentence(unsure).startswith("The heavy style wins 26.0 %")
+    assert sentence(unsure).endswith("not yet clear, about 3,000 more games would settle it.")
+
+
+def test_identities_are_judged_only_at_the_rules_they_were_stated_for(toy_with_identities, tmp_path):
+    from gamelab import runner
+
+    frame = runner.simulate("toy", n_games=300, seed=0, n_players=2, progress=False)
+    base = identity_table("toy", ToyParams(), frame=frame).set_index("quantity")["status"]
+    assert list(base) == ["holds", "holds", "holds", "no rulebook figure"]
+    changed = identity_table("toy", ToyParams(die=12), frame=frame).set_index("quantity")
+    assert changed.loc["faces of the die", "status"] == "reference (rules changed)"
+    assert changed.loc["faces of the die", "exact"] == 12 and changed.loc["faces of the die", "exact_at_rulebook"] == 10
+    assert changed.loc["bonus multiplier", "status"] == "holds"  # the change does not touch it
+    assert changed.loc["mean luck of a seat", "status"] == "reference (rules changed)"
+    assert not changed["status"].str.contains("differs").any()
+    assert summary(changed) == "1 holds, 2 shown as reference (rules changed); 1 row has no rulebook figure"
+    wrong = identity_table("toy", ToyParams(die=11, bonus_scale=2.0)).set_index("quantity")
+    assert wrong.loc["bonus multiplier", "status"] == "reference (rules changed)"
+
+
+def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, tmp_path):
+    data = compute_report(
+        "toy",
+        params=ToyParams(bonus_scale=2.0),
+        baseline=ToyParams(),
+        n_games=1000,
+        seed=1,
+        store=ChunkStore(tmp_path / "cache"),
+        claims=False,
+        lineups={2: ["strong", "weak"], 3: ["strong", "weak", "weak"]},
+        label="<script>alert('label')</script>",
+        profile="cautious",
+    )
+    data = dataclasses.replace(data, with_claims=True, claims=_audit(), errata=ERRATA)
+    out = tmp_path / "toy.html"
+    out.write_text(render_report(data), encoding="utf-8")
     html = out.read_text()
     assert "<script>alert" not in html and "&lt;script&gt;alert(&#39;label&#39;)&lt;/script&gt;" in html
-    assert "<svg" in html
-    for ref in ('src="http', "href=\"http", "url(http", "@import"):
+    for ref in ('src="http', 'href="http', "url(http", "@import"):
         assert ref not in html
-    sections, errors, outside, text, scripts = open_page(out, screenshot=REPORTS / "toy-report.png")
-    assert sections == SECTIONS
-    assert errors == [] and outside == [] and scripts == 0
+    page = inspect_page(out, first_screen=REPORTS / "toy-first-screen.png", screenshot=REPORTS / "toy-report.png")
+    assert page["sections"] == SECTIONS
+    assert page["errors"] == [] and page["outside"] == [] and page["scripts"] == 0
+    assert page["overflow"] == []  # every table fits the page, folded ones too
+    first = page["first_screen"]
+    assert "The strong agent wins 91.1 % of its 2-player games against a fair 50.0 %" in first
+    assert "clear." in first and "Model: cautious" in first and "Agents at the table: 2 players: strong, weak" in first
+    assert "chi-square 1" not in page["text"] and "chi-square 1" in page["open_text"]  # statistics folded
+    text = page["text"]
+    for key in RAW_KEYS:
+        assert key not in text, key
     assert "<script>alert('label')</script>" in text  # shown as text
-    assert "Changed from the rulebook: bonus_scale = 2.0" in text
-    assert "2 players, by agent: chi-square" in text and "they do not win equally" in text
-    assert (REPORTS / "toy-report.png").stat().st_size > 10_000
+    order = [text.rindex(k) for k in ("Model assumptions", "Changed from the rulebook", "Rulebook claims audit")]
+    assert order == sorted(order)
+    # claims: failures first with the deciding figure, passes folded, per-section counts
+    claims = text[text.rindex("Rulebook claims audit") :]
+    assert "30 of 33 published figures hold, 2 fail, 1 not measured" in claims
+    assert "The 2 figures that fail" in claims and "seal triggers per game" in claims
+    assert "3.1 seals\t4.60 seals\tsimulated, 95 % interval 4.50–4.70" in claims
+    assert "110 cards\t120 cards\texact, from the rules" in claims
+    assert "30 figures that hold" in claims and "mean final square" not in claims  # folded
+    assert "mean final square" in page["open_text"]
+    # errata as HTML, without repository paths or test names
+    assert "<strong>whole</strong>" in html and "<ol>" in html and "test_die_faces" not in html
+    assert "the claims table toy_rules" in text and "the playtest record toy_example keeps" in text
+    assert "Identities: 1 holds, 2 shown as reference (rules changed); 1 row has no rulebook figure." in text
+
+
+def test_toy_report_from_build_report(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    out = build_report("toy", n_games=400, seed=2, store=ChunkStore(tmp_path / "cache"), player_counts=(2,))
+    assert out == tmp_path / "reports" / "toy.html"
+    html = out.read_text()
+    assert "Changed from the rulebook: nothing" in html and "Model: default model" in html
+    assert "Seat 1 wins" in html or "Seat 2 wins" in html or "One group per table" in html
 
 
 def test_strand_report_with_a_hostile_playtest_record(tmp_path):
@@ -39,18 +248,39 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     record = json.loads((REPORTS.parent / "data/playtests/strand_example.json").read_text())
     evil = "<script>alert('x')</script>"
     old = record["players"][0]["name"]
-    text = json.dumps(record, ensure_ascii=False).replace(json.dumps(old, ensure_ascii=False)[1:-1], evil.replace("'", "\\u0027"))
+    text = json.dumps(record, ensure_ascii=False).replace(
+        json.dumps(old, ensure_ascii=False)[1:-1], evil.replace("'", "\\u0027")
+    )
     path = tmp_path / "evil.json"
     path.write_text(text)
     params = tmp_path / "params.yaml"
     params.write_text("sum_cap: 8\n")
     out = tmp_path / "strand.html"
-    assert cli.main(["report", "strand", "--params", str(params), "--games", "400", "--no-claims",
-                     "--playtest", str(path), "--out", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "report",
+                "strand",
+                "--params",
+                str(params),
+                "--games",
+                "400",
+                "--no-claims",
+                "--playtest",
+                str(path),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     html = out.read_text()
     assert "<script>" not in html
-    sections, errors, outside, page_text, scripts = open_page(out)
-    assert "playtests" in sections and errors == [] and outside == [] and scripts == 0
-    assert evil in page_text                              # the name is shown as text
-    assert "Changed from the rulebook: sum_cap = 8" in page_text
-    assert "3 players: win rate by style" in page_text and "6 players: win rate by role" in page_text
+    page = inspect_page(out)
+    assert "playtests" in page["sections"] and page["errors"] == [] and page["outside"] == [] and page["scripts"] == 0
+    assert evil in page["text"]  # the name is shown as text
+    assert "Changed from the rulebook: sum cap = 8" in page["text"]
+    assert "3 players: win rate by style" in page["text"] and "6 players: win rate by role" in page["text"]
+    assert page["overflow"] == []
+    for key in RAW_KEYS:
+        assert key not in page["text"], key

@@ -68,7 +68,7 @@ def _ropes_for(cargo, codes, setup=NO_RENEGING, rope=None):
 
 def test_cargo_choices_per_style():
     hand = np.array([2, 0, 1, 1, 1], np.int8)  # 1, 1, 3, 4, 5
-    tab = styles.cargo_table(7, (12,) * 5, 4).reshape(8, -1)
+    tab = styles.cargo_table(7, (12,) * 5, 4, AgentParams().steady_mate).reshape(8, -1)
     code = int((hand * 6 ** np.arange(5)).sum())
     assert tab[styles.HEAVY, code] == 4  # has a 5, plays the 5
     assert tab[styles.KEY, code] == 0  # the smallest

@@ -63,7 +63,11 @@ def test_identity_table_verdicts():
     price = t[t.quantity.str.contains("largest node")].iloc[0]
     assert price["exact"] == 12 and price["status"] == "differs by +1"
     capped = identity_table("strand", P.replace(sum_cap=8))
-    assert capped.iloc[0]["exact"] == pytest.approx(22 / 25) and capped.iloc[0]["status"].startswith("differs")
+    # the rulebook's 19/25 was stated for cap 7: at cap 8 it is a reference beside the new exact value
+    assert capped.iloc[0]["exact"] == pytest.approx(22 / 25) and capped.iloc[0]["status"] == "reference (rules changed)"
+    assert capped.iloc[0]["exact_at_rulebook"] == pytest.approx(19 / 25)
+    lone5 = identity_table("strand", P.replace(sum_cap=5)).set_index("identity").loc["②"].iloc[4]
+    assert "cargo 5 cannot team in full under sum cap 5" in lone5["quantity"] and pd.isna(lone5["exact"])
 
 
 def test_simulated_column_and_trust_table():

@@ -1,4 +1,5 @@
 """Notebook panels: sliders come from the declarations and drive real runs."""
+
 import pytest
 
 from gamelab.params import specs
@@ -11,12 +12,33 @@ def test_sliders_follow_the_declaration():
     by_name = {s.name: s for s in specs(ToyParams)}
     (die,) = param_widgets(by_name["die"], 10)
     assert (die.min, die.max, die.value, die.continuous_update) == (2, 100, 10, False)
+    assert die.description == "die"
+    assert "faces of the luck die" in die.tooltip and "allowed: int in 2..100" in die.tooltip
+    (scale,) = param_widgets(by_name["bonus_scale"], 1.0)
+    assert scale.description == "bonus scale"
+
+
+def test_choices_are_shown_in_words():
+    from gamelab.params import ParamSpec
+
+    spec = ParamSpec(
+        name="roles",
+        default="first_p",
+        kind=str,
+        choices=("first_p", "none", "random"),
+        doc="role cards dealt",
+        section="appendix B",
+    )
+    (drop,) = param_widgets(spec, "first_p")
+    assert drop.options == (("the first P roles", "first_p"), ("none", "none"), ("random", "random"))
+    assert drop.value == "first_p" and "Rulebook appendix B" in drop.tooltip
 
 
 def test_panel_resimulates_on_change(tmp_path):
-    panel = BalancePanel("toy", sliders=["bonus_scale", "die"], n_players=2, quick_games=400,
-                         store=ChunkStore(tmp_path))
-    panel.focus.value = "strong"          # each change re-simulates
+    panel = BalancePanel(
+        "toy", sliders=["bonus_scale", "die"], n_players=2, quick_games=400, store=ChunkStore(tmp_path)
+    )
+    panel.focus.value = "strong"  # each change re-simulates
     strong = panel.tables["agent"].set_index("agent").loc["strong", "win_rate"]
     panel.controls["bonus_scale"][0].value = 0.0
     even = panel.tables["agent"].set_index("agent").loc["strong", "win_rate"]
@@ -24,7 +46,36 @@ def test_panel_resimulates_on_change(tmp_path):
     panel.controls["die"][0].value = 2
     assert panel.params() == ToyParams(bonus_scale=0.0, die=2)
     path = panel.publish(tmp_path / "published.html")
-    assert path.exists() and "bonus_scale = 0.0" in path.read_text()
+    assert path.exists() and "bonus scale = 0" in path.read_text()
+
+
+def test_publish_writes_into_the_project_reports_and_links_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path / "project"))
+    monkeypatch.chdir(tmp_path)  # a notebook's folder: not where reports go
+    panel = BalancePanel("toy", sliders=["die"], n_players=2, quick_games=200, store=ChunkStore(tmp_path / "c"))
+    path = panel.publish()
+    assert path.parent == tmp_path / "project" / "reports" and path.exists()
+    assert not (tmp_path / "reports").exists()
+    assert panel.status.value.startswith('published <a href="project/reports/toy-')
+    assert f">reports/{path.name}</a>" in panel.status.value
+
+
+def test_slow_work_shows_progress_and_marks_old_numbers_stale(tmp_path, monkeypatch):
+    import gamelab.widgets as widgets
+
+    monkeypatch.setattr(widgets, "SLOW", 0.2)
+    panel = BalancePanel("toy", sliders=["delay"], n_players=2, quick_games=100, store=ChunkStore(tmp_path))
+    seen = []
+    panel.busy_note.observe(
+        lambda ch: seen.append((ch["new"], list(panel.out._dom_classes), panel.progress.layout.visibility)),
+        names="value",
+    )
+    panel.controls["delay"][0].value = 0.8  # each play() call sleeps 0.8 s
+    shown = [s for s in seen if s[0]]
+    assert shown and "previous setting" in shown[0][0]
+    assert widgets.STALE_CLASS in shown[0][1] and shown[0][2] == "visible"
+    assert widgets.STALE_CLASS not in panel.out._dom_classes and panel.progress.layout.visibility == "hidden"
+    assert panel.seconds_per_game  # timed: the next run shows time left
 
 
 def test_panel_rejects_unknown_slider():
@@ -42,19 +93,20 @@ def test_ev_threshold_panel_redraws():
     assert panel.table.loc[0, "p_star"] == pytest.approx(3.2 / 9)
     panel.cap.value = 8
     assert list(panel.table["pairable_partners"]) == ["5 / 5", "5 / 5", "5 / 5", "4 / 5", "3 / 5"]
-    panel.use_node_mean.value = True   # N = 42 / 8 = 5.25 -> cargo 5: (1.2 - 0) / (10.25 - 0)
+    panel.use_node_mean.value = True  # N = 42 / 8 = 5.25 -> cargo 5: (1.2 - 0) / (10.25 - 0)
     assert panel.table.loc[4, "p_star"] == pytest.approx(1.2 / 10.25)
 
 
 def test_sbr_panel_changes_the_rules(tmp_path):
-    panel = BalancePanel("sbr", sliders=["curve_penalty", "relic_points"], n_players=3, quick_games=300,
-                         store=ChunkStore(tmp_path))
+    panel = BalancePanel(
+        "sbr", sliders=["curve_penalty", "relic_points"], n_players=3, quick_games=300, store=ChunkStore(tmp_path)
+    )
     panel.update()
     before = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
     panel.controls["curve_penalty"][0].value = 4
     after = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
     assert panel.params().curve_penalty == 4 and after != before
-    panel.controls["relic_points"][2].value = 6   # spine worth 6
+    panel.controls["relic_points"][2].value = 6  # spine worth 6
     assert panel.params().relic_points == (2, 2, 6, 1)
     ids = panel.tables["identities"].set_index("quantity")
     assert ids.loc["relic points on offer, 4 players", "exact"] == 2 * 3 + 2 * 3 + 6 * 3 + 1 * 3

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from .. import contract
 from . import engine, identities, panels, record, reference, sim
+from . import metrics as game_metrics
 from .agents import AgentParams, Controller
 from .rules import PLAYERS, VARIANTS, PigParams, max_steps, params_for_variant
 
@@ -52,6 +53,7 @@ GAME = contract.Game(
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     claims=None,
     derived={},
+    metrics=game_metrics.METRICS,
     report_players=(2, 3, 4),
     report_groups=("agent", "seat"),
     assumptions=sim.ASSUMPTIONS,

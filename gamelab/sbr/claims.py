@@ -17,6 +17,11 @@ games: ours is the median of that extreme over disjoint 300-game blocks and
 the interval its 2.5-97.5 % range.  For every cell the columns
 ``low300``/``high300`` give the range the statistic takes over 300-game
 blocks: what the rulebook's 300 games could show if our model were theirs.
+``se`` is our estimate's standard error, ``se300`` the standard error of
+the statistic in a 300-game sample under our model (means: the sd over games
+/ sqrt(300); ratios and the sd: the bootstrap's, scaled to 300 games;
+extremes: the sd over 300-game blocks), and ``residual`` = (published -
+ours) / se300.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from . import sim
 
 BLOCK = 300  # the rulebook's games per row
 BOOT = 400  # bootstrap replicates
+MEDIAN_SE = 1.2533  # sqrt(pi / 2): the median's standard error over the mean's, normal samples
 
 
 def play_deals(chunk) -> dict:
@@ -93,40 +99,48 @@ def _ratio(num, den):
 
 
 def _bootstrap(fn, n, rng):
+    """The 2.5 and 97.5 % percentiles of ``fn`` over bootstrap resamples, and its standard error."""
     reps = np.array([fn(rng.integers(0, n, n)) for _ in range(BOOT)])
-    return np.percentile(reps, [2.5, 97.5])
+    lo, hi = np.percentile(reps, [2.5, 97.5])
+    return lo, hi, float(reps.std(ddof=1))
+
+
+def _resampled(f, G, rng, method) -> tuple:
+    """A statistic ``f`` of the game indices: value, bootstrap interval, the
+    300-game range, and the standard errors at G and at 300 games."""
+    lo, hi, se = _bootstrap(f, G, rng)
+    b = _blocks(np.arange(G), f)
+    return (f(np.arange(G)), lo, hi, G, *np.percentile(b, [2.5, 97.5]), method, se, se * np.sqrt(G / BLOCK))
 
 
 def cell_table(d: dict, rng) -> dict:
-    """{column: (ours, low, high, n, low300, high300, method)} for one player count."""
+    """{column: (ours, low, high, n, low300, high300, method, se, se300)} for one player count."""
     G = d["score"].shape[0]
     pg = _per_game(d)
     out = {}
     for col, x in pg.items():
         e = stats.mean_interval(x)
         b = _blocks(x, np.mean)
-        out[col] = (e.value, e.low, e.high, G, *np.percentile(b, [2.5, 97.5]), "t over games")
+        sd = float(np.std(x, ddof=1))
+        out[col] = (
+            e.value,
+            e.low,
+            e.high,
+            G,
+            *np.percentile(b, [2.5, 97.5]),
+            "t over games",
+            sd / np.sqrt(G),
+            sd / np.sqrt(BLOCK),
+        )
     beats = np.nan_to_num(d["arrival_beat"]).sum(1)
     arrivals = d["finished"].sum(1).astype(float)
-    f = _ratio(beats, arrivals)
-    lo, hi = _bootstrap(f, G, rng)
-    b = _blocks(np.arange(G), f)
-    out["mean_arrival_beat"] = (
-        f(np.arange(G)),
-        lo,
-        hi,
-        G,
-        *np.percentile(b, [2.5, 97.5]),
-        "bootstrap over games (ratio over arrivals)",
-    )
+    out["mean_arrival_beat"] = _resampled(_ratio(beats, arrivals), G, rng, "bootstrap over games (ratio over arrivals)")
     s = d["score"].astype(float)
 
     def sd(idx):
         return s[idx].std(ddof=1)
 
-    lo, hi = _bootstrap(sd, G, rng)
-    b = _blocks(np.arange(G), sd)
-    out["score_sd"] = (sd(np.arange(G)), lo, hi, G, *np.percentile(b, [2.5, 97.5]), "bootstrap over games")
+    out["score_sd"] = _resampled(sd, G, rng, "bootstrap over games")
     for col, x, fn in (
         ("score_min", s, np.min),
         ("score_max", s, np.max),
@@ -134,12 +148,15 @@ def cell_table(d: dict, rng) -> dict:
     ):
         b = _blocks(x, fn)
         q = np.percentile(b, [2.5, 97.5])
+        spread = float(b.std(ddof=1)) if b.size > 1 else float("nan")
         out[col] = (
             float(np.median(b)),
             *q,
             b.size,
             *q,
             f"extreme of {BLOCK} games: median and 95 % range over {b.size} blocks (all {G} games: {fn(x):g})",
+            MEDIAN_SE * spread / np.sqrt(b.size),
+            spread,
         )
     return out
 
@@ -148,7 +165,8 @@ def measure(
     claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, workers: int = 1, progress=None, params=None
 ) -> pd.DataFrame:
     """The SBR rows of ``claims`` with ``ours``, ``low``, ``high``, ``n``,
-    ``inside``, ``low300``, ``high300``, ``inside300`` and ``note``: the
+    ``inside``, ``low300``, ``high300``, ``inside300``, ``se``, ``se300``,
+    ``residual`` and ``note``: the
     rules-decided rows (``quantity`` set) exactly from :mod:`gamelab.sbr.exact`,
     the appendix A rows from simulation."""
     from ..claims import exact_audit, is_exact
@@ -180,4 +198,7 @@ def _simulated(rows, *, n_games, seed, workers, progress, params) -> pd.DataFram
     out["inside"] = (out["low"] <= out["value"]) & (out["value"] <= out["high"])
     out["inside300"] = (out["low300"] <= out["value"]) & (out["value"] <= out["high300"])
     out["note"] = [g[6] for g in got]
+    out["se"] = [g[7] for g in got]
+    out["se300"] = [g[8] for g in got]
+    out["residual"] = (out["value"] - out["ours"]) / out["se300"]
     return out

@@ -11,6 +11,7 @@ from pathlib import Path
 from .. import contract
 from ..params import specs
 from . import agents, claims, engine, exact, identities, panels, record, reference, rules, sim
+from . import metrics as game_metrics
 
 _EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "playtests"
 
@@ -62,6 +63,7 @@ GAME = contract.Game(
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     claims=contract.Claims(measure=claims.measure, exact_claims=exact.exact_claims),
     derived=sim.DERIVED,
+    metrics=game_metrics.METRICS,
     report_players=sim.REPORT_PLAYERS,
     report_groups=sim.REPORT_GROUPS,
     assumptions=sim.ASSUMPTIONS,

@@ -27,6 +27,7 @@ from .actions import lock_codes, porter_codes, power_codes
 from .arrays import uniform_choice
 from .rules import ROLES, StrandParams
 from .state import CARGO, ROPE
+from .style_tables import STYLES
 
 __all__ = ["AgentParams", "knobs", "random_policy", "passive_random_policy", "per_game", "uniform_choice"]
 
@@ -63,6 +64,112 @@ class AgentParams(StrandParams):
         doc="role cards dealt: the first P of "
         + ", ".join(ROLES)
         + " (appendix B's role table), none, or P of the six at random",
+    )
+
+    # --- the styles' objectives U (style_tables.COEF_KNOBS: knob -> style, term) ---------
+    heavy_points: float = param(
+        1.0, low=0.0, high=5.0, section="appendix B", doc="heavy: weight of its own points this round"
+    )
+    heavy_team_sum: float = param(
+        0.1, low=0.0, high=2.0, section="appendix B", doc="heavy: weight of the team's cargo sum when full"
+    )
+    key_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="key: weight of its own points")
+    key_partner_cargo: float = param(
+        1.0,
+        low=0.0,
+        high=5.0,
+        section="appendix B",
+        doc="key: weight of the partner's cargo when the pair is full (it carries the heaviest card it can)",
+    )
+    grabber_points: float = param(
+        0.01, low=0.0, high=5.0, section="appendix B", doc="node_grabber: weight of its own points (a tie-break)"
+    )
+    grabber_node_key: float = param(
+        1.0,
+        low=0.0,
+        high=5.0,
+        section="appendix B",
+        doc="node_grabber: weight of the pair's node key / 8 (full sum, then the heavier card; 0 overweight)",
+    )
+    steady_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="steady: weight of its own points")
+    steady_fixed: float = param(
+        5.0,
+        low=0.0,
+        high=20.0,
+        section="appendix B",
+        doc="steady: bonus for its fixed partner (its last teammate) when the pair is full",
+    )
+    mirror_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="mirror: weight of its own points")
+    mirror_pointer: float = param(
+        10.0, low=0.0, high=20.0, section="appendix B", doc="mirror: bonus for whoever pointed at it last round"
+    )
+    stay_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="stay: weight of its own points")
+    stay_overweight: float = param(
+        -100.0,
+        low=-200.0,
+        high=0.0,
+        section="appendix B",
+        doc="stay: weight of an overweight pair (at or below 'accept' it refuses one: a full team or nothing)",
+    )
+    accept: float = param(
+        -50.0,
+        low=-200.0,
+        high=0.0,
+        section="appendix B",
+        doc="every style refuses a partner it scores at or below this (in the negotiation and alone)",
+    )
+    # --- the styles' cargo and role-power thresholds --------------------------------------
+    steady_mate: int = param(
+        3,
+        low=1,
+        high=5,
+        section="appendix B",
+        doc="steady shows the largest card that still fits a card of this value under the cap, else its smallest",
+    )
+    big_cargo: int = param(
+        4,
+        low=1,
+        high=5,
+        section="5.5",
+        doc="cargo worth a power: heavy and node_grabber use the porter on it, a bb locks and a lone veteran "
+        "scores in full from it",
+    )
+    big_node: int = param(6, low=0, high=30, section="5.5", doc="a node worth a bb lock whatever the cargo")
+    # --- the strong agent ``best`` (best.py) ----------------------------------------------
+    best_rollouts: int = param(
+        8,
+        low=1,
+        high=256,
+        section="appendix B",
+        doc="best: play-outs per legal action and decision (more: stronger and slower)",
+    )
+    best_horizon: int = param(
+        0,
+        low=0,
+        high=12,
+        section="appendix B",
+        doc="best: rounds a play-out settles (0: to the end of the game)",
+    )
+    greedy_rollouts: int = param(
+        8,
+        low=1,
+        high=256,
+        section="appendix B",
+        doc="greedy: play-outs per legal action and decision, each to the end of the round",
+    )
+    best_proxy: str = param(
+        "node_grabber",
+        choices=STYLES,
+        section="appendix B",
+        doc="best and greedy: the style that plays their seat in the play-outs, and as which the "
+        "other seats negotiate with them",
+    )
+    best_margin: float = param(
+        0.2,
+        low=0.0,
+        high=1.0,
+        section="6.4",
+        doc="best and greedy: value of a point of net-score margin over the best other seat, beside a win (1)",
     )
 
 

@@ -7,6 +7,13 @@ games it won: its win shares summed over games / games, so a column sums to
 100 %.  Intervals are 95 % Student-t intervals over deals (the rotations of
 one deal are averaged first: they share the cards).  ``inside`` allows the
 published figure's rounding (half a unit of its last digit).
+
+The rulebook's cells come from 600 games each: ``se600`` is the standard
+error such a sample has under our model (the sd over single games / sqrt of
+the games, or of the games a style or role sits in), ``low600``/``high600``
+= ours -+ 1.96 se600 (plus the rounding) the band 600 games could show, and
+``inside600`` whether the published value lies in it; ``residual`` =
+(published - ours) / se600.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from ..stats import Estimate, mean_interval
 from .sim import measures
 
 PLAYERS = (3, 4, 5, 6)
+BLOCK = 600  # the rulebook's games per cell
+Z95 = 1.959964  # two-sided 95 % normal quantile
 DIAG = {
     "lone_markers_per_game": ("lone_per_game", 1.0),
     "rounds_with_team": ("team_round_rate", 100.0),
@@ -61,6 +70,32 @@ def cells(frame: pd.DataFrame, n_players: int) -> dict:
     return out
 
 
+def published_se(frame: pd.DataFrame, n_players: int, block: int = BLOCK) -> dict:
+    """{(table, row, column): standard error of the cell's statistic in a
+    sample of ``block`` single games} under our model (``cells``' keys)."""
+    col = f"{n_players} players"
+    games = frame.groupby("game", sort=False).first()
+    out = {}
+    for table, by in (("styles", "style"), ("roles", "role")):
+        won = frame.groupby(["game", by])["win"].sum().unstack(fill_value=0.0)
+        for k in won.columns:
+            out[(table, k, col)] = float(np.std(100 * won[k], ddof=1)) / np.sqrt(block)
+    rate = 100 * games["team_rounds"] / games["rounds"]
+    out[("diagnostics", "rounds_with_team", col)] = float(rate.std(ddof=1)) / np.sqrt(block)
+    void = 100 * games["void_nodes"] / games["rounds"]
+    out[("diagnostics", "node_tie_rate", col)] = float(void.std(ddof=1)) / np.sqrt(block)
+    lone = float(games["lone_total"].std(ddof=1)) / np.sqrt(block)
+    out[("diagnostics", "lone_markers_per_game", col)] = lone
+    out[("lone markers", col, "per_game")] = lone
+    out[("lone markers", col, "per_player")] = lone / n_players
+    # a style's mean score in 600 games rests on the games it sits in (P of the 6 styles per game)
+    seats = block * n_players / frame["style"].nunique()
+    by_style = frame.groupby("style")["score"].std(ddof=1)
+    for row in ("mean_score_low", "mean_score_high"):
+        out[("diagnostics", row, col)] = float(by_style.mean()) / np.sqrt(seats)
+    return out
+
+
 def _tolerance(row) -> float:
     if str(row["row"]).startswith("mean_score"):
         return 0.5
@@ -95,31 +130,58 @@ def measure(
 
 
 def _simulated(rows, *, n_games, seed, workers, progress, params) -> pd.DataFrame:
-    found = {}
+    found, se600 = {}, {}
     for P in PLAYERS:
         frame = runner.simulate(
             "strand", n_games=n_games, seed=seed, n_players=P, params=params, workers=workers, progress=progress
         )
         found.update(cells(frame, P))
+        se600.update(published_se(frame, P))
     rows = rows.rename(columns={"note": "claim_note"})
-    out = {"ours": [], "low": [], "high": [], "n": [], "inside": [], "note": []}
+    names = ("ours", "low", "high", "n", "se", "se600", "low600", "high600", "inside", "inside600", "note")
+    out: dict = {k: [] for k in names}
     for _, r in rows.iterrows():
-        e, note = found.get((r["table"], r["row"], r["column"]), (None, "not measured"))
-        if e is None:
-            for k in ("ours", "low", "high", "n"):
-                out[k].append(np.nan)
-            out["inside"].append(False)
-        else:
-            tol = _tolerance(r)
-            out["ours"].append(e.value)
-            out["low"].append(e.low)
-            out["high"].append(e.high)
-            out["n"].append(e.n)
-            out["inside"].append(bool(e.low - tol <= r["value"] <= e.high + tol))
+        key = (r["table"], r["row"], r["column"])
+        e, note = found.get(key, (None, "not measured"))
+        for k, v in _cell_columns(e, se600.get(key, np.nan), r["value"], _tolerance(r)).items():
+            out[k].append(v)
         out["note"].append(note)
     for k, v in out.items():
         rows[k] = v
+    rows["residual"] = (rows["value"] - rows["ours"]) / rows["se600"]
     return rows
+
+
+def _cell_columns(e, se600: float, published: float, tol: float) -> dict:
+    """One cell's columns: ours with its interval and standard error, the
+    600-game band and whether the published value lies in each."""
+    if e is None:
+        nan = float("nan")
+        return dict(
+            ours=nan,
+            low=nan,
+            high=nan,
+            n=nan,
+            se=nan,
+            se600=nan,
+            low600=nan,
+            high600=nan,
+            inside=False,
+            inside600=False,
+        )
+    low600, high600 = e.value - Z95 * se600 - tol, e.value + Z95 * se600 + tol
+    return dict(
+        ours=e.value,
+        low=e.low,
+        high=e.high,
+        n=e.n,
+        se=(e.high - e.low) / (2 * Z95),
+        se600=se600,
+        low600=low600,
+        high600=high600,
+        inside=bool(e.low - tol <= published <= e.high + tol),
+        inside600=bool(low600 <= published <= high600),
+    )
 
 
 #: appendix B's balance conclusions: (players, grouping, who, "strongest"/"weakest", the rulebook's words)
@@ -133,29 +195,39 @@ CONCLUSIONS = (
 
 
 def conclusions(
-    *, n_games: int = 20000, seed: int = 0, workers: int = 1, params=None, frames: dict | None = None, progress=None
+    *,
+    n_games: int = 20000,
+    seed: int = 0,
+    workers: int = 1,
+    params=None,
+    frames: dict | None = None,
+    progress=None,
+    players: int | None = None,
 ) -> pd.DataFrame:
     """Each of appendix B's "strongest"/"weakest" statements tested against
     the runner-up under our model: a two-proportion test of per-seat win
     rates (``gamelab.stats.two_proportion``), difference with its 95 %
     interval.  ``holds`` when the interval is on the claimed side of 0,
-    ``contradicted`` when it is on the other, else ``not resolved``."""
+    ``contradicted`` when it is on the other, else ``not resolved``;
+    ``players``: only the statements about that player count."""
     from ..stats import two_proportion
 
     frames = dict(frames or {})
     rows = []
-    for players, by, who, side, words in CONCLUSIONS:
-        if players not in frames:
-            frames[players] = runner.simulate(
+    for count, by, who, side, words in CONCLUSIONS:
+        if players is not None and count != players:
+            continue
+        if count not in frames:
+            frames[count] = runner.simulate(
                 "strand",
                 n_games=n_games,
                 seed=seed,
-                n_players=players,
+                n_players=count,
                 params=params,
                 workers=workers,
                 progress=progress,
             )
-        f = frames[players]
+        f = frames[count]
         g = f.groupby(by)["win"].agg(["sum", "size"])
         g = g[g.index != "none"]
         rate = g["sum"] / g["size"]

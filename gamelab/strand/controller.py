@@ -2,13 +2,16 @@
 
 :class:`Controller` plays the same table model as the fast ``sim.play``
 (``styles.Table``): the mix seats' styles drawn from the generator given,
-then every decision asked of the table by phase.  The roles are part of the
+then every decision asked of the table by phase, the ``greedy`` and
+``best`` seats' then replaced by the search agents' (``best.py``, their
+generators children of the one given).  The roles are part of the
 deal (the engine's ``Chance``), not of the controller.
 """
 
 from __future__ import annotations
 
 from .agents import knobs
+from .best import search_agents, searcher_seats, with_searchers
 from .sim import deal_styles
 from .state import CARGO, ROPE
 from .styles import Table
@@ -20,17 +23,20 @@ class Controller:
 
     def __init__(self, params, seating, n_games, rng, custom=None):
         self.params = knobs(params)
-        self.styles = deal_styles(seating, n_games, rng)
+        self.styles = deal_styles(seating, n_games, rng, self.params.best_proxy)
         self.table = Table(self.params, self.styles, rng, custom)
+        self.search = search_agents(self.params, self.table, searcher_seats(seating), rng)
 
     def act(self, state, legal=None):
         """(G,P) the table's actions for the current phase (``legal`` is not
         needed: the table asks the engine)."""
         if state.phase == CARGO:
-            return self.table.cargo(state)
-        if state.phase == ROPE:
-            return self.table.ropes(state)
-        return self.table.react(state)
+            acts = self.table.cargo(state)
+        elif state.phase == ROPE:
+            acts = self.table.ropes(state)
+        else:
+            acts = self.table.react(state)
+        return with_searchers(self.search, state, acts)
 
     def observe(self, events: dict) -> None:
         """A settlement's events (they carry the round's partners) update the table."""

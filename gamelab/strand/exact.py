@@ -1,20 +1,37 @@
-"""Every number of the STRAND rulebook that the rules alone decide, as exact
-functions of the rule parameters (``data/claims/strand_rules.csv`` names them
-in its ``quantity`` column).
+"""Every exactly checkable sentence of the STRAND rulebook, asked of the rules
+(``data/claims/strand_rules.csv`` names each in its ``quantity`` column).
 
 :func:`exact_claims` returns ``{quantity: value}`` in the unit the rulebook
-prints (cards, points, %, 1 = true).  Identities come from
-:mod:`gamelab.strand.identities`; the rest is counting the components and the
-score rules of sections 5-6 and the variants.
+prints (cards, points, %, 1 = true).  Each value comes from one of three
+sources, declared per part in :data:`PARTS` (``tests/test_exact_claims.py``
+checks that every value really depends on its source): ``data`` (the
+components: the cargo deck, the node cards, the rope sets, the roles),
+``engine`` (scripted rounds run through :mod:`gamelab.strand.engine`, in
+:mod:`gamelab.strand.exact_engine`) and ``record`` (the worked example
+replayed by :func:`gamelab.strand.record.replay`).
 """
 
 from __future__ import annotations
 
-from .identities import VALUES, ev_threshold, full_team_pairs, node_total, pairable_rate, stall_cost, trust_price
-from .rules import PLAYERS, StrandParams, half, params_for_variant, team_of_seat
+import json
+from typing import NamedTuple
 
-#: the rulebook's model inputs for identity ② (appendix A): node share N and stay value S
-NODE_SHARE, STAY_VALUE = 6.0, 1.2
+import numpy as np
+
+from . import exact_engine, record
+from .exact_engine import EXAMPLE, VALUES
+from .rules import PLAYERS, ROLES, StrandParams
+
+DATA, ENGINE, RECORD = "data", "engine", "record"
+#: modules whose ``engine`` attribute is where the values of this module ask the rules
+ENGINE_CALLERS = ("gamelab.strand.exact_engine", "gamelab.strand.record")
+
+
+class Part(NamedTuple):
+    """One group of quantities and where their values come from."""
+
+    fn: object
+    source: str
 
 
 def _components(p: StrandParams) -> dict:
@@ -29,12 +46,10 @@ def _components(p: StrandParams) -> dict:
         "rope_cards": seats * rope_set,
         "rope_pointing": seats * seats,
         "rope_stay": seats,
-        "role_cards": seats,
+        "role_cards": len(ROLES),
         "player_boards": seats,
         "min_players": PLAYERS[0],
         "max_players": PLAYERS[1],
-        "rounds": p.rounds,
-        "segments": len(p.node_values),
         "rain_cards": len(p.rain_cards),
     }
     out["cards_in_box"] = out["cargo_cards"] + out["node_cards"] + out["rope_cards"] + out["role_cards"]
@@ -43,10 +58,8 @@ def _components(p: StrandParams) -> dict:
         out |= {
             f"print_cargo_{P}p": out["cargo_cards"],
             f"print_nodes_{P}p": out["node_cards"],
-            f"print_rope_sets_{P}p": P,
             f"print_rope_cards_{P}p": P * rope_set,
-            f"print_roles_{P}p": P,
-            f"print_boards_{P}p": P,
+            f"print_roles_{P}p": min(P, len(ROLES)),
             # the most lone markers a game can hand out: every player lone every round
             f"lone_markers_needed_{P}p": P * p.rounds,
         }
@@ -54,115 +67,83 @@ def _components(p: StrandParams) -> dict:
 
 
 def _cargo(p: StrandParams) -> dict:
-    """The cargo distribution table and the pairing table of 5.1."""
+    """The cargo distribution table of the components section."""
     total = sum(p.cargo_counts)
     out = {"cargo_value_total": sum(v * n for v, n in zip(VALUES, p.cargo_counts))}
     out["cargo_mean"] = out["cargo_value_total"] / total
     for v, n in zip(VALUES, p.cargo_counts):
-        fits = [w for w in VALUES if v + w <= p.sum_cap]
-        out |= {
-            f"cargo_count_{v}": n,
-            f"cargo_subtotal_{v}": v * n,
-            f"partners_{v}": len(fits),
-            f"fit_{v}_pct": 100 * sum(p.cargo_counts[w - 1] for w in fits) / total,
-        }
-        for w in VALUES:
-            out[f"pair_sum_{v}_{w}"] = v + w
-            out[f"pair_full_{v}_{w}"] = int(v + w <= p.sum_cap)
-    out |= {
-        "sum_cap": p.sum_cap,
-        "overweight_from": p.sum_cap + 1,
-        "engineer_cap": p.sum_cap + p.engineer_bonus,
-        "pairable_rate": float(pairable_rate(p)),
-        "pairable_rate_pct": 100 * float(pairable_rate(p)),
-        "overweight_rate": 1 - float(pairable_rate(p)),
-    }
+        out |= {f"cargo_count_{v}": n, f"cargo_subtotal_{v}": v * n}
     return out
 
 
-def _nodes(p: StrandParams) -> dict:
-    """Nodes (5.4, map statistics, identities ③-⑤)."""
-    out = {f"node_value_{k}": v for k, v in enumerate(p.node_values, 1)}
-    out |= {
-        "node_total": node_total(p),
-        "node_max": max(p.node_values),
-        "node_last": p.node_values[-1],
-        "node_last_in_full_cargo": p.node_values[-1] / max(VALUES),
-        "stall_cost_1": stall_cost(p, 1),
-        "stall_cost_2": stall_cost(p, 2),
-    }
-    n = len(p.node_values)
-    out |= {
-        "highest_node_after_1_stall": p.node_values[n - 2] if n > 1 else 0,
-        "highest_node_after_2_stalls": p.node_values[n - 3] if n > 2 else 0,
-    }
-    pairs = full_team_pairs(p).set_index("pair")
-
-    def beats(a, b):
-        return int(a in pairs.index and b in pairs["beats_by_heavier_card"].get(a, ""))
-
-    out |= {
-        "five_one_beats_four_two": beats("5+1", "4+2"),
-        "five_one_beats_three_three": beats("5+1", "3+3"),
-        "three_three_voids_three_three": int("3+3" in pairs.index and pairs.loc["3+3", "voids_against"] == "3+3"),
-    }
+def example_figures(params: StrandParams) -> dict:
+    """The worked 4-player example replayed: each round's scores and running
+    totals, the nodes, the markers, the final table and the lessons drawn."""
+    rec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    ledger, observed = record.replay(rec)
+    out = {}
+    for r in ledger["rounds"]:
+        k = r["round"]
+        out |= {f"ex_r{k}_total_{s + 1}": v for s, v in enumerate(r["totals"])}
+        out |= {f"ex_r{k}_score_{s + 1}": v for s, v in enumerate(r["scores"])}
+        out |= {f"ex_r{k}_lone_{s + 1}": v for s, v in enumerate(r["lone"])}
+        node = r["node"] if isinstance(r["node"], dict) else {"points": 0, "players": []}  # 0: nobody took it
+        out[f"ex_r{k}_node_points"] = node["points"]
+        out[f"ex_r{k}_node_seat"] = 1 + min((ledger_names(ledger).index(n) for n in node["players"]), default=-1)
+    f = ledger["final"]
+    out |= {f"ex_gross_{s + 1}": v for s, v in enumerate(f["gross"])}
+    out |= {f"ex_final_{s + 1}": v for s, v in enumerate(f["total"])}
+    out |= {f"ex_markers_{s + 1}": v for s, v in enumerate(f["lone"])}
+    out["ex_winner"] = 1 + ledger_names(ledger).index(f["winners"][0])
+    cargo = np.array([r["cargo"] for r in ledger["rounds"]])
+    mule = 3  # 老骡, seat 4
+    others = np.delete(cargo, mule, axis=1).max(axis=1)
+    out["ex_mule_heaviest_rounds"] = int((cargo[:, mule] > others).sum())
+    out |= _round5_with_a_one(rec)
     return out
 
 
-def _scores(p: StrandParams) -> dict:
-    """6.2-6.4, the strategy section, identities ② and ⑥."""
-    out = {
-        "hand_size": p.hand_size,
-        "hand_after_stay": min(p.hand_size + 1, p.max_hand),
-        "max_hand": p.max_hand,
-        "lone_penalty": p.lone_penalty,
-    }
-    for v in VALUES:
-        out[f"lone_score_{v}"] = half(v, p.half_rounding)
-    price = trust_price(p).set_index("cargo")
-    out |= {
-        "lone_net_5": half(5, p.half_rounding) - p.lone_penalty,
-        "lone_loss_5": float(price.loc[5, "without_node"]),
-        "trust_gap_5": float(price.loc[5, "without_node"]),
-        "trust_gap_5_largest_node": float(price.loc[5, "with_largest_node"]),
-        "best_without_light_partner_5": half(5, p.half_rounding),
-    }
-    ev = ev_threshold(p, node_share=NODE_SHARE, stay_value=STAY_VALUE).set_index("cargo")
-    for v in VALUES:
-        out |= {
-            f"mutual_gain_{v}": float(ev.loc[v, "mutual"]),
-            f"lone_gain_{v}": float(ev.loc[v, "lone"]),
-            f"p_star_{v}_pct": 100 * float(ev.loc[v, "p_star"]),
-        }
-    out["crowd_fail_share_3"] = 2 / 3  # three point at one: one pair forms, two are lone
-    return out
+def ledger_names(ledger):
+    return [p["name"] for p in ledger["players"]]
 
 
-def _variants(p: StrandParams) -> dict:
-    """Variants A, C, E and FAQ Q11 (teams on the track, a node's share)."""
-    short = params_for_variant("short", node_values=p.node_values[:5], rounds=5) if p.rounds >= 5 else p
-    # variant C: segments 4 and 5 each lose a point (5 -> 4)
-    three = tuple(v - 1 if i in (3, 4) else v for i, v in enumerate(p.node_values))
-    out = {
-        "short_rounds": short.rounds,
-        "short_node_total": node_total(short),
-        "three_player_node_4": three[3] if len(three) > 3 else 0,
-        "three_player_node_5": three[4] if len(three) > 4 else 0,
-        "fair_share_3p_pct": 100 / 3,
-    }
-    for P in (4, 6):
-        out[f"max_teams_{P}p"] = P // 2
-        out[f"node_chance_{P}p_pct"] = 100 / (P // 2)
-    out |= {f"team_seats_{a}_{a + 3}": int(team_of_seat(a - 1, 6) == team_of_seat(a + 2, 6)) for a in (1, 2, 3)}
-    out["teams_6p"] = len({team_of_seat(s, 6) for s in range(6)})
-    out["teams_4p"] = len({team_of_seat(s, 4) for s in range(4)})
-    return out
+def _round5_with_a_one(rec) -> dict:
+    """Round 5's tip: had 小豆 shown a 1, he and 芙蕾 (5) would have made 6
+    with the heavier card and taken the node."""
+    rounds = [dict(r) for r in rec["rounds"][:5]]
+    rounds[4] = rounds[4] | {"cargo": rounds[4]["cargo"] | {"小豆": 1}}
+    ledger, _ = record.replay(rec | {"rounds": rounds})
+    node = ledger["rounds"][-1]["node"]
+    return {"ex_r5_one_takes_node": int(isinstance(node, dict) and set(node["players"]) == {"小豆", "芙蕾"})}
+
+
+#: every part of :func:`exact_claims` with the source its values come from
+PARTS = (
+    Part(_components, DATA),
+    Part(_cargo, DATA),
+    Part(exact_engine.pairing_figures, ENGINE),
+    Part(exact_engine.solo_figures, ENGINE),
+    Part(exact_engine.tie_figures, ENGINE),
+    Part(exact_engine.node_figures, ENGINE),
+    Part(exact_engine.track_figures, ENGINE),
+    Part(exact_engine.rope_figures, ENGINE),
+    Part(exact_engine.role_figures, ENGINE),
+    Part(exact_engine.trust_figures, ENGINE),
+    Part(exact_engine.variant_figures, ENGINE),
+    Part(example_figures, RECORD),
+)
 
 
 def exact_claims(params: StrandParams | None = None) -> dict:
-    """{quantity: exact value} for every rules-decided number of the rulebook."""
+    """{quantity: exact value} for every checkable sentence of the rulebook."""
     params = params if params is not None else StrandParams()
     out = {}
-    for part in (_components, _cargo, _nodes, _scores, _variants):
-        out |= part(params)
+    for part in PARTS:
+        out |= part.fn(params)
     return out
+
+
+def sources(params: StrandParams | None = None) -> dict:
+    """{quantity: "data" | "engine" | "record"}: where each value comes from."""
+    params = params if params is not None else StrandParams()
+    return {q: part.source for part in PARTS for q in part.fn(params)}

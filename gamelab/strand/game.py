@@ -7,6 +7,7 @@ from pathlib import Path
 from .. import contract
 from ..params import specs
 from . import claims, engine, exact, identities, panels, record, reference, sim
+from . import metrics as game_metrics
 from .agents import AgentParams
 from .controller import controller
 from .rules import PLAYERS, VARIANTS, StrandParams, params_for_variant
@@ -43,6 +44,8 @@ GAME = contract.Game(
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     claims=contract.Claims(measure=claims.measure, exact_claims=exact.exact_claims, conclusions=claims.conclusions),
     derived=sim.DERIVED,
+    metrics=game_metrics.METRICS,
+    skill_ladder=sim.SKILL_LADDER,
     report_players=sim.REPORT_PLAYERS,
     report_groups=sim.REPORT_GROUPS,
     assumptions=sim.ASSUMPTIONS,

@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ..stats import Estimate
 from .rules import StrandParams, half
 
 VALUES = (1, 2, 3, 4, 5)
@@ -68,28 +69,69 @@ def pairable_table(params: StrandParams) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+RULEBOOK_NODE_TOTAL = 42  # the node values the rulebook's N = 6 was stated for (3+4+4+5+5+6+7+8)
+
+
+def rulebook_node_share(params: StrandParams) -> float:
+    """② The rulebook's N followed to other node values: 6 scaled by the
+    track's node total (6 with the rulebook's 42 points)."""
+    return RULEBOOK_NODE_SHARE * node_total(params) / RULEBOOK_NODE_TOTAL
+
+
+def partner_fit(params: StrandParams, value: int) -> tuple[int, float]:
+    """5.1: how many cargo values can team in full with ``value`` under the
+    sum cap, and the chance a random partner card (drawn with replacement
+    from the deck's counts) is one of them."""
+    fits = [w for w in VALUES if value + w <= params.sum_cap]
+    counts = dict(zip(VALUES, params.cargo_counts))
+    return len(fits), sum(counts[w] for w in fits) / sum(counts.values())
+
+
+def threshold(mutual: float, lone: float, stay: float) -> float:
+    """p with p mutual + (1 - p) lone = stay: 0 when even lone beats staying,
+    NaN (never) when a mutual result does not."""
+    if lone >= stay:
+        return 0.0
+    if mutual <= stay:
+        return float("nan")
+    return (stay - lone) / (mutual - lone)
+
+
 def ev_threshold(
-    params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE, stay_value: float = RULEBOOK_STAY_VALUE
+    params: StrandParams, *, node_share: float | None = None, stay_value: float = RULEBOOK_STAY_VALUE
 ) -> pd.DataFrame:
     """② The trust rate p* above which betting on a rope beats staying:
 
         EV(p) = p (v + N) + (1 - p) (half(v) - L) = S   =>   p* = (S - lone) / (mutual - lone)
 
-    with N the mean node share, L = ``lone_penalty`` and S the value of a stay.
-    p* is 0 when even a lone result beats a stay, NaN (never) when a mutual
-    team does not.
+    with N the mean node share (default: the rulebook's 6, followed to the
+    node values), L = ``lone_penalty`` and S the value of a stay.  p* is 0
+    when even a lone result beats a stay, NaN (never) when a mutual team
+    does not, and NaN when the cargo can team in full with no value under the
+    sum cap (``full_team`` False: the rulebook's mutual v + N cannot happen).
+    ``p_star_with_cap`` counts overweight teams (6.3: both score half, no
+    node): mutual = fit (v + N) + (1 - fit) half(v), with ``fit`` the chance a
+    random partner fits.
     """
+    node_share = rulebook_node_share(params) if node_share is None else node_share
     rows = []
     for v in VALUES:
         mutual = v + node_share
         lone = half(v, params.half_rounding) - params.lone_penalty
-        if lone >= stay_value:
-            p = 0.0
-        elif mutual <= stay_value:
-            p = float("nan")
-        else:
-            p = (stay_value - lone) / (mutual - lone)
-        rows.append({"cargo": v, "mutual": mutual, "lone": lone, "p_star": p})
+        partners, fit = partner_fit(params, v)
+        expected = fit * mutual + (1 - fit) * half(v, params.half_rounding)
+        rows.append(
+            {
+                "cargo": v,
+                "mutual": mutual,
+                "lone": lone,
+                "p_star": threshold(mutual, lone, stay_value) if partners else float("nan"),
+                "partners": partners,
+                "full_team": partners > 0,
+                "fit": fit,
+                "p_star_with_cap": threshold(expected, lone, stay_value),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -171,9 +213,7 @@ def default_params() -> StrandParams:
     return StrandParams()
 
 
-def rows(
-    params: StrandParams, *, node_share: float = RULEBOOK_NODE_SHARE, stay_value: float = RULEBOOK_STAY_VALUE
-) -> list:
+def rows(params: StrandParams, *, node_share: float | None = None, stay_value: float = RULEBOOK_STAY_VALUE) -> list:
     """Appendix A's identities as table rows (exact values; the simulated
     metric each row can be checked against is named in ``sim_key``)."""
     from ..identities import Row, rounding
@@ -187,15 +227,29 @@ def rows(
             float(pairable_rate(params, replacement=False)),
         ),
     ]
-    pstar = ev_threshold(params, node_share=node_share, stay_value=stay_value).set_index("cargo")["p_star"]
+    node_share = rulebook_node_share(params) if node_share is None else node_share
+    ev = ev_threshold(params, node_share=node_share, stay_value=stay_value).set_index("cargo")
     for v, claimed in RULEBOOK_P_STAR.items():
+        alone = "" if ev.loc[v, "full_team"] else f"; cargo {v} cannot team in full under sum cap {params.sum_cap}"
         out.append(
             Row(
                 "②",
-                f"trust threshold p* for cargo {v} (N={node_share:g}, L={params.lone_penalty}, S={stay_value:g})",
+                f"trust threshold p* for cargo {v} (N={node_share:.3g}, L={params.lone_penalty}, "
+                f"S={stay_value:g}){alone}",
                 claimed,
-                float(pstar[v]),
+                float(ev.loc[v, "p_star"]),
                 rounding(f"{claimed * 100:.1f}") / 100,
+            )
+        )
+    for v in VALUES:
+        out.append(
+            Row(
+                "②",
+                f"p* for cargo {v} at the measured N and S, overweight teams counted "
+                f"({ev.loc[v, 'partners']} of 5 partner values fit; simulated)",
+                None,
+                None,
+                sim_key=f"p_star_measured_{v}",
             )
         )
     for v in VALUES:
@@ -267,7 +321,14 @@ def rows(
             )
         )
     out.append(
-        Row("②", "mean node share N of a player in a team (simulated)", node_share, None, 0.5, sim_key="node_share_N")
+        Row(
+            "②",
+            "mean node share N of a player in a team (simulated)",
+            RULEBOOK_NODE_SHARE,
+            None,
+            0.5,
+            sim_key="node_share_N",
+        )
     )
     out.append(
         Row(
@@ -299,9 +360,27 @@ def simulated(params: StrandParams, frames: dict) -> dict:
         nodes = np.asarray(params.node_values)
         tail = np.concatenate([np.cumsum(nodes[::-1])[::-1], [0]])  # node points beyond each track position
         m["stall_cost"] = mean_interval(tail[np.minimum(games["team_rounds"].to_numpy(), len(nodes))])
+        m.update(measured_thresholds(params, m["node_share_N"], m["stay_value_S"]))
         out.update({f"{k}@{players}": v for k, v in m.items()})
     ref = f"@{4 if 4 in frames else next(iter(frames))}"
     out.update({k[: -len(ref)]: v for k, v in list(out.items()) if k.endswith(ref)})
+    return out
+
+
+def measured_thresholds(params: StrandParams, node: Estimate, stay: Estimate) -> dict:
+    """② p* with the sum cap (``p_star_with_cap``) at the simulated N and S,
+    as Estimates: the interval from the corners of N's and S's intervals
+    (p* falls with N and rises with S)."""
+    out = {}
+    corners = [
+        ev_threshold(params, node_share=n, stay_value=st).set_index("cargo")["p_star_with_cap"]
+        for n in (node.low, node.high)
+        for st in (stay.low, stay.high)
+    ]
+    point = ev_threshold(params, node_share=node.value, stay_value=stay.value).set_index("cargo")["p_star_with_cap"]
+    for v in VALUES:
+        ends = [float(c[v]) for c in corners]
+        out[f"p_star_measured_{v}"] = Estimate(float(point[v]), min(ends), max(ends), node.n)
     return out
 
 

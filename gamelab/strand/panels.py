@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .. import format as fmt
 from .sim import measures
+
+EV_LABELS = {
+    "mutual": "mutual (v + N)",
+    "lone": "lone (half v − L)",
+    "p_star": "p* (rulebook's formula)",
+    "fit": "chance a partner fits",
+    "p_star_with_cap": "p* counting overweight teams",
+    "pairable_partners": "partner values that fit",
+}
 
 
 def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -108,7 +118,14 @@ class EvThresholdPanel:
         self.figure = fig
         self.out.clear_output(wait=True)
         with self.out:
-            display(self.table.style.format({"p_star": "{:.1%}"}, precision=2).hide(axis="index"))
+            display(
+                fmt.styler(
+                    self.table.drop(columns=["partners", "full_team"]),
+                    labels=EV_LABELS,
+                    percent=("p_star_with_cap", "fit"),
+                    caption="p* empty: the cargo cannot team in full under the sum cap",
+                )
+            )
             display(fig)
 
     def show(self):

@@ -5,7 +5,11 @@ Lineup entries (one per seat): a style of appendix B (``heavy``, ``key``,
 random legal moves), or ``mix1`` .. ``mix6``: the k-th style of a random
 ordering of the six styles drawn per deal from the chance generator, so the
 mix seats of a game hold distinct styles and each style is equally likely
-("同局混流派", appendix B).  The default lineup is ``mix1 .. mixP``: the
+("同局混流派", appendix B); ``mix``: the k-th ``mix`` seat of the seating
+takes the k-th style of that ordering (so ``[X, mix, mix, mix]`` is X
+against three distinct styles); ``greedy`` and ``best``: the search agents
+of ``best.py`` (sampled best responses to the table model, play-outs to the
+end of the round / of the game).  The default lineup is ``mix1 .. mixP``: the
 runner rotates it over the seats, so each deal is played with its styles in
 every seat.  Roles (``AgentParams.roles``): ``first_p`` deals the first P of
 (veteran, bb, fragile, porter, musician, engineer) to the seats in a random
@@ -40,12 +44,14 @@ from ..stats import Estimate, mean_interval
 from . import engine
 from .agents import knobs
 from .arrays import onehot
+from .best import BEST, GREEDY, search_agents, searcher_seats, with_searchers
 from .rules import ROLES
 from .state import N_VALUES, REACT_PASS
 from .styles import CUSTOM, RANDOM, STYLES, Table
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
-AGENTS = STYLES + ("random",) + MIX
+ANY_STYLE = "mix"  # each such seat: the next style of the deal's random ordering (mix1, mix2, ... in seat order)
+AGENTS = STYLES + ("random",) + MIX + (ANY_STYLE, GREEDY, BEST)
 STYLE_NAMES = np.array(STYLES + ("random", "custom"))
 ROLE_NAMES = np.array(("none",) + ROLES)
 PER_SEAT = ("ropes", "mutual")
@@ -60,14 +66,24 @@ def random_lineup(n_players: int) -> list:
     return ["random"] * n_players
 
 
-def deal_styles(seating, n_deals, rng):
+def deal_styles(seating, n_deals, rng, best_proxy=None):
     """Style codes (G,P) of the seats: a mix seat's style from a random
-    ordering of the six styles per deal (one draw of (G, 6) uniforms)."""
+    ordering of the six styles per deal (one draw of (G, 6) uniforms); the
+    k-th ``mix`` seat takes the k-th style of it; a ``best`` seat's code is
+    its proxy style (``AgentParams.best_proxy``: how the table sees it)."""
     order = np.argsort(rng.random((n_deals, len(STYLES))), axis=1)
     styles = np.empty((n_deals, len(seating)), np.int8)
+    n_any = 0
     for s, name in enumerate(seating):
         if name in MIX:
             styles[:, s] = order[:, MIX.index(name)]
+        elif name == ANY_STYLE:
+            styles[:, s] = order[:, n_any]
+            n_any += 1
+        elif name in (BEST, GREEDY):
+            if best_proxy is None:
+                raise ValueError("a best seat needs its proxy style (AgentParams.best_proxy)")
+            styles[:, s] = STYLES.index(best_proxy)
         elif name == "random":
             styles[:, s] = RANDOM
         elif name == "custom":
@@ -92,7 +108,7 @@ def deal_roles(params, n_deals, n_players, rng):
 
 def deal_setup(params, seating, n_deals, n_players, rng):
     """Style codes (G,P) of the seats and role codes (G,P), from chance."""
-    styles = deal_styles(seating, n_deals, rng)
+    styles = deal_styles(seating, n_deals, rng, params.best_proxy)
     return styles, deal_roles(params, n_deals, n_players, rng)
 
 
@@ -108,31 +124,38 @@ def play(params, seating, n_deals, n_players, seed_seq, custom=None) -> dict:
     cards, setup, rain, agents = (np.random.default_rng(s) for s in seed_seq.spawn(4))
     styles, roles = deal_setup(params, seating, n_deals, n_players, setup)
     chance = deal_chance(params, n_deals, n_players, roles, cards, rain)
-    return play_games(params, styles, chance, agents, custom=custom)
+    return play_games(params, styles, chance, agents, custom=custom, searchers=searcher_seats(seating))
 
 
-def play_games(params, styles, chance, agents, *, custom=None) -> dict:
+def play_games(params, styles, chance, agents, *, custom=None, searchers=None) -> dict:
     """Play a batch: ``styles`` (G,P) codes, ``chance`` the engine's Chance
-    (drawn before any decision), ``agents`` the agents' generator."""
+    (drawn before any decision), ``agents`` the agents' generator;
+    ``searchers`` {name: seats} of the search agents (their generators:
+    children of ``agents``'s)."""
     params = knobs(params)
     G, P = styles.shape
     st = engine.init(params, G, P, chance)
     table = Table(params, styles, agents, custom)
     reacts = bool((chance.roles > 0).any()) or table.any_random or bool(custom)
     d = Diagnostics(G, P)
+    seats = searchers or {}
+    over = search_agents(params, table, seats, agents)
     for r in range(params.rounds):
-        st, _ = engine.step(params, st, table.cargo(st), chance, inplace=True)
-        st, _ = engine.step(params, st, table.ropes(st), chance, inplace=True)
+        st, _ = engine.step(params, st, with_searchers(over, st, table.cargo(st)), chance, inplace=True)
+        st, _ = engine.step(params, st, with_searchers(over, st, table.ropes(st)), chance, inplace=True)
         d.ropes(st)
         acts = table.react(st) if reacts else np.full((G, P), REACT_PASS, np.int64)
-        st, ev = engine.step(params, st, acts, chance, inplace=True)
+        st, ev = engine.step(params, st, with_searchers(over, st, acts), chance, inplace=True)
         table.observe(ev)
         d.settled(params, ev, r)
         d.lead(st.score - params.lone_penalty * st.lone)
     out = engine.result(params, st)
+    names = STYLE_NAMES[styles]
+    for name, where in seats.items():
+        names[:, list(where)] = name  # a search agent's code is its proxy's
     out.update(
         d.columns(),
-        style=STYLE_NAMES[styles],
+        style=names,
         role=ROLE_NAMES[st.role],
         lone_total=st.lone.sum(1, dtype=np.int16),
         rounds=st.rnd.copy(),
@@ -275,6 +298,10 @@ ASSUMPTIONS = (
 
 TITLE = "STRAND: The Last Run"
 REPORT_PLAYERS = (3, 4, 5, 6)
+#: weakest to strongest; at 4 players one seat of each level beats three of the one below
+#: (docs/agents.md); a style is not on it: alone among seats that do not negotiate it never
+#: finds a partner and stays every round
+SKILL_LADDER = ("random", GREEDY, BEST)
 REPORT_GROUPS = ("style", "role", "seat")
 CHUNK_DEALS = 4096
 DERIVED = {"node_scale": node_scale, "node_shift": node_shift}

@@ -5,14 +5,18 @@ entry per possible hand):
   heavy: the largest card (has a 5, plays the 5); key: the smallest;
   node_grabber: the card with the largest expected best full sum against the
   other seats' cards (``grab_values``); steady: the largest card that still
-  fits a 3 under the cap (no risk), else the smallest; mirror, stay: the median.
+  fits a 3 (knob ``steady_mate``) under the cap (no risk), else the smallest;
+  mirror, stay: the median.
 
 Ropes (steps 3-4): each style's objective ``U`` for a partner, a weighted sum
-(``COEF``) of what the pair would do with the revealed cargo, asked of the
+(``coef(params)``, from the declared knobs ``COEF_KNOBS`` names: heavy_points,
+heavy_team_sum, ...) of what the pair would do with the revealed cargo, asked of the
 engine (``engine.team_values``, sections 5.1, 5.4, 6.3): ``utility_tables``
 and ``utility_lookup`` hold it for every round cap (normal, variant F's static
 and tools cards), style and pair of cards.  The table model that plays the
-styles (``styles.Table``) reads these tables.
+styles (``styles.Table``) reads these tables.  Every table is cached on its
+hashable arguments (the frozen parameters, or the knob values), so a changed
+knob builds new tables once and the defaults build them once per process.
 """
 
 from __future__ import annotations
@@ -31,24 +35,53 @@ HEAVY, KEY, GRABBER, STEADY, MIRROR, STAY = range(6)
 RANDOM, CUSTOM = 6, 7
 CODES = {**{s: i for i, s in enumerate(STYLES)}, "random": RANDOM, "custom": CUSTOM}
 
-#: utility U_i(j) = sum of coefficient x term, per style code; terms:
-#: points i scores, full x partner's cargo, full x node key / 8, full x fixed
-#: partner, last round's pointer at i, overweight, full x team sum
-COEF = np.array(
-    [
-        [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.1],  # heavy: its own points, then a bigger sum
-        [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],  # key: carries the heaviest card it can (node to share)
-        [0.01, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],  # node_grabber: the largest full sum (then heavier card)
-        [1.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0],  # steady: its fixed partner when the pair is full
-        [1.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0],  # mirror: whoever pointed at it last round
-        [1.0, 0.0, 0.0, 0.0, 0.0, -100.0, 0.0],  # stay: a full team or nothing
-        [0.0] * 7,
-        [0.0] * 7,  # random, custom: not negotiating
-    ],
-    np.float32,
-)
-TERM_FIXED, TERM_POINTER = 3, 4  # the dynamic terms' columns of COEF (added per game)
-ACCEPT = -50.0  # a partner scored at or below this is refused (stay style: overweight)
+N_CODES = 8  # style codes: the six styles, random, custom
+
+#: the terms of a style's utility U_i(j) for partner j, COEF's columns: points i scores,
+#: full x partner's cargo, full x node key / 8, full x fixed partner, last round's pointer
+#: at i, overweight, full x team sum
+TERMS = ("points", "partner_cargo", "node_key", "fixed", "pointer", "overweight", "team_sum")
+POINTS, PARTNER_CARGO, NODE_KEY, TERM_FIXED, TERM_POINTER, OVERWEIGHT, TEAM_SUM = range(len(TERMS))
+
+#: the declared knob (``agents.AgentParams``) of each coefficient a style uses: knob ->
+#: (style, term); every other coefficient is 0 (random and custom seats do not negotiate)
+COEF_KNOBS = {
+    "heavy_points": (HEAVY, POINTS),  # heavy: its own points, then a bigger sum
+    "heavy_team_sum": (HEAVY, TEAM_SUM),
+    "key_points": (KEY, POINTS),  # key: carries the heaviest card it can (node to share)
+    "key_partner_cargo": (KEY, PARTNER_CARGO),
+    "grabber_points": (GRABBER, POINTS),  # node_grabber: the largest full sum (then heavier card)
+    "grabber_node_key": (GRABBER, NODE_KEY),
+    "steady_points": (STEADY, POINTS),  # steady: its fixed partner when the pair is full
+    "steady_fixed": (STEADY, TERM_FIXED),
+    "mirror_points": (MIRROR, POINTS),  # mirror: whoever pointed at it last round
+    "mirror_pointer": (MIRROR, TERM_POINTER),
+    "stay_points": (STAY, POINTS),  # stay: a full team or nothing
+    "stay_overweight": (STAY, OVERWEIGHT),
+}
+
+
+def coef_values(params) -> tuple:
+    """The coefficients' knob values of ``params``, in ``COEF_KNOBS`` order (hashable)."""
+    return tuple(float(getattr(params, name)) for name in COEF_KNOBS)
+
+
+@lru_cache(maxsize=64)
+def coef_matrix(values: tuple) -> np.ndarray:
+    """(N_CODES, len(TERMS)) float32 COEF, U = sum of coefficient x term per style
+    code, from the knob values ``coef_values`` gives."""
+    coef = np.zeros((N_CODES, len(TERMS)), np.float32)
+    for (style, term), value in zip(COEF_KNOBS.values(), values, strict=True):
+        coef[style, term] = value
+    coef.flags.writeable = False
+    return coef
+
+
+def coef(params) -> np.ndarray:
+    """COEF of ``params`` (cached)."""
+    return coef_matrix(coef_values(params))
+
+
 NEVER = np.float32(-1e9)
 
 
@@ -70,7 +103,6 @@ def grab_values(cap: int, counts: tuple, n_players: int) -> np.ndarray:
 
 HAND_BASE = 6  # a hand's count of one value is 0..5
 HANDS = HAND_BASE**N_VALUES  # hands as codes: sum of count(v) x 6^(v-1)
-STEADY_MATE = 3  # steady plays the largest card that still fits a 3 under the cap
 
 
 def hand_code(hand):
@@ -81,9 +113,10 @@ def hand_code(hand):
 
 
 @lru_cache(maxsize=64)
-def cargo_table(cap: int, counts: tuple, n_players: int) -> np.ndarray:
-    """(8 x HANDS,) the card index (value - 1) each style shows from each hand
-    (row = style code; random and custom rows are placeholders)."""
+def cargo_table(cap: int, counts: tuple, n_players: int, steady_mate: int) -> np.ndarray:
+    """(N_CODES x HANDS,) the card index (value - 1) each style shows from each
+    hand (row = style code; random and custom rows are placeholders); steady
+    shows the largest card that fits ``steady_mate`` under the cap."""
     hand = (np.arange(HANDS)[:, None] // HAND_BASE ** np.arange(N_VALUES)) % HAND_BASE
     held = hand > 0
     vals = np.arange(1, N_VALUES + 1)
@@ -93,7 +126,7 @@ def cargo_table(cap: int, counts: tuple, n_players: int) -> np.ndarray:
     n = hand.sum(1)
     median = (hand.cumsum(1) > ((n - 1) // 2)[:, None]).argmax(1)
     grab = np.where(held, grab_values(cap, counts, n_players), -1.0).argmax(1)
-    fits = held & (vals <= cap - STEADY_MATE)
+    fits = held & (vals <= cap - steady_mate)
     steady = np.where(fits.any(1), last - fits[:, ::-1].argmax(1), smallest)
     return np.concatenate([largest, smallest, grab, steady, median, median, median, median]).astype(np.int8)
 
@@ -117,7 +150,7 @@ def utility_tables(params):
             ~full,
             full * (c[:, None] + c[None, :]),
         )
-        base.append(np.einsum("sk,kij->sij", COEF, np.stack(terms).astype(np.float32)))
+        base.append(np.einsum("sk,kij->sij", coef(params), np.stack(terms).astype(np.float32)))
         fulls.append(full)
     return np.stack(base).astype(np.float32).ravel(), np.stack(fulls).ravel()
 
@@ -129,7 +162,7 @@ N_FLAGS = 4
 STRIDE_J = N_FLAGS
 STRIDE_I = N_VALUES * STRIDE_J
 STRIDE_STYLE = N_VALUES * STRIDE_I
-STRIDE_KIND = len(COEF) * STRIDE_STYLE
+STRIDE_KIND = N_CODES * STRIDE_STYLE
 N_KINDS = 3  # cap kinds: normal, static, tools
 
 
@@ -146,12 +179,13 @@ def utility_lookup(params, steady: bool, mirror: bool) -> np.ndarray:
 @lru_cache(maxsize=64)
 def _utility_lookup(params, steady, mirror):
     base, full = utility_tables(params)
-    base = base.reshape(N_KINDS, len(COEF), N_VALUES, N_VALUES)
+    w = coef(params)
+    base = base.reshape(N_KINDS, N_CODES, N_VALUES, N_VALUES)
     full = full.reshape(N_KINDS, 1, N_VALUES, N_VALUES)
-    codes = np.arange(len(COEF))[None, :, None, None]
-    w_fixed = COEF[STEADY, TERM_FIXED] * (codes == STEADY)
-    w_pointer = COEF[MIRROR, TERM_POINTER] * (codes == MIRROR)
-    out = np.empty((N_KINDS, len(COEF), N_VALUES, N_VALUES, N_FLAGS), np.float32)
+    codes = np.arange(N_CODES)[None, :, None, None]
+    w_fixed = w[STEADY, TERM_FIXED] * (codes == STEADY)
+    w_pointer = w[MIRROR, TERM_POINTER] * (codes == MIRROR)
+    out = np.empty((N_KINDS, N_CODES, N_VALUES, N_VALUES, N_FLAGS), np.float32)
     for f in range(N_FLAGS):
         u = base.copy()
         if steady:

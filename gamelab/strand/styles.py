@@ -12,19 +12,21 @@ styles' codes, cargo choices and objectives as look-up tables; their names
 are importable from here too).
 
 Ropes (steps 3-4): every styled seat scores each partner with its objective
-``U`` from the revealed cargo (``engine.team_values``; coefficients ``COEF``).
+``U`` from the revealed cargo (``engine.team_values``; coefficients: the
+declared knobs heavy_points .. stay_overweight, ``style_tables.coef``).
 With negotiation the table forms disjoint pairs greedily by mutual preference
 (smallest sum of the two ranks first, then the larger sum of utilities; both
-must find the other acceptable), then each matched player independently
+must find the other acceptable: U above the knob ``accept``), then each matched player independently
 reneges with chance ``reneging`` (``renege_to`` says what a reneger does);
 unmatched players stay.  Without negotiation (``negotiation=False``, variant
 B, the fog card) each styled seat points at its best-scored partner if
 acceptable, else stays.
 
-Role powers (5.5): porter +1 on a 4 (heavy, node_grabber) or when its uses
-would otherwise go unspent; bb locks its agreed partner (its own top choice
-without negotiation) when it has cargo >= 4, the node is worth >= 6 or uses
-would go unspent; veteran when lone with cargo >= 4 or uses to spare;
+Role powers (5.5; 4 and 6 are the knobs ``big_cargo`` and ``big_node``):
+porter +1 on a 4 (heavy, node_grabber) or when its uses would otherwise go
+unspent; bb locks its agreed partner (its own top choice without
+negotiation) when it has cargo >= 4, the node is worth >= 6 or uses would go
+unspent; veteran when lone with cargo >= 4 or uses to spare;
 musician whenever in a team; engineer when the team's sum is just over the
 cap; fragile whenever lone and pointed at (to the best such pointer).
 """
@@ -36,16 +38,16 @@ from functools import cache
 import numpy as np
 
 from . import engine
+from .agents import knobs
 from .arrays import at_seats, cols, uniform_choice
 from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
 from .state import MAX_VALUE
 
 # the styles' codes and tables, re-exported: callers know them as styles.X
 from .style_tables import (  # noqa: F401
-    ACCEPT,
     CAP_KIND,
     CODES,
-    COEF,
+    COEF_KNOBS,
     CUSTOM,
     GRABBER,
     HANDS,
@@ -63,6 +65,7 @@ from .style_tables import (  # noqa: F401
     STRIDE_STYLE,
     STYLES,
     cargo_table,
+    coef,
     grab_values,
     hand_code,
     utility_lookup,
@@ -74,8 +77,6 @@ LIVE = DEAD / 10  # a matching key below this is a pair still open
 SHUN = np.float32(1e10)  # subtracted from an excluded partner's utility (below NEVER)
 RANK_WEIGHT = np.float32(1000)  # matching key: the two ranks first, then the utilities
 NO_PAIR = np.int8(100)  # a pair index past every pair: nothing chosen in that game
-BIG_CARGO = 4  # cargo worth protecting (bb lock, veteran) or topping up to 5 (porter)
-BIG_NODE = 6  # a node worth a bb lock
 
 
 def _best(U):
@@ -111,7 +112,8 @@ class Table:
     so every numpy call runs over long rows of games."""
 
     def __init__(self, params, styles, rng, custom=None):
-        self.p, self.rng = params, rng
+        self.p, self.rng = knobs(params), rng
+        self.accept = np.float32(self.p.accept)  # a partner scored at or below this is refused
         self.styles = np.asarray(styles, np.int8)
         G, P = self.styles.shape
         self.custom = custom or {}
@@ -133,14 +135,14 @@ class Table:
         code = hand_code(st.hand) + self.styles.astype(np.int32) * HANDS  # row = style (cargo_table's layout)
         cap = engine.round_cap(p, st)
         caps = np.unique(cap)
-        v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players)[code]
+        v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players, p.steady_mate)[code]
         for c in caps[1:]:
-            v = np.where((cap == c)[:, None], cargo_table(int(c), p.cargo_counts, st.n_players)[code], v)
+            v = np.where((cap == c)[:, None], cargo_table(int(c), p.cargo_counts, st.n_players, p.steady_mate)[code], v)
         value = v + 1  # the table holds value - 1
         porter = engine.can_use(st, PORTER) & (value < MAX_VALUE)
         if porter.any():
             left = engine.rounds_left(p, st)[:, None]
-            boost = ((value == BIG_CARGO) & ((self.styles == HEAVY) | (self.styles == GRABBER))) | (
+            boost = ((value == p.big_cargo) & ((self.styles == HEAVY) | (self.styles == GRABBER))) | (
                 (st.uses >= left) & (self.styles != KEY)
             )
             porter = porter & boost & (self.styles < RANDOM)
@@ -190,7 +192,7 @@ class Table:
         for k in range(P):  # rank = how many partners one likes better
             rank_ij += U[I, k] > uij
             rank_ji += U[J, k] > uji
-        ok = (uij > ACCEPT) & (uji > ACCEPT) & self.talks_t[I] & self.talks_t[J]
+        ok = (uij > self.accept) & (uji > self.accept) & self.talks_t[I] & self.talks_t[J]
         K = (rank_ij + rank_ji) * RANK_WEIGHT - (uij + uji)
         K += ~ok * DEAD
         partner = np.full((P, G), -1, np.int8)
@@ -220,7 +222,7 @@ class Table:
         every = bool(talk.all())
         if not every:
             top, top_u = _best(U)
-            rope = stay + (top_u > ACCEPT) * (top - np.int8(stay))  # np.where(top_u > ACCEPT, top, stay)
+            rope = stay + (top_u > self.accept) * (top - np.int8(stay))  # np.where(top_u > accept, top, stay)
             keeps = rope < stay  # the rope a bb would lock
         if talk.any():
             agreed, mate = self._negotiated(U, P)
@@ -257,7 +259,7 @@ class Table:
                 np.maximum(alt_u, alt_k, out=alt_u)
                 np.maximum(alt, better * np.int8(k), out=alt)  # np.where(better, k, alt): k only grows
             mate_u += out * Uk
-        go = reneg & (alt_u > ACCEPT)
+        go = reneg & (alt_u > self.accept)
         if how == "better_or_stay":
             go &= alt_u > mate_u
         return rope + go * (alt - rope), mate  # np.where(go, alt, rope)
@@ -269,8 +271,8 @@ class Table:
         if not bb.any():
             return rope
         left = cols(engine.rounds_left(p, st), P)
-        big_node = cols(engine.current_node(p, st) >= BIG_NODE, P)
-        worth = (st.cargo >= BIG_CARGO) | big_node | (st.uses >= left)
+        big_node = cols(engine.current_node(p, st) >= p.big_node, P)
+        worth = (st.cargo >= p.big_cargo) | big_node | (st.uses >= left)
         return engine.rope_action(rope, bb & worth, P)
 
     # --- after the ropes (5.5 powers) ---------------------------------------
@@ -278,7 +280,7 @@ class Table:
         p, P = self.p, st.n_players
         seats = engine.status(p, st)
         left = cols(engine.rounds_left(p, st), P)
-        vet = (st.role == VETERAN) & ((st.cargo >= BIG_CARGO) | (st.uses >= left))
+        vet = (st.role == VETERAN) & ((st.cargo >= p.big_cargo) | (st.uses >= left))
         total = st.cargo + at_seats(st.cargo, np.maximum(st.partner, 0))  # the team's sum (used in a team only)
         cap = cols(engine.round_cap(p, st), P)
         eng = (st.role == ENGINEER) & (total > cap) & (total <= cap + p.engineer_bonus)

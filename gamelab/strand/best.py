@@ -1,0 +1,201 @@
+"""``best``: a sampled best response to the table model (appendix B's styles).
+
+For each seat it plays, at every decision (cargo, ropes, reactions; section
+6.2 steps 2, 4 and 5), the agent tries each of its legal actions in
+``best_rollouts`` play-outs to the end of the game and keeps the one with
+the best mean outcome (its win share, plus ``best_margin`` x its final
+score's margin over the best other seat, a tie-break among lost or won
+positions).  A play-out is a copy of the game (``State.take``) in which:
+
+* the other seats' hidden cards are dealt again from the cards it cannot
+  see (the deck and their hands; the discards and shown cards are public),
+  so it never reads a hand it may not see (:func:`redeal_hidden`);
+* the future refills (and, under variant F, the order of the rain cards not
+  yet turned) come from the agent's own generator, never the deal's chance;
+* every seat, itself included, is played by the table model
+  (``styles.Table``): the others by their styles, itself by its proxy style
+  ``best_proxy``, which is also how the other seats see it in the
+  negotiation (they agree pairs with it as with that style).
+
+So the agent is one step of policy improvement over its proxy style against
+the table model (a rollout algorithm); options of one game share their
+play-outs' chance and the table's own draws (reneging; common random
+numbers, :class:`SharedDraws`).  All play-outs of a decision run
+as one batch through the engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import engine
+from .arrays import hand_sizes
+from .cards import refill
+from .state import CARGO, REACT, ROPE, Chance
+from .styles import Table
+
+BEST = "best"  # the sampled best response, play-outs to the end of the game
+GREEDY = "greedy"  # the same, play-outs to the end of the round (myopic)
+GREEDY_HORIZON = 1  # rounds a greedy play-out settles
+
+
+def searcher_seats(seating) -> dict:
+    """{agent name: seats} of the search agents (``greedy``, ``best``) of a seating."""
+    seats = {name: tuple(s for s, n in enumerate(seating) if n == name) for name in (GREEDY, BEST)}
+    return {name: s for name, s in seats.items() if s}
+
+
+def search_agents(params, table, seats: dict, rng):
+    """The search agents of a seating over ``table``'s games (None if none),
+    each with a child generator of ``rng`` (``rng`` itself is not advanced)."""
+    if not seats:
+        return None
+    rngs = dict(zip(seats, rng.spawn(len(seats)), strict=True))
+    out = []
+    if GREEDY in seats:
+        out.append(
+            BestResponse(
+                params, table, seats[GREEDY], rngs[GREEDY], rollouts=params.greedy_rollouts, horizon=GREEDY_HORIZON
+            )
+        )
+    if BEST in seats:
+        horizon = params.best_horizon or None
+        out.append(BestResponse(params, table, seats[BEST], rngs[BEST], rollouts=params.best_rollouts, horizon=horizon))
+    return out
+
+
+def with_searchers(over, st, acts):
+    """The table's actions ``acts``, the search agents' seats replaced (``over`` None: as they are)."""
+    for agent in over or ():
+        acts = agent.act(st, acts)
+    return acts
+
+
+class BestResponse:
+    """Best responses for ``seats`` of the games ``table`` (the game's own
+    table model) plays; ``rng`` the agent's own generator."""
+
+    def __init__(self, params, table, seats, rng, *, rollouts, horizon=None):
+        self.p, self.table, self.rng = params, table, rng
+        self.seats = tuple(int(s) for s in seats)
+        self.rollouts = int(rollouts)  # play-outs per option
+        self.horizon = horizon  # rounds a play-out settles at most (None: to the end)
+
+    def act(self, st, acts):
+        """``acts`` (G,P) with the best seats' columns replaced by their choices."""
+        if not self.seats:
+            return acts
+        legal = engine.legal(self.p, st)
+        acts = np.array(acts, np.int64)
+        for s in self.seats:
+            acts[:, s] = self.choose(st, s, legal[:, s])
+        return acts
+
+    def choose(self, st, seat, mask):
+        """(G,) the action of ``seat`` with the best mean play-out, among ``mask``'s."""
+        first = mask.argmax(1)
+        several = mask.sum(1) > 1
+        live = several & ~st.done
+        if not live.any():
+            return first
+        games = np.flatnonzero(live)
+        game_of, action = np.nonzero(mask[games])  # options, game-major
+        K = self.rollouts
+        base = self.worlds(st.take(games), seat, K)  # K worlds per game, shared by its options
+        rows = (game_of[:, None] * K + np.arange(K)).ravel()  # option m, world k -> row of base
+        value = self.playout(base, rows, games[game_of].repeat(K), seat, np.repeat(action, K))
+        mean = np.bincount(np.repeat(np.arange(len(action)), K), value, len(action)) / K
+        out = first.copy()
+        out[games] = best_per_game(game_of, action, mean, len(games))
+        return out
+
+    def worlds(self, st, seat, k):
+        """``k`` copies of each game of ``st`` as the seat may believe them:
+        hidden hands dealt again, unseen rain cards reordered."""
+        world = st.take(np.repeat(np.arange(st.n_games), k))
+        redeal_hidden(world, seat, self.rng)
+        if self.p.time_rain:
+            reorder_unseen_rain(world, self.rng)
+        return world
+
+    def playout(self, base, rows, games, seat, action):
+        """(N,) the value for ``seat`` of playing ``action`` in the worlds
+        ``base.take(rows)`` (of the table's games ``games``), then the table
+        model to the end."""
+        p = self.p
+        st = base.take(rows)
+        draws = self.rng.random((p.rounds, base.n_games, st.n_players, engine.DRAWS), dtype=np.float32)[:, rows]
+        chance = Chance(hands=None, draws=draws, rain_order=st.rain_order, roles=st.role)
+        table = Table(p, self.table.styles[games], SharedDraws(self.rng, rows, base.n_games), self.table.custom)
+        table.fixed_t = self.table.fixed_t[:, games]  # steady's memory (a copy: fancy indexing)
+        if st.phase == REACT:
+            table.U = table.utilities(st)  # a fragile's switch asks the utilities of the round
+        decide = {CARGO: table.cargo, ROPE: table.ropes}
+        first = True
+        stop = np.inf if self.horizon is None else int(st.rnd.min()) + self.horizon
+        while not st.done.all() and st.rnd.min() < stop:
+            acts = decide.get(st.phase, table.react)(st)
+            if first:
+                acts[:, seat] = action
+                first = False
+            st, ev = engine.step(p, st, acts, chance, inplace=True)
+            if "partner" in ev:
+                table.observe(ev)
+        return outcome(p, st, seat)
+
+
+class SharedDraws:
+    """The play-outs' generator: each call's uniforms are drawn once per
+    world and shared by every option played in it (``rows``: play-out ->
+    world), so options differ only by what they do (common random numbers)."""
+
+    def __init__(self, rng, rows, n_worlds):
+        self.rng, self.rows, self.n_worlds = rng, rows, n_worlds
+
+    def random(self, shape, dtype=np.float64):
+        shape = (shape,) if np.isscalar(shape) else tuple(shape)
+        return self.rng.random((self.n_worlds, *shape[1:]), dtype=dtype)[self.rows]
+
+
+def outcome(params, st, seat):
+    """(N,) what a play-out is worth to ``seat``: its win share when the game
+    is over, plus ``best_margin`` x its net score's margin over the best
+    other seat (section 6.4's final score, so far)."""
+    res = engine.result(params, st)
+    score = res["score"]
+    margin = score[:, seat] - np.delete(score, seat, axis=1).max(1)
+    return st.done * res["win"][:, seat] + params.best_margin * margin
+
+
+def best_per_game(game_of, action, mean, n_games):
+    """(n_games,) the action of the largest mean per game (the first such option)."""
+    order = np.lexsort((-mean, game_of))  # by game, best mean first; stable: first option among equals
+    firsts = np.flatnonzero(np.r_[True, game_of[order][1:] != game_of[order][:-1]])
+    out = np.empty(n_games, np.int64)
+    out[game_of[order][firsts]] = action[order][firsts]
+    return out
+
+
+def redeal_hidden(st, seat, rng):
+    """The other seats' hands dealt again, in place, from the cards ``seat``
+    cannot see (the deck and those hands; 6.2 step 1's draw, ``cards.refill``):
+    each keeps its number of cards."""
+    others = np.arange(st.n_players) != seat
+    held = hand_sizes(st.hand)
+    limit, discard = st.limit.copy(), st.discard.copy()
+    st.deck += st.hand[:, others].sum(1, dtype=np.int8)
+    st.hand[:, others] = 0
+    st.discard[:] = 0  # the pool never runs dry: no reshuffle of the discards
+    st.limit[:] = held
+    refill(st, rng.random((st.n_games, st.n_players, int(held.max(initial=0))), dtype=np.float32))
+    st.limit[:], st.discard[:] = limit, discard
+
+
+def reorder_unseen_rain(st, rng):
+    """Variant F: the rain cards not yet turned, in a fresh random order per game (in place)."""
+    r = int(st.rnd.min()) + 1  # the rounds after the current one
+    if r >= st.rain_order.shape[1]:
+        return
+    tail = st.rain_order[:, r:]
+    order = np.argsort(rng.random(tail.shape), axis=1)
+    st.rain_order[:, r:] = np.take_along_axis(tail, order, 1)
