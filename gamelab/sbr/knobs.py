@@ -100,7 +100,7 @@ class AgentParams(SbrParams):
         low=0,
         high=40,
         section="agents",
-        doc="deep: beats after the current one in which the play-outs' riders play as the lookahead (then greedy)",
+        doc="deep: beats after this one in which the play-outs' riders play as the lookahead (0: this beat only)",
     )
 
 

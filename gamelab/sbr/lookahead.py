@@ -48,12 +48,12 @@ def deep_policy(params, state, rider, legal, rng=None) -> Actions:
     return search(params, state, rider, legal, kn.deep_k, 0, kn.deep_reply_beats)
 
 
-def search(params, state, rider, legal, k: int, beats: int, reply: int = 0) -> Actions:
+def search(params, state, rider, legal, k: int, beats: int, reply: int | None = None) -> Actions:
     """The greedy's ``k`` best options of each acting game, each played out
     to the end (``beats`` = 0) or ``beats`` beats after this one, every
-    rider greedy, except that before beat ``state.beat + 1 + reply`` they
-    play as the lookahead agent (``reply`` > 0); the best margin is played
-    (see :func:`lookahead_policy`)."""
+    rider greedy, except that with ``reply`` (not None) they play as the
+    lookahead agent for the rest of this beat and ``reply`` beats more; the
+    best margin is played (see :func:`lookahead_policy`)."""
     rider = np.asarray(rider, np.intp)
     base = greedy_policy(params, state, rider, legal)
     ga = np.nonzero(legal.acting)[0]
@@ -81,7 +81,7 @@ def search(params, state, rider, legal, k: int, beats: int, reply: int = 0) -> A
     return Actions(card=card, spin=spin, seal=base.seal, brk=brk, retrieve=base.retrieve)
 
 
-def _margins(params, state, rider, ga, top, valid, first, base, slot, beats, reply=0):
+def _margins(params, state, rider, ga, top, valid, first, base, slot, beats, reply=None):
     """(n, k) the margin of each option's play-out (-inf for the options
     that are not legal): the legal ones played as one batch from ``slot``,
     except the greedy's own move where the memo knows its continuation;
@@ -91,7 +91,7 @@ def _margins(params, state, rider, ga, top, valid, first, base, slot, beats, rep
     last = horizon(params, state.beat, beats)
     margin = np.full((n, k), -np.inf)
     play = valid.copy()
-    memo = memo_for(params, last) if beats == 0 and not reply else None
+    memo = memo_for(params, last) if beats == 0 and reply is None else None
     if memo is not None:
         # the greedy's own move, as the greedy plays it (its break only if it is also the top option)
         same = (top[np.arange(n), first] == option_index(base.card[ga], base.spin[ga], params.max_spin_per_beat)) & (
@@ -114,7 +114,7 @@ def _margins(params, state, rider, ga, top, valid, first, base, slot, beats, rep
     )
     engine.act(params, sim, acts, slot, inplace=True)
     watch = rider[reps] if memo is not None and state.beat + 1 < last else None
-    seen = _play_out(params, sim, slot + 1, last, watch, state.beat + 1 + reply if reply else 0)
+    seen = _play_out(params, sim, slot + 1, last, watch, 0 if reply is None else state.beat + 1 + reply)
     got = _margin(params, sim, rider[reps] // params.riders_per_player)
     margin[gi, oi] = got
     return margin, (memo, gi, oi, seen, got)
