@@ -8,6 +8,11 @@ diagnostics), under uniformly random legal play through the batch engine
 their ratio, the time of one interactive slider update (2,000 games of one
 cell through the runner, nothing cached) and the peak memory of 100,000 games
 in flight (measured in a fresh subprocess).  Medians of several repetitions.
+
+A game may declare more timed lineups (``GAME.bench.extra_lineups``: name ->
+(players, lineup, target), e.g. a search agent against the default agents):
+each is played through ``GAME.play`` in batches of ``EXTRA_BATCH`` games (one
+interactive run's worth) and reported as ``<name>_games_per_s``.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import numpy as np
 from . import registry, runner
 
 TARGET_SLIDER_S = 1.0
+EXTRA_BATCH = 2000  # games per call for a game's extra lineups (as one slider update)
 
 
 def _median_rate(fn, n_games: int, reps: int) -> float:
@@ -70,8 +76,24 @@ def bench_game(
         runner.simulate(game, n_games=2000, seed=1000 + i, n_players=n_players, progress=False)
         slider.append(time.perf_counter() - t0)
     out["slider_update_s"] = statistics.median(slider)
+    out.update(extra_rates(ad, params, reps))
     if memory:
         out["memory_100k_games_mib"] = peak_memory_mib(game, 100_000, n_players)
+    return out
+
+
+def extra_rates(ad, params, reps: int) -> dict:
+    """``<name>_games_per_s`` of each of the game's extra lineups."""
+    out = {}
+    for name, (players, lineup_fn, _target) in ad.bench.extra_lineups.items():
+        lineup = list(lineup_fn(players))
+        seq = np.random.SeedSequence(12345)
+        ad.play(params, lineup, min(EXTRA_BATCH, 50), players, seq)  # warm caches
+
+        def play(lineup=lineup, players=players, seq=seq):
+            return ad.play(params, lineup, EXTRA_BATCH, players, seq)
+
+        out[f"{name}_games_per_s"] = _median_rate(play, EXTRA_BATCH, max(3, reps // 2))
     return out
 
 
@@ -112,6 +134,12 @@ def verdicts(results: dict) -> list[tuple[str, bool, str]]:
                 f"{r['slider_update_s']:.3f} s",
             )
         )
+        for name, (players, _lineup, target) in bench.extra_lineups.items():
+            rate = r.get(f"{name}_games_per_s")
+            if rate is not None:
+                rows.append(
+                    (f"{game} {name} ({players} players) >= {target:,g} games/s", rate >= target, f"{rate:,.0f}")
+                )
         if "memory_100k_games_mib" in r:
             rows.append(
                 (
@@ -135,12 +163,21 @@ def render(results: dict) -> str:
             f"games/s; random {r['random_games_per_s']:,.0f} games/s; reference "
             f"{r['reference_games_per_s']:,.0f} games/s (x{r['batch_over_reference']:.1f}); slider "
             f"update {r['slider_update_s']:.3f} s"
+            + "".join(f"; {k[: -len('_games_per_s')]} {v:,.0f} games/s" for k, v in r.items() if _extra_key(k))
             + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r else "")
         )
     lines.append("")
     for name, ok, value in verdicts(results):
         lines.append(f"  [{'PASS' if ok else 'FAIL'}] {name}: {value}")
     return "\n".join(lines)
+
+
+def _extra_key(key: str) -> bool:
+    """An extra lineup's rate (not one of the fixed figures)."""
+    return key.endswith("_games_per_s") and key not in _FIXED_RATES
+
+
+_FIXED_RATES = ("agent_games_per_s", "random_games_per_s", "random_runner_games_per_s", "reference_games_per_s")
 
 
 def to_json(results: dict) -> str:

@@ -146,6 +146,10 @@ class Bench:
     agent_target: float  # games per second the agents must reach
     ratio_target: float = 30.0  # batch engine over the reference, random play
     memory_mib: float = 1024.0  # peak memory of 100,000 games in flight
+    # more timed lineups: name -> (n_players, lineup fn, target games/s); bench reports ``<name>_games_per_s``
+    extra_lineups: Mapping[str, tuple[int, Callable[[int], Sequence[str]], float]] = dataclasses.field(
+        default_factory=dict
+    )
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -181,6 +185,8 @@ class Game:
     derived: Mapping[str, Callable[[Any, Any], dict]] = dataclasses.field(default_factory=dict)
     metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
     skill_ladder: tuple[str, ...] = ()  # agent names from weakest to strongest (gamelab skill)
+    skill_players: int = 0  # the player count a report's skill ladder is measured at (0: the fewest)
+    strong_agent: str = ""  # the agent a report's cross-model check seats everywhere ("": the ladder's top)
     report_players: tuple[int, ...] = ()  # player counts a default report covers
     report_groups: tuple[str, ...] = ("agent", "seat")  # columns win rates are tabulated by
     assumptions: str = ""  # the agents' model, one paragraph for reports

@@ -48,7 +48,8 @@ def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1)
         table = cross_model_table(data, n_games=tools.model_games, profile=profile, workers=workers)
         data.cross_model = table if len(table) else None
     if tools.skill:
-        data.skill = skill_data(data, n_players=n, n_games=tools.model_games, workers=workers)
+        k = data.game.skill_players or data.game.players[0]
+        data.skill = skill_data(data, n_players=k, n_games=tools.model_games, workers=workers)
 
 
 MARGIN = 0.02  # "advantaged by more than 2 points": the sequential test's threshold around fair
@@ -162,8 +163,8 @@ def cross_model_table(data, *, n_games: int, profile=None, workers: int = 1) -> 
         models = [crossmodel.Model("report", "this report's model", data.params, None)]
         if profile is not None and profile.knobs:
             models.append(crossmodel.Model("calibrated", describe(profile), apply(profile, data.params), None))
-        if g.skill_ladder:
-            top = g.skill_ladder[-1]
+        top = g.strong_agent or (g.skill_ladder[-1] if g.skill_ladder else "")
+        if top:
             models.append(crossmodel.Model("strong", f"{top} on every seat", data.params, (top,) * n))
         if len(models) < 2:
             continue

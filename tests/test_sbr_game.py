@@ -15,7 +15,8 @@ def test_registry_finds_the_game_with_every_part():
         "STEEL BALL RUN: CONTINENTAL SPIN",
         8192,
     )
-    assert GAME.agents == ("greedy", "random", "lookahead")
+    assert GAME.agents == ("greedy", "random", "lookahead", "deep")
+    assert GAME.skill_ladder == ("random", "greedy", "lookahead", "deep")
     assert set(GAME.derived) == {"relic_scale", "segment_scale"}
     assert GAME.report_players == (2, 3, 4, 5) and GAME.errata_heading == "STEEL BALL RUN"
     assert [p.name for p in GAME.record.examples] == ["sbr_example.json"] and GAME.record.examples[0].is_file()

@@ -12,6 +12,8 @@ sliders read it like a rule; a plain ``SbrParams`` gets the knobs' defaults.
   information" AI, with our objective (appendix A does not give one).
 * :func:`lookahead_policy`: the greedy's top options, each played out to the
   end of the game (or a horizon) with every rider greedy; the best margin wins.
+* :func:`deep_policy`: the same search with the play-outs' riders playing
+  as the lookahead for the next beat (the top of the skill ladder).
 * :func:`from_function`: a plain per-game Python function as a policy.
 * :class:`Controller` (``GAME.controller``): the agents of a seating by name
   (:data:`POLICIES`), driven through the engine's ``legal`` and ``step``.
@@ -33,7 +35,7 @@ from . import engine
 from .greedy import greedy_policy, greedy_values, seal_choice, value_table
 from .knobs import AgentParams, knobs
 from .legality import pick
-from .lookahead import lookahead_policy
+from .lookahead import deep_policy, lookahead_policy
 from .state import Actions
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "greedy_values",
     "greedy_policy",
     "lookahead_policy",
+    "deep_policy",
     "seal_choice",
     "value_table",
     "POLICIES",
@@ -60,7 +63,7 @@ def random_policy(params, state, rider, legal, rng) -> Actions:
     return engine.random_actions(params, state, legal, rng)
 
 
-POLICIES = {"greedy": greedy_policy, "random": random_policy, "lookahead": lookahead_policy}
+POLICIES = {"greedy": greedy_policy, "random": random_policy, "lookahead": lookahead_policy, "deep": deep_policy}
 
 
 class Controller:

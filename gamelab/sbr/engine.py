@@ -284,15 +284,16 @@ def seat_groups(policies) -> list:
 
 def joint_actions(params, state, rider, legal, groups, seat_of, rng) -> Actions:
     """Each game's actions from the policy of the acting rider's seat
-    (``seat_of``: (R,) the seat of each rider)."""
+    (``seat_of``: (R,) the seat of each rider).  Each policy sees as acting
+    only its own seats' games (``legal.acting`` masked), so a search agent
+    spends no play-outs on the other seats' moves."""
+    if len(groups) == 1:
+        return groups[0][0](params, state, rider, legal, rng)
     acts = None
     for pol, seats in groups:
-        a = pol(params, state, rider, legal, rng)
-        if acts is None:
-            acts = a
-            continue
         mine = np.isin(seat_of[rider], seats)
-        acts = Actions(*(np.where(mine, x, y) for x, y in zip(a, acts)))
+        a = pol(params, state, rider, legal._replace(acting=legal.acting & mine), rng)
+        acts = a if acts is None else Actions(*(np.where(mine, x, y) for x, y in zip(a, acts)))
     return acts
 
 

@@ -42,6 +42,9 @@ GAME = contract.Game(
     engine=engine,
     reference=reference,
     agents=tuple(agents.POLICIES),
+    skill_ladder=("random", "greedy", "lookahead", "deep"),
+    skill_players=2,  # deep on a 4-player table plays about 4 games a second
+    strong_agent="lookahead",  # the cross-model check: lookahead on every seat (deep is too slow for a report)
     default_lineup=sim.default_lineup,
     controller=agents.controller,
     play=sim.play,
@@ -50,6 +53,10 @@ GAME = contract.Game(
         random_lineup=sim.random_lineup,
         random_batch=sim.random_batch,
         agent_target=10_000,
+        extra_lineups={
+            "lookahead": (4, sim.lookahead_lineup, 300.0),
+            "lookahead_2p": (2, sim.lookahead_lineup, 1500.0),
+        },
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     record=contract.RecordFormat(

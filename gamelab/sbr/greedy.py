@@ -36,8 +36,10 @@ SEQUENTIAL_SUM_RIDERS = 7  # numpy sums up to 7 terms along an axis in order: co
 def greedy_policy(params, state, rider, legal, rng=None) -> Actions:
     """Deterministic greedy with full information: the option of highest
     :func:`greedy_values` (ties: smaller card, less spin, no break); breaking
-    is tried where a seal lies within reach and the rider can pay."""
+    (5.3) is tried where a seal lies within reach and the rider can pay, and
+    chosen if it beats not breaking by more than ``greedy_break_margin``."""
     rider = np.asarray(rider, np.intp)
+    kn = knobs(params)
     G = state.n_games
     card_k, spin_k = engine.option_list(params.max_spin_per_beat)
     first = engine.seal_ahead(params, state, rider)
@@ -49,10 +51,10 @@ def greedy_policy(params, state, rider, legal, rng=None) -> Actions:
     if need.any():
         gs = np.nonzero(need)[0]
         vb = greedy_values(params, state, rider[gs], legal, games=gs, brk=True, first=first[gs])
-        better = vb.max(axis=1) > val[gs].max(axis=1)
+        better = vb.max(axis=1) > val[gs].max(axis=1) + np.float32(kn.greedy_break_margin)
         best[gs[better]] = np.argmax(vb[better], axis=1)
         brk[gs[better]] = True
-    seal = seal_choice(params, knobs(params), state, rider, legal)
+    seal = seal_choice(params, kn, state, rider, legal)
     return Actions(card=card_k[best], spin=spin_k[best], seal=seal, brk=brk, retrieve=np.zeros(G, np.intp))
 
 
@@ -79,7 +81,7 @@ def greedy_values(params, state, rider, legal, games=None, brk=False, first=None
     v = _base_value(params, kn, out["end"], pos, kind, out["spin"], held, out["tax"], k)
     skull = np.nonzero(kind == SKULL)[0]
     if skull.size:
-        v[skull] += np.float32(kn.greedy_card) * _card_back(params, state, fi[skull], card_k[k[skull]])
+        v[skull] += np.float32(kn.greedy_skull_card) * _card_back(params, state, fi[skull], card_k[k[skull]])
     v = rank_terms(params, kn, state, games, rider, i, out["end"], v)
     val = np.full(ok.shape, -np.inf, np.float32)
     val[i, k] = v
@@ -153,7 +155,7 @@ def _dense_values(params, kn, state, rider, legal, first):
     if skull.size:
         card_k, _ = engine.option_list(params.max_spin_per_beat)
         game, option = np.divmod(skull, K)  # skull = flat_index(game, K, option)
-        flat[skull] += np.float32(kn.greedy_card) * _card_back(params, state, fi[game], card_k[option])
+        flat[skull] += np.float32(kn.greedy_skull_card) * _card_back(params, state, fi[game], card_k[option])
     beat = state.beat + 1
     if beat in params.segment_ends() or beat == params.beats:
         v = dense_rank_terms(params, kn, state, rider, pos, tv["dend"].take(idx), tv["J"], v)

@@ -41,6 +41,20 @@ class AgentParams(SbrParams):
         section="agents",
         doc="greedy: value of a card pip kept in hand (a skull's card back too)",
     )
+    greedy_skull_card: float = param(
+        0.15,
+        low=0.0,
+        high=5.0,
+        section="agents",
+        doc="greedy: value of a card pip a skull brings back from the discard (5.4)",
+    )
+    greedy_break_margin: float = param(
+        0.0,
+        low=0.0,
+        high=10.0,
+        section="agents",
+        doc="greedy: breaking a seal (5.3) is chosen only if its best value beats not breaking by more than this",
+    )
     greedy_tax: float = param(
         0.25,
         low=0.0,
@@ -79,6 +93,14 @@ class AgentParams(SbrParams):
     lookahead_k: int = param(3, low=1, high=30, section="agents", doc="lookahead: greedy options tried per decision")
     lookahead_beats: int = param(
         0, low=0, high=40, section="agents", doc="lookahead: beats played out after the current one (0 = to the end)"
+    )
+    deep_k: int = param(3, low=1, high=30, section="agents", doc="deep: greedy options tried per decision")
+    deep_reply_beats: int = param(
+        1,
+        low=0,
+        high=40,
+        section="agents",
+        doc="deep: beats after this one in which the play-outs' riders play as the lookahead (0: this beat only)",
     )
 
 

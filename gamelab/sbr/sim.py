@@ -1,6 +1,6 @@
 """STEEL BALL RUN for the runner: agents by name, diagnostics of appendix A.
 
-Agents: ``greedy`` (default on every seat), ``random``, ``lookahead``
+Agents: ``greedy`` (default on every seat), ``random``, ``lookahead``, ``deep``
 (``gamelab.sbr.agents``; their knobs are parameters of
 :class:`~gamelab.sbr.agents.AgentParams`, the adapter's parameter class).
 
@@ -115,6 +115,11 @@ def _scale_range(base, name: str) -> float:
     high = next(s.high for s in specs(base) if s.name == name)
     top = max(getattr(base, name))
     return high / top if top > 0 else high
+
+
+def lookahead_lineup(n_players):
+    """One lookahead against greedy riders (the bench's search rate)."""
+    return ["lookahead"] + ["greedy"] * (n_players - 1)
 
 
 def relic_scale(base, value):

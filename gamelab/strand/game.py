@@ -46,6 +46,7 @@ GAME = contract.Game(
     derived=sim.DERIVED,
     metrics=game_metrics.METRICS,
     skill_ladder=sim.SKILL_LADDER,
+    skill_players=4,
     report_players=sim.REPORT_PLAYERS,
     report_groups=sim.REPORT_GROUPS,
     assumptions=sim.ASSUMPTIONS,
