@@ -188,6 +188,35 @@ def test_every_agent_acts_legally(name):
         _own_games_are_legal(game, params, agent, n_players)
 
 
+def variant_cases():
+    """(game, variant, player count) for every shipped variant of every game,
+    at the fewest players the variant allows."""
+    cases = []
+    for name in GAMES:
+        game = registry.get(name)
+        for variant in game.variants:
+            params = game.params_for_variant(variant)
+            for n in range(1, game.players[1] + 1):
+                try:
+                    game.engine.init(params, 1, n, game.engine.draw_chance(params, 1, n, np.random.default_rng(0)))
+                except ParamError:
+                    continue
+                cases.append(pytest.param(name, variant, n, id=f"{name}-{variant}-{n}p"))
+                break
+    return cases
+
+
+@pytest.mark.parametrize("name,variant,n_players", variant_cases())
+def test_every_agent_acts_legally_under_every_variant(name, variant, n_players):
+    """Each agent on every seat of a few games of each variant, every
+    decision checked (the variants change what is legal)."""
+    game = registry.get(name)
+    changes = game.params_for_variant(variant).changed()
+    params = from_mapping(game.knobs, changes, source=f"variant {variant}")
+    for agent in game.agents:
+        _own_games_are_legal(game, params, agent, n_players, n_games=12)
+
+
 def _own_games_are_legal(game, params, agent, n_players, n_games=40):
     eng = game.engine
     rng = np.random.default_rng(9)

@@ -1,7 +1,6 @@
 """SBR agents: legality, determinism, the engine query they use, golden decisions."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from gamelab import registry, runner
@@ -35,14 +34,12 @@ def _check_legal(a, lg):
 
 
 @pytest.mark.parametrize("n_players", [2, 5])
-def test_every_policy_is_legal_in_random_states(n_players):
+def test_a_custom_function_agent_is_legal_in_random_states(n_players):
+    """A designer's one-game function, wrapped (the registered agents are held
+    to legality by tests/test_conformance.py)."""
     custom = agents.from_function(lambda v: (max(v.cards), max(v.spins), v.seals[-1], True))
     rng = np.random.default_rng(1)
     for st, rider, lg, _ in _states(P, 400, n_players, seed=n_players):
-        for pol in (agents.greedy_policy, agents.random_policy):
-            _check_legal(pol(P, st, rider, lg, rng), lg)
-    for st, rider, lg, _ in _states(FAST_LA, 40, n_players, seed=7, stops=(2, 13)):
-        _check_legal(agents.lookahead_policy(FAST_LA, st, rider, lg, rng), lg)
         _check_legal(custom(P, st, rider, lg, rng), lg)
 
 
@@ -173,13 +170,6 @@ def test_start_player_column_marks_one_player_per_game(reading, n_players, lineu
         assert set(starts["seat"]) == set(range(1, n_players + 1))
         # the same deal played under each rotation of the lineup keeps its start seat
         assert (starts.groupby("deal")["seat"].nunique() == 1).all()
-
-
-def test_same_seed_same_table_any_workers():
-    kw = dict(n_games=600, seed=11, lineup=["greedy", "random", "greedy"], chunk_deals=50)
-    a = runner.simulate("sbr", workers=1, **kw)
-    b = runner.simulate("sbr", workers=2, **kw)
-    pd.testing.assert_frame_equal(a, b)
 
 
 def test_knobs_are_declared_parameters():

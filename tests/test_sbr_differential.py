@@ -85,18 +85,6 @@ def _greedyish(params, state, rider, legal, rng):
     )
 
 
-def test_batch_equals_batches_of_one():
-    p = params_for_variant("standard")
-    chance = engine.draw_chance(p, 30, 4, np.random.default_rng(5))
-    whole = engine.play(p, [_greedyish] * 4, 30, None, chance=chance)
-    assert whole["seals_placed"].sum() > 0 and whole["seal_hits"].sum() > 0
-    for g in range(30):
-        one = engine.Chance(chance.decks[g : g + 1], chance.relics[g : g + 1], chance.start[g : g + 1])
-        alone = engine.play(p, [_greedyish] * 4, 1, None, chance=one)
-        for k, v in alone.items():
-            assert np.array_equal(v[0], whole[k][g]), (g, k)
-
-
 def _step_loop(params, chance, n_players, choose):
     """Whole games through init / legal / step; ``choose(state, legal)`` gives the actions."""
     st = engine.init(params, chance.start.size, n_players, chance)

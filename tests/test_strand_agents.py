@@ -2,7 +2,6 @@
 adapter's determinism and columns, the per-game wrapper."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from gamelab import runner
@@ -32,8 +31,10 @@ def test_uniform_choice_is_legal_and_uniform():
     ],
 )
 @pytest.mark.parametrize("P", [3, 6])
-def test_every_style_answers_legally_in_random_states(setup, P):
-    """Drive games half by the table, half at random; check every answer."""
+def test_styles_answer_legally_under_every_reading(setup, P):
+    """Style codes mixed per game (random and custom included) under model
+    readings the conformance suite does not vary (reneging targets, silence,
+    time rain): games driven half by the table, half at random."""
     rng = np.random.default_rng(P)
     G = 600
     codes = rng.integers(0, styles.RANDOM + 1, (G, P)).astype(np.int8)
@@ -123,13 +124,6 @@ def test_default_lineup_rotates_distinct_styles_and_deals_the_first_roles():
         assert col in df
     m = sim.measures(df)
     assert 0 < m["mutual_rate_1"].value <= 1 and 0 < m["node_share"].value < 1
-
-
-def test_same_seed_same_table_any_workers():
-    kw = dict(n_games=600, seed=5, n_players=3, chunk_deals=40)
-    a = runner.simulate("strand", workers=1, **kw)
-    b = runner.simulate("strand", workers=2, **kw)
-    pd.testing.assert_frame_equal(a, b)
 
 
 def test_model_knobs_are_declared_and_derived_knobs_work():

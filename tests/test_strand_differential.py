@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from gamelab.strand import engine, reference
-from gamelab.strand.rules import StrandParams, params_for_variant
+from gamelab.strand.rules import StrandParams
 
 READINGS = [
     ({}, 4, "random"),
@@ -70,24 +70,6 @@ def test_is_legal_refuses_an_illegal_action():
     bad[7, 2] = engine.cargo_action(5, porter=True)  # no porter in the game: never legal
     bad[9, 0] = 99  # no such code
     assert np.flatnonzero(~engine.is_legal(params, st, mask, bad)).tolist() == [7, 9]
-
-
-def test_batch_equals_games_one_by_one():
-    """A batch of N advanced together equals each game advanced alone."""
-    params = params_for_variant("time_rain")
-    rng = np.random.default_rng(7)
-    G, P = 40, 5
-    chance = engine.draw_chance(params, G, P, rng)
-    st = engine.init(params, G, P, chance)
-    singles = [st.take(g) for g in range(G)]
-    while not st.done.all():
-        acts = engine.random_actions(params, st, engine.legal(params, st), rng)
-        st, _ = engine.step(params, st, acts, chance)
-        for g in range(G):
-            singles[g], _ = engine.step(params, singles[g], acts[g : g + 1], chance.take(g))
-            ref = st.take(g)
-            for name in ("hand", "deck", "discard", "score", "lone", "seg", "limit", "uses", "partner"):
-                assert np.array_equal(getattr(singles[g], name), getattr(ref, name)), name
 
 
 def test_inplace_step_updates_the_state_given():
