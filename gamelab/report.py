@@ -155,6 +155,21 @@ def summary_section(data: ReportData) -> Section:
             continue
         blocks.append(Block("heading", title))
         blocks.append(Block("text", value) if isinstance(value, str) else Block("table", table_html(value)))
+        if value is data.levers and data.levers_chart:
+            blocks.append(
+                Block(
+                    "details",
+                    [
+                        Block(
+                            "figure",
+                            data.levers_chart,
+                            caption="Every step of every rule parameter, ranked by how far "
+                            "it moves the metric (95 % paired intervals).",
+                        )
+                    ],
+                    caption="Tornado chart: every rule step",
+                )
+            )
     if data.cross_model is not None:
         from .report_tools import cross_model_summary
 
@@ -416,6 +431,20 @@ def sections_of(data: ReportData) -> list[Section]:
             [Block("figure", score_figure(data.frames, group), caption=f"Final scores by {fmt.words(group)}")],
         )
     )
+    if data.proposals is not None:
+        sections.append(
+            Section(
+                "what-to-change",
+                "What to change",
+                [
+                    Block("text", "The tuner's proposals for the goal file: each a set of rule changes, its "
+                                  "figures re-played on fresh deals with more games (only verified figures "
+                                  "are shown). Each row's parameters are also written as a parameter file "
+                                  "that --params accepts."),
+                    Block("table", table_html(data.proposals)),
+                ],
+            )
+        )
     if data.skill is not None:
         sections.append(skill_section(data.skill))
     sections.append(Section("identities", "Identities", identity_blocks(data)))

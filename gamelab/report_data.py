@@ -198,6 +198,7 @@ class ReportData:
     proposals: pd.DataFrame | None = None  # rule changes a tuner proposes
     cross_model: pd.DataFrame | str | None = None  # does the verdict hold under other agent models
     skill: Any = None  # report_tools.SkillData: the skill ladder and luck measures
+    levers_chart: str = ""  # the tornado chart of every rule step (inline SVG)
 
     def lineup(self, players: int) -> str:
         """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``)."""

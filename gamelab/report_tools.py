@@ -41,7 +41,9 @@ def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1)
     if tools.decide:
         decide_findings(data, max_games=max(tools.games * 10, data.n_games), store=store, workers=workers)
     if tools.levers:
-        data.levers = levers_table(data, n_players=n, n_games=tools.games, store=store, workers=workers)
+        data.levers, data.levers_chart = levers_table(
+            data, n_players=n, n_games=tools.games, store=store, workers=workers
+        )
     if tools.tune:
         data.proposals = proposals_table(tools.tune, store=store, workers=workers)
     if tools.cross_model:
@@ -79,10 +81,12 @@ def _points(metric, x: float) -> str:
     return f"{x * 100:+.1f} points" if metric.percent else f"{x:+.3g}"
 
 
-def levers_table(data, *, n_players: int, n_games: int, store=None, workers: int = 1) -> pd.DataFrame:
+def levers_table(data, *, n_players: int, n_games: int, store=None, workers: int = 1) -> tuple[pd.DataFrame, str]:
     """The rule changes (one step of each declared rule parameter) that move
-    the headline metric most, played on the report's deals, in words."""
-    from .sensitivity import levers
+    the headline metric most, played on the report's deals, in words; and the
+    tornado chart of every step (inline SVG)."""
+    from .report import figure_svg
+    from .sensitivity import levers, tornado_figure
 
     name = headline_metric(data)
     metric = balance.metric(data.game, name)
@@ -98,6 +102,7 @@ def levers_table(data, *, n_players: int, n_games: int, store=None, workers: int
         workers=workers,
         progress=False,
     )
+    chart = figure_svg(tornado_figure(t, name))
     t = t[t["metric"] == name].assign(size=lambda d: d["change"].abs()).sort_values("size", ascending=False)
     rows = []
     for _, r in t.head(TOP_LEVERS).iterrows():
@@ -110,7 +115,7 @@ def levers_table(data, *, n_players: int, n_games: int, store=None, workers: int
                 "clear": "yes" if clear else "not yet",
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), chart
 
 
 def proposals_table(goal_path: str | Path, *, store=None, workers: int = 1) -> pd.DataFrame:
