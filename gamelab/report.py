@@ -437,10 +437,13 @@ def sections_of(data: ReportData) -> list[Section]:
                 "what-to-change",
                 "What to change",
                 [
-                    Block("text", "The tuner's proposals for the goal file: each a set of rule changes, its "
-                                  "figures re-played on fresh deals with more games (only verified figures "
-                                  "are shown). Each row's parameters are also written as a parameter file "
-                                  "that --params accepts."),
+                    Block(
+                        "text",
+                        "The tuner's proposals for the goal file: each a set of rule changes, its "
+                        "figures re-played on fresh deals with more games (only verified figures "
+                        "are shown). Each row's parameters are also written as a parameter file "
+                        "that --params accepts.",
+                    ),
                     Block("table", table_html(data.proposals)),
                 ],
             )

@@ -53,9 +53,12 @@ def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
         ("lead changes per game", _mean_by_deal(frame, "lead_changes", "first")),
         ("winner's score", _mean_by_deal(frame[frame["rank"] == 1], "score")),
     ]
-    return pd.DataFrame(
+    from .. import format as fmt
+
+    table = pd.DataFrame(
         [{"measure": label, "value": e.value, "low": e.low, "high": e.high, "n": e.n} for label, e in rows]
     )
+    return fmt.percent_rows(table, ("bust rate per roll", "games ended by the turn cap"))
 
 
 def panel_extras(frame: pd.DataFrame, params) -> list:

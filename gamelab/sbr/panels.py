@@ -22,7 +22,7 @@ def panel_table(frame):
 
     per_game = frame.groupby("game")
     rows = [
-        ("arrival rate (riders reaching 60)", per_game["finished"].mean()),
+        ("riders reaching square 60", per_game["finished"].mean()),
         (
             "arrival beat (riders who arrived)",
             frame.dropna(subset=["arrival_beat"]).groupby("game")["arrival_beat"].mean(),
@@ -41,7 +41,9 @@ def panel_table(frame):
     for label, series in rows:
         e = mean_interval(series.astype(float))
         out.append({"measure": label, "value": e.value, "low": e.low, "high": e.high})
-    return pd.DataFrame(out)
+    from .. import format as fmt
+
+    return fmt.percent_rows(pd.DataFrame(out), ("riders reaching square 60",))
 
 
 def finish_squares(frame):

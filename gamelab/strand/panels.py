@@ -45,7 +45,13 @@ def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
             "high": 1 - m["team_round_rate"].low,
         },
     )
-    return pd.DataFrame(out)
+    rates = (
+        "rounds with a team",
+        "stalled rounds (no team)",
+        "node voided by a full tie (per round)",
+        "node share of all points",
+    )
+    return fmt.percent_rows(pd.DataFrame(out), rates)
 
 
 def panel_extras(frame: pd.DataFrame, params) -> list:
