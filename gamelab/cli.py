@@ -152,7 +152,7 @@ def _cmd_sweep(args) -> int:
         executor=executor,
         workers=args.workers or spec.workers or 1,
     )
-    written = write_table(res.table, out or f"data/runs/{res.sweep_id}/table.csv")
+    written = write_table(res.table, out or paths.runs_dir() / res.sweep_id / "table.csv")
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")
     keys = list(grid)
     with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
