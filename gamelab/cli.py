@@ -113,7 +113,7 @@ def _cmd_simulate(args) -> int:
 def _cmd_sweep(args) -> int:
     import pandas as pd
 
-    from . import registry, sweep
+    from . import paths, registry, sweep
     from .files import load_mapping
     from .params import from_mapping
     from .schemas import SweepSpec, parse
