@@ -29,7 +29,7 @@ def _cmd_replay(args) -> int:
     return 0
 
 
-def write_table(df, out: str) -> str:
+def write_table(df, out) -> str:
     """Write a table whole (a temporary file renamed: never half a file)."""
     import os
     from pathlib import Path
