@@ -48,7 +48,8 @@ def head_to_head(
     )
     mine = frame[frame["agent"] == strong]
     e = mean_interval(mine.groupby("deal")["win"].mean())
-    return {"win_rate": e.value, "low": e.low, "high": e.high, "games": int(frame["game"].nunique())}, frame
+    low, high = max(0.0, e.low), min(1.0, e.high)  # a rate: the t interval clipped to [0, 1]
+    return {"win_rate": e.value, "low": low, "high": high, "games": int(frame["game"].nunique())}, frame
 
 
 def deal_share(frame: pd.DataFrame, agent: str) -> float:
