@@ -270,6 +270,10 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
                 str(path),
                 "--out",
                 str(out),
+                "--tool-games",
+                "400",
+                "--model-games",
+                "200",
             ]
         )
         == 0
@@ -281,6 +285,11 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert evil in page["text"]  # the name is shown as text
     assert "Changed from the rulebook: sum cap = 8" in page["text"]
     assert "3 players: win rate by style" in page["text"] and "6 players: win rate by role" in page["text"]
+    # the decision tools: levers, cross-model status, the skill ladder, sequential verdicts
+    assert "Top levers" in page["text"] and "sum cap" in page["text"]
+    assert "Across agent models" in page["text"] and "verdicts hold under every model" in page["text"]
+    assert "skill" in page["sections"] and "beats the level below" in page["text"]
+    assert "decided by a sequential test after" in page["text"]
     assert page["overflow"] == []
     for key in RAW_KEYS:
         assert key not in page["text"], key
