@@ -133,18 +133,13 @@ def fair_gap(group: str) -> Metric:
     fair share 1 / players ("every style within 5 points of fair")."""
 
     def columns(frame):
-        win = frame["win"].to_numpy(float)
-        out = {"fair:games": (~frame["game"].duplicated()).to_numpy(float), "fair:seats": np.ones(len(frame))}
-        for v in frame[group].unique():
-            mine = (frame[group] == v).to_numpy(float)
-            out[f"{group}={v}:w"], out[f"{group}={v}:n"] = win * mine, mine
+        out = _group_columns(frame, group)
+        out["fair:games"], out["fair:seats"] = _game_rows(frame), np.ones(len(frame))
         return out
 
     def value(s):
-        keys = sorted(k[:-2] for k in s if k.startswith(f"{group}=") and k.endswith(":w"))
-        rates = np.stack([s[f"{k}:w"] / np.where(s[f"{k}:n"] > 0, s[f"{k}:n"], np.nan) for k in keys], axis=-1)
         fair = s["fair:games"] / s["fair:seats"]
-        return np.nanmax(np.abs(rates - np.asarray(fair)[..., None]), axis=-1)
+        return np.nanmax(np.abs(_rates(s, group) - np.asarray(fair)[..., None]), axis=-1)
 
     return Metric(
         f"{group}_gap",

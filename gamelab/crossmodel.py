@@ -37,20 +37,25 @@ class Model:
     lineup: tuple | None  # None: the game's default lineup
 
 
-def default_models(game: str, n_players: int, profile=None) -> list[Model]:
-    """The calibrated (or default) model and a strong agent on every seat."""
+def default_models(game: str, n_players: int, profile=None, *, params=None) -> list[Model]:
+    """The calibrated model (the given profile, else the one shipped in
+    ``data/profiles/``; the default model when there is none or it moves no
+    knob) and the game's strong agent (``Game.strong_agent``, else the top of
+    its skill ladder) on every seat, both under the rules ``params``."""
     from .profile import apply, describe, load_profile
 
     g = registry.get(game)
+    params = params if params is not None else g.knobs()
     if profile is None:
         shipped = paths.PACKAGE.parent / "data" / "profiles" / f"{g.name}.yaml"
         profile = load_profile(shipped, g.name) if shipped.exists() else None
     elif isinstance(profile, (str, Path)):
         profile = load_profile(profile, g.name)
-    models = [Model("calibrated" if profile else "default", describe(profile), apply(profile, g.knobs()), None)]
-    if g.skill_ladder:
-        top = g.skill_ladder[-1]
-        models.append(Model("strong", f"{top} on every seat", g.knobs(), (top,) * n_players))
+    fitted = profile is not None and bool(profile.knobs)
+    models = [Model("calibrated" if fitted else "default", describe(profile), apply(profile, params), None)]
+    top = g.strong_agent or (g.skill_ladder[-1] if g.skill_ladder else "")
+    if top:
+        models.append(Model("strong", f"{top} on every seat", params, (top,) * n_players))
     return models
 
 

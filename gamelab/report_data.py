@@ -181,7 +181,6 @@ class ReportData:
     counts: tuple[int, ...]
     runs: dict[int, sweep.CellRun]
     wins: list[WinTable]
-    metrics: pd.DataFrame
     identities: pd.DataFrame
     diffs: list[tuple[int, str, pd.DataFrame]] | None
     with_claims: bool  # the claims section was asked for
@@ -318,9 +317,6 @@ def compute_report(
     runs = {n: sweep.run_cell(name, {"n_players": n}, executor=executor, lineup=lineups.get(n), **kw) for n in counts}
     frames = {n: r.frame for n, r in runs.items()}
     wins = [w for n in counts for w in win_tables(frames[n], game.report_groups, n)]
-    metrics = pd.DataFrame(
-        [{"players": n, **stats.design_metrics(frames[n]), "mean score": frames[n]["score"].mean()} for n in counts]
-    )
     diffs = None
     if baseline is not None:
         diffs = []
@@ -344,7 +340,6 @@ def compute_report(
         counts=counts,
         runs=runs,
         wins=wins,
-        metrics=metrics,
         identities=identity_table(name, params, frames=frames),
         diffs=diffs,
         with_claims=claims,

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from . import balance, registry
+from . import balance
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,21 +155,15 @@ def cross_model_table(data, *, n_games: int, profile=None, workers: int = 1) -> 
     """Every headline verdict under this report's model, the calibrated
     profile (when one is shipped or given) and the strongest agent on every
     seat, with whether it holds under all of them."""
-    from . import crossmodel, paths
-    from .profile import apply, describe, load_profile
+    from . import crossmodel
 
     g = data.game
-    if profile is None:
-        shipped = paths.PACKAGE.parent / "data" / "profiles" / f"{g.name}.yaml"
-        profile = load_profile(shipped, g.name) if shipped.exists() else None
     frames_out = []
     for n in data.counts:
+        others = crossmodel.default_models(g.name, n, profile, params=data.params)
+        # the default model is this report's own: its frames are the report's
         models = [crossmodel.Model("report", "this report's model", data.params, None)]
-        if profile is not None and profile.knobs:
-            models.append(crossmodel.Model("calibrated", describe(profile), apply(profile, data.params), None))
-        top = g.strong_agent or (g.skill_ladder[-1] if g.skill_ladder else "")
-        if top:
-            models.append(crossmodel.Model("strong", f"{top} on every seat", data.params, (top,) * n))
+        models += [m for m in others if m.name != "default"]
         if len(models) < 2:
             continue
         frames_out.append(
@@ -244,13 +237,3 @@ def cross_model_summary(table: pd.DataFrame) -> str:
 
 def fmt_points(x: float) -> str:
     return f"{x * 100:+.1f} points"
-
-
-def model_label(profile: Any) -> str | None:
-    """The model a report's numbers come from, for its first screen."""
-    from .profile import describe
-
-    return None if profile is None else describe(profile)
-
-
-__all__ = ["levers_table", "proposals_table", "skill_data", "cross_model_table", "decide_findings", "registry"]

@@ -1,4 +1,5 @@
-"""Statistics over simulated games: intervals, tests, design metrics.
+"""Statistics over simulated games: intervals, tests, win tables (the balance
+metrics by name are in :mod:`gamelab.balance`).
 
 Everything here comes from scipy and returns small frozen result objects or
 tidy DataFrames with the estimate, its 95 % interval and ``n`` side by side
@@ -18,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
-__all__ = ["Estimate", "wilson", "mean_interval", "two_proportion", "equal_wins", "win_table", "design_metrics"]
+__all__ = ["Estimate", "wilson", "mean_interval", "two_proportion", "equal_wins", "win_table", "ratio_of_sums"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +68,19 @@ def mean_interval(values, *, confidence: float = 0.95) -> Estimate:
         return Estimate(m, m, m, n, confidence)
     lo, hi = st.t.interval(confidence, n - 1, loc=m, scale=sem)
     return Estimate(m, float(lo), float(hi), n, confidence)
+
+
+def ratio_of_sums(num, den) -> Estimate:
+    """``sum(num) / sum(den)`` over clusters (one entry per cluster, e.g. per
+    deal), with a delta-method 95 % interval; ``n`` is ``sum(den)``."""
+    num, den = np.asarray(num, float), np.asarray(den, float)
+    total = den.sum()
+    if total == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0)
+    r = num.sum() / total
+    n = len(num)
+    se = ((num - r * den) / den.mean()).std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+    return Estimate(float(r), float(r - 1.96 * se), float(r + 1.96 * se), int(total))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,35 +132,3 @@ def win_table(df: pd.DataFrame, by: str, *, confidence: float = 0.95) -> pd.Data
             row.update(score_mean=m.value, score_low=m.low, score_high=m.high)
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def design_metrics(df: pd.DataFrame, *, seat: str = "seat") -> dict:
-    """Ludii-style design metrics from a per-player-per-game frame.
-
-    balance: 1 minus the largest gap between seat win rates;
-    first_seat_advantage: seat 1's win rate minus the fair 1/P;
-    decisiveness: share of games with a single winner;
-    mean_margin: mean score gap between first and second place;
-    lead_changes, game_length: per-game means, where the game reports
-    ``lead_changes`` and a length (``rounds`` or ``game_length``).
-    """
-    n_players = int(df.groupby("game")[seat].count().iloc[0])
-    by_seat = df.groupby(seat)["win"].mean()
-    first = by_seat.iloc[0]
-    winners = df.groupby("game")["win"].max()
-    sorted_scores = df.sort_values(["game", "score"], ascending=[True, False]).groupby("game")["score"]
-    margin = sorted_scores.nth(0).to_numpy() - sorted_scores.nth(1).to_numpy()
-    out = {
-        "balance": float(1 - (by_seat.max() - by_seat.min())),
-        "first_seat_advantage": float(first - 1 / n_players),
-        "decisiveness": float((winners == 1).mean()),
-        "mean_margin": float(np.mean(margin)),
-    }
-    per_game = df.groupby("game").first()
-    if "lead_changes" in per_game:
-        out["lead_changes"] = float(per_game["lead_changes"].mean())
-    for col in ("game_length", "rounds"):
-        if col in per_game:
-            out["game_length"] = float(per_game[col].mean())
-            break
-    return out

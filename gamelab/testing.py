@@ -4,8 +4,9 @@ is the roll plus its agent's bonus.  Not a game for designers: the registry
 loads it only when ``GAMELAB_GAMES`` names this module (the tests set it).
 
 It is a complete :class:`~gamelab.contract.Game` all the same (a one-step
-engine, a reference, a controller), so the conformance suite holds it to the
-contract like any other game.
+engine, a reference, a controller), so the shared layer can run it through
+every path a real game takes; the conformance suite covers the shipped games
+only (its ``crash`` agent fails on purpose).
 """
 
 from __future__ import annotations

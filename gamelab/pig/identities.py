@@ -15,8 +15,8 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ..stats import ratio_of_sums
 from .agents import knobs
-from .panels import ratio_of_sums
 from .rules import PigParams
 
 __all__ = [
@@ -25,7 +25,6 @@ __all__ = [
     "gain_threshold",
     "hold_at_turn",
     "expected_turn",
-    "default_params",
     "rows",
     "simulated",
 ]
@@ -67,10 +66,6 @@ def hold_at_turn(params: PigParams, h: int) -> tuple[Fraction, Fraction]:
 
 def expected_turn(params: PigParams, h: int) -> Fraction:
     return hold_at_turn(params, h)[0]
-
-
-def default_params() -> PigParams:
-    return PigParams()
 
 
 def rows(params: PigParams) -> list:

@@ -8,20 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..stats import Estimate, mean_interval
-
-
-def ratio_of_sums(num, den) -> Estimate:
-    """sum(num) / sum(den) over clusters (one entry each), with a delta-method
-    95 % interval; ``n`` is sum(den)."""
-    num, den = np.asarray(num, float), np.asarray(den, float)
-    total = den.sum()
-    if total == 0:
-        return Estimate(float("nan"), float("nan"), float("nan"), 0)
-    r = num.sum() / total
-    n = len(num)
-    se = ((num - r * den) / den.mean()).std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
-    return Estimate(float(r), float(r - 1.96 * se), float(r + 1.96 * se), int(total))
+from ..stats import Estimate, mean_interval, ratio_of_sums
 
 
 def _mean_by_deal(frame: pd.DataFrame, column: str, how: str = "mean") -> Estimate:

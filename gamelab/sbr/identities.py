@@ -100,10 +100,6 @@ def cards_left_in_hand(params: SbrParams) -> int:
     return max(0, sum(params.card_counts) - params.beats)
 
 
-def default_params() -> SbrParams:
-    return SbrParams()
-
-
 def rows(params: SbrParams) -> list:
     """Appendix B's identities and section 4.3's map statistics as rows."""
     from ..identities import Row

@@ -209,10 +209,6 @@ def trust_price(params: StrandParams) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def default_params() -> StrandParams:
-    return StrandParams()
-
-
 def rows(params: StrandParams, *, node_share: float | None = None, stay_value: float = RULEBOOK_STAY_VALUE) -> list:
     """Appendix A's identities as table rows (exact values; the simulated
     metric each row can be checked against is named in ``sim_key``)."""

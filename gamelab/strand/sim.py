@@ -41,7 +41,7 @@ import pandas as pd
 
 from ..metrics import sole_leader_step
 from ..params import knob_value
-from ..stats import Estimate, mean_interval
+from ..stats import Estimate, mean_interval, ratio_of_sums
 from . import engine
 from .agents import knobs
 from .arrays import onehot
@@ -229,15 +229,7 @@ def per_deal(frame: pd.DataFrame, values: pd.Series) -> np.ndarray:
 
 def _ratio(num: pd.Series, den: pd.Series, deal: pd.Series) -> Estimate:
     """Ratio of sums with a delta-method interval over deals (clusters)."""
-    a = num.groupby(deal).sum().to_numpy(float)
-    b = den.groupby(deal).sum().to_numpy(float)
-    if b.sum() == 0:
-        return Estimate(float("nan"), float("nan"), float("nan"), 0)
-    r = a.sum() / b.sum()
-    n = len(a)
-    resid = (a - r * b) / b.mean()
-    se = resid.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
-    return Estimate(float(r), float(r - 1.96 * se), float(r + 1.96 * se), int(b.sum()))
+    return ratio_of_sums(num.groupby(deal).sum(), den.groupby(deal).sum())
 
 
 def measures(frame: pd.DataFrame) -> dict:
