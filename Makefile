@@ -2,7 +2,7 @@
 #   make report   the main job: replays the worked example games (prints their ledgers)
 #                 and builds the default balance reports reports/sbr.html, reports/strand.html
 #   make test     the whole test suite
-#   make lint     ruff (lint and format check) and mypy on the shared layer (CI runs it first)
+#   make lint     ruff (lint and format check), mypy on the shared layers, import-linter on the layers (CI runs it first)
 #   make bench    games per second against the speed targets
 # Both build .venv on first use and re-install when pyproject.toml changes.
 PY ?= python3
@@ -30,6 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check gamelab tests scripts
 	$(BIN)/ruff format --check gamelab tests scripts
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix gamelab tests scripts

@@ -6,7 +6,7 @@ integers, NaN), replayed directly and as JSON/YAML files through
 ``gamelab replay``; hostile files (alias bombs, deep nesting, huge integers,
 duplicate keys, binary, oversized); parameter files; sweep grids; and
 random command lines.  Each input must be refused cleanly (a
-:class:`~gamelab.errors.GamelabError`; on the command line exit 2 and one
+:class:`~gamelab.core.errors.GamelabError`; on the command line exit 2 and one
 line on stderr) or accepted; an accepted record must keep the rules checked
 below and replay identically after a JSON round trip.  Nothing is simulated:
 the functions that would play games are replaced by a stub that raises
@@ -41,13 +41,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from gamelab import cli, files, playtest  # noqa: E402
-from gamelab.errors import GamelabError  # noqa: E402
+from gamelab.cli import commands as cli  # noqa: E402
+from gamelab.cli import common  # noqa: E402
+from gamelab.core import files  # noqa: E402
+from gamelab.core.errors import GamelabError  # noqa: E402
+from gamelab.rulebook import playtest  # noqa: E402
 
 GAMES = ("sbr", "strand", "pig")
 EXAMPLES = {g: ROOT / "data" / "playtests" / f"{g}_example.json" for g in GAMES}
 MOVES = {"sbr": "beats", "strand": "rounds", "pig": "turns"}
-MAX_LINE = cli.MAX_MESSAGE + 100  # "gamelab CMD: error: " and the cut message
+MAX_LINE = common.MAX_MESSAGE + 100  # "gamelab CMD: error: " and the cut message
 
 
 class Accepted(Exception):  # noqa: N818 - an outcome, not an error
@@ -78,9 +81,10 @@ def no_simulation():
     """Every function the command line would simulate with, replaced by :func:`_stub`."""
     import importlib
 
-    targets = [("sweep", "sweep"), ("sweep", "run_cell"), ("runner", "simulate"), ("bench", "run")]
-    targets += [("report", "build_report"), ("claims", "audit"), ("sensitivity", "levers"), ("tune", "run")]
-    targets += [("sequential", "plan"), ("sequential", "decide"), ("calibrate", "calibrate"), ("skill", "ladder")]
+    targets = [("sim.sweep", "sweep"), ("sim.sweep", "run_cell"), ("sim.runner", "simulate"), ("sim.bench", "run")]
+    targets += [("report.render", "build_report"), ("rulebook.claims", "audit"), ("decide.sensitivity", "levers")]
+    targets += [("decide.tune", "run"), ("decide.sequential", "plan"), ("decide.sequential", "decide")]
+    targets += [("models.calibrate", "calibrate"), ("models.skill", "ladder")]
     found = []
     for module, name in targets:
         try:
@@ -406,8 +410,8 @@ def hostile_files() -> list[tuple[str, str | bytes]]:
 def param_mutant(game: str, rng: random.Random) -> Any:
     """A parameter mapping for ``game``: real names with values near, at and
     past their ranges, of other types, or unknown names."""
-    from gamelab import registry
-    from gamelab.params import specs
+    from gamelab.core import registry
+    from gamelab.core.params import specs
 
     specs_ = specs(registry.get(game).knobs)
     out: dict = {}

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gamelab.claims import load_claims
+from gamelab.rulebook.claims import load_claims
 
 
 def test_tables_are_complete():

@@ -33,7 +33,7 @@ import inspect
 import numpy as np
 import pytest
 
-from gamelab.claims import exact_audit, is_exact, load_claims
+from gamelab.rulebook.claims import exact_audit, is_exact, load_claims
 from gamelab.sbr import exact as sbr_exact
 from gamelab.sbr.rules import DEFAULT_BOARD, SbrParams
 from gamelab.strand import exact as strand_exact

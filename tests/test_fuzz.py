@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamelab import registry
-from gamelab.params import specs
+from gamelab.core import registry
+from gamelab.core.params import specs
 
 _SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "fuzz_inputs.py"
 _spec = importlib.util.spec_from_file_location("fuzz_inputs", _SCRIPT)

@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 from browser import inspect_page
 
-from gamelab import contract, registry
-from gamelab.identities import Row, identity_table, summary
-from gamelab.report import build_report, render_report, sentence
-from gamelab.report_data import ClaimsData, Finding, compute_report, more_games_needed
-from gamelab.stats import Estimate
-from gamelab.store import ChunkStore
-from gamelab.testing import ToyParams
+from gamelab.core import contract, registry
+from gamelab.report.data import ClaimsData, Finding, compute_report, more_games_needed
+from gamelab.report.render import build_report, render_report, sentence
+from gamelab.rulebook.identities import Row, identity_table, summary
+from gamelab.sim.store import ChunkStore
+from gamelab.stats.intervals import Estimate
+from gamelab.toy import ToyParams
 
 SECTIONS = [
     "summary",
@@ -50,7 +50,7 @@ ERRATA = """## TOY
 
 Rulebook `shared/seeds/000_toy.txt`; the record `data/playtests/toy_example.json` keeps its claims.
 
-1. **2.1: "a die has 6 faces".** The rules give 10 (see `gamelab/testing.py`). Test: `test_die_faces`.
+1. **2.1: "a die has 6 faces".** The rules give 10 (see `gamelab/toy.py`). Test: `test_die_faces`.
 2. Scores are **whole** numbers, listed in `data/claims/toy_rules.csv`.
 """
 
@@ -64,7 +64,7 @@ def _toy_identities(params, **kw):
     ]
 
 
-def _toy_simulated(params, frames):
+def _toy_simulated(params, frames, extra):
     f = next(iter(frames.values()))
     m = float(f["luck"].mean())
     return {"luck": Estimate(m, m - 0.1, m + 0.1, len(f))}
@@ -74,7 +74,9 @@ def _toy_simulated(params, frames):
 def toy_with_identities(monkeypatch):
     toy = registry.get("toy")
     fake = dataclasses.replace(
-        toy, identities=contract.Identities(rows=_toy_identities, simulated=_toy_simulated), errata_heading="TOY"
+        toy,
+        identities=contract.Identities(rows=_toy_identities, simulated=_toy_simulated),
+        report=dataclasses.replace(toy.report, errata_heading="TOY"),
     )
     real = registry.get
     monkeypatch.setattr(registry, "get", lambda name: fake if name == "toy" else real(name))
@@ -167,7 +169,7 @@ def test_more_games_and_sentences():
 
 
 def test_identities_are_judged_only_at_the_rules_they_were_stated_for(toy_with_identities, tmp_path):
-    from gamelab import runner
+    from gamelab.sim import runner
 
     frame = runner.simulate("toy", n_games=300, seed=0, n_players=2, progress=False)
     base = identity_table("toy", ToyParams(), frame=frame).set_index("quantity")["status"]
@@ -243,7 +245,7 @@ def test_toy_report_from_build_report(tmp_path, monkeypatch):
 def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     import json
 
-    from gamelab import cli
+    from gamelab.cli import commands as cli
 
     record = json.loads((REPORTS.parent / "data/playtests/strand_example.json").read_text())
     evil = "<script>alert('x')</script>"

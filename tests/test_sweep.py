@@ -3,10 +3,10 @@
 import pandas as pd
 import pytest
 
-from gamelab import runner, sweep
-from gamelab.errors import GamelabError, ParamError
-from gamelab.store import CacheWarning, ChunkStore
-from gamelab.testing import ToyParams
+from gamelab.core.errors import GamelabError, ParamError
+from gamelab.sim import runner, sweep
+from gamelab.sim.store import CacheWarning, ChunkStore
+from gamelab.toy import ToyParams
 
 
 @pytest.fixture
