@@ -35,7 +35,7 @@ def scripted_game(params, n_players, seal_each_segment=False) -> dict:
     ch = _chance(params, 1, R)
     st = engine.init(params, 1, n_players, ch)
     t = dict(deck=st.deck.shape[2], drawn0=int(st.drawn[0, 0]), hand0=int(st.hand[0, 0].sum()), ends=[], empty=[])
-    t["from_hand"], sealed, sealed_in, scored = 0, False, set(), 0
+    t["from_hand"], sealed, sealed_in, scored, beats_over = 0, False, set(), 0, 0
     while not engine.done(params, st)[0]:
         lg = engine.legal(params, st)
         rider, seal = int(engine.to_move(st)[0]), 0
@@ -47,7 +47,9 @@ def scripted_game(params, n_players, seal_each_segment=False) -> dict:
         st, ev = engine.step(params, st, actions(1, card, seal=seal), ch, inplace=True)
         if rider == 0 and ev["acted"][0] and int(st.drawn[0, 0]) == drawn:
             t["from_hand"] += 1
+            t.setdefault("first_from_hand", beats_over + 1)
         if ev["beat_over"]:
+            beats_over += 1
             if int(st.drawn[0, 0]) == t["deck"]:
                 t["empty"].append(st.beat)
             if int(st.seg_points.sum()) > scored:
@@ -81,6 +83,8 @@ def game_figures(params: SbrParams) -> dict:
         "hand_size": t["hand0"],
         "deck_after_deal": t["deck"] - t["drawn0"],
         "deck_runs_out": t["empty"][0] if t["empty"] else 0,
+        # FAQ Q14 "从第 15 拍起牌堆就空了": the first beat that starts with nothing left to draw
+        "deck_empty_from_beat": t.get("first_from_hand", 0),
         "beats_from_hand": t["from_hand"],
         "cards_left_in_hand": t["hand_end"],
         "segments_with_a_seal": t["sealed_segments"],
