@@ -318,6 +318,8 @@ def variant_figures(params: SbrParams) -> dict:
     from .rules import params_for_variant
 
     out = {}
+    if params.max_players * params.riders_per_player < 4 or params.min_players > 4:  # the scripts seat four riders
+        return out
     ahead = params_for_variant("forward_seals")
     fp = params.replace(**{k: getattr(ahead, k) for k in ("seal_direction", "seal_owner_bonus", "spin_cap")})
     q = _free_run(fp)
