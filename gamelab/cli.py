@@ -247,6 +247,11 @@ def _cmd_claims(args) -> int:
     from .claims import audit, games_with_claims, is_exact
     from .profile import apply, describe, load_profile
 
+    if args.coverage:
+        from . import coverage
+
+        print(coverage.render([g for g in args.games or coverage.SEED_FILES if g in coverage.SEED_FILES]))
+        return 0
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
     profiles = {pr.game: pr for pr in (load_profile(path) for path in args.profile or ())}
@@ -432,6 +437,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, metavar="FILE.csv|.parquet")
     p.add_argument(
         "--profile", action="append", default=None, metavar="FILE", help="player-model profile of a game (repeatable)"
+    )
+    p.add_argument(
+        "--coverage",
+        action="store_true",
+        help="per rulebook and section: lines with numbers, checked by claims rows, explained, unaccounted",
     )
     p.set_defaults(func=_cmd_claims)
 

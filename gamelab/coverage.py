@@ -36,9 +36,9 @@ REASONS = {
     "flavour": "story, theme or dates: not a statement about the game",
     "advice": "a recommendation or opinion, not a statement of fact",
     "notation": "a number inside a formula's notation or a legend (⌈v/2⌉, '1 = true'), not a figure",
-    "unverifiable": "a figure nothing in the project can reproduce (the author's own runs, data the rulebook does not print)",
+    "unverifiable": "a figure nothing here can reproduce (the author's own runs, data the rulebook does not print)",
     "identity": "measured by the game's identity table (gamelab identities GAME), not a claims row",
-    "structure": "what the engine's data structures encode (one card a beat, one seal slot in an action): nothing to compute",
+    "structure": "what the engine's actions encode (one card a beat, one seal slot in an action): nothing to compute",
 }
 
 # --- what counts as a number -------------------------------------------------
@@ -47,9 +47,7 @@ FULLWIDTH = "[\uff10-\uff19]+"
 # ① … ⑳, ㉑ … ㉟, ㊱ … ㊿, ❶ … ❿ / ➀ … ➓ (the dingbat circled digits)
 CIRCLED = "[\u2460-\u2473\u3251-\u325f\u32b1-\u32bf\u2776-\u2793]"
 HAN_DIGITS = "零〇一二两三四五六七八九十百千万"
-MEASURE_WORDS = (
-    "回合|小时|个|张|枚|拍|段|格|人|分|点|次|件|条|轮|套|份|名|局|步|种|倍|支|队|位|组|对|把|根|号|成|年|箱|天|秒|招|类|样"
-)
+MEASURE_WORDS = "|".join(["回合", "小时", *"个张枚拍段格人分点次件条轮套份名局步种倍支队位组对把根号成年箱天秒招类样"])
 HAN = (
     rf"第\s*[{HAN_DIGITS}]+"  # an ordinal: 第三段, 第二条
     rf"|(?:[{HAN_DIGITS}]{{2,}}|[{HAN_DIGITS.replace('一', '')}])(?=\s*(?:{MEASURE_WORDS}))"

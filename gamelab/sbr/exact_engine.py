@@ -317,7 +317,7 @@ def variant_figures(params: SbrParams) -> dict:
     under each variant's own rule changes (:func:`params_for_variant`)."""
     from .rules import params_for_variant
 
-    out = {}
+    out: dict = {}
     if params.max_players * params.riders_per_player < 4 or params.min_players > 4:  # the scripts seat four riders
         return out
     ahead = params_for_variant("forward_seals")

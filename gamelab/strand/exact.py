@@ -107,14 +107,19 @@ def example_figures(params: StrandParams) -> dict:
     return out
 
 
+def _node(r) -> tuple[int, list]:
+    """A ledger round's node: its points and the players who took it (0, [] if nobody did)."""
+    return (r["node"]["points"], r["node"]["players"]) if isinstance(r["node"], dict) else (0, [])
+
+
 def _own_points(r, seat: int, names) -> int:
     """What a seat scored in one round of a ledger, the node aside."""
-    node = r["node"] if isinstance(r["node"], dict) else {"points": 0, "players": []}
-    return r["scores"][seat] - (node["points"] if names[seat] in node["players"] else 0)
+    points, players = _node(r)
+    return r["scores"][seat] - (points if names[seat] in players else 0)
 
 
 def _mule_lessons(ledger) -> dict:
-    """"这局到底赢在哪": 老骡's rounds scored below the cargo he showed
+    """The lessons of "这局到底赢在哪": 老骡's rounds scored below the cargo he showed
     (overweight or lone: "唯一一次吃亏"), the overweight ones alone, and his
     full crossings in rounds 4-6 ("全额两次")."""
     names, mule = ledger_names(ledger), 3
@@ -144,12 +149,12 @@ def _dialogue(rec) -> dict:
     r, names = _what_if(rec, 3, {"阿巡": "芙蕾", "芙蕾": "阿巡", "小豆": "老骡", "老骡": "小豆"})
     xun, fragile = names.index("阿巡"), names.index("芙蕾")
     out["ex_r3_xun_fragile_sum"] = _own_points(r, xun, names) + _own_points(r, fragile, names)
-    node = r["node"] if isinstance(r["node"], dict) else {"points": 0, "players": []}
-    out["ex_r3_xun_fragile_node"] = node["points"] if {"阿巡", "芙蕾"} <= set(node["players"]) else 0
+    points, players = _node(r)
+    out["ex_r3_xun_fragile_node"] = points if {"阿巡", "芙蕾"} <= set(players) else 0
     # round 4, 老骡 to 芙蕾: "我 4 你 3，凑 7 拿 5 分"
     r, names = _what_if(rec, 4, {"老骡": "芙蕾", "芙蕾": "老骡"})
-    node = r["node"] if isinstance(r["node"], dict) else {"points": 0, "players": []}
-    out["ex_r4_mule_fragile_node"] = node["points"] if {"老骡", "芙蕾"} <= set(node["players"]) else 0
+    points, players = _node(r)
+    out["ex_r4_mule_fragile_node"] = points if {"老骡", "芙蕾"} <= set(players) else 0
     # round 7, of 老骡 and 芙蕾: "两人都是 3，和 6，同样能抢" -- their cargo as a team, in round 7 and in round 6
     mule, fragile = names.index("老骡"), names.index("芙蕾")
     r, names = _what_if(rec, 7, {"老骡": "芙蕾", "芙蕾": "老骡"})

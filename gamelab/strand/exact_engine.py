@@ -272,7 +272,7 @@ def rain_figures(params: StrandParams) -> dict:
     changes the cargo (acid), the cap (static, tools), the markers (BT
     tide), a team's points (crate) and the node (tower)."""
     p = params.replace(time_rain=True)
-    out = {}
+    out: dict[str, float] = {}
     # seats 0+1 a team, seat 2 stays; acid: a 3 and a 1 shown
     _, ev = play_round(p, [3, 1, 1], [1, 0, STAY], rain="acid")
     own = ev["gained"][0] - ev["node_points"][0]
