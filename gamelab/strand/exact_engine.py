@@ -264,6 +264,9 @@ def variant_figures(params: StrandParams) -> dict:
     for a in (0, 1, 2):
         win = _final(teams, [9 if s == a else 0 for s in range(6)], [0] * 6)["win"]
         out[f"team_seats_{a + 1}_{a + 4}"] = int(win[a + 3] > 0)
+    # "（4 人或 6 人）… 座位 1&4、2&5、3&6": the seat that wins with seat 1 at 4 players
+    win = _final(teams, [9, 0, 0, 0], [0] * 4)["win"]
+    out["team_mate_of_seat_1_4p"] = 1 + max((s for s in range(1, 4) if win[s] > 0), default=-1)
     return out
 
 
