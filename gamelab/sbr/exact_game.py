@@ -214,7 +214,10 @@ def example_figures(params: SbrParams) -> dict:
     replay leaves the riders (the rulebook's own seat order: 乔尼, 杰洛,
     迪亚哥, 露西 = seats 1-4)."""
     rec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    params = SbrParams().replace(**rec.get("params", {}))  # the example is played by its own record's rules
+    # the example is played by its own record's rules, with the rules asked about changed on top
+    # (so that under new rules its sentences show what the same plays would give)
+    rec = rec | {"params": {**rec.get("params", {}), **params.changed()}}
+    params = SbrParams().replace(**rec["params"])
     rec = _filled(params, rec)
     replays = _replays(rec)
     out = {}

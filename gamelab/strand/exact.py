@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..errors import GamelabError
 from . import exact_engine, record
 from .exact_engine import EXAMPLE, VALUES
 from .rules import PLAYERS, ROLES, StrandParams
@@ -82,7 +83,12 @@ def example_figures(params: StrandParams) -> dict:
     """The worked 4-player example replayed: each round's scores and running
     totals, the nodes, the markers, the final table and the lessons drawn."""
     rec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    ledger, observed = record.replay(rec)
+    # the record's own rules, with the rules asked about changed on top: the same plays under new rules
+    rec = rec | {"params": {**rec.get("params", {}), **params.changed()}}
+    try:
+        ledger, observed = record.replay(rec)
+    except GamelabError:  # plays the new rules refuse: no figure
+        return {}
     out = {}
     for r in ledger["rounds"]:
         k = r["round"]
