@@ -16,7 +16,7 @@ simulation per change and are not part of this list.
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
 import math
 import re
 
@@ -30,9 +30,21 @@ SENTENCE_END = re.compile(r"(?<=[。；！？!?])\s*")
 MAX_SENTENCE = 160  # characters of a sentence shown
 
 
+def rules_of(game: str, params):
+    """The rule parameters of ``params`` (which may carry the agents' knobs too)."""
+    from . import registry
+
+    rules = registry.get(game).rules
+    if params is None or type(params) is rules:
+        return params
+    return rules(**{f.name: getattr(params, f.name) for f in dataclasses.fields(rules)})
+
+
 def exact_values(game: str, params=None) -> dict:
-    """``{quantity: value}`` of the game's exact rows (``gamelab.<game>.exact``)."""
-    return importlib.import_module(f"gamelab.{game}.exact").exact_claims(params)
+    """``{quantity: value}`` of the game's exact rows (its ``Claims.exact_claims``)."""
+    from . import registry
+
+    return registry.get(game).claims.exact_claims(rules_of(game, params))
 
 
 def _lines_of(game: str) -> tuple[dict, dict, dict]:

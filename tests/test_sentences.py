@@ -87,3 +87,17 @@ def test_cli_needs_a_game(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "need a game" in err
     assert cli.main(["claims", "strand", "--params", str(tmp_path / "missing.json")]) == 2
+
+
+def test_the_report_section_shows_when_the_rules_change():
+    from types import SimpleNamespace
+
+    from gamelab import registry
+    from gamelab.report_sentences import sentences_section
+
+    knobs = registry.get("strand").knobs
+    game = SimpleNamespace(name="strand")
+    assert sentences_section(SimpleNamespace(game=game, params=knobs())) is None
+    sec = sentences_section(SimpleNamespace(game=game, params=knobs(sum_cap=6)))
+    assert sec.title == "Rulebook sentences to update"
+    assert "sum_cap = 6" in sec.blocks[0].body and "关键规则" in sec.blocks[1].body
