@@ -253,7 +253,7 @@ def _cmd_claims(args) -> int:
 
         print(coverage.render([g for g in args.games or coverage.SEED_FILES if g in coverage.SEED_FILES]))
         return 0
-    if args.params or args.json or args.rewrite:
+    if args.params or args.json or args.rewrite or args.simulate:
         return _claims_sentences(args)
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
@@ -313,9 +313,10 @@ def _claims_sentences(args) -> int:
         raise ParamError(
             "--params, --json and --rewrite need a game and a parameter file: gamelab claims GAME --params FILE"
         )
-    params = load_params(args.game, args.params, cls=rules_class(args.game))
+    params = load_params(args.game, args.params, cls=None if args.simulate else rules_class(args.game))
     changed = params.changed() or "the rulebook's parameters"
-    table, counts = sentences.changed_sentences(args.game, params)
+    simulate = dict(n_games=args.n_games, seed=args.seed, workers=args.workers) if args.simulate else None
+    table, counts = sentences.changed_sentences(args.game, params, simulate=simulate)
     if args.rewrite:
         check_output(args.rewrite, (".md",), "--rewrite")
         Path(args.rewrite).write_text(sentences.rewrite(args.game, table, changed), encoding="utf-8")
@@ -471,6 +472,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--params", default=None, metavar="FILE", help="rule parameters: list the sentences whose number changes"
     )
     p.add_argument("--json", action="store_true", help="with --params: the sentences as JSON rows")
+    p.add_argument(
+        "--simulate",
+        action="store_true",
+        help="with --params: also the simulated figures, at both rules (--n-games, --seed, --workers)",
+    )
     p.add_argument("--rewrite", default=None, metavar="FILE.md", help="with --params: write a Markdown to-do list")
     p.add_argument(
         "--coverage",

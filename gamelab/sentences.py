@@ -10,8 +10,10 @@ entry carries the sentence, the number printed, the number under the new
 rules and the row behind it.  Rows the new rules no longer define (a player
 count the new rules do not seat) are listed with no new number.
 
-Only the exact rows are asked: the simulated figures (appendices) need a
-simulation per change and are not part of this list.
+The simulated figures (appendices) are asked only on request
+(``simulate``): each is measured at the rulebook's rules and at the new
+ones, and listed when the two 95 % intervals part; the entry shows the new
+figure with its interval.
 """
 
 from __future__ import annotations
@@ -25,7 +27,20 @@ import pandas as pd
 from . import coverage
 from .claims import exact_audit, is_exact, load_claims
 
-COLUMNS = ["section", "line", "sentence", "printed", "rulebook", "new", "unit", "row", "quantity", "note"]
+COLUMNS = [
+    "section",
+    "line",
+    "sentence",
+    "printed",
+    "rulebook",
+    "new",
+    "low",
+    "high",
+    "unit",
+    "row",
+    "quantity",
+    "note",
+]
 SENTENCE_END = re.compile(r"(?<=[。；！？!?])\s*")
 MAX_SENTENCE = 160  # characters of a sentence shown
 
@@ -89,21 +104,60 @@ def _fmt(x) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
-def changed_sentences(game: str, params) -> tuple[pd.DataFrame, dict]:
-    """The sentences whose number no longer holds under ``params`` (one row
-    per claims row and rulebook line) and the counts: ``rows`` (exact rows
-    asked), ``rows_hold`` (rows that still hold), ``lines_hold`` (rulebook
-    lines all of whose exact rows still hold)."""
+def _exact_part(game: str, params) -> tuple[pd.DataFrame, pd.Series]:
+    """The exact rows with ``key``, ``rulebook``, ``new`` and whether each moved."""
     claims = load_claims(game)
     rows = claims[is_exact(claims)].reset_index(drop=True)
     base = exact_audit(rows, exact_values(game))
     new = exact_audit(rows, exact_values(game, params))
     moved = ~new["inside"] & (base["inside"] | ~((new["ours"] - base["ours"]).abs() <= 1e-9))
+    rows = rows.assign(key=rows["quantity"], rulebook=base["ours"], new=new["ours"], low=math.nan, high=math.nan)
+    return rows, moved
+
+
+def _simulated_part(game: str, params, n_games: int, seed: int, workers: int) -> tuple[pd.DataFrame, pd.Series]:
+    """The simulated rows at the rulebook's rules and at ``params``: a figure
+    moved when the two 95 % intervals do not overlap."""
+    from . import registry
+    from .claims import audit
+
+    knobs = registry.get(game).knobs
+    full = knobs(**{f.name: getattr(params, f.name) for f in dataclasses.fields(type(params))})
+    base, new = (
+        audit([game], n_games=n_games, seed=seed, workers=workers, params={game: p}, progress=False)
+        for p in (knobs(), full)
+    )
+    keep = ~is_exact(base)
+    base, new = base[keep].reset_index(drop=True), new[keep].reset_index(drop=True)
+    moved = (new["low"] > base["high"]) | (new["high"] < base["low"])
+    rows = base.assign(
+        key=[coverage.row_key(r) for r in base.itertuples()],
+        rulebook=base["ours"],
+        new=new["ours"],
+        low=new["low"],
+        high=new["high"],
+    )
+    return rows, moved
+
+
+def changed_sentences(game: str, params, *, simulate: dict | None = None) -> tuple[pd.DataFrame, dict]:
+    """The sentences whose number no longer holds under ``params`` (one row
+    per figure and rulebook line) and the counts: ``rows`` (rows asked),
+    ``rows_hold`` (rows that still hold), ``lines_hold`` (rulebook lines
+    all of whose rows still hold).  ``simulate`` (``n_games``, ``seed``,
+    ``workers``) adds the simulated figures: each measured at the rulebook's
+    rules and at the new ones, listed when the two 95 % intervals part, with
+    the new interval in ``low`` / ``high``."""
+    parts = [_exact_part(game, rules_of(game, params))]
+    if simulate:
+        parts.append(_simulated_part(game, params, **simulate))
+    rows = pd.concat([p[0] for p in parts], ignore_index=True)
+    moved = pd.concat([p[1] for p in parts], ignore_index=True)
     by_key, sections, text = _lines_of(game)
     out = []
-    for quantity, idx in rows.groupby("quantity", sort=False).groups.items():
-        for n in by_key.get(quantity, []) or [None]:
-            # the row whose figure this line prints (a quantity may be printed differently in two places)
+    for key, idx in rows.groupby("key", sort=False).groups.items():
+        for n in by_key.get(key, []) or [None]:
+            # the row whose figure this line prints (a figure may be printed differently in two places)
             nums = set(coverage.numbers_in(text[n])) if n in text else set()
             printed_here = [i for i in idx if _printed_in(rows.loc[i], nums)]
             same_section = [i for i in printed_here if rows.loc[i, "section"] == sections.get(n)]
@@ -120,23 +174,25 @@ def changed_sentences(game: str, params) -> tuple[pd.DataFrame, dict]:
                     line=n,
                     sentence=sentence(text[n], r["printed"]) if n in text else label,
                     printed=r["printed"],
-                    rulebook=base.loc[i, "ours"],
-                    new=new.loc[i, "ours"],
+                    rulebook=r["rulebook"],
+                    new=r["new"],
+                    low=r["low"],
+                    high=r["high"],
                     unit=r["unit"],
                     row=label,
-                    quantity=quantity,
+                    quantity=key,
                     note=r["note"],
                 )
             )
     table = pd.DataFrame(out, columns=COLUMNS)
     table = table.sort_values(["line", "quantity"], na_position="last", kind="stable").reset_index(drop=True)
     bad_lines = set(table["line"].dropna().astype(int))
-    exact_lines = {n for q in rows["quantity"] for n in by_key.get(q, [])}
+    asked_lines = {n for k in rows["key"] for n in by_key.get(k, [])}
     counts = {
         "rows": len(rows),
         "rows_hold": int(len(rows) - moved.sum()),
-        "lines_hold": len(exact_lines - bad_lines),
-        "lines": len(exact_lines),
+        "lines_hold": len(asked_lines - bad_lines),
+        "lines": len(asked_lines),
     }
     return table, counts
 
@@ -144,7 +200,7 @@ def changed_sentences(game: str, params) -> tuple[pd.DataFrame, dict]:
 def render(game: str, table: pd.DataFrame, counts: dict, changed: str) -> str:
     head = (
         f"{game} with {changed}: {len(table)} rulebook sentences to update "
-        f"({table['quantity'].nunique()} of {counts['rows']} rules-decided rows); "
+        f"({table['quantity'].nunique()} of {counts['rows']} figures asked); "
         f"{counts['rows_hold']} rows and {counts['lines_hold']} of {counts['lines']} lines still hold"
     )
     if table.empty:
@@ -152,10 +208,19 @@ def render(game: str, table: pd.DataFrame, counts: dict, changed: str) -> str:
     shown = table.assign(
         line=table["line"].map(lambda n: "" if pd.isna(n) else str(int(n))),
         rulebook=table["rulebook"].map(_fmt),
-        new=table["new"].map(lambda x: _fmt(x) or "(no longer defined)"),
+        new=[_new_text(r) for r in table.itertuples()],
     )[["section", "line", "printed", "new", "quantity", "sentence"]]
     with pd.option_context("display.width", 250, "display.max_colwidth", 90, "display.unicode.east_asian_width", True):
         return head + "\n" + shown.to_string(index=False)
+
+
+def _new_text(r) -> str:
+    """The number under the new rules: exact, or simulated with its 95 % interval."""
+    if not _fmt(r.new):
+        return "no longer defined"
+    if _fmt(r.low):
+        return f"{r.new:.3g} [{r.low:.3g}, {r.high:.3g}]"
+    return _fmt(r.new)
 
 
 def to_records(table: pd.DataFrame) -> list[dict]:
@@ -174,7 +239,7 @@ def rewrite(game: str, table: pd.DataFrame, changed: str) -> str:
         out.append("")
         for r in part.itertuples():
             where = f"line {int(r.line)}" if not pd.isna(r.line) else "no line"
-            new = _fmt(r.new) or "no longer defined under the new rules"
+            new = _new_text(r)
             out.append(
                 f"- [ ] {where}: 「{r.sentence}」 — printed **{r.printed}**, now **{new}** {r.unit} (`{r.quantity}`)"
             )

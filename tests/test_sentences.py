@@ -101,3 +101,15 @@ def test_the_report_section_shows_when_the_rules_change():
     sec = sentences_section(SimpleNamespace(game=game, params=knobs(sum_cap=6)))
     assert sec.title == "Rulebook sentences to update"
     assert "sum_cap = 6" in sec.blocks[0].body and "关键规则" in sec.blocks[1].body
+
+
+def test_simulated_figures_with_their_interval():
+    # curve penalty 3 makes the race slower: appendix A's figures are measured at both rules
+    table, counts = sentences.changed_sentences(
+        "sbr", SbrParams(curve_penalty=3), simulate=dict(n_games=600, seed=0, workers=1)
+    )
+    sim = table[table["quantity"].str.contains("/")]
+    assert len(sim) > 0 and set(sim["line"]) <= set(range(627, 645)) | {540, 541, 542, 543, 577}
+    assert ((sim["low"] <= sim["new"]) & (sim["new"] <= sim["high"])).all()
+    assert table.loc[~table["quantity"].str.contains("/"), "low"].isna().all()
+    assert counts["rows"] == 415 + 56
