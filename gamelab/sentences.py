@@ -18,7 +18,6 @@ figure with its interval.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 
@@ -26,6 +25,8 @@ import pandas as pd
 
 from . import coverage
 from .claims import exact_audit, is_exact, load_claims
+from .errors import ParamError
+from .params import specs
 
 COLUMNS = [
     "section",
@@ -52,14 +53,17 @@ def rules_of(game: str, params):
     rules = registry.get(game).rules
     if params is None or type(params) is rules:
         return params
-    return rules(**{f.name: getattr(params, f.name) for f in dataclasses.fields(rules)})
+    return rules(**{s.name: getattr(params, s.name) for s in specs(rules())})
 
 
 def exact_values(game: str, params=None) -> dict:
     """``{quantity: value}`` of the game's exact rows (its ``Claims.exact_claims``)."""
     from . import registry
 
-    return registry.get(game).claims.exact_claims(rules_of(game, params))
+    claims = registry.get(game).claims
+    if claims is None:
+        raise ParamError(f"{game} publishes no rulebook figures to check")
+    return claims.exact_claims(rules_of(game, params))
 
 
 def _lines_of(game: str) -> tuple[dict, dict, dict]:
@@ -122,7 +126,7 @@ def _simulated_part(game: str, params, n_games: int, seed: int, workers: int) ->
     from .claims import audit
 
     knobs = registry.get(game).knobs
-    full = knobs(**{f.name: getattr(params, f.name) for f in dataclasses.fields(type(params))})
+    full = knobs(**{s.name: getattr(params, s.name) for s in specs(params)})
     base, new = (
         audit([game], n_games=n_games, seed=seed, workers=workers, params={game: p}, progress=False)
         for p in (knobs(), full)
