@@ -113,3 +113,15 @@ def test_simulated_figures_with_their_interval():
     assert ((sim["low"] <= sim["new"]) & (sim["new"] <= sim["high"])).all()
     assert table.loc[~table["quantity"].str.contains("/"), "low"].isna().all()
     assert counts["rows"] == 415 + 56
+
+
+@pytest.mark.parametrize("game", ["sbr", "strand"])
+def test_a_profile_changes_no_rulebook_sentence(game):
+    # a fitted profile changes the agents' knobs only: the rules, and so every exact figure, stay
+    from gamelab import registry
+    from gamelab.profile import apply, load_profile
+
+    params = apply(load_profile(f"data/profiles/{game}.yaml"), registry.get(game).knobs())
+    assert params.changed()
+    assert sentences.exact_values(game, params) == sentences.exact_values(game)
+    assert registry.get(game).claims.exact_claims(params) == sentences.exact_values(game)

@@ -5,6 +5,7 @@ through the module attributes ``engine`` and ``record``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -216,7 +217,8 @@ def example_figures(params: SbrParams) -> dict:
     rec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     # the example is played by its own record's rules, with the rules asked about changed on top
     # (so that under new rules its sentences show what the same plays would give)
-    rec = rec | {"params": {**rec.get("params", {}), **params.changed()}}
+    rules = {f.name for f in dataclasses.fields(SbrParams)}  # not the agents' knobs a profile may carry
+    rec = rec | {"params": {**rec.get("params", {}), **{k: v for k, v in params.changed().items() if k in rules}}}
     params = SbrParams().replace(**rec["params"])
     rec = _filled(params, rec)
     replays = _replays(rec)

@@ -13,6 +13,7 @@ replayed by :func:`gamelab.strand.record.replay`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import NamedTuple
 
@@ -84,7 +85,8 @@ def example_figures(params: StrandParams) -> dict:
     totals, the nodes, the markers, the final table and the lessons drawn."""
     rec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     # the record's own rules, with the rules asked about changed on top: the same plays under new rules
-    rec = rec | {"params": {**rec.get("params", {}), **params.changed()}}
+    rules = {f.name for f in dataclasses.fields(StrandParams)}  # not the agents' knobs a profile may carry
+    rec = rec | {"params": {**rec.get("params", {}), **{k: v for k, v in params.changed().items() if k in rules}}}
     try:
         ledger, observed = record.replay(rec)
     except GamelabError:  # plays the new rules refuse: no figure
