@@ -93,8 +93,8 @@ def sentence(line: str, printed: str) -> str:
 def _printed_in(row, numbers: set) -> bool:
     """Whether a line with these numbers prints the row's figure: the figure
     itself, or the rulebook's own form of it kept in the row (``19/25``)."""
-    form = set(coverage.numbers_in(str(row["column"])))
-    return row["printed"] in numbers or bool(form) and form <= numbers
+    form = set(coverage.numbers_in(str(row["column"])))  # two numbers at least: "19/25", not "3 + node 3"
+    return row["printed"] in numbers or len(form) >= 2 and form <= numbers
 
 
 def _is_mark(unit: str) -> bool:
