@@ -286,6 +286,11 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert "playtests" in page["sections"] and page["errors"] == [] and page["outside"] == [] and page["scripts"] == 0
     assert evil in page["text"]  # the name is shown as text
     assert "Changed from the rulebook: sum cap = 8" in page["text"]
+    # the rulebook sentences sum_cap 8 makes wrong ("和 ≤ 7" and the pairing marks), when the text is at hand
+    from gamelab.rulebook.coverage import seed_path
+
+    shown = "sentences" in page["sections"] and "关键规则：两张货卡的货值之和 ≤ 7" in page["text"]
+    assert shown == seed_path("strand").exists()
     assert "3 players: win rate by style" in page["text"] and "6 players: win rate by role" in page["text"]
     # the decision tools: levers, cross-model status, the skill ladder, sequential verdicts
     assert "Top levers" in page["text"] and "sum cap" in page["text"]

@@ -110,15 +110,26 @@ def test_ev_threshold_panel_redraws():
     assert panel.table.loc[4, "p_star"] == pytest.approx(1.2 / 10.25)
 
 
-def test_sbr_panel_changes_the_rules(tmp_path):
+def test_sbr_panel_changes_the_rules(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
     panel = BalancePanel(
         "sbr", sliders=["curve_penalty", "relic_points"], n_players=3, quick_games=300, store=ChunkStore(tmp_path)
     )
     panel.update()
+    assert panel.sentences is None  # the rulebook's rules: no sentence to update
     before = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
     panel.controls["curve_penalty"][0].value = 4
     after = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
     assert panel.params().curve_penalty == 4 and after != before
+    # the rulebook sentences the new curve penalty makes wrong: counted, with a link to the list
+    from gamelab.rulebook.coverage import seed_path
+
+    if not seed_path("sbr").exists():  # the rulebook text is not beside the checkout: nothing to count
+        assert panel.sentences is None
+    else:
+        note = panel.sentences.to_html()
+        assert "rulebook sentences no longer hold" in note and "sbr-sentences.md" in note
+        assert "额外消耗 2 点移动力" in (tmp_path / "reports" / "sbr-sentences.md").read_text(encoding="utf-8")
     panel.controls["relic_points"][2].value = 6  # spine worth 6
     assert panel.params().relic_points == (2, 2, 6, 1)
     ids = panel.tables["identities"].set_index("quantity")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from gamelab.cli import decide, models
 from gamelab.cli.common import (
@@ -237,6 +238,13 @@ def _cmd_claims(args) -> int:
     from gamelab.models.profile import apply, describe, load_profile
     from gamelab.rulebook.claims import audit, conclusions, games_with_claims, is_exact
 
+    if args.coverage:
+        from gamelab.rulebook import coverage
+
+        print(coverage.render([g for g in args.games or coverage.SEED_FILES if g in coverage.SEED_FILES]))
+        return 0
+    if args.params or args.json or args.rewrite or args.simulate:
+        return _claims_sentences(args)
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
     profiles = {pr.game: pr for pr in (load_profile(path) for path in args.profile or ())}
@@ -282,6 +290,32 @@ def _cmd_claims(args) -> int:
                 f"\n{game.title}: the rulebook's balance conclusions, two-proportion tests against the "
                 "runner-up:\n" + c.to_string(index=False)
             )
+    return 0
+
+
+def _claims_sentences(args) -> int:
+    """``gamelab claims GAME --params FILE``: the sentences to update."""
+    from gamelab.core.errors import ParamError
+    from gamelab.core.files import dumps, load_params, rules_class
+    from gamelab.rulebook import sentences
+
+    if not args.game or not args.params:
+        raise ParamError(
+            "--params, --json and --rewrite need a game and a parameter file: gamelab claims GAME --params FILE"
+        )
+    params = load_params(args.game, args.params, cls=None if args.simulate else rules_class(args.game))
+    changed = params.changed() or "the rulebook's parameters"
+    simulate = dict(n_games=args.n_games, seed=args.seed, workers=args.workers) if args.simulate else None
+    table, counts = sentences.changed_sentences(args.game, params, simulate=simulate)
+    if args.rewrite:
+        check_output(args.rewrite, (".md",), "--rewrite")
+        Path(args.rewrite).write_text(sentences.rewrite(args.game, table, changed), encoding="utf-8")
+    if args.json:
+        print(dumps({"game": args.game, "params": changed, **counts, "sentences": sentences.to_records(table)}))
+    else:
+        print(sentences.render(args.game, table, counts, changed))
+        if args.rewrite:
+            print(f"wrote {args.rewrite}")
     return 0
 
 
@@ -372,6 +406,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, metavar="FILE.csv|.parquet")
     p.add_argument(
         "--profile", action="append", default=None, metavar="FILE", help="player-model profile of a game (repeatable)"
+    )
+    p.add_argument("game", nargs="?", choices=claim_games, help="with --params: the game whose sentences to check")
+    p.add_argument(
+        "--params", default=None, metavar="FILE", help="rule parameters: list the sentences whose number changes"
+    )
+    p.add_argument("--json", action="store_true", help="with --params: the sentences as JSON rows")
+    p.add_argument(
+        "--simulate",
+        action="store_true",
+        help="with --params: also the simulated figures, at both rules (--n-games, --seed, --workers)",
+    )
+    p.add_argument("--rewrite", default=None, metavar="FILE.md", help="with --params: write a Markdown to-do list")
+    p.add_argument(
+        "--coverage",
+        action="store_true",
+        help="per rulebook and section: lines with numbers, checked by claims rows, explained, unaccounted",
     )
     p.set_defaults(func=_cmd_claims)
 

@@ -442,6 +442,11 @@ def sections_of(data: ReportData) -> list[Section]:
         sections.append(diff_section(data))
     if data.with_claims:
         sections.append(claims_section(data))
+    from gamelab.report.sentences import sentences_section
+
+    changed = sentences_section(data)  # exact figures only: cheap, shown with or without the claims audit
+    if changed is not None:
+        sections.append(changed)
     if data.playtests:
         sections.append(Section("playtests", "Playtest replays", playtest_blocks(data.playtests)))
     sections.append(reproduce_section(data))

@@ -32,6 +32,8 @@ def load_claims(game: str | None = None, directory: Path | None = None) -> pd.Da
     directory = Path(directory or CLAIMS_DIR)
     frames = []
     for path in sorted(directory.glob("*.csv")):
+        if path.stem.endswith("_coverage"):  # the rulebook lines' coverage map (gamelab.rulebook.coverage), not cells
+            continue
         df = pd.read_csv(path, dtype={"value": str}, keep_default_na=False)
         missing = [c for c in COLUMNS if c not in df.columns]
         if missing:

@@ -302,6 +302,7 @@ class BalancePanel:
             self.tables = {by: stats.win_table(run.frame, by) for by in self.adapter.report.groups if by in run.frame}
             self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
             self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
+            self.sentences = rulebook_sentences(self.game, params)
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
         note = f"{run.games:,} games" + (
@@ -329,6 +330,8 @@ class BalancePanel:
         ids = self.tables["identities"]
         if len(ids):
             out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption="Identities"))
+        if getattr(self, "sentences", None) is not None:
+            out.append(self.sentences)
         return out
 
     def _draw(self):
@@ -408,6 +411,50 @@ class BalancePanel:
         self.update()
         display(self.widget())
         return self
+
+
+class Note:
+    """A line of HTML among a panel's items (shown by the notebook and by :meth:`BalancePanel.snapshot_html`)."""
+
+    def __init__(self, body: str):
+        self.body = body
+
+    def _repr_html_(self) -> str:
+        return f"<p>{self.body}</p>"
+
+    to_html = _repr_html_
+
+
+_SENTENCES: dict = {}
+
+
+def rulebook_sentences(game: str, params) -> Note | None:
+    """How many rulebook sentences the panel's rules make wrong, with a link
+    to the list (``reports/<game>-sentences.md``, the Markdown of ``gamelab
+    claims GAME --params FILE --rewrite``); None at the rulebook's rules or
+    for a game without a rulebook text."""
+    from gamelab.core.paths import reports_dir
+    from gamelab.rulebook import coverage, sentences
+
+    if game not in coverage.SEED_FILES or not coverage.seed_path(game).exists():
+        return None
+    rules = sentences.rules_of(game, params)
+    changed = rules.changed()
+    if not changed:
+        return None
+    key = (game, repr(sorted(changed.items())))
+    if key not in _SENTENCES:  # asking the rules takes a second or two: once per rule set
+        table, counts = sentences.changed_sentences(game, rules)
+        _SENTENCES[key] = (table, counts, changed)
+    table, counts, changed = _SENTENCES[key]
+    path = reports_dir() / f"{game}-sentences.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(sentences.rewrite(game, table, str(changed)), encoding="utf-8")
+    return Note(
+        f"{len(table)} rulebook sentences no longer hold under these rules "
+        f"({counts['lines_hold']} of {counts['lines']} lines checked by the rules still do): "
+        + publish_link(path).replace("published ", "the list ", 1)
+    )
 
 
 def publish_link(path: Path) -> str:
