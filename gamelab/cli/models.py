@@ -63,6 +63,28 @@ def _cmd_skill(args) -> int:
         params = apply(load_profile(args.profile, g.name), params)
     if args.out:
         check_output(args.out, (".png", ".svg", ".pdf"), "--out")
+    if args.trace:
+        from gamelab.sim.store import ChunkStore
+
+        t = skill.trace(
+            g.name,
+            args.trace,
+            n_players=args.players,
+            n_games=args.games,
+            seed=args.seed,
+            params=params,
+            workers=args.workers,
+            store=ChunkStore(),
+        )
+        if args.json:
+            print(dumps(t.to_json(), indent=2))
+        else:
+            print(f"{g.title}, {args.players} players: {args.trace} at each skill level\n" + skill.render_trace(t))
+        if args.out:
+            skill.trace_figure(t).savefig(args.out)
+            if not args.json:
+                print(f"wrote {args.out}")
+        return 0
     kw = dict(n_players=args.players, n_games=args.games, seed=args.seed, params=params, workers=args.workers)
     levels = skill.ladder(g.name, **kw)
     if args.json:
@@ -113,6 +135,13 @@ def add_commands(sub) -> None:
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--workers", type=WORKERS, default=1)
     p.add_argument("--json", action="store_true", help="one object per level")
+    p.add_argument(
+        "--trace",
+        default=None,
+        metavar="METRIC",
+        help="the metric at each level of the game's trace (random, the default model, the search agent at "
+        "doubling budgets) with the head-to-head matrix; e.g. seat_spread, style_spread, win_rate[seat=1]",
+    )
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile")
     p.add_argument("--out", default=None, metavar="FILE.png", help="save the skill-trace plot")
     p.set_defaults(func=_cmd_skill)

@@ -224,6 +224,15 @@ class SkillSettings:
     ladder: tuple[str, ...] = ()  # agent names from weakest to strongest
     players: int = 0  # the player count a report's ladder is measured at (0: the fewest)
     strong_agent: str = ""  # the agent seated everywhere for the cross-model check ("": the ladder's top)
+    # the skill trace (``gamelab skill --trace``, models/skill.py): random on every seat, the default
+    # model, then ``search`` on every seat at each budget of ``budgets`` (the value of its declared
+    # knob ``budget``: play-outs per option, depth), weakest first, each double the one before.
+    # In a lineup of mixed levels a seat of the search agent at budget b is named f"{search}@{b}"
+    # (the game accepts these names for every b of ``budgets``: a per-seat budget).
+    search: str = ""  # the search agent ("": the game has no trace)
+    budget: str = ""  # its budget knob, an agent knob of ``Game.knobs``
+    budgets: tuple[int, ...] = ()  # the doubling schedule
+    search_knobs: Mapping[str, Any] = dataclasses.field(default_factory=dict)  # more knob values at search levels
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -19,6 +19,9 @@ when they decide nothing).
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -40,12 +43,32 @@ def ladder_of(game: str, ladder=None) -> tuple[str, ...]:
 
 
 def head_to_head(
-    game: str, strong: str, weak: str, *, n_players: int, n_games: int, seed: int, params=None, workers: int = 1
+    game: str,
+    strong: str,
+    weak,
+    *,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    params=None,
+    workers: int = 1,
+    store=None,
+    progress: bool | None = None,
 ) -> tuple[dict, pd.DataFrame]:
-    """One seat of ``strong`` among ``weak`` seats: its win rate over deals."""
-    lineup = [strong] + [weak] * (n_players - 1)
+    """One seat of ``strong`` among ``weak`` seats (an agent name, or the
+    P - 1 names of the other seats): its win rate over deals."""
+    rest = [weak] * (n_players - 1) if isinstance(weak, str) else list(weak)
+    lineup = [strong] + rest
     frame = runner.simulate(
-        game, n_games=n_games, seed=seed, n_players=n_players, lineup=lineup, params=params, workers=workers
+        game,
+        n_games=n_games,
+        seed=seed,
+        n_players=n_players,
+        lineup=lineup,
+        params=params,
+        workers=workers,
+        store=store,
+        progress=progress,
     )
     mine = frame[frame["agent"] == strong]
     e = mean_interval(mine.groupby("deal")["win"].mean())
@@ -70,7 +93,15 @@ def deal_share(frame: pd.DataFrame, agent: str) -> float:
 
 
 def ladder(
-    game: str, *, n_players: int, n_games: int = 1000, seed: int = 0, params=None, workers: int = 1, levels=None
+    game: str,
+    *,
+    n_players: int,
+    n_games: int = 1000,
+    seed: int = 0,
+    params=None,
+    workers: int = 1,
+    levels=None,
+    store=None,
 ) -> list[dict]:
     """One object per level: level, agent, win_rate_vs_below, low, high,
     games, fair, beats_below (the interval above the fair share), deal_share.
@@ -100,6 +131,7 @@ def ladder(
             seed=seed + k,
             params=params,
             workers=workers,
+            store=store,
         )
         out.append(
             dict(
@@ -119,14 +151,30 @@ def ladder(
 
 
 def luck(
-    game: str, *, n_players: int, n_games: int = 1000, seed: int = 0, params=None, workers: int = 1, levels=None
+    game: str,
+    *,
+    n_players: int,
+    n_games: int = 1000,
+    seed: int = 0,
+    params=None,
+    workers: int = 1,
+    levels=None,
+    store=None,
 ) -> dict:
     """How often one seat of the weakest level beats the strongest (win rate
     with its interval, against the fair share), and the share of the weakest
     seat's score variance the deal explains in that match."""
     names = ladder_of(game, levels)
     res, frame = head_to_head(
-        game, names[0], names[-1], n_players=n_players, n_games=n_games, seed=seed, params=params, workers=workers
+        game,
+        names[0],
+        names[-1],
+        n_players=n_players,
+        n_games=n_games,
+        seed=seed,
+        params=params,
+        workers=workers,
+        store=store,
     )
     return {
         "weakest": names[0],
@@ -188,3 +236,350 @@ def render(levels: list[dict], luck_measures: dict | None = None) -> str:
             f"the deal explains {100 * m['deal_share']:.0f}% of its score variance"
         )
     return "\n".join(lines)
+
+
+# --- the skill trace: a metric at every level of the game's ladder (``gamelab skill --trace``) ---------
+#
+# After Ludii's SkillTrace and TAG's skill ladder: level 0 is random play on every seat, level 1 the
+# game's default model, then the game's search agent (``GAME.skill.search``) on every seat at each
+# budget of ``GAME.skill.budgets`` (its knob ``GAME.skill.budget``, doubling).  At each level the
+# metric is measured on a table of that level only, with its 95 % bootstrap interval over deals; the
+# levels meet head to head (one seat of the row's level among P - 1 seats of the column's level), and
+# a level "beats the one below" when its seat's win-rate interval lies above the fair share.
+
+SEEDS_APART = 7919  # seed offset between the runs of one trace (a prime: no two runs share deals by accident)
+
+
+@dataclasses.dataclass(frozen=True)
+class Level:
+    """One level of a trace: ``lineup`` on every seat under ``params``; in a
+    table of mixed levels it sits as ``seat`` (one seat) or ``rest`` (the
+    P - 1 others)."""
+
+    level: int
+    name: str  # random, default, lookahead@4, ...
+    agent: str  # the agent in words
+    budget: int | None
+    lineup: tuple[str, ...]
+    params: Any
+    seat: str
+    rest: tuple[str, ...]
+    search: bool  # a level of the search agent (its knobs ``search_knobs`` apply at mixed tables)
+
+
+def trace_levels(game: str, n_players: int, params=None) -> list[Level]:
+    """The levels of ``game``'s trace at ``n_players`` (see above)."""
+    g = registry.get(game)
+    sk = g.skill
+    if not sk.search or not sk.budget or not sk.budgets:
+        raise GamelabError(f"{game} declares no skill trace (GAME.skill.search, budget, budgets)")
+    base = params if params is not None else g.knobs()
+    P = n_players
+    default = tuple(g.default_lineup(P))
+    words = default[0] if len(set(default)) == 1 else f"{default[0]} to {default[-1]}"
+    out = [
+        Level(0, "random", "random", None, ("random",) * P, base, "random", ("random",) * (P - 1), False),
+        Level(1, "default", f"default model ({words})", None, default, base, default[0], default[1:], False),
+    ]
+    searching = base.replace(**dict(sk.search_knobs))
+    for b in sk.budgets:
+        name = f"{sk.search}@{b}"
+        out.append(
+            Level(
+                len(out),
+                name,
+                sk.search,
+                int(b),
+                (sk.search,) * P,
+                searching.replace(**{sk.budget: b}),
+                name,
+                (name,) * (P - 1),
+                True,
+            )
+        )
+    return out
+
+
+def level_frames(
+    game: str,
+    levels: list[Level],
+    *,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    workers: int = 1,
+    store=None,
+    frames: dict | None = None,
+    progress: bool | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Each level's table (every seat of that level), through ``store``;
+    ``frames`` gives tables already played ({level name: frame})."""
+    out = dict(frames or {})
+    for lv in levels:
+        if lv.name not in out:
+            out[lv.name] = runner.simulate(
+                game,
+                n_games=n_games,
+                seed=seed,
+                n_players=n_players,
+                lineup=lv.lineup,
+                params=lv.params,
+                workers=workers,
+                store=store,
+                progress=progress,
+            )
+    return out
+
+
+def _grouping(name: str) -> str | None:
+    """The column a metric compares groups of (``style_spread`` -> style), if any."""
+    import re
+
+    found = re.match(r"^win_rate\[(\w+)=", name) or re.match(r"^(\w+?)_(spread|gap)$", name)
+    return found.group(1) if found else None
+
+
+def measure(game: str, frame: pd.DataFrame, name: str) -> dict:
+    """``name`` on ``frame`` with its 95 % interval; value None (and why) when
+    this table cannot give it (one style on every seat, ...)."""
+    from gamelab.stats import balance
+
+    g = registry.get(game)
+    m = balance.metric(g, name)
+    by = _grouping(name)
+    if by is not None:
+        values = set(frame[by].astype(str)) - {"none"} if by in frame else set()
+        if len(values) < (1 if name.startswith("win_rate[") else 2):
+            return {"value": None, "low": None, "high": None, "note": f"one {by} or none on every seat"}
+    try:
+        e = balance.estimate(frame, [m]).iloc[0]
+    except GamelabError as exc:
+        return {"value": None, "low": None, "high": None, "note": str(exc)}
+    return {"value": float(e["value"]), "low": float(e["low"]), "high": float(e["high"]), "note": ""}
+
+
+@dataclasses.dataclass
+class Trace:
+    game: str
+    players: int
+    metric: str
+    fair: float | None  # the metric's fair value (0 for a spread or a gap, 1 / P for a win rate)
+    rows: list[dict]  # level, agent, budget, metric, value, low, high, games (and note)
+    matrix: list[dict]  # row level, column level, win rate of the row's seat, interval, games
+    steps: list[dict]  # each level against the one below: beats it or not
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "metric": self.metric,
+            "fair": self.fair,
+            "levels": self.rows,
+            "matrix": self.matrix,
+            "steps": self.steps,
+        }
+
+
+def fair_value(name: str, n_players: int) -> float | None:
+    if name.startswith("win_rate["):
+        return 1 / n_players
+    if name.endswith(("_spread", "_gap")):
+        return 0.0
+    return None
+
+
+def matrix(
+    game: str,
+    levels: list[Level],
+    *,
+    n_players: int,
+    n_games: int,
+    seed: int,
+    workers: int = 1,
+    store=None,
+    pairs: str = "all",
+    progress: bool | None = None,
+) -> list[dict]:
+    """Head to head: for each pair of levels (``all``, or ``adjacent`` ones
+    only), one seat of the higher level among P - 1 seats of the lower, its
+    win rate over deals with the 95 % interval, against the fair share."""
+    out = []
+    for j, hi in enumerate(levels):
+        for i, lo in enumerate(levels[:j]):
+            if pairs == "adjacent" and i != j - 1:
+                continue
+            params = hi.params if hi.search else lo.params if lo.search else hi.params
+            # budgets ride on the seats' names (search@b); the search knobs on the table's parameters
+            if hi.search or lo.search:
+                g = registry.get(game)
+                params = params.replace(**{g.skill.budget: getattr(g.knobs(), g.skill.budget)})
+            res, _ = head_to_head(
+                game,
+                hi.seat,
+                lo.rest,
+                n_players=n_players,
+                n_games=n_games,
+                seed=seed + SEEDS_APART * (1 + j * len(levels) + i),
+                params=params,
+                workers=workers,
+                store=store,
+                progress=progress,
+            )
+            out.append(
+                {
+                    "row": hi.name,
+                    "column": lo.name,
+                    "win_rate": res["win_rate"],
+                    "low": res["low"],
+                    "high": res["high"],
+                    "games": res["games"],
+                    "fair": 1 / n_players,
+                    "beats": bool(res["low"] > 1 / n_players),
+                }
+            )
+    return out
+
+
+def trace(
+    game: str,
+    metric: str,
+    *,
+    n_players: int,
+    n_games: int = 400,
+    seed: int = 0,
+    params=None,
+    workers: int = 1,
+    store=None,
+    frames: dict | None = None,
+    pairs: str = "all",
+    matrix_games: int | None = None,
+    progress: bool | None = None,
+) -> Trace:
+    """``metric`` at each level of ``game``'s trace, the head-to-head matrix
+    and each step's answer (see above); ``frames``: level tables already
+    played (a report's own default-model table)."""
+    from gamelab.stats import balance
+
+    g = registry.get(game)
+    balance.metric(g, metric)  # an unknown metric is refused before any game is played
+    levels = trace_levels(game, n_players, params)
+    tables = level_frames(
+        game,
+        levels,
+        n_players=n_players,
+        n_games=n_games,
+        seed=seed,
+        workers=workers,
+        store=store,
+        frames=frames,
+        progress=progress,
+    )
+    rows = []
+    for lv in levels:
+        f = tables[lv.name]
+        got = measure(game, f, metric)
+        rows.append(
+            {
+                "level": lv.name,
+                "agent": lv.agent,
+                "budget": lv.budget,
+                "metric": metric,
+                "value": got["value"],
+                "low": got["low"],
+                "high": got["high"],
+                "games": int(f["game"].nunique()),
+                **({"note": got["note"]} if got["note"] else {}),
+            }
+        )
+    cells = matrix(
+        game,
+        levels,
+        n_players=n_players,
+        n_games=matrix_games or n_games,
+        seed=seed,
+        workers=workers,
+        store=store,
+        pairs=pairs,
+        progress=progress,
+    )
+    by_pair = {(c["row"], c["column"]): c for c in cells}
+    steps = []
+    for hi, lo in zip(levels[1:], levels):
+        c = by_pair[(hi.name, lo.name)]
+        steps.append({"level": hi.name, "below": lo.name, "beats": c["beats"], "win_rate": c["win_rate"]})
+    return Trace(g.name, n_players, metric, fair_value(metric, n_players), rows, cells, steps)
+
+
+def steps_words(t: Trace) -> str:
+    """Whether each better level beats the one below, and where it does not."""
+    fails = [s for s in t.steps if not s["beats"]]
+    if not fails:
+        return "every level beats the one below"
+    return "every level beats the one below except " + "; ".join(
+        f"{s['level']} against {s['below']} ({100 * s['win_rate']:.1f} % for one seat, fair "
+        f"{100 / t.players:.1f} %, not above it)"
+        for s in fails
+    )
+
+
+def render_trace(t: Trace) -> str:
+    """Plain text for the command line."""
+    pct = t.metric.endswith(("_spread", "_gap")) or t.metric.startswith("win_rate[")
+
+    def num(x):
+        return "—" if x is None else (f"{100 * x:.1f}%" if pct else f"{x:.3g}")
+
+    lines = [f"{'level':<14} {'agent':<28} {'budget':>6}  {t.metric:>12}  95% interval      games"]
+    for r in t.rows:
+        interval = "" if r["value"] is None else f"[{num(r['low'])}, {num(r['high'])}]"
+        b = "" if r["budget"] is None else str(r["budget"])
+        lines.append(
+            f"{r['level']:<14} {r['agent'][:28]:<28} {b:>6}  {num(r['value']):>12}  {interval:<17} {r['games']:>6}"
+            + (f"  ({r['note']})" if r.get("note") else "")
+        )
+    if t.fair is not None:
+        lines.append(f"fair: {num(t.fair)}")
+    names = [r["level"] for r in t.rows]
+    cell = {(c["row"], c["column"]): c for c in t.matrix}
+    lines.append(
+        "\nhead to head: one seat of the row's level among the column's (win rate %, fair "
+        f"{100 / t.players:.1f} %; * = interval above fair)"
+    )
+    lines.append(" " * 14 + "".join(f"{n[:10]:>11}" for n in names[:-1]))
+    for hi in names[1:]:
+        parts = []
+        for lo in names[:-1]:
+            c = cell.get((hi, lo))
+            parts.append(f"{'':>11}" if c is None else f"{100 * c['win_rate']:>9.1f}{'*' if c['beats'] else ' '} ")
+        lines.append(f"{hi[:14]:<14}" + "".join(parts))
+    lines.append(steps_words(t))
+    return "\n".join(lines)
+
+
+def trace_figure(t: Trace, *, title: str = "", ax=None):
+    """The trace chart: the metric against skill level, its 95 % interval as
+    a band, the fair value as a dashed line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pct = 100 if (t.metric.endswith(("_spread", "_gap")) or t.metric.startswith("win_rate[")) else 1
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(6, 3.2))
+    else:
+        fig = ax.figure
+    x = np.arange(len(t.rows))
+    val = np.array([np.nan if r["value"] is None else r["value"] for r in t.rows], float) * pct
+    low = np.array([np.nan if r["low"] is None else r["low"] for r in t.rows], float) * pct
+    high = np.array([np.nan if r["high"] is None else r["high"] for r in t.rows], float) * pct
+    ax.fill_between(x, low, high, alpha=0.25, label="95 % interval")
+    ax.plot(x, val, marker="o", label=t.metric.replace("_", " "))
+    if t.fair is not None:
+        ax.axhline(t.fair * pct, ls="--", color="grey", label="fair")
+    ax.set_xticks(x, [r["level"] for r in t.rows], rotation=30, ha="right")
+    ax.set_ylabel(t.metric.replace("_", " ") + (", points" if pct == 100 else ""))
+    ax.set_title(title or f"{t.players} players: {t.metric.replace('_', ' ')} by skill level")
+    ax.legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -256,12 +256,12 @@ def errata_text(game: Game) -> str:
     return ""
 
 
-def claims_data(game: Game, n_games: int, seed: int, workers: int, progress) -> ClaimsData | None:
+def claims_data(game: Game, n_games: int, seed: int, workers: int, progress, store=None) -> ClaimsData | None:
     if game.claims is None:
         return None
     from gamelab.rulebook import claims
 
-    kw = dict(n_games=n_games, seed=seed, workers=workers, progress=progress)
+    kw = dict(n_games=n_games, seed=seed, workers=workers, progress=progress, store=store)
     audit = claims.measure(game.name, **kw)
     conclusions = claims.conclusions(game.name, **kw)
     return ClaimsData(audit, claims.is_exact(audit), conclusions)
@@ -343,10 +343,10 @@ def compute_report(
         counts=counts,
         runs=runs,
         wins=wins,
-        identities=identity_table(name, params, frames=frames),
+        identities=identity_table(name, params, frames=frames, store=store),
         diffs=diffs,
         with_claims=claims,
-        claims=claims_data(game, n_games, seed, workers, progress) if claims else None,
+        claims=claims_data(game, n_games, seed, workers, progress, store) if claims else None,
         errata=errata_text(game) if claims else "",
         playtests=playtests_data(playtests),
         built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"),

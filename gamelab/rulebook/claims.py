@@ -85,6 +85,7 @@ def measure(
     workers: int = 1,
     progress: bool | None = None,
     params=None,
+    store=None,
 ) -> pd.DataFrame:
     """The game's rows of ``claims`` (default: all it publishes) with ours
     beside each: the rules-decided rows exactly (:func:`exact_audit`), the
@@ -101,7 +102,7 @@ def measure(
     audited = exact_audit(rows[exact], g.claims.exact_claims(params)) if exact.any() else None
     simulated = rows[~exact]
     runs = g.claims.runs(simulated, n_games, seed) if len(simulated) else {}
-    frames = play_runs(game, runs, params, workers=workers, progress=progress)
+    frames = play_runs(game, runs, params, workers=workers, progress=progress, store=store)
     return g.claims.audit(rows, audited, frames, seed)
 
 
@@ -115,6 +116,7 @@ def conclusions(
     frames: dict | None = None,
     progress: bool | None = None,
     players: int | None = None,
+    store=None,
 ) -> pd.DataFrame | None:
     """The rulebook's balance conclusions (``Game.claims.conclusions``)
     tested under our model, from ``frames`` ({players: default-lineup
@@ -130,7 +132,7 @@ def conclusions(
     counts = [p for p in g.claims.conclusion_players if players is None or p == players]
     given = {p: f for p, f in (frames or {}).items() if p in counts}
     runs = {p: Run(n_players=p, n_games=n_games, seed=seed) for p in counts if p not in given}
-    given.update(play_runs(game, runs, params, workers=workers, progress=progress))
+    given.update(play_runs(game, runs, params, workers=workers, progress=progress, store=store))
     return g.claims.conclusions(given)
 
 

@@ -126,9 +126,10 @@ def _same(a, b) -> bool:
     return abs(float(a) - float(b)) <= 1e-12 or (_nan(a) and _nan(b))
 
 
-def play_runs(game: str, runs, params=None, *, workers: int = 1, progress: bool | None = False) -> dict:
+def play_runs(game: str, runs, params=None, *, workers: int = 1, progress: bool | None = False, store=None) -> dict:
     """Play the runs a game asks for (``{key: contract.Run}``): the game
-    says what it needs, the shared layer plays it (a game never simulates)."""
+    says what it needs, the shared layer plays it (a game never simulates),
+    through the chunk store ``store`` when given."""
     from gamelab.sim import runner
 
     return {
@@ -141,13 +142,20 @@ def play_runs(game: str, runs, params=None, *, workers: int = 1, progress: bool 
             params=run.params if run.params is not None else params,
             workers=workers,
             progress=progress,
+            store=store,
         )
         for key, run in runs.items()
     }
 
 
 def identity_table(
-    game: str, params=None, *, frame: pd.DataFrame | None = None, frames: dict | None = None, **kw
+    game: str,
+    params=None,
+    *,
+    frame: pd.DataFrame | None = None,
+    frames: dict | None = None,
+    store=None,
+    **kw,
 ) -> pd.DataFrame:
     """The identity table of ``game`` at ``params``; with simulated frames
     (from :func:`gamelab.sim.runner.simulate`: ``frame``, or ``frames`` by player
@@ -173,7 +181,7 @@ def identity_table(
     if frame is not None:
         frames.setdefault(players_of(frame), frame)
     if frames:
-        measured = mod.simulated(params, frames, play_runs(game, mod.needs(params, frames), params))
+        measured = mod.simulated(params, frames, play_runs(game, mod.needs(params, frames), params, store=store))
         for r in rows:
             if r.sim_key in measured:
                 est = measured[r.sim_key]

@@ -36,7 +36,7 @@ from . import engine
 from .greedy import greedy_policy, greedy_values, seal_choice, value_table
 from .knobs import AgentParams, knobs
 from .legality import pick
-from .lookahead import deep_policy, lookahead_policy
+from .lookahead import BUDGETED, deep_policy, lookahead_policy
 from .state import Actions
 
 __all__ = [
@@ -64,7 +64,13 @@ def random_policy(params, state, rider, legal, rng) -> Actions:
     return engine.random_actions(params, state, legal, rng)
 
 
-POLICIES = {"greedy": greedy_policy, "random": random_policy, "lookahead": lookahead_policy, "deep": deep_policy}
+POLICIES = {
+    "greedy": greedy_policy,
+    "random": random_policy,
+    "lookahead": lookahead_policy,
+    "deep": deep_policy,
+    **BUDGETED,  # lookahead@b: the lookahead at depth b on its own seat (the skill trace)
+}
 
 
 class Controller:

@@ -52,6 +52,9 @@ GAME = contract.Game(
         ladder=("random", "greedy", "lookahead", "deep"),
         players=2,  # deep on a 4-player table plays about 4 games a second
         strong_agent="lookahead",  # the cross-model check: lookahead on every seat (deep is too slow for a report)
+        search="lookahead",  # the skill trace: the lookahead at doubling play-out depths
+        budget="lookahead_beats",
+        budgets=(1, 2, 4, 8),
     ),
     bench=contract.Bench(
         random_batch=sim.random_batch,

@@ -38,6 +38,25 @@ def lookahead_policy(params, state, rider, legal, rng=None) -> Actions:
     return search(params, state, rider, legal, kn.lookahead_k, kn.lookahead_beats)
 
 
+#: the skill trace's budgets (``lookahead_beats``, doubling: the play-outs' depth; ``GAME.skill.budgets``)
+BUDGETS = (1, 2, 4, 8, 16)
+
+
+def lookahead_at(beats: int):
+    """The lookahead whose play-outs stop ``beats`` beats after this one, on
+    its own seat whatever ``lookahead_beats`` says (the agent ``lookahead@beats``:
+    levels of the skill trace meet at one table)."""
+
+    def policy(params, state, rider, legal, rng=None) -> Actions:
+        return search(params, state, rider, legal, knobs(params).lookahead_k, beats)
+
+    policy.__name__ = policy.__qualname__ = f"lookahead_at_{beats}"
+    return policy
+
+
+BUDGETED = {f"lookahead@{b}": lookahead_at(b) for b in BUDGETS}
+
+
 def deep_policy(params, state, rider, legal, rng=None) -> Actions:
     """The lookahead with better-informed play-outs: the greedy's ``deep_k``
     best options, each played out to the end with every rider (the

@@ -159,19 +159,48 @@ def simulate(
     executor=None,
     chunk_deals: int | None = None,
     progress: bool | None = None,
+    store=None,
 ) -> pd.DataFrame:
     """Play about ``n_games`` games; one row per player per game.
 
     Columns: ``game`` (id), ``deal``, ``rotation``, ``seat`` (1-based),
     ``agent`` and every array the game's ``play`` returned.  ``workers`` > 1
     uses local processes, ``executor`` any :mod:`gamelab.sim.executors` executor
-    (e.g. a Dask cluster); the table is identical either way.
+    (e.g. a Dask cluster); the table is identical either way.  With a
+    ``store`` (:class:`gamelab.sim.store.ChunkStore`) each chunk is read from
+    it when there and put there when played: the same table, played once.
     """
-    from gamelab.sim.executors import make_executor, run_all
+    from gamelab.sim.executors import make_executor
 
     chunks = plan(
         game, n_games=n_games, seed=seed, params=params, lineup=lineup, n_players=n_players, chunk_deals=chunk_deals
     )
     executor = executor or make_executor(workers)
-    frames = run_all(executor, run_chunk, chunks, progress=progress, weights=[c.n_games for c in chunks], unit="game")
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat(fetch(chunks, store, executor, progress), ignore_index=True)
+
+
+def fetch(chunks: list[Chunk], store, executor, progress: bool | None = None) -> list[pd.DataFrame]:
+    """The tables of ``chunks``: from ``store`` where it has them (None: no
+    store), the others played by ``executor`` and put into the store."""
+    from gamelab.sim.executors import run_all
+
+    frames: list = [store.get(c) if store is not None else None for c in chunks]
+    missing = [i for i, f in enumerate(frames) if f is None]
+    if missing:
+        todo = [chunks[i] for i in missing]
+
+        def keep(j, df):
+            if store is not None:
+                store.put(todo[j], df)
+            frames[missing[j]] = df
+
+        run_all(
+            executor,
+            run_chunk,
+            todo,
+            progress=progress,
+            weights=[c.n_games for c in todo],
+            unit="game",
+            on_result=keep,
+        )
+    return frames

@@ -195,27 +195,7 @@ def run_cell(
 
 
 def _fetch(chunks, store: ChunkStore, executor, progress) -> list[pd.DataFrame]:
-    from gamelab.sim.executors import run_all
-
-    frames: list = [store.get(c) for c in chunks]
-    missing = [i for i, f in enumerate(frames) if f is None]
-    if missing:
-        todo = [chunks[i] for i in missing]
-
-        def keep(j, df):
-            store.put(todo[j], df)
-            frames[missing[j]] = df
-
-        run_all(
-            executor,
-            runner.run_chunk,
-            todo,
-            progress=progress,
-            weights=[c.n_games for c in todo],
-            unit="game",
-            on_result=keep,
-        )
-    return frames
+    return runner.fetch(chunks, store, executor, progress)
 
 
 @dataclasses.dataclass

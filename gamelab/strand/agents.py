@@ -160,10 +160,10 @@ class AgentParams(StrandParams):
     )
     best_proxy: str = param(
         "node_grabber",
-        choices=STYLES,
+        choices=STYLES + ("mix",),
         section="appendix B",
         doc="best and greedy: the style that plays their seat in the play-outs, and as which the "
-        "other seats negotiate with them",
+        "other seats negotiate with them (mix: each its own style of the deal's style mix, shown as its style)",
     )
     best_margin: float = param(
         0.2,

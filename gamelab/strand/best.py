@@ -37,12 +37,23 @@ from .styles import Table
 BEST = "best"  # the sampled best response, play-outs to the end of the game
 GREEDY = "greedy"  # the same, play-outs to the end of the round (myopic)
 GREEDY_HORIZON = 1  # rounds a greedy play-out settles
+#: the skill trace's budgets (``best_rollouts``, doubling; ``GAME.skill.budgets``); ``best@b`` is
+#: ``best`` with ``b`` play-outs per option on its seat only, so that levels can meet at one table
+BUDGETS = (1, 2, 4, 8, 16)
+BUDGETED = tuple(f"{BEST}@{b}" for b in BUDGETS)
+SEARCHERS = (GREEDY, BEST) + BUDGETED
+MIX_PROXY = "mix"  # best_proxy: each searching seat takes its own style of the deal's style mix
 
 
 def searcher_seats(seating) -> dict:
-    """{agent name: seats} of the search agents (``greedy``, ``best``) of a seating."""
-    seats = {name: tuple(s for s, n in enumerate(seating) if n == name) for name in (GREEDY, BEST)}
+    """{agent name: seats} of the search agents (``greedy``, ``best``, ``best@b``) of a seating."""
+    seats = {name: tuple(s for s, n in enumerate(seating) if n == name) for name in SEARCHERS}
     return {name: s for name, s in seats.items() if s}
+
+
+def rollouts_of(params, name: str) -> int:
+    """Play-outs per option of a ``best`` seat: ``best@b``'s own ``b``, else ``best_rollouts``."""
+    return int(name.split("@", 1)[1]) if "@" in name else int(params.best_rollouts)
 
 
 def search_agents(params, table, seats: dict, rng):
@@ -58,9 +69,14 @@ def search_agents(params, table, seats: dict, rng):
                 params, table, seats[GREEDY], rngs[GREEDY], rollouts=params.greedy_rollouts, horizon=GREEDY_HORIZON
             )
         )
-    if BEST in seats:
-        horizon = params.best_horizon or None
-        out.append(BestResponse(params, table, seats[BEST], rngs[BEST], rollouts=params.best_rollouts, horizon=horizon))
+    horizon = params.best_horizon or None
+    for name in seats:
+        if name != GREEDY:
+            out.append(
+                BestResponse(
+                    params, table, seats[name], rngs[name], rollouts=rollouts_of(params, name), horizon=horizon
+                )
+            )
     return out
 
 

@@ -45,7 +45,14 @@ GAME = contract.Game(
         conclusions=claims.conclusions,
         conclusion_players=claims.CONCLUSION_PLAYERS,
     ),
-    skill=contract.SkillSettings(ladder=sim.SKILL_LADDER, players=4),
+    skill=contract.SkillSettings(
+        ladder=sim.SKILL_LADDER,
+        players=4,
+        search=sim.BEST,
+        budget="best_rollouts",
+        budgets=sim.TRACE_BUDGETS,
+        search_knobs={"best_proxy": "mix"},  # every level plays the style mix: style verdicts can be traced
+    ),
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS, groups=sim.REPORT_GROUPS, assumptions=sim.ASSUMPTIONS, errata_heading="STRAND"
     ),

@@ -46,14 +46,14 @@ from gamelab.stats.leads import sole_leader_step
 from . import engine
 from .agents import knobs
 from .arrays import onehot
-from .best import BEST, GREEDY, search_agents, searcher_seats, with_searchers
+from .best import BEST, BUDGETED, BUDGETS, GREEDY, MIX_PROXY, SEARCHERS, search_agents, searcher_seats, with_searchers
 from .rules import ROLES
 from .state import N_VALUES, REACT_PASS
 from .styles import CUSTOM, RANDOM, STYLES, Table
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
 ANY_STYLE = "mix"  # each such seat: the next style of the deal's random ordering (mix1, mix2, ... in seat order)
-AGENTS = STYLES + ("random",) + MIX + (ANY_STYLE, GREEDY, BEST)
+AGENTS = STYLES + ("random",) + MIX + (ANY_STYLE, GREEDY, BEST) + BUDGETED
 STYLE_NAMES = np.array(STYLES + ("random", "custom"))
 ROLE_NAMES = np.array(("none",) + ROLES)
 PER_SEAT = ("ropes", "mutual")
@@ -72,20 +72,26 @@ def deal_styles(seating, n_deals, rng, best_proxy=None):
     """Style codes (G,P) of the seats: a mix seat's style from a random
     ordering of the six styles per deal (one draw of (G, 6) uniforms); the
     k-th ``mix`` seat takes the k-th style of it; a ``best`` seat's code is
-    its proxy style (``AgentParams.best_proxy``: how the table sees it)."""
+    its proxy style (``AgentParams.best_proxy``: how the table sees it); with
+    the proxy ``mix``, the search seats take in seat order the styles of the
+    ordering that no ``mixK`` seat holds."""
     order = np.argsort(rng.random((n_deals, len(STYLES))), axis=1)
     styles = np.empty((n_deals, len(seating)), np.int8)
     n_any = 0
+    free = [k for k in range(len(STYLES)) if MIX[k] not in seating]  # for searchers playing the mix
     for s, name in enumerate(seating):
         if name in MIX:
             styles[:, s] = order[:, MIX.index(name)]
         elif name == ANY_STYLE:
             styles[:, s] = order[:, n_any]
             n_any += 1
-        elif name in (BEST, GREEDY):
+        elif name in SEARCHERS:
             if best_proxy is None:
                 raise ValueError("a best seat needs its proxy style (AgentParams.best_proxy)")
-            styles[:, s] = STYLES.index(best_proxy)
+            if best_proxy == MIX_PROXY:
+                styles[:, s] = order[:, free.pop(0)]
+            else:
+                styles[:, s] = STYLES.index(best_proxy)
         elif name == "random":
             styles[:, s] = RANDOM
         elif name == "custom":
@@ -153,8 +159,9 @@ def play_games(params, styles, chance, agents, *, custom=None, searchers=None) -
         d.lead(st.score - params.lone_penalty * st.lone)
     out = engine.result(params, st)
     names = STYLE_NAMES[styles]
-    for name, where in seats.items():
-        names[:, list(where)] = name  # a search agent's code is its proxy's
+    if params.best_proxy != MIX_PROXY:  # else a search seat keeps its style of the mix
+        for name, where in seats.items():
+            names[:, list(where)] = name  # a search agent's code is its proxy's
     out.update(
         d.columns(),
         style=names,
@@ -304,6 +311,8 @@ REPORT_PLAYERS = (3, 4, 5, 6)
 #: (docs/agents.md); a style is not on it: alone among seats that do not negotiate it never
 #: finds a partner and stays every round
 SKILL_LADDER = ("random", GREEDY, BEST)
+#: the skill trace: ``best`` at doubling play-outs per option, each seat searching as its style of the mix
+TRACE_BUDGETS = BUDGETS[:4]
 REPORT_GROUPS = ("style", "role", "seat")
 CHUNK_DEALS = 4096
 DERIVED = {"node_scale": node_scale, "node_shift": node_shift}
