@@ -217,6 +217,7 @@ def _cmd_report(args) -> int:
             tune=args.tune,
             games=args.tool_games,
             model_games=args.model_games,
+            trace_games=args.trace_games,
         ),
     )
     print(f"wrote {out}")
@@ -376,6 +377,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=GAMES_ARG,
         default=1000,
         help="games per agent model and skill level (default 1000; strong agents are slow)",
+    )
+    p.add_argument(
+        "--trace-games",
+        type=GAMES_ARG,
+        default=300,
+        help="games per skill-trace level and player count, and per cell of the skill matrix (default 300)",
     )
     p.add_argument("--no-levers", action="store_true", help="leave out the top levers (sensitivity)")
     p.add_argument("--no-cross-model", action="store_true", help="leave out the verdicts under other agent models")

@@ -108,6 +108,7 @@ def verdicts(
     models: list[Model] | None = None,
     profile=None,
     frames: dict | None = None,
+    store=None,
 ) -> pd.DataFrame:
     """One row per verdict: verdict, grouping, each model's answer, status, words."""
     g = registry.get(game)
@@ -123,6 +124,7 @@ def verdicts(
                 params=m.params,
                 lineup=m.lineup,
                 workers=workers,
+                store=store,
             )
     rows = []
     for by in GROUPS:
@@ -138,11 +140,11 @@ def verdicts(
                     "—" if a is None else f"{a['who']} {100 * a['rate']:.1f}%" + ("" if a["resolved"] else " (n.s.)")
                 )
             rows.append({**row, "status": status, "words": f"{side} {by}: {words}"})
-    rows += _conclusions(g, models, n_players, frames, n_games=n_games, seed=seed, workers=workers)
+    rows += _conclusions(g, models, n_players, frames, n_games=n_games, seed=seed, workers=workers, store=store)
     return pd.DataFrame(rows)
 
 
-def _conclusions(g, models, n_players, frames, *, n_games, seed, workers) -> list[dict]:
+def _conclusions(g, models, n_players, frames, *, n_games, seed, workers, store=None) -> list[dict]:
     """The rulebook's conclusions (``GAME.claims.conclusions``) at this player
     count, under each model that has the grouping they speak of."""
     if g.claims is None or g.claims.conclusions is None:
@@ -160,6 +162,7 @@ def _conclusions(g, models, n_players, frames, *, n_games, seed, workers) -> lis
                 params=m.params,
                 frames={n_players: frames[m.name]},
                 players=n_players,
+                store=store,
             )
         except (KeyError, ValueError):  # the model lacks the grouping (e.g. no styles on a strong-agent table)
             continue

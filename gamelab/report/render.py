@@ -157,7 +157,23 @@ def summary_section(data: ReportData) -> Section:
                     caption="Tornado chart: every rule step",
                 )
             )
-    if data.cross_model is not None:
+    if data.traces and isinstance(data.cross_model, pd.DataFrame):
+        from gamelab.report.tools import skill_summary
+
+        blocks.append(Block("heading", "Across skill: a property of the rules, or of naive play?"))
+        blocks.append(Block("list", [("", line) for line in skill_summary(data.cross_model)], css="verdict"))
+        blocks.append(
+            Block(
+                "figure",
+                trace_chart(data.traces),
+                caption="The headline group's win rate at each skill level (random play, the default model, "
+                "the search agent at doubling budgets), its 95 % interval as a band; the dashed line is the "
+                "fair share.",
+            )
+        )
+        shown = data.cross_model.drop(columns=["words", "rules"]).map(lambda x: str(x).replace("_", " "))
+        blocks.append(Block("details", [Block("table", table_html(shown))], caption="Every verdict, level by level"))
+    elif data.cross_model is not None:
         from gamelab.report.tools import cross_model_summary
 
         blocks.append(Block("heading", "Across agent models: does each verdict survive another model?"))
@@ -453,6 +469,38 @@ def sections_of(data: ReportData) -> list[Section]:
     return sections
 
 
+def trace_chart(traces: dict) -> str:
+    """One trace panel per player count, side by side, as inline SVG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from gamelab.models import skill
+
+    fig, axes = plt.subplots(1, len(traces), figsize=(3.6 * len(traces), 3.2), squeeze=False)
+    for ax, (n, t) in zip(axes[0], sorted(traces.items())):
+        skill.trace_figure(t, ax=ax, title=f"{n} players: {t.metric.replace('_', ' ')}")
+    fig.tight_layout()
+    return figure_svg(fig)
+
+
+def matrix_table(t) -> pd.DataFrame:
+    """The head-to-head matrix: one seat of the row's level among the column's."""
+    names = [r["level"] for r in t.rows]
+    cell = {(c["row"], c["column"]): c for c in t.matrix}
+    rows = []
+    for hi in names[1:]:
+        row = {"one seat of": hi}
+        for lo in names[:-1]:
+            c = cell.get((hi, lo))
+            row[f"among {lo}"] = (
+                "" if c is None else fmt.number(c["win_rate"], percent=True) + (" ✓" if c["beats"] else "")
+            )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def skill_figure(sk) -> str:
     """Each ladder level's win rate against the level below, as inline SVG."""
     from gamelab.models import skill
@@ -502,8 +550,25 @@ def skill_section(sk) -> Section:
                 "the dashed line is the fair share.",
             ),
             Block("text", text),
+            *(matrix_blocks(sk.trace) if sk.trace is not None else []),
         ],
     )
+
+
+def matrix_blocks(t) -> list:
+    from gamelab.models import skill
+
+    return [
+        Block(
+            "text",
+            f"The skill trace's levels head to head, {t.players} players: one seat of the row's level among "
+            f"{t.players - 1} seats of the column's, every seat rotation of the same deals (win rate of that seat; "
+            f"fair {100 / t.players:.1f} %; ✓: its 95 % interval lies above fair). "
+            + _first_upper(skill.steps_words(t))
+            + ".",
+        ),
+        Block("table", table_html(matrix_table(t))),
+    ]
 
 
 def render_report(data: ReportData) -> str:
@@ -622,3 +687,7 @@ def _command(game, params, n_games, seed, precision) -> str:
             {k: list(v) if isinstance(v, tuple) else v for k, v in params.changed().items()}
         )
     return cmd
+
+
+def _first_upper(text: str) -> str:
+    return text[:1].upper() + text[1:]

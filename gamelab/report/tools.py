@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -27,6 +28,7 @@ class Tools:
     tune: str | None = None  # a goal file: the tuner's proposals ("What to change")
     games: int = 2000  # per rule step (levers)
     model_games: int = 1000  # per model and ladder level (strong agents are slow)
+    trace_games: int = 300  # per skill-trace level and player count, and per cell of the skill matrix
 
 
 def reference_players(data) -> int:
@@ -46,11 +48,16 @@ def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1)
     if tools.tune:
         data.proposals = proposals_table(tools.tune, store=store, workers=workers)
     if tools.cross_model:
-        table = cross_model_table(data, n_games=tools.model_games, profile=profile, workers=workers)
+        if data.game.skill.search:  # the headline verdicts traced over skill (issue 20)
+            data.traces, table = skill_verdicts(data, n_games=tools.trace_games, store=store, workers=workers)
+        else:
+            table = cross_model_table(data, n_games=tools.model_games, profile=profile, store=store, workers=workers)
         data.cross_model = table if len(table) else None
     if tools.skill:
         k = data.game.skill.players or data.game.players[0]
-        data.skill = skill_data(data, n_players=k, n_games=tools.model_games, workers=workers)
+        data.skill = skill_data(
+            data, n_players=k, n_games=tools.model_games, trace_games=tools.trace_games, store=store, workers=workers
+        )
 
 
 MARGIN = 0.02  # "advantaged by more than 2 points": the sequential test's threshold around fair
@@ -133,24 +140,81 @@ class SkillData:
     players: int
     levels: list[dict]
     luck: dict
+    trace: Any = None  # skill.Trace with the head-to-head matrix of the trace's levels (None: no trace)
 
 
-def skill_data(data, *, n_players: int, n_games: int, workers: int = 1) -> SkillData | None:
-    """The game's skill ladder at one player count, with the luck measures."""
+def skill_data(
+    data, *, n_players: int, n_games: int, trace_games: int = 300, store=None, workers: int = 1
+) -> SkillData | None:
+    """The game's skill ladder at one player count, with the luck measures,
+    and the head-to-head matrix of its trace's levels."""
     from gamelab.models import skill
 
     if not data.game.skill.ladder:
         return None
-    levels = skill.ladder(
-        data.game.name, n_players=n_players, n_games=n_games, seed=data.seed, params=data.params, workers=workers
-    )
-    luck = skill.luck(
-        data.game.name, n_players=n_players, n_games=n_games, seed=data.seed, params=data.params, workers=workers
-    )
-    return SkillData(n_players, levels, luck)
+    kw = dict(n_players=n_players, seed=data.seed, params=data.params, workers=workers, store=store)
+    levels = skill.ladder(data.game.name, n_games=n_games, **kw)
+    luck = skill.luck(data.game.name, n_games=n_games, **kw)
+    trace = None
+    if data.game.skill.search:
+        frames = {"default": data.frames[n_players]} if n_players in data.frames else None
+        trace = skill.trace(data.game.name, "seat_spread", n_games=trace_games, frames=frames, progress=False, **kw)
+    return SkillData(n_players, levels, luck, trace)
 
 
-def cross_model_table(data, *, n_games: int, profile=None, workers: int = 1) -> pd.DataFrame:
+def skill_verdicts(data, *, n_games: int, store=None, workers: int = 1) -> tuple[dict, pd.DataFrame]:
+    """Each player count's headline finding (its group's win rate) traced
+    over the game's skill levels and classified in plain words
+    (:func:`gamelab.models.skill.classify`): {players: Trace} and one row
+    per finding (players, verdict, one column per level, status, words,
+    rules: whether it is a property of the rules or of naive play)."""
+    from gamelab.models import skill
+
+    traces, rows = {}, []
+    for f in data.findings:
+        name = f"win_rate[{f.by}={f.group}]"
+        t = skill.trace(
+            data.game.name,
+            name,
+            n_players=f.players,
+            n_games=n_games,
+            seed=data.seed,
+            params=data.params,
+            workers=workers,
+            store=store,
+            frames={"default": data.frames[f.players]},
+            pairs="none",
+            progress=False,
+        )
+        traces[f.players] = t
+        kind = skill.classify(t.rows, f.fair)
+        side = "edge" if f.effect > 0 else "handicap"
+        words = skill.verdict_words(f"{f.by} {f.group}'s {side}".replace("_", " "), t, kind)
+        row = {"players": f.players, "verdict": f"{f.by} {f.group}'s {side}".replace("_", " ")}
+        for r in t.rows:
+            row[r["level"]] = "—" if r["value"] is None else f"{100 * r['value']:.1f}%"
+        rules = kind in skill.RULES_KINDS
+        rows.append({**row, "status": kind, "rules": rules, "words": words})
+    return traces, pd.DataFrame(rows)
+
+
+def skill_summary(table: pd.DataFrame) -> list[str]:
+    """One sentence per player count: is the headline imbalance a property of
+    the rules (it holds across skill) or of naive play?"""
+    out = []
+    for _, r in table.iterrows():
+        what = (
+            "a property of the rules: it survives skilled play"
+            if r["rules"]
+            else "a product of naive play: skilled play does not keep it"
+            if r["status"] in ("vanishes at high skill", "reverses", "comes and goes")
+            else "not shown at any skill level"
+        )
+        out.append(f"{r['players']} players: the headline imbalance is {what}; {r['words']}.")
+    return out
+
+
+def cross_model_table(data, *, n_games: int, profile=None, store=None, workers: int = 1) -> pd.DataFrame:
     """Every headline verdict under this report's model, the calibrated
     profile (when one is shipped or given) and the strongest agent on every
     seat, with whether it holds under all of them."""
@@ -174,6 +238,7 @@ def cross_model_table(data, *, n_games: int, profile=None, workers: int = 1) -> 
                 workers=workers,
                 models=models,
                 frames={"report": data.frames[n]},
+                store=store,
             )
         )
     return pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
