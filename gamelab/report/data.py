@@ -23,6 +23,7 @@ import pandas as pd
 from gamelab import __version__, stats
 from gamelab.core import registry
 from gamelab.core.contract import Game
+from gamelab.report.phases import phase
 from gamelab.rulebook.identities import identity_table
 from gamelab.sim import sweep
 from gamelab.sim.store import ChunkStore
@@ -318,7 +319,10 @@ def compute_report(
     )
     executor = make_executor(workers)
     lineups = lineups or {}
-    runs = {n: sweep.run_cell(name, {"n_players": n}, executor=executor, lineup=lineups.get(n), **kw) for n in counts}
+    runs = {}
+    for n in counts:
+        with phase(f"{name}: {n} players, {n_games:,} games", progress):
+            runs[n] = sweep.run_cell(name, {"n_players": n}, executor=executor, lineup=lineups.get(n), **kw)
     frames = {n: r.frame for n, r in runs.items()}
     wins = [w for n in counts for w in win_tables(frames[n], game.report.groups, n)]
     diffs = None
@@ -333,6 +337,12 @@ def compute_report(
                 for by in game.report.groups
                 if by in frames[n]
             ]
+    with phase(f"{name}: identities", progress):
+        identities = identity_table(name, params, frames=frames, store=store)
+    with phase(f"{name}: the rulebook's claims", progress):
+        claims_part = claims_data(game, n_games, seed, workers, progress, store) if claims else None
+    with phase(f"{name}: balance metrics", progress):
+        design = design_table(game, frames)
     data = ReportData(
         game=game,
         params=params,
@@ -344,16 +354,16 @@ def compute_report(
         counts=counts,
         runs=runs,
         wins=wins,
-        identities=identity_table(name, params, frames=frames, store=store),
+        identities=identities,
         diffs=diffs,
         with_claims=claims,
-        claims=claims_data(game, n_games, seed, workers, progress, store) if claims else None,
+        claims=claims_part,
         errata=errata_text(game) if claims else "",
         playtests=playtests_data(playtests),
         built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
         profile=_model_words(profile),
         findings=[f for n in counts if (f := finding(wins, n, runs[n].games)) is not None],
-        design=design_table(game, frames),
+        design=design,
         levers=levers,
         proposals=proposals,
         cross_model=cross_model,
@@ -361,7 +371,14 @@ def compute_report(
     if tools is not None:
         from gamelab.report.tools import run_tools
 
-        run_tools(data, tools, profile=None if isinstance(profile, str) else profile, store=store, workers=workers)
+        run_tools(
+            data,
+            tools,
+            profile=None if isinstance(profile, str) else profile,
+            store=store,
+            workers=workers,
+            progress=progress,
+        )
     return data
 
 

@@ -628,7 +628,10 @@ def build_report(
         tools=tools,
         **extra,
     )
-    html = render_report(data)
+    from gamelab.report.phases import phase
+
+    with phase(f"{game}: drawing the report", progress):
+        html = render_report(data)
     from gamelab.core.paths import reports_dir
 
     path = Path(out or reports_dir() / f"{game}.html")

@@ -35,29 +35,45 @@ def reference_players(data) -> int:
     return 4 if 4 in data.counts else data.counts[0]
 
 
-def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1) -> None:
+def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1, progress: bool | None = None) -> None:
     """Fill the report's optional parts (levers, proposals, cross-model
     status, skill, sequential verdicts) in place."""
+    from gamelab.report.phases import phase
+
     n = reference_players(data)
+    name = data.game.name
     if tools.decide:
-        decide_findings(data, max_games=max(tools.games * 10, data.n_games), store=store, workers=workers)
+        with phase(f"{name}: sequential verdicts", progress):
+            decide_findings(data, max_games=max(tools.games * 10, data.n_games), store=store, workers=workers)
     if tools.levers:
-        data.levers, data.levers_steps, data.levers_metric = levers_table(
-            data, n_players=n, n_games=tools.games, store=store, workers=workers
-        )
+        with phase(f"{name}: top levers", progress):
+            data.levers, data.levers_steps, data.levers_metric = levers_table(
+                data, n_players=n, n_games=tools.games, store=store, workers=workers
+            )
     if tools.tune:
-        data.proposals = proposals_table(tools.tune, store=store, workers=workers)
+        with phase(f"{name}: tuner proposals", progress):
+            data.proposals = proposals_table(tools.tune, store=store, workers=workers)
     if tools.cross_model:
         if data.game.skill.search:  # the headline verdicts traced over skill (issue 20)
-            data.traces, table = skill_verdicts(data, n_games=tools.trace_games, store=store, workers=workers)
+            with phase(f"{name}: skill traces of the headline verdicts", progress):
+                data.traces, table = skill_verdicts(data, n_games=tools.trace_games, store=store, workers=workers)
         else:
-            table = cross_model_table(data, n_games=tools.model_games, profile=profile, store=store, workers=workers)
+            with phase(f"{name}: verdicts under other models", progress):
+                table = cross_model_table(
+                    data, n_games=tools.model_games, profile=profile, store=store, workers=workers
+                )
         data.cross_model = table if len(table) else None
     if tools.skill:
         k = data.game.skill.players or data.game.players[0]
-        data.skill = skill_data(
-            data, n_players=k, n_games=tools.model_games, trace_games=tools.trace_games, store=store, workers=workers
-        )
+        with phase(f"{name}: skill ladder, luck and the head-to-head matrix", progress):
+            data.skill = skill_data(
+                data,
+                n_players=k,
+                n_games=tools.model_games,
+                trace_games=tools.trace_games,
+                store=store,
+                workers=workers,
+            )
 
 
 MARGIN = 0.02  # "advantaged by more than 2 points": the sequential test's threshold around fair

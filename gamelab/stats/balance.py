@@ -26,6 +26,7 @@ comparison paired and costs a single matrix product per run.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 
@@ -317,9 +318,21 @@ def deal_sums(frame: pd.DataFrame, metrics: Sequence[Metric]) -> pd.DataFrame:
     return parts.groupby(frame["deal"].to_numpy(), sort=True).sum()
 
 
-def _weights(n_deals: int, n_boot: int, rng: np.random.Generator) -> np.ndarray:
-    """(B, D) bootstrap weights: how often each deal is drawn in each resample."""
+def _weights(n_deals: int, n_boot: int, rng: np.random.Generator | None) -> np.ndarray:
+    """(B, D) bootstrap weights: how often each deal is drawn in each resample
+    (``rng`` None: those of ``default_rng(0)``, drawn once per size and kept)."""
+    if rng is None:
+        return _default_weights(n_deals, n_boot)
     return rng.multinomial(n_deals, np.full(n_deals, 1 / n_deals), size=n_boot).astype(float)
+
+
+@functools.lru_cache(maxsize=2)
+def _default_weights(n_deals: int, n_boot: int) -> np.ndarray:
+    """``_weights(n_deals, n_boot, np.random.default_rng(0))``, read-only: a
+    report resamples the same deals for many metrics and rule steps."""
+    w = _weights(n_deals, n_boot, np.random.default_rng(0))
+    w.flags.writeable = False
+    return w
 
 
 def _values(metrics, sums: pd.DataFrame, weights: np.ndarray | None):
@@ -334,7 +347,6 @@ def estimate(
     frame: pd.DataFrame, metrics: Sequence[Metric], *, n_boot: int = BOOTSTRAP, rng: np.random.Generator | None = None
 ) -> pd.DataFrame:
     """Each metric with a 95 % bootstrap interval over deals."""
-    rng = rng if rng is not None else np.random.default_rng(0)
     sums = deal_sums(frame, metrics)
     point = _values(metrics, sums, None)
     boot = _values(metrics, sums, _weights(len(sums), n_boot, rng))
@@ -362,7 +374,6 @@ def paired_change(
 ) -> pd.DataFrame:
     """``frame`` minus ``base`` for each metric, on the deals both played,
     with a 95 % paired-bootstrap interval (the same deals resampled for both)."""
-    rng = rng if rng is not None else np.random.default_rng(0)
     a, b = deal_sums(frame, metrics), deal_sums(base, metrics)
     deals = a.index.intersection(b.index)
     if not len(deals):
