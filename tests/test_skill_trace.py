@@ -128,3 +128,44 @@ def test_skill_trace_command_json(capsys, monkeypatch, tmp_path):
     assert set(out["levels"][0]) >= {"level", "agent", "budget", "metric", "value", "low", "high", "games"}
     assert len(out["matrix"]) == len(out["levels"]) * (len(out["levels"]) - 1) // 2
     assert np.isfinite([r["value"] for r in out["levels"]]).all()
+
+
+def _sbr_goal(**more):
+    from gamelab.decide.goals import Goal
+
+    return Goal(
+        game="sbr",
+        players=2,
+        free={"town_spin": [0, 2]},
+        targets=[{"metric": "seat_spread", "at_most": 0.6}],
+        trials=2,
+        games=16,
+        verify=1,
+        verify_games=16,
+        seed=1,
+        **more,
+    )
+
+
+def test_tune_verifies_each_proposal_at_each_skill_level(tmp_path):
+    from gamelab.decide import tune
+    from gamelab.decide.sequential import MemoryStore
+
+    goal = _sbr_goal(skill=["default", "lookahead@1"], keep_skill=0.5)
+    result = tune.run(goal, runs_dir=tmp_path / "runs", out=tmp_path / "out", store=MemoryStore(), progress=False)
+    p = result.proposals
+    for level in ("default", "lookahead@1"):
+        key = f"seat_spread (2p, {level})"
+        assert p[key].between(0, 1).all() and (p[f"{key} met"] == (p[key] <= 0.6)).all()
+    share = p["lookahead@1 beats default (2p)"]
+    assert share.between(0, 1).all()
+    assert (p["lookahead@1 beats default (2p) met"] == (share >= 0.5)).all()
+    met = [c for c in p.columns if c.endswith(" met")]
+    assert (p["all_met"] == p[met].all(axis=1)).all()  # a proposal is met only when every level's check is
+
+
+def test_a_goal_naming_an_unknown_level_is_one_line():
+    from gamelab.decide import tune
+
+    with pytest.raises(GamelabError, match="unknown level 'lookahead@3'"):
+        tune.setting(_sbr_goal(skill=["lookahead@3"]), "goal.yaml")

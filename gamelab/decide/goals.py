@@ -9,6 +9,8 @@
     trials: 80
     games: 4000        # per candidate and player count
     seed: 1
+    skill: [default, best@8]   # verify: every target at each of these skill levels too
+    keep_skill: 0.6            # verify: each level beats the one below in 60 % of pairings
 
 ``free`` maps a declared rule or model parameter (``game.knobs``) or a
 derived knob (``node_scale``) to a range ``[low, high]``; a list parameter
@@ -85,6 +87,10 @@ class Goal(_Strict):
     verify_games: Annotated[StrictInt, Field(gt=0)] | None = None
     lineup: Annotated[list[StrictStr], Field(min_length=1)] | None = None
     params: dict[StrictStr, Any] | None = None
+    # skill (decide/skill_checks.py): every target must hold at each named level of the game's
+    # skill trace; each level must beat the one below in at least ``keep_skill`` of its pairings
+    skill: Annotated[list[StrictStr], Field(min_length=1)] | None = None
+    keep_skill: Annotated[StrictFloat | StrictInt, Field(gt=0, le=1)] | None = None
 
     def player_counts(self) -> list[int]:
         return [self.players] if isinstance(self.players, int) else list(self.players)

@@ -41,6 +41,7 @@ from gamelab.core.errors import GamelabError
 from gamelab.core.params import from_mapping
 from gamelab.decide import sensitivity
 from gamelab.decide.goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
+from gamelab.decide.skill_checks import check_goal, skill_checks
 from gamelab.sim import runner, sweep
 from gamelab.sim.store import key_of
 from gamelab.stats import balance
@@ -85,6 +86,7 @@ def setting(goal: Goal, source: str = "goal") -> Setting:
         raise GamelabError(f"{source}: a lineup is for one player count; players lists {counts}")
     lineups = {n: runner.resolve(goal.game, base, goal.lineup, n)[1] for n in counts}
     metrics = list({t.metric: balance.metric(game, t.metric) for t in goal.targets}.values())
+    check_goal(goal, source)  # skill levels named by the goal exist
     return Setting(goal, game, base, dims(game, base, goal.free, source), metrics, lineups, source)
 
 
@@ -280,6 +282,11 @@ def verify(st: Setting, chosen: list, *, n_games: int, seed: int, store, executo
                 all_met &= met
                 all_sure &= sure
                 row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"], f"{key} met": met})
+            across, kept = skill_checks(
+                st.goal, p, st.metrics, n, n_games=n_games, seed=seed, store=store, executor=executor
+            )
+            row.update(across)
+            all_met &= kept
         row.update(
             verified_miss=miss(st, measured),
             all_met=all_met,

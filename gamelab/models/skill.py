@@ -20,7 +20,6 @@ when they decide nothing).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -28,6 +27,7 @@ import pandas as pd
 from gamelab.core import registry
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
+from gamelab.sim.levels import Level, mixed_params, trace_levels
 from gamelab.stats.intervals import mean_interval
 
 
@@ -250,56 +250,6 @@ def render(levels: list[dict], luck_measures: dict | None = None) -> str:
 SEEDS_APART = 7919  # seed offset between the runs of one trace (a prime: no two runs share deals by accident)
 
 
-@dataclasses.dataclass(frozen=True)
-class Level:
-    """One level of a trace: ``lineup`` on every seat under ``params``; in a
-    table of mixed levels it sits as ``seat`` (one seat) or ``rest`` (the
-    P - 1 others)."""
-
-    level: int
-    name: str  # random, default, lookahead@4, ...
-    agent: str  # the agent in words
-    budget: int | None
-    lineup: tuple[str, ...]
-    params: Any
-    seat: str
-    rest: tuple[str, ...]
-    search: bool  # a level of the search agent (its knobs ``search_knobs`` apply at mixed tables)
-
-
-def trace_levels(game: str, n_players: int, params=None) -> list[Level]:
-    """The levels of ``game``'s trace at ``n_players`` (see above)."""
-    g = registry.get(game)
-    sk = g.skill
-    if not sk.search or not sk.budget or not sk.budgets:
-        raise GamelabError(f"{game} declares no skill trace (GAME.skill.search, budget, budgets)")
-    base = params if params is not None else g.knobs()
-    P = n_players
-    default = tuple(g.default_lineup(P))
-    words = default[0] if len(set(default)) == 1 else f"{default[0]} to {default[-1]}"
-    out = [
-        Level(0, "random", "random", None, ("random",) * P, base, "random", ("random",) * (P - 1), False),
-        Level(1, "default", f"default model ({words})", None, default, base, default[0], default[1:], False),
-    ]
-    searching = base.replace(**dict(sk.search_knobs))
-    for b in sk.budgets:
-        name = f"{sk.search}@{b}"
-        out.append(
-            Level(
-                len(out),
-                name,
-                sk.search,
-                int(b),
-                (sk.search,) * P,
-                searching.replace(**{sk.budget: b}),
-                name,
-                (name,) * (P - 1),
-                True,
-            )
-        )
-    return out
-
-
 def level_frames(
     game: str,
     levels: list[Level],
@@ -408,11 +358,7 @@ def matrix(
         for i, lo in enumerate(levels[:j]):
             if pairs == "none" or (pairs == "adjacent" and i != j - 1):
                 continue
-            params = hi.params if hi.search else lo.params if lo.search else hi.params
-            # budgets ride on the seats' names (search@b); the search knobs on the table's parameters
-            if hi.search or lo.search:
-                g = registry.get(game)
-                params = params.replace(**{g.skill.budget: getattr(g.knobs(), g.skill.budget)})
+            params = mixed_params(game, hi, lo)  # budgets ride on the seats' names (search@b)
             res, _ = head_to_head(
                 game,
                 hi.seat,

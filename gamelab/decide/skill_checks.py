@@ -1,0 +1,67 @@
+"""A tune's proposals checked across skill (a goal's ``skill:`` and ``keep_skill:``).
+
+``skill: [default, best@8]``: every target must hold at each named level of
+the game's skill trace (:mod:`gamelab.sim.levels`: the table of that level
+on every seat, under the proposal's rules), not only with the goal's own
+lineup.  ``keep_skill: 0.6``: each level (the named ones, or every level of
+the trace) must still beat the one below under the proposal's rules: one
+seat of the level among seats of the level below finishes ahead of a seat
+of the lower level in at least that share of pairings
+(:func:`gamelab.sim.levels.beat_share`; with two players, of games).  A
+proposal cannot buy balance by making skill irrelevant.  Both are checked
+at verification, on the verification's fresh deals.
+"""
+
+from __future__ import annotations
+
+from gamelab.core.errors import GamelabError
+from gamelab.sim import runner
+from gamelab.sim.levels import beat_share, level_names, mixed_params, trace_levels
+from gamelab.stats import balance
+
+
+def check_goal(goal, source: str) -> None:
+    """Refuse unknown level names in one line, before any game is played."""
+    if goal.skill is None and goal.keep_skill is None:
+        return
+    names = level_names(goal.game)
+    if not names:
+        raise GamelabError(f"{source}: skill: {goal.game} declares no skill trace (GAME.skill.search)")
+    for name in goal.skill or ():
+        if name not in names:
+            raise GamelabError(f"{source}: skill: unknown level {name!r}; {goal.game} has {', '.join(names)}")
+
+
+def skill_checks(
+    goal, params, metrics, n_players: int, *, n_games: int, seed: int, store, executor
+) -> tuple[dict, bool]:
+    """Columns of one proposal's verification row at ``n_players`` (each
+    target at each named level; each kept step's share), and whether all
+    are met."""
+    if goal.skill is None and goal.keep_skill is None:
+        return {}, True
+    levels = {lv.name: lv for lv in trace_levels(goal.game, n_players, params)}
+    kw = dict(n_games=n_games, seed=seed, n_players=n_players, store=store, executor=executor, progress=False)
+    row, ok = {}, True
+    for name in goal.skill or ():
+        lv = levels[name]
+        frame = runner.simulate(goal.game, lineup=lv.lineup, params=lv.params, **kw)
+        est = balance.estimate(frame, metrics).set_index("metric")
+        for t in goal.targets:
+            e = est.loc[t.metric]
+            key = f"{t.metric} ({n_players}p, {name})"
+            met = t.miss(e["value"]) == 0
+            ok &= met
+            row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"], f"{key} met": met})
+    if goal.keep_skill is not None:
+        chain = [levels[n] for n in levels if goal.skill is None or n in goal.skill]
+        for low, high in zip(chain, chain[1:]):
+            frame = runner.simulate(
+                goal.game, lineup=[high.seat, *low.rest], params=mixed_params(goal.game, high, low), **kw
+            )
+            share = beat_share(frame, high.seat)
+            key = f"{high.name} beats {low.name} ({n_players}p)"
+            met = bool(share >= goal.keep_skill)
+            ok &= met
+            row.update({key: share, f"{key} met": met})
+    return row, ok

@@ -1,0 +1,101 @@
+"""The levels of a game's skill trace: which lineup and parameters each
+level plays (``gamelab.models.skill`` traces a metric over them, the tuner
+verifies proposals at them).
+
+Level 0 is random play on every seat, level 1 the game's default model,
+then the game's search agent (``GAME.skill.search``) on every seat at each
+budget of ``GAME.skill.budgets`` (the value of its knob
+``GAME.skill.budget``), with ``GAME.skill.search_knobs``.  In a table of
+mixed levels a search seat carries its budget in its name
+(``search@budget``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from gamelab.core import registry
+from gamelab.core.errors import GamelabError
+
+
+@dataclasses.dataclass(frozen=True)
+class Level:
+    """One level of a trace: ``lineup`` on every seat under ``params``; in a
+    table of mixed levels it sits as ``seat`` (one seat) or ``rest`` (the
+    P - 1 others)."""
+
+    level: int
+    name: str  # random, default, lookahead@4, ...
+    agent: str  # the agent in words
+    budget: int | None
+    lineup: tuple[str, ...]
+    params: Any
+    seat: str
+    rest: tuple[str, ...]
+    search: bool  # a level of the search agent (its knobs ``search_knobs`` apply at mixed tables)
+
+
+def trace_levels(game: str, n_players: int, params=None) -> list[Level]:
+    """The levels of ``game``'s trace at ``n_players`` (see above)."""
+    g = registry.get(game)
+    sk = g.skill
+    if not sk.search or not sk.budget or not sk.budgets:
+        raise GamelabError(f"{game} declares no skill trace (GAME.skill.search, budget, budgets)")
+    base = params if params is not None else g.knobs()
+    P = n_players
+    default = tuple(g.default_lineup(P))
+    words = default[0] if len(set(default)) == 1 else f"{default[0]} to {default[-1]}"
+    out = [
+        Level(0, "random", "random", None, ("random",) * P, base, "random", ("random",) * (P - 1), False),
+        Level(1, "default", f"default model ({words})", None, default, base, default[0], default[1:], False),
+    ]
+    searching = base.replace(**dict(sk.search_knobs))
+    for b in sk.budgets:
+        name = f"{sk.search}@{b}"
+        out.append(
+            Level(
+                len(out),
+                name,
+                sk.search,
+                int(b),
+                (sk.search,) * P,
+                searching.replace(**{sk.budget: b}),
+                name,
+                (name,) * (P - 1),
+                True,
+            )
+        )
+    return out
+
+
+def level_names(game: str) -> list[str]:
+    """The names of the game's trace levels (``random``, ``default``, ``best@1``, ...)."""
+    g = registry.get(game)
+    return ["random", "default"] + [f"{g.skill.search}@{b}" for b in g.skill.budgets] if g.skill.search else []
+
+
+def mixed_params(game: str, high: Level, low: Level):
+    """The parameters of a table where ``high``'s seat meets ``low``'s: the
+    search knobs when either level searches, each search seat's budget in
+    its name (the budget knob stays at its default)."""
+    if not (high.search or low.search):
+        return high.params
+    g = registry.get(game)
+    params = high.params if high.search else low.params
+    return params.replace(**{g.skill.budget: getattr(g.knobs(), g.skill.budget)})
+
+
+def beat_share(frame, agent: str) -> float:
+    """The share of pairings (a game, a seat of ``agent``, a seat of another
+    agent) in which the ``agent`` seat finishes ahead (by ``rank``; a tie
+    counts one half): with two players, its share of games won."""
+    import numpy as np
+
+    mine = frame[frame["agent"] == agent].set_index("game")["rank"]
+    other = frame[frame["agent"] != agent][["game", "rank"]]
+    if not len(mine) or not len(other):
+        return float("nan")
+    r = mine.reindex(other["game"]).to_numpy(float)
+    o = other["rank"].to_numpy(float)
+    return float(np.mean((r < o) + 0.5 * (r == o)))
