@@ -82,9 +82,7 @@ def test_trace_rows_matrix_steps_and_the_cache(tmp_path):
 
 
 def test_a_grouping_absent_at_a_level_is_not_measured(tmp_path):
-    t = skill.trace(
-        "strand", "style_spread", n_players=3, n_games=6, seed=0, store=ChunkStore(tmp_path), pairs="none"
-    )
+    t = skill.trace("strand", "style_spread", n_players=3, n_games=6, seed=0, store=ChunkStore(tmp_path), pairs="none")
     random_row = t.rows[0]
     assert random_row["value"] is None and "style" in random_row["note"]
     assert all(r["value"] is not None for r in t.rows[1:])  # searchers play the style mix
