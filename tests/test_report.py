@@ -276,6 +276,8 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
                 "400",
                 "--model-games",
                 "200",
+                "--trace-games",
+                "60",
             ]
         )
         == 0
@@ -294,8 +296,15 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert "3 players: win rate by style" in page["text"] and "6 players: win rate by role" in page["text"]
     # the decision tools: levers, cross-model status, the skill ladder, sequential verdicts
     assert "Top levers" in page["text"] and "sum cap" in page["text"]
-    assert "Across agent models" in page["text"] and "verdicts hold under every model" in page["text"]
+    # issue 20: per player count, the headline imbalance traced over skill and classified in words
+    assert "Across skill: a property of the rules, or of naive play?" in page["text"]
+    for n in (3, 4, 5, 6):
+        assert f"{n} players: the headline imbalance is " in page["text"]
+    kinds = ("holds at every skill level", "grows with skill", "shrinks with skill", "vanishes at high skill")
+    assert any(k in page["text"] for k in kinds + ("reverses", "appears with skill", "comes and goes", "not seen"))
+    assert "with the strongest search, best@8" in page["text"]
     assert "skill" in page["sections"] and "beats the level below" in page["text"]
+    assert "The skill trace's levels head to head, 4 players" in page["text"] and "among best@4" in page["text"]
     assert "decided by a sequential test after" in page["text"]
     assert page["overflow"] == []
     for key in RAW_KEYS:

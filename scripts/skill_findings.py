@@ -1,0 +1,60 @@
+"""The three questions of docs/balance-findings.md at two skill levels: the
+default model and the strongest level of each game's skill trace (through
+the chunk store; prints one line per figure).  Usage:
+    .venv/bin/python scripts/skill_findings.py [GAMES_DEFAULT] [GAMES_STRONG]
+"""
+
+import sys
+
+from gamelab.core import registry
+from gamelab.core.params import from_mapping
+from gamelab.models import skill
+from gamelab.sim import runner
+from gamelab.sim.levels import trace_levels
+from gamelab.sim.store import ChunkStore
+
+N_DEFAULT = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+N_STRONG = int(sys.argv[2]) if len(sys.argv) > 2 else 400
+STORE = ChunkStore()
+
+QUESTIONS = [
+    ("1. SBR seat advantage", "sbr", [4], ["seat_spread", "win_rate[seat=1]"], {
+        "rulebook": {},
+        "sbr-seat proposal (hand_size 3, town_spin 3)": {"hand_size": 3, "town_spin": 3},
+        "rotating start (start_player random, seat_order from_start)": {"start_player": "random", "seat_order": "from_start"},
+    }),
+    ("2. STRAND variant D", "strand", [6], ["style_spread"], {
+        "rulebook": {},
+        "variant-D proposal 1": {"sum_cap": 5, "hand_size": 5, "lone_penalty": 5, "node_values": (2, 8, 2, 3, 6, 6, 7, 5)},
+    }),
+    ("3. STRAND style balance", "strand", [4, 5, 6], ["style_gap"], {
+        "rulebook": {},
+        "styles proposal 1": {"hand_size": 4, "sum_cap": 5, "lone_penalty": 5, "node_scale": 0.68, "half_rounding": "down"},
+    }),
+]
+
+
+def params_of(game, changes):
+    g = registry.get(game)
+    base = g.knobs()
+    changes = dict(changes)
+    derived = {}
+    for k in list(changes):
+        if k in g.derived:
+            derived.update(g.derived[k](base, changes.pop(k)))
+    return from_mapping(g.knobs, {**derived, **changes}, base=base, source="findings")
+
+
+for title, game, counts, metrics, settings in QUESTIONS:
+    print(f"\n## {title}", flush=True)
+    for label, changes in settings.items():
+        p = params_of(game, changes)
+        for n in counts:
+            levels = trace_levels(game, n, p)
+            for lv, games in ((levels[1], N_DEFAULT), (levels[-1], N_STRONG)):
+                f = runner.simulate(game, n_games=games, seed=0, n_players=n, lineup=lv.lineup, params=lv.params, store=STORE, progress=False)
+                parts = []
+                for m in metrics:
+                    r = skill.measure(game, f, m)
+                    parts.append(f"{m} {100 * r['value']:.1f} [{100 * r['low']:.1f}, {100 * r['high']:.1f}]")
+                print(f"{label} | {n}p | {lv.name} ({games} games) | " + "; ".join(parts), flush=True)
