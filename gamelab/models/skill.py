@@ -587,3 +587,72 @@ def verdict_words(subject: str, t: Trace, kind: str) -> str:
         if first["level"] == "default"
         else f"{subject} {kind} ({num(first['value'])} with {first['level']}"
     ) + f", {num(last['value'])} with the strongest search, {last['level']})"
+
+
+def ladder_from_trace(t: Trace) -> list[dict]:
+    """The trace's levels in :func:`ladder`'s form (each level against the
+    one below, from the head-to-head matrix) for its table and figure."""
+    cell = {(c["row"], c["column"]): c for c in t.matrix}
+    names = [r["level"] for r in t.rows]
+    out = [
+        dict(
+            level=0,
+            agent=names[0],
+            below=None,
+            win_rate_vs_below=None,
+            low=None,
+            high=None,
+            games=0,
+            fair=1 / t.players,
+            beats_below=None,
+            deal_share=None,
+        )
+    ]
+    for k in range(1, len(names)):
+        c = cell[(names[k], names[k - 1])]
+        out.append(
+            dict(
+                level=k,
+                agent=names[k],
+                below=names[k - 1],
+                win_rate_vs_below=c["win_rate"],
+                low=c["low"],
+                high=c["high"],
+                games=c["games"],
+                fair=c["fair"],
+                beats_below=c["beats"],
+                deal_share=None,
+            )
+        )
+    return out
+
+
+def trace_luck(
+    game: str, *, n_players: int, n_games: int, seed: int = 0, params=None, workers: int = 1, store=None
+) -> dict:
+    """:func:`luck` over the trace's levels: one seat of random play among
+    the strongest search on every other seat."""
+    levels = trace_levels(game, n_players, params)
+    weak, strong = levels[0], levels[-1]
+    res, frame = head_to_head(
+        game,
+        weak.seat,
+        strong.rest,
+        n_players=n_players,
+        n_games=n_games,
+        seed=seed,
+        params=mixed_params(game, weak, strong),
+        workers=workers,
+        store=store,
+        progress=False,
+    )
+    return {
+        "weakest": weak.name,
+        "strongest": strong.name,
+        "weakest_wins": res["win_rate"],
+        "low": res["low"],
+        "high": res["high"],
+        "games": res["games"],
+        "fair": 1 / n_players,
+        "deal_share": deal_share(frame, weak.seat),
+    }

@@ -166,16 +166,17 @@ def skill_data(
     and the head-to-head matrix of its trace's levels."""
     from gamelab.models import skill
 
-    if not data.game.skill.ladder:
-        return None
     kw = dict(n_players=n_players, seed=data.seed, params=data.params, workers=workers, store=store)
-    levels = skill.ladder(data.game.name, n_games=n_games, **kw)
-    luck = skill.luck(data.game.name, n_games=n_games, **kw)
-    trace = None
-    if data.game.skill.search:
+    if data.game.skill.search:  # the trace's levels: random, the default model, the search at doubling budgets
         frames = {"default": data.frames[n_players]} if n_players in data.frames else None
         trace = skill.trace(data.game.name, "seat_spread", n_games=trace_games, frames=frames, progress=False, **kw)
-    return SkillData(n_players, levels, luck, trace)
+        luck = skill.trace_luck(data.game.name, n_games=trace_games, **kw)
+        return SkillData(n_players, skill.ladder_from_trace(trace), luck, trace)
+    if not data.game.skill.ladder:
+        return None
+    levels = skill.ladder(data.game.name, n_games=n_games, **kw)
+    luck = skill.luck(data.game.name, n_games=n_games, **kw)
+    return SkillData(n_players, levels, luck)
 
 
 def skill_verdicts(data, *, n_games: int, store=None, workers: int = 1) -> tuple[dict, pd.DataFrame]:
