@@ -326,7 +326,7 @@ def _weights(n_deals: int, n_boot: int, rng: np.random.Generator | None) -> np.n
     return rng.multinomial(n_deals, np.full(n_deals, 1 / n_deals), size=n_boot).astype(float)
 
 
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=8)  # a report's sizes: each player count's deals, the traces' runs
 def _default_weights(n_deals: int, n_boot: int) -> np.ndarray:
     """``_weights(n_deals, n_boot, np.random.default_rng(0))``, read-only: a
     report resamples the same deals for many metrics and rule steps."""
