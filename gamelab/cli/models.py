@@ -50,6 +50,10 @@ def _cmd_calibrate(args) -> int:
     return 0
 
 
+LADDER_GAMES = 1000  # per level of the ladder
+TRACE_GAMES = 400  # per level of the trace and per cell of its matrix (the search levels are slow)
+
+
 def _cmd_skill(args) -> int:
     from gamelab.core import registry
     from gamelab.core.files import check_output, dumps
@@ -63,6 +67,8 @@ def _cmd_skill(args) -> int:
         params = apply(load_profile(args.profile, g.name), params)
     if args.out:
         check_output(args.out, (".png", ".svg", ".pdf"), "--out")
+    if args.games is None:
+        args.games = TRACE_GAMES if args.trace else LADDER_GAMES
     if args.trace:
         from gamelab.sim.store import ChunkStore
 
@@ -131,7 +137,12 @@ def add_commands(sub) -> None:
     p = sub.add_parser("skill", help="the game's skill ladder: each level against the level below, and luck")
     p.add_argument("game", choices=games)
     p.add_argument("--players", type=PLAYERS, required=True)
-    p.add_argument("--games", type=GAMES_ARG, default=1000, help="games per level (default 1000)")
+    p.add_argument(
+        "--games",
+        type=GAMES_ARG,
+        default=None,
+        help="games per level (default 1000; with --trace 400 per level and per cell of the matrix)",
+    )
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--workers", type=WORKERS, default=1)
     p.add_argument("--json", action="store_true", help="one object per level")
