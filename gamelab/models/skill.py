@@ -493,12 +493,13 @@ def render_trace(t: Trace) -> str:
         "\nhead to head: one seat of the row's level among the column's (win rate %, fair "
         f"{100 / t.players:.1f} %; * = interval above fair)"
     )
-    lines.append(" " * 14 + "".join(f"{n[:10]:>11}" for n in names[:-1]))
+    w = max(11, max(len(n) for n in names) + 2)  # column width: the longest level name
+    lines.append(" " * 14 + "".join(f"{n:>{w}}" for n in names[:-1]))
     for hi in names[1:]:
         parts = []
         for lo in names[:-1]:
             c = cell.get((hi, lo))
-            parts.append(f"{'':>11}" if c is None else f"{100 * c['win_rate']:>9.1f}{'*' if c['beats'] else ' '} ")
+            parts.append(" " * w if c is None else f"{100 * c['win_rate']:>{w - 2}.1f}{'*' if c['beats'] else ' '} ")
         lines.append(f"{hi[:14]:<14}" + "".join(parts))
     lines.append(steps_words(t))
     return "\n".join(lines)

@@ -131,6 +131,22 @@ def summary_section(data: ReportData) -> Section:
                 "excludes the fair share.",
             )
         )
+    if data.traces and isinstance(data.cross_model, pd.DataFrame):
+        from gamelab.report.tools import skill_summary
+
+        blocks.append(Block("heading", "Across skill: a property of the rules, or of naive play?"))
+        blocks.append(Block("list", [("", line) for line in skill_summary(data.cross_model)], css="verdict"))
+        blocks.append(
+            Block(
+                "figure",
+                trace_chart(data.traces),
+                caption="The headline group's win rate at each skill level (random play, the default model, "
+                "the search agent at doubling budgets), its 95 % interval as a band; the dashed line is the "
+                "fair share.",
+            )
+        )
+        shown = data.cross_model.drop(columns=["words", "rules"]).map(lambda x: str(x).replace("_", " "))
+        blocks.append(Block("details", [Block("table", table_html(shown))], caption="Every verdict, level by level"))
     for title, value in (
         ("Top levers: one step of each rule, played on the same deals", data.levers),
         ("What to change: the tuner's verified proposals", data.proposals),
@@ -157,23 +173,7 @@ def summary_section(data: ReportData) -> Section:
                     caption="Tornado chart: every rule step",
                 )
             )
-    if data.traces and isinstance(data.cross_model, pd.DataFrame):
-        from gamelab.report.tools import skill_summary
-
-        blocks.append(Block("heading", "Across skill: a property of the rules, or of naive play?"))
-        blocks.append(Block("list", [("", line) for line in skill_summary(data.cross_model)], css="verdict"))
-        blocks.append(
-            Block(
-                "figure",
-                trace_chart(data.traces),
-                caption="The headline group's win rate at each skill level (random play, the default model, "
-                "the search agent at doubling budgets), its 95 % interval as a band; the dashed line is the "
-                "fair share.",
-            )
-        )
-        shown = data.cross_model.drop(columns=["words", "rules"]).map(lambda x: str(x).replace("_", " "))
-        blocks.append(Block("details", [Block("table", table_html(shown))], caption="Every verdict, level by level"))
-    elif data.cross_model is not None:
+    if data.cross_model is not None and not data.traces:
         from gamelab.report.tools import cross_model_summary
 
         blocks.append(Block("heading", "Across agent models: does each verdict survive another model?"))
