@@ -18,19 +18,51 @@ N_STRONG = int(sys.argv[2]) if len(sys.argv) > 2 else 400
 STORE = ChunkStore()
 
 QUESTIONS = [
-    ("1. SBR seat advantage", "sbr", [4], ["seat_spread", "win_rate[seat=1]"], {
-        "rulebook": {},
-        "sbr-seat proposal (hand_size 3, town_spin 3)": {"hand_size": 3, "town_spin": 3},
-        "rotating start (start_player random, seat_order from_start)": {"start_player": "random", "seat_order": "from_start"},
-    }),
-    ("2. STRAND variant D", "strand", [6], ["style_spread"], {
-        "rulebook": {},
-        "variant-D proposal 1": {"sum_cap": 5, "hand_size": 5, "lone_penalty": 5, "node_values": (2, 8, 2, 3, 6, 6, 7, 5)},
-    }),
-    ("3. STRAND style balance", "strand", [4, 5, 6], ["style_gap"], {
-        "rulebook": {},
-        "styles proposal 1": {"hand_size": 4, "sum_cap": 5, "lone_penalty": 5, "node_scale": 0.68, "half_rounding": "down"},
-    }),
+    (
+        "1. SBR seat advantage",
+        "sbr",
+        [4],
+        ["seat_spread", "win_rate[seat=1]"],
+        {
+            "rulebook": {},
+            "sbr-seat proposal (hand_size 3, town_spin 3)": {"hand_size": 3, "town_spin": 3},
+            "rotating start (start_player random, seat_order from_start)": {
+                "start_player": "random",
+                "seat_order": "from_start",
+            },
+        },
+    ),
+    (
+        "2. STRAND variant D",
+        "strand",
+        [6],
+        ["style_spread"],
+        {
+            "rulebook": {},
+            "variant-D proposal 1": {
+                "sum_cap": 5,
+                "hand_size": 5,
+                "lone_penalty": 5,
+                "node_values": (2, 8, 2, 3, 6, 6, 7, 5),
+            },
+        },
+    ),
+    (
+        "3. STRAND style balance",
+        "strand",
+        [4, 5, 6],
+        ["style_gap"],
+        {
+            "rulebook": {},
+            "styles proposal 1": {
+                "hand_size": 4,
+                "sum_cap": 5,
+                "lone_penalty": 5,
+                "node_scale": 0.68,
+                "half_rounding": "down",
+            },
+        },
+    ),
 ]
 
 
@@ -52,7 +84,16 @@ for title, game, counts, metrics, settings in QUESTIONS:
         for n in counts:
             levels = trace_levels(game, n, p)
             for lv, games in ((levels[1], N_DEFAULT), (levels[-1], N_STRONG)):
-                f = runner.simulate(game, n_games=games, seed=0, n_players=n, lineup=lv.lineup, params=lv.params, store=STORE, progress=False)
+                f = runner.simulate(
+                    game,
+                    n_games=games,
+                    seed=0,
+                    n_players=n,
+                    lineup=lv.lineup,
+                    params=lv.params,
+                    store=STORE,
+                    progress=False,
+                )
                 parts = []
                 for m in metrics:
                     r = skill.measure(game, f, m)
