@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..params import knob_value, specs
-from . import agents, engine
+from . import agents, engine, kernel
 from .agents import POLICIES
 
 
@@ -45,11 +45,44 @@ def play(params, seating, n_deals, n_players, seed_seq) -> dict:
     the agents' randomness from the other."""
     chance_seq, agent_seq = seed_seq.spawn(2)
     chance = engine.draw_chance(params, n_deals, n_players, np.random.default_rng(chance_seq))
-    policies = [POLICIES[name] for name in seating]
-    res = engine.play(params, policies, n_deals, np.random.default_rng(agent_seq), n_players, chance=chance)
+    if compiled_lineup(params, seating, n_players):
+        res = kernel_play(params, seating, n_deals, n_players, chance)
+    else:
+        policies = [POLICIES[name] for name in seating]
+        res = engine.play(params, policies, n_deals, np.random.default_rng(agent_seq), n_players, chance=chance)
     out = diagnostics(params, res, n_players)
     out["start_player"] = start_column(params, chance.start, n_players)
     return out
+
+
+def compiled_lineup(params, seating, n_players: int) -> bool:
+    """Whether the compiled kernel plays this seating (every seat greedy,
+    lookahead or deep; :func:`kernel.supported`): identical results, faster."""
+    return all(name in kernel.AGENT_CODES for name in seating) and kernel.supported(
+        params, n_players * params.riders_per_player
+    )
+
+
+def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
+    """``engine.play``'s result for a seating of compiled agents, played by
+    :func:`kernel.play_games` (the agents draw no random numbers, so the
+    agents' generator is not needed)."""
+    st = engine.init(params, n_deals, n_players, chance)
+    points = kernel.play_games(params, st, seating)
+    res = engine.result(params, st)
+    res["lead_changes"] = lead_changes(points)
+    return res
+
+
+def lead_changes(points) -> np.ndarray:
+    """(G,) lead changes from the points after each beat ((beats, G, P), as engine.play counts them)."""
+    from ..metrics import sole_leader_step
+
+    leader = np.full(points.shape[1], -1, np.int8)
+    changes = np.zeros(points.shape[1], np.int16)
+    for pts in points:
+        leader = sole_leader_step(pts, leader, changes)
+    return changes
 
 
 def start_column(params, start, n_players: int) -> np.ndarray:
