@@ -170,7 +170,7 @@ def test_whole_games_identical(reading, lineup):
     chance = engine.draw_chance(params, n, n_players, np.random.default_rng(11))
     with batch_only():
         want = engine.play(params, [agents.POLICIES[a] for a in seating], n, np.random.default_rng(1), chance=chance)
-    assert sim.compiled_lineup(params, seating, n_players)
+    assert sim.compiled_lineup(params, seating, n_players) == (lineup != ("greedy",))
     got = sim.kernel_play(params, seating, n, n_players, chance)
     assert sorted(got) == sorted(want)
     for key in want:
@@ -191,6 +191,7 @@ def test_deep_whole_games_identical():
 def test_unsupported_tables_fall_back():
     """More than SEQUENTIAL_SUM_RIDERS riders: the batch engine plays (its seal sums group terms)."""
     params = AgentParams(max_players=8, segment_points=(5, 3, 2, 1, 0, 0, 0, 0), final_points=(10, 6, 3, 1, 0, 0, 0, 0))
-    assert not sim.compiled_lineup(params, ["greedy"] * 8, 8)
-    assert sim.compiled_lineup(params, ["greedy"] * 4, 4)
-    assert not sim.compiled_lineup(params, ["greedy", "random"], 2)
+    assert not sim.compiled_lineup(params, ["lookahead"] * 8, 8)
+    assert sim.compiled_lineup(params, ["lookahead"] * 4, 4)
+    assert not sim.compiled_lineup(params, ["lookahead", "random"], 2)
+    assert not sim.compiled_lineup(params, ["greedy"] * 4, 4)  # the batch engine is faster there

@@ -155,13 +155,31 @@ def test_declared_greedy_knobs_change_the_greedy():
 
 def test_bench_times_the_declared_extra_lineups(monkeypatch):
     monkeypatch.setattr(bench, "EXTRA_BATCH", 8)
+    monkeypatch.setattr(bench, "STRONG_BATCH", 2)
     game = registry.get("sbr")
     rates = bench.extra_rates(game, P.replace(lookahead_beats=1), reps=1)  # short play-outs: a quick test
-    assert set(rates) == {"lookahead_games_per_s", "lookahead_2p_games_per_s"}
+    assert set(rates) == {
+        "lookahead_games_per_s",
+        "lookahead_2p_games_per_s",
+        "strong_games_per_s",
+        "strong_lookahead_games_per_s",
+    }
     assert all(v > 0 for v in rates.values())
     names = [row[0] for row in bench.verdicts({"sbr": {**_fixed_figures(), **rates}})]
     assert "sbr lookahead (4 players) >= 300 games/s" in names
     assert "sbr lookahead_2p (2 players) >= 1,500 games/s" in names
+    assert "sbr strong (4 players) >= 1/300 of the agents' games/s" in names
+    assert "sbr strong_lookahead (4 players) >= 1/10 of the agents' games/s" in names
+
+
+def test_bench_strong_targets_are_shares_of_the_agents_rate():
+    """A Fraction target is a share of the same run's agents' games/s."""
+    figures = {**_fixed_figures(), "agent_games_per_s": 3000.0}
+    rows = {row[0]: row[1:] for row in bench.verdicts({"sbr": {**figures, "strong_games_per_s": 10.5}})}
+    ok, value = rows["sbr strong (4 players) >= 1/300 of the agents' games/s"]
+    assert ok and value == "10.5 (1/286)"
+    rows = {row[0]: row[1:] for row in bench.verdicts({"sbr": {**figures, "strong_games_per_s": 9.5}})}
+    assert not rows["sbr strong (4 players) >= 1/300 of the agents' games/s"][0]
 
 
 def _fixed_figures():

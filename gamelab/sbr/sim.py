@@ -56,11 +56,12 @@ def play(params, seating, n_deals, n_players, seed_seq) -> dict:
 
 
 def compiled_lineup(params, seating, n_players: int) -> bool:
-    """Whether the compiled kernel plays this seating (every seat greedy,
-    lookahead or deep; :func:`kernel.supported`): identical results, faster."""
-    return all(name in kernel.AGENT_CODES for name in seating) and kernel.supported(
-        params, n_players * params.riders_per_player
-    )
+    """Whether the compiled kernel plays this seating: every seat greedy,
+    lookahead or deep, at least one searching (the batch engine plays an
+    all-greedy table faster: docs/performance.md), and
+    :func:`kernel.supported`.  The results are identical either way."""
+    compiled = all(name in kernel.AGENT_CODES for name in seating) and any(name != "greedy" for name in seating)
+    return compiled and kernel.supported(params, n_players * params.riders_per_player)
 
 
 def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
@@ -153,6 +154,16 @@ def _scale_range(base, name: str) -> float:
 def lookahead_lineup(n_players):
     """One lookahead against greedy riders (the bench's search rate)."""
     return ["lookahead"] + ["greedy"] * (n_players - 1)
+
+
+def all_lookahead_lineup(n_players):
+    """The lookahead on every seat (the bench's ``strong_lookahead``)."""
+    return ["lookahead"] * n_players
+
+
+def strong_lineup(n_players):
+    """The strongest agent, deep, on every seat (the bench's ``strong``)."""
+    return ["deep"] * n_players
 
 
 def relic_scale(base, value):

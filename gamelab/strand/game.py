@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from .. import contract
@@ -38,6 +39,8 @@ GAME = contract.Game(
         random_lineup=sim.random_lineup,
         random_batch=sim.random_batch,
         agent_target=50_000,
+        # issue 20: best on every seat, a share of the style mix's games/s, at 200-game runs
+        extra_lineups={"strong": (4, sim.strong_lineup, Fraction(1, 100))},
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
