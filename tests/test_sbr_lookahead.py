@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gamelab import bench, registry
-from gamelab.sbr import agents, engine, lookahead, memo
+from gamelab.sbr import agents, engine, kernel, lookahead, memo
 from gamelab.sbr.greedy import greedy_policy, greedy_values
 from gamelab.sbr.options import option_index
 from gamelab.sbr.rules import params_for_variant
@@ -65,7 +65,9 @@ def _checked(calls):
 )
 def test_fast_lookahead_chooses_what_the_plain_one_chooses(params, n_players, n_games, monkeypatch):
     """Every decision of whole games (lookahead against greedy riders, so
-    the memo hits) equals the plain lookahead's on the same state."""
+    the memo hits) equals the plain lookahead's on the same state.  The
+    batch search (the compiled kernel is held to it in test_sbr_kernel.py)."""
+    monkeypatch.setattr(kernel, "ENABLED", False)
     memo.clear()
     hits = []
     get = memo.Memo.get
