@@ -195,3 +195,29 @@ def test_unsupported_tables_fall_back():
     assert sim.compiled_lineup(params, ["lookahead"] * 4, 4)
     assert not sim.compiled_lineup(params, ["lookahead", "random"], 2)
     assert not sim.compiled_lineup(params, ["greedy"] * 4, 4)  # the batch engine is faster there
+
+
+@pytest.mark.parametrize("reading", ["standard", "forward_seals", "dual", "random_start_from_start"])
+def test_lookahead_on_every_seat_to_the_end(reading):
+    """The default lookahead on every seat, whole games: the kernel's known
+    continuations (a search reads its greedy option's margin from the
+    play-out the game has followed) change no decision."""
+    params = params_of(reading)
+    n_players = players_of(params)
+    chance = engine.draw_chance(params, 6, n_players, np.random.default_rng(21))
+    with batch_only():
+        want = engine.play(params, [agents.lookahead_policy] * n_players, 6, np.random.default_rng(1), chance=chance)
+    got = sim.kernel_play(params, ["lookahead"] * n_players, 6, n_players, chance)
+    for key in want:
+        np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+
+
+def test_deep_to_the_end_identical():
+    """Deep with lookahead play-outs to the end (the continuations inside its play-outs), short games."""
+    params = params_of("short", deep_reply_beats=0)
+    chance = engine.draw_chance(params, 2, 2, np.random.default_rng(6))
+    with batch_only():
+        want = engine.play(params, [agents.deep_policy] * 2, 2, np.random.default_rng(1), chance=chance)
+    got = sim.kernel_play(params, ["deep", "deep"], 2, 2, chance)
+    for key in want:
+        np.testing.assert_array_equal(got[key], want[key], err_msg=key)

@@ -85,8 +85,10 @@ def test_fast_lookahead_chooses_what_the_plain_one_chooses(params, n_players, n_
     assert sum(hits) > len(hits) / 4  # the memo answered a good share of the greedy's own options
 
 
-def test_memo_changes_no_game():
-    """Whole games with and without the memo (cleared before every decision)."""
+def test_memo_changes_no_game(monkeypatch):
+    """Whole games with and without the memo (cleared before every decision;
+    the batch search: the compiled kernel keeps no memo)."""
+    monkeypatch.setattr(kernel, "ENABLED", False)
 
     def forgetful(params, state, rider, legal, rng=None):
         memo.clear()

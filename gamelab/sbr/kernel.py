@@ -519,23 +519,29 @@ def _begin_beat(kp, A, g, beat):
 
 
 @_jit
-def _margin(kp, A, g, beat, player, P, dist, pts):
-    """lookahead._margin: points so far (result's, final points included)
-    plus, before the end, the final points by the squares reached again;
-    own minus the best opponent's (float64)."""
+def _scores(kp, A, g, beat, P, dist, pts, out):
+    """Each player's points so far into ``out`` (P,): result's score (final
+    points by the squares reached included) and, before the end, those
+    final points again (as lookahead._margin counts them)."""
     k = kp.riders_per_player
     _rank_points(kp, A, g, kp.final_points, dist, False, pts)  # 6.3: position, relics, seat order
-    own, best = 0.0, -np.inf
     for p in range(P):
         score = 0
         for o in range(p * k, p * k + k):
             score += A.seg_points[g, o] + A.relic_pts[g, o] + pts[o]
             if beat < kp.beats:
                 score += pts[o]
-        if p == player:
-            own = float(score)
-        elif score > best:
-            best = float(score)
+        out[p] = score
+    return out
+
+
+@_inline
+def _margin_of(scores, player, P):
+    """lookahead._margin from the players' points: own minus the best opponent's (float64)."""
+    own, best = float(scores[player]), -np.inf
+    for p in range(P):
+        if p != player and scores[p] > best:
+            best = float(scores[p])
     return own - (best if P > 1 else 0.0)
 
 
@@ -726,6 +732,8 @@ class Work(NamedTuple):
     removed: np.ndarray  # (2 L,) int64 squares of seals taken off
     dist: np.ndarray  # (R,) int64
     pts: np.ndarray  # (R,) int64
+    scores: np.ndarray  # (K, R) int64: the players' points at the end of each option's play-out
+    pv: np.ndarray  # (R,) int64: the same for the game's known greedy continuation (_lookahead)
 
 
 def work(kp: Rules, n_riders: int) -> tuple:
@@ -740,6 +748,8 @@ def work(kp: Rules, n_riders: int) -> tuple:
             np.zeros(K, np.float64),
             np.zeros(2 * kp.L + 2, np.int64),
             np.zeros(n_riders, np.int64),
+            np.zeros(n_riders, np.int64),
+            np.zeros((K, n_riders), np.int64),
             np.zeros(n_riders, np.int64),
         )
         for _ in range(LEVELS)
@@ -847,52 +857,59 @@ def _sort_desc(val, order):
 
 
 @_jit
-def _choose(w, k, first, best, brk):
-    """The option of the best margin (ties to the greedy's): (option, break)."""
+def _choose(w, k, first):
+    """The column of the best margin (ties to the greedy's option, column ``first``)."""
     w.margin[first] += GREEDY_TIE_BONUS
     col = 0
     for j in range(1, k):
         if w.margin[j] > w.margin[col]:
             col = j
-    choice = w.top[col]
-    return choice, brk and choice == w.top[first]
+    return col
 
 
 @_jit
-def _lookahead(kp, A, g, r, slot, beat, B, level, works):
+def _lookahead(kp, A, g, r, slot, beat, B, level, works, pv_ok):
     """lookahead.search for one rider, every play-out rider greedy (the
-    lookahead agent): (option, seal, break)."""
+    lookahead agent): (option, seal, break, whether ``works[level].pv``
+    holds the game's greedy continuation from the state after the move).
+
+    The continuation: where ``pv_ok``, ``w.pv`` holds the players' points
+    at the end of the play-out the real game has followed since (its
+    moves were the play-out's: greedy ones, or the search's own chosen
+    option); the greedy's own option is then that play-out's continuation
+    and its margin is read, not played again (lookahead.py's memo, kept
+    per game)."""
     w = works[level]
     best, seal, brk, k, first, n_valid = _options(kp, A, g, r, slot, beat, kp.lookahead_k, w)
     if k == 1:
-        return best, seal, brk
+        return best, seal, brk, pv_ok  # the greedy's move: the continuation still holds
     last = _horizon(kp, beat, kp.lookahead_beats)
     P = A.pos.shape[1] // kp.riders_per_player
+    player = r // kp.riders_per_player
+    to_end = last == kp.beats
+    # the greedy's own move exactly as the greedy plays it (its break only if it is also the top option)
+    known = pv_ok and to_end and w.top[first] == best and (first == 0 or not brk)
     for j in range(n_valid):
-        opt = w.top[j]
-        _copy_game(A, g, B, level)
-        _act(
-            kp,
-            B,
-            level,
-            slot,
-            beat,
-            opt // (kp.S + 1) + 1,
-            opt % (kp.S + 1),
-            seal,
-            brk and opt == w.top[0],
-            0,
-            w.removed,
-        )
-        end = _greedy_play_out(kp, B, level, slot + 1, beat, last, works[LEVELS - 1])
-        w.margin[j] = _margin(kp, B, level, end, r // kp.riders_per_player, P, w.dist, w.pts)
-    return _pack(_choose(w, k, first, best, brk), seal)
-
-
-@_inline
-def _pack(choice_brk, seal):
-    """(option, break) and the seal as (option, seal, break)."""
-    return choice_brk[0], seal, choice_brk[1]
+        if known and j == first:
+            for p in range(P):
+                w.scores[j, p] = w.pv[p]
+        else:
+            opt = w.top[j]
+            _copy_game(A, g, B, level)
+            S1 = kp.S + 1
+            _act(kp, B, level, slot, beat, opt // S1 + 1, opt % S1, seal, brk and opt == w.top[0], 0, w.removed)
+            end = _greedy_play_out(kp, B, level, slot + 1, beat, last, works[LEVELS - 1])
+            _scores(kp, B, level, end, P, w.dist, w.pts, w.scores[j])
+        w.margin[j] = _margin_of(w.scores[j], player, P)
+    col = _choose(w, k, first)
+    choice = w.top[col]
+    real_brk = brk and choice == w.top[first]
+    # the chosen option's play-out is the game's continuation if the move played is the one played out
+    followed = to_end and real_brk == (brk and choice == w.top[0])
+    if followed:
+        for p in range(P):
+            w.pv[p] = w.scores[col, p]
+    return choice, seal, real_brk, followed
 
 
 @_jit
@@ -901,12 +918,13 @@ def _mixed_play_out(kp, A, g, slot, beat, until, B, works):
     beat ``until`` and greedy after, to the end of the game."""
     R = A.pos.shape[1]
     w = works[LEVELS - 1]
+    pv_ok = False  # no continuation known at the start of the play-out
     while True:
         for s in range(slot, R):
             r = A.order[g, s]
             if A.pos[g, r] < kp.L:
                 if beat < until:
-                    k, seal, brk = _lookahead(kp, A, g, r, s, beat, B, 1, works)
+                    k, seal, brk, pv_ok = _lookahead(kp, A, g, r, s, beat, B, 1, works, pv_ok)
                 else:
                     k, seal, brk = _greedy(kp, A, g, r, s, beat, w.val, w.vb, w.removed)
                 _act(kp, A, g, s, beat, k // (kp.S + 1) + 1, k % (kp.S + 1), seal, brk, 0, w.removed)
@@ -932,19 +950,24 @@ def _deep(kp, A, g, r, slot, beat, B, works):
         _copy_game(A, g, B, 0)
         _act(kp, B, 0, slot, beat, opt // (kp.S + 1) + 1, opt % (kp.S + 1), seal, brk and opt == w.top[0], 0, w.removed)
         end = _mixed_play_out(kp, B, 0, slot + 1, beat, until, B, works)
-        w.margin[j] = _margin(kp, B, 0, end, r // kp.riders_per_player, P, w.dist, w.pts)
-    return _pack(_choose(w, k, first, best, brk), seal)
+        w.margin[j] = _margin_of(_scores(kp, B, 0, end, P, w.dist, w.pts, w.scores[j]), r // kp.riders_per_player, P)
+    col = _choose(w, k, first)
+    return w.top[col], seal, brk and w.top[col] == w.top[first]
 
 
 @_jit
-def _decide(kp, A, g, r, slot, beat, code, B, works):
-    """The (option, seal, break) of rider ``r`` playing as agent ``code``."""
+def _decide(kp, A, g, r, slot, beat, code, B, works, pv_ok):
+    """The (option, seal, break) of rider ``r`` playing as agent ``code``,
+    and whether ``works[0].pv`` holds the game's greedy continuation after
+    the move (see :func:`_lookahead`; a greedy move keeps it, deep's drops it)."""
     if code == LOOKAHEAD:
-        return _lookahead(kp, A, g, r, slot, beat, B, 0, works)
+        return _lookahead(kp, A, g, r, slot, beat, B, 0, works, pv_ok)
     if code == DEEP:
-        return _deep(kp, A, g, r, slot, beat, B, works)
+        k, seal, brk = _deep(kp, A, g, r, slot, beat, B, works)
+        return k, seal, brk, False
     w = works[0]
-    return _greedy(kp, A, g, r, slot, beat, w.val, w.vb, w.removed)
+    k, seal, brk = _greedy(kp, A, g, r, slot, beat, w.val, w.vb, w.removed)
+    return k, seal, brk, pv_ok
 
 
 @_jit
@@ -957,11 +980,12 @@ def _play_games(kp, A, codes, B, works, points):
     w = works[LEVELS - 1]
     for g in range(G):
         beat = 0
+        pv_ok = False
         for b in range(kp.beats):
             for s in range(R):
                 r = A.order[g, s]
                 if A.pos[g, r] < kp.L:
-                    k, seal, brk = _decide(kp, A, g, r, s, beat, codes[r], B, works)
+                    k, seal, brk, pv_ok = _decide(kp, A, g, r, s, beat, codes[r], B, works, pv_ok)
                     _act(kp, A, g, s, beat, k // S1 + 1, k % S1, seal, brk, 0, w.removed)
             beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
             for o in range(R):
@@ -978,7 +1002,7 @@ def _search_actions(kp, A, rider, acting, slot, beat, code, B, works, out):
     w = works[0]
     for g in range(A.pos.shape[0]):
         if acting[g]:
-            k, seal, brk = _decide(kp, A, g, rider[g], slot, beat, code, B, works)
+            k, seal, brk, _ = _decide(kp, A, g, rider[g], slot, beat, code, B, works, False)
         else:
             k, seal, brk = _greedy(kp, A, g, rider[g], slot, beat, w.val, w.vb, w.removed)
             brk = False  # the batch greedy breaks only where acting
