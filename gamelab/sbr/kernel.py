@@ -1090,3 +1090,33 @@ def next_beat(params, state: State) -> None:
 
 # the kernel plays only while this is True (tests switch it off to run the batch engine's own search)
 ENABLED = True
+
+
+def warm() -> float:
+    """Compile every entry point once (or load it from the on-disk cache):
+    one short game of each compiled agent, one search, one turn and beat.
+    Returns the seconds it took (1-3 minutes of CPU the first time after
+    an install or an edit of this file, well under a second after)."""
+    import time
+
+    from . import engine
+    from .knobs import AgentParams
+
+    t0 = time.perf_counter()
+    params = AgentParams(beats=2, lookahead_beats=1, deep_reply_beats=0)
+    rng = np.random.default_rng(0)
+    chance = engine.draw_chance(params, 1, 2, rng)
+    play_games(params, engine.init(params, 1, 2, chance), ["deep", "lookahead"])
+    st = engine.init(params, 1, 2, chance)
+    rider = st.order[:, 0].astype(np.intp)
+    lg = engine.legal_for(params, st, rider)
+    search_actions(params, st, rider, lg.acting, "lookahead")
+    act_games(params, st, engine.random_actions(params, st, lg, rng), 0)
+    next_beat(params, st)
+    return time.perf_counter() - t0
+
+
+if __name__ == "__main__":  # python -m gamelab.sbr.kernel: warm the compiled cache (e.g. after an install)
+    from gamelab.sbr import kernel  # the package's module (functions compiled in __main__ are not cached)
+
+    print(f"sbr kernel ready in {kernel.warm():.1f} s")

@@ -17,12 +17,12 @@ import numpy as np
 
 from . import engine, kernel
 from .greedy import greedy_policy, greedy_values
+from .kernel import GREEDY_TIE_BONUS  # added to the greedy's own option's margin: ties go to its choice
 from .knobs import knobs
 from .memo import memo_for, state_keys
 from .options import option_index
 from .state import Actions
 
-GREEDY_TIE_BONUS = 1e-6  # added to the greedy's own option's margin: ties go to the greedy's choice
 MEMO_BEATS = 1  # beats after this one in which a play-out notes the searching rider's states (more cost more)
 
 
