@@ -1,0 +1,1 @@
+"""The bottom layer of gamelab: declarations every other layer reads."""
