@@ -285,10 +285,39 @@ def catalogue(game) -> dict[str, Metric]:
 _WIN_RATE = re.compile(r"^win_rate\[(\w+)=([^\]]+)\]$")
 
 
+def group_values(game, group: str) -> tuple[str, ...] | None:
+    """The values a report group takes (as text): seats 1..most players,
+    the game's agents, or the game's declared ``group_values`` (None: not
+    declared, so only the table can tell)."""
+    if group == "seat":
+        return tuple(str(s) for s in range(1, game.players[1] + 1))
+    if group == "agent" and game.agents:
+        return tuple(game.agents)
+    values = getattr(game, "group_values", {}).get(group)
+    return tuple(values) if values is not None else None
+
+
+def check_group(game, group: str, value: str) -> None:
+    """``win_rate[group=value]``: a declared report group and one of its values."""
+    if group not in game.report_groups:
+        raise GamelabError(
+            f"win_rate[{short(group)}=...]: {short(group)} is not a report group of {game.name}; "
+            f"its groups are {', '.join(game.report_groups)}"
+        )
+    known = group_values(game, group)
+    if known is not None and value not in known:
+        raise GamelabError(
+            f"win_rate[{group}={short(value)}]: {short(value)} is not a {group} of {game.name}; "
+            f"known: {', '.join(known)}"
+        )
+
+
 def metric(game, name: str) -> Metric:
-    """The metric called ``name`` (``win_rate[GROUP=VALUE]`` included)."""
+    """The metric called ``name`` (``win_rate[GROUP=VALUE]`` included: a
+    declared report group and one of its known values)."""
     found = _WIN_RATE.match(name.strip()) if isinstance(name, str) else None
     if found:
+        check_group(game, found.group(1), found.group(2))
         return win_rate(found.group(1), found.group(2))
     known = catalogue(game)
     if name not in known:

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 
+from .core.limits import MAX_GAMES, MAX_TRIALS
 from .errors import GamelabError, short
 from .files import check_directory, check_output
 
@@ -329,7 +330,8 @@ def bounded(kind, low=None, high=None, what=""):
     return parse
 
 
-GAMES_ARG = bounded(int, 1, 10**9, "a whole number")
+GAMES_ARG = bounded(int, 1, MAX_GAMES, "a whole number")
+TRIALS_ARG = bounded(int, 1, MAX_TRIALS, "a whole number")
 SEED = bounded(int, 0, 2**63 - 1, "a whole number")
 WORKERS = bounded(int, 1, 256, "a whole number")
 PLAYERS = bounded(int, 1, 64, "a whole number")
@@ -440,7 +442,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
     p.add_argument(
         "--games",
-        type=bounded(int, 0, 10**9, "a whole number"),
+        type=bounded(int, 0, MAX_GAMES, "a whole number"),
         default=0,
         help="also simulate this many games per player count (the simulated column)",
     )

@@ -135,10 +135,19 @@ def _cmd_test(args) -> int:
     from dataclasses import asdict
 
     from . import sequential
+    from .core.limits import announce
     from .files import dumps, load_params
 
     params = load_params(args.game, args.params)
     baseline = load_params(args.game, args.baseline) if args.baseline else None
+    sequential.question_for(args.game, args.expr, with_baseline=baseline is not None)  # before any game
+    if not args.plan:
+        announce(
+            "gamelab test (stops as soon as decided; at most)",
+            args.game,
+            args.max_games,
+            workers=getattr(args, "workers", 1) or 1,
+        )
     kw = dict(
         n_players=args.players,
         params=params,
@@ -162,7 +171,7 @@ def _cmd_test(args) -> int:
     print(
         f"{d.sentence}\n  decision: {d.decision}\n  games: {d.games:,} ({d.deals:,} deals)\n"
         f"  estimate: {d.estimate:.4g}, 95% interval {d.low:.4g} to {d.high:.4g} (median-unbiased, "
-        f"stage-wise ordering; uncorrected {d.naive:.4g})\n  log-likelihood ratio {d.llr:+.3f} "
+        f"stage-wise ordering; uncorrected {d.naive:.4g})\n  log-likelihood ratio {d.llr_words} "
         f"(bounds {d.bounds[0]:+.3f}, {d.bounds[1]:+.3f}; alpha {d.alpha}, beta {d.beta}, zone {d.zone})"
     )
     return 0
@@ -182,7 +191,8 @@ def _rate(text: str) -> float:
 
 def add_commands(subparsers) -> None:
     """Register ``metrics``, ``sensitivity``, ``tune`` and ``test``."""
-    from .cli import GAMES_ARG, PLAYERS, SEED, WORKERS, bounded
+    from .cli import GAMES_ARG, PLAYERS, SEED, TRIALS_ARG, WORKERS, bounded
+    from .core.limits import MAX_GAMES
     from .sensitivity import DEFAULT_GAMES
     from .sequential import DEFAULT_ZONE
 
@@ -210,7 +220,7 @@ def add_commands(subparsers) -> None:
 
     p = subparsers.add_parser("tune", help="propose rule changes that meet balance targets (goal file)")
     p.add_argument("goal", metavar="GOAL.yaml")
-    p.add_argument("--trials", type=bounded(int, 1, 100_000, "a whole number"), default=None)
+    p.add_argument("--trials", type=TRIALS_ARG, default=None)
     _workers(p, WORKERS)
     p.add_argument("--out", default=None, metavar="DIR", help="proposals folder (default the study's folder)")
     p.add_argument("--runs-dir", default=None, help="where studies are kept (default data/runs)")
@@ -233,7 +243,7 @@ def add_commands(subparsers) -> None:
         default=DEFAULT_ZONE,
         help="width of the indifference zone around the threshold (default %(default)s)",
     )
-    p.add_argument("--max-games", type=GAMES_ARG, default=200_000, help="stop undecided after this many games")
+    p.add_argument("--max-games", type=GAMES_ARG, default=MAX_GAMES, help="stop undecided after this many games")
     p.add_argument("--plan", action="store_true", help="only say how many games the question needs")
     p.add_argument("--seed", type=SEED, default=0)
     _workers(p, WORKERS)

@@ -81,7 +81,7 @@ def _cmd_skill(args) -> int:
 def add_commands(sub) -> None:
     """Add ``calibrate`` and ``skill`` to the ``gamelab`` subparsers."""
     from . import registry
-    from .cli import GAMES_ARG, PLAYERS, SEED, WORKERS
+    from .cli import GAMES_ARG, PLAYERS, SEED, TRIALS_ARG, WORKERS
 
     games = list(registry.available_games())
     p = sub.add_parser("calibrate", help="fit the agents' model knobs to the published tables or to playtests")
@@ -94,7 +94,7 @@ def add_commands(sub) -> None:
         help="'published' (default: the rulebook's tables) or playtest record files",
     )
     p.add_argument("--free", default=None, metavar="NAME,...", help="model knobs to fit (default: data/calibration)")
-    p.add_argument("--trials", type=GAMES_ARG, default=30, help="Optuna trials (default 30)")
+    p.add_argument("--trials", type=TRIALS_ARG, default=30, help="Optuna trials (default 30)")
     p.add_argument("--games", type=GAMES_ARG, default=2400, help="games per player count per candidate")
     p.add_argument("--seed", type=SEED, default=0)
     p.add_argument("--workers", type=WORKERS, default=1)

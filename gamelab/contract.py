@@ -189,6 +189,8 @@ class Game:
     strong_agent: str = ""  # the agent a report's cross-model check seats everywhere ("": the ladder's top)
     report_players: tuple[int, ...] = ()  # player counts a default report covers
     report_groups: tuple[str, ...] = ("agent", "seat")  # columns win rates are tabulated by
+    # the values each report group other than seat (1..players) and agent (``agents``) takes
+    group_values: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     assumptions: str = ""  # the agents' model, one paragraph for reports
     chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
     errata_heading: str = ""  # the game's ``## `` heading in docs/errata.md

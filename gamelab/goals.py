@@ -27,6 +27,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
 
 from . import sensitivity
+from .core.limits import MAX_GAMES, MAX_TRIALS, MAX_VERIFY
 from .errors import GamelabError, short
 from .params import from_mapping, specs
 from .schemas import parse
@@ -78,11 +79,11 @@ class Goal(_Strict):
     )
     free: Annotated[dict[StrictStr, Annotated[list[Any], Field(min_length=1)]], Field(min_length=1)]
     targets: Annotated[list[Target], Field(min_length=1)]
-    trials: Annotated[StrictInt, Field(gt=0, le=100_000)] = 60
-    games: Annotated[StrictInt, Field(gt=0)] = 4000
+    trials: Annotated[StrictInt, Field(gt=0, le=MAX_TRIALS)] = 60
+    games: Annotated[StrictInt, Field(gt=0, le=MAX_GAMES)] = 4000
     seed: Annotated[StrictInt, Field(ge=0, lt=2**62)] = 0
-    verify: Annotated[StrictInt, Field(gt=0, le=50)] = 3
-    verify_games: Annotated[StrictInt, Field(gt=0)] | None = None
+    verify: Annotated[StrictInt, Field(gt=0, le=MAX_VERIFY)] = 3
+    verify_games: Annotated[StrictInt, Field(gt=0, le=MAX_GAMES)] | None = None
     lineup: Annotated[list[StrictStr], Field(min_length=1)] | None = None
     params: dict[StrictStr, Any] | None = None
 

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from . import registry
+from .core.limits import MAX_GAMES
 from .errors import GamelabError, short
 
 DEFAULT_CHUNK_DEALS = 1024
@@ -107,6 +108,8 @@ def plan(
     ):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise GamelabError(f"{name} must be a whole number of at least {low}, not {short(value)}")
+    if n_games > MAX_GAMES:  # the largest run (core.limits): refused before any chunk is planned
+        raise GamelabError(f"the number of games = {n_games:,} is above the maximum of {MAX_GAMES:,}")
     chunk_deals = int(chunk_deals or registry.get(game).chunk_deals)
     rotations = 1 if len(set(lineup)) == 1 else n_players
     n_deals = max(1, math.ceil(n_games / rotations))

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from . import balance, paths, registry, runner
+from .core.limits import MAX_GAMES, check_count
 from .errors import GamelabError
 from .expressions import Question, parse_question
 
@@ -53,6 +54,7 @@ PILOT_CHUNKS = 4  # chunks a plan plays to estimate the spread of the increments
 SIMULATIONS = 4000  # Brownian paths for the corrected estimate and the planner
 DEFAULT_ZONE = 0.01  # width of the indifference zone, in the metric's units
 LEVEL = 0.95
+MIN_DEALS = 20  # deals before the spread of the margin is trusted (a test never stops earlier)
 CORRECTION_KEY, PLAN_KEY = 0x5E9, 0x91A  # spawn keys of the simulations' generators
 
 
@@ -74,18 +76,26 @@ class Decision:
     alpha: float
     beta: float
     zone: float
+    reason: str = ""  # why the question could not be decided (undecided before the limit)
 
     @property
     def sentence(self) -> str:
         how = {
             "yes": f"yes, decided after {self.games:,} games",
             "no": f"no, decided after {self.games:,} games",
-            "undecided": f"undecided after {self.games:,} games (the limit)",
+            "undecided": f"undecided after {self.games:,} games ({self.reason or 'the limit'})",
         }[self.decision]
         return (
             f"{self.question}: {how}; estimate {self.estimate:.4g} (95% interval {self.low:.4g} to "
             f"{self.high:.4g}, corrected for stopping early) against {self.threshold:.4g}"
         )
+
+    @property
+    def llr_words(self) -> str:
+        """The log-likelihood ratio, or in words why it has no finite value."""
+        if math.isfinite(self.llr):
+            return f"{self.llr:+.3f}"
+        return "beyond any bound (every deal gave the same margin, so the first look decided)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +116,20 @@ class Plan:
             f"(per-deal spread of the margin D {self.sigma:.3g})",
             f"{'if the true margin D is':<44}{'games (mean)':>13}{'90% within':>12}{'P(yes)':>8}{'P(limit)':>10}",
         ]
+        deals = self.pilot_games // max(1, self.games_per_deal)
+        if deals < MIN_DEALS:
+            lines[1:] = [
+                f"a pilot of {deals} deals is too few to estimate the spread of the margin (at least {MIN_DEALS}): "
+                "the games the test needs cannot be planned; raise --max-games"
+            ]
+            return "\n".join(lines)
+        if not self.sigma > 0:
+            lines[1:] = [
+                "every deal of the pilot gave the same margin D, so its spread cannot be estimated: "
+                "the games the test needs cannot be planned (the test itself stops at its first look "
+                "after the pilot if D is away from 0, and never decides if D is exactly 0)"
+            ]
+            return "\n".join(lines)
         for label, d, mean, p90, yes, limit in self.rows:
             lines.append(f"{f'{d:+.4g} ({label})':<44}{mean:>13,.0f}{p90:>12,.0f}{yes:>8.2f}{limit:>10.2f}")
         lines.append(f"a fixed-size test with the same error rates needs {self.fixed_games:,} games")
@@ -281,9 +305,16 @@ class _Setup:
     threshold: float  # c of T > c / T < c
 
 
+def question_for(game: str, expr: str, *, with_baseline: bool = False) -> Question:
+    """``expr`` checked against the game's metrics and groups (no game is played)."""
+    g = registry.get(game)
+    return parse_question(expr, lambda name: balance.metric(g, name), with_baseline)
+
+
 def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, chunk_deals) -> _Setup:
     g = registry.get(game)
-    question = parse_question(expr, lambda name: balance.metric(g, name), baseline is not None)
+    check_count("max_games", max_games, MAX_GAMES)
+    question = question_for(game, expr, with_baseline=baseline is not None)
     p, lineup, n_players = runner.resolve(game, params, lineup, n_players)
     arms = {"params": p}
     if baseline is not None:
@@ -352,7 +383,7 @@ def decide(
     alpha: float = 0.05,
     beta: float = 0.05,
     zone: float = DEFAULT_ZONE,
-    max_games: int = 200_000,
+    max_games: int = MAX_GAMES,
     seed: int = 0,
     chunk_deals: int = CHUNK_DEALS,
     store=None,
@@ -390,14 +421,20 @@ def decide(
             i += 1
             looks.append(acc.n)
             t, sigma = _linearised(setup.question, setup.metrics, acc)
-            ratio = llr(acc.n, sign * (t - setup.threshold), sigma, zone)
-            if ratio >= hi or ratio <= lo:
+            _check_finite(setup, t, sigma, acc.n)
+            ratio = llr(acc.n, sign * (t - setup.threshold), sigma, zone) if acc.n >= MIN_DEALS else 0.0
+            if ratio >= hi or ratio <= lo or _exactly_on(sigma, sign * (t - setup.threshold), len(looks)):
                 break
         else:
             continue
         break
     decision = "yes" if ratio >= hi else "no" if ratio <= lo else "undecided"
     d_hat = sign * (t - setup.threshold)
+    reason = ""
+    if decision == "undecided" and acc.n < MIN_DEALS:
+        reason = f"only {acc.n} deals: at least {MIN_DEALS} are needed to weigh the spread of the margin"
+    elif decision == "undecided" and _exactly_on(sigma, d_hat, len(looks)):
+        reason = "every deal gave exactly the threshold: no number of games can decide it"
     est, low, high = _corrected_t(setup, decision, d_hat, sigma, np.array(looks, float), zone, lo, hi, seed)
     games = acc.n * setup.rotations * len(setup.chunks)
     return Decision(
@@ -415,7 +452,24 @@ def decide(
         alpha,
         beta,
         zone,
+        reason,
     )
+
+
+def _exactly_on(sigma: float, d_hat: float, n_looks: int) -> bool:
+    """Every deal so far (the pilot's looks at least) gave the margin 0 exactly:
+    more games cannot move the test (identical arms, a metric that cannot change)."""
+    return sigma == 0 and d_hat == 0 and n_looks >= PILOT_CHUNKS
+
+
+def _check_finite(setup: _Setup, t: float, sigma: float, n: int) -> None:
+    """A statistic without a value is said in words, never printed as nan."""
+    if not (math.isfinite(t) and math.isfinite(sigma)):
+        names = ", ".join(sorted({term.metric for term in setup.question.terms}))
+        raise GamelabError(
+            f"{setup.question.text}: cannot be decided: {names} has no value on these {n:,} deals "
+            "(a share of nothing: no seat or game it counts was played)"
+        )
 
 
 def _corrected_t(setup, decision, d_hat, sigma, looks, zone, lo, hi, seed):
@@ -451,7 +505,7 @@ def plan(
     alpha: float = 0.05,
     beta: float = 0.05,
     zone: float = DEFAULT_ZONE,
-    max_games: int = 200_000,
+    max_games: int = MAX_GAMES,
     seed: int = 0,
     chunk_deals: int = CHUNK_DEALS,
     store=None,
@@ -485,6 +539,7 @@ def plan(
     for tables in _play(setup, 0, n_pilot, store, executor, progress):
         _absorb(setup, acc, tables)
     t, sigma = _linearised(setup.question, setup.metrics, acc)
+    _check_finite(setup, t, sigma, acc.n)
     q = setup.question
     d_pilot = q.sign * (t - setup.threshold)
     looks = np.cumsum([c.n_deals for c in setup.chunks["params"]]).astype(float)

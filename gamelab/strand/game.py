@@ -49,6 +49,7 @@ GAME = contract.Game(
     skill_players=4,
     report_players=sim.REPORT_PLAYERS,
     report_groups=sim.REPORT_GROUPS,
+    group_values={"style": tuple(map(str, sim.STYLE_NAMES)), "role": tuple(map(str, sim.ROLE_NAMES))},
     assumptions=sim.ASSUMPTIONS,
     chunk_deals=sim.CHUNK_DEALS,
     errata_heading="STRAND",
