@@ -113,8 +113,11 @@ def _cmd_tune(args) -> int:
     import pandas as pd
 
     from . import tune
+    from .core.limits import announce
 
     goal = tune.load_goal(args.goal)
+    tune.setting(goal, str(args.goal))  # every check of the goal before any game
+    announce(f"gamelab tune {args.goal}", goal.game, tune.expected_games(goal, args.trials), workers=args.workers or 1)
     result = tune.run(goal, trials=args.trials, executor=_executor(args), out=args.out, runs_dir=args.runs_dir)
     p = result.proposals
     keys = [c for c in p.columns if c.endswith(" met")]
@@ -122,7 +125,7 @@ def _cmd_tune(args) -> int:
     lines = [
         f"{goal.game}: {result.trials} trials ({result.resumed} resumed from {result.study.study_name}); "
         f"verified on seed {goal.seed + tune.VERIFY_SEED_OFFSET} with "
-        f"{goal.verify_games or tune.VERIFY_FACTOR * goal.games:,} games per player count"
+        f"{tune.verify_games(goal):,} games per player count"
     ]
     with pd.option_context("display.width", 250, "display.max_colwidth", 80, "display.float_format", "{:.4f}".format):
         lines.append(p[cols].to_string(index=False))

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from . import balance, paths, registry, runner, sensitivity, sweep
+from .core.limits import MAX_GAMES
 from .errors import GamelabError
 from .goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
 from .params import from_mapping
@@ -80,9 +81,46 @@ def setting(goal: Goal, source: str = "goal") -> Setting:
     counts = goal.player_counts()
     if goal.lineup is not None and len(counts) > 1:
         raise GamelabError(f"{source}: a lineup is for one player count; players lists {counts}")
-    lineups = {n: runner.resolve(goal.game, base, goal.lineup, n)[1] for n in counts}
-    metrics = list({t.metric: balance.metric(game, t.metric) for t in goal.targets}.values())
-    return Setting(goal, game, base, dims(game, base, goal.free, source), metrics, lineups, source)
+    lo, hi = game.players
+    for n in counts:
+        if not lo <= n <= hi:
+            raise GamelabError(f"{source}: players: {n} is out of range: {game.name} is for {lo}-{hi} players")
+    if len(set(counts)) != len(counts):
+        raise GamelabError(f"{source}: players: {counts} lists a player count twice")
+    try:
+        lineups = {n: runner.resolve(goal.game, base, goal.lineup, n)[1] for n in counts}
+        metrics = {t.metric: balance.metric(game, t.metric) for t in goal.targets}
+    except GamelabError as exc:
+        raise GamelabError(f"{source}: {exc}") from None
+    for i, t in enumerate(goal.targets):
+        _check_bound(t, metrics[t.metric], f"{source}: targets[{i}]")
+    return Setting(goal, game, base, dims(game, base, goal.free, source), list(metrics.values()), lineups, source)
+
+
+def _check_bound(target, metric, where: str) -> None:
+    """A target's bound inside what the metric can be: a share within 0..1,
+    any other metric at most MAX_NUMBER in size (a bound outside is met or
+    missed by every candidate: no question to tune)."""
+    from .expressions import MAX_NUMBER
+
+    bound = target.at_most if target.at_most is not None else target.at_least
+    side = "at_most" if target.at_most is not None else "at_least"
+    if metric.percent and not 0 <= bound <= 1:
+        raise GamelabError(f"{where}.{side}: {bound:g} is outside 0..1, the range of the share {target.metric}")
+    if not abs(bound) <= MAX_NUMBER:
+        raise GamelabError(f"{where}.{side}: {bound:g} is larger than {MAX_NUMBER:,.0f} in size")
+
+
+def verify_games(goal: Goal) -> int:
+    """Games per player count of the verification: the goal's
+    ``verify_games``, else VERIFY_FACTOR times the search's, at most MAX_GAMES."""
+    return goal.verify_games or min(MAX_GAMES, VERIFY_FACTOR * goal.games)
+
+
+def expected_games(goal: Goal, trials: int | None = None) -> int:
+    """Games a whole tune plays (search and verification, every player count)."""
+    counts = len(goal.player_counts())
+    return ((trials or goal.trials) * goal.games + (goal.verify + 1) * verify_games(goal)) * counts
 
 
 def _runs(st: Setting, params_list, *, n_games, seed, store, executor, progress=None):
@@ -386,7 +424,7 @@ def run(
     proposals = verify(
         st,
         chosen,
-        n_games=goal.verify_games or VERIFY_FACTOR * goal.games,
+        n_games=verify_games(goal),
         seed=goal.seed + VERIFY_SEED_OFFSET,
         store=store,
         executor=executor,
