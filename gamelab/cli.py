@@ -250,7 +250,18 @@ def _cmd_claims(args) -> int:
 
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
-    profiles = {pr.game: pr for pr in (load_profile(path) for path in args.profile or ())}
+    profiles: dict = {}
+    wanted = args.games or list(games_with_claims())
+    for path in args.profile or ():
+        pr = load_profile(path)
+        if pr.game not in wanted:
+            raise GamelabError(f"--profile {short(path)}: a profile for {pr.game}, which this run does not measure")
+        if pr.game in profiles:
+            raise GamelabError(
+                f"--profile {short(path)}: a second profile for {pr.game} "
+                f"(the first is {short(profiles[pr.game].path)})"
+            )
+        profiles[pr.game] = pr
     params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
     table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params)
     if args.out:

@@ -53,16 +53,32 @@ def _executor(args):
 def _cmd_sensitivity(args) -> int:
     import pandas as pd
 
-    from . import sensitivity
+    from . import balance, registry, runner, sensitivity
     from .cli import write_table
+    from .core.limits import announce
     from .files import check_output, dumps, load_params
 
     params = load_params(args.game, args.params)
     for path, suffixes, flag in ((args.out, (".csv", ".parquet"), "--out"), (args.chart, (".png", ".svg"), "--chart")):
         if path:
             check_output(path, suffixes, flag)
-    only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None
-    metrics = None if args.json or args.out else sorted({args.metric, "seat_spread"})
+    only = names_list(args.only, "--only", "parameters (or derived knobs)")
+    game = registry.get(args.game)
+    if args.metric is not None:
+        balance.metric(game, args.metric)  # an unknown metric: one line naming the known ones
+    metric = args.metric or "seat_spread"
+    if args.json or args.out:  # every metric, or only the one asked for
+        metrics = [args.metric] if args.metric else None
+    else:
+        metrics = sorted({metric, "seat_spread"})
+    base = runner.resolve(args.game, params, args.lineup, args.players)[0]
+    todo, _ = sensitivity.settings(game, base, only)  # unknown names refused before any game
+    announce(
+        f"gamelab sensitivity {args.game}",
+        args.game,
+        args.games * (len(todo) + 1),
+        workers=getattr(args, "workers", 1) or 1,
+    )
     table = sensitivity.levers(
         args.game,
         n_players=args.players,
@@ -77,16 +93,16 @@ def _cmd_sensitivity(args) -> int:
     if args.json:
         print(dumps(sensitivity.json_rows(table), indent=1))
         return 0
-    ranked = sensitivity.ranking(table, args.metric)
+    ranked = sensitivity.ranking(table, metric)
     idle = ranked.groupby("parameter", sort=False)["change"].apply(lambda c: bool((c == 0).all()))
     idle = [name for name, none in idle.items() if none and _exactly_zero(ranked, name)]
     ranked = ranked[~ranked["parameter"].isin(idle)]
-    scale = 100 if table.attrs["percent"].get(args.metric) else 1
+    scale = 100 if table.attrs["percent"].get(metric) else 1
     shown = ranked.assign(**{c: ranked[c] * scale for c in ("base", "new", "change", "low", "high")})
     unit = " (points)" if scale == 100 else ""
     lines = [
         f"{args.game}, {table.attrs['players']} players, {table.attrs['games']:,} games per setting "
-        f"(seed {args.seed}, the same deals for every setting): levers of {args.metric}{unit}, "
+        f"(seed {args.seed}, the same deals for every setting): levers of {metric}{unit}, "
         "ranked by the largest paired change, with 95% intervals"
     ]
     with pd.option_context("display.width", 200, "display.max_rows", 500, "display.float_format", "{:+.3f}".format):
@@ -98,7 +114,7 @@ def _cmd_sensitivity(args) -> int:
     if args.out:
         lines.append(f"wrote {write_table(table, args.out)}")
     if args.chart:
-        sensitivity.tornado_figure(table, args.metric).savefig(args.chart, dpi=110)
+        sensitivity.tornado_figure(table, metric).savefig(args.chart, dpi=110)
         lines.append(f"wrote {args.chart}")
     print("\n".join(lines))
     return 0
@@ -180,6 +196,19 @@ def _cmd_test(args) -> int:
     return 0
 
 
+def names_list(text: str | None, flag: str, what: str) -> list[str] | None:
+    """``NAME,NAME`` as a list; None when the flag is not given; an empty
+    list (``--only ','``) is an error, never "all"."""
+    if text is None:
+        return None
+    from .errors import GamelabError, short
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise GamelabError(f"{flag} {short(text)}: names no {what}; give NAME,... or leave {flag} out")
+    return names
+
+
 def _rate(text: str) -> float:
     import argparse
 
@@ -213,7 +242,11 @@ def add_commands(subparsers) -> None:
     p.add_argument("--games", type=GAMES_ARG, default=DEFAULT_GAMES, help="games per setting (default %(default)s)")
     p.add_argument("--params", default=None, metavar="FILE", help="the current rules (JSON/YAML mapping)")
     p.add_argument("--only", default=None, metavar="NAME,...", help="only these parameters (or derived knobs)")
-    p.add_argument("--metric", default="seat_spread", help="the metric ranked and charted (default seat_spread)")
+    p.add_argument(
+        "--metric",
+        default=None,
+        help="the metric ranked and charted (default seat_spread); with --json or --out only its rows",
+    )
     p.add_argument("--seed", type=SEED, default=0)
     _workers(p, WORKERS)
     p.add_argument("--json", action="store_true", help="print every row: parameter, value, metric, change, low, high")

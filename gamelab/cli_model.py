@@ -7,13 +7,24 @@ from __future__ import annotations
 def _cmd_calibrate(args) -> int:
     import pandas as pd
 
-    from . import paths, targets
-    from .calibrate import calibrate
+    from . import paths, registry, targets
+    from .calibrate import calibrate, free_knobs
+    from .cli_decide import names_list
+    from .core.limits import announce
     from .files import check_output
 
     out = check_output(args.out or paths.runs_dir() / "calibrate" / f"{args.game}.yaml", (".yaml", ".yml"), "--out")
     target = targets.records_or_published(args.game, args.target)
-    free = [n.strip() for n in args.free.split(",") if n.strip()] if args.free else None
+    free = names_list(args.free, "--free", "model knobs")
+    g = registry.get(args.game)
+    free_knobs(g, free, targets.calibration_file(g.name))  # unknown or rule names refused before any game
+    counts = len(g.report_players) or g.players[1] - g.players[0] + 1
+    announce(
+        f"gamelab calibrate {args.game}",
+        args.game,
+        (args.trials + 4) * args.games * counts,  # the trials, then before and after on twice the games
+        workers=args.workers,
+    )
     result = calibrate(
         args.game,
         target=target,
@@ -50,7 +61,8 @@ def _cmd_calibrate(args) -> int:
 
 
 def _cmd_skill(args) -> int:
-    from . import registry, skill
+    from . import registry, runner, skill
+    from .core.limits import announce
     from .files import check_output, dumps
 
     g = registry.get(args.game)
@@ -62,6 +74,9 @@ def _cmd_skill(args) -> int:
     if args.out:
         check_output(args.out, (".png", ".svg", ".pdf"), "--out")
     kw = dict(n_players=args.players, n_games=args.games, seed=args.seed, params=params, workers=args.workers)
+    runner.resolve(g.name, params, None, args.players)  # the player count, before any game
+    names = skill.ladder_of(g.name)
+    announce(f"gamelab skill {g.name}", g.name, len(names) * args.games, slow=True, workers=args.workers)
     levels = skill.ladder(g.name, **kw)
     if args.json:
         keys = ("level", "agent", "win_rate_vs_below", "low", "high", "games")
