@@ -307,7 +307,7 @@ def check_group(game, group: str, value: str) -> None:
     known = group_values(game, group)
     if known is not None and value not in known:
         raise GamelabError(
-            f"win_rate[{group}={short(value)}]: {short(value)} is not a {group} of {game.name}; "
+            f"win_rate[{group}={short(value)}]: {short(value)} is not a known {group} of {game.name}; "
             f"known: {', '.join(known)}"
         )
 

@@ -185,6 +185,8 @@ class _Parser:
     def metric(self, name: str, at: int) -> _Linear:
         if name == "fair":
             return _Linear({"fair": 1.0})
+        if name.lower() in ("nan", "inf", "infinity"):
+            self.fail(f"{short(name)} is not a number gamelab accepts (numbers are finite)", at)
         arm = "params"
         if self.peek()[1] == "(" and self.i + 1 < len(self.tokens) and self.tokens[self.i + 1][1] in ARMS:
             self.take()
