@@ -78,24 +78,27 @@ def _scan_yaml(text: str) -> None:
     refused here."""
     import yaml
 
+    def line(event) -> int:
+        return event.start_mark.line + 1 if event.start_mark is not None else 0
+
     items = depth = 0
     for event in yaml.parse(text, Loader=_base_loader()):
         if isinstance(event, yaml.AliasEvent):
-            raise _Refused(f"line {event.start_mark.line + 1}: YAML aliases (*name) are not accepted")
+            raise _Refused(f"line {line(event)}: YAML aliases (*name) are not accepted")
         if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
             items += 1
             if items > MAX_ITEMS:
-                raise _Refused(f"line {event.start_mark.line + 1}: more than {MAX_ITEMS:,} values in one file")
+                raise _Refused(f"line {line(event)}: more than {MAX_ITEMS:,} values in one file")
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
-                raise _Refused(f"line {event.start_mark.line + 1}: nested more than {MAX_DEPTH} levels deep")
+                raise _Refused(f"line {line(event)}: nested more than {MAX_DEPTH} levels deep")
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
 
 
 def _yaml_loader():
-    class SafeNoAliases(_base_loader()):  # type: ignore[misc,valid-type]
+    class SafeNoAliases(_base_loader()):  # type: ignore[misc]
         """Aliases, size and depth are refused by :func:`_scan_yaml` first."""
 
         def construct_mapping(self, node, deep=False):
