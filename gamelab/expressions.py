@@ -151,6 +151,8 @@ class _Parser:
             if op == "/":
                 if b is None or b == 0:
                     self.fail("division only by a non-zero number", at)
+                if abs(b) < 1 / MAX_NUMBER:
+                    self.fail(f"division by {b:.3g}, smaller than one millionth in size", at)
                 out = out.scaled(1 / b)
             elif a is not None:
                 out = other.scaled(a)
@@ -239,17 +241,24 @@ def _no_foreign_digits(text: str) -> None:
             )
 
 
+def _size(value: float) -> str:
+    """A number for a message: never ``inf`` or ``nan``."""
+    import math
+
+    return f"{value:.3g}" if math.isfinite(value) else "more than any finite number"
+
+
 def _check_scale(text: str, terms, constant: float, fair: float) -> None:
     """Coefficients and constants of a size the test's arithmetic can carry."""
     for t in terms:
         name = t.metric if t.arm == "params" else f"{t.metric}({t.arm})"
         if not MIN_COEF <= abs(t.coef) <= MAX_NUMBER:  # also inf and nan
             raise GamelabError(
-                f"expression {short(text)}: {name} is multiplied by {t.coef:.3g}; a metric's multiple is "
+                f"expression {short(text)}: {name} is multiplied by {_size(t.coef)}; a metric's multiple is "
                 f"between one millionth and {MAX_NUMBER:,.0f} in size (else the question is lost in rounding)"
             )
     for what, value in (("the constant", constant), ("the multiple of fair", fair)):
         if not abs(value) <= MAX_NUMBER:
             raise GamelabError(
-                f"expression {short(text)}: {what} comes to {value:.3g}, larger than {MAX_NUMBER:,.0f} in size"
+                f"expression {short(text)}: {what} comes to {_size(value)}, larger than {MAX_NUMBER:,.0f} in size"
             )
