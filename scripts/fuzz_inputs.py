@@ -411,8 +411,23 @@ def hostile_files() -> list[tuple[str, str | bytes]]:
         (".yaml", "- 1\n- 2\n"),
         (".yaml", "game: sbr\n\tplayers: [a]\n"),
         (".yaml", ":\n  - ][\n"),
+        # millions of items under the size limit (issue 23: 2 minutes and 1.8 GB to read before)
+        (".yaml", "game: sbr\nplayers: 4\njunk: [" + ",".join(["1"] * 2_400_000) + "]\n"),
+        (".json", '{"game": "sbr", "junk": [' + ",".join(["1"] * 2_400_000) + "]}"),
     ]
     return out
+
+
+def HOSTILE_COMMANDS(path) -> list[list[str]]:  # noqa: N802 - a table, read like a constant
+    """Every command a hostile file is given to: records, parameters, sweeps, goals, profiles."""
+    path = str(path)
+    return [
+        ["replay", path],
+        ["identities", "sbr", "--params", path],
+        ["sweep", path],
+        ["tune", path],
+        ["skill", "sbr", "--players", "3", "--profile", path],
+    ]
 
 
 # --- parameter files, grids, command lines --------------------------------------------
@@ -992,7 +1007,7 @@ def families(n: int, rng: random.Random, folder: Path):
     for i, (suffix, content) in enumerate(hostile_files()):
         path = folder / f"hostile_{i}{suffix}"
         path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-        for argv in (["replay", str(path)], ["identities", "sbr", "--params", str(path)], ["sweep", str(path)]):
+        for argv in HOSTILE_COMMANDS(path):
             yield "hostile file", argv, lambda a=argv: run_cli(a)
     for game in GAMES:
         for i in range(max(1, n // 10)):

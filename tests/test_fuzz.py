@@ -135,7 +135,7 @@ def test_hostile_files_are_refused_in_one_line(index, tmp_path):
     suffix, content = fuzz.hostile_files()[index]
     path = tmp_path / f"hostile{suffix}"
     path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    for argv in (["replay", str(path)], ["identities", "sbr", "--params", str(path)], ["sweep", str(path)]):
+    for argv in fuzz.HOSTILE_COMMANDS(path):
         outcome = fuzz.run_cli(argv)
         assert outcome.kind == "refused", f"{argv}: {outcome}"
 
