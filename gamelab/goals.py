@@ -120,9 +120,14 @@ def dims(game, base, free: dict, source: str) -> list[Dim]:
             out.append(_derived_dim(game, base, name, rng, where))
             continue
         if name not in declared:
+            import difflib
+
+            close = difflib.get_close_matches(name, [*declared, *game.derived], n=2)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
             raise GamelabError(
-                f"{where}: unknown parameter; free parameters are the game's declared ones "
-                f"({', '.join(declared)}) or its derived knobs ({', '.join(game.derived) or 'none'})"
+                f"{where}: unknown parameter{hint}; free parameters are the game's {len(declared)} declared ones "
+                "(rules and model knobs) or its derived knobs "
+                f"({', '.join(game.derived) or 'none'})"
             )
         spec, value = declared[name], getattr(base, name)
         if spec.choices is not None or spec.kind is bool:
