@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-from .core.limits import MAX_GAMES, MAX_TRIALS
+from .core.limits import MAX_GAMES, MAX_TRIALS, announce
 from .errors import GamelabError, short
 from .files import check_directory, check_output
 
@@ -177,6 +177,7 @@ def _cmd_identities(args) -> int:
         from . import registry, runner
 
         counts = [args.players] if args.players else registry.get(args.game).report_players
+        announce(f"gamelab identities {args.game}", args.game, args.games * len(counts), workers=args.workers)
         for n in counts:
             frames[n] = runner.simulate(
                 args.game, n_games=args.games, seed=args.seed, params=params, n_players=n, workers=args.workers
@@ -195,7 +196,7 @@ def _cmd_identities(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from . import paths, playtest
+    from . import paths, playtest, registry
     from .files import load_params
     from .profile import load_profile
     from .report import build_report
@@ -206,6 +207,9 @@ def _cmd_report(args) -> int:
     out = check_output(args.out or paths.reports_dir() / f"{args.game}.html", (".html",), "--out")
     for record in args.playtest or ():
         playtest.replay_file(record)  # a bad record is refused before any game is played
+    counts = len(registry.get(args.game).report_players) or 1
+    tables = (args.games if args.precision is None else MAX_GAMES) * counts * (2 if baseline is not None else 1)
+    announce(f"gamelab report {args.game} (its tables alone)", args.game, tables, workers=args.workers, at_least=True)
     out = build_report(
         args.game,
         params=params,
@@ -234,8 +238,10 @@ def _cmd_report(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    from . import bench
+    from . import bench, registry
 
+    for game in args.games or registry.available_games():  # each game's agents and random play, reps times
+        announce(f"gamelab bench {game}", game, 3 * args.reps * args.batch, at_least=True)
     results = bench.run(args.games, n_players=args.players, batch=args.batch, reps=args.reps, memory=not args.no_memory)
     print(bench.to_json(results) if args.json else bench.render(results))
     return 0

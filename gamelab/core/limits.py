@@ -67,18 +67,26 @@ def duration(seconds: float) -> str:
     return f"about {seconds / 86400:.1f} days"
 
 
-def announce(what: str, game: str, games: float, *, slow: bool = False, workers: int = 1, stream=None) -> float | None:
+def announce(
+    what: str, game: str, games: float, *, slow: bool = False, workers: int = 1, at_least: bool = False, stream=None
+) -> float | None:
     """Say before a run of ``games`` games that it will take longer than a
     minute (one line on stderr); returns the expected seconds, or None if
-    the run is expected to be shorter."""
+    the run is expected to be shorter.  ``at_least``: ``games`` counts only
+    part of the run (a report's tables, not its tools)."""
     seconds = expected_seconds(game, games, slow=slow, workers=workers)
     if seconds <= ANNOUNCE_SECONDS:
         return None
     rate = games_per_second(game, slow=slow)
     print(
         f"{what}: {games:,.0f} games at about {rate:,.0f} games/s on {max(1, workers)} worker(s) "
-        f"(the game's benchmark rate): expect {duration(seconds)}",
+        f"(the game's benchmark rate): expect {_expect(seconds, at_least)}",
         file=stream or sys.stderr,
         flush=True,
     )
     return seconds
+
+
+def _expect(seconds: float, at_least: bool) -> str:
+    words = duration(seconds)
+    return f"at least {words.removeprefix('about ')}" if at_least else words
