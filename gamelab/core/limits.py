@@ -25,10 +25,10 @@ SLOW_SHARE = 0.03  # a strong (search) agent's speed as a share of the game's ag
 def check_count(field: str, value, maximum: int, *, low: int = 1) -> int:
     """``value`` as a whole number in ``low..maximum``, or a one-line
     :class:`~gamelab.errors.GamelabError` naming ``field`` and the maximum."""
-    from gamelab.errors import GamelabError
+    from gamelab.errors import GamelabError, short
 
     if isinstance(value, bool) or not isinstance(value, int):
-        raise GamelabError(f"{field}: expected a whole number from {low} to {maximum:,}, not {value!r}"[:300])
+        raise GamelabError(f"{field}: expected a whole number from {low} to {maximum:,}, not {short(value)}")
     if value > maximum:
         raise GamelabError(f"{field} = {value:,} is above the maximum of {maximum:,}")
     if value < low:
