@@ -68,7 +68,7 @@ def resolve(game: str, params=None, lineup=None, n_players=None):
     if lineup is None:
         if n_players is None:
             raise GamelabError("give the number of players (--players N) or a lineup (--lineup AGENT ...)")
-        lineup = ad.default_lineup(n_players)
+        lineup = ad.default_lineup(int(n_players))
     if isinstance(lineup, str) or not isinstance(lineup, Sequence) or not all(isinstance(a, str) for a in lineup):
         raise GamelabError(f"a lineup is a list of agent names, one per seat, not {short(lineup)}")
     lineup = tuple(lineup)
