@@ -6,7 +6,7 @@ integers, NaN), replayed directly and as JSON/YAML files through
 ``gamelab replay``; hostile files (alias bombs, deep nesting, huge integers,
 duplicate keys, binary, oversized); parameter files; sweep grids; and
 random command lines.  Each input must be refused cleanly (a
-:class:`~gamelab.errors.GamelabError`; on the command line exit 2 and one
+:class:`~gamelab.core.errors.GamelabError`; on the command line exit 2 and one
 line on stderr) or accepted; an accepted record must keep the rules checked
 below and replay identically after a JSON round trip.  Nothing is simulated:
 the functions that would play games are replaced by a stub that raises
@@ -43,13 +43,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from gamelab import cli, files, playtest  # noqa: E402
-from gamelab.errors import GamelabError  # noqa: E402
+from gamelab.cli import commands as cli  # noqa: E402
+from gamelab.cli import common  # noqa: E402
+from gamelab.core import files  # noqa: E402
+from gamelab.core.errors import GamelabError  # noqa: E402
+from gamelab.rulebook import playtest  # noqa: E402
 
 GAMES = ("sbr", "strand", "pig")
 EXAMPLES = {g: ROOT / "data" / "playtests" / f"{g}_example.json" for g in GAMES}
 MOVES = {"sbr": "beats", "strand": "rounds", "pig": "turns"}
-MAX_LINE = cli.MAX_MESSAGE + 100  # "gamelab CMD: error: " and the cut message
+MAX_LINE = common.MAX_MESSAGE + 100  # "gamelab CMD: error: " and the cut message
 SLOW_SECONDS = 60.0  # an input that takes longer is a failure (a run without end)
 
 
@@ -81,9 +84,10 @@ def no_simulation():
     """Every function the command line would simulate with, replaced by :func:`_stub`."""
     import importlib
 
-    targets = [("sweep", "sweep"), ("sweep", "run_cell"), ("runner", "simulate"), ("bench", "run")]
-    targets += [("report", "build_report"), ("claims", "audit"), ("sensitivity", "levers"), ("tune", "run")]
-    targets += [("sequential", "plan"), ("sequential", "decide"), ("calibrate", "calibrate"), ("skill", "ladder")]
+    targets = [("sim.sweep", "sweep"), ("sim.sweep", "run_cell"), ("sim.runner", "simulate"), ("sim.bench", "run")]
+    targets += [("report.render", "build_report"), ("rulebook.claims", "audit"), ("decide.sensitivity", "levers")]
+    targets += [("decide.tune", "run"), ("decide.sequential", "plan"), ("decide.sequential", "decide")]
+    targets += [("models.calibrate", "calibrate"), ("models.skill", "ladder")]
     found = []
     for module, name in targets:
         try:
@@ -434,8 +438,8 @@ def HOSTILE_COMMANDS(path) -> list[list[str]]:  # noqa: N802 - a table, read lik
 def param_mutant(game: str, rng: random.Random) -> Any:
     """A parameter mapping for ``game``: real names with values near, at and
     past their ranges, of other types, or unknown names."""
-    from gamelab import registry
-    from gamelab.params import specs
+    from gamelab.core import registry
+    from gamelab.core.params import specs
 
     specs_ = specs(registry.get(game).knobs)
     out: dict = {}
@@ -644,9 +648,10 @@ def _number(v) -> bool:
 def goal_wrongly_accepted(mapping: Any) -> str:
     """Why a goal the tuner accepted should have been refused ("" none),
     checked straight from the file's mapping."""
-    from gamelab import balance, registry
+    from gamelab.core import registry
     from gamelab.core.limits import MAX_GAMES, MAX_TRIALS, MAX_VERIFY
-    from gamelab.params import from_mapping, specs
+    from gamelab.core.params import from_mapping, specs
+    from gamelab.stats import balance
 
     g = registry.get(mapping["game"])
     for key, top in (("games", MAX_GAMES), ("verify_games", MAX_GAMES), ("trials", MAX_TRIALS), ("verify", MAX_VERIFY)):
@@ -722,19 +727,20 @@ def expression_mutant(game: str, rng: random.Random) -> str:
     """A question for ``gamelab test``: metric names (real, near, win_rate
     of real and unknown groups and values), numbers (finite, huge, tiny,
     infinite, non-ASCII digits), operators and comparisons, sometimes damaged."""
-    from gamelab import balance, registry
+    from gamelab.core import registry
+    from gamelab.stats import balance
 
     g = registry.get(game)
     names = list(balance.catalogue(g))
-    groups = list(g.report_groups) + ["deal", "game", "score", "rotation", "win", "x"]
+    groups = list(g.report.groups) + ["deal", "game", "score", "rotation", "win", "x"]
 
     def atom() -> str:
         r = rng.random()
         if r < 0.35:
             return rng.choice(names) + rng.choice(("", "", "", "(params)", "(baseline)", "(other)"))
         if r < 0.55:
-            group = rng.choice(list(g.report_groups) * 3 + groups)
-            known = balance.group_values(g, group) if group in g.report_groups else None
+            group = rng.choice(list(g.report.groups) * 3 + groups)
+            known = balance.group_values(g, group) if group in g.report.groups else None
             odd = ["0", "9", "١", "x", "", "1]", "heavy", "greedy"]
             value = rng.choice(list(known or ("1",))) if rng.random() < 0.7 else rng.choice(odd)
             return f"win_rate[{group}={value}]"
@@ -763,7 +769,8 @@ def question_wrongly_accepted(game: str, question) -> str:
     import math
     import re
 
-    from gamelab import balance, registry
+    from gamelab.core import registry
+    from gamelab.stats import balance
 
     g = registry.get(game)
     if any(c.isdigit() and not c.isascii() for c in question.text):
@@ -774,7 +781,7 @@ def question_wrongly_accepted(game: str, question) -> str:
         found = re.fullmatch(r"win_rate\[(\w+)=([^\]]+)\]", t.metric)
         if found:
             group, value = found.groups()
-            if group not in g.report_groups:
+            if group not in g.report.groups:
                 return f"win_rate of {group!r}, not a report group of {game}"
             known = balance.group_values(g, group)
             if known is not None and value not in known:
@@ -789,7 +796,7 @@ def question_wrongly_accepted(game: str, question) -> str:
 def check_expression(game: str, text: str) -> Outcome:
     """Parse ``text`` as ``gamelab test`` does: refused in one line, or
     accepted and right to be (:func:`question_wrongly_accepted`)."""
-    from gamelab import sequential
+    from gamelab.decide import sequential
 
     try:
         q = sequential.question_for(game, text, with_baseline=True)
@@ -828,9 +835,9 @@ def profile_mutant(game: str, rng: random.Random) -> Any:
 
 def profile_wrongly_accepted(mapping: dict, run_games: list[str]) -> str:
     """Why a profile accepted for a run of ``run_games`` should have been refused."""
-    from gamelab import registry
-    from gamelab.params import specs
-    from gamelab.profile import model_knobs
+    from gamelab.core import registry
+    from gamelab.core.params import specs
+    from gamelab.models.profile import model_knobs
 
     if mapping.get("game") not in run_games:
         return f"a profile for {mapping.get('game')!r} accepted for {run_games}"
@@ -918,8 +925,8 @@ def decision_argv(rng: random.Random, paths: dict) -> list[str]:
 
 def decision_wrongly_accepted(argv: list[str]) -> str:
     """Why an accepted decision command line should have been refused."""
-    from gamelab import balance, registry
-    from gamelab.core import limits
+    from gamelab.core import limits, registry
+    from gamelab.stats import balance
 
     for i, word in enumerate(argv[:-1]):
         value = argv[i + 1]

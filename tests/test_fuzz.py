@@ -25,8 +25,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamelab import registry
-from gamelab.params import specs
+from gamelab.core import registry
+from gamelab.core.params import specs
 
 _SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "fuzz_inputs.py"
 _spec = importlib.util.spec_from_file_location("fuzz_inputs", _SCRIPT)
@@ -257,7 +257,7 @@ def test_decision_command_lines(tmp_path):
 def test_the_oracles_catch_the_issues_wrong_acceptances():
     """The fuzzer's oracles are not vacuous: each wrongly accepted input of
     issue 23 is named by them."""
-    from gamelab.expressions import Question, Term
+    from gamelab.decide.expressions import Question, Term
 
     goal = json.loads(json.dumps(fuzz.GOAL_BASE["strand"]))
     for free, bad in (("teams", [1, 0]), ("sum_cap", [0.2, 0.8]), ("sum_cap", [9, 5]), ("node_scale", [1e-300, 1e300])):

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from gamelab import files, registry, sequential
-from gamelab.core import limits
-from gamelab.errors import GamelabError
+from gamelab.core import files, limits, registry
+from gamelab.core.errors import GamelabError
+from gamelab.decide import sequential
 
 _SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "fuzz_inputs.py"
 _spec = importlib.util.spec_from_file_location("fuzz_inputs", _SCRIPT)
@@ -84,7 +84,7 @@ def test_a_sweep_file_over_the_largest_run_is_refused(tmp_path):
 
 
 def test_the_runner_refuses_to_plan_more_than_the_largest_run():
-    from gamelab import runner
+    from gamelab.sim import runner
 
     with pytest.raises(GamelabError, match="above the maximum of 200,000"):
         runner.plan("pig", n_games=10**12, seed=0, n_players=2)
@@ -115,7 +115,7 @@ def test_a_file_of_millions_of_items_is_refused_in_seconds(tmp_path, suffix):
 
 
 def test_yaml_hex_integers_are_read_not_refused_with_pythons_words(tmp_path):
-    from gamelab import tune
+    from gamelab.decide import tune
 
     assert tune.load_goal(goal(tmp_path, SBR_GOAL + "seed: 0x10\n")).seed == 16
     text = refusal(["tune", goal(tmp_path, SBR_GOAL + "seed: 0x1234567890123456789012\n")])
@@ -158,7 +158,7 @@ def test_an_infinite_bound_against_the_baseline_is_refused(tmp_path):
 @pytest.mark.parametrize("group", ["deal", "game", "score"])
 def test_win_rate_groups_come_from_the_games_report_groups(group):
     text = refusal(["test", "strand", f"win_rate[{group}=0] > 0.1", "--players", "4"])
-    assert f"is not a report group of strand; its groups are {', '.join(registry.get('strand').report_groups)}" in text
+    assert f"is not a report group of strand; its groups are {', '.join(registry.get('strand').report.groups)}" in text
 
 
 def test_win_rate_values_come_from_the_groups_known_values():
@@ -169,7 +169,7 @@ def test_win_rate_values_come_from_the_groups_known_values():
 
 
 def test_an_undecidable_question_is_said_in_words_never_nan_or_inf(tmp_path):
-    from gamelab.sequential import MemoryStore
+    from gamelab.decide.sequential import MemoryStore
 
     same = registry.get("pig").knobs()
     d = sequential.decide(
@@ -283,7 +283,7 @@ def test_decision_command_arguments(argv, words):
 
 
 def test_metric_is_honoured_with_json(monkeypatch):
-    from gamelab import sensitivity
+    from gamelab.decide import sensitivity
 
     seen = {}
 
@@ -293,7 +293,7 @@ def test_metric_is_honoured_with_json(monkeypatch):
 
     monkeypatch.setattr(sensitivity, "levers", levers)
     with pytest.raises(fuzz.Accepted):
-        from gamelab import cli
+        from gamelab.cli import commands as cli
 
         cli.main(["sensitivity", "sbr", "--players", "3", "--metric", "agent_spread", "--json"])
     assert seen["metrics"] == ["agent_spread"]

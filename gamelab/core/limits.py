@@ -24,8 +24,8 @@ SLOW_SHARE = 0.03  # a strong (search) agent's speed as a share of the game's ag
 
 def check_count(field: str, value, maximum: int, *, low: int = 1) -> int:
     """``value`` as a whole number in ``low..maximum``, or a one-line
-    :class:`~gamelab.errors.GamelabError` naming ``field`` and the maximum."""
-    from gamelab.errors import GamelabError, short
+    :class:`~gamelab.core.errors.GamelabError` naming ``field`` and the maximum."""
+    from gamelab.core.errors import GamelabError, short
 
     if isinstance(value, bool) or not isinstance(value, int):
         raise GamelabError(f"{field}: expected a whole number from {low} to {maximum:,}, not {short(value)}")
@@ -40,7 +40,7 @@ def games_per_second(game: str, *, slow: bool = False) -> float:
     """The game's benchmark rate (its agents on every seat); ``slow``: the
     slowest declared lineup of strong agents (search agents), else
     :data:`SLOW_SHARE` of the rate."""
-    from gamelab import registry
+    from gamelab.core import registry
 
     bench = getattr(registry.get(game), "bench", None)
     rate = float(getattr(bench, "agent_target", 0) or 1000.0)

@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..params import knob_value, specs
+from gamelab.core.params import knob_value, specs
+
 from . import agents, engine
 from .agents import POLICIES
 
