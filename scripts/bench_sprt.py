@@ -1,8 +1,8 @@
 """The sequential test's error rates on questions with a known answer (run by hand).
 
-    GAMELAB_GAMES=gamelab.testing python scripts/bench_sprt.py --reps 300
+    GAMELAB_GAMES=gamelab.toy python scripts/bench_sprt.py --reps 300
 
-The toy game (gamelab.testing: two seats roll a ten-sided die, the strong
+The toy game (gamelab.toy: two seats roll a ten-sided die, the strong
 agent adds 3 x bonus_scale) has exact win rates, so the truth of every
 question is known.  Each question is put at an edge of the indifference
 zone, where the test promises its error rates (a wrong "yes" at most
@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-os.environ.setdefault("GAMELAB_GAMES", "gamelab.testing")
+os.environ.setdefault("GAMELAB_GAMES", "gamelab.toy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gamelab import sequential  # noqa: E402
-from gamelab.testing import ToyParams  # noqa: E402
+from gamelab.decide import sequential  # noqa: E402
+from gamelab.toy import ToyParams  # noqa: E402
 
 LINEUP = ["strong", "weak"]
 STRONG = "win_rate[agent=strong]"

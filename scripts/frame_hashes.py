@@ -2,7 +2,7 @@
 
 Run it on two commits and diff the output: a refactor or a speed pass that
 claims "results identical" must print the same lines.  Uses only
-``gamelab.runner.simulate``, so it runs on old and new code alike::
+``gamelab.sim.runner.simulate``, so it runs on old and new code alike::
 
     python scripts/frame_hashes.py > before.txt   # on the old commit
     python scripts/frame_hashes.py > after.txt    # on the new one
@@ -16,7 +16,7 @@ import sys
 
 import pandas as pd
 
-from gamelab import runner
+from gamelab.sim import runner
 
 RUNS = [
     ("sbr", {}, None, 2),
@@ -49,7 +49,7 @@ def frame_hash(df: pd.DataFrame) -> str:
 
 def _params_class(game: str) -> type:
     try:
-        from gamelab import registry
+        from gamelab.core import registry
     except ImportError:  # before the registry existed
         return runner.adapter(game).param_class
     return registry.get(game).knobs

@@ -5,6 +5,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # test helpers (browse
 
 import os  # noqa: E402
 
-# the toy game of gamelab.testing, for tests of the shared layer; worker
+# the toy game of gamelab.toy, for tests of the shared layer; worker
 # processes and Dask workers started by the tests inherit it
-os.environ["GAMELAB_GAMES"] = "gamelab.testing"
+os.environ["GAMELAB_GAMES"] = "gamelab.toy"

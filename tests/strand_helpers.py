@@ -1,6 +1,6 @@
 """Compact records for scripted STRAND tests."""
 
-from gamelab import playtest
+from gamelab.rulebook import playtest
 
 
 def rec(players, rounds, variant="standard", **params):

@@ -1,10 +1,11 @@
-"""The balance metrics (gamelab/balance.py) on hand-made tables with known answers."""
+"""The balance metrics (gamelab/stats/balance.py) on hand-made tables with known answers."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from gamelab import balance, registry
+from gamelab.core import registry
+from gamelab.stats import balance
 
 TOY = registry.get("toy")
 
@@ -62,7 +63,7 @@ def test_a_paired_change_on_the_same_deals():
 
 
 def test_an_unknown_metric_names_the_close_ones():
-    from gamelab.errors import GamelabError
+    from gamelab.core.errors import GamelabError
 
     with pytest.raises(GamelabError, match="did you mean seat_spread"):
         balance.metric(TOY, "seat_sprea")

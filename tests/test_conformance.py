@@ -1,274 +1,122 @@
-"""The conformance suite: every registered game against the game contract
-(gamelab/contract.py), after Pgx's ``api_test``.  A new game that passes it
-works with the runner, sweeps, reports, notebooks and the command line.
-
-Per game: random games reach their end within ``max_steps``; the same seed
-gives the same table; a batch of N equals N games of one; every registered
-agent returns legal actions on thousands of states; the batch engine equals
-``reference.py`` step by step; one worker equals two; parameter validation
-refuses out-of-range values; records replay and survive a JSON round trip.
-"""
+"""The conformance suite: every available game (the shipped ones and the toy
+game the tests name in ``GAMELAB_GAMES``) against the game contract, through
+the checks the package ships (:mod:`gamelab.sim.conformance`), and the
+checks themselves shown to fail on a game that breaks the contract."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
+from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from gamelab import playtest, registry, runner
-from gamelab.errors import ParamError
-from gamelab.params import from_mapping, specs
+from gamelab.core import registry
+from gamelab.sim import conformance
+from gamelab.sim.conformance import CHECKS, ConformanceError, check_game
 
-GAMES = registry.shipped_games()
-
-
-def game_ids():
-    return [pytest.param(name, id=name) for name in GAMES]
+GAMES = registry.available_games()
 
 
-def player_counts(game) -> list[int]:
-    lo, hi = game.players
-    return sorted({lo, (lo + hi) // 2, hi})
+ERRATA = Path(__file__).resolve().parents[1] / "docs" / "errata.md"
 
 
-def drive(game, params, n_games, n_players, rng, *, chance=None, on_step=None):
-    """Random legal play through the contract alone; ``on_step(state, legal,
-    actions)`` sees every decision before it is made.  Returns (state,
-    chance, steps)."""
-    eng = game.engine
-    chance = chance if chance is not None else eng.draw_chance(params, n_games, n_players, rng)
-    state = eng.init(params, n_games, n_players, chance)
-    steps = 0
-    while not eng.done(params, state).all():
-        assert steps < game.max_steps, f"{game.name}: not over after {steps} steps"
-        legal = eng.legal(params, state)
-        actions = eng.random_actions(params, state, legal, rng)
-        assert eng.is_legal(params, state, legal, actions).all(), "random_actions gave an illegal action"
-        if on_step is not None:
-            on_step(state, legal, actions)
-        state, _ = eng.step(params, state, actions, chance, inplace=True)
-        steps += 1
-    return state, chance, steps
+@pytest.mark.parametrize("name", GAMES)
+def test_the_declarations_agree_with_each_other(name):
+    """What a game declares about itself names things that exist: its ladder,
+    strong agent and default lineups name its agents, its report's player
+    counts are in its range, its errata heading is a heading of
+    docs/errata.md, and every variant builds."""
+    g = registry.get(name)
+    assert set(g.skill.ladder) <= set(g.agents)
+    assert not g.skill.strong_agent or g.skill.strong_agent in g.agents
+    assert not g.skill.players or g.players[0] <= g.skill.players <= g.players[1]
+    for n in range(g.players[0], g.players[1] + 1):
+        assert len(g.default_lineup(n)) == n and set(g.default_lineup(n)) <= set(g.agents)
+    assert all(g.players[0] <= n <= g.players[1] for n in g.report.players)
+    if g.report.errata_heading:
+        headings = [line[3:].strip() for line in ERRATA.read_text().splitlines() if line.startswith("## ")]
+        assert any(h.upper().startswith(g.report.errata_heading.upper()) for h in headings)
+    for variant in g.variants:
+        assert isinstance(g.params_for_variant(variant), g.rules)
+    for path in g.record.examples if g.record else ():
+        assert path.is_file()
 
 
-def same_state(a, b) -> bool:
-    """Two states hold equal arrays (and equal plain fields)."""
-    for f in dataclasses.fields(a):
-        x, y = getattr(a, f.name), getattr(b, f.name)
-        if isinstance(x, np.ndarray):
-            if not np.array_equal(x, y):
-                return False
-        elif isinstance(x, dict):
-            if x.keys() != y.keys() or not all(np.array_equal(x[k], y[k]) for k in x):
-                return False
-        elif x != y:
-            return False
-    return True
+def test_the_toy_game_from_gamelab_games_is_checked_too():
+    assert "toy" in GAMES and set(registry.shipped_games()) <= set(GAMES)
 
 
-@pytest.mark.parametrize("name", game_ids())
-def test_random_games_end_within_the_limit_with_a_full_result(name):
-    game = registry.get(name)
-    params = game.knobs()
-    for n_players in player_counts(game):
-        G = 200
-        state, _, steps = drive(game, params, G, n_players, np.random.default_rng(n_players))
-        assert 0 < steps <= game.max_steps
-        res = game.engine.result(params, state)
-        for key in ("score", "win", "rank"):
-            assert np.asarray(res[key]).shape == (G, n_players), key
-        assert np.allclose(np.asarray(res["win"]).sum(axis=1), 1.0)  # one game, one win, ties split
-        rank = np.asarray(res["rank"])
-        assert rank.min() >= 1 and rank.max() <= n_players and (rank == 1).any(axis=1).all()
+@pytest.mark.parametrize("check", [c for c in CHECKS if c != "agents_legal_under_every_variant"])  # per variant below
+@pytest.mark.parametrize("name", GAMES)
+def test_game_conforms(name, check):
+    assert check_game(name, only=(check,)) == [check]
 
 
-@pytest.mark.parametrize("name", game_ids())
-def test_the_same_seed_gives_the_same_table(name):
-    game = registry.get(name)
-    n = game.players[0]
-    a = runner.simulate(name, n_games=400, seed=11, n_players=n, progress=False)
-    b = runner.simulate(name, n_games=400, seed=11, n_players=n, progress=False)
-    c = runner.simulate(name, n_games=400, seed=12, n_players=n, progress=False)
-    pd.testing.assert_frame_equal(a, b)
-    assert not a["score"].equals(c["score"])
-    assert {"game", "deal", "seat", "agent", "score", "win"} <= set(a.columns)
+def _variant_ids():
+    return [
+        pytest.param(name, v, n, id=f"{name}-{v}-{n}p")
+        for name in GAMES
+        for v, n in conformance.variant_cases(registry.get(name))
+    ]
 
 
-@pytest.mark.parametrize("name", game_ids())
-def test_one_worker_equals_two(name):
-    game = registry.get(name)
-    kw = dict(n_games=600, seed=5, n_players=game.players[0], chunk_deals=100, progress=False)
-    pd.testing.assert_frame_equal(runner.simulate(name, workers=1, **kw), runner.simulate(name, workers=2, **kw))
+@pytest.mark.parametrize("name,variant,n_players", _variant_ids())
+def test_every_variant_is_reachable_and_played_legally(name, variant, n_players):
+    conformance.agents_legal_under_variant(registry.get(name), variant, n_players)
 
 
-@pytest.mark.parametrize("name", game_ids())
-def test_a_batch_of_n_equals_n_games_of_one(name):
-    game = registry.get(name)
-    eng, params = game.engine, game.knobs()
-    G, n_players = 24, game.players[1]
-    rng = np.random.default_rng(3)
-    chance = eng.draw_chance(params, G, n_players, rng)
-    singles = [(eng.init(params, 1, n_players, chance.take([g])), chance.take([g])) for g in range(G)]
+class _MutatingEngine:
+    """The toy engine, but ``step`` writes into the state it was given."""
 
-    def check(state, legal, actions):
-        for g, (one, one_chance) in enumerate(singles):
-            assert same_state(one, state.take([g])), f"game {g} differs from its batch of one"
-            if not eng.done(params, one)[0]:
-                singles[g] = (eng.step(params, one, _take_actions(actions, g), one_chance)[0], one_chance)
+    def __init__(self, engine):
+        self._engine = engine
 
-    state, _, _ = drive(game, params, G, n_players, rng, chance=chance, on_step=check)
-    whole = eng.result(params, state)
-    for g, (one, _) in enumerate(singles):
-        alone = eng.result(params, one)
-        for key in ("score", "win", "rank"):
-            assert np.array_equal(np.asarray(alone[key])[0], np.asarray(whole[key])[g]), (g, key)
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
+
+    def step(self, params, state, actions, chance, *, inplace=False):
+        state.bonus[:] = 1.0  # the bug: the input changes even with inplace=False
+        return self._engine.step(params, state, actions, chance)
 
 
-def _take_actions(actions, g):
-    """Game ``g``'s actions, as a batch of one (arrays or a NamedTuple of arrays)."""
-    if isinstance(actions, tuple):
-        return type(actions)(*(np.asarray(a)[g : g + 1] for a in actions))
-    return np.asarray(actions)[g : g + 1]
+def test_a_step_that_changes_its_input_is_caught():
+    toy = registry.get("toy")
+    broken = dataclasses.replace(toy, engine=_MutatingEngine(toy.engine))
+    with pytest.raises(ConformanceError, match="changed its input"):
+        conformance.step_leaves_its_input(broken)
 
 
-@pytest.mark.parametrize("name", game_ids())
-def test_the_batch_engine_equals_the_reference_step_by_step(name):
-    game = registry.get(name)
-    eng, ref, params = game.engine, game.reference, game.knobs()
-    for n_players in player_counts(game):
-        G = 150
-        rng = np.random.default_rng(100 + n_players)
-        chance = eng.draw_chance(params, G, n_players, rng)
-        refs = [ref.start(params, n_players, chance, g) for g in range(G)]
-        state = eng.init(params, G, n_players, chance)
-        for g in range(G):
-            assert ref.observe(refs[g]) == ref.observe_batch(state, g), f"set-up of game {g}"
-        while not eng.done(params, state).all():
-            legal = eng.legal(params, state)
-            actions = eng.random_actions(params, state, legal, rng)
-            for g in range(G):
-                ref.advance(params, refs[g], state, actions, chance, g)
-            state, _ = eng.step(params, state, actions, chance)
-            for g in range(G):
-                assert ref.observe(refs[g]) == ref.observe_batch(state, g), f"game {g}"
-        res = eng.result(params, state)
-        for g in range(G):
-            r = ref.result(refs[g])
-            assert np.asarray(res["score"])[g].tolist() == list(r["score"])
-            assert np.allclose(np.asarray(res["win"])[g], r["win"])
+def test_a_ledger_that_is_not_strict_json_is_caught():
+    toy = registry.get("toy")
+
+    def replay(record):
+        ledger, observed = toy.record.replay(record)
+        return {**ledger, "when": np.datetime64("2026-01-01")}, observed
+
+    broken = dataclasses.replace(toy, record=dataclasses.replace(toy.record, replay=replay))
+    with pytest.raises(ConformanceError, match="not strict JSON"):
+        conformance.records_round_trip(broken)
 
 
-@pytest.mark.parametrize("name", game_ids())
-def test_every_agent_acts_legally(name):
-    """Each agent, asked at every state of random games (thousands of states:
-    every decision of every game, so an agent that plans over a round sees
-    the round in order), and on every state of games it plays on every seat
-    itself."""
-    game = registry.get(name)
-    eng, params = game.engine, game.knobs()
-    n_players = game.players[0]
-    rng = np.random.default_rng(21)
-    G = 128
-    controllers = {a: game.controller(params, [a] * n_players, G, np.random.default_rng(1)) for a in game.agents}
-    asked = {a: 0 for a in game.agents}
+def test_an_engine_that_disagrees_with_its_reference_is_caught():
+    toy = registry.get("toy")
 
-    def ask(state, legal, actions):
-        for agent, ctl in controllers.items():
-            mine = ctl.act(state, legal)
-            ok = eng.is_legal(params, state, legal, mine)
-            assert ok.all(), f"{agent}: illegal action in {int((~ok).sum())} of {G} games"
-            asked[agent] += G
+    class Off:
+        def __getattr__(self, name):
+            return getattr(toy.reference, name)
 
-    drive(game, params, G, n_players, rng, on_step=ask)
-    assert min(asked.values()) >= 2000
-    for agent in game.agents:
-        _own_games_are_legal(game, params, agent, n_players)
+        @staticmethod
+        def advance(params, game, state, actions, chance, g):
+            toy.reference.advance(params, game, state, actions, chance, g)
+            game["bonus"] = [b + 1 for b in game["bonus"]]
+
+    with pytest.raises(ConformanceError, match="differs"):
+        conformance.engine_equals_reference(dataclasses.replace(toy, reference=Off()))
 
 
-def variant_cases():
-    """(game, variant, player count) for every shipped variant of every game,
-    at the fewest players the variant allows."""
-    cases = []
-    for name in GAMES:
-        game = registry.get(name)
-        for variant in game.variants:
-            params = game.params_for_variant(variant)
-            for n in range(1, game.players[1] + 1):
-                try:
-                    game.engine.init(params, 1, n, game.engine.draw_chance(params, 1, n, np.random.default_rng(0)))
-                except ParamError:
-                    continue
-                cases.append(pytest.param(name, variant, n, id=f"{name}-{variant}-{n}p"))
-                break
-    return cases
+def test_an_unknown_check_is_refused_in_one_line():
+    from gamelab.core.errors import GamelabError
 
-
-@pytest.mark.parametrize("name,variant,n_players", variant_cases())
-def test_every_agent_acts_legally_under_every_variant(name, variant, n_players):
-    """Each agent on every seat of a few games of each variant, every
-    decision checked (the variants change what is legal)."""
-    game = registry.get(name)
-    changes = game.params_for_variant(variant).changed()
-    params = from_mapping(game.knobs, changes, source=f"variant {variant}")
-    for agent in game.agents:
-        _own_games_are_legal(game, params, agent, n_players, n_games=12)
-
-
-def _own_games_are_legal(game, params, agent, n_players, n_games=40):
-    eng = game.engine
-    rng = np.random.default_rng(9)
-    chance = eng.draw_chance(params, n_games, n_players, rng)
-    state = eng.init(params, n_games, n_players, chance)
-    ctl = game.controller(params, [agent] * n_players, n_games, rng)
-    steps = 0
-    while not eng.done(params, state).all():
-        legal = eng.legal(params, state)
-        actions = ctl.act(state, legal)
-        assert eng.is_legal(params, state, legal, actions).all(), f"{agent} played an illegal action"
-        state, events = eng.step(params, state, actions, chance, inplace=True)
-        ctl.observe(events)
-        steps += 1
-        assert steps <= game.max_steps
-
-
-@pytest.mark.parametrize("name", game_ids())
-def test_parameter_validation_refuses_out_of_range_values(name):
-    game = registry.get(name)
-    refused = 0
-    for spec in specs(game.knobs):
-        bad = []
-        if spec.choices is not None:
-            bad.append("no such choice")
-        elif spec.kind in (int, float) and spec.high is not None:
-            bad.append(spec.high + 1)
-        elif spec.kind in (int, float) and spec.low is not None:
-            bad.append(spec.low - 1)
-        for value in bad:
-            with pytest.raises(ParamError, match=spec.name):
-                from_mapping(game.knobs, {spec.name: value})
-            refused += 1
-    assert refused >= 3
-    with pytest.raises(ParamError, match="did you mean|unknown"):
-        from_mapping(game.knobs, {"no_such_parameter": 1})
-    rules = game.rules()
-    lo, hi = game.players
-    for n in (lo - 1, hi + 1):
-        with pytest.raises(ParamError):
-            game.engine.init(rules, 1, n, game.engine.draw_chance(rules, 1, max(n, 1), np.random.default_rng(0)))
-
-
-@pytest.mark.parametrize("name", [n for n in GAMES if registry.get(n).record is not None])
-def test_records_replay_and_survive_a_json_round_trip(name):
-    fmt = registry.get(name).record
-    assert fmt.examples, f"{name} ships no example record"
-    for path in fmt.examples:
-        record = playtest.load_record(path)
-        assert record["game"] == name
-        ledger = playtest.replay(record)
-        again = playtest.replay(json.loads(json.dumps(record, ensure_ascii=False)))
-        assert json.dumps(ledger, sort_keys=True, default=str) == json.dumps(again, sort_keys=True, default=str)
-        assert isinstance(ledger["mismatches"], list)
-        assert playtest.render(ledger).strip()
+    with pytest.raises(GamelabError, match="unknown conformance check 'nope'"):
+        check_game("toy", only=("nope",))

@@ -11,10 +11,12 @@ import time
 import pandas as pd
 import pytest
 
-from gamelab import runner, sweep
-from gamelab.executors import DaskExecutor, LocalExecutor
-from gamelab.store import CacheWarning, ChunkStore
-from gamelab.testing import ToyParams
+from gamelab.sim import runner, sweep
+from gamelab.sim.executors import DaskExecutor, LocalExecutor
+from gamelab.sim.store import CacheWarning, ChunkStore
+from gamelab.toy import ToyParams
+
+pytestmark = pytest.mark.slow  # minutes: make test-fast leaves these out
 
 GRID = """game: toy
 grid: {bonus_scale: [0.5, 2.0]}
@@ -124,7 +126,7 @@ def test_local_pool_survives_a_killed_worker(tmp_path):
 
 
 def test_a_chunk_failing_on_every_worker_is_reported_with_its_seed(cluster):
-    from gamelab.executors import ChunkFailed
+    from gamelab.sim.executors import ChunkFailed
 
     _, client = cluster
     with pytest.raises(

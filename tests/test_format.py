@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gamelab import format as fmt
-from gamelab.params import specs
-from gamelab.testing import ToyParams
+from gamelab.core.params import specs
+from gamelab.report import format as fmt
+from gamelab.toy import ToyParams
 
 RAW = ("win_rate", "win_low", "score_mean", "nan", "NaN")
 
@@ -74,7 +74,7 @@ def test_labels_and_tooltips_come_from_the_declarations():
 
 
 def test_metric_labels_come_from_the_metric_declarations():
-    from gamelab import registry
+    from gamelab.core import registry
 
     toy = registry.get("toy")
     assert fmt.column_label("first_seat_advantage", toy) == "first-seat advantage"

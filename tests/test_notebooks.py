@@ -10,6 +10,8 @@ import pytest
 from browser import inspect_page
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.slow  # minutes: make test-fast leaves these out
+
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 RAW_KEYS = (
@@ -56,8 +58,8 @@ def test_there_are_notebooks():
 
 
 def test_strand_panel_in_chromium(tmp_path):
-    from gamelab.store import ChunkStore
-    from gamelab.widgets import BalancePanel
+    from gamelab.sim.store import ChunkStore
+    from gamelab.ui.widgets import BalancePanel
 
     panel = BalancePanel(
         "strand", sliders=["sum_cap", "lone_penalty", "roles"], n_players=4, quick_games=300, store=ChunkStore(tmp_path)

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from gamelab.params import ParamError, Params, from_mapping, param, specs
+from gamelab.core.params import ParamError, Params, from_mapping, param, specs
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -68,14 +68,14 @@ def test_unknown_name_suggests():
     ],
 )
 def test_derived_knobs_refuse_values_that_make_no_sense(game, cell, match):
-    from gamelab.sweep import cell_setting
+    from gamelab.sim.sweep import cell_setting
 
     with pytest.raises(ParamError, match=match):
         cell_setting(game, {**cell, "n_players": 4})
 
 
 def test_derived_knobs_in_range_are_unchanged():
-    from gamelab.sweep import cell_setting
+    from gamelab.sim.sweep import cell_setting
 
     params, _, _ = cell_setting("strand", {"node_scale": 3.75, "n_players": 4})
     assert params.node_values == (11, 15, 15, 19, 19, 23, 26, 30)  # the largest factor: 8 -> 30, none clipped

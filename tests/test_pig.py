@@ -11,11 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gamelab import playtest, registry
-from gamelab.errors import ParamError, RecordError
+from gamelab.core import registry
+from gamelab.core.errors import ParamError, RecordError
 from gamelab.pig import agents, engine, identities, record, reference, rules, sim
 from gamelab.pig.rules import PigParams, params_for_variant
 from gamelab.pig.state import HOLD, ROLL, Chance
+from gamelab.rulebook import playtest
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "data" / "playtests" / "pig_example.json"
 STD = PigParams()

@@ -4,8 +4,9 @@ import json
 
 import pytest
 
-from gamelab import cli, playtest
-from gamelab.errors import RecordError
+from gamelab.cli import commands as cli
+from gamelab.core.errors import RecordError
+from gamelab.rulebook import playtest
 
 
 def test_compare_lists_only_differences():

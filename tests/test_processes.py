@@ -13,13 +13,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process tables from /proc")
+pytestmark = [
+    pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process tables from /proc"),
+    pytest.mark.slow,  # minutes: make test-fast leaves these out
+]
 
 # A parent that keeps two workers busy for a long time (each chunk sleeps 5 s).
 BUSY_PARENT = """
 from gamelab import runner
-from gamelab.executors import LocalExecutor, run_all
-from gamelab.testing import ToyParams
+from gamelab.sim.executors import LocalExecutor, run_all
+from gamelab.toy import ToyParams
 chunks = runner.plan("toy", n_games=4000, seed=1, params=ToyParams(delay=5.0), n_players=2, chunk_deals=100)
 run_all(LocalExecutor(2), runner.run_chunk, chunks, progress=False)
 """

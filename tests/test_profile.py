@@ -2,9 +2,9 @@
 
 import pytest
 
-from gamelab import registry
-from gamelab.errors import ParamError
-from gamelab.profile import apply, load_profile, model_knobs, write_profile
+from gamelab.core import registry
+from gamelab.core.errors import ParamError
+from gamelab.models.profile import apply, load_profile, model_knobs, write_profile
 
 
 def test_round_trip_write_load_apply(tmp_path):
@@ -48,7 +48,7 @@ def test_a_profile_for_another_game_or_out_of_range_is_refused(tmp_path):
 
 
 def test_shipped_profiles_load_and_name_model_knobs_only():
-    from gamelab.paths import PACKAGE
+    from gamelab.core.paths import PACKAGE
 
     for game in ("sbr", "strand"):
         path = PACKAGE.parent / "data" / "profiles" / f"{game}.yaml"

@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 from browser import inspect_page
 
-from gamelab import contract, registry
-from gamelab.identities import Row, identity_table, summary
-from gamelab.report import build_report, render_report, sentence
-from gamelab.report_data import ClaimsData, Finding, compute_report, more_games_needed
-from gamelab.stats import Estimate
-from gamelab.store import ChunkStore
-from gamelab.testing import ToyParams
+from gamelab.core import contract, registry
+from gamelab.report.data import ClaimsData, Finding, compute_report, more_games_needed
+from gamelab.report.render import build_report, render_report, sentence
+from gamelab.rulebook.identities import Row, identity_table, summary
+from gamelab.sim.store import ChunkStore
+from gamelab.stats.intervals import Estimate
+from gamelab.toy import ToyParams
 
 SECTIONS = [
     "summary",
@@ -50,7 +50,7 @@ ERRATA = """## TOY
 
 Rulebook `shared/seeds/000_toy.txt`; the record `data/playtests/toy_example.json` keeps its claims.
 
-1. **2.1: "a die has 6 faces".** The rules give 10 (see `gamelab/testing.py`). Test: `test_die_faces`.
+1. **2.1: "a die has 6 faces".** The rules give 10 (see `gamelab/toy.py`). Test: `test_die_faces`.
 2. Scores are **whole** numbers, listed in `data/claims/toy_rules.csv`.
 """
 
@@ -64,7 +64,7 @@ def _toy_identities(params, **kw):
     ]
 
 
-def _toy_simulated(params, frames):
+def _toy_simulated(params, frames, extra):
     f = next(iter(frames.values()))
     m = float(f["luck"].mean())
     return {"luck": Estimate(m, m - 0.1, m + 0.1, len(f))}
@@ -74,7 +74,9 @@ def _toy_simulated(params, frames):
 def toy_with_identities(monkeypatch):
     toy = registry.get("toy")
     fake = dataclasses.replace(
-        toy, identities=contract.Identities(rows=_toy_identities, simulated=_toy_simulated), errata_heading="TOY"
+        toy,
+        identities=contract.Identities(rows=_toy_identities, simulated=_toy_simulated),
+        report=dataclasses.replace(toy.report, errata_heading="TOY"),
     )
     real = registry.get
     monkeypatch.setattr(registry, "get", lambda name: fake if name == "toy" else real(name))
@@ -167,7 +169,7 @@ def test_more_games_and_sentences():
 
 
 def test_identities_are_judged_only_at_the_rules_they_were_stated_for(toy_with_identities, tmp_path):
-    from gamelab import runner
+    from gamelab.sim import runner
 
     frame = runner.simulate("toy", n_games=300, seed=0, n_players=2, progress=False)
     base = identity_table("toy", ToyParams(), frame=frame).set_index("quantity")["status"]
@@ -183,6 +185,7 @@ def test_identities_are_judged_only_at_the_rules_they_were_stated_for(toy_with_i
     assert wrong.loc["bonus multiplier", "status"] == "reference (rules changed)"
 
 
+@pytest.mark.slow
 def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, tmp_path):
     data = compute_report(
         "toy",
@@ -240,10 +243,11 @@ def test_toy_report_from_build_report(tmp_path, monkeypatch):
     assert "Seat 1 wins" in html or "Seat 2 wins" in html or "One group per table" in html
 
 
+@pytest.mark.slow
 def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     import json
 
-    from gamelab import cli
+    from gamelab.cli import commands as cli
 
     record = json.loads((REPORTS.parent / "data/playtests/strand_example.json").read_text())
     evil = "<script>alert('x')</script>"
@@ -284,6 +288,11 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert "playtests" in page["sections"] and page["errors"] == [] and page["outside"] == [] and page["scripts"] == 0
     assert evil in page["text"]  # the name is shown as text
     assert "Changed from the rulebook: sum cap = 8" in page["text"]
+    # the rulebook sentences sum_cap 8 makes wrong ("和 ≤ 7" and the pairing marks), when the text is at hand
+    from gamelab.rulebook.coverage import seed_path
+
+    shown = "sentences" in page["sections"] and "关键规则：两张货卡的货值之和 ≤ 7" in page["text"]
+    assert shown == seed_path("strand").exists()
     assert "3 players: win rate by style" in page["text"] and "6 players: win rate by role" in page["text"]
     # the decision tools: levers, cross-model status, the skill ladder, sequential verdicts
     assert "Top levers" in page["text"] and "sum cap" in page["text"]

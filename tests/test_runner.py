@@ -3,9 +3,10 @@
 import pandas as pd
 import pytest
 
-from gamelab import runner, stats
-from gamelab.errors import GamelabError
-from gamelab.testing import ToyParams
+from gamelab import stats
+from gamelab.core.errors import GamelabError
+from gamelab.sim import runner
+from gamelab.toy import ToyParams
 
 
 def test_same_seed_same_table_any_workers():
@@ -57,7 +58,7 @@ def test_one_agent_everywhere_is_played_once_per_deal():
 
 
 def test_simulate_command_writes_the_table_and_resumes_from_the_cache(tmp_path, capsys):
-    from gamelab import cli
+    from gamelab.cli import commands as cli
 
     args = [
         "simulate",

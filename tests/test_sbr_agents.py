@@ -3,10 +3,11 @@
 import numpy as np
 import pytest
 
-from gamelab import registry, runner
-from gamelab.errors import GamelabError
+from gamelab.core import registry
+from gamelab.core.errors import GamelabError
 from gamelab.sbr import agents, engine
 from gamelab.sbr.rules import HEART, SPINE, SbrParams
+from gamelab.sim import runner
 
 P = agents.AgentParams()
 FAST_LA = agents.AgentParams(lookahead_k=2, lookahead_beats=1)
@@ -173,7 +174,7 @@ def test_start_player_column_marks_one_player_per_game(reading, n_players, lineu
 
 
 def test_knobs_are_declared_parameters():
-    from gamelab.params import specs
+    from gamelab.core.params import specs
 
     names = {s.name for s in specs(agents.AgentParams)}
     assert {"greedy_relic", "greedy_seal_min", "lookahead_k"} <= names
@@ -242,7 +243,7 @@ def _seal_choice_broadcast(params, state, rider, legal):
 
 
 def test_lead_changes_and_game_length_are_reported():
-    from gamelab import runner
+    from gamelab.sim import runner
 
     f = runner.simulate("sbr", n_games=300, seed=4, n_players=3).groupby("game").first()
     assert (f["lead_changes"] >= 0).all() and (f["lead_changes"] <= 17).all() and f["lead_changes"].max() >= 2

@@ -2,14 +2,13 @@
 
 import numpy as np
 
-from gamelab.claims import load_claims
-from gamelab.sbr.claims import measure
+from gamelab.rulebook.claims import load_claims, measure
 
 
 def test_claims_table_small():
     claims = load_claims("sbr")
-    t = measure(claims, n_games=600, seed=1)
-    assert len(t) == len(claims) == 56 + 393
+    t = measure("sbr", claims, n_games=600, seed=1)
+    assert len(t) == len(claims) == 56 + 415
     exact = t["quantity"].str.len() > 0
     assert (t.loc[exact, "note"].str.startswith("exact")).all()
     t = t[~exact].reset_index(drop=True)

@@ -2,29 +2,20 @@
 
 import numpy as np
 
-from gamelab import registry
+from gamelab.core import registry
 from gamelab.sbr import agents, engine, reference
 from gamelab.sbr.game import GAME
 
 
-def test_registry_finds_the_game_with_every_part():
+def test_registry_finds_the_game_and_its_rules_reach_the_runner():
     assert registry.get("sbr") is GAME and "sbr" in registry.available_games()
-    assert (GAME.players, GAME.knobs, GAME.title, GAME.chunk_deals) == (
-        (2, 5),
-        agents.AgentParams,
-        "STEEL BALL RUN: CONTINENTAL SPIN",
-        8192,
-    )
-    assert GAME.agents == ("greedy", "random", "lookahead", "deep")
-    assert GAME.skill_ladder == ("random", "greedy", "lookahead", "deep")
-    assert set(GAME.derived) == {"relic_scale", "segment_scale"}
-    assert GAME.report_players == (2, 3, 4, 5) and GAME.errata_heading == "STEEL BALL RUN"
-    assert [p.name for p in GAME.record.examples] == ["sbr_example.json"] and GAME.record.examples[0].is_file()
-    assert GAME.claims.conclusions is None
-    for name in ("draw_chance", "init", "legal", "step", "done", "result", "random_actions", "is_legal"):
-        assert callable(getattr(GAME.engine, name)), name
-    for name in ("play_random", "start", "advance", "observe", "observe_batch", "result"):
-        assert callable(getattr(GAME.reference, name)), name
+    # the player range is the rules' own (section 2), and every agent the policies define is offered
+    rules = GAME.rules()
+    assert GAME.players == (rules.min_players, rules.max_players)
+    assert set(GAME.agents) == set(agents.POLICIES)
+    # a derived knob moves the rule parameters it names
+    scaled = GAME.knobs().replace(**GAME.derived["relic_scale"](GAME.knobs(), 2.0))
+    assert scaled.relic_points == tuple(2 * v for v in rules.relic_points)
 
 
 def test_max_steps_bounds_the_longest_game_the_ranges_allow():

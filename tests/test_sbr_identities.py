@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from gamelab.identities import identity_table
+from gamelab.rulebook.identities import identity_table
 from gamelab.sbr import identities as ids
 from gamelab.sbr.rules import SbrParams, params_for_variant
 
@@ -72,7 +72,7 @@ def test_short_race_pools():
 
 
 def test_simulated_terrain_tax_and_mean_card():
-    from gamelab import runner
+    from gamelab.sim import runner
 
     greedy = identity_table("sbr", P, frame=runner.simulate("sbr", n_games=600, seed=4, n_players=4)).set_index(
         "quantity"

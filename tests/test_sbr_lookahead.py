@@ -5,12 +5,13 @@ extra lineups."""
 import numpy as np
 import pytest
 
-from gamelab import bench, registry
+from gamelab.core import registry
 from gamelab.sbr import agents, engine, kernel, lookahead, memo
 from gamelab.sbr.greedy import greedy_policy, greedy_values
 from gamelab.sbr.options import option_index
 from gamelab.sbr.rules import params_for_variant
 from gamelab.sbr.state import Actions
+from gamelab.sim import bench
 
 P = agents.AgentParams()
 
@@ -142,13 +143,13 @@ def test_deep_is_legal_and_beats_the_lookahead():
     a = engine.play(P, [agents.deep_policy, agents.lookahead_policy], n, np.random.default_rng(1), chance=chance)
     b = engine.play(P, [agents.lookahead_policy, agents.deep_policy], n, np.random.default_rng(1), chance=chance)
     assert (a["win"][:, 0].mean() + b["win"][:, 1].mean()) / 2 > 0.55
-    assert registry.get("sbr").skill_ladder[-1] == "deep" and "deep" in agents.POLICIES
+    assert registry.get("sbr").skill.ladder[-1] == "deep" and "deep" in agents.POLICIES
 
 
 def test_declared_greedy_knobs_change_the_greedy():
     """greedy_break_margin and greedy_skull_card are read by the greedy."""
     kw = dict(n_games=400, seed=5, n_players=3, progress=False)
-    from gamelab import runner
+    from gamelab.sim import runner
 
     base = runner.simulate("sbr", params=P, **kw)
     never = runner.simulate("sbr", params=P.replace(greedy_break_margin=10.0), **kw)

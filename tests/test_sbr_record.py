@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from gamelab import cli, playtest
-from gamelab.errors import RecordError
+from gamelab.cli import commands as cli
+from gamelab.core.errors import RecordError
+from gamelab.rulebook import playtest
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "playtests" / "sbr_example.json"
 

@@ -6,7 +6,7 @@ implementations; both must give the hand-derived answer."""
 import numpy as np
 import pytest
 
-from gamelab.errors import ParamError
+from gamelab.core.errors import ParamError
 from gamelab.sbr import engine
 from gamelab.sbr.reference import Game
 from gamelab.sbr.rules import DEFAULT_BOARD, EYE, HEART, SKULL, SPINE, SbrParams, n_riders, params_for_variant

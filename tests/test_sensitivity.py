@@ -4,9 +4,10 @@ import dataclasses
 
 import pytest
 
-from gamelab import registry, sensitivity
-from gamelab.params import Params, param
-from gamelab.sequential import MemoryStore
+from gamelab.core import registry
+from gamelab.core.params import Params, param
+from gamelab.decide import sensitivity
+from gamelab.decide.sequential import MemoryStore
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -62,7 +63,7 @@ def test_bonus_scale_moves_the_strong_agents_win_rate_up():
 
 
 def test_unknown_parameter_is_one_line():
-    from gamelab.errors import GamelabError
+    from gamelab.core.errors import GamelabError
 
     with pytest.raises(GamelabError, match="unknown rule parameter 'dice'"):
         sensitivity.steps(Kinds, Kinds(), {}, only=["dice"])

@@ -4,12 +4,13 @@ known answers (the toy game's exact win rates), the planner, the command."""
 import numpy as np
 import pytest
 
-from gamelab import registry, sequential
-from gamelab.balance import metric
-from gamelab.cli import main
-from gamelab.errors import GamelabError
-from gamelab.sequential import MemoryStore, parse_question
-from gamelab.testing import ToyParams
+from gamelab.cli.commands import main
+from gamelab.core import registry
+from gamelab.core.errors import GamelabError
+from gamelab.decide import sequential
+from gamelab.decide.sequential import MemoryStore, parse_question
+from gamelab.stats.balance import metric
+from gamelab.toy import ToyParams
 
 TOY = registry.get("toy")
 LINEUP = ["strong", "weak"]

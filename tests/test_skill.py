@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from gamelab import skill
-from gamelab.errors import GamelabError
+from gamelab.core.errors import GamelabError
+from gamelab.models import skill
 
 PIG_LADDER = ("random", "hold_at_20", "race")
 
@@ -36,13 +36,18 @@ def test_no_ladder_is_an_error():
 def test_skill_command_json(capsys, monkeypatch):
     import dataclasses
 
-    from gamelab import cli, registry
+    from gamelab.cli import commands as cli
+    from gamelab.core import registry
 
     game = registry.get("pig")
     monkeypatch.setattr(
         registry,
         "get",
-        lambda name, _g=registry.get: dataclasses.replace(game, skill_ladder=PIG_LADDER) if name == "pig" else _g(name),
+        lambda name, _g=registry.get: (
+            dataclasses.replace(game, skill=dataclasses.replace(game.skill, ladder=PIG_LADDER))
+            if name == "pig"
+            else _g(name)
+        ),
     )
     assert cli.main(["skill", "pig", "--players", "2", "--games", "400", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -58,7 +58,7 @@ def test_ratio_of_sums_is_the_pooled_ratio_with_a_delta_interval():
 
 
 def test_strand_lead_changes_are_bounded_by_the_rounds():
-    from gamelab import runner
+    from gamelab.sim import runner
 
     f = runner.simulate("strand", n_games=400, seed=2, n_players=5).groupby("game").first()
     assert (f["lead_changes"] >= 0).all() and (f["lead_changes"] <= f["rounds"] - 1).all()

@@ -8,10 +8,10 @@ import shutil
 import pandas as pd
 import pytest
 
-from gamelab import store as store_mod
-from gamelab import sweep
-from gamelab.errors import GamelabError
-from gamelab.store import CacheWarning, ChunkStore
+from gamelab.core.errors import GamelabError
+from gamelab.sim import store as store_mod
+from gamelab.sim import sweep
+from gamelab.sim.store import CacheWarning, ChunkStore
 
 KW = dict(n_games=400, seed=3, lineup=["strong", "weak"], chunk_deals=100)  # 2 chunks of 100 deals x 2 seatings
 
@@ -48,9 +48,9 @@ def test_a_source_edit_in_a_game_package_changes_the_fingerprint(source_copy):
     _edit(source_copy / "sbr" / "rules.py")
     assert store_mod.code_fingerprint("sbr") != before["sbr"]
     assert store_mod.code_fingerprint("strand") == before["strand"]  # another game's code: its cache stands
-    _edit(source_copy / "report.py")  # not on the play path
+    _edit(source_copy / "report" / "render.py")  # not on the play path
     assert store_mod.code_fingerprint("strand") == before["strand"]
-    _edit(source_copy / "metrics.py")  # shared, imported by both games' play
+    _edit(source_copy / "stats" / "leads.py")  # shared, imported by both games' play
     assert store_mod.code_fingerprint("strand") != before["strand"]
     assert store_mod.code_fingerprint("toy") == before["toy"]  # the toy game does not import metrics
 
@@ -59,15 +59,17 @@ def test_a_rule_edit_invalidates_cached_chunks(store, source_copy):
     sweep.run_cell("toy", {}, store=store, **KW)
     sweep.run_cell("toy", {}, store=store, **KW)
     assert (store.computed, store.loaded) == (2, 2)
-    _edit(source_copy / "testing.py", '"strong": 3', '"strong": 4')
+    _edit(source_copy / "toy.py", '"strong": 3', '"strong": 4')
     sweep.run_cell("toy", {}, store=store, **KW)
     assert (store.computed, store.loaded) == (4, 2)  # played again, not read back
 
 
 def test_the_fingerprint_follows_imports_of_shared_modules():
-    names = {p.name for p in store_mod.source_files("sbr") if p.parent == store_mod.SOURCE_ROOT}
-    assert {"runner.py", "params.py", "metrics.py", "errors.py"} <= names
-    assert not names & {"report.py", "widgets.py", "cli.py", "sweep.py"}
+    root = store_mod.SOURCE_ROOT
+    names = {str(p.relative_to(root)) for p in store_mod.source_files("sbr") if p.parent != root / "sbr"}
+    assert {"sim/runner.py", "core/params.py", "stats/leads.py", "core/errors.py"} <= names
+    assert not {n for n in names if n.startswith(("report/", "ui/", "cli/", "strand/", "pig/"))}
+    assert "sim/sweep.py" not in names
     with pytest.raises(GamelabError, match="cannot fingerprint the code of game 'chess'"):
         store_mod.code_fingerprint("chess")
 
@@ -151,7 +153,7 @@ def test_manifest_cell_records_are_checked(store, tmp_path):
 def test_a_code_change_invalidates_finished_sweep_cells(store, tmp_path, source_copy):
     _sweep(store, tmp_path)
     assert _sweep(store, tmp_path).resumed == 2
-    _edit(source_copy / "testing.py")
+    _edit(source_copy / "toy.py")
     with pytest.warns(CacheWarning, match="made by other code"):
         again = _sweep(ChunkStore(store.dir), tmp_path)
     assert (again.resumed, again.computed, again.loaded) == (0, 4, 0)  # no cell and no chunk reused

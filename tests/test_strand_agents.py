@@ -4,7 +4,7 @@ adapter's determinism and columns, the per-game wrapper."""
 import numpy as np
 import pytest
 
-from gamelab import runner
+from gamelab.sim import runner
 from gamelab.strand import engine, sim, styles
 from gamelab.strand.agents import AgentParams, per_game, random_policy, uniform_choice
 
@@ -127,8 +127,8 @@ def test_default_lineup_rotates_distinct_styles_and_deals_the_first_roles():
 
 
 def test_model_knobs_are_declared_and_derived_knobs_work():
-    from gamelab.params import specs
-    from gamelab.sweep import cell_setting
+    from gamelab.core.params import specs
+    from gamelab.sim.sweep import cell_setting
 
     names = {s.name for s in specs(AgentParams)}
     assert {"reneging", "negotiation", "roles", "renege_to", "sum_cap"} <= names

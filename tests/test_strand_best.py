@@ -5,7 +5,7 @@ play-outs share their chance, and the best response beats the styles."""
 import numpy as np
 import pytest
 
-from gamelab import runner
+from gamelab.sim import runner
 from gamelab.strand import best, engine, sim
 from gamelab.strand.agents import AgentParams
 from gamelab.strand.arrays import hand_sizes
@@ -77,7 +77,7 @@ def test_the_ladder_climbs_at_four_players():
     its 1/4 share (fixed seed; docs/agents.md has the figures at 4,000 games:
     0.41 and 0.29, intervals above 0.25)."""
     params = AgentParams(best_rollouts=4, greedy_rollouts=4)
-    for low, high in zip(GAME.skill_ladder, GAME.skill_ladder[1:]):
+    for low, high in zip(GAME.skill.ladder, GAME.skill.ladder[1:]):
         df = runner.simulate("strand", n_games=240, seed=2, params=params, lineup=[high] + [low] * 3, progress=False)
         rate = df.loc[df["agent"] == high, "win"].mean()
         assert rate > 0.25, (high, low, rate)

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
-from gamelab.identities import identity_table
+from gamelab.rulebook.identities import identity_table
 from gamelab.strand import identities as ids
 from gamelab.strand.rules import StrandParams
 
@@ -71,14 +71,14 @@ def test_identity_table_verdicts():
 
 
 def test_simulated_column_and_trust_table():
-    from gamelab import runner
+    from gamelab.sim import runner
 
     frame = runner.simulate("strand", n_games=800, seed=3, n_players=4, progress=False)
     t = identity_table("strand", P, frame=frame).set_index("quantity")
     reached = t.loc["trust reached with cargo 1: share of its ropes that end mutual (simulated)"]
     assert 0 < reached["sim_low"] <= reached["simulated"] <= reached["sim_high"] < 1
     assert pd.isna(t.loc["node points on the track", "simulated"])  # exact rows get no simulated value
-    trust = ids.trust_table(frame=frame)
+    trust = ids.trust_table(frame)
     assert list(trust["cargo"]) == [1, 2, 3, 4, 5]
     assert trust["p_star_rulebook"].round(3).tolist() == [0.275, 0.244, 0.133, 0.12, 0.02]
     assert (

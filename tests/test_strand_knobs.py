@@ -5,8 +5,8 @@ import dataclasses
 
 import numpy as np
 
-from gamelab import runner
-from gamelab.params import specs
+from gamelab.core.params import specs
+from gamelab.sim import runner
 from gamelab.strand import style_tables
 from gamelab.strand.agents import AgentParams
 

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from strand_helpers import rec, run
 
-from gamelab import cli, playtest
-from gamelab.errors import ParamError, RecordError
+from gamelab.cli import commands as cli
+from gamelab.core.errors import ParamError, RecordError
+from gamelab.rulebook import playtest
 from gamelab.strand import agents, engine
 from gamelab.strand.rules import StrandParams, check_players, params_for_variant
 

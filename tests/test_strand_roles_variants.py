@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from strand_helpers import run
 
-from gamelab.errors import RecordError
+from gamelab.core.errors import RecordError
 from gamelab.strand import engine, rules
 from gamelab.strand.rules import StrandParams, params_for_variant
 

@@ -4,11 +4,12 @@ proposal meets it on fresh seeds; goal files are checked in one line."""
 import pytest
 import yaml
 
-from gamelab import sweep, tune
-from gamelab.errors import GamelabError
-from gamelab.files import load_params
-from gamelab.goals import Goal
-from gamelab.sequential import MemoryStore
+from gamelab.core.errors import GamelabError
+from gamelab.core.files import load_params
+from gamelab.decide import tune
+from gamelab.decide.goals import Goal
+from gamelab.decide.sequential import MemoryStore
+from gamelab.sim import sweep
 
 STRONG = "win_rate[agent=strong]"
 GOAL = {
@@ -54,9 +55,9 @@ def test_a_grid_shows_the_target_reachable_and_the_tuner_meets_it(tmp_path):
 
 
 def test_tuple_items_and_derived_knobs_become_search_values():
-    from gamelab import registry
-    from gamelab.goals import dims
-    from gamelab.testing import ToyParams
+    from gamelab.core import registry
+    from gamelab.decide.goals import dims
+    from gamelab.toy import ToyParams
 
     game = registry.get("toy")
     ds = dims(game, ToyParams(), {"die": [6, 12], "die_double": [0, 1]}, "goal")

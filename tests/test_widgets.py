@@ -2,10 +2,10 @@
 
 import pytest
 
-from gamelab.params import specs
-from gamelab.store import ChunkStore
-from gamelab.testing import ToyParams
-from gamelab.widgets import BalancePanel, param_widgets
+from gamelab.core.params import specs
+from gamelab.sim.store import ChunkStore
+from gamelab.toy import ToyParams
+from gamelab.ui.widgets import BalancePanel, param_widgets
 
 
 def test_sliders_follow_the_declaration():
@@ -19,7 +19,7 @@ def test_sliders_follow_the_declaration():
 
 
 def test_choices_are_shown_in_words():
-    from gamelab.params import ParamSpec
+    from gamelab.core.params import ParamSpec
 
     spec = ParamSpec(
         name="roles",
@@ -61,7 +61,7 @@ def test_publish_writes_into_the_project_reports_and_links_it(tmp_path, monkeypa
 
 
 def test_slow_work_shows_progress_and_marks_old_numbers_stale(tmp_path, monkeypatch):
-    import gamelab.widgets as widgets
+    import gamelab.ui.widgets as widgets
 
     monkeypatch.setattr(widgets, "SLOW", 0.2)
     panel = BalancePanel("toy", sliders=["delay"], n_players=2, quick_games=100, store=ChunkStore(tmp_path))
@@ -84,28 +84,52 @@ def test_panel_rejects_unknown_slider():
 
 
 def test_ev_threshold_panel_redraws():
-    from gamelab.strand.panels import EvThresholdPanel
+    from gamelab.ui.explorer import ExplorerPanel
 
-    panel = EvThresholdPanel()
+    panel = ExplorerPanel("strand", "trust")
     panel.update()
     assert [round(x * 100, 1) for x in panel.table["p_star"]] == [27.5, 24.4, 13.3, 12.0, 2.0]
-    panel.lone.value = 3  # cargo 1: lone = 1 - 3 = -2, mutual 7 -> p* = 3.2 / 9
+    (lone,) = panel.rule_controls["lone_penalty"]
+    lone.value = 3  # cargo 1: lone = 1 - 3 = -2, mutual 7 -> p* = 3.2 / 9
     assert panel.table.loc[0, "p_star"] == pytest.approx(3.2 / 9)
-    panel.cap.value = 8
+    (cap,) = panel.rule_controls["sum_cap"]
+    cap.value = 8
     assert list(panel.table["pairable_partners"]) == ["5 / 5", "5 / 5", "5 / 5", "4 / 5", "3 / 5"]
-    panel.use_node_mean.value = True  # N = 42 / 8 = 5.25 -> cargo 5: (1.2 - 0) / (10.25 - 0)
+    # N follows the node values: the slider shows the N in use and is disabled
+    (n_slider,) = panel.own_controls["node_share"]
+    assert n_slider.disabled and n_slider.value == pytest.approx(6.0)
+    nodes = panel.rule_controls["node_values"]
+    total = sum(w.value for w in nodes)
+    nodes[0].value += 4  # more node points: N grows with their total
+    assert n_slider.value == pytest.approx(6.0 * (total + 4) / total)
+    assert panel.table.loc[4, "mutual"] == pytest.approx(5 + n_slider.value)
+    (follow,) = panel.own_controls["node_share_follows_nodes"]
+    follow.value = False  # N by hand
+    assert not n_slider.disabled
+    n_slider.value = 5.25  # cargo 5: (1.2 - 0) / (10.25 - 0)
     assert panel.table.loc[4, "p_star"] == pytest.approx(1.2 / 10.25)
 
 
-def test_sbr_panel_changes_the_rules(tmp_path):
+def test_sbr_panel_changes_the_rules(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
     panel = BalancePanel(
         "sbr", sliders=["curve_penalty", "relic_points"], n_players=3, quick_games=300, store=ChunkStore(tmp_path)
     )
     panel.update()
+    assert panel.sentences is None  # the rulebook's rules: no sentence to update
     before = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
     panel.controls["curve_penalty"][0].value = 4
     after = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
     assert panel.params().curve_penalty == 4 and after != before
+    # the rulebook sentences the new curve penalty makes wrong: counted, with a link to the list
+    from gamelab.rulebook.coverage import seed_path
+
+    if not seed_path("sbr").exists():  # the rulebook text is not beside the checkout: nothing to count
+        assert panel.sentences is None
+    else:
+        note = panel.sentences.to_html()
+        assert "rulebook sentences no longer hold" in note and "sbr-sentences.md" in note
+        assert "额外消耗 2 点移动力" in (tmp_path / "reports" / "sbr-sentences.md").read_text(encoding="utf-8")
     panel.controls["relic_points"][2].value = 6  # spine worth 6
     assert panel.params().relic_points == (2, 2, 6, 1)
     ids = panel.tables["identities"].set_index("quantity")

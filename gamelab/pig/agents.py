@@ -22,7 +22,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..params import param
+from gamelab.core.params import param
+
 from . import engine
 from .rules import PigParams
 

@@ -1,6 +1,6 @@
 """Pig batch engine: G games at once as numpy arrays, rules as pure functions.
 
-The contract (``gamelab/contract.py``), all pure unless ``inplace=True``:
+The contract (``gamelab/core/contract.py``), all pure unless ``inplace=True``:
 
 * ``draw_chance(params, n_games, n_players, rng) -> Chance``: every die face
   the batch can use (rule 10's bound), from the caller's generator.
@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..metrics import sole_leader_step
+from gamelab.stats.leads import sole_leader_step
+
 from .rules import PigParams, check_players, max_rolls
 from .state import HOLD, N_ACTIONS, NO_FACE, ROLL, Chance, State
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import contract
+from gamelab.core import contract
+from gamelab.pig import diagnostics as game_metrics
+
 from . import engine, identities, panels, record, reference, sim
-from . import metrics as game_metrics
 from .agents import AgentParams, Controller
-from .rules import PLAYERS, VARIANTS, PigParams, max_steps, params_for_variant
+from .rules import PLAYERS, VARIANT_CHANGES, VARIANTS, PigParams, max_steps, params_for_variant
 
 EXAMPLES = (Path(__file__).resolve().parents[2] / "data" / "playtests" / "pig_example.json",)
 
@@ -33,31 +34,19 @@ GAME = contract.Game(
     players=PLAYERS,
     rules=PigParams,
     knobs=AgentParams,
-    variants=VARIANTS,
-    params_for_variant=params_for_variant,
     engine=engine,
     reference=reference,
     agents=sim.AGENTS,
-    default_lineup=sim.default_lineup,
     controller=Controller,
     play=sim.play,
-    bench=contract.Bench(
-        agent_lineup=sim.default_lineup,
-        random_lineup=sim.random_lineup,
-        random_batch=sim.random_batch,
-        agent_target=AGENT_TARGET,
-        ratio_target=RATIO_TARGET,
-    ),
-    panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
+    variants=VARIANT_CHANGES,
+    default_agent="hold_at_20",
+    bench=contract.Bench(random_batch=sim.random_batch, agent_target=AGENT_TARGET, ratio_target=RATIO_TARGET),
+    panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
-    claims=None,
-    derived={},
+    report=contract.ReportSettings(players=(2, 3, 4), assumptions=sim.ASSUMPTIONS),
     metrics=game_metrics.METRICS,
-    report_players=(2, 3, 4),
-    report_groups=("agent", "seat"),
-    assumptions=sim.ASSUMPTIONS,
     chunk_deals=sim.CHUNK_DEALS,
-    errata_heading="",
     max_steps=_max_steps(),
 )

@@ -15,7 +15,8 @@ from fractions import Fraction
 
 import pandas as pd
 
-from ..stats import ratio_of_sums
+from gamelab.stats.intervals import ratio_of_sums
+
 from .agents import knobs
 from .rules import PigParams
 
@@ -71,7 +72,7 @@ def expected_turn(params: PigParams, h: int) -> Fraction:
 def rows(params: PigParams) -> list:
     """The identities as table rows (exact values; ``sim_key`` names the
     simulated metric a row can be checked against)."""
-    from ..identities import Row
+    from gamelab.core.figures import Row
 
     h = knobs(params).hold_at
     banked, busted = hold_at_turn(params, h)
@@ -84,7 +85,7 @@ def rows(params: PigParams) -> list:
     ]
 
 
-def simulated(params: PigParams, frames: dict) -> dict:
+def simulated(params: PigParams, frames: dict, extra: dict) -> dict:
     """① and ② measured on runner frames (any player counts, pooled; each
     deal of each frame is a cluster): ``bust_rate`` = busts / rolls,
     ``scoring_mean`` = pips / scoring rolls."""

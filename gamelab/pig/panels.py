@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..stats import Estimate, mean_interval, ratio_of_sums
+from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
+from gamelab.stats.tables import percent_rows
 
 
 def _mean_by_deal(frame: pd.DataFrame, column: str, how: str = "mean") -> Estimate:
@@ -40,12 +41,10 @@ def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
         ("lead changes per game", _mean_by_deal(frame, "lead_changes", "first")),
         ("winner's score", _mean_by_deal(frame[frame["rank"] == 1], "score")),
     ]
-    from .. import format as fmt
-
     table = pd.DataFrame(
         [{"measure": label, "value": e.value, "low": e.low, "high": e.high, "n": e.n} for label, e in rows]
     )
-    return fmt.percent_rows(table, ("bust rate per roll", "games ended by the turn cap"))
+    return percent_rows(table, ("bust rate per roll", "games ended by the turn cap"))
 
 
 def panel_extras(frame: pd.DataFrame, params) -> list:

@@ -1,6 +1,6 @@
 """Pig playtest records: validation, replay as a batch of one, the ledger.
 
-A record (contract: ``shared/playtest-format.md``, Pig's section in
+A record (contract: ``docs/playtest-format.md``, Pig's section in
 ``docs/adding-a-game.md``) lists the turns in play order, each as the faces
 rolled and whether the player held::
 
@@ -24,10 +24,11 @@ import numpy as np
 import pandas as pd
 from pydantic import Field, StrictStr
 
-from ..errors import GamelabError, RecordError, short
-from ..params import from_mapping
-from ..playtest import check_names, check_record
-from ..schemas import MAX_SEATS, Name, RecordBase
+from gamelab.core.errors import GamelabError, RecordError, short
+from gamelab.core.params import from_mapping
+from gamelab.core.records import check_names, check_record
+from gamelab.core.schemas import MAX_SEATS, Name, RecordBase
+
 from . import engine
 from .rules import PigParams, params_for_variant
 from .state import HOLD, ROLL, Chance

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import ParamError
-from ..params import Params, from_mapping, param
+from gamelab.core.errors import ParamError
+from gamelab.core.params import Params, param, variant_maker
 
 __all__ = [
     "PigParams",
@@ -28,7 +28,7 @@ PLAYERS = (2, 6)
 
 VARIANTS = ("standard", "quick", "ten_to_hold")
 
-_VARIANT_CHANGES = {
+VARIANT_CHANGES = {
     "standard": {},
     "quick": {"target": 50, "max_turns": 25},
     "ten_to_hold": {"hold_minimum": 10},
@@ -93,8 +93,5 @@ def max_steps(params: PigParams, n_players: int) -> int:
     return max_rolls(params, n_players) + n_players * params.max_turns
 
 
-def params_for_variant(name: str = "standard", **overrides) -> PigParams:
-    """A named variant (``docs/rules-pig.md``), then single overrides on top."""
-    if name not in _VARIANT_CHANGES:
-        raise ParamError(f"variant {name!r} is unknown: expected one of {', '.join(VARIANTS)}")
-    return from_mapping(PigParams, {**_VARIANT_CHANGES[name], **overrides}, source=f"variant {name}")
+#: ``params_for_variant(name, **overrides)``: a named variant (``docs/rules-pig.md``), then single overrides on top
+params_for_variant = variant_maker(PigParams, VARIANT_CHANGES)

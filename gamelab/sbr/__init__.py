@@ -1,4 +1,4 @@
-"""STEEL BALL RUN: CONTINENTAL SPIN (rulebook shared/seeds/000_dd784b01c1fe9a1b.txt).
+"""STEEL BALL RUN: CONTINENTAL SPIN (the rules as implemented: docs/rules-sbr.md).
 
 rules (parameters, board, variants) <- reference (plain one-game spec)
 <- state (batch types) <- engine (batch arrays: legality, turn, movement,

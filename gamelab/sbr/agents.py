@@ -30,7 +30,8 @@ import dataclasses
 
 import numpy as np
 
-from ..errors import GamelabError
+from gamelab.core.errors import GamelabError
+
 from . import engine
 from .greedy import greedy_policy, greedy_values, seal_choice, value_table
 from .knobs import AgentParams, knobs

@@ -1,9 +1,10 @@
 """STEEL BALL RUN appendix A beside our simulation (``docs/agents.md``).
 
-``measure(claims)`` plays ``n_games`` deals per player count with the greedy
+:func:`runs` asks for ``n_games`` deals per player count with the greedy
 agent on every seat (the rulebook's "deterministic greedy, full information"
-AI; ours has our objective) and puts, beside every published cell, our value
-with a 95 % interval and whether the published value lies inside.
+AI; ours has our objective); the shared layer plays them and :func:`audit`
+puts, beside every published cell, our value with a 95 % interval and
+whether the published value lies inside.  Pure: this module plays nothing.
 
 All-greedy play is deterministic given the deal, so rotating seats would
 replay each deal identically: the runner plays a one-agent lineup once per
@@ -29,42 +30,44 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import runner, stats
-from ..executors import make_executor, run_all
-from . import sim
+from gamelab import stats
+from gamelab.core.contract import Run
 
 BLOCK = 300  # the rulebook's games per row
 BOOT = 400  # bootstrap replicates
 MEDIAN_SE = 1.2533  # sqrt(pi / 2): the median's standard error over the mean's, normal samples
 
 
-def play_deals(chunk) -> dict:
-    """One chunk's deals, each played once (top level: picklable for workers)."""
-    out = sim.play(chunk.params, list(chunk.lineup), chunk.n_deals, chunk.n_players, chunk.seed_seq())
-    return {k: np.asarray(v) for k, v in out.items()}
+#: the per-game columns of the runner's table (the others are per seat)
+PER_GAME = ("seal_triggers", "lead_changes", "game_length")
+#: the columns appendix A is measured from
+MEASURED = (
+    "score",
+    "finished",
+    "final_square",
+    "arrival_beat",
+    "relics",
+    "spin_spent",
+    "seals_placed",
+    "seal_triggers",
+)
 
 
-def simulate_counts(
-    counts, *, n_games: int, seed: int, params=None, workers: int = 1, progress=None, chunk_deals: int | None = None
-) -> dict:
-    """{n_players: dict of stacked arrays} for ``n_games`` deals each (the
-    same deals as ``runner.simulate`` with this seed: a one-agent lineup is
-    played once per deal)."""
-    chunks, owner = [], []
-    for P in counts:
-        cs = runner.plan(
-            "sbr", n_games=n_games, seed=seed, params=params, lineup=["greedy"] * P, chunk_deals=chunk_deals
-        )
-        chunks += cs
-        owner += [P] * len(cs)
-    results = run_all(
-        make_executor(workers), play_deals, chunks, progress=progress, weights=[c.n_deals for c in chunks], unit="game"
-    )
+def arrays(frame: pd.DataFrame, n_players: int) -> dict:
+    """The runner's table of a one-agent run (one row per seat, game after
+    game) back as arrays: (G, P) per seat, (G,) per game."""
     out = {}
-    for P in counts:
-        parts = [r for r, o in zip(results, owner) if o == P]
-        out[P] = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    for col in MEASURED:
+        a = frame[col].to_numpy().reshape(-1, n_players)
+        out[col] = a[:, 0] if col in PER_GAME else a
     return out
+
+
+def runs(rows: pd.DataFrame, n_games: int, seed: int) -> dict:
+    """The runs appendix A's rows need: the greedy agent on every seat
+    (the rulebook's AI), at least 300 deals per player count."""
+    counts = sorted({int(r.split()[0]) for r in rows["row"]})
+    return {P: Run(n_players=P, n_games=max(n_games, BLOCK), seed=seed, lineup=("greedy",) * P) for P in counts}
 
 
 def _per_game(d: dict) -> dict:
@@ -161,34 +164,22 @@ def cell_table(d: dict, rng) -> dict:
     return out
 
 
-def measure(
-    claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, workers: int = 1, progress=None, params=None
-) -> pd.DataFrame:
-    """The SBR rows of ``claims`` with ``ours``, ``low``, ``high``, ``n``,
+def audit(rows: pd.DataFrame, exact: pd.DataFrame | None, frames: dict, seed: int) -> pd.DataFrame:
+    """The SBR rows of the claims with ``ours``, ``low``, ``high``, ``n``,
     ``inside``, ``low300``, ``high300``, ``inside300``, ``se``, ``se300``,
-    ``residual`` and ``note``: the
-    rules-decided rows (``quantity`` set) exactly from :mod:`gamelab.sbr.exact`,
-    the appendix A rows from simulation."""
-    from ..claims import exact_audit, is_exact
-    from .exact import exact_claims
-
-    rows = claims[claims["game"] == "sbr"].reset_index(drop=True)
-    exact = is_exact(rows)
-    parts = []
-    if exact.any():
-        parts.append(exact_audit(rows[exact], exact_claims(params)))
-    if (~exact).any():
-        parts.append(
-            _simulated(rows[~exact], n_games=n_games, seed=seed, workers=workers, progress=progress, params=params)
-        )
+    ``residual`` and ``note``: ``exact`` holds the rules-decided rows already
+    audited (:func:`gamelab.rulebook.claims.exact_audit`), the appendix A rows
+    are measured from ``frames`` (:func:`runs`' tables)."""
+    parts = [] if exact is None else [exact]
+    simulated = rows if exact is None else rows.drop(exact.index)
+    if len(simulated):
+        parts.append(_simulated(simulated, frames, seed))
     return pd.concat(parts).sort_index().reset_index(drop=True)
 
 
-def _simulated(rows, *, n_games, seed, workers, progress, params) -> pd.DataFrame:
+def _simulated(rows, frames: dict, seed: int) -> pd.DataFrame:
     counts = sorted({int(r.split()[0]) for r in rows["row"]})
-    sims = simulate_counts(
-        counts, n_games=max(n_games, BLOCK), seed=seed, params=params, workers=workers, progress=progress
-    )
+    sims = {P: arrays(frames[P], P) for P in counts}
     rng = np.random.default_rng(seed)
     cells = {P: cell_table(sims[P], rng) for P in counts}
     got = [cells[int(r.row.split()[0])][r.column] for r in rows.itertuples()]

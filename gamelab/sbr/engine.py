@@ -1,6 +1,6 @@
 """STEEL BALL RUN batch engine: G games at once as numpy arrays.
 
-The engine contract (:mod:`gamelab.contract`; all pure unless ``inplace=True``;
+The engine contract (:mod:`gamelab.core.contract`; all pure unless ``inplace=True``;
 no printing, no random draws but ``draw_chance`` and ``random_actions`` from
 the caller's generator):
 
@@ -338,7 +338,7 @@ def play(
 
 def _lead(params, st, n_players, leader, changes):
     """Design metric, not a rule: lead changes by points so far (segment + relic)."""
-    from ..metrics import sole_leader_step
+    from gamelab.stats.leads import sole_leader_step
 
     pts = (st.seg_points + st.relic_pts).reshape(st.pos.shape[0], n_players, -1).sum(axis=2)
     return sole_leader_step(pts, leader, changes)

@@ -56,6 +56,9 @@ def _board(params: SbrParams) -> dict:
         for t in ("curve", "rock", "river", "relic", "town"):
             out[f"{t}s_in_segment_{seg}"] = int(stats.loc[seg, t])
     out["segments_with_rocks"] = int((stats.drop("all")["rock"] > 0).sum())
+    # 4.3 "城镇 … 都在赛段后段": towns on the back half of their segment (squares 6-10 of 10)
+    seg_len = params.length / max(1, len(stats.index) - 1)
+    out["towns_in_back_half"] = sum(1 for s in terrain_squares(params, TOWN) if (s - 1) % seg_len >= seg_len / 2)
     out["squares_per_relic"] = params.length / len(relics) if relics else float("nan")
     out["segment_length"] = params.length / max(1, len(stats.index) - 1)
     out["length"] = params.length
@@ -75,6 +78,8 @@ def _components(params: SbrParams) -> dict:
         "reach_min": min(v for v, n in enumerate(params.card_counts, 1) if n),
         "mean_card": float(mean_card(params)),
         "relic_cards": sum(params.relic_counts),
+        # 3.1 "3 种 2 分": the kinds of relic worth 2 points
+        "relic_kinds_worth_2": sum(1 for n, pts in zip(params.relic_counts, params.relic_points) if n and pts == 2),
         "min_players": params.min_players,
         "max_players": params.max_players,
         "score_cells": (params.beats // params.beats_per_segment) * params.max_players * params.riders_per_player,
@@ -109,6 +114,7 @@ PARTS = (
     Part(exact_engine.spin_figures, ENGINE),
     Part(exact_engine.seal_figures, ENGINE),
     Part(exact_engine.set_up_figures, ENGINE),
+    Part(exact_engine.variant_figures, ENGINE),
     Part(exact_game.game_figures, ENGINE),
     Part(exact_game.point_figures, ENGINE),
     Part(exact_game.order_figures, ENGINE),

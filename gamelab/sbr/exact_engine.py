@@ -310,3 +310,30 @@ def set_up_figures(params: SbrParams) -> dict:
         out[f"drive_cards_{P}p"] = int(st.deck.shape[1] * st.deck.shape[2])
     out["seals_per_player"] = int(st.seals_left[0, 0])
     return out
+
+
+def variant_figures(params: SbrParams) -> dict:
+    """9.3 (seals ahead) and 9.5 (two riders a player), through the engine
+    under each variant's own rule changes (:func:`params_for_variant`)."""
+    from .rules import params_for_variant
+
+    out: dict = {}
+    if params.max_players * params.riders_per_player < 4 or params.min_players > 4:  # the scripts seat four riders
+        return out
+    ahead = params_for_variant("forward_seals")
+    fp = params.replace(**{k: getattr(ahead, k) for k in ("seal_direction", "seal_owner_bonus", "spin_cap")})
+    q = _free_run(fp)
+    free = ask(fp, table(fp, 1, 4, pos=q - 1), N_VALUES)
+    own = ask(fp, _sealed(fp, q, owner=0, pos=q - 1), N_VALUES)
+    hit = ask(fp, _sealed(fp, q, owner=1, pos=q - 1), N_VALUES)
+    out["forward_own_bonus"] = int(own["stop"][0] - free["stop"][0])
+    out["forward_seal_penalty"] = int(free["stop"][0] - hit["stop"][0])
+    out["forward_seal_range"] = _largest(engine.legal_for(fp, table(fp, 1, 4, pos=20), np.zeros(1, np.intp)).seal[0])
+    out["forward_spin_cap"] = spin_figures(fp)["spin_cap"]
+    dual = params_for_variant("dual")
+    dp = params.replace(riders_per_player=dual.riders_per_player, min_players=2, max_players=2)
+    st = engine.init(dp, 1, 2, engine.draw_chance(dp, 1, 2, np.random.default_rng(0)))
+    out["dual_riders_2p"] = int(st.pos.shape[1])
+    out["dual_seals_per_rider"] = int(st.seals_left[0, 0])
+    out["dual_cards_per_rider"] = int(st.deck.shape[2])
+    return out

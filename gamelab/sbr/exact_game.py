@@ -5,6 +5,7 @@ through the module attributes ``engine`` and ``record``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -35,7 +36,7 @@ def scripted_game(params, n_players, seal_each_segment=False) -> dict:
     ch = _chance(params, 1, R)
     st = engine.init(params, 1, n_players, ch)
     t = dict(deck=st.deck.shape[2], drawn0=int(st.drawn[0, 0]), hand0=int(st.hand[0, 0].sum()), ends=[], empty=[])
-    t["from_hand"], sealed, sealed_in, scored = 0, False, set(), 0
+    t["from_hand"], sealed, sealed_in, scored, beats_over = 0, False, set(), 0, 0
     while not engine.done(params, st)[0]:
         lg = engine.legal(params, st)
         rider, seal = int(engine.to_move(st)[0]), 0
@@ -47,7 +48,9 @@ def scripted_game(params, n_players, seal_each_segment=False) -> dict:
         st, ev = engine.step(params, st, actions(1, card, seal=seal), ch, inplace=True)
         if rider == 0 and ev["acted"][0] and int(st.drawn[0, 0]) == drawn:
             t["from_hand"] += 1
+            t.setdefault("first_from_hand", beats_over + 1)
         if ev["beat_over"]:
+            beats_over += 1
             if int(st.drawn[0, 0]) == t["deck"]:
                 t["empty"].append(st.beat)
             if int(st.seg_points.sum()) > scored:
@@ -81,6 +84,8 @@ def game_figures(params: SbrParams) -> dict:
         "hand_size": t["hand0"],
         "deck_after_deal": t["deck"] - t["drawn0"],
         "deck_runs_out": t["empty"][0] if t["empty"] else 0,
+        # FAQ Q14 "从第 15 拍起牌堆就空了": the first beat that starts with nothing left to draw
+        "deck_empty_from_beat": t.get("first_from_hand", 0),
         "beats_from_hand": t["from_hand"],
         "cards_left_in_hand": t["hand_end"],
         "segments_with_a_seal": t["sealed_segments"],
@@ -210,7 +215,11 @@ def example_figures(params: SbrParams) -> dict:
     replay leaves the riders (the rulebook's own seat order: 乔尼, 杰洛,
     迪亚哥, 露西 = seats 1-4)."""
     rec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    params = SbrParams().replace(**rec.get("params", {}))  # the example is played by its own record's rules
+    # the example is played by its own record's rules, with the rules asked about changed on top
+    # (so that under new rules its sentences show what the same plays would give)
+    rules = {f.name for f in dataclasses.fields(SbrParams)}  # not the agents' knobs a profile may carry
+    rec = rec | {"params": {**rec.get("params", {}), **{k: v for k, v in params.changed().items() if k in rules}}}
+    params = SbrParams().replace(**rec["params"])
     rec = _filled(params, rec)
     replays = _replays(rec)
     out = {}

@@ -1,7 +1,7 @@
-"""STEEL BALL RUN's record for the shared layer (:class:`gamelab.contract.Game`).
+"""STEEL BALL RUN's record for the shared layer (:class:`gamelab.core.contract.Game`).
 
 Everything the runner, sweeps, reports, notebooks, bench and conformance
-tests know of the game; :mod:`gamelab.registry` finds ``GAME`` here.
+tests know of the game; :mod:`gamelab.core.registry` finds ``GAME`` here.
 """
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from .. import contract
-from ..params import specs
+from gamelab.core import contract
+from gamelab.core.params import specs
+from gamelab.sbr import diagnostics as game_metrics
+
 from . import agents, claims, engine, exact, identities, panels, record, reference, rules, sim
-from . import metrics as game_metrics
 
 _EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "playtests"
 
@@ -38,20 +39,22 @@ GAME = contract.Game(
     players=sim.PLAYERS,
     rules=rules.SbrParams,
     knobs=agents.AgentParams,
-    variants=rules.VARIANTS,
-    params_for_variant=rules.params_for_variant,
     engine=engine,
     reference=reference,
     agents=tuple(agents.POLICIES),
-    skill_ladder=("random", "greedy", "lookahead", "deep"),
-    skill_players=2,  # deep on a 4-player table plays about 4 games a second
-    strong_agent="lookahead",  # the cross-model check: lookahead on every seat (deep is too slow for a report)
-    default_lineup=sim.default_lineup,
     controller=agents.controller,
     play=sim.play,
+    record=contract.RecordFormat(
+        replay=record.replay, tables=record.tables, examples=tuple(sorted(_EXAMPLES.glob("sbr_*.json")))
+    ),
+    variants=rules.VARIANT_CHANGES,
+    default_agent="greedy",
+    skill=contract.SkillSettings(
+        ladder=("random", "greedy", "lookahead", "deep"),
+        players=2,  # deep on a 4-player table plays about 4 games a second
+        strong_agent="lookahead",  # the cross-model check: lookahead on every seat (deep is too slow for a report)
+    ),
     bench=contract.Bench(
-        agent_lineup=sim.default_lineup,
-        random_lineup=sim.random_lineup,
         random_batch=sim.random_batch,
         agent_target=10_000,
         extra_lineups={
@@ -63,17 +66,16 @@ GAME = contract.Game(
         },
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
-    record=contract.RecordFormat(
-        replay=record.replay, tables=record.tables, examples=tuple(sorted(_EXAMPLES.glob("sbr_*.json")))
+    identities=contract.Identities(rows=identities.rows, simulated=identities.simulated, needs=identities.needs),
+    claims=contract.Claims(exact_claims=exact.exact_claims, runs=claims.runs, audit=claims.audit),
+    report=contract.ReportSettings(
+        players=sim.REPORT_PLAYERS,
+        groups=sim.REPORT_GROUPS,
+        assumptions=sim.ASSUMPTIONS,
+        errata_heading="STEEL BALL RUN",
     ),
-    identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
-    claims=contract.Claims(measure=claims.measure, exact_claims=exact.exact_claims),
     derived=sim.DERIVED,
     metrics=game_metrics.METRICS,
-    report_players=sim.REPORT_PLAYERS,
-    report_groups=sim.REPORT_GROUPS,
-    assumptions=sim.ASSUMPTIONS,
     chunk_deals=sim.CHUNK_DEALS,
-    errata_heading="STEEL BALL RUN",
     max_steps=MAX_STEPS,
 )

@@ -3,7 +3,7 @@ statistics of section 4.3, as exact functions of the rule parameters.
 
 Nothing here simulates: counts come from the board, pools from the point
 tables, averages from the deck.  The simulated side (terrain tax actually
-paid, mean card actually played) is joined by :mod:`gamelab.identities`.
+paid, mean card actually played) is joined by :mod:`gamelab.rulebook.identities`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pandas as pd
+
+from gamelab.core.contract import Run
 
 from .rules import CURVE, FINISH, RIVER, ROCK, STRAIGHT, TOWN, SbrParams, parse_code
 
@@ -102,7 +104,7 @@ def cards_left_in_hand(params: SbrParams) -> int:
 
 def rows(params: SbrParams) -> list:
     """Appendix B's identities and section 4.3's map statistics as rows."""
-    from ..identities import Row
+    from gamelab.core.figures import Row
 
     stats = map_statistics(params).set_index("segment")
     whole = stats.loc["all"]
@@ -162,18 +164,40 @@ def rows(params: SbrParams) -> list:
     return out
 
 
-def simulated(params: SbrParams, frames: dict) -> dict:
+TAX_AGENTS = ("greedy", "random")  # identity ②'s tax is measured under each on every seat
+
+
+def _tax_frame(frames: dict) -> tuple[int, pd.DataFrame]:
+    """The frame identities ② and ⑤ are measured in: 4 players, or the only count."""
+    players = 4 if 4 in frames else next(iter(frames))
+    return players, frames[players]
+
+
+def needs(params: SbrParams, frames: dict) -> dict:
+    """The runs :func:`simulated` needs besides ``frames``: each agent of
+    :data:`TAX_AGENTS` on every seat, at the measured frame's size and player
+    count, when that frame has fewer games with the agent seated."""
+    from .agents import AgentParams
+
+    players, frame = _tax_frame(frames)
+    n = min(int(frame["game"].nunique()), 20_000)
+    sim_params = params if isinstance(params, AgentParams) else AgentParams(**params.as_dict())
+    out = {}
+    for agent in TAX_AGENTS:
+        if frame.loc[frame["agent"] == agent, "game"].nunique() < n:
+            out[agent] = Run(n_players=players, n_games=n, seed=0, lineup=(agent,) * players, params=sim_params)
+    return out
+
+
+def simulated(params: SbrParams, frames: dict, extra: dict) -> dict:
     """Identity ② and ⑤ as measured (game means, t intervals: the riders of a
     game are not independent): terrain tax per rider and the mean card played
     in the 4-player frame (or the only one), and identity ②'s tax under the
-    greedy and under the random agent (each simulated at that frame's size
-    and player count when the frame has no such seats)."""
-    from .. import runner
-    from ..stats import mean_interval
-    from .agents import AgentParams
+    greedy and under the random agent (each from its own run, :func:`needs`,
+    when the frame has too few games with it seated)."""
+    from gamelab.stats.intervals import mean_interval
 
-    players = 4 if 4 in frames else next(iter(frames))
-    frame = frames[players]
+    players, frame = _tax_frame(frames)
 
     def tax_of(f):
         return mean_interval(f.groupby("game")["terrain_tax"].mean().astype(float))
@@ -183,13 +207,7 @@ def simulated(params: SbrParams, frames: dict) -> dict:
         "terrain_tax": tax_of(frame),
         "mean_card_played": mean_interval((g["card_sum"].sum() / g["cards_played"].sum()).astype(float)),
     }
-    n = min(int(frame["game"].nunique()), 20_000)
-    sim_params = params if isinstance(params, AgentParams) else AgentParams(**params.as_dict())
-    for agent in ("greedy", "random"):
-        mine = frame[frame["agent"] == agent]
-        if mine["game"].nunique() < n:
-            mine = runner.simulate(
-                "sbr", n_games=n, seed=0, n_players=players, params=sim_params, lineup=[agent] * players, progress=False
-            )
+    for agent in TAX_AGENTS:
+        mine = extra[agent] if agent in extra else frame[frame["agent"] == agent]
         out[f"terrain_tax_{agent}"] = tax_of(mine)
     return out

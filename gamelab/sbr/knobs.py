@@ -11,7 +11,8 @@ from __future__ import annotations
 import dataclasses
 from functools import lru_cache
 
-from ..params import param
+from gamelab.core.params import param
+
 from .rules import SbrParams
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.stats.tables import percent_rows
+
 
 def panel_table(frame):
     """What a designer watches besides win rates, with 95 % intervals (per
@@ -18,7 +20,7 @@ def panel_table(frame):
     score's parts, relics, spin, seals, terrain tax."""
     import pandas as pd
 
-    from ..stats import mean_interval
+    from gamelab.stats.intervals import mean_interval
 
     per_game = frame.groupby("game")
     rows = [
@@ -41,9 +43,7 @@ def panel_table(frame):
     for label, series in rows:
         e = mean_interval(series.astype(float))
         out.append({"measure": label, "value": e.value, "low": e.low, "high": e.high})
-    from .. import format as fmt
-
-    return fmt.percent_rows(pd.DataFrame(out), ("riders reaching square 60",))
+    return percent_rows(pd.DataFrame(out), ("riders reaching square 60",))
 
 
 def finish_squares(frame):

@@ -1,4 +1,4 @@
-"""STEEL BALL RUN playtest records (shared/playtest-format.md, SBR part).
+"""STEEL BALL RUN playtest records (docs/playtest-format.md, SBR part).
 
 A record gives the cards played, not the hands: each rider starts holding his
 whole deck (four of each value) with nothing left to draw, so the engine's own
@@ -21,10 +21,11 @@ import numpy as np
 import pandas as pd
 from pydantic import Field, StrictStr
 
-from ..errors import GamelabError, ParamError, RecordError, short
-from ..params import from_mapping
-from ..playtest import check_names, check_record
-from ..schemas import MAX_SEATS, Name, RecordBase
+from gamelab.core.errors import GamelabError, ParamError, RecordError, short
+from gamelab.core.params import from_mapping
+from gamelab.core.records import check_names, check_record
+from gamelab.core.schemas import MAX_SEATS, Name, RecordBase
+
 from . import engine
 from .rules import N_VALUES, RELIC_TYPES, SKULL, VARIANTS, SbrParams, check_players, params_for_variant
 from .state import UNKNOWN, Actions

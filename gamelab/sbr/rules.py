@@ -1,6 +1,6 @@
 """STEEL BALL RUN: CONTINENTAL SPIN: every rule number, the board, the variants.
 
-Section numbers refer to the rulebook (shared/seeds/000_dd784b01c1fe9a1b.txt).
+Section numbers refer to the rulebook (its sections as docs/rules-sbr.md lists them).
 Every reading of an unclear sentence is a parameter here with the most
 natural default; ``docs/rules-sbr.md`` lists them with what each changes.
 """
@@ -11,8 +11,8 @@ import dataclasses
 
 import numpy as np
 
-from ..errors import ParamError
-from ..params import Params, from_mapping, param
+from gamelab.core.errors import ParamError
+from gamelab.core.params import Params, param, variant_maker
 
 # Terrain codes (section 4.2).  A relic square is a flag on top of its terrain;
 # the rulebook's relic squares are straights ("relic" = "straight+relic").
@@ -205,16 +205,15 @@ def n_riders(params: SbrParams, n_players: int) -> int:
     return n_players * params.riders_per_player
 
 
-def params_for_variant(name: str = "standard", **overrides) -> SbrParams:
-    """Parameters of a variant (section 9), then single overrides on top."""
-    base = {
-        "standard": {},
-        "short": dict(board=DEFAULT_BOARD[:39] + ("finish",), beats=12, final_points=(8, 5, 3, 1, 0)),
-        "no_relics": dict(board=tuple("straight" if c == "relic" else c for c in DEFAULT_BOARD)),
-        "forward_seals": dict(seal_direction="ahead", seal_owner_bonus=2, spin_cap=7),
-        "solo": dict(min_players=1, max_players=1),
-        "dual": dict(riders_per_player=2, min_players=2, max_players=2),
-    }
-    if name not in base:
-        raise ParamError(f"variant {name!r} is unknown: expected one of {', '.join(VARIANTS)}")
-    return from_mapping(SbrParams, {**base[name], **overrides}, source=f"variant {name}")
+#: the variants of section 9: name -> changes from the defaults
+VARIANT_CHANGES = {
+    "standard": {},
+    "short": dict(board=DEFAULT_BOARD[:39] + ("finish",), beats=12, final_points=(8, 5, 3, 1, 0)),
+    "no_relics": dict(board=tuple("straight" if c == "relic" else c for c in DEFAULT_BOARD)),
+    "forward_seals": dict(seal_direction="ahead", seal_owner_bonus=2, spin_cap=7),
+    "solo": dict(min_players=1, max_players=1),
+    "dual": dict(riders_per_player=2, min_players=2, max_players=2),
+}
+assert tuple(VARIANT_CHANGES) == VARIANTS
+#: ``params_for_variant(name, **overrides)``: a variant's parameters, then single overrides on top
+params_for_variant = variant_maker(SbrParams, VARIANT_CHANGES)

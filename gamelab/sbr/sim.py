@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..params import knob_value, specs
+from gamelab.core.params import knob_value, specs
+
 from . import agents, engine, kernel
 from .agents import POLICIES
 
@@ -77,7 +78,7 @@ def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
 
 def lead_changes(points) -> np.ndarray:
     """(G,) lead changes from the points after each beat ((beats, G, P), as engine.play counts them)."""
-    from ..metrics import sole_leader_step
+    from gamelab.stats.leads import sole_leader_step
 
     leader = np.full(points.shape[1], -1, np.int8)
     changes = np.zeros(points.shape[1], np.int16)

@@ -1,4 +1,4 @@
-"""STRAND: The Last Run (rulebook shared/seeds/004_fe1c54db522c7fe9.txt).
+"""STRAND: The Last Run (the rules as implemented: docs/rules-strand.md).
 
 ``rules`` (parameters, variants) <- ``state`` (the batch state, the chance,
 action codes) <- ``engine`` (the game contract: chance, setup, pure steps,

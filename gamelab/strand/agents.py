@@ -22,7 +22,8 @@ import dataclasses
 
 import numpy as np
 
-from ..params import param
+from gamelab.core.params import param
+
 from .actions import lock_codes, porter_codes, power_codes
 from .arrays import uniform_choice
 from .rules import ROLES, StrandParams

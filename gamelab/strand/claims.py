@@ -1,8 +1,8 @@
 """STRAND's published simulation numbers (appendix B, FAQ Q10) beside ours.
 
-One :func:`gamelab.runner.simulate` per player count (default lineup: the
-style mix, roles "first_p", the negotiation + reneging model) serves every
-cell of that column.  A style's (role's) published value is the share of
+One run per player count (:func:`runs`; default lineup: the style mix,
+roles "first_p", the negotiation + reneging model), played by the shared
+layer, serves every cell of that column; this module plays nothing.  A style's (role's) published value is the share of
 games it won: its win shares summed over games / games, so a column sums to
 100 %.  Intervals are 95 % Student-t intervals over deals (the rotations of
 one deal are averaged first: they share the cards).  ``inside`` allows the
@@ -21,8 +21,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import runner
-from ..stats import Estimate, mean_interval
+from gamelab.core.contract import Run
+from gamelab.stats.intervals import Estimate, mean_interval, two_proportion
+
 from .sim import measures
 
 PLAYERS = (3, 4, 5, 6)
@@ -104,37 +105,30 @@ def _tolerance(row) -> float:
     return 0.05
 
 
-def measure(
-    claims: pd.DataFrame, *, n_games: int = 20000, seed: int = 0, workers: int = 1, progress=None, params=None
-) -> pd.DataFrame:
-    """The STRAND rows of ``claims`` with ``ours``, ``low``, ``high``, ``n``,
-    ``inside`` and ``note`` (the published row's own note moves to
-    ``claim_note``): the rules-decided rows (``quantity`` set) exactly from
-    :mod:`gamelab.strand.exact`, the others from simulation."""
-    from ..claims import exact_audit, is_exact
-    from .exact import exact_claims
+def runs(rows: pd.DataFrame, n_games: int, seed: int) -> dict:
+    """The runs the published simulation cells need: the default lineup at
+    every player count of appendix B."""
+    return {P: Run(n_players=P, n_games=n_games, seed=seed) for P in PLAYERS}
 
-    rows = claims[claims["game"] == "strand"].reset_index(drop=True)
-    exact = is_exact(rows)
+
+def audit(rows: pd.DataFrame, exact: pd.DataFrame | None, frames: dict, seed: int) -> pd.DataFrame:
+    """The STRAND rows of the claims with ``ours``, ``low``, ``high``, ``n``,
+    ``inside`` and ``note`` (the published row's own note moves to
+    ``claim_note``): ``exact`` holds the rules-decided rows already audited,
+    the others are measured from ``frames`` (:func:`runs`' tables)."""
     parts = []
-    if exact.any():
-        done = exact_audit(rows[exact], exact_claims(params))
-        parts.append(done.assign(claim_note=rows.loc[exact, "note"]))
-    if (~exact).any():
-        parts.append(
-            _simulated(
-                rows[~exact].copy(), n_games=n_games, seed=seed, workers=workers, progress=progress, params=params
-            )
-        )
+    if exact is not None:
+        parts.append(exact.assign(claim_note=rows.loc[exact.index, "note"]))
+    simulated = rows if exact is None else rows.drop(exact.index)
+    if len(simulated):
+        parts.append(_simulated(simulated.copy(), frames))
     return pd.concat(parts).sort_index().reset_index(drop=True)
 
 
-def _simulated(rows, *, n_games, seed, workers, progress, params) -> pd.DataFrame:
+def _simulated(rows, frames: dict) -> pd.DataFrame:
     found, se600 = {}, {}
     for P in PLAYERS:
-        frame = runner.simulate(
-            "strand", n_games=n_games, seed=seed, n_players=P, params=params, workers=workers, progress=progress
-        )
+        frame = frames[P]
         found.update(cells(frame, P))
         se600.update(published_se(frame, P))
     rows = rows.rename(columns={"note": "claim_note"})
@@ -194,39 +188,20 @@ CONCLUSIONS = (
 )
 
 
-def conclusions(
-    *,
-    n_games: int = 20000,
-    seed: int = 0,
-    workers: int = 1,
-    params=None,
-    frames: dict | None = None,
-    progress=None,
-    players: int | None = None,
-) -> pd.DataFrame:
-    """Each of appendix B's "strongest"/"weakest" statements tested against
-    the runner-up under our model: a two-proportion test of per-seat win
-    rates (``gamelab.stats.two_proportion``), difference with its 95 %
-    interval.  ``holds`` when the interval is on the claimed side of 0,
-    ``contradicted`` when it is on the other, else ``not resolved``;
-    ``players``: only the statements about that player count."""
-    from ..stats import two_proportion
+CONCLUSION_PLAYERS = tuple(sorted({c[0] for c in CONCLUSIONS}))
 
-    frames = dict(frames or {})
+
+def conclusions(frames: dict) -> pd.DataFrame:
+    """Each of appendix B's "strongest"/"weakest" statements about the
+    player counts in ``frames`` ({players: default-lineup table}), tested
+    against the runner-up under our model: a two-proportion test of per-seat
+    win rates (``gamelab.stats.two_proportion``), difference with its 95 %
+    interval.  ``holds`` when the interval is on the claimed side of 0,
+    ``contradicted`` when it is on the other, else ``not resolved``."""
     rows = []
     for count, by, who, side, words in CONCLUSIONS:
-        if players is not None and count != players:
-            continue
         if count not in frames:
-            frames[count] = runner.simulate(
-                "strand",
-                n_games=n_games,
-                seed=seed,
-                n_players=count,
-                params=params,
-                workers=workers,
-                progress=progress,
-            )
+            continue
         f = frames[count]
         g = f.groupby(by)["win"].agg(["sum", "size"])
         g = g[g.index != "none"]

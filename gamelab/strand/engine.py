@@ -1,6 +1,6 @@
 """STRAND batch engine: G games advanced together, rules as pure functions.
 
-The engine contract (``gamelab/contract.py``): :func:`draw_chance` (every
+The engine contract (``gamelab/core/contract.py``): :func:`draw_chance` (every
 random number of a batch, up front), :func:`init` (section 6.1),
 :func:`legal`, :func:`step`, :func:`done`, :func:`result`,
 :func:`random_actions`, :func:`is_legal`.  The state, the chance and the
@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ParamError
+from gamelab.core.errors import ParamError
+
 from .actions import (  # noqa: F401
     cargo_action,
     cargo_decode,

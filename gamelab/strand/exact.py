@@ -13,10 +13,13 @@ replayed by :func:`gamelab.strand.record.replay`).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import NamedTuple
 
 import numpy as np
+
+from gamelab.core.errors import GamelabError
 
 from . import exact_engine, record
 from .exact_engine import EXAMPLE, VALUES
@@ -67,9 +70,11 @@ def _components(p: StrandParams) -> dict:
 
 
 def _cargo(p: StrandParams) -> dict:
-    """The cargo distribution table of the components section."""
+    """The cargo distribution table of the components section, and the mean
+    node (appendix A ②: "结点（平均约 6 分）")."""
     total = sum(p.cargo_counts)
     out = {"cargo_value_total": sum(v * n for v, n in zip(VALUES, p.cargo_counts))}
+    out["node_mean"] = sum(p.node_values) / len(p.node_values)
     out["cargo_mean"] = out["cargo_value_total"] / total
     for v, n in zip(VALUES, p.cargo_counts):
         out |= {f"cargo_count_{v}": n, f"cargo_subtotal_{v}": v * n}
@@ -80,7 +85,13 @@ def example_figures(params: StrandParams) -> dict:
     """The worked 4-player example replayed: each round's scores and running
     totals, the nodes, the markers, the final table and the lessons drawn."""
     rec = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    ledger, observed = record.replay(rec)
+    # the record's own rules, with the rules asked about changed on top: the same plays under new rules
+    rules = {f.name for f in dataclasses.fields(StrandParams)}  # not the agents' knobs a profile may carry
+    rec = rec | {"params": {**rec.get("params", {}), **{k: v for k, v in params.changed().items() if k in rules}}}
+    try:
+        ledger, observed = record.replay(rec)
+    except GamelabError:  # plays the new rules refuse: no figure
+        return {}
     out = {}
     for r in ledger["rounds"]:
         k = r["round"]
@@ -100,6 +111,65 @@ def example_figures(params: StrandParams) -> dict:
     others = np.delete(cargo, mule, axis=1).max(axis=1)
     out["ex_mule_heaviest_rounds"] = int((cargo[:, mule] > others).sum())
     out |= _round5_with_a_one(rec)
+    out |= _mule_lessons(ledger)
+    out |= _dialogue(rec)
+    return out
+
+
+def _node(r) -> tuple[int, list]:
+    """A ledger round's node: its points and the players who took it (0, [] if nobody did)."""
+    return (r["node"]["points"], r["node"]["players"]) if isinstance(r["node"], dict) else (0, [])
+
+
+def _own_points(r, seat: int, names) -> int:
+    """What a seat scored in one round of a ledger, the node aside."""
+    points, players = _node(r)
+    return r["scores"][seat] - (points if names[seat] in players else 0)
+
+
+def _mule_lessons(ledger) -> dict:
+    """The lessons of "这局到底赢在哪": 老骡's rounds scored below the cargo he showed
+    (overweight or lone: "唯一一次吃亏"), the overweight ones alone, and his
+    full crossings in rounds 4-6 ("全额两次")."""
+    names, mule = ledger_names(ledger), 3
+    short = [r for r in ledger["rounds"] if _own_points(r, mule, names) < r["cargo"][mule]]
+    overweight = [r for r in short if r["status"][mule] == "team"]
+    full = [r for r in ledger["rounds"][3:6] if r["status"][mule] == "team" and r not in short]
+    return {
+        "ex_mule_short_rounds": len(short),
+        "ex_mule_overweight_rounds": len(overweight),
+        "ex_mule_full_rounds_4_6": len(full),
+    }
+
+
+def _what_if(rec, k: int, ropes: dict) -> tuple:
+    """Round ``k`` replayed with some ropes changed (the rounds before as played)."""
+    rounds = [dict(r) for r in rec["rounds"][:k]]
+    rounds[k - 1] = rounds[k - 1] | {"ropes": rounds[k - 1]["ropes"] | ropes}
+    ledger, _ = record.replay(rec | {"rounds": rounds})
+    return ledger["rounds"][-1], ledger_names(ledger)
+
+
+def _dialogue(rec) -> dict:
+    """The figures the players name in the example's bargaining, by replaying
+    the round with the ropes they propose."""
+    out = {}
+    # round 3, 阿巡 to 芙蕾: "我 2，你 5，凑 7" -- the pair crosses in full and takes the node
+    r, names = _what_if(rec, 3, {"阿巡": "芙蕾", "芙蕾": "阿巡", "小豆": "老骡", "老骡": "小豆"})
+    xun, fragile = names.index("阿巡"), names.index("芙蕾")
+    out["ex_r3_xun_fragile_sum"] = _own_points(r, xun, names) + _own_points(r, fragile, names)
+    points, players = _node(r)
+    out["ex_r3_xun_fragile_node"] = points if {"阿巡", "芙蕾"} <= set(players) else 0
+    # round 4, 老骡 to 芙蕾: "我 4 你 3，凑 7 拿 5 分"
+    r, names = _what_if(rec, 4, {"老骡": "芙蕾", "芙蕾": "老骡"})
+    points, players = _node(r)
+    out["ex_r4_mule_fragile_node"] = points if {"老骡", "芙蕾"} <= set(players) else 0
+    # round 7, of 老骡 and 芙蕾: "两人都是 3，和 6，同样能抢" -- their cargo as a team, in round 7 and in round 6
+    mule, fragile = names.index("老骡"), names.index("芙蕾")
+    r, names = _what_if(rec, 7, {"老骡": "芙蕾", "芙蕾": "老骡"})
+    out["ex_r7_mule_fragile_sum"] = _own_points(r, mule, names) + _own_points(r, fragile, names)
+    r, names = _what_if(rec, 6, {})
+    out["ex_r6_mule_fragile_sum"] = _own_points(r, mule, names) + _own_points(r, fragile, names)
     return out
 
 
@@ -130,6 +200,7 @@ PARTS = (
     Part(exact_engine.role_figures, ENGINE),
     Part(exact_engine.trust_figures, ENGINE),
     Part(exact_engine.variant_figures, ENGINE),
+    Part(exact_engine.rain_figures, ENGINE),
     Part(example_figures, RECORD),
 )
 

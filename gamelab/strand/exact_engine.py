@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from . import engine
-from .rules import StrandParams
+from .rules import RAIN_CARDS, StrandParams
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "playtests" / "strand_example.json"
 VALUES = (1, 2, 3, 4, 5)
@@ -25,14 +25,21 @@ STAY = -1
 NODE_SHARE, STAY_VALUE = 6.0, 1.2
 
 
-def play_round(params, cargo, ropes, *, roles=None, porter=None, power=None, lock=None, switch=None, state=None):
+def play_round(
+    params, cargo, ropes, *, roles=None, porter=None, power=None, lock=None, switch=None, state=None, rain=None
+):
     """One round in G games: ``cargo`` (G,P) values shown, ``ropes`` (G,P)
     the seat pointed at or STAY; optional (G,P) bool ``porter``, ``power``
     (veteran / engineer / musician), ``lock`` (bb: the seat in ``ropes`` is
-    locked), ``switch`` (fragile: seat or -1).  Returns (state, events)."""
+    locked), ``switch`` (fragile: seat or -1), ``rain`` (variant F: the
+    time-rain card of the round, a name of ``RAIN_CARDS``).  Returns (state, events)."""
     cargo, ropes = np.atleast_2d(cargo), np.atleast_2d(ropes)
     G, P = cargo.shape
-    ch = engine.replay_chance(params, G, P, roles=roles)
+    order = None
+    if rain is not None:
+        order = np.full((G, params.rounds), -1, np.int8)
+        order[:, 0] = RAIN_CARDS.index(rain)
+    ch = engine.replay_chance(params, G, P, roles=roles, rain_order=order)
     st = engine.init(params, G, P, ch) if state is None else state
     no = np.zeros((G, P), bool)
     target = np.where(ropes < 0, engine.stay_action(P), ropes)
@@ -257,4 +264,32 @@ def variant_figures(params: StrandParams) -> dict:
     for a in (0, 1, 2):
         win = _final(teams, [9 if s == a else 0 for s in range(6)], [0] * 6)["win"]
         out[f"team_seats_{a + 1}_{a + 4}"] = int(win[a + 3] > 0)
+    # "（4 人或 6 人）… 座位 1&4、2&5、3&6": the seat that wins with seat 1 at 4 players
+    win = _final(teams, [9, 0, 0, 0], [0] * 4)["win"]
+    out["team_mate_of_seat_1_4p"] = 1 + max((s for s in range(1, 4) if win[s] > 0), default=-1)
+    return out
+
+
+def rain_figures(params: StrandParams) -> dict:
+    """Variant F's time-rain cards through the engine: the round's card
+    changes the cargo (acid), the cap (static, tools), the markers (BT
+    tide), a team's points (crate) and the node (tower)."""
+    p = params.replace(time_rain=True)
+    out: dict[str, float] = {}
+    # seats 0+1 a team, seat 2 stays; acid: a 3 and a 1 shown
+    _, ev = play_round(p, [3, 1, 1], [1, 0, STAY], rain="acid")
+    own = ev["gained"][0] - ev["node_points"][0]
+    out["rain_acid_minus"], out["rain_acid_floor"] = int(3 - own[0]), int(own[1])
+    for card in ("static", "tools"):
+        pairs = list(itertools.product(VALUES, VALUES))
+        cargo = np.array([(a, b, 1) for a, b in pairs])
+        _, ev = play_round(p, cargo, np.tile([1, 0, STAY], (len(pairs), 1)), rain=card)
+        out[f"rain_{card}_cap"] = max(a + b for i, (a, b) in enumerate(pairs) if ev["full"][i, 0])
+    st, _ = play_round(p, [1, 1, 1], [1, 2, 0], rain="bt_tide")  # a cycle: everyone lone
+    out["rain_tide_markers"] = int(st.lone[0, 0])
+    _, ev = play_round(p, [1, 2, 1], [1, 0, STAY], rain="crate")
+    _, plain = play_round(params, [1, 2, 1], [1, 0, STAY])
+    out["rain_crate_bonus"] = int(ev["gained"][0, 0] - plain["gained"][0, 0])
+    _, ev = play_round(p, [1, 2, 1], [1, 0, STAY], rain="tower")
+    out["rain_tower_factor"] = float(ev["node_points"][0, 0] / max(1, plain["node_points"][0, 0]))
     return out

@@ -5,13 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from .. import contract
-from ..params import specs
+from gamelab.core import contract
+from gamelab.core.params import specs
+from gamelab.strand import diagnostics as game_metrics
+
 from . import claims, engine, exact, identities, panels, record, reference, sim
-from . import metrics as game_metrics
 from .agents import AgentParams
 from .controller import controller
-from .rules import PLAYERS, VARIANTS, StrandParams, params_for_variant
+from .rules import PLAYERS, VARIANT_CHANGES, StrandParams
 from .state import PHASES
 
 _DATA = Path(__file__).resolve().parents[2] / "data" / "playtests"
@@ -26,34 +27,40 @@ GAME = contract.Game(
     players=PLAYERS,
     rules=StrandParams,
     knobs=AgentParams,
-    variants=VARIANTS,
-    params_for_variant=params_for_variant,
     engine=engine,
     reference=reference,
     agents=sim.AGENTS,
-    default_lineup=sim.default_lineup,
     controller=controller,
     play=sim.play,
+    record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
+    variants=VARIANT_CHANGES,
+    lineup=sim.default_lineup,  # the style mix: a different style on every seat
     bench=contract.Bench(
-        agent_lineup=sim.default_lineup,
-        random_lineup=sim.random_lineup,
         random_batch=sim.random_batch,
         agent_target=50_000,
         # issue 20: best on every seat, a share of the style mix's games/s, at 200-game runs
         extra_lineups={"strong": (4, sim.strong_lineup, Fraction(1, 100))},
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
-    record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
+    explorers={"trust": panels.TRUST},
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
-    claims=contract.Claims(measure=claims.measure, exact_claims=exact.exact_claims, conclusions=claims.conclusions),
+    claims=contract.Claims(
+        exact_claims=exact.exact_claims,
+        runs=claims.runs,
+        audit=claims.audit,
+        conclusions=claims.conclusions,
+        conclusion_players=claims.CONCLUSION_PLAYERS,
+    ),
+    skill=contract.SkillSettings(ladder=sim.SKILL_LADDER, players=4),
+    report=contract.ReportSettings(
+        players=sim.REPORT_PLAYERS,
+        groups=sim.REPORT_GROUPS,
+        group_values={"style": tuple(map(str, sim.STYLE_NAMES)), "role": tuple(map(str, sim.ROLE_NAMES))},
+        assumptions=sim.ASSUMPTIONS,
+        errata_heading="STRAND",
+    ),
     derived=sim.DERIVED,
     metrics=game_metrics.METRICS,
-    skill_ladder=sim.SKILL_LADDER,
-    skill_players=4,
-    report_players=sim.REPORT_PLAYERS,
-    report_groups=sim.REPORT_GROUPS,
-    assumptions=sim.ASSUMPTIONS,
     chunk_deals=sim.CHUNK_DEALS,
-    errata_heading="STRAND",
     max_steps=int(MAX_ROUNDS) * len(PHASES) + STEP_SLACK,
 )

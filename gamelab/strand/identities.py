@@ -4,7 +4,7 @@ rule parameters: enumeration and combinatorics, no simulation.
 Each function takes a :class:`~gamelab.strand.rules.StrandParams` and returns
 numbers or a small DataFrame; :func:`identity_table` gathers them beside the
 rulebook's stated values.  The simulated column (from the runner) is joined
-by :func:`gamelab.identities.with_simulation`.
+by :func:`gamelab.rulebook.identities.with_simulation`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ..stats import Estimate
+from gamelab.stats.intervals import Estimate
+
 from .rules import StrandParams, half
 
 VALUES = (1, 2, 3, 4, 5)
@@ -212,7 +213,7 @@ def trust_price(params: StrandParams) -> pd.DataFrame:
 def rows(params: StrandParams, *, node_share: float | None = None, stay_value: float = RULEBOOK_STAY_VALUE) -> list:
     """Appendix A's identities as table rows (exact values; the simulated
     metric each row can be checked against is named in ``sim_key``)."""
-    from ..identities import Row, rounding
+    from gamelab.core.figures import Row, rounding
 
     out = [
         Row("①", "pairable rate, two random cards (with replacement)", 19 / 25, float(pairable_rate(params)), 1e-9),
@@ -342,11 +343,12 @@ def rows(params: StrandParams, *, node_share: float | None = None, stay_value: f
     return out
 
 
-def simulated(params: StrandParams, frames: dict) -> dict:
+def simulated(params: StrandParams, frames: dict, extra: dict) -> dict:
     """The simulated quantities the rows name (``sim_key``) from runner frames
     by player count: ``key@P`` for P players, plain ``key`` from the 4-player
     frame (or the only one)."""
-    from ..stats import mean_interval
+    from gamelab.stats.intervals import mean_interval
+
     from .sim import measures
 
     out = {}
@@ -380,18 +382,14 @@ def measured_thresholds(params: StrandParams, node: Estimate, stay: Estimate) ->
     return out
 
 
-def trust_table(*, n_games: int = 20_000, n_players: int = 4, seed: int = 0, params=None, frame=None) -> pd.DataFrame:
-    """② beside simulated play: per cargo value the threshold p* at the
-    rulebook's N and S and at the N and S the simulation measures, the
-    mutual-trust rate the style mix actually reaches (95 % interval), and
-    whether betting beats staying at that rate."""
-    from .. import runner
+def trust_table(frame: pd.DataFrame, params=None) -> pd.DataFrame:
+    """② beside simulated play (``frame``, a runner table played under
+    ``params``): per cargo value the threshold p* at the rulebook's N and S
+    and at the N and S the simulation measures, the mutual-trust rate the
+    style mix actually reaches (95 % interval), and whether betting beats
+    staying at that rate."""
     from .sim import measures
 
-    if frame is None:
-        frame = runner.simulate(
-            "strand", n_games=n_games, seed=seed, n_players=n_players, params=params, progress=False
-        )
     rules = params if params is not None else StrandParams()
     m = measures(frame)
     book = ev_threshold(rules).set_index("cargo")["p_star"]

@@ -1,15 +1,23 @@
 """STRAND's notebook panel parts: the diagnostics table beside the win
-rates (``GAME.panels``) and identity ②'s threshold panel.
+rates (``GAME.panels``) and identity ②'s explorer (``GAME.explorers``),
+declared here as pure functions and shown by the notebook layer::
 
-    from gamelab.strand.panels import EvThresholdPanel
-    EvThresholdPanel().show()
+    from gamelab import ExplorerPanel
+    ExplorerPanel("strand", "trust").show()
 """
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 import pandas as pd
 
-from .. import format as fmt
+from gamelab.core.contract import Explorer
+from gamelab.core.params import Params, param
+from gamelab.stats.tables import percent_rows
+
+from . import identities as ids
 from .sim import measures
 
 EV_LABELS = {
@@ -51,7 +59,7 @@ def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
         "node voided by a full tie (per round)",
         "node share of all points",
     )
-    return fmt.percent_rows(pd.DataFrame(out), rates)
+    return percent_rows(pd.DataFrame(out), rates)
 
 
 def panel_extras(frame: pd.DataFrame, params) -> list:
@@ -59,97 +67,90 @@ def panel_extras(frame: pd.DataFrame, params) -> list:
     return [panel_table(frame)]
 
 
-class EvThresholdPanel:
-    """STRAND identity ②: the trust threshold p* per cargo value and EV(p),
-    redrawn as N, L, S, the sum cap and the node values move."""
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TrustControls(Params):
+    """Identity ②'s own quantities, beside the rules (the explorer's sliders)."""
 
-    def __init__(self):
-        import ipywidgets as w
+    node_share_follows_nodes: bool = param(
+        True,
+        section="identity ②",
+        doc="N follows the node values: the rulebook's 6 scaled to their total (untick to set N by hand)",
+    )
+    node_share: float = param(
+        ids.RULEBOOK_NODE_SHARE, low=0.0, high=16.0, section="identity ②", doc="N: the mean node share a team adds"
+    )
+    stay_value: float = param(
+        ids.RULEBOOK_STAY_VALUE, low=0.0, high=5.0, section="identity ②", doc="S: what a stay is worth"
+    )
 
-        from ..params import specs
-        from ..widgets import param_widgets
-        from . import identities as ids
-        from .rules import StrandParams
 
-        self.ids, self.base = ids, StrandParams()
-        by_name = {s.name: s for s in specs(StrandParams)}
-        c = dict(continuous_update=False, style={"description_width": "initial"})
-        self.node_share = w.FloatSlider(
-            value=ids.RULEBOOK_NODE_SHARE, min=0, max=16, step=0.25, description="N (mean node share)", **c
-        )
-        self.stay_value = w.FloatSlider(
-            value=ids.RULEBOOK_STAY_VALUE, min=0, max=5, step=0.1, description="S (value of a stay)", **c
-        )
-        (self.lone,) = param_widgets(by_name["lone_penalty"], self.base.lone_penalty)
-        (self.cap,) = param_widgets(by_name["sum_cap"], self.base.sum_cap)
-        self.nodes = param_widgets(by_name["node_values"], self.base.node_values)
-        self.use_node_mean = w.Checkbox(value=False, description="N = mean of the node values")
-        self.out = w.Output()
-        self.table = None
-        for x in [self.node_share, self.stay_value, self.lone, self.cap, self.use_node_mean, *self.nodes]:
-            x.observe(self._changed, names="value")
+def trust_derived(rules, controls: TrustControls) -> dict:
+    """The controls the rules decide now: N, while it follows the node values."""
+    return {"node_share": ids.rulebook_node_share(rules)} if controls.node_share_follows_nodes else {}
 
-    def _changed(self, change):
-        self.update()
 
-    def params(self):
-        return self.base.replace(
-            lone_penalty=self.lone.value, sum_cap=self.cap.value, node_values=tuple(x.value for x in self.nodes)
-        )
+def _node_share(rules, controls: TrustControls) -> float:
+    return trust_derived(rules, controls).get("node_share", controls.node_share)
 
-    def n_value(self, params) -> float:
-        return (
-            (sum(params.node_values) / len(params.node_values)) if self.use_node_mean.value else self.node_share.value
-        )
 
-    def update(self):
-        import matplotlib.pyplot as plt
-        import numpy as np
-        from IPython.display import display
+def trust_threshold_table(rules, controls: TrustControls) -> pd.DataFrame:
+    """② per cargo value: mutual and lone results, p*, the chance a partner
+    fits under the sum cap and the partner values that do."""
+    table = ids.ev_threshold(rules, node_share=_node_share(rules, controls), stay_value=controls.stay_value)
+    table["pairable_partners"] = ids.pairable_table(rules)["partners"]
+    return table.drop(columns=["partners", "full_team"])
 
-        params = self.params()
-        n = self.n_value(params)
-        self.table = self.ids.ev_threshold(params, node_share=n, stay_value=self.stay_value.value)
-        self.table["pairable_partners"] = self.ids.pairable_table(params)["partners"]
-        p = np.linspace(0, 1, 101)
-        fig, ax = plt.subplots(figsize=(6, 3.6))
-        for v in self.ids.VALUES:
-            ax.plot(p * 100, self.ids.ev_curve(params, v, p, node_share=n), label=f"cargo {v}")
-        ax.axhline(self.stay_value.value, color="k", ls="--", lw=1, label="stay (S)")
-        ax.set_xlabel("trust rate p (%)")
-        ax.set_ylabel("EV of betting")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        plt.close(fig)
-        self.figure = fig
-        self.out.clear_output(wait=True)
-        with self.out:
-            display(
-                fmt.styler(
-                    self.table.drop(columns=["partners", "full_team"]),
-                    labels=EV_LABELS,
-                    percent=("p_star_with_cap", "fit"),
-                    caption="p* empty: the cargo cannot team in full under the sum cap",
-                )
-            )
-            display(fig)
 
-    def show(self):
-        import ipywidgets as w
-        from IPython.display import display
+def trust_figure(rules, controls: TrustControls):
+    """EV of betting against the trust rate, one line per cargo value, and the stay."""
+    import matplotlib.pyplot as plt
 
-        self.update()
-        display(
-            w.VBox(
-                [
-                    w.HBox(
-                        [
-                            w.VBox([self.node_share, self.use_node_mean, self.stay_value, self.lone, self.cap]),
-                            w.VBox(self.nodes),
-                        ]
-                    ),
-                    self.out,
-                ]
-            )
-        )
-        return self
+    n = _node_share(rules, controls)
+    p = np.linspace(0, 1, 101)
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for v in ids.VALUES:
+        ax.plot(p * 100, ids.ev_curve(rules, v, p, node_share=n), label=f"cargo {v}")
+    ax.axhline(controls.stay_value, color="k", ls="--", lw=1, label="stay (S)")
+    ax.set_xlabel("trust rate p (%)")
+    ax.set_ylabel("EV of betting")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
+
+
+TRUST_LABELS = {
+    **EV_LABELS,
+    "cargo": "cargo value",
+    "p_star_rulebook": "p* at the rulebook's N and S",
+    "p_star_measured_N_S": "p* at the N and S play shows",
+    "trust_reached": "trust reached in play",
+    "low": "low (95 %)",
+    "high": "high (95 %)",
+    "ropes": "ropes pointed",
+    "betting_beats_staying": "betting beats staying",
+}
+
+#: identity ② as a notebook explorer (``ExplorerPanel("strand", "trust")``)
+TRUST = Explorer(
+    title="Identity ②: when does betting on a rope beat staying?",
+    rules=("lone_penalty", "sum_cap", "node_values"),
+    controls=TrustControls,
+    table=trust_threshold_table,
+    figure=trust_figure,
+    derived=trust_derived,
+    labels=TRUST_LABELS,
+    percent=(
+        "p_star",
+        "p_star_with_cap",
+        "fit",
+        "p_star_rulebook",
+        "p_star_measured_N_S",
+        "trust_reached",
+        "low",
+        "high",
+    ),
+    caption="p* empty: the cargo cannot team in full under the sum cap",
+    simulated=lambda rules, frame: ids.trust_table(frame, rules),
+    sim_players=4,
+)

@@ -16,10 +16,11 @@ import numpy as np
 import pandas as pd
 from pydantic import Field, StrictStr
 
-from ..errors import GamelabError, RecordError, short
-from ..params import from_mapping
-from ..playtest import check_names, check_record
-from ..schemas import MAX_SEATS, PlayerEntry, RecordBase
+from gamelab.core.errors import GamelabError, RecordError, short
+from gamelab.core.params import from_mapping
+from gamelab.core.records import check_names, check_record
+from gamelab.core.schemas import MAX_SEATS, PlayerEntry, RecordBase
+
 from . import engine
 from .rules import RAIN_CARDS, ROLES, VARIANT_PLAYERS, StrandParams, params_for_variant, role_code
 

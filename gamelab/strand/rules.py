@@ -3,14 +3,14 @@
 Every number the rulebook fixes is a declared parameter (``StrandParams``);
 every place the rulebook can be read two ways is a parameter too, defaulting
 to the most natural reading (``docs/rules-strand.md`` lists them).  Section
-numbers refer to the rulebook (``shared/seeds/004_fe1c54db522c7fe9.txt``).
+numbers refer to the rulebook (its sections as docs/rules-strand.md lists them).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from ..params import ParamError, Params, from_mapping, param
+from gamelab.core.params import ParamError, Params, param, variant_maker
 
 __all__ = [
     "StrandParams",
@@ -220,7 +220,7 @@ def _time_rain(base):
     return {"time_rain": True}
 
 
-_VARIANT_CHANGES = {
+VARIANT_CHANGES = {
     "standard": _no_change,
     "short": _short,  # variant A
     "silent": _silent,  # variant B
@@ -234,11 +234,5 @@ _VARIANT_CHANGES = {
 VARIANT_PLAYERS = {"three_player": (3,), "six_player": (6,), "teams": TEAM_PLAYERS}
 
 
-def params_for_variant(name: str = "standard", **overrides) -> StrandParams:
-    """The rulebook's variant as parameters, then single overrides on top."""
-    if name not in _VARIANT_CHANGES:
-        raise ParamError(f"variant {name!r} is unknown: expected one of {', '.join(VARIANTS)}")
-    base = StrandParams()
-    changes = _VARIANT_CHANGES[name](base)
-    changes.update(overrides)
-    return from_mapping(StrandParams, changes, base=base, source=f"variant {name}")
+#: ``params_for_variant(name, **overrides)``: the rulebook's variant as parameters, then single overrides on top
+params_for_variant = variant_maker(StrandParams, VARIANT_CHANGES)

@@ -39,9 +39,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..metrics import sole_leader_step
-from ..params import knob_value
-from ..stats import Estimate, mean_interval, ratio_of_sums
+from gamelab.core.params import knob_value
+from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
+from gamelab.stats.leads import sole_leader_step
+
 from . import engine
 from .agents import knobs
 from .arrays import onehot

@@ -1,0 +1,5 @@
+"""The ``gamelab`` command."""
+
+from .commands import main
+
+__all__ = ["main"]

@@ -1,0 +1,494 @@
+"""The ``gamelab`` command line.
+
+Every subcommand turns a :class:`~gamelab.core.errors.GamelabError` into one line
+on stderr and exit status 2; output is built whole before it is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gamelab.cli import decide, models
+from gamelab.cli.common import (
+    GAMES_ARG,
+    PLAYERS,
+    PRECISION,
+    SEED,
+    WORKERS,
+    Parser,
+    bounded,
+    executor_for,
+    one_line,
+    scheduler_address,
+    write_table,
+)
+from gamelab.core.errors import GamelabError, short
+from gamelab.core.files import check_directory, check_output
+from gamelab.core.limits import MAX_GAMES, announce
+
+COMMAND_GROUPS = (decide, models)  # further command groups, each with add_commands(subparsers)
+
+
+def _cmd_replay(args) -> int:
+    from gamelab.core.files import dumps
+    from gamelab.rulebook import playtest
+
+    outputs = []
+    for path in args.files:
+        ledger = playtest.replay_file(path)
+        if args.json:
+            outputs.append(dumps(ledger, indent=2))
+        else:
+            outputs.append(f"== {path} ==\n{playtest.render(ledger)}")
+    print("\n\n".join(outputs))
+    return 0
+
+
+def _with_profile(path, game: str, params):
+    """``params`` under the profile file ``path`` (if any): its model knobs
+    where ``params`` left them at their defaults."""
+    if not path:
+        return params
+    from gamelab.models.profile import apply, load_profile
+
+    return apply(load_profile(path, game), params)
+
+
+def _cmd_simulate(args) -> int:
+    import pandas as pd
+
+    from gamelab import stats
+    from gamelab.core import registry
+    from gamelab.core.files import load_params
+    from gamelab.sim import runner, sweep
+    from gamelab.sim.store import ChunkStore
+
+    params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
+    if args.out:
+        check_output(args.out, (".csv", ".parquet"), "--out")
+    runner.resolve(args.game, params, args.lineup, args.players)  # refuse a bad lineup before any work
+    store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
+    check_directory(store.dir, "--cache-dir")
+    executor = executor_for(args.workers, args.scheduler)
+    # through the chunk store: a run interrupted (Ctrl-C, a closed lid) resumes where it stopped
+    run = sweep.run_cell(
+        args.game,
+        {},
+        n_games=args.games,
+        seed=args.seed,
+        base_params=params,
+        lineup=args.lineup,
+        n_players=args.players,
+        store=store,
+        executor=executor,
+    )
+    df = run.frame
+    groups = [g for g in registry.get(args.game).report.groups if g in df] or ["agent", "seat"]
+    lines = [
+        f"{args.game}: {df['game'].nunique()} games, {run.n_players} players, seed {args.seed} "
+        f"({store.computed} chunks simulated, {store.loaded} read from the cache)"
+    ]
+    with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
+        for by in dict.fromkeys(groups):
+            lines.append(f"\nWin rate by {by} (95% Wilson interval)\n" + stats.win_table(df, by).to_string(index=False))
+    if args.out:
+        lines.append(f"\nwrote {write_table(df, args.out)}")
+    print("\n".join(lines))
+    return 0
+
+
+def _cmd_sweep(args) -> int:
+    import pandas as pd
+
+    from gamelab.core import paths, registry
+    from gamelab.core.files import load_mapping
+    from gamelab.core.params import from_mapping
+    from gamelab.core.schemas import SweepSpec, parse
+    from gamelab.sim import sweep
+    from gamelab.sim.store import ChunkStore
+
+    spec = parse(SweepSpec, load_mapping(args.file, what="sweep file"), str(args.file))
+    game = registry.get(spec.game)
+    base = from_mapping(game.knobs, spec.params, source=f"{args.file}: params") if spec.params else None
+    profile = args.profile or spec.profile
+    if profile:
+        base = _with_profile(profile, game.name, base if base is not None else game.knobs())
+    out = args.out or spec.out
+    if out:
+        check_output(out, (".csv", ".parquet"), "--out" if args.out else f"{args.file}: out")
+    store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
+    check_directory(store.dir, "--cache-dir")
+    executor = executor_for(None, args.scheduler) if args.scheduler else None
+    grid = {k: list(v) for k, v in spec.grid.items()}
+    sweep.check_grid(
+        game.name, grid, base_params=base, lineup=spec.lineup, n_players=spec.n_players, source=str(args.file)
+    )
+    res = sweep.sweep(
+        game.name,
+        grid,
+        n_games=spec.n_games,
+        seed=spec.seed,
+        lineup=spec.lineup,
+        n_players=spec.n_players,
+        base_params=base,
+        baseline=spec.baseline,
+        precision=spec.precision,
+        max_games=spec.max_games,
+        chunk_deals=spec.chunk_deals,
+        store=store,
+        runs_dir=args.runs_dir,
+        executor=executor,
+        workers=args.workers or spec.workers or 1,
+    )
+    written = write_table(res.table, out or paths.runs_dir() / res.sweep_id / "table.csv")
+    wr = res.table.query("metric == 'win_rate' and by == 'agent'")
+    keys = list(grid)
+    with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
+        summary = wr[keys + ["group", "value", "low", "high", "games"]].to_string(index=False)
+    print(
+        f"sweep {res.sweep_id}: {len(res.cells)} cells ({res.resumed} read back finished), {res.computed} chunks "
+        f"simulated, {res.loaded} read from the cache\n\nWin rate by agent\n{summary}\n\nwrote {written}"
+    )
+    return 0
+
+
+def _cmd_identities(args) -> int:
+    import pandas as pd
+
+    from gamelab.core.files import load_params, rules_class
+    from gamelab.rulebook.identities import fmt, identity_table
+
+    params = load_params(args.game, args.params, cls=None if args.games else rules_class(args.game))
+    frames = {}
+    if args.games:
+        from gamelab.core import registry
+        from gamelab.sim import runner
+
+        counts = [args.players] if args.players else registry.get(args.game).report.players
+        announce(f"gamelab identities {args.game}", args.game, args.games * len(counts), workers=args.workers)
+        for n in counts:
+            frames[n] = runner.simulate(
+                args.game, n_games=args.games, seed=args.seed, params=params, n_players=n, workers=args.workers
+            )
+    t = identity_table(args.game, params, frames=frames)
+    shown = t.copy()
+    for c in ("rulebook", "exact", "simulated", "sim_low", "sim_high"):
+        shown[c] = shown[c].map(fmt)
+    shown["n"] = shown["n"].map(lambda x: "" if x is None or pd.isna(x) else str(int(x)))
+    with pd.option_context("display.width", 250, "display.max_colwidth", 90, "display.unicode.east_asian_width", True):
+        text = shown.to_string(index=False)
+    changed = params.changed()
+    head = f"{args.game} identities" + (f" with {changed}" if changed else " at the rulebook's parameters")
+    print(f"{head}\n{text}")
+    return 0
+
+
+def _cmd_report(args) -> int:
+    from gamelab.core import paths, registry
+    from gamelab.core.files import load_params
+    from gamelab.models.profile import load_profile
+    from gamelab.report.render import build_report
+    from gamelab.report.tools import Tools
+    from gamelab.rulebook import playtest
+
+    params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
+    baseline = _with_profile(args.profile, args.game, load_params(args.game, args.baseline)) if args.baseline else None
+    out = check_output(args.out or paths.reports_dir() / f"{args.game}.html", (".html",), "--out")
+    for record in args.playtest or ():
+        playtest.replay_file(record)  # a bad record is refused before any game is played
+    counts = len(registry.get(args.game).report.players) or 1
+    tables = (args.games if args.precision is None else MAX_GAMES) * counts * (2 if baseline is not None else 1)
+    announce(f"gamelab report {args.game} (its tables alone)", args.game, tables, workers=args.workers, at_least=True)
+    out = build_report(
+        args.game,
+        params=params,
+        baseline=baseline,
+        n_games=args.games,
+        seed=args.seed,
+        precision=args.precision,
+        workers=args.workers,
+        out=out,
+        label=args.label or "",
+        claims=not args.no_claims,
+        playtests=args.playtest or (),
+        profile=load_profile(args.profile, args.game) if args.profile else None,
+        tools=Tools(
+            levers=not args.no_levers,
+            cross_model=not args.no_cross_model,
+            skill=not args.no_skill,
+            decide=not args.no_sequential,
+            tune=args.tune,
+            games=args.tool_games,
+            model_games=args.model_games,
+        ),
+    )
+    print(f"wrote {out}")
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    from gamelab.core import registry
+    from gamelab.sim import bench
+
+    for game in args.games or [g for g in registry.shipped_games() if registry.get(g).bench is not None]:
+        announce(f"gamelab bench {game}", game, 3 * args.reps * args.batch, at_least=True)
+    results = bench.run(args.games, n_players=args.players, batch=args.batch, reps=args.reps, memory=not args.no_memory)
+    print(bench.to_json(results) if args.json else bench.render(results))
+    return 0
+
+
+def _cmd_claims(args) -> int:
+    import pandas as pd
+
+    from gamelab.core import registry
+    from gamelab.models.profile import apply, describe, load_profile
+    from gamelab.rulebook.claims import audit, conclusions, games_with_claims, is_exact
+
+    if args.coverage:
+        from gamelab.rulebook import coverage
+
+        print(coverage.render([g for g in args.games or coverage.SEED_FILES if g in coverage.SEED_FILES]))
+        return 0
+    if args.params or args.json or args.rewrite or args.simulate:
+        return _claims_sentences(args)
+    if args.out:
+        check_output(args.out, (".csv", ".parquet"), "--out")
+    profiles: dict = {}
+    wanted = args.games or list(games_with_claims())
+    for path in args.profile or ():
+        pr = load_profile(path)
+        if pr.game not in wanted:
+            raise GamelabError(f"--profile {short(path)}: a profile for {pr.game}, which this run does not measure")
+        if pr.game in profiles:
+            raise GamelabError(
+                f"--profile {short(path)}: a second profile for {pr.game} "
+                f"(the first is {short(profiles[pr.game].path)})"
+            )
+        profiles[pr.game] = pr
+    params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
+    table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params)
+    if args.out:
+        print(f"wrote {write_table(table, args.out)}")
+    bands = [c for c in table.columns if c.startswith("inside") and c[6:].isdigit()]
+    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", *bands, "residual"]
+    with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
+        print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
+    exact = is_exact(table)
+    sim = table[~exact & table["inside"].notna()]
+    print(
+        f"\n{int(sim['inside'].astype(bool).sum())} of {len(sim)} simulated cells lie inside our 95% interval "
+        f"({args.n_games} games per cell, seed {args.seed})."
+    )
+    for name, cells in sim.groupby("game"):
+        band = next((c for c in bands if cells[c].notna().any()), None)
+        if band:
+            model = describe(profiles.get(name))
+            print(
+                f"{name}: {int(cells[band].fillna(False).astype(bool).sum())} of {len(cells)} simulated cells inside "
+                f"the band of the published {band[6:]}-game sample ({model}); residual = (published - ours) / the "
+                f"standard error of {band[6:]} games."
+            )
+    held = table[exact]
+    wrong = held[~held["inside"].astype(bool)]
+    print(f"{len(held) - len(wrong)} of {len(held)} rules-decided figures hold exactly; these do not:")
+    with pd.option_context("display.width", 250, "display.max_colwidth", 60):
+        print(
+            wrong[["game", "section", "row", "column", "value", "ours", "note"]]
+            .rename(columns={"value": "published"})
+            .to_string(index=False)
+        )
+    for name in args.games or games_with_claims():
+        game = registry.get(name)
+        c = conclusions(name, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params.get(name))
+        if c is None:
+            continue
+        with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format):
+            print(
+                f"\n{game.title}: the rulebook's balance conclusions, two-proportion tests against the "
+                "runner-up:\n" + c.to_string(index=False)
+            )
+    return 0
+
+
+def _claims_sentences(args) -> int:
+    """``gamelab claims GAME --params FILE``: the sentences to update."""
+    from gamelab.core.errors import ParamError
+    from gamelab.core.files import dumps, load_params, rules_class
+    from gamelab.rulebook import sentences
+
+    if not args.game or not args.params:
+        raise ParamError(
+            "--params, --json and --rewrite need a game and a parameter file: gamelab claims GAME --params FILE"
+        )
+    params = load_params(args.game, args.params, cls=None if args.simulate else rules_class(args.game))
+    changed = params.changed() or "the rulebook's parameters"
+    simulate = dict(n_games=args.n_games, seed=args.seed, workers=args.workers) if args.simulate else None
+    table, counts = sentences.changed_sentences(args.game, params, simulate=simulate)
+    if args.rewrite:
+        check_output(args.rewrite, (".md",), "--rewrite")
+        Path(args.rewrite).write_text(sentences.rewrite(args.game, table, changed), encoding="utf-8")
+    if args.json:
+        print(dumps({"game": args.game, "params": changed, **counts, "sentences": sentences.to_records(table)}))
+    else:
+        print(sentences.render(args.game, table, counts, changed))
+        if args.rewrite:
+            print(f"wrote {args.rewrite}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from gamelab.core import registry
+    from gamelab.rulebook.claims import games_with_claims
+
+    games, claim_games = list(registry.available_games()), list(games_with_claims())
+    parser = Parser(prog="gamelab", description="Balance-analysis workbench for tabletop games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+
+    p = sub.add_parser("replay", help="replay a playtest record and print its ledger")
+    p.add_argument("files", nargs="+", metavar="FILE", help="playtest record (JSON or YAML)")
+    p.add_argument("--json", action="store_true", help="print the ledger as JSON")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("simulate", help="play many seeded games and print win rates")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=PLAYERS, default=None)
+    p.add_argument("--games", type=GAMES_ARG, default=2000)
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
+    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
+    p.add_argument(
+        "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
+    )
+    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
+    p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("report", help="build a self-contained HTML balance report")
+    p.add_argument("game", choices=games)
+    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of parameters")
+    p.add_argument("--baseline", default=None, metavar="FILE", help="parameters to compare against (diff mode)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
+    size.add_argument(
+        "--precision", type=PRECISION, default=None, help="target 95%% half-width of every win rate, e.g. 0.01"
+    )
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument("--label", default=None, help="a title for this report")
+    p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
+    p.add_argument("--playtest", action="append", metavar="FILE", help="add a replayed playtest record (repeatable)")
+    p.add_argument("--out", default=None, metavar="FILE.html")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
+    p.add_argument("--tune", default=None, metavar="GOAL.yaml", help="add the tuner's proposals for this goal")
+    p.add_argument(
+        "--tool-games",
+        type=GAMES_ARG,
+        default=2000,
+        help="games per rule step for the top levers (default 2000)",
+    )
+    p.add_argument(
+        "--model-games",
+        type=GAMES_ARG,
+        default=1000,
+        help="games per agent model and skill level (default 1000; strong agents are slow)",
+    )
+    p.add_argument("--no-levers", action="store_true", help="leave out the top levers (sensitivity)")
+    p.add_argument("--no-cross-model", action="store_true", help="leave out the verdicts under other agent models")
+    p.add_argument("--no-skill", action="store_true", help="leave out the skill ladder")
+    p.add_argument(
+        "--no-sequential", action="store_true", help="judge findings by their interval, not by a sequential test"
+    )
+    p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("bench", help="measure games per second against the speed targets")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--games", nargs="+", default=None, choices=games, help="default: every game")
+    p.add_argument("--players", type=PLAYERS, default=4)
+    p.add_argument("--batch", type=GAMES_ARG, default=20_000)
+    p.add_argument("--reps", type=bounded(int, 1, 100, "a whole number"), default=5)
+    p.add_argument("--no-memory", action="store_true", help="skip the 100k-games memory measurement")
+    p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser(
+        "claims", help="every rulebook figure beside ours: exact where the rules decide it, simulated with intervals"
+    )
+    p.add_argument(
+        "--games", nargs="+", default=None, choices=claim_games, help="default: every game with published figures"
+    )
+    p.add_argument("--n-games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=2)
+    p.add_argument("--out", default=None, metavar="FILE.csv|.parquet")
+    p.add_argument(
+        "--profile", action="append", default=None, metavar="FILE", help="player-model profile of a game (repeatable)"
+    )
+    p.add_argument("game", nargs="?", choices=claim_games, help="with --params: the game whose sentences to check")
+    p.add_argument(
+        "--params", default=None, metavar="FILE", help="rule parameters: list the sentences whose number changes"
+    )
+    p.add_argument("--json", action="store_true", help="with --params: the sentences as JSON rows")
+    p.add_argument(
+        "--simulate",
+        action="store_true",
+        help="with --params: also the simulated figures, at both rules (--n-games, --seed, --workers)",
+    )
+    p.add_argument("--rewrite", default=None, metavar="FILE.md", help="with --params: write a Markdown to-do list")
+    p.add_argument(
+        "--coverage",
+        action="store_true",
+        help="per rulebook and section: lines with numbers, checked by claims rows, explained, unaccounted",
+    )
+    p.set_defaults(func=_cmd_claims)
+
+    p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
+    p.add_argument("game", choices=games)
+    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
+    p.add_argument(
+        "--games",
+        type=bounded(int, 0, MAX_GAMES, "a whole number"),
+        default=0,
+        help="also simulate this many games per player count (the simulated column)",
+    )
+    p.add_argument("--players", type=PLAYERS, default=None, help="simulate only this player count")
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=1)
+    p.set_defaults(func=_cmd_identities)
+
+    p = sub.add_parser("sweep", help="run a parameter sweep described in a YAML/JSON file")
+    p.add_argument("file", metavar="GRID.yaml")
+    p.add_argument("--workers", type=WORKERS, default=None)
+    p.add_argument(
+        "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
+    )
+    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
+    p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
+    p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (over the file's profile:)")
+    p.set_defaults(func=_cmd_sweep)
+    for group in COMMAND_GROUPS:
+        group.add_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except GamelabError as exc:
+        print(f"gamelab {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # output piped into head & co.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print(f"gamelab {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

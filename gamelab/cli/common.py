@@ -1,0 +1,90 @@
+"""What every ``gamelab`` command group shares: bounded argument types,
+one-line errors, the executor the flags ask for, writing a table whole."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from gamelab.core.errors import GamelabError, short
+from gamelab.core.files import check_output
+from gamelab.core.limits import MAX_GAMES, MAX_TRIALS
+
+
+def write_table(df, out) -> str:
+    """Write a table whole (a temporary file renamed: never half a file)."""
+    import os
+    from pathlib import Path
+
+    path = check_output(out, (".csv", ".parquet"), "--out")
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        if path.suffix == ".parquet":
+            df.to_parquet(tmp, index=False)
+        else:
+            df.to_csv(tmp, index=False)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise GamelabError(f"--out {out}: cannot write the file ({exc.strerror or exc})") from None
+    return str(path)
+
+
+def executor_for(workers: int | None, scheduler: str | None):
+    """The executor the flags ask for; a Dask scheduler that cannot be
+    reached is a one-line error naming it."""
+    from gamelab.sim.executors import make_executor
+
+    try:
+        return make_executor(workers or 1, scheduler=scheduler)
+    except (OSError, ValueError, TimeoutError) as exc:
+        raise GamelabError(f"--scheduler {short(scheduler)}: cannot connect ({one_line(str(exc))[:200]})") from None
+
+
+MAX_MESSAGE = 400  # characters of an error line
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line on stderr (exit 2), not a usage block."""
+
+    def error(self, message: str):
+        print(f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def one_line(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
+def bounded(kind, low=None, high=None, what=""):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what or kind.__name__}") from None
+        if isinstance(value, float) and value != value:
+            raise argparse.ArgumentTypeError("NaN is not a number gamelab accepts")
+        if (low is not None and value < low) or (high is not None and value > high):
+            bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"{text} is out of range: expected {what or kind.__name__} {bounds}")
+        return value
+
+    return parse
+
+
+GAMES_ARG = bounded(int, 1, MAX_GAMES, "a whole number")
+TRIALS_ARG = bounded(int, 1, MAX_TRIALS, "a whole number")
+SEED = bounded(int, 0, 2**63 - 1, "a whole number")
+WORKERS = bounded(int, 1, 256, "a whole number")
+PLAYERS = bounded(int, 1, 64, "a whole number")
+PRECISION = bounded(float, 1e-4, 0.5, "a number")
+
+
+def scheduler_address(text: str) -> str:
+    """A Dask scheduler address: tcp://HOST:PORT (or tls://, inproc://)."""
+    import re
+
+    if not re.fullmatch(r"(tcp|tls|inproc|ucx|ws|wss)://\S+", text):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a scheduler address: expected tcp://HOST:PORT")
+    return text

@@ -1,0 +1,301 @@
+"""The decision commands of the command line: ``metrics``, ``sensitivity``,
+``tune`` and ``test`` (registered into ``gamelab``'s parser by
+:func:`add_commands`; errors are :class:`~gamelab.core.errors.GamelabError`
+lines, exit 2, as for every command)."""
+
+from __future__ import annotations
+
+
+def _cmd_metrics(args) -> int:
+    from gamelab.core import registry
+    from gamelab.core.files import dumps
+    from gamelab.stats import balance
+
+    game = registry.get(args.game)
+    rows = [
+        {
+            "name": m.name,
+            "label": m.label,
+            "meaning": m.doc,
+            "better": m.goal or "-",
+            "unit": "share (shown in points)" if m.percent else "value",
+        }
+        for m in balance.catalogue(game).values()
+    ]
+    rows.append(
+        {
+            "name": "win_rate[GROUP=VALUE]",
+            "label": "win rate of one group",
+            "meaning": "per-seat win rate of the seats whose GROUP is VALUE; GROUP one of "
+            + ", ".join(game.report.groups),
+            "better": "-",
+            "unit": "share (shown in points)",
+        }
+    )
+    if args.json:
+        print(dumps(rows, indent=2))
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    lines = [
+        f"{game.name}: balance metrics (names used by sensitivity, tune, test, reports and notebooks)",
+        f"{'name':<{width}}  {'better':<6}  meaning",
+    ]
+    lines += [f"{r['name']:<{width}}  {r['better']:<6}  {r['meaning']}" for r in rows]
+    print("\n".join(lines))
+    return 0
+
+
+def _executor(args):
+    from gamelab.cli.common import executor_for
+
+    return executor_for(getattr(args, "workers", 1) or 1, getattr(args, "scheduler", None))
+
+
+def _cmd_sensitivity(args) -> int:
+    import pandas as pd
+
+    from gamelab.cli.common import write_table
+    from gamelab.core import registry
+    from gamelab.core.files import check_output, dumps, load_params
+    from gamelab.core.limits import announce
+    from gamelab.decide import sensitivity
+    from gamelab.sim import runner
+    from gamelab.stats import balance
+
+    params = load_params(args.game, args.params)
+    for path, suffixes, flag in ((args.out, (".csv", ".parquet"), "--out"), (args.chart, (".png", ".svg"), "--chart")):
+        if path:
+            check_output(path, suffixes, flag)
+    only = names_list(args.only, "--only", "parameters (or derived knobs)")
+    game = registry.get(args.game)
+    if args.metric is not None:
+        balance.metric(game, args.metric)  # an unknown metric: one line naming the known ones
+    metric = args.metric or "seat_spread"
+    if args.json or args.out:  # every metric, or only the one asked for
+        metrics = [args.metric] if args.metric else None
+    else:
+        metrics = sorted({metric, "seat_spread"})
+    base = runner.resolve(args.game, params, args.lineup, args.players)[0]
+    todo, _ = sensitivity.settings(game, base, only)  # unknown names refused before any game
+    announce(
+        f"gamelab sensitivity {args.game}",
+        args.game,
+        args.games * (len(todo) + 1),
+        workers=getattr(args, "workers", 1) or 1,
+    )
+    table = sensitivity.levers(
+        args.game,
+        n_players=args.players,
+        lineup=args.lineup,
+        params=params,
+        n_games=args.games,
+        seed=args.seed,
+        only=only,
+        metrics=metrics,
+        executor=_executor(args),
+    )
+    if args.json:
+        print(dumps(sensitivity.json_rows(table), indent=1))
+        return 0
+    ranked = sensitivity.ranking(table, metric)
+    idle = ranked.groupby("parameter", sort=False)["change"].apply(lambda c: bool((c == 0).all()))
+    idle = [name for name, none in idle.items() if none and _exactly_zero(ranked, name)]
+    ranked = ranked[~ranked["parameter"].isin(idle)]
+    scale = 100 if table.attrs["percent"].get(metric) else 1
+    shown = ranked.assign(**{c: ranked[c] * scale for c in ("base", "new", "change", "low", "high")})
+    unit = " (points)" if scale == 100 else ""
+    lines = [
+        f"{args.game}, {table.attrs['players']} players, {table.attrs['games']:,} games per setting "
+        f"(seed {args.seed}, the same deals for every setting): levers of {metric}{unit}, "
+        "ranked by the largest paired change, with 95% intervals"
+    ]
+    with pd.option_context("display.width", 200, "display.max_rows", 500, "display.float_format", "{:+.3f}".format):
+        lines.append(shown.drop(columns=["direction"]).to_string(index=False))
+    if idle:
+        lines.append(f"no effect at all on these deals (every interval exactly 0): {', '.join(idle)}")
+    for s in table.attrs["skipped"]:
+        lines.append(f"skipped {s['parameter']} {s['value']}: {s['reason']}")
+    if args.out:
+        lines.append(f"wrote {write_table(table, args.out)}")
+    if args.chart:
+        sensitivity.tornado_figure(table, metric).savefig(args.chart, dpi=110)
+        lines.append(f"wrote {args.chart}")
+    print("\n".join(lines))
+    return 0
+
+
+def _exactly_zero(ranked, name) -> bool:
+    rows = ranked[ranked["parameter"] == name]
+    return bool(((rows["low"] == 0) & (rows["high"] == 0)).all())
+
+
+def _cmd_tune(args) -> int:
+    import pandas as pd
+
+    from gamelab.core.limits import announce
+    from gamelab.decide import tune
+
+    goal = tune.load_goal(args.goal)
+    tune.setting(goal, str(args.goal))  # every check of the goal before any game
+    announce(f"gamelab tune {args.goal}", goal.game, tune.expected_games(goal, args.trials), workers=args.workers or 1)
+    result = tune.run(goal, trials=args.trials, executor=_executor(args), out=args.out, runs_dir=args.runs_dir)
+    p = result.proposals
+    keys = [c for c in p.columns if c.endswith(" met")]
+    cols = ["proposal", "changes", "verified_miss", "all_met", "all_sure", *[k[:-4] for k in keys]]
+    lines = [
+        f"{goal.game}: {result.trials} trials ({result.resumed} resumed from {result.study.study_name}); "
+        f"verified on seed {goal.seed + tune.VERIFY_SEED_OFFSET} with "
+        f"{tune.verify_games(goal):,} games per player count"
+    ]
+    with pd.option_context("display.width", 250, "display.max_colwidth", 80, "display.float_format", "{:.4f}".format):
+        lines.append(p[cols].to_string(index=False))
+    lines += [f"wrote {f}" for f in result.files]
+    print("\n".join(lines))
+    return 0
+
+
+def _cmd_test(args) -> int:
+    from dataclasses import asdict
+
+    from gamelab.core.files import dumps, load_params
+    from gamelab.core.limits import announce
+    from gamelab.decide import sequential
+
+    params = load_params(args.game, args.params)
+    baseline = load_params(args.game, args.baseline) if args.baseline else None
+    sequential.question_for(args.game, args.expr, with_baseline=baseline is not None)  # before any game
+    if not args.plan:
+        announce(
+            "gamelab test (stops as soon as decided; at most)",
+            args.game,
+            args.max_games,
+            workers=getattr(args, "workers", 1) or 1,
+        )
+    kw = dict(
+        n_players=args.players,
+        params=params,
+        baseline=baseline,
+        lineup=args.lineup,
+        alpha=args.alpha,
+        beta=args.beta,
+        zone=args.zone,
+        max_games=args.max_games,
+        seed=args.seed,
+        executor=_executor(args),
+    )
+    if args.plan:
+        plan = sequential.plan(args.game, args.expr, **kw)
+        print(dumps(asdict(plan), indent=1) if args.json else plan.text())
+        return 0
+    d = sequential.decide(args.game, args.expr, **kw)
+    if args.json:
+        print(dumps(asdict(d) | {"sentence": d.sentence}, indent=1))
+        return 0
+    print(
+        f"{d.sentence}\n  decision: {d.decision}\n  games: {d.games:,} ({d.deals:,} deals)\n"
+        f"  estimate: {d.estimate:.4g}, 95% interval {d.low:.4g} to {d.high:.4g} (median-unbiased, "
+        f"stage-wise ordering; uncorrected {d.naive:.4g})\n  log-likelihood ratio {d.llr_words} "
+        f"(bounds {d.bounds[0]:+.3f}, {d.bounds[1]:+.3f}; alpha {d.alpha}, beta {d.beta}, zone {d.zone})"
+    )
+    return 0
+
+
+def names_list(text: str | None, flag: str, what: str) -> list[str] | None:
+    """``NAME,NAME`` as a list; None when the flag is not given; an empty
+    list (``--only ','``) is an error, never "all"."""
+    if text is None:
+        return None
+    from gamelab.core.errors import GamelabError, short
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise GamelabError(f"{flag} {short(text)}: names no {what}; give NAME,... or leave {flag} out")
+    return names
+
+
+def _rate(text: str) -> float:
+    import argparse
+
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    if not 0 < v < 0.5:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: expected an error rate between 0 and 0.5")
+    return v
+
+
+def add_commands(subparsers) -> None:
+    """Register ``metrics``, ``sensitivity``, ``tune`` and ``test``."""
+    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, TRIALS_ARG, WORKERS, bounded
+    from gamelab.core.limits import MAX_GAMES
+    from gamelab.decide.sensitivity import DEFAULT_GAMES
+    from gamelab.decide.sequential import DEFAULT_ZONE
+
+    p = subparsers.add_parser("metrics", help="list a game's balance metrics (names, meaning, which way is better)")
+    p.add_argument("game")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_metrics)
+
+    p = subparsers.add_parser(
+        "sensitivity", help="which rule parameters move a balance metric: a step down and up of each, on the same deals"
+    )
+    p.add_argument("game")
+    p.add_argument("--players", type=PLAYERS, default=None)
+    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
+    p.add_argument("--games", type=GAMES_ARG, default=DEFAULT_GAMES, help="games per setting (default %(default)s)")
+    p.add_argument("--params", default=None, metavar="FILE", help="the current rules (JSON/YAML mapping)")
+    p.add_argument("--only", default=None, metavar="NAME,...", help="only these parameters (or derived knobs)")
+    p.add_argument(
+        "--metric",
+        default=None,
+        help="the metric ranked and charted (default seat_spread); with --json or --out only its rows",
+    )
+    p.add_argument("--seed", type=SEED, default=0)
+    _workers(p, WORKERS)
+    p.add_argument("--json", action="store_true", help="print every row: parameter, value, metric, change, low, high")
+    p.add_argument("--out", default=None, metavar="FILE.csv|.parquet", help="write the whole table")
+    p.add_argument("--chart", default=None, metavar="FILE.png|.svg", help="write the tornado chart")
+    p.set_defaults(func=_cmd_sensitivity)
+
+    p = subparsers.add_parser("tune", help="propose rule changes that meet balance targets (goal file)")
+    p.add_argument("goal", metavar="GOAL.yaml")
+    p.add_argument("--trials", type=TRIALS_ARG, default=None)
+    _workers(p, WORKERS)
+    p.add_argument("--out", default=None, metavar="DIR", help="proposals folder (default the study's folder)")
+    p.add_argument("--runs-dir", default=None, help="where studies are kept (default data/runs)")
+    p.set_defaults(func=_cmd_tune)
+
+    p = subparsers.add_parser(
+        "test", help="decide a balance question by a sequential test, e.g. 'win_rate[seat=1] - fair > 0.02'"
+    )
+    p.add_argument("game")
+    p.add_argument("expr", metavar="EXPR")
+    p.add_argument("--players", type=PLAYERS, default=None)
+    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
+    p.add_argument("--params", default=None, metavar="FILE", help="the rules tested (the 'params' arm)")
+    p.add_argument("--baseline", default=None, metavar="FILE", help="the rules compared against ('baseline' arm)")
+    p.add_argument("--alpha", type=_rate, default=0.05, help="chance of a wrong yes (default 0.05)")
+    p.add_argument("--beta", type=_rate, default=0.05, help="chance of a wrong no (default 0.05)")
+    p.add_argument(
+        "--zone",
+        type=bounded(float, 1e-6, 1e6, "a number"),
+        default=DEFAULT_ZONE,
+        help="width of the indifference zone around the threshold (default %(default)s)",
+    )
+    p.add_argument("--max-games", type=GAMES_ARG, default=MAX_GAMES, help="stop undecided after this many games")
+    p.add_argument("--plan", action="store_true", help="only say how many games the question needs")
+    p.add_argument("--seed", type=SEED, default=0)
+    _workers(p, WORKERS)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_test)
+
+
+def _workers(p, kind) -> None:
+    from gamelab.cli.common import scheduler_address
+
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=kind, default=1)
+    where.add_argument(
+        "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
+    )

@@ -1,0 +1,134 @@
+"""Command-line commands of the player models: ``calibrate`` and ``skill``
+(registered by :func:`add_commands` from :func:`gamelab.cli.commands.build_parser`)."""
+
+from __future__ import annotations
+
+
+def _cmd_calibrate(args) -> int:
+    import pandas as pd
+
+    from gamelab.cli.decide import names_list
+    from gamelab.core import paths, registry
+    from gamelab.core.files import check_output
+    from gamelab.core.limits import announce
+    from gamelab.models import targets
+    from gamelab.models.calibrate import calibrate, free_knobs
+
+    out = check_output(args.out or paths.runs_dir() / "calibrate" / f"{args.game}.yaml", (".yaml", ".yml"), "--out")
+    target = targets.records_or_published(args.game, args.target)
+    free = names_list(args.free, "--free", "model knobs")
+    g = registry.get(args.game)
+    free_knobs(g, free, targets.calibration_file(g.name))  # unknown or rule names refused before any game
+    counts = len(g.report.players) or g.players[1] - g.players[0] + 1
+    announce(
+        f"gamelab calibrate {args.game}",
+        args.game,
+        (args.trials + 4) * args.games * counts,  # the trials, then before and after on twice the games
+        workers=args.workers,
+    )
+    result = calibrate(
+        args.game,
+        target=target,
+        free=free,
+        trials=args.trials,
+        n_games=args.games,
+        seed=args.seed,
+        workers=args.workers,
+        log=print if args.verbose else None,
+    )
+    written = result.write(out)
+    b, a = result.before, result.after
+    lines = [
+        f"{args.game}: fitted {', '.join(result.free)} to {result.target} ({result.trials} trials, "
+        f"{result.n_games} games per player count per candidate, seed {result.seed}; study {result.study})",
+        f"verified on fresh deals (seed {result.seed + 1_000_003}, {2 * result.n_games} games per player count):",
+        f"  objective (chi-square) {b['objective']:.1f} with the defaults -> {a['objective']:.1f} fitted",
+        f"  cells inside the published sample's band: {b['band']} -> {a['band']} of {a['cells']}"
+        + (f" ({a['excluded']} cells excluded: no model of the described kind can meet them)" if a["excluded"] else ""),
+        "fitted knobs: " + (", ".join(f"{k} = {v}" for k, v in result.knobs.items()) or "none (the defaults fit best)"),
+    ]
+    m = result.measured
+    shown = m[["table", "row", "column", "value", "ours", "z", "band", "excluded"]].rename(columns={"value": "target"})
+    with pd.option_context("display.width", 200, "display.max_rows", 500, "display.float_format", "{:.2f}".format):
+        lines.append("\ncells at the fitted knobs (z = standardised residual):\n" + shown.to_string(index=False))
+        if len(result.readings):
+            lines.append(
+                "\nrule readings at the fitted knobs (never changed by calibration; lower objective = better fit):\n"
+                + result.readings.to_string(index=False)
+            )
+    lines.append(f"\nwrote {written}")
+    print("\n".join(lines))
+    return 0
+
+
+def _cmd_skill(args) -> int:
+    from gamelab.core import registry
+    from gamelab.core.files import check_output, dumps
+    from gamelab.core.limits import announce
+    from gamelab.models import skill
+    from gamelab.sim import runner
+
+    g = registry.get(args.game)
+    params = g.knobs()
+    if args.profile:
+        from gamelab.models.profile import apply, load_profile
+
+        params = apply(load_profile(args.profile, g.name), params)
+    if args.out:
+        check_output(args.out, (".png", ".svg", ".pdf"), "--out")
+    kw = dict(n_players=args.players, n_games=args.games, seed=args.seed, params=params, workers=args.workers)
+    runner.resolve(g.name, params, None, args.players)  # the player count, before any game
+    names = skill.ladder_of(g.name)
+    announce(f"gamelab skill {g.name}", g.name, len(names) * args.games, slow=True, workers=args.workers)
+    levels = skill.ladder(g.name, **kw)
+    if args.json:
+        keys = ("level", "agent", "win_rate_vs_below", "low", "high", "games")
+        print(dumps([{k: r[k] for k in keys} for r in levels], indent=2))
+    else:
+        print(
+            f"{g.title}, {args.players} players: each level against the level below\n"
+            + skill.render(levels, skill.luck(g.name, **kw))
+        )
+    if args.out:
+        skill.figure(levels, title=f"{g.title}, {args.players} players").savefig(args.out)
+        if not args.json:
+            print(f"wrote {args.out}")
+    return 0
+
+
+def add_commands(sub) -> None:
+    """Add ``calibrate`` and ``skill`` to the ``gamelab`` subparsers."""
+    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, TRIALS_ARG, WORKERS
+    from gamelab.core import registry
+
+    games = list(registry.available_games())
+    p = sub.add_parser("calibrate", help="fit the agents' model knobs to the published tables or to playtests")
+    p.add_argument("game", choices=games)
+    p.add_argument(
+        "--target",
+        nargs="+",
+        default=None,
+        metavar="published|RECORD",
+        help="'published' (default: the rulebook's tables) or playtest record files",
+    )
+    p.add_argument("--free", default=None, metavar="NAME,...", help="model knobs to fit (default: data/calibration)")
+    p.add_argument("--trials", type=TRIALS_ARG, default=30, help="Optuna trials (default 30)")
+    p.add_argument("--games", type=GAMES_ARG, default=2400, help="games per player count per candidate")
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument(
+        "--out", default=None, metavar="FILE.yaml", help="the profile (default data/runs/calibrate/GAME.yaml)"
+    )
+    p.add_argument("--verbose", action="store_true", help="print every trial")
+    p.set_defaults(func=_cmd_calibrate)
+
+    p = sub.add_parser("skill", help="the game's skill ladder: each level against the level below, and luck")
+    p.add_argument("game", choices=games)
+    p.add_argument("--players", type=PLAYERS, required=True)
+    p.add_argument("--games", type=GAMES_ARG, default=1000, help="games per level (default 1000)")
+    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument("--json", action="store_true", help="one object per level")
+    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile")
+    p.add_argument("--out", default=None, metavar="FILE.png", help="save the skill-trace plot")
+    p.set_defaults(func=_cmd_skill)

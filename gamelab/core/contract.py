@@ -1,0 +1,279 @@
+"""What a game owes the shared layer: one :class:`Game` record, registered once.
+
+A game lives in its own package ``gamelab/<name>/`` with the same parts as
+every other (``rules.py``, ``state.py``, ``engine.py``, ``agents.py``,
+``reference.py``, ``sim.py``, ``panels.py`` and, where the game has them,
+``record.py``, ``identities.py``, ``claims.py``) and a ``game.py`` whose
+``GAME`` is a :class:`Game`.  :mod:`gamelab.core.registry` finds it there; the
+shared layer (runner, sweep, stats, playtest, report, widgets, bench, cli)
+reads the registry only and never names a game.
+
+The engine contract (:class:`Engine`), one signature for every game, after
+Pgx's ``init / step / legal_action_mask`` and OpenSpiel's chance outcomes:
+
+* ``draw_chance(params, n_games, n_players, rng) -> Chance``: every random
+  number a batch of games will use, drawn up front from the caller's
+  ``numpy.random.Generator``.  Nothing else in the engine draws.
+* ``init(params, n_games, n_players, chance) -> State``: the set-up.
+* ``legal(params, state) -> Legal``: what the players to move may do, for
+  every game of the batch (the game says whose move it is in its state:
+  one rider at a time in a race, every seat at once in a simultaneous game).
+* ``step(params, state, actions, chance, *, inplace=False) -> (State, events)``:
+  one decision of every game still running; ``actions`` must be legal.
+* ``done(params, state) -> (G,) bool`` and ``result(params, state) -> dict``
+  with at least ``score``, ``win`` (ties split 1/k) and ``rank`` (1 = best),
+  each (G, P).
+* ``random_actions(params, state, legal, rng) -> Actions``: uniformly random
+  legal actions (the ``random`` agent, and the conformance suite's driver);
+  ``is_legal(params, state, legal, actions) -> (G,) bool``.
+
+**The state rule.**  A ``State`` is a mutable dataclass of numpy arrays
+whose leading axis is the batch of games (a replay is a batch of one), with
+``copy()`` and ``take(games)``.  No engine function changes a state it is
+given, except with ``inplace=True``, when it updates that state and returns
+it (for loops that keep no reference to the old state).
+
+Agents: a game names its agents and builds, for a seating (one agent name
+per seat), a :class:`Controller` that answers ``act(state, legal)`` for every
+game of a batch and may watch the events (``observe(events)``).  The game's
+``play`` is the runner's fast path: it plays whole batches and returns the
+per-seat and per-game columns of the runner's table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from gamelab.core.params import Params
+
+State = Any  # each game's ``state.State``
+Actions = Any  # each game's action arrays
+Legal = Any  # each game's legal masks
+Chance = Any  # each game's ``state.Chance``
+
+
+class Engine(Protocol):
+    """The batch rules of one game (a module satisfies it)."""
+
+    def draw_chance(self, params: Any, n_games: int, n_players: int, rng: np.random.Generator) -> Chance: ...
+
+    def init(self, params: Any, n_games: int, n_players: int, chance: Chance) -> State: ...
+
+    def legal(self, params: Any, state: State) -> Legal: ...
+
+    def step(
+        self, params: Any, state: State, actions: Actions, chance: Chance, *, inplace: bool = False
+    ) -> tuple[State, dict]: ...
+
+    def done(self, params: Any, state: State) -> np.ndarray: ...
+
+    def result(self, params: Any, state: State) -> dict: ...
+
+    def random_actions(self, params: Any, state: State, legal: Legal, rng: np.random.Generator) -> Actions: ...
+
+    def is_legal(self, params: Any, state: State, legal: Legal, actions: Actions) -> np.ndarray: ...
+
+
+class Controller(Protocol):
+    """The agents of one seating over a batch of games."""
+
+    def act(self, state: State, legal: Legal) -> Actions: ...
+
+    def observe(self, events: dict) -> None: ...
+
+
+class Reference(Protocol):
+    """The one-game-at-a-time specification, driven like the batch engine so
+    that the conformance suite can hold one to the other step by step."""
+
+    def play_random(self, params: Any, n_players: int, rng: np.random.Generator) -> Any: ...
+
+    def start(self, params: Any, n_players: int, chance: Chance, g: int) -> Any:
+        """The reference game for game ``g`` of a batch drawn as ``chance``."""
+
+    def advance(self, params: Any, game: Any, state: State, actions: Actions, chance: Chance, g: int) -> None:
+        """Make on ``game`` the decision the engine's ``step(state, actions,
+        chance)`` makes for game ``g`` (``state``: before the step)."""
+
+    def observe(self, game: Any) -> dict:
+        """The rule-relevant state as plain Python values."""
+
+    def observe_batch(self, state: State, g: int) -> dict:
+        """The same keys from game ``g`` of the batch state."""
+
+    def result(self, game: Any) -> dict:
+        """``score`` and ``win`` per seat, as lists."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class RecordFormat:
+    """Playtest records (``docs/playtest-format.md``)."""
+
+    replay: Callable[[dict], tuple[dict, dict]]  # record -> (ledger, observed values for ``expect``)
+    tables: Callable[[dict], list]  # ledger -> [(title, DataFrame)]
+    examples: tuple[Path, ...] = ()  # worked examples shipped as records
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Run:
+    """A run a game asks the shared layer to play for it (a game never
+    simulates): ``n_games`` games at ``n_players`` with ``lineup`` (None: the
+    default lineup) and ``params`` (None: the caller's), from ``seed``."""
+
+    n_players: int
+    n_games: int
+    seed: int = 0
+    lineup: tuple[str, ...] | None = None
+    params: Any = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Identities:
+    """The rulebook's design identities: exact functions of the parameters,
+    and their measured sides as pure functions of results tables."""
+
+    rows: Callable[..., list]  # params -> [identities.Row]
+    # params, {players: frame}, {name: frame of a requested run} -> {sim_key: Estimate}
+    simulated: Callable[[Any, dict, dict], dict]
+    # params, {players: frame} -> {name: Run}: more runs ``simulated`` needs (default none)
+    needs: Callable[[Any, dict], Mapping[str, Run]] = lambda params, frames: {}
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Claims:
+    """The rulebook's published figures (``data/claims/<game>*.csv``), as pure
+    functions: the shared layer (:mod:`gamelab.rulebook.claims`) plays the
+    runs they ask for and hands them the tables."""
+
+    exact_claims: Callable[[Any], dict]  # params -> {quantity: value} of the rules-decided figures
+    # simulated rows, n_games, seed -> {key: Run}: what the published simulation figures need
+    runs: Callable[[Any, int, int], Mapping[Any, Run]]
+    # claims rows, exact part (audited rows or None), {key: frame}, seed -> audit frame
+    audit: Callable[[Any, Any, dict, int], Any]
+    # the rulebook's balance conclusions: {players: frame} -> frame (None: the rulebook draws none)
+    conclusions: Callable[[dict], Any] | None = None
+    conclusion_players: tuple[int, ...] = ()  # the player counts the conclusions are about
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Bench:
+    """What ``gamelab bench`` times."""
+
+    random_batch: Callable[[Any, int, int, np.random.Generator], Any]  # params, n_games, n_players, rng
+    agent_target: float  # games per second the default lineup must reach
+    ratio_target: float = 30.0  # batch engine over the reference, random play
+    memory_mib: float = 1024.0  # peak memory of 100,000 games in flight
+    agent_lineup: Callable[[int], Sequence[str]] | None = None  # None: the game's default lineup
+    random_lineup: Callable[[int], Sequence[str]] | None = None  # None: "random" on every seat
+    # more timed lineups: name -> (n_players, lineup fn, target games/s); bench reports ``<name>_games_per_s``
+    extra_lineups: Mapping[str, tuple[int, Callable[[int], Sequence[str]], float]] = dataclasses.field(
+        default_factory=dict
+    )
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Panels:
+    """What a notebook panel shows besides win rates: tables of measures
+    (``measure``, ``value``, ``low``, ``high``; rates already in percent,
+    :func:`gamelab.stats.tables.percent_rows`) and figures."""
+
+    table: Callable[[Any], Any]  # frame -> DataFrame of measures with intervals
+    extras: Callable[[Any, Any], list]  # frame, params -> [DataFrame | Figure]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Explorer:
+    """An identity a designer explores with sliders (a notebook panel,
+    :class:`gamelab.ui.explorer.ExplorerPanel`): pure functions of the rule
+    parameters and the panel's own declared quantities."""
+
+    title: str
+    rules: tuple[str, ...]  # rule parameters shown as sliders (declared in the game's rules)
+    controls: type[Params]  # the panel's own quantities, declared like rules
+    table: Callable[[Any, Any], Any]  # rules, controls -> DataFrame
+    figure: Callable[[Any, Any], Any] | None = None  # rules, controls -> matplotlib Figure
+    # rules, controls -> {control: value}: controls the rules decide now (shown, their slider disabled)
+    derived: Callable[[Any, Any], dict] = lambda rules, controls: {}
+    labels: Mapping[str, str] = dataclasses.field(default_factory=dict)  # column -> words
+    percent: tuple[str, ...] = ()  # columns shown as percentages
+    caption: str = ""
+    # the same table beside play: rules, frame -> DataFrame (None: exact only)
+    simulated: Callable[[Any, Any], Any] | None = None
+    sim_players: int = 0  # the player count ``simulated`` is played at
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ReportSettings:
+    """How a default report covers the game."""
+
+    players: tuple[int, ...] = ()  # player counts (() : the fewest and the most)
+    groups: tuple[str, ...] = ("agent", "seat")  # columns win rates are tabulated by
+    # the values each group other than seat (1..players) and agent (``Game.agents``) takes
+    # (``win_rate[GROUP=VALUE]`` is checked against them; a group not here: against the table)
+    group_values: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    assumptions: str = ""  # the agents' model, one paragraph
+    errata_heading: str = ""  # the game's ``## `` heading in docs/errata.md
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SkillSettings:
+    """The game's skill ladder (``gamelab skill``)."""
+
+    ladder: tuple[str, ...] = ()  # agent names from weakest to strongest
+    players: int = 0  # the player count a report's ladder is measured at (0: the fewest)
+    strong_agent: str = ""  # the agent seated everywhere for the cross-model check ("": the ladder's top)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Game:
+    """Everything the shared layer knows of one game.
+
+    What every game must give comes first (no defaults); the optional parts
+    after it have defaults that a game without them keeps.
+    """
+
+    # -- what every game gives
+    name: str  # the short name: command lines, files, cache keys
+    title: str  # the game's name in reports
+    players: tuple[int, int]  # fewest and most players
+    rules: type[Params]  # the rule parameters (``rules.py``)
+    knobs: type[Params]  # rules plus the agents' model knobs: the runner's parameters
+    engine: Engine
+    reference: Reference
+    agents: tuple[str, ...]  # agent names a lineup may use
+    controller: Callable[[Any, Sequence[str], int, np.random.Generator], Controller]  # params, seating, G, rng
+    play: Callable[..., dict]  # the runner's fast path: params, seating, n_deals, n_players, seed_seq -> columns
+    record: RecordFormat | None  # playtest records (None: the game has no record format yet)
+
+    # -- optional parts
+    variants: Mapping[str, Any] = dataclasses.field(default_factory=lambda: {"standard": {}})  # name -> changes
+    default_agent: str = ""  # the default lineup's agent on every seat ("": the first agent)
+    lineup: Callable[[int], Sequence[str]] | None = None  # a default lineup that is not one agent everywhere
+    bench: Bench | None = None
+    panels: Panels | None = None
+    explorers: Mapping[str, Explorer] = dataclasses.field(default_factory=dict)
+    identities: Identities | None = None
+    claims: Claims | None = None
+    report: ReportSettings = ReportSettings()
+    skill: SkillSettings = SkillSettings()
+    derived: Mapping[str, Callable[[Any, Any], dict]] = dataclasses.field(default_factory=dict)
+    metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
+    chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
+    max_steps: int = 10_000  # engine steps a game takes at most (conformance)
+
+    def default_lineup(self, n_players: int) -> list[str]:
+        """The lineup a run uses when none is given."""
+        if self.lineup is not None:
+            return list(self.lineup(n_players))
+        return [self.default_agent or self.agents[0]] * n_players
+
+    def params_for_variant(self, name: str = "standard", **overrides) -> Params:
+        """A named variant's rule parameters, then single overrides on top."""
+        from .params import variant_maker
+
+        return variant_maker(self.rules, self.variants)(name, **overrides)

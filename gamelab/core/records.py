@@ -1,0 +1,64 @@
+"""The checks every game's playtest records share: structure by the game's
+pydantic model (:func:`check_record`) and player names (:func:`check_names`).
+A game's ``record.py`` calls them before it replays a record
+(``docs/playtest-format.md``); :mod:`gamelab.rulebook.playtest` does the rest."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from gamelab.core.errors import RecordError, short
+from gamelab.core.schemas import RecordBase, parse
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def check_record(record: Any, model: type[M] = RecordBase, source: str = "") -> M:  # type: ignore[assignment]
+    """The record's structure as ``model`` declares it, or a one-line
+    :class:`RecordError` naming the key path and what is expected there."""
+    if not isinstance(record, dict):
+        where = f"{source}: " if source else ""
+        raise RecordError(f"{where}a record is a mapping with a 'game' key, not {short(record)}")
+    return parse(model, record, source, error=RecordError)
+
+
+def name_key(name: str) -> str:
+    """What a name is compared by: Unicode NFKC, case folded, zero-width
+    marks dropped, runs of whitespace as one space, none at the ends (so
+    "Ａnn", "ann", "An\u200bn" and " Ann " are the same player)."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join("".join(c for c in text if unicodedata.category(c) != "Cf").split())  # Cf: zero-width marks
+
+
+def check_names(names: Iterable[str], *, reserved: Iterable[str] = (), what: str = "players") -> None:
+    """Refuse two names that are the same player after normalisation
+    (:func:`name_key`), a name that is empty once normalised or holds a
+    control character or line break (it would break the one-line error
+    and the ledger's tables), and a name
+    that reads as one of the record's ``reserved`` words (e.g. STRAND's
+    rope ``stay``); each refusal names both spellings."""
+    words = {name_key(w): w for w in reserved}
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name):
+            raise RecordError(f"'{what}': the name {short(name)} holds a control character or a line break")
+        if not key:
+            raise RecordError(f"'{what}': the name {short(name)} is empty or only spaces")
+        if key in words:
+            raise RecordError(
+                f"'{what}': the name {short(name)} reads as the reserved word {words[key]!r}",
+                rule="a name must not be a word the record itself uses",
+            )
+        if key in seen:
+            first = seen[key]
+            if first == name:
+                text = f"the name {short(name)} appears twice"
+            else:
+                text = f"{short(first)} and {short(name)} are the same name once case, width and spaces are ignored"
+            raise RecordError(f"'{what}': {text}", rule="every player has a name of his own")
+        seen[key] = name

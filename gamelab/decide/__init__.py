@@ -1,0 +1,3 @@
+"""Decisions: which rules move a metric (sensitivity), rule changes proposed
+toward targets (tune, goals) and sequential yes/no verdicts (sequential,
+expressions)."""

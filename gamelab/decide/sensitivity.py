@@ -1,0 +1,419 @@
+"""Which levers move an imbalance: one step down and one step up of every
+declared rule parameter, each played on the same deals as the current rules.
+
+    table = levers(GAME, n_players=4, n_games=4000)
+    tornado_figure(table, "style_spread")
+
+A step per kind of parameter (:func:`steps`): an integer moves by one within
+its range, a float by a tenth of its range, a flag is flipped, a choice takes
+every other choice; a tuple of integers (``node_values``) moves each item by
+one on its own (tuples of more than :data:`MAX_ITEMS` items, such as a
+60-square board, are not stepped item by item) and all items together
+through the game's derived ``*_scale`` knob at 0.9 and 1.1.  A step the
+parameter declarations refuse, or one that changes nothing, is skipped and
+reported.  Every setting is played with the same seed (common random
+numbers: the same deals, the same seat rotations), through the chunk store
+and an executor, and compared with the current rules by
+:func:`gamelab.stats.balance.paired_change` (paired bootstrap over deals).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from gamelab.core import paths, registry
+from gamelab.core.errors import GamelabError
+from gamelab.core.params import ParamSpec, from_mapping, specs
+from gamelab.sim import runner, sweep
+from gamelab.stats import balance
+
+MAX_ITEMS = 12  # longer tuples are not stepped item by item
+FLOAT_STEP = 0.1  # a float moves by this share of its declared range
+SCALE_STEPS = (0.9, 1.1)  # values of a derived ``*_scale`` knob
+SCALE_SUFFIX = "_scale"
+DEFAULT_GAMES = 4000
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One setting to compare with the current rules."""
+
+    parameter: str  # "sum_cap", "node_values[3]", "node_scale"
+    value: Any  # the parameter's (or item's, or knob's) new value
+    direction: int  # -1 a step down, +1 up, 0 another choice / a flipped flag
+    changes: dict  # parameter -> new value, from the current rules
+
+
+@dataclasses.dataclass(frozen=True)
+class Skipped:
+    parameter: str
+    value: Any
+    reason: str
+
+
+def _numeric_steps(value, step) -> list[tuple[Any, int]]:
+    out = []
+    for direction in (-1, 1):
+        new = value + direction * step
+        if isinstance(value, float):
+            new = round(new, 12)
+        out.append((new, direction))
+    return out
+
+
+def _scalar_steps(spec: ParamSpec, value) -> list[tuple[Any, int]] | str:
+    """(new value, direction) pairs for a scalar, or why it has none."""
+    if spec.choices is not None:
+        return [(c, 0) for c in spec.choices if c != value]
+    if spec.kind is bool:
+        return [(not value, 0)]
+    if spec.kind is int:
+        return _numeric_steps(value, 1)
+    if spec.kind is float:
+        if spec.low is None or spec.high is None:
+            return "a float without a declared range"
+        return _numeric_steps(value, FLOAT_STEP * (spec.high - spec.low))
+    return f"a {spec.kind.__name__} without declared choices"
+
+
+def _scale_knobs(derived, base, name: str) -> list[str]:
+    """The game's derived ``*_scale`` knobs that change parameter ``name``."""
+    out = []
+    for knob, fn in derived.items():
+        if not knob.endswith(SCALE_SUFFIX):
+            continue
+        try:
+            if name in fn(base, SCALE_STEPS[-1]):
+                out.append(knob)
+        except Exception:  # a knob that does not apply to these rules
+            continue
+    return out
+
+
+def steps(rules: type, base, derived=None, only: Sequence[str] | None = None) -> tuple[list[Step], list[Skipped]]:
+    """Every step of the declared rule parameters of ``rules`` (or those in
+    ``only``; a derived knob's name selects it alone) from ``base``, and the
+    parameters or steps that have none, with the reason."""
+    derived = derived or {}
+    out: list[Step] = []
+    skipped: list[Skipped] = []
+    declared = {s.name: s for s in specs(rules)}
+    wanted = list(only) if only else list(declared)
+    unknown = [n for n in wanted if n not in declared and n not in derived]
+    if unknown:
+        raise GamelabError(
+            f"unknown rule parameter {unknown[0]!r}: known are {', '.join(declared)}"
+            + (f" and {', '.join(derived)}" if derived else "")
+        )
+    knobs_done: set[str] = set()
+    for name in wanted:
+        if name in derived:
+            knobs = [name] if name.endswith(SCALE_SUFFIX) else []
+            if not knobs:
+                skipped.append(Skipped(name, None, "a derived knob that is not a scale"))
+        else:
+            spec, value = declared[name], getattr(base, name)
+            knobs = _scale_knobs(derived, base, name) if spec.kind is tuple else []
+            if spec.kind is tuple:
+                out += _tuple_steps(spec, value, skipped)
+            else:
+                found = _scalar_steps(spec, value)
+                if isinstance(found, str):
+                    skipped.append(Skipped(name, value, found))
+                else:
+                    out += [Step(name, v, d, {name: v}) for v, d in found]
+        for knob in knobs:
+            if knob in knobs_done:
+                continue
+            knobs_done.add(knob)
+            for v in SCALE_STEPS:
+                out.append(Step(knob, v, -1 if v < 1 else 1, derived[knob](base, v)))
+    return out, skipped
+
+
+def _tuple_steps(spec: ParamSpec, value: tuple, skipped: list) -> list[Step]:
+    if spec.item_kind is not int:
+        skipped.append(Skipped(spec.name, value, "a list that is not of whole numbers"))
+        return []
+    if len(value) > MAX_ITEMS:
+        skipped.append(
+            Skipped(spec.name, f"{len(value)} items", f"more than {MAX_ITEMS} items: not stepped item by item")
+        )
+        return []
+    out = []
+    for i, item in enumerate(value):
+        for direction in (-1, 1):
+            new = list(value)
+            new[i] = item + direction
+            out.append(Step(f"{spec.name}[{i + 1}]", item + direction, direction, {spec.name: tuple(new)}))
+    return out
+
+
+def settings(game, base, only=None) -> tuple[list[tuple[Step, Any]], list[Skipped]]:
+    """Each step with its validated parameter object; refused steps and
+    steps that change nothing are skipped."""
+    found, skipped = steps(game.rules, base, game.derived, only)
+    out = []
+    for step in found:
+        try:
+            params = from_mapping(game.knobs, step.changes, base=base, source=step.parameter)
+        except GamelabError as exc:
+            skipped.append(Skipped(step.parameter, step.value, f"refused: {exc}"))
+            continue
+        if params == base:
+            skipped.append(Skipped(step.parameter, step.value, "changes nothing"))
+            continue
+        out.append((step, params))
+    return out, skipped
+
+
+def prefetch(
+    game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, store, executor, progress=None, chunk_deals=None
+) -> None:
+    """Play every missing chunk of ``jobs`` (each ``(params, lineup,
+    n_players)``) in one pass through the executor, so that its workers
+    share the whole job, and keep them in ``store``."""
+    from gamelab.sim.executors import run_all
+
+    todo = []
+    for params, lineup, n_players in jobs:
+        p, lu, n = runner.resolve(game, params, lineup, n_players)
+        todo += [
+            c
+            for c in runner.plan(
+                game, n_games=n_games, seed=seed, params=p, lineup=lu, n_players=n, chunk_deals=chunk_deals
+            )
+            if store.get(c) is None
+        ]
+    if todo:
+        run_all(
+            executor,
+            runner.run_chunk,
+            todo,
+            progress=progress,
+            weights=[c.n_games for c in todo],
+            unit="game",
+            on_result=lambda i, df: store.put(todo[i], df),
+        )
+
+
+def play_all(
+    game: str,
+    params_list: Sequence,
+    *,
+    n_games: int,
+    seed: int,
+    lineup=None,
+    n_players=None,
+    store=None,
+    executor=None,
+    progress=None,
+    chunk_deals=None,
+) -> list[sweep.CellRun]:
+    """Play every parameter set on the same deals (:func:`prefetch`), then
+    each set's table by :func:`gamelab.sim.sweep.run_cell` from the store."""
+    from gamelab.sim.executors import make_executor
+    from gamelab.sim.store import ChunkStore
+
+    store = store if store is not None else ChunkStore(paths.cache_dir())
+    executor = executor or make_executor(1)
+    prefetch(
+        game,
+        [(p, lineup, n_players) for p in params_list],
+        n_games=n_games,
+        seed=seed,
+        store=store,
+        executor=executor,
+        progress=progress,
+        chunk_deals=chunk_deals,
+    )
+    return [
+        sweep.run_cell(
+            game,
+            {},
+            n_games=n_games,
+            seed=seed,
+            base_params=p,
+            lineup=lineup,
+            n_players=n_players,
+            store=store,
+            executor=executor,
+            chunk_deals=chunk_deals,
+            progress=False,
+        )
+        for p in params_list
+    ]
+
+
+def usable_metrics(game, frame: pd.DataFrame, names: Sequence[str] | None = None) -> list[balance.Metric]:
+    """The metrics named (default: the game's whole catalogue plus the win
+    rate of every value of each report group that has more than one) that
+    this table can compute."""
+    if names:
+        return [balance.metric(game, n) for n in names]
+    out = list(balance.catalogue(game).values())
+    for group in game.report.groups:
+        if group in frame and frame[group].nunique() > 1:
+            out += [balance.win_rate(group, v) for v in sorted(pd.unique(frame[group]), key=str)]
+    keep = []
+    for m in out:
+        try:
+            balance.deal_sums(frame.head(64), [m])
+        except GamelabError:
+            continue
+        keep.append(m)
+    return keep
+
+
+def levers(
+    game: str,
+    *,
+    n_players: int | None = None,
+    lineup=None,
+    params=None,
+    n_games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    only: Sequence[str] | None = None,
+    metrics: Sequence[str] | None = None,
+    store=None,
+    executor=None,
+    workers: int = 1,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """The paired change of every metric for every step of the rule
+    parameters: columns ``parameter``, ``value``, ``direction``, ``metric``,
+    ``base``, ``new``, ``change``, ``low``, ``high`` (95 % paired bootstrap),
+    ``deals``.  ``table.attrs["skipped"]`` lists the steps not played and why."""
+    from gamelab.sim.executors import make_executor
+
+    g = registry.get(game)
+    base = params if params is not None else g.knobs()
+    base, lineup, n_players = runner.resolve(game, base, lineup, n_players)
+    todo, skipped = settings(g, base, only)
+    executor = executor or make_executor(workers)
+    runs = play_all(
+        game,
+        [base] + [p for _, p in todo],
+        n_games=n_games,
+        seed=seed,
+        lineup=lineup,
+        n_players=n_players,
+        store=store,
+        executor=executor,
+        progress=progress,
+    )
+    chosen = usable_metrics(g, runs[0].frame, metrics)
+    rows = []
+    for (step, _), run in zip(todo, runs[1:]):
+        change = balance.paired_change(run.frame, runs[0].frame, chosen)
+        for r in change.itertuples(index=False):
+            rows.append(
+                {
+                    "parameter": step.parameter,
+                    "value": _text(step.value),
+                    "direction": step.direction,
+                    "metric": r.metric,
+                    "base": r.base,
+                    "new": r.value,
+                    "change": r.change,
+                    "low": r.low,
+                    "high": r.high,
+                    "deals": r.deals,
+                }
+            )
+    table = pd.DataFrame(
+        rows, columns=["parameter", "value", "direction", "metric", "base", "new", "change", "low", "high", "deals"]
+    )
+    table.attrs.update(
+        game=game,
+        players=n_players,
+        games=runs[0].games,
+        seed=seed,
+        skipped=[dataclasses.asdict(s) | {"value": _text(s.value)} for s in skipped],
+        percent={m.name: m.percent for m in chosen},
+    )
+    return table
+
+
+def _text(value) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(map(str, value)) + ")"
+    return str(value)
+
+
+def ranking(table: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Parameters ordered by how far their steps move ``metric`` (the
+    largest absolute paired change of any of their steps)."""
+    rows = table[table["metric"] == metric]
+    if rows.empty:
+        known = ", ".join(dict.fromkeys(table["metric"]))
+        raise GamelabError(f"no metric {metric!r} in the sensitivity table: it has {known}")
+    rows = rows.assign(size=rows["change"].abs(), clear=(rows["low"] > 0) | (rows["high"] < 0))
+    order = rows.groupby("parameter", sort=False)["size"].max().sort_values(ascending=False)
+    return (
+        rows.set_index("parameter")
+        .loc[order.index]
+        .reset_index()[["parameter", "value", "direction", "base", "new", "change", "low", "high", "clear"]]
+    )
+
+
+def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15):
+    """The parameters ranked by how far they move ``metric``: one bar per
+    step (down, up, another choice) with its 95 % interval."""
+    import matplotlib.pyplot as plt
+
+    ranked = ranking(table, metric)
+    names = list(dict.fromkeys(ranked["parameter"]))[:top]
+    scale = 100.0 if table.attrs.get("percent", {}).get(metric) else 1.0
+    colours = {-1: "#1565c0", 1: "#c62828", 0: "#757575"}
+    fig, ax = plt.subplots(figsize=(7, 0.42 * len(names) + 1.4))
+    for y, name in enumerate(reversed(names)):
+        mine = ranked[ranked["parameter"] == name].reset_index(drop=True)
+        height = 0.8 / len(mine)
+        for j, r in mine.iterrows():
+            yy = y - 0.4 + height * (j + 0.5)
+            ax.barh(yy, r["change"] * scale, height=height * 0.9, color=colours[int(r["direction"])], alpha=0.75)
+            ax.errorbar(
+                r["change"] * scale,
+                yy,
+                xerr=[[(r["change"] - r["low"]) * scale], [(r["high"] - r["change"]) * scale]],
+                fmt="none",
+                ecolor="k",
+                capsize=2,
+                lw=0.8,
+            )
+            end = (r["high"] if r["change"] >= 0 else r["low"]) * scale  # the label beyond the interval
+            ax.annotate(
+                str(r["value"]),
+                (end, yy),
+                fontsize=7,
+                va="center",
+                xytext=(3 if r["change"] >= 0 else -3, 0),
+                textcoords="offset points",
+                ha="left" if r["change"] >= 0 else "right",
+            )
+    ax.set_yticks(range(len(names)), list(reversed(names)))
+    ax.axvline(0, color="k", lw=0.8)
+    unit = " (points)" if scale == 100 else ""
+    ax.set_xlabel(f"change of {metric}{unit}, 95% paired interval")
+    ax.set_title(
+        f"{table.attrs.get('game', '')} levers of {metric}: blue a step down, red up, grey another choice", fontsize=9
+    )
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
+
+
+def json_rows(table: pd.DataFrame) -> list[dict]:
+    """The ``--json`` rows: parameter, value, metric, change, low, high."""
+    cols = ["parameter", "value", "metric", "change", "low", "high"]
+    return [
+        {k: (float(v) if isinstance(v, (float, np.floating)) else v) for k, v in row.items()}
+        for row in table[cols].to_dict("records")
+    ]

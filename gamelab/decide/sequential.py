@@ -1,0 +1,576 @@
+"""Sequential verdicts: is this difference real, and how many games does it take?
+
+    decide(GAME, "win_rate[seat=1] - fair > 0.02", n_players=4)
+    decide(GAME, "seat_spread(params) < seat_spread(baseline) - 0.03", n_players=4,
+           params=p, baseline=b)
+
+A question is a comparison of a linear expression of balance metrics
+(:mod:`gamelab.stats.balance` names; ``fair`` is 1 / players) with a constant.
+It is moved into the form ``T > c`` or ``T < c`` (``T`` the metric terms,
+``c`` the constants) and decided by a sequential probability ratio test:
+
+* Games are played in small chunks of deals, every deal in every seat
+  rotation of the lineup, and with ``--baseline`` both rule sets on the same
+  deals, so each deal gives one paired, seat-rotated observation.
+* ``T`` is a smooth function of per-deal sums; its per-deal increments are
+  its linearisation (the delta method: the gradient at the running totals
+  times each deal's sums), whose variance ``σ²`` is estimated as games come.
+* The indifference zone: with ``D = T - c`` (or ``c - T``), H0 is
+  ``D = -zone/2`` and H1 ``D = +zone/2``; the generalised SPRT with a normal
+  approximation of the increments (as Fishtest does for engine tests) has
+  the log-likelihood ratio ``LLR = n · zone · D̂ / σ²`` after ``n`` deals.
+  It stops at ``LLR ≥ log((1-β)/α)`` ("yes") or ``LLR ≤ log(β/(1-α))``
+  ("no"), or at ``max_games`` ("undecided").  If ``D ≤ -zone/2`` it answers
+  yes at most ``α`` of the time; if ``D ≥ +zone/2`` no at most ``β``.
+* The estimate after stopping early is biased (a test that stops when the
+  answer looks clear stops on lucky runs).  The reported estimate is the
+  median-unbiased one and the interval the 95 % interval under the
+  *stage-wise ordering* of the outcomes (Jennison & Turnbull 2000, ch. 8;
+  Fishtest's "unbiased" Elo is the continuous-monitoring analogue): the
+  value ``μ`` for which a test with true ``D = μ`` would end with an outcome
+  at least as high as the observed one with chance 0.5 (0.025, 0.975),
+  computed by simulating the test's Brownian approximation on its own
+  schedule of looks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from gamelab.core import paths, registry
+from gamelab.core.errors import GamelabError
+from gamelab.core.limits import MAX_GAMES, check_count
+from gamelab.decide.expressions import Question, parse_question
+from gamelab.sim import runner
+from gamelab.stats import balance
+
+__all__ = ["Decision", "Plan", "decide", "plan", "parse_question", "Question", "MemoryStore"]
+
+CHUNK_DEALS = 256  # deals per look (each deal played in every seat rotation)
+PILOT_CHUNKS = 4  # chunks a plan plays to estimate the spread of the increments
+SIMULATIONS = 4000  # Brownian paths for the corrected estimate and the planner
+DEFAULT_ZONE = 0.01  # width of the indifference zone, in the metric's units
+LEVEL = 0.95
+MIN_DEALS = 20  # deals before the spread of the margin is trusted (a test never stops earlier)
+CORRECTION_KEY, PLAN_KEY = 0x5E9, 0x91A  # spawn keys of the simulations' generators
+
+
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    """A question decided (or not) by the sequential test."""
+
+    question: str
+    decision: str  # "yes", "no" or "undecided"
+    games: int  # games played, every arm
+    deals: int
+    estimate: float  # T, median-unbiased under the stage-wise ordering
+    low: float
+    high: float
+    naive: float  # T at the stop, uncorrected
+    threshold: float  # c of ``T > c`` / ``T < c``
+    llr: float
+    bounds: tuple[float, float]
+    alpha: float
+    beta: float
+    zone: float
+    reason: str = ""  # why the question could not be decided (undecided before the limit)
+
+    @property
+    def sentence(self) -> str:
+        how = {
+            "yes": f"yes, decided after {self.games:,} games",
+            "no": f"no, decided after {self.games:,} games",
+            "undecided": f"undecided after {self.games:,} games ({self.reason or 'the limit'})",
+        }[self.decision]
+        return (
+            f"{self.question}: {how}; estimate {self.estimate:.4g} (95% interval {self.low:.4g} to "
+            f"{self.high:.4g}, corrected for stopping early) against {self.threshold:.4g}"
+        )
+
+    @property
+    def llr_words(self) -> str:
+        """The log-likelihood ratio, or in words why it has no finite value."""
+        if math.isfinite(self.llr):
+            return f"{self.llr:+.3f}"
+        return "beyond any bound (every deal gave the same margin, so the first look decided)"
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """How many games a question needs, from a pilot run."""
+
+    question: str
+    pilot_games: int
+    estimate: float  # T in the pilot
+    sigma: float  # spread of the per-deal increments of D
+    games_per_deal: int
+    rows: tuple  # (label, true D, mean games, 90th percentile, P(yes), P(undecided))
+    fixed_games: int  # a fixed-size test with the same error rates
+
+    def text(self) -> str:
+        lines = [
+            f"{self.question}: a pilot of {self.pilot_games:,} games estimates {self.estimate:.4g} "
+            f"(per-deal spread of the margin D {self.sigma:.3g})",
+            f"{'if the true margin D is':<44}{'games (mean)':>13}{'90% within':>12}{'P(yes)':>8}{'P(limit)':>10}",
+        ]
+        deals = self.pilot_games // max(1, self.games_per_deal)
+        if deals < MIN_DEALS:
+            lines[1:] = [
+                f"a pilot of {deals} deals is too few to estimate the spread of the margin (at least {MIN_DEALS}): "
+                "the games the test needs cannot be planned; raise --max-games"
+            ]
+            return "\n".join(lines)
+        if not self.sigma > 0:
+            lines[1:] = [
+                "every deal of the pilot gave the same margin D, so its spread cannot be estimated: "
+                "the games the test needs cannot be planned (the test itself stops at its first look "
+                "after the pilot if D is away from 0, and never decides if D is exactly 0)"
+            ]
+            return "\n".join(lines)
+        for label, d, mean, p90, yes, limit in self.rows:
+            lines.append(f"{f'{d:+.4g} ({label})':<44}{mean:>13,.0f}{p90:>12,.0f}{yes:>8.2f}{limit:>10.2f}")
+        lines.append(f"a fixed-size test with the same error rates needs {self.fixed_games:,} games")
+        return "\n".join(lines)
+
+
+class MemoryStore:
+    """A chunk store in memory (benchmarks, tests): ``get`` / ``put`` by chunk."""
+
+    def __init__(self):
+        self.chunks: dict = {}
+        self.computed = self.loaded = 0
+
+    def get(self, chunk):
+        df = self.chunks.get(chunk)
+        self.loaded += df is not None
+        return df
+
+    def put(self, chunk, df) -> None:
+        self.chunks[chunk] = df
+        self.computed += 1
+
+
+# -- the statistic ---------------------------------------------------------------------
+
+
+class Accumulator:
+    """Running per-deal sums of both arms: count, totals and cross products,
+    so each look costs one gradient, not a pass over every deal."""
+
+    def __init__(self):
+        self.cols: list[str] = []
+        self.n = 0
+        self.total = np.zeros(0)
+        self.outer = np.zeros((0, 0))
+
+    def add(self, sums: pd.DataFrame) -> None:
+        new = [c for c in sums.columns if c not in self.cols]
+        if new:  # a column seen first now was zero on every earlier deal
+            k = len(self.cols) + len(new)
+            self.total = np.pad(self.total, (0, len(new)))
+            self.outer = np.pad(self.outer, ((0, len(new)), (0, len(new))))
+            self.cols += new
+            assert len(self.cols) == k
+        x = sums.reindex(columns=self.cols, fill_value=0.0).to_numpy(float)
+        self.n += len(x)
+        self.total += x.sum(axis=0)
+        self.outer += x.T @ x
+
+    def mean(self) -> np.ndarray:
+        return self.total / self.n
+
+    def cov(self) -> np.ndarray:
+        m = self.mean()
+        return (self.outer - self.n * np.outer(m, m)) / max(self.n - 1, 1)
+
+
+def _arm_sums(frame: pd.DataFrame, metrics, arm: str) -> pd.DataFrame:
+    sums = balance.deal_sums(frame, metrics)
+    return sums.rename(columns=lambda c: f"{arm}|{c}")
+
+
+def _value(question: Question, metrics: dict, cols: Sequence[str], x: np.ndarray) -> np.ndarray:
+    """T at sums ``x`` (..., J) (vectorised over leading axes)."""
+    out = np.zeros(x.shape[:-1])
+    named: dict[str, dict[str, np.ndarray]] = {arm: {} for arm in ("params", "baseline")}
+    for j, c in enumerate(cols):
+        arm, part = c.split("|", 1)
+        named[arm][part] = x[..., j]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for term in question.terms:
+            out = out + term.coef * np.asarray(metrics[term.metric].value(named[term.arm]), float)
+    return out
+
+
+def _linearised(question, metrics, acc: Accumulator) -> tuple[float, float]:
+    """T at the running means and the standard deviation of its per-deal
+    increments (gradient by central differences, vectorised)."""
+    m = acc.mean()
+    J = len(m)
+    h = 1e-6 * np.maximum(np.abs(m), 1e-6 * (np.abs(m).mean() + 1e-12))
+    probe = np.concatenate([m[None], m + np.diag(h), m - np.diag(h)])
+    v = _value(question, metrics, acc.cols, probe)
+    grad = np.nan_to_num((v[1 : J + 1] - v[J + 1 :]) / (2 * h))
+    var = float(grad @ acc.cov() @ grad)
+    return float(v[0]), math.sqrt(max(var, 0.0))
+
+
+# -- the test ----------------------------------------------------------------------------
+
+
+def bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's stopping bounds on the log-likelihood ratio (no, yes)."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def llr(n: int, d_hat: float, sigma: float, zone: float) -> float:
+    """GSPRT log-likelihood ratio of H1 ``D = +zone/2`` against H0
+    ``D = -zone/2`` after ``n`` increments of mean ``d_hat`` and spread
+    ``sigma`` (normal approximation)."""
+    if sigma <= 0:
+        return math.copysign(math.inf, d_hat) if d_hat else 0.0
+    return n * zone * d_hat / sigma**2
+
+
+def _simulate(
+    mu: float, sigma: float, looks: np.ndarray, zone: float, lo: float, hi: float, z: np.ndarray
+) -> np.ndarray:
+    """Outcome ranks of the Brownian test with drift ``mu`` per deal on the
+    schedule ``looks`` (cumulative deals), from standard normals ``z`` (K, L)."""
+    step = np.diff(np.concatenate([[0], looks]))
+    s = np.cumsum(mu * step + sigma * np.sqrt(step) * z, axis=1)  # K x L sums of increments
+    ratio = zone * s / sigma**2
+    L = ratio.shape[1]
+    crossed = (ratio >= hi) | (ratio <= lo)
+    first = np.where(crossed.any(axis=1), crossed.argmax(axis=1), L - 1)
+    rows = np.arange(len(ratio))
+    at = ratio[rows, first]
+    side = np.where(at >= hi, 1, np.where(at <= lo, -1, 0))
+    return rank(side, first, L, s[rows, first] / (sigma * np.sqrt(looks[first])))
+
+
+def rank(side, look, n_looks: int, z_at):
+    """The stage-wise order of outcomes as one number, higher = more in
+    favour of a large D: every upper exit (``side`` +1) above every
+    truncation (0) above every lower exit (-1); an earlier upper exit ranks
+    higher, an earlier lower exit lower; ties by the standardised sum ``z_at``."""
+    side, look = np.asarray(side), np.asarray(look)
+    time = np.where(side == 1, n_looks - look, np.where(side == -1, look + 1, 0))
+    tie = np.arctan(z_at) / np.pi  # in (-0.5, 0.5): never crosses a look
+    return side * 10.0 * (n_looks + 1) + time + tie
+
+
+def corrected(
+    observed_rank: float,
+    sigma: float,
+    looks: np.ndarray,
+    zone,
+    lo,
+    hi,
+    centre: float,
+    rng: np.random.Generator,
+    n_sim: int = SIMULATIONS,
+) -> tuple[float, float, float]:
+    """(median-unbiased D, low, high) under the stage-wise ordering."""
+    z = rng.standard_normal((n_sim, len(looks)))
+    span = 12 * sigma / math.sqrt(looks[-1])
+
+    def p_above(mu):
+        return float(np.mean(_simulate(mu, sigma, looks, zone, lo, hi, z) >= observed_rank))
+
+    def solve(target):
+        a, b = centre - span, centre + span
+        for _ in range(40):
+            mid = 0.5 * (a + b)
+            a, b = (mid, b) if p_above(mid) < target else (a, mid)
+        return 0.5 * (a + b)
+
+    tail = (1 - LEVEL) / 2
+    return solve(0.5), solve(tail), solve(1 - tail)
+
+
+@dataclasses.dataclass
+class _Setup:
+    game: str
+    question: Question
+    metrics: dict
+    arms: dict  # arm -> params
+    lineup: tuple
+    n_players: int
+    chunks: dict  # arm -> [Chunk]
+    rotations: int
+    threshold: float  # c of T > c / T < c
+
+
+def question_for(game: str, expr: str, *, with_baseline: bool = False) -> Question:
+    """``expr`` checked against the game's metrics and groups (no game is played)."""
+    g = registry.get(game)
+    return parse_question(expr, lambda name: balance.metric(g, name), with_baseline)
+
+
+def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, chunk_deals) -> _Setup:
+    g = registry.get(game)
+    check_count("max_games", max_games, MAX_GAMES)
+    question = question_for(game, expr, with_baseline=baseline is not None)
+    p, lineup, n_players = runner.resolve(game, params, lineup, n_players)
+    arms = {"params": p}
+    if baseline is not None:
+        arms["baseline"] = runner.resolve(game, baseline, lineup, n_players)[0]
+    per_arm = max(1, max_games // len(arms))
+    chunks = {
+        a: runner.plan(
+            game, n_games=per_arm, seed=seed, params=q, lineup=lineup, n_players=n_players, chunk_deals=chunk_deals
+        )
+        for a, q in arms.items()
+    }
+    metrics = {t.metric: balance.metric(g, t.metric) for t in question.terms}
+    return _Setup(
+        game,
+        question,
+        metrics,
+        arms,
+        lineup,
+        n_players,
+        chunks,
+        chunks["params"][0].rotations,
+        question.threshold(n_players),
+    )
+
+
+def _play(setup: _Setup, start: int, stop: int, store, executor, progress) -> list[dict]:
+    """Chunks ``start:stop`` of every arm (through the store): one table per arm each."""
+    from gamelab.sim.executors import run_all
+
+    todo = [(a, i) for i in range(start, stop) for a in setup.chunks]
+    frames = {k: store.get(setup.chunks[k[0]][k[1]]) for k in todo}
+    missing = [k for k in todo if frames[k] is None]
+    if missing:
+        items = [setup.chunks[a][i] for a, i in missing]
+
+        def keep(j, df):
+            store.put(items[j], df)
+            frames[missing[j]] = df
+
+        run_all(
+            executor,
+            runner.run_chunk,
+            items,
+            progress=progress,
+            weights=[c.n_games for c in items],
+            unit="game",
+            on_result=keep,
+        )
+    return [{a: frames[(a, i)] for a in setup.chunks} for i in range(start, stop)]
+
+
+def _absorb(setup: _Setup, acc: Accumulator, tables: dict) -> None:
+    metrics = list(setup.metrics.values())
+    parts = [_arm_sums(tables[a], metrics, a) for a in setup.chunks]
+    acc.add(pd.concat(parts, axis=1, join="inner"))
+
+
+def decide(
+    game: str,
+    expr: str,
+    *,
+    n_players: int | None = None,
+    params=None,
+    baseline=None,
+    lineup=None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    zone: float = DEFAULT_ZONE,
+    max_games: int = MAX_GAMES,
+    seed: int = 0,
+    chunk_deals: int = CHUNK_DEALS,
+    store=None,
+    executor=None,
+    workers: int = 1,
+    progress: bool | None = None,
+) -> Decision:
+    """Decide ``expr`` by the sequential test (see the module docstring)."""
+    from gamelab.sim.executors import make_executor
+    from gamelab.sim.store import ChunkStore
+
+    _check_rates(alpha, beta, zone)
+    setup = _setup(
+        game,
+        expr,
+        n_players=n_players,
+        params=params,
+        baseline=baseline,
+        lineup=lineup,
+        seed=seed,
+        max_games=max_games,
+        chunk_deals=chunk_deals,
+    )
+    store = store if store is not None else ChunkStore(paths.cache_dir())
+    executor = executor or make_executor(workers)
+    per_look = getattr(executor, "workers", 1)
+    lo, hi = bounds(alpha, beta)
+    sign = setup.question.sign
+    acc, looks, n_chunks = Accumulator(), [], len(setup.chunks["params"])
+    t = sigma = ratio = 0.0
+    i = 0
+    while i < n_chunks:
+        for tables in _play(setup, i, min(i + per_look, n_chunks), store, executor, progress):
+            _absorb(setup, acc, tables)
+            i += 1
+            looks.append(acc.n)
+            t, sigma = _linearised(setup.question, setup.metrics, acc)
+            _check_finite(setup, t, sigma, acc.n)
+            ratio = llr(acc.n, sign * (t - setup.threshold), sigma, zone) if acc.n >= MIN_DEALS else 0.0
+            if ratio >= hi or ratio <= lo or _exactly_on(sigma, sign * (t - setup.threshold), len(looks)):
+                break
+        else:
+            continue
+        break
+    decision = "yes" if ratio >= hi else "no" if ratio <= lo else "undecided"
+    d_hat = sign * (t - setup.threshold)
+    reason = ""
+    if decision == "undecided" and acc.n < MIN_DEALS:
+        reason = f"only {acc.n} deals: at least {MIN_DEALS} are needed to weigh the spread of the margin"
+    elif decision == "undecided" and _exactly_on(sigma, d_hat, len(looks)):
+        reason = "every deal gave exactly the threshold: no number of games can decide it"
+    est, low, high = _corrected_t(setup, decision, d_hat, sigma, np.array(looks, float), zone, lo, hi, seed)
+    games = acc.n * setup.rotations * len(setup.chunks)
+    return Decision(
+        setup.question.text,
+        decision,
+        games,
+        acc.n,
+        est,
+        low,
+        high,
+        t,
+        setup.threshold,
+        float(ratio),
+        (lo, hi),
+        alpha,
+        beta,
+        zone,
+        reason,
+    )
+
+
+def _exactly_on(sigma: float, d_hat: float, n_looks: int) -> bool:
+    """Every deal so far (the pilot's looks at least) gave the margin 0 exactly:
+    more games cannot move the test (identical arms, a metric that cannot change)."""
+    return sigma == 0 and d_hat == 0 and n_looks >= PILOT_CHUNKS
+
+
+def _check_finite(setup: _Setup, t: float, sigma: float, n: int) -> None:
+    """A statistic without a value is said in words, never printed as nan."""
+    if not (math.isfinite(t) and math.isfinite(sigma)):
+        names = ", ".join(sorted({term.metric for term in setup.question.terms}))
+        raise GamelabError(
+            f"{setup.question.text}: cannot be decided: {names} has no value on these {n:,} deals "
+            "(a share of nothing: no seat or game it counts was played)"
+        )
+
+
+def _corrected_t(setup, decision, d_hat, sigma, looks, zone, lo, hi, seed):
+    """The corrected estimate and interval of D, mapped back to T."""
+    q, c = setup.question, setup.threshold
+    if sigma <= 0:
+        t = c + q.sign * d_hat
+        return t, t, t
+    side = {"yes": 1, "no": -1}.get(decision, 0)
+    observed = float(rank(side, len(looks) - 1, len(looks), d_hat * math.sqrt(looks[-1]) / sigma))
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(CORRECTION_KEY,)))
+    d = corrected(observed, sigma, looks, zone, lo, hi, d_hat, rng)
+    ends = sorted(c + q.sign * x for x in (d[1], d[2]))
+    return c + q.sign * d[0], ends[0], ends[1]
+
+
+def _check_rates(alpha, beta, zone):
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not 0 < v < 0.5:
+            raise GamelabError(f"--{name} {v}: expected an error rate between 0 and 0.5")
+    if not zone > 0:
+        raise GamelabError(f"--zone {zone}: expected a positive width of the indifference zone")
+
+
+def plan(
+    game: str,
+    expr: str,
+    *,
+    n_players: int | None = None,
+    params=None,
+    baseline=None,
+    lineup=None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    zone: float = DEFAULT_ZONE,
+    max_games: int = MAX_GAMES,
+    seed: int = 0,
+    chunk_deals: int = CHUNK_DEALS,
+    store=None,
+    executor=None,
+    workers: int = 1,
+    progress: bool | None = None,
+) -> Plan:
+    """Games the question will need: a pilot (the test's own first chunks,
+    kept in the store for the real run) estimates the spread of the
+    increments; the test's Brownian approximation is then simulated on its
+    schedule at D = -zone/2, 0, +zone/2 and at the pilot's estimate."""
+    from gamelab.sim.executors import make_executor
+    from gamelab.sim.store import ChunkStore
+
+    _check_rates(alpha, beta, zone)
+    setup = _setup(
+        game,
+        expr,
+        n_players=n_players,
+        params=params,
+        baseline=baseline,
+        lineup=lineup,
+        seed=seed,
+        max_games=max_games,
+        chunk_deals=chunk_deals,
+    )
+    store = store if store is not None else ChunkStore(paths.cache_dir())
+    executor = executor or make_executor(workers)
+    n_pilot = min(PILOT_CHUNKS, len(setup.chunks["params"]))
+    acc = Accumulator()
+    for tables in _play(setup, 0, n_pilot, store, executor, progress):
+        _absorb(setup, acc, tables)
+    t, sigma = _linearised(setup.question, setup.metrics, acc)
+    _check_finite(setup, t, sigma, acc.n)
+    q = setup.question
+    d_pilot = q.sign * (t - setup.threshold)
+    looks = np.cumsum([c.n_deals for c in setup.chunks["params"]]).astype(float)
+    per_deal = setup.rotations * len(setup.chunks)
+    lo, hi = bounds(alpha, beta)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(PLAN_KEY,)))
+    z = rng.standard_normal((SIMULATIONS, len(looks)))
+    rows = []
+    for label, d in (
+        ("lower edge of the zone", -zone / 2),
+        ("on the threshold", 0.0),
+        ("upper edge of the zone", zone / 2),
+        ("the pilot's estimate", d_pilot),
+    ):
+        rows.append((label, d, *_operating(d, max(sigma, 1e-12), looks, zone, lo, hi, z, per_deal)))
+    from scipy.stats import norm
+
+    z_a, z_b = norm.ppf(1 - alpha), norm.ppf(1 - beta)
+    fixed = math.ceil(((z_a + z_b) * sigma / zone) ** 2) * per_deal
+    return Plan(q.text, acc.n * per_deal, t, sigma, per_deal, tuple(rows), fixed)
+
+
+def _operating(d, sigma, looks, zone, lo, hi, z, per_deal):
+    """Mean and 90th percentile of games, P(yes), P(reaching the limit)."""
+    step = np.diff(np.concatenate([[0], looks]))
+    ratio = zone * np.cumsum(d * step + sigma * np.sqrt(step) * z, axis=1) / sigma**2
+    crossed = (ratio >= hi) | (ratio <= lo)
+    any_cross = crossed.any(axis=1)
+    first = np.where(any_cross, crossed.argmax(axis=1), len(looks) - 1)
+    games = looks[first] * per_deal
+    yes = ratio[np.arange(len(ratio)), first] >= hi
+    return float(games.mean()), float(np.percentile(games, 90)), float(yes.mean()), float((~any_cross).mean())

@@ -1,0 +1,437 @@
+"""A tuner that proposes rule changes: the smallest changes that meet a
+designer's targets, verified on fresh deals.
+
+    result = run("goal.yaml", workers=2)      # result.proposals, result.out
+
+The goal file (:mod:`gamelab.decide.goals`) names the game, the player counts, the
+free parameters with their ranges and the targets.  The search is Optuna's
+multi-objective TPE sampler over two objectives, both minimised:
+
+1. the *miss*: for every target and player count, how far the measured
+   metric is on the wrong side of its bound, summed (0: every target met);
+2. the *distance* from the rules the goal starts from (the rulebook unless
+   it gives ``params``): the number of free values changed plus the size of
+   each change as a share of its declared range (a changed choice counts 1).
+
+Every candidate is played with the same seed (common random numbers: the
+same deals for all), through the chunk store and the executor (``workers``
+or a Dask scheduler), a batch of candidates at a time.  The study lives in
+``data/runs/tune-<id>/study.db`` (an Optuna SQLite storage): a tune that is
+interrupted resumes where it stopped, and the candidates it had played come
+back from the chunk store.  Then the verification stage, as the literature
+on noisy game tuning recommends (a search on one seed flatters its best
+candidates): the best few candidates (least miss, then least change) and the
+starting rules are re-played on a fresh seed with more games, and only those
+verified figures, with 95 % bootstrap intervals, are reported:
+``proposals.csv``, ``proposal-N.yaml`` (parameter files ``simulate``,
+``report --params`` and ``report --baseline`` accept) and ``front.png``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from gamelab.core import paths, registry
+from gamelab.core.errors import GamelabError
+from gamelab.core.limits import MAX_GAMES
+from gamelab.core.params import from_mapping
+from gamelab.decide import sensitivity
+from gamelab.decide.goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
+from gamelab.sim import runner, sweep
+from gamelab.sim.store import key_of
+from gamelab.stats import balance
+
+VERIFY_SEED_OFFSET = 1_000_003  # the verification seed: the goal's seed plus this (fresh deals)
+VERIFY_FACTOR = 4  # verification games: this many times the search's, by default
+FLOAT_STEPS = 100  # a float range is searched on about this many round steps
+STARTUP_TRIALS = 10  # random trials before TPE models the front
+
+__all__ = ["Goal", "load_goal", "run", "TuneResult", "front_figure"]
+
+
+def point_values(frame: pd.DataFrame, metrics) -> dict[str, float]:
+    """Each metric's value on the whole table (no interval)."""
+    totals = balance.deal_sums(frame, metrics).sum(axis=0)
+    named = {c: np.asarray(totals[c], float) for c in totals.index}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {m.name: float(m.value(named)) for m in metrics}
+
+
+@dataclasses.dataclass
+class Setting:
+    """A goal made concrete: the game, the starting rules, the searched values."""
+
+    goal: Goal
+    game: Any
+    base: Any
+    dims: list[Dim]
+    metrics: list
+    lineups: dict  # players -> lineup
+    source: str
+
+    def key(self, target, n: int) -> str:
+        return f"{target.metric}@{n}"
+
+
+def setting(goal: Goal, source: str = "goal") -> Setting:
+    game = registry.get(goal.game)
+    base = from_mapping(game.knobs, goal.params, source=f"{source}: params") if goal.params else game.knobs()
+    counts = goal.player_counts()
+    if goal.lineup is not None and len(counts) > 1:
+        raise GamelabError(f"{source}: a lineup is for one player count; players lists {counts}")
+    lo, hi = game.players
+    for n in counts:
+        if not lo <= n <= hi:
+            raise GamelabError(f"{source}: players: {n} is out of range: {game.name} is for {lo}-{hi} players")
+    if len(set(counts)) != len(counts):
+        raise GamelabError(f"{source}: players: {counts} lists a player count twice")
+    try:
+        lineups = {n: runner.resolve(goal.game, base, goal.lineup, n)[1] for n in counts}
+        metrics = {t.metric: balance.metric(game, t.metric) for t in goal.targets}
+    except GamelabError as exc:
+        raise GamelabError(f"{source}: {exc}") from None
+    for i, t in enumerate(goal.targets):
+        _check_bound(t, metrics[t.metric], f"{source}: targets[{i}]")
+    return Setting(goal, game, base, dims(game, base, goal.free, source), list(metrics.values()), lineups, source)
+
+
+def _check_bound(target, metric, where: str) -> None:
+    """A target's bound inside what the metric can be: a share within 0..1,
+    any other metric at most MAX_NUMBER in size (a bound outside is met or
+    missed by every candidate: no question to tune)."""
+    from gamelab.decide.expressions import MAX_NUMBER
+
+    bound = target.at_most if target.at_most is not None else target.at_least
+    side = "at_most" if target.at_most is not None else "at_least"
+    if metric.percent and not 0 <= bound <= 1:
+        raise GamelabError(f"{where}.{side}: {bound:g} is outside 0..1, the range of the share {target.metric}")
+    if not abs(bound) <= MAX_NUMBER:
+        raise GamelabError(f"{where}.{side}: {bound:g} is larger than {MAX_NUMBER:,.0f} in size")
+
+
+def verify_games(goal: Goal) -> int:
+    """Games per player count of the verification: the goal's
+    ``verify_games``, else VERIFY_FACTOR times the search's, at most MAX_GAMES."""
+    return goal.verify_games or min(MAX_GAMES, VERIFY_FACTOR * goal.games)
+
+
+def expected_games(goal: Goal, trials: int | None = None) -> int:
+    """Games a whole tune plays (search and verification, every player count)."""
+    counts = len(goal.player_counts())
+    return ((trials or goal.trials) * goal.games + (goal.verify + 1) * verify_games(goal)) * counts
+
+
+def _runs(st: Setting, params_list, *, n_games, seed, store, executor, progress=None):
+    """Per candidate, ``{players: CellRun}``: every candidate and player
+    count on the same deals, all missing chunks in one pass."""
+    jobs = [(p, st.lineups[n], n) for p in params_list for n in st.lineups]
+    sensitivity.prefetch(
+        st.goal.game, jobs, n_games=n_games, seed=seed, store=store, executor=executor, progress=progress
+    )
+    return [
+        {
+            n: sweep.run_cell(
+                st.goal.game,
+                {},
+                n_games=n_games,
+                seed=seed,
+                base_params=p,
+                lineup=lu,
+                n_players=n,
+                store=store,
+                executor=executor,
+                progress=False,
+            )
+            for n, lu in st.lineups.items()
+        }
+        for p in params_list
+    ]
+
+
+def miss(st: Setting, values: dict) -> float:
+    """The targets' total shortfall; ``values``: ``{"metric@players": value}``."""
+    return float(sum(t.miss(values[st.key(t, n)]) for t in st.goal.targets for n in st.lineups))
+
+
+@dataclasses.dataclass
+class TuneResult:
+    proposals: pd.DataFrame  # the rules it started from first, then proposal 1, 2, ... (verified)
+    out: Path
+    study: Any  # the optuna Study
+    trials: int  # trials finished (this call and earlier ones)
+    resumed: int  # trials found finished from an earlier call
+    files: list
+
+
+def _study(st: Setting, runs_dir):
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    spec = st.goal.model_dump(exclude={"trials", "verify", "verify_games"})
+    name = f"tune-{key_of(spec)[:16]}"
+    folder = Path(runs_dir or paths.runs_dir()) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    storage = f"sqlite:///{folder / 'study.db'}"
+    sampler = optuna.samplers.TPESampler(seed=st.goal.seed, n_startup_trials=STARTUP_TRIALS)
+    study = optuna.create_study(
+        study_name=name, storage=storage, directions=["minimize", "minimize"], sampler=sampler, load_if_exists=True
+    )
+    if not study.trials and all(_inside(d, d.base) for d in st.dims):
+        study.enqueue_trial({d.name: d.base for d in st.dims})  # the starting rules: distance 0
+    return study, folder
+
+
+def _inside(d: Dim, v) -> bool:
+    return v in d.choices if d.kind == "choice" else d.low <= v <= d.high
+
+
+def _suggest(trial, d: Dim):
+    if d.kind == "int":
+        return trial.suggest_int(d.name, d.low, d.high)
+    if d.kind == "float":
+        return trial.suggest_float(d.name, d.low, d.high, step=float_step(d.low, d.high))
+    return trial.suggest_categorical(d.name, list(d.choices))
+
+
+def float_step(low: float, high: float) -> float:
+    """A round step for a float range (about a hundredth of it: 0.01 for
+    [0, 3]), so proposals read 0.33, not 0.3333289."""
+    import math
+
+    span = high - low
+    return 10.0 ** math.floor(math.log10(span / FLOAT_STEPS)) if span > 0 else 1.0
+
+
+def _finished(study) -> list:
+    from optuna.trial import TrialState
+
+    return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.FAIL))
+
+
+def search(st: Setting, study, n_trials: int, *, store, executor, batch: int, progress=None) -> int:
+    """Run trials until ``n_trials`` are finished; returns how many were before."""
+    from optuna.trial import TrialState
+    from tqdm.auto import tqdm
+
+    before = len(_finished(study))
+    best = min((t.values[0] for t in study.best_trials), default=float("inf"))
+    disable = None if progress is None else not progress
+    with tqdm(
+        total=n_trials,
+        initial=min(before, n_trials),
+        unit="trial",
+        desc="tune",
+        delay=1.0,
+        disable=disable,
+        leave=False,
+    ) as bar:
+        while len(_finished(study)) < n_trials:
+            asked = []
+            for _ in range(min(batch, n_trials - len(_finished(study)))):
+                trial = study.ask()
+                values = {d.name: _suggest(trial, d) for d in st.dims}
+                try:
+                    asked.append((trial, values, candidate(st.game, st.base, st.dims, values)))
+                except GamelabError as exc:
+                    trial.set_user_attr("refused", str(exc))
+                    study.tell(trial, state=TrialState.FAIL)
+                    bar.update(1)
+            runs = _runs(
+                st,
+                [p for _, _, p in asked],
+                n_games=st.goal.games,
+                seed=st.goal.seed,
+                store=store,
+                executor=executor,
+                progress=False,
+            )
+            for (trial, values, _), by_n in zip(asked, runs):
+                measured = {
+                    st.key(t, n): point_values(by_n[n].frame, st.metrics)[t.metric]
+                    for t in st.goal.targets
+                    for n in st.lineups
+                }
+                n_changed, size = distance(st.dims, values)
+                trial.set_user_attr("measured", measured)
+                trial.set_user_attr("changed", n_changed)
+                m = miss(st, measured)
+                study.tell(trial, [m, n_changed + size])
+                best = min(best, m)
+                bar.update(1)
+                bar.set_postfix_str(f"best miss {best:.4g}")
+    return before
+
+
+def shortlist(st: Setting, study, k: int) -> list:
+    """The best ``k`` distinct changed candidates: the Pareto front first,
+    least miss then least change, then the other trials in that order."""
+    from optuna.trial import TrialState
+
+    done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    front = {t.number for t in study.best_trials}
+    order = sorted(done, key=lambda t: (t.number not in front, t.values[0], t.values[1], t.number))
+    out, seen = [], set()
+    for t in order:
+        values = {d.name: t.params[d.name] for d in st.dims}
+        frozen = tuple(sorted(values.items()))
+        if t.values[1] == 0 or frozen in seen:
+            continue
+        seen.add(frozen)
+        out.append((t, values))
+        if len(out) == k:
+            break
+    return out
+
+
+def verify(st: Setting, chosen: list, *, n_games: int, seed: int, store, executor, progress=None) -> pd.DataFrame:
+    """The starting rules and each chosen candidate on fresh deals: every
+    target's value with its 95 % bootstrap interval, and whether it is met."""
+    params = [st.base] + [candidate(st.game, st.base, st.dims, v) for _, v in chosen]
+    runs = _runs(st, params, n_games=n_games, seed=seed, store=store, executor=executor, progress=progress)
+    base_values = {d.name: d.base for d in st.dims}
+    rows = []
+    for i, (by_n, p) in enumerate(zip(runs, params)):
+        trial, values = (None, base_values) if i == 0 else chosen[i - 1]
+        n_changed, size = distance(st.dims, values)
+        row = {
+            "proposal": "start" if i == 0 else "",
+            "trial": None if trial is None else trial.number,
+            "changes": changes_in_words(st.dims, values),
+            "changed": n_changed,
+            "size": round(size, 4),
+            "search_miss": None if trial is None else trial.values[0],
+        }
+        measured, all_met, all_sure = {}, True, True
+        for n, run in by_n.items():
+            est = balance.estimate(run.frame, st.metrics).set_index("metric")
+            for t in st.goal.targets:
+                e = est.loc[t.metric]
+                key = st.key(t, n)
+                measured[key] = e["value"]
+                met = t.miss(e["value"]) == 0
+                sure = t.miss(e["high"] if t.at_most is not None else e["low"]) == 0
+                all_met &= met
+                all_sure &= sure
+                row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"], f"{key} met": met})
+        row.update(
+            verified_miss=miss(st, measured),
+            all_met=all_met,
+            all_sure=all_sure,
+            games=sum(r.games for r in by_n.values()),
+        )
+        row.update({d.name: values[d.name] for d in st.dims})
+        row["_params"] = p
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    head, rest = table.iloc[:1], table.iloc[1:]
+    rest = rest.sort_values(["all_met", "verified_miss", "changed", "size"], ascending=[False, True, True, True])
+    rest = rest.assign(proposal=[str(i + 1) for i in range(len(rest))])
+    return pd.concat([head, rest], ignore_index=True)
+
+
+def front_figure(st: Setting, study, proposals: pd.DataFrame | None = None):
+    """Every trial's miss against its distance from the starting rules, the
+    Pareto front joined, the verified proposals marked."""
+    import matplotlib.pyplot as plt
+    from optuna.trial import TrialState
+
+    done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    ax.scatter(
+        [t.values[1] for t in done], [t.values[0] for t in done], s=12, color="#90a4ae", label="trials (search seed)"
+    )
+    front = sorted(study.best_trials, key=lambda t: t.values[1])
+    ax.step(
+        [t.values[1] for t in front], [t.values[0] for t in front], where="post", color="#1565c0", label="Pareto front"
+    )
+    if proposals is not None:
+        for r in proposals.itertuples():
+            dist = r.changed + r.size
+            ax.scatter([dist], [r.verified_miss], marker="*", s=120, color="#c62828", zorder=3)
+            ax.annotate(
+                "start" if r.proposal == "start" else f"P{r.proposal}",
+                (dist, r.verified_miss),
+                xytext=(4, 4),
+                textcoords="offset points",
+                fontsize=8,
+            )
+    ax.set_xlabel("distance from the starting rules (values changed + size of the changes)")
+    ax.set_ylabel("miss of the targets (0 = all met)")
+    ax.set_title(f"{st.goal.game}: tuner front ({len(done)} trials; stars: verified on fresh deals)", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
+
+
+def write_outputs(st: Setting, study, proposals: pd.DataFrame, out: Path) -> list[Path]:
+    import yaml
+
+    files = []
+    shown = proposals.drop(columns=["_params"])
+    path = out / "proposals.csv"
+    shown.to_csv(path, index=False)
+    files.append(path)
+    for r in proposals.to_dict("records"):
+        if r["proposal"] == "start":
+            continue
+        changed = {k: list(v) if isinstance(v, tuple) else v for k, v in r["_params"].changed().items()}
+        path = out / f"proposal-{r['proposal']}.yaml"
+        head = (
+            f"# {st.goal.game} proposal {r['proposal']}: {r['changes']}\n"
+            f"# verified on {r['games']:,} fresh games: all targets met: {r['all_met']}\n"
+        )
+        path.write_text(head + yaml.safe_dump(changed, sort_keys=False, allow_unicode=True))
+        files.append(path)
+    path = out / "front.png"
+    front_figure(st, study, proposals).savefig(path, dpi=110)
+    files.append(path)
+    return files
+
+
+def run(
+    goal,
+    *,
+    trials: int | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    out=None,
+    runs_dir=None,
+    store=None,
+    executor=None,
+    progress: bool | None = None,
+) -> TuneResult:
+    """Search, verify, write the proposals (see the module docstring).
+    ``goal``: a goal file path or a :class:`~gamelab.decide.goals.Goal`."""
+    from gamelab.core.files import check_directory
+    from gamelab.sim.executors import make_executor
+    from gamelab.sim.store import ChunkStore
+
+    source = str(goal) if not isinstance(goal, Goal) else "goal"
+    goal = goal if isinstance(goal, Goal) else load_goal(goal)
+    st = setting(goal, source)
+    n_trials = trials or goal.trials
+    store = store if store is not None else ChunkStore(paths.cache_dir())
+    executor = executor or make_executor(workers, scheduler=scheduler)
+    study, folder = _study(st, runs_dir)
+    out = check_directory(out or folder, "--out")
+    batch = max(1, getattr(executor, "workers", 1))
+    before = search(st, study, n_trials, store=store, executor=executor, batch=batch, progress=progress)
+    chosen = shortlist(st, study, goal.verify)
+    proposals = verify(
+        st,
+        chosen,
+        n_games=verify_games(goal),
+        seed=goal.seed + VERIFY_SEED_OFFSET,
+        store=store,
+        executor=executor,
+        progress=progress,
+    )
+    files = write_outputs(st, study, proposals, Path(out))
+    return TuneResult(proposals.drop(columns=["_params"]), Path(out), study, len(_finished(study)), before, files)

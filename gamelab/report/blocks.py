@@ -1,0 +1,23 @@
+"""The pieces a rendered report is made of: a :class:`Section` of
+:class:`Block` items, filled by :mod:`.render` and :mod:`.audit` and turned
+into HTML by the template."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+
+@dataclasses.dataclass
+class Block:
+    kind: str  # text, list, heading, pre, table, figure, html, details
+    body: Any
+    caption: str = ""  # a figure's caption, a details block's summary line
+    css: str = ""
+
+
+@dataclasses.dataclass
+class Section:
+    id: str
+    title: str
+    blocks: list

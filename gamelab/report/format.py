@@ -1,0 +1,421 @@
+"""One formatting layer for everything a designer reads: report tables,
+notebook panels, sliders and charts.
+
+Labels come from the declarations, never from column keys typed again: a
+parameter's label and tooltip from its :func:`gamelab.core.params.param` (name,
+doc, rulebook section), a metric's from :class:`gamelab.stats.balance.Metric`
+(``label``, ``percent``), the runner's own columns from :data:`COLUMN_LABELS`.
+Rates are shown as percentages, other numbers with sensible decimals, a
+missing value as an empty cell (never ``nan``), and tables without their
+index column.
+
+    from gamelab import format as fmt
+    fmt.table_html(stats.win_table(frame, "seat"))      # a report table
+    fmt.styler(stats.win_table(frame, "seat"))          # the same in a notebook
+    fmt.win_rate_chart([fmt.WinPanel("4 players", table, "seat", 0.25)])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import math
+import re
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from gamelab.stats.tables import percent_rows  # noqa: F401 (one formatting vocabulary: reports and panels)
+
+#: the shared layer's own column keys, in words
+COLUMN_LABELS = {
+    "win_rate": "win rate",
+    "win_low": "low",
+    "win_high": "high",
+    "n": "sample",
+    "seats": "seats",
+    "wins": "wins",
+    "share_of_games_won": "share of games won",
+    "score_mean": "mean score",
+    "score_low": "score low",
+    "score_high": "score high",
+    "sim_low": "low",
+    "sim_high": "high",
+    "value": "value",
+    "low": "low",
+    "high": "high",
+    "deals": "deals",
+    "games": "games",
+    "players": "players",
+    "n_players": "players",
+    "p_star": "trust threshold p*",
+    "p_with_replacement": "chance a partner fits (with replacement)",
+    "p_without_replacement": "chance a partner fits (one deck)",
+    "change": "change",
+    "base": "baseline",
+    "diff": "difference",
+    "diff_low": "low",
+    "diff_high": "high",
+    "mean score": "mean score",
+    "target met": "target met",
+    "precision target": "precision target",
+    "first_seat_advantage": "first-seat advantage",
+    "mean_margin": "winning margin",
+    "decisiveness": "decisive games",
+    "lead_changes": "lead changes",
+    "game_length": "game length",
+}
+
+#: columns holding a rate (a share of 1): shown as percentages
+RATE_COLUMNS = {
+    "win_rate",
+    "win_low",
+    "win_high",
+    "share_of_games_won",
+    "p_star",
+    "p_with_replacement",
+    "p_without_replacement",
+    "balance",
+    "first_seat_advantage",
+    "decisiveness",
+}
+
+#: choice values whose words are not simply the key with spaces
+CHOICE_WORDS = {
+    "first_p": "the first P roles",
+    "no_seal_no_rider": "no seal, no rider",
+    "better_or_stay": "better, or stay",
+    "one_round": "one round",
+}
+
+MISSING = ""
+FAIR_COLOUR = "#555555"
+POINT_COLOUR = "#1f5fa8"
+CLEAR_COLOUR = "#c0392b"
+
+_KEY = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")
+
+
+# -- words -----------------------------------------------------------------------------
+
+
+def words(key) -> str:
+    """A snake_case key in words (``mean_final_square`` -> ``mean final square``);
+    anything else unchanged."""
+    text = str(key)
+    if text in COLUMN_LABELS:
+        return COLUMN_LABELS[text]
+    return text.replace("_", " ") if _KEY.match(text) else text
+
+
+def choice_label(value) -> str:
+    """A dropdown value in words."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return CHOICE_WORDS.get(str(value), str(value).replace("_", " "))
+
+
+def param_label(spec, item: int | None = None) -> str:
+    """A parameter's label: its name in words, an item's number for a list."""
+    name = spec.name.replace("_", " ")
+    return f"{name} {item + 1}" if item is not None else name
+
+
+def param_tooltip(spec) -> str:
+    """What a parameter means, where the rulebook says so and what it may be."""
+    parts = [spec.doc.rstrip(".") + "." if spec.doc else spec.name.replace("_", " ") + "."]
+    if spec.section:
+        parts.append(f"Rulebook {spec.section}.")
+    default = spec.default
+    if isinstance(default, tuple):
+        default = ", ".join(map(str, default)) if len(default) <= 12 else f"{len(default)} items"
+    parts.append(f"Rulebook value: {choice_label(default) if spec.choices else default}; allowed: {spec.allowed()}.")
+    return " ".join(parts)
+
+
+def metric_labels(game) -> dict[str, str]:
+    """Every metric of ``game`` (see :func:`gamelab.stats.balance.catalogue`) by its label."""
+    from gamelab.stats.balance import catalogue
+
+    return {name: m.label for name, m in catalogue(game).items()}
+
+
+def metric_percent(game) -> set[str]:
+    from gamelab.stats.balance import catalogue
+
+    return {name for name, m in catalogue(game).items() if m.percent}
+
+
+def column_label(column, game=None) -> str:
+    if game is not None:
+        labels = metric_labels(game)
+        if column in labels and column not in COLUMN_LABELS:
+            return labels[column]
+    return words(column)
+
+
+# -- numbers ---------------------------------------------------------------------------
+
+
+def is_missing(x) -> bool:
+    if x is None or x is pd.NA or x is pd.NaT:
+        return True
+    try:
+        return isinstance(x, (float, np.floating)) and math.isnan(x)
+    except TypeError:
+        return False
+
+
+def number(x, *, percent: bool = False, decimals: int | None = None, signed: bool = False) -> str:
+    """A number as a designer reads it: ``7,711``, ``41.7 %``, ``0.416``,
+    ``3.25``; a missing value as an empty string."""
+    if is_missing(x):
+        return MISSING
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if not isinstance(x, (int, float, np.integer, np.floating)):
+        return str(x)
+    x = float(x)
+    if percent:
+        x *= 100
+        d = 1 if decimals is None else decimals
+        return _minus(f"{x:+.{d}f} %" if signed else f"{x:.{d}f} %")
+    if decimals is None:
+        decimals = _decimals(x)
+    sign = "+" if signed else ""
+    return _minus(f"{x:{sign},.{decimals}f}")
+
+
+def _decimals(x: float) -> int:
+    """No decimals for whole numbers and big ones, three significant digits
+    for the rest (at most four decimals)."""
+    if x == int(x) or abs(x) >= 100:
+        return 0
+    if abs(x) >= 10:
+        return 1
+    if abs(x) >= 1:
+        return 2
+    return min(4, max(3, 2 - int(math.floor(math.log10(abs(x)))) if x else 3))
+
+
+def points(x) -> str:
+    """A difference of rates in percentage points: ``+16.7 points``."""
+    return MISSING if is_missing(x) else _minus(f"{x * 100:+.1f} points")
+
+
+def interval(low, high, *, percent: bool = False) -> str:
+    if is_missing(low) or is_missing(high):
+        return MISSING
+    sep = " to " if low < 0 or high < 0 else "–"
+    if percent:
+        return f"{_minus(f'{low * 100:.1f}')}{sep}{_minus(f'{high * 100:.1f}')} %"
+    return f"{_minus(number(low))}{sep}{_minus(number(high))}"
+
+
+def _minus(text: str) -> str:
+    return text.replace("-", "−", 1) if text.startswith("-") else text
+
+
+# -- tables ----------------------------------------------------------------------------
+
+
+def display_frame(df: pd.DataFrame, **kw) -> pd.DataFrame:
+    """``df`` as the strings a designer reads: columns in words, rates in
+    percent, sensible decimals, no ``nan``, no index (a meaningful index
+    becomes the first column).  Keywords: ``percent`` (more rate columns),
+    ``labels`` (column -> header), ``game`` (metric labels), ``keep``
+    (columns to show, in order), ``decimals`` (column -> decimals),
+    ``missing`` (the text of a missing value)."""
+    return _prepare(df, **kw)[0]
+
+
+def _prepare(
+    df: pd.DataFrame,
+    *,
+    percent: Iterable[str] = (),
+    labels: dict | None = None,
+    game=None,
+    missing: str = MISSING,
+    keep: Sequence[str] | None = None,
+    decimals: dict | None = None,
+) -> tuple[pd.DataFrame, set]:
+    """(the shown frame, the headers of its numeric columns)."""
+    df = df.copy()
+    named = isinstance(df.index, pd.MultiIndex) or df.index.name is not None
+    df = df.reset_index(drop=not named)  # a named index is a column; a row number is not shown
+    if keep is not None:
+        df = df[[c for c in keep if c in df]]
+    rates = set(RATE_COLUMNS) | set(percent) | (metric_percent(game) if game is not None else set())
+    decimals, labels = decimals or {}, labels or {}
+    out, numeric = pd.DataFrame(index=df.index), set()
+    for col in df.columns:
+        values = df[col]
+        name = labels.get(col) or column_label(col, game)
+        while name in out.columns:
+            name += " "
+        if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+            text = [number(v, percent=col in rates, decimals=decimals.get(col)) for v in values]
+            numeric.add(name)
+        else:
+            text = [
+                MISSING if is_missing(v) else (number(v) if isinstance(v, (bool, np.bool_)) else words(v))
+                for v in values
+            ]
+        out[name] = [missing if t == MISSING else t for t in text]
+    return out, numeric
+
+
+def styler(df: pd.DataFrame, *, caption: str = "", **kw):
+    """A notebook table: :func:`display_frame` as a pandas Styler, no index,
+    numbers right-aligned, text left-aligned."""
+    shown, num = _prepare(df, **kw)
+    sty = shown.style.hide(axis="index")
+    text = [c for c in shown.columns if c not in num]
+    if num:
+        sty = sty.set_properties(subset=sorted(num), **{"text-align": "right", "font-variant-numeric": "tabular-nums"})
+    if text:
+        sty = sty.set_properties(subset=text, **{"text-align": "left"})
+    sty = sty.set_table_styles([{"selector": "th", "props": [("text-align", "left")]}])
+    if caption:
+        sty = sty.set_caption(caption)
+    return sty
+
+
+def table_html(df: pd.DataFrame, *, css: str = "", **kw) -> str:
+    """A report table: every cell escaped, no index, numbers in cells of
+    class ``num`` (right-aligned by the page's style)."""
+    shown, num = _prepare(df, **kw)
+
+    def cell(tag, column, value):
+        cls = ' class="num"' if column in num else ""
+        return f"<{tag}{cls}>{html.escape(str(value).strip() if tag == 'th' else str(value))}</{tag}>"
+
+    head = "".join(cell("th", c, c) for c in shown.columns)
+    body = "".join(
+        "<tr>" + "".join(cell("td", c, v) for c, v in zip(shown.columns, row)) + "</tr>"
+        for row in shown.itertuples(index=False)
+    )
+    cls = f' class="{html.escape(css)}"' if css else ""
+    return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+# -- charts ----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class WinPanel:
+    """One panel of a win-rate chart: a win table (``stats.win_table``) by a
+    grouping, and the fair share (1 / players)."""
+
+    title: str
+    table: pd.DataFrame
+    by: str
+    fair: float
+
+
+def pyplot():
+    import matplotlib
+
+    if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def group_label(by: str, value) -> str:
+    """``seat 1``, ``heavy``: a group as the chart and the sentences name it."""
+    return f"seat {value}" if by == "seat" else choice_label(value)
+
+
+def chart_limit(tables: Iterable[pd.DataFrame], fair: Iterable[float] = ()) -> float:
+    """The shared upper end of the win-rate axis, in percent (a multiple of 10)."""
+    top = max([float(t["win_high"].max()) for t in tables if len(t)] + list(fair) + [0.1])
+    return min(100.0, 10 * math.ceil((top * 100 + 1) / 10))
+
+
+def win_rate_chart(
+    panels: Sequence[WinPanel], *, xmax: float | None = None, columns: int | None = None, width: float = 10.0
+):
+    """Win rates with 95 % intervals, the fair share as a dashed line, every
+    panel on one axis (0 to ``xmax`` percent), groups in reading order (seat 1
+    at the top).  A group whose interval excludes the fair share is drawn in
+    red."""
+    plt = pyplot()
+    columns = columns or min(len(panels), 4)
+    rows = math.ceil(len(panels) / columns)
+    height = max(len(p.table) for p in panels)
+    fig, axes = plt.subplots(rows, columns, figsize=(width, rows * (0.32 * height + 1.1)), squeeze=False, sharex=True)
+    xmax = xmax or chart_limit([p.table for p in panels], [p.fair for p in panels])
+    for ax, p in zip(axes.flat, panels):
+        t = p.table.reset_index(drop=True)
+        y = np.arange(len(t))
+        rate, low, high = (t[c].to_numpy(float) * 100 for c in ("win_rate", "win_low", "win_high"))
+        off = (low > p.fair * 100) | (high < p.fair * 100)
+        colours = [CLEAR_COLOUR if o else POINT_COLOUR for o in off]
+        ax.hlines(y, low, high, colors=colours, lw=2)
+        ax.scatter(rate, y, c=colours, s=22, zorder=3)
+        ax.axvline(p.fair * 100, color=FAIR_COLOUR, ls="--", lw=1)
+        ax.set_yticks(y, [group_label(p.by, v) for v in t[p.by]], fontsize=8)
+        ax.set_ylim(len(t) - 0.5, -0.5)  # first row at the top
+        ax.set_xlim(0, xmax)
+        ax.set_title(f"{p.title} (fair {p.fair * 100:.0f} %)" if p.fair else p.title, fontsize=9, loc="left")
+        ax.grid(axis="x", alpha=0.3)
+        ax.tick_params(axis="x", labelsize=8)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("win rate, % (95 % interval)", fontsize=8)
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
+
+
+def score_multiples(frames: dict, group: str, *, bins: int = 30, width: float = 10.0):
+    """Final scores per player count as small multiples (one panel each,
+    shared score axis), a step histogram per group with a legend on every
+    panel."""
+    plt = pyplot()
+    n = len(frames)
+    columns = min(n, 3)
+    rows = math.ceil(n / columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(width, 2.9 * rows), squeeze=False, sharex=True)
+    edges = _score_edges(frames, bins)
+    for ax, (players, df) in zip(axes.flat, frames.items()):
+        by = group if group in df else "seat"
+        for key, g in df.groupby(by, sort=True):
+            ax.hist(g["score"], bins=edges, histtype="step", density=True, lw=1.3, label=group_label(by, key))
+        ax.set_title(f"{players} players", fontsize=9, loc="left")
+        ax.legend(fontsize=7, title=words(by), title_fontsize=7, frameon=False, loc="upper right")
+        ax.tick_params(labelsize=8)
+        ax.set_yticks([])
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("final score", fontsize=8)
+    fig.tight_layout()
+    plt.close(fig)
+    return fig
+
+
+def _score_edges(frames: dict, bins: int) -> np.ndarray:
+    """Shared histogram edges: one bin per whole score when scores are whole
+    and their range is small (no empty gaps between bins), else ``bins`` bins."""
+    scores = np.concatenate([f["score"].to_numpy(float) for f in frames.values()])
+    lo, hi = float(scores.min()), float(scores.max())
+    if np.all(scores == np.round(scores)) and hi - lo <= 2 * bins:
+        step = max(1, math.ceil((hi - lo + 1) / bins))
+        return np.arange(lo - 0.5, hi + step + 0.5, step)
+    return np.linspace(lo, hi + 1e-9, bins + 1)
+
+
+def figure_svg(fig) -> str:
+    """A figure as inline SVG (no XML prolog, no metadata)."""
+    import io
+
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg") :]
+    return re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)

@@ -1,0 +1,624 @@
+"""Self-contained HTML balance reports (one file: CSS inline, plots as inline
+SVG, no network needed to open it).
+
+``build_report(game, ...)`` computes first (:func:`gamelab.report.data.compute_report`,
+a plain :class:`~gamelab.report.data.ReportData`), then renders it
+(:func:`render_report`).  The page reads like a balance review: first, per
+player count, one plain sentence on the largest imbalance with how sure it
+is, one win-rate chart on a shared axis with the fair share, which agents
+and model produced the numbers, and (when the tools that compute them have
+filled them in) the top levers, proposals and cross-model status; test
+statistics fold into a details block.  Then the model's assumptions, the
+parameters, the full tables, identities, the claims audit (failures first)
+and the errata.
+
+Every table goes through :mod:`gamelab.report.format` (labels from the
+declarations, percentages, no ``nan``, every cell escaped); the page is a
+Jinja2 template with autoescaping, so a name from a user's file can never
+become markup.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from gamelab.report import format as fmt
+from gamelab.report.audit import claims_section, plain_paths
+from gamelab.report.blocks import Block, Section
+from gamelab.report.data import Finding, ReportData, WinTable, compute_report
+from gamelab.sim.store import ChunkStore
+
+
+def table_html(df: pd.DataFrame, **kw) -> str:
+    """A DataFrame as an escaped, readable HTML table (see :func:`gamelab.report.format.table_html`)."""
+    return fmt.table_html(df, **kw)
+
+
+def figure_svg(fig) -> str:
+    return fmt.figure_svg(fig)
+
+
+# -- the first screen ----------------------------------------------------------------
+
+
+def players_words(n: int) -> str:
+    return f"{n}-player"
+
+
+def subject(by: str, group) -> str:
+    """How a sentence names a group: ``Seat 1``, ``The heavy style``."""
+    if by == "seat":
+        return f"Seat {group}"
+    return f"The {fmt.choice_label(group)} {fmt.words(by)}"
+
+
+def sureness(f: Finding) -> str:
+    """How sure the finding is, in words ("clear" / "not yet clear, N more
+    games would settle it").  One small function so a sequential test can
+    replace the normal approximation."""
+    if f.decision is not None:
+        return f.decision
+    if f.clear:
+        return "clear"
+    more = f.more_games
+    if more is None or more > 50 * f.games:
+        return f"no clear imbalance: fair to within {((f.high - f.low) / 2) * 100:.1f} points"
+    return f"not yet clear, about {more:,} more games would settle it"
+
+
+def sentence(f: Finding) -> str:
+    """``Seat 1 wins 41.7 % of 4-player games against a fair 25.0 % (+16.7 points): clear.``"""
+    verb = "wins"
+    other = ""
+    if f.weakest is not None and f.weakest_rate is not None and f.weakest != f.group:
+        other = (
+            f"; {subject(f.by, f.weakest)[0].lower() + subject(f.by, f.weakest)[1:]} "
+            f"{'only ' if f.weakest_rate < f.fair else ''}{f.weakest_rate * 100:.1f} %"
+        )
+    return (
+        f"{subject(f.by, f.group)} {verb} {f.rate * 100:.1f} % of its {players_words(f.players)} games "
+        f"against a fair {f.fair * 100:.1f} % ({fmt.points(f.effect)}, 95 % interval "
+        f"{f.low * 100:.1f}–{f.high * 100:.1f} %){other}: {sureness(f)}."
+    )
+
+
+def chart_panels(data: ReportData) -> list[fmt.WinPanel]:
+    """One panel per player count and grouping with more than one group."""
+    return [
+        fmt.WinPanel(f"{w.players} players, by {fmt.words(w.by)}", w.table, w.by, 1 / w.players)
+        for w in data.wins
+        if len(w.table) > 1
+    ]
+
+
+def win_chart(data: ReportData) -> str:
+    panels = chart_panels(data)
+    if not panels:
+        return ""
+    groups = list(dict.fromkeys(p.by for p in panels))
+    ordered = [p for by in groups for p in panels if p.by == by]  # a row per grouping, a column per count
+    columns = (
+        len(data.counts)
+        if all(sum(p.by == by for p in panels) == len(data.counts) for by in groups)
+        else min(4, len(panels))
+    )
+    return figure_svg(fmt.win_rate_chart(ordered, columns=columns))
+
+
+def provenance(data: ReportData) -> str:
+    seats = "; ".join(f"{n} players: {data.lineup(n)}" for n in data.counts)
+    games = ", ".join(f"{data.runs[n].games:,}" for n in data.counts)
+    return (
+        f"Agents at the table: {seats}. Model: {data.profile or 'default model'}. "
+        f"Games per player count: {games} (seed {data.seed})."
+    )
+
+
+def summary_section(data: ReportData) -> Section:
+    blocks = [Block("text", provenance(data), css="meta")]
+    sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
+    blocks.append(Block("list", sentences or [("", "One group per table: nothing to compare.")], css="verdict"))
+    chart = win_chart(data)
+    if chart:
+        blocks.append(
+            Block(
+                "figure",
+                chart,
+                caption="Win rate per seat with its 95 % interval; the dashed line "
+                "is the fair share (1 / players). Red: the interval "
+                "excludes the fair share.",
+            )
+        )
+    for title, value in (
+        ("Top levers: one step of each rule, played on the same deals", data.levers),
+        ("What to change: the tuner's verified proposals", data.proposals),
+    ):
+        if value is None:
+            continue
+        blocks.append(Block("heading", title))
+        blocks.append(Block("text", value) if isinstance(value, str) else Block("table", table_html(value)))
+        if value is data.levers and data.levers_steps is not None:
+            from gamelab.decide.sensitivity import tornado_figure
+
+            chart = figure_svg(tornado_figure(data.levers_steps, data.levers_metric))
+            blocks.append(
+                Block(
+                    "details",
+                    [
+                        Block(
+                            "figure",
+                            chart,
+                            caption="Every step of every rule parameter, ranked by how far "
+                            "it moves the metric (95 % paired intervals).",
+                        )
+                    ],
+                    caption="Tornado chart: every rule step",
+                )
+            )
+    if data.cross_model is not None:
+        from gamelab.report.tools import cross_model_summary
+
+        blocks.append(Block("heading", "Across agent models: does each verdict survive another model?"))
+        if isinstance(data.cross_model, str):
+            blocks.append(Block("text", data.cross_model))
+        else:
+            shown = data.cross_model.drop(columns=["words"]).map(lambda x: str(x).replace("_", " "))
+            blocks.append(Block("text", cross_model_summary(data.cross_model)))
+            blocks.append(
+                Block("details", [Block("table", table_html(shown))], caption="Every verdict, model by model")
+            )
+    status = []
+    if len(data.identities):
+        from gamelab.rulebook.identities import summary
+
+        status.append(("", f"Identities: {summary(data.identities)}."))
+    if data.claims is not None:
+        from gamelab.report.audit import claim_rows
+
+        state = claim_rows(data.claims.audit)["_state"].value_counts()
+        status.append(
+            (
+                "",
+                f"Rulebook claims: of {int(state.sum())} published figures {state.get('holds', 0)} "
+                f"hold, {state.get('fails', 0)} fail, {state.get('not measured', 0)} not measured "
+                "(see the claims audit).",
+            )
+        )
+    if status:
+        blocks.append(Block("list", status, css="status"))
+    stats_lines = [Block("text", line) for line in chi_lines(data.wins)]
+    if stats_lines:
+        blocks.append(Block("details", stats_lines, caption="Test statistics (chi-square tests of equal wins)"))
+    return Section("summary", "Balance review", blocks)
+
+
+def chi_lines(wins: list[WinTable]) -> list[str]:
+    out = []
+    for w in wins:
+        if w.chi is None:
+            continue
+        fair = "no evidence that they differ" if w.chi.pvalue >= 0.05 else "they do not win equally"
+        out.append(
+            f"{w.players} players, by {fmt.words(w.by)}: chi-square {w.chi.statistic:.1f} on {w.chi.df} "
+            f"degrees of freedom, p = {w.chi.pvalue:.3g}: {fair}."
+        )
+    return out
+
+
+# -- the other sections --------------------------------------------------------------
+
+
+def win_table(w: WinTable) -> pd.DataFrame:
+    """A win table as a designer reads it: group, seats, win rate with its
+    interval, share of games won, mean score with its interval."""
+    t = w.table
+    out = pd.DataFrame(
+        {
+            fmt.words(w.by): [fmt.group_label(w.by, v) for v in t[w.by]],
+            "seats played": t["n"],
+            "win rate": t["win_rate"],
+            "95 % interval": [fmt.interval(lo, hi, percent=True) for lo, hi in zip(t["win_low"], t["win_high"])],
+        }
+    )
+    if "share_of_games_won" in t:
+        out["share of games won"] = t["share_of_games_won"]
+    if "score_mean" in t:
+        out["mean score"] = t["score_mean"]
+        out["score interval"] = [fmt.interval(lo, hi) for lo, hi in zip(t["score_low"], t["score_high"])]
+    return out
+
+
+def win_blocks(wins: list[WinTable]) -> list:
+    """Win-rate tables per grouping, in words and percent."""
+    blocks: list = []
+    for w in wins:
+        blocks.append(Block("heading", f"{w.players} players: win rate by {fmt.words(w.by)}"))
+        blocks.append(Block("table", table_html(win_table(w), percent=("win rate", "share of games won"))))
+    return blocks
+
+
+def score_figure(frames: dict[int, pd.DataFrame], group: str) -> str:
+    return figure_svg(fmt.score_multiples(frames, group))
+
+
+def design_blocks(data: ReportData) -> list:
+    d = data.design
+    if d is None or not len(d):
+        return [Block("text", "No design metrics.")]
+    rows = []
+    for _, g in d.groupby("metric", sort=False):
+        first = g.iloc[0]
+        row = {"metric": first["label"], "meaning": first["doc"]}
+        for _, r in g.iterrows():
+            pct = bool(r["percent"])
+            row[f"{r['players']} players"] = (
+                f"{fmt.number(r['value'], percent=pct)} ({fmt.interval(r['low'], r['high'], percent=pct)})"
+            )
+        rows.append(row)
+    return [
+        Block("text", "Each metric with its 95 % bootstrap interval over deals, per player count."),
+        Block("table", table_html(pd.DataFrame(rows), css="wrap")),
+    ]
+
+
+def parameter_section(params) -> Section:
+    from gamelab.core.params import specs
+
+    changed = params.changed()
+    ptab = pd.DataFrame(
+        [
+            {
+                "parameter": fmt.param_label(s),
+                "value": _value_text(getattr(params, s.name), s.default),
+                "rulebook": _value_text(s.default, s.default),
+                "section": s.section,
+                "meaning": s.doc,
+                "_changed": s.name in changed,
+            }
+            for s in specs(params)
+        ]
+    )
+    ptab = ptab.sort_values("_changed", ascending=False, kind="stable").drop(columns="_changed")
+    said = ", ".join(f"{fmt.param_label(_spec(params, k))} = {_value_text(v, v)}" for k, v in changed.items())
+    return Section(
+        "parameters",
+        "Parameters",
+        [
+            Block("text", "Changed from the rulebook: " + (said if changed else "nothing (the rulebook's rules).")),
+            Block(
+                "details",
+                [Block("table", table_html(ptab, css="wrap"))],
+                caption=f"All {len(ptab)} parameters with their meaning",
+            ),
+        ],
+    )
+
+
+def _spec(params, name):
+    from gamelab.core.params import specs
+
+    return next(s for s in specs(params) if s.name == name)
+
+
+def identity_blocks(data: ReportData) -> list:
+    from gamelab.rulebook.identities import summary
+
+    ids = data.identities
+    if not len(ids):
+        return [Block("text", "No identities for this game.")]
+    ref_n = 4 if 4 in data.frames else data.counts[0]
+    shown = ids.copy()
+    shown["interval"] = [fmt.interval(lo, hi) for lo, hi in zip(shown["sim_low"], shown["sim_high"])]
+    keep = ["identity", "quantity", "rulebook", "exact", "exact_at_rulebook", "simulated", "interval", "status"]
+    labels = {
+        "exact": "exact here",
+        "exact_at_rulebook": "exact at the rulebook's rules",
+        "simulated": "simulated",
+        "interval": "95 % interval",
+    }
+    text = (
+        f"{summary(ids)}. Exact values from the parameters; simulated values from this report's games "
+        f"(rows without a player count: the {ref_n}-player games). A rulebook figure is judged only at the "
+        "rules it was stated for: after a rule change it stays as a reference beside the new value."
+    )
+    return [Block("text", text), Block("table", table_html(shown, keep=keep, labels=labels, css="wrap"))]
+
+
+def diff_section(data: ReportData) -> Section:
+    blocks = [
+        Block(
+            "text",
+            "Paired differences (this report's parameters minus the baseline), played on "
+            "the same deals; an interval that excludes 0 is a real change.",
+        )
+    ]
+    for n, by, d in data.diffs or []:
+        blocks += [
+            Block("heading", f"{n} players: change in win rate by {fmt.words(by)}"),
+            Block("table", table_html(diff_table(d))),
+        ]
+    diff = {
+        k: (getattr(data.baseline, k), v) for k, v in data.params.as_dict().items() if getattr(data.baseline, k) != v
+    }
+    blocks.insert(
+        0,
+        Block(
+            "text",
+            "Baseline differs in: " + ", ".join(f"{k.replace('_', ' ')}: {a} → {b}" for k, (a, b) in diff.items()),
+        ),
+    )
+    return Section("diff", "Against the baseline", blocks)
+
+
+def diff_table(d: pd.DataFrame) -> pd.DataFrame:
+    """A paired difference of win rates in words: group, change in points, interval, games."""
+    by = d["by"].iloc[0] if len(d) else "group"
+    return pd.DataFrame(
+        {
+            fmt.words(by): [fmt.group_label(by, g) for g in d["group"]],
+            "change": [fmt.points(x) for x in d["difference"]],
+            "95 % interval": [
+                f"{fmt.points(lo).removesuffix(' points')} to {fmt.points(hi)}" for lo, hi in zip(d["low"], d["high"])
+            ],
+            "real change": ["yes" if lo > 0 or hi < 0 else "no" for lo, hi in zip(d["low"], d["high"])],
+            "games": d["n"],
+        }
+    )
+
+
+def reproduce_section(data: ReportData) -> Section:
+    repro = pd.DataFrame(
+        [
+            {
+                "players": n,
+                "games": data.runs[n].games,
+                "seed": data.seed,
+                "agents": data.lineup(n),
+                "precision target": data.precision,
+                "target met": data.runs[n].target_met,
+            }
+            for n in data.counts
+        ]
+    )
+    return Section(
+        "reproduce",
+        "Sample sizes and how to reproduce",
+        [
+            Block("table", table_html(repro)),
+            Block(
+                "pre",
+                f"gamelab {data.version}\n"
+                + _command(data.game.name, data.params, data.n_games, data.seed, data.precision),
+            ),
+        ],
+    )
+
+
+def sections_of(data: ReportData) -> list[Section]:
+    """The report's sections, in reading order, from the computed data."""
+    game = data.game
+    sections = [
+        summary_section(data),
+        Section(
+            "assumptions",
+            "Model assumptions",
+            [Block("text", plain_paths(game.report.assumptions) or "The agents' model is not described.")],
+        ),
+        parameter_section(data.params),
+        Section("win-rates", "Win rates", win_blocks(data.wins)),
+        Section("metrics", "Design metrics", design_blocks(data)),
+    ]
+    group = game.report.groups[0] if game.report.groups else "seat"
+    sections.append(
+        Section(
+            "scores",
+            "Score distributions",
+            [Block("figure", score_figure(data.frames, group), caption=f"Final scores by {fmt.words(group)}")],
+        )
+    )
+    if data.proposals is not None:
+        sections.append(
+            Section(
+                "what-to-change",
+                "What to change",
+                [
+                    Block(
+                        "text",
+                        "The tuner's proposals for the goal file: each a set of rule changes, its "
+                        "figures re-played on fresh deals with more games (only verified figures "
+                        "are shown). Each row's parameters are also written as a parameter file "
+                        "that --params accepts.",
+                    ),
+                    Block("table", table_html(data.proposals)),
+                ],
+            )
+        )
+    if data.skill is not None:
+        sections.append(skill_section(data.skill))
+    sections.append(Section("identities", "Identities", identity_blocks(data)))
+    if data.baseline is not None:
+        sections.append(diff_section(data))
+    if data.with_claims:
+        sections.append(claims_section(data))
+    from gamelab.report.sentences import sentences_section
+
+    changed = sentences_section(data)  # exact figures only: cheap, shown with or without the claims audit
+    if changed is not None:
+        sections.append(changed)
+    if data.playtests:
+        sections.append(Section("playtests", "Playtest replays", playtest_blocks(data.playtests)))
+    sections.append(reproduce_section(data))
+    return sections
+
+
+def skill_figure(sk) -> str:
+    """Each ladder level's win rate against the level below, as inline SVG."""
+    from gamelab.models import skill
+
+    return figure_svg(skill.figure(sk.levels, title=f"{sk.players} players"))
+
+
+def skill_section(sk) -> Section:
+    """The skill ladder: each level against the level below, and how much is luck."""
+    rows = []
+    for lv in sk.levels:
+        if lv["below"] is None:
+            continue
+        rows.append(
+            {
+                "agent": fmt.choice_label(lv["agent"]),
+                "against": f"{fmt.choice_label(lv['below'])} on the other seats",
+                "win rate": fmt.number(lv["win_rate_vs_below"], percent=True),
+                "95 % interval": fmt.interval(lv["low"], lv["high"], percent=True),
+                "fair share": fmt.number(lv["fair"], percent=True),
+                "beats the level below": "yes" if lv["beats_below"] else "not shown",
+                "games": f"{lv['games']:,}",
+            }
+        )
+    luck = sk.luck
+    text = (
+        f"Luck: one {fmt.choice_label(luck['weakest'])} seat among {fmt.choice_label(luck['strongest'])} seats still "
+        f"wins {fmt.number(luck['weakest_wins'], percent=True)} of {sk.players}-player games "
+        f"({fmt.interval(luck['low'], luck['high'], percent=True)}; fair "
+        f"{fmt.number(luck['fair'], percent=True)}), and the deal explains "
+        f"{fmt.number(luck['deal_share'], percent=True)} of its score variance."
+    )
+    return Section(
+        "skill",
+        "Skill and luck",
+        [
+            Block(
+                "text",
+                f"The game's agents from weakest to strongest, {sk.players} players: one seat of each "
+                "level against the level below on every other seat, every seat rotation of the same deals.",
+            ),
+            Block("table", table_html(pd.DataFrame(rows))),
+            Block(
+                "figure",
+                skill_figure(sk),
+                caption="Win rate of each level against the level below (95 % interval); "
+                "the dashed line is the fair share.",
+            ),
+            Block("text", text),
+        ],
+    )
+
+
+def render_report(data: ReportData) -> str:
+    """The report as one self-contained HTML page."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    env = Environment(loader=PackageLoader("gamelab.report", "templates"), autoescape=select_autoescape(["j2", "html"]))
+    return env.get_template("report.html.j2").render(
+        title=f"{data.game.title or data.game.name} balance report" + (f": {data.label}" if data.label else ""),
+        version=data.version,
+        built=data.built,
+        subtitle=f"players {', '.join(map(str, data.counts))}; seed {data.seed}",
+        sections=sections_of(data),
+    )
+
+
+def build_report(
+    game: str,
+    *,
+    params=None,
+    n_games: int = 20_000,
+    seed: int = 0,
+    precision: float | None = None,
+    baseline=None,
+    workers: int = 1,
+    out: str | Path | None = None,
+    claims: bool = True,
+    store: ChunkStore | None = None,
+    progress: bool | None = None,
+    player_counts=None,
+    lineups: dict | None = None,
+    label: str = "",
+    playtests=(),
+    profile=None,
+    tools=None,
+    **extra,
+) -> Path:
+    """Compute the report, render it and write it (default ``reports/<game>.html``
+    at the workspace root).  ``extra``: ReportData's optional fields
+    (``profile``, ``levers``, ``proposals``, ``cross_model``)."""
+    data = compute_report(
+        game,
+        params=params,
+        n_games=n_games,
+        seed=seed,
+        precision=precision,
+        baseline=baseline,
+        workers=workers,
+        claims=claims,
+        store=store,
+        progress=progress,
+        player_counts=player_counts,
+        lineups=lineups,
+        label=label,
+        playtests=playtests,
+        profile=profile,
+        tools=tools,
+        **extra,
+    )
+    html = render_report(data)
+    from gamelab.core.paths import reports_dir
+
+    path = Path(out or reports_dir() / f"{game}.html")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(html, encoding="utf-8")
+    return path
+
+
+def playtest_blocks(playtests) -> list:
+    """Each record replayed through the rules: its ledger tables and every
+    figure of its ``expect`` the rules do not give."""
+    blocks = []
+    for pt in playtests:
+        ledger = pt.ledger
+        blocks.append(Block("heading", f"{pt.path.name} ({ledger['game']})"))
+        mism = ledger["mismatches"]
+        items = [
+            (
+                "warn",
+                f"{m['key']}{''.join(f'[{i}]' for i in m['index'])}: record says {m['expected']!r}, "
+                f"rules give {m['actual']!r}",
+            )
+            for m in mism
+        ]
+        blocks.append(Block("list", items or [("ok", "The record's expect agrees with the rules everywhere.")]))
+        for title, frame in pt.tables:
+            blocks += [Block("text", title), Block("table", table_html(frame))]
+    return blocks
+
+
+def _value_text(value, default) -> str:
+    """A parameter's value for the table: long lists (a board) summarised."""
+    if isinstance(value, tuple) and len(value) > 12:
+        if value == default:
+            return f"the rulebook's ({len(value)} items)"
+        changed = [
+            i + 1
+            for i in range(max(len(value), len(default)))
+            if i >= len(value) or i >= len(default) or value[i] != default[i]
+        ]
+        shown = ", ".join(f"{i}: {value[i - 1] if i <= len(value) else '-'}" for i in changed[:12])
+        return f"{len(value)} items; changed {shown}" + (" ..." if len(changed) > 12 else "")
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value))
+    if isinstance(value, str):
+        return fmt.choice_label(value)
+    return fmt.number(value) if not isinstance(value, bool) else ("yes" if value else "no")
+
+
+def _command(game, params, n_games, seed, precision) -> str:
+    cmd = f"gamelab report {game} --games {n_games} --seed {seed}"
+    if precision:
+        cmd += f" --precision {precision}"
+    if params.changed():
+        cmd += " --params FILE   # FILE: " + str(
+            {k: list(v) if isinstance(v, tuple) else v for k, v in params.changed().items()}
+        )
+    return cmd

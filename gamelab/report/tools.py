@@ -1,0 +1,234 @@
+"""The decision tools' parts of a report, computed: top levers (sensitivity),
+proposals (tuner), cross-model status, the skill ladder, and the sequential
+verdict on each headline finding.  :func:`gamelab.report.data.compute_report`
+calls these when asked; each returns plain data (tables of words) the
+renderer shows in the first screen or in its own section.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pandas as pd
+
+from gamelab.stats import balance
+
+
+@dataclasses.dataclass(frozen=True)
+class Tools:
+    """Which decision tools a report runs, and how many games each plays
+    (per setting, model or ladder level)."""
+
+    levers: bool = False
+    cross_model: bool = False
+    skill: bool = False
+    decide: bool = False
+    tune: str | None = None  # a goal file: the tuner's proposals ("What to change")
+    games: int = 2000  # per rule step (levers)
+    model_games: int = 1000  # per model and ladder level (strong agents are slow)
+
+
+def reference_players(data) -> int:
+    return 4 if 4 in data.counts else data.counts[0]
+
+
+def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1) -> None:
+    """Fill the report's optional parts (levers, proposals, cross-model
+    status, skill, sequential verdicts) in place."""
+    n = reference_players(data)
+    if tools.decide:
+        decide_findings(data, max_games=max(tools.games * 10, data.n_games), store=store, workers=workers)
+    if tools.levers:
+        data.levers, data.levers_steps, data.levers_metric = levers_table(
+            data, n_players=n, n_games=tools.games, store=store, workers=workers
+        )
+    if tools.tune:
+        data.proposals = proposals_table(tools.tune, store=store, workers=workers)
+    if tools.cross_model:
+        table = cross_model_table(data, n_games=tools.model_games, profile=profile, workers=workers)
+        data.cross_model = table if len(table) else None
+    if tools.skill:
+        k = data.game.skill.players or data.game.players[0]
+        data.skill = skill_data(data, n_players=k, n_games=tools.model_games, workers=workers)
+
+
+MARGIN = 0.02  # "advantaged by more than 2 points": the sequential test's threshold around fair
+TOP_LEVERS = 5
+
+
+def headline_metric(data) -> str:
+    """The spread of the grouping the report's findings are about (seats, or
+    a game's styles), else the seat spread."""
+    bys = [f.by for f in data.findings]
+    by = max(set(bys), key=bys.count) if bys else "seat"
+    name = f"{by}_spread"
+    return name if name in balance.catalogue(data.game) else "seat_spread"
+
+
+def _param_words(name: str) -> str:
+    """``card_counts[1]`` -> ``card counts, item 1``; ``town_spin`` -> ``town spin``."""
+    import re
+
+    from gamelab.report.format import words
+
+    found = re.fullmatch(r"(\w+)\[(\d+)\]", name)
+    return f"{words(found.group(1))}, item {found.group(2)}" if found else words(name)
+
+
+def _points(metric, x: float) -> str:
+    return f"{x * 100:+.1f} points" if metric.percent else f"{x:+.3g}"
+
+
+def levers_table(
+    data, *, n_players: int, n_games: int, store=None, workers: int = 1
+) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """The rule changes (one step of each declared rule parameter) that move
+    the headline metric most, played on the report's deals, in words; every
+    step's row (the tornado chart's data) and the metric's name."""
+    from gamelab.decide.sensitivity import levers
+
+    name = headline_metric(data)
+    metric = balance.metric(data.game, name)
+    t = levers(
+        data.game.name,
+        n_players=n_players,
+        lineup=data.runs[n_players].lineup,
+        params=data.params,
+        n_games=n_games,
+        seed=data.seed,
+        metrics=[name],
+        store=store,
+        workers=workers,
+        progress=False,
+    )
+    steps = t
+    t = t[t["metric"] == name].assign(size=lambda d: d["change"].abs()).sort_values("size", ascending=False)
+    rows = []
+    for _, r in t.head(TOP_LEVERS).iterrows():
+        clear = r["low"] > 0 or r["high"] < 0
+        rows.append(
+            {
+                "rule change": f"{_param_words(r['parameter'])} → {r['value']}",
+                f"{metric.label} ({n_players} players)": _points(metric, r["change"]),
+                "95 % interval": f"{_points(metric, r['low'])} to {_points(metric, r['high'])}",
+                "clear": "yes" if clear else "not yet",
+            }
+        )
+    return pd.DataFrame(rows), steps, name
+
+
+def proposals_table(goal_path: str | Path, *, store=None, workers: int = 1) -> pd.DataFrame:
+    """The tuner's verified proposals for a goal file, in words."""
+    from gamelab.decide import tune
+
+    result = tune.run(goal_path, store=store, workers=workers, progress=False)
+    p = result.proposals
+    keep = [c for c in p.columns if not c.endswith((" low", " high"))]
+    return p[keep]
+
+
+@dataclasses.dataclass(frozen=True)
+class SkillData:
+    players: int
+    levels: list[dict]
+    luck: dict
+
+
+def skill_data(data, *, n_players: int, n_games: int, workers: int = 1) -> SkillData | None:
+    """The game's skill ladder at one player count, with the luck measures."""
+    from gamelab.models import skill
+
+    if not data.game.skill.ladder:
+        return None
+    levels = skill.ladder(
+        data.game.name, n_players=n_players, n_games=n_games, seed=data.seed, params=data.params, workers=workers
+    )
+    luck = skill.luck(
+        data.game.name, n_players=n_players, n_games=n_games, seed=data.seed, params=data.params, workers=workers
+    )
+    return SkillData(n_players, levels, luck)
+
+
+def cross_model_table(data, *, n_games: int, profile=None, workers: int = 1) -> pd.DataFrame:
+    """Every headline verdict under this report's model, the calibrated
+    profile (when one is shipped or given) and the strongest agent on every
+    seat, with whether it holds under all of them."""
+    from gamelab.models import crossmodel
+
+    g = data.game
+    frames_out = []
+    for n in data.counts:
+        others = crossmodel.default_models(g.name, n, profile, params=data.params)
+        # the default model is this report's own: its frames are the report's
+        models = [crossmodel.Model("report", "this report's model", data.params, None)]
+        models += [m for m in others if m.name != "default"]
+        if len(models) < 2:
+            continue
+        frames_out.append(
+            crossmodel.verdicts(
+                g.name,
+                n,
+                n_games=n_games,
+                seed=data.seed,
+                workers=workers,
+                models=models,
+                frames={"report": data.frames[n]},
+            )
+        )
+    return pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
+
+
+def decide_findings(data, *, max_games: int, store=None, workers: int = 1) -> None:
+    """Replace each finding's sureness by a sequential test of "is this group
+    more than 2 points from its fair share?" (``Finding.decision``)."""
+    from gamelab.decide.sequential import decide
+
+    for f in data.findings:
+        above = f.effect > 0
+        expr = f"win_rate[{f.by}={f.group}] - fair {'>' if above else '<'} {MARGIN if above else -MARGIN}"
+        d = decide(
+            data.game.name,
+            expr,
+            n_players=f.players,
+            params=data.params,
+            lineup=list(data.runs[f.players].lineup),
+            seed=data.seed,
+            max_games=max_games,
+            store=store,
+            workers=workers,
+            progress=False,
+        )
+        side = "above" if above else "below"
+        answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]
+        # the sentence already gives the report's own estimate; the test answers the question
+        # on its own deals (its corrected estimate is in d, for the details)
+        f.decision = (
+            f"more than {MARGIN * 100:.0f} points {side} its fair share? {answer}, decided by a sequential "
+            f"test after {d.games:,} games"
+            if d.decision != "undecided"
+            else f"more than {MARGIN * 100:.0f} points {side} its fair share? not decided within {d.games:,} games"
+        )
+
+
+def cross_model_summary(table: pd.DataFrame) -> str:
+    """One sentence: how many verdicts hold under every model, and which do not."""
+    if table is None or not len(table):
+        return ""
+    status = table["status"].astype(str)
+    every = status.str.startswith("holds under")
+    only = status.str.startswith("only under")
+    models = [c for c in table.columns if c not in ("verdict", "players", "status", "words")]
+    text = (
+        f"{int(every.sum())} of {len(table)} verdicts hold under every model ({', '.join(models)}); "
+        f"{int(only.sum())} hold under one model only"
+    )
+    rest = len(table) - int(every.sum()) - int(only.sum())
+    if rest:
+        text += f"; {rest} are not resolved or do not hold"
+    shaky = table[only]
+    if len(shaky):
+        text += ". Only under one model: " + "; ".join(
+            f"{r['players']} players, {r['verdict']} ({r['status']})" for _, r in shaky.head(6).iterrows()
+        )
+    return text.replace("_", " ") + "."

@@ -1,0 +1,2 @@
+"""The rulebook against the rules: identities, the claims audit and playtest
+replay."""

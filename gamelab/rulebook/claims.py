@@ -1,0 +1,168 @@
+"""The rulebooks' published numbers, kept as data under ``data/claims/``.
+
+One CSV per published table; each row is one cell: game, section, table,
+row, column, value, unit, note.  ``load_claims`` reads them all; the audit
+that puts our measurement beside each cell builds on this frame.
+
+Two kinds of cells: the appendices' simulated figures, measured (:func:`measure`:
+the runs each game's ``claims.runs`` asks for, played here, then its pure
+``claims.audit``) with a 95 % interval, and every number the rules
+alone decide (``<game>_rules.csv``), whose ``quantity`` column names the key
+of the game's ``exact.exact_claims(params)``: :func:`exact_audit` puts the
+exact value beside them (``low = high = ours``, ``n`` NaN) and ``inside``
+means equal up to the printed rounding (half a unit of the last digit of
+the figure as written in the CSV, kept in ``printed``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from gamelab.core.errors import GamelabError
+
+CLAIMS_DIR = Path(__file__).resolve().parents[2] / "data" / "claims"
+COLUMNS = ["game", "section", "table", "row", "column", "value", "unit", "note"]
+
+
+def load_claims(game: str | None = None, directory: Path | None = None) -> pd.DataFrame:
+    """All published cells (optionally of one game), with a ``source`` column
+    naming the file each came from."""
+    directory = Path(directory or CLAIMS_DIR)
+    frames = []
+    for path in sorted(directory.glob("*.csv")):
+        if path.stem.endswith("_coverage"):  # the rulebook lines' coverage map (gamelab.rulebook.coverage), not cells
+            continue
+        df = pd.read_csv(path, dtype={"value": str}, keep_default_na=False)
+        missing = [c for c in COLUMNS if c not in df.columns]
+        if missing:
+            raise ValueError(f"{path.name}: missing columns {missing}")
+        df["printed"] = df["value"].str.strip()
+        df["value"] = df["printed"].astype(float)
+        if "quantity" not in df:
+            df["quantity"] = ""
+        df["source"] = path.name
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True)
+    return out if game is None else out[out["game"] == game].reset_index(drop=True)
+
+
+def is_exact(claims: pd.DataFrame) -> pd.Series:
+    """Rows whose figure the rules alone decide (a ``quantity`` is named)."""
+    if "quantity" not in claims:
+        return pd.Series(False, index=claims.index)
+    return claims["quantity"].fillna("").astype(str).str.len() > 0
+
+
+def exact_audit(rows: pd.DataFrame, values: dict) -> pd.DataFrame:
+    """``rows`` (exact claims) with ``ours`` = ``values[quantity]``, ``low`` =
+    ``high`` = ours, ``n`` NaN, ``inside`` (equal up to the printed rounding)
+    and ``note`` "exact" (plus the row's own note, e.g. its erratum)."""
+    from gamelab.rulebook.identities import rounding
+
+    out = rows.copy()
+    ours = [float(values[q]) if q in values else float("nan") for q in out["quantity"]]
+    out["ours"] = ours
+    out["low"] = out["high"] = out["ours"]
+    out["n"] = float("nan")
+    printed = out["printed"] if "printed" in out else out["value"].map(repr)
+    tol = [rounding(str(p)) for p in printed]
+    out["inside"] = [bool(abs(o - v) <= t + 1e-9) for o, v, t in zip(ours, out["value"], tol)]
+    out["note"] = [
+        "exact" + (f"; {n}" if n else "") + ("" if q in values else "; not computed")
+        for n, q in zip(out["note"].fillna(""), out["quantity"])
+    ]
+    return out
+
+
+def measure(
+    game: str,
+    claims: pd.DataFrame | None = None,
+    *,
+    n_games: int = 20_000,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool | None = None,
+    params=None,
+) -> pd.DataFrame:
+    """The game's rows of ``claims`` (default: all it publishes) with ours
+    beside each: the rules-decided rows exactly (:func:`exact_audit`), the
+    simulated ones from the runs the game asks for (``Game.claims.runs``),
+    played here and handed to the game's pure ``audit``."""
+    from gamelab.core import registry
+    from gamelab.rulebook.identities import play_runs
+
+    g = registry.get(game)
+    if g.claims is None:
+        raise GamelabError(f"{game} publishes no figures to audit (Game.claims)")
+    rows = load_claims(game) if claims is None else claims[claims["game"] == game].reset_index(drop=True)
+    exact = is_exact(rows)
+    audited = exact_audit(rows[exact], g.claims.exact_claims(params)) if exact.any() else None
+    simulated = rows[~exact]
+    runs = g.claims.runs(simulated, n_games, seed) if len(simulated) else {}
+    frames = play_runs(game, runs, params, workers=workers, progress=progress)
+    return g.claims.audit(rows, audited, frames, seed)
+
+
+def conclusions(
+    game: str,
+    *,
+    n_games: int = 20_000,
+    seed: int = 0,
+    workers: int = 1,
+    params=None,
+    frames: dict | None = None,
+    progress: bool | None = None,
+    players: int | None = None,
+) -> pd.DataFrame | None:
+    """The rulebook's balance conclusions (``Game.claims.conclusions``)
+    tested under our model, from ``frames`` ({players: default-lineup
+    table}) where given, else from runs played here; ``players``: only the
+    conclusions about that player count.  None for a game that draws none."""
+    from gamelab.core import registry
+    from gamelab.core.contract import Run
+    from gamelab.rulebook.identities import play_runs
+
+    g = registry.get(game)
+    if g.claims is None or g.claims.conclusions is None:
+        return None
+    counts = [p for p in g.claims.conclusion_players if players is None or p == players]
+    given = {p: f for p, f in (frames or {}).items() if p in counts}
+    runs = {p: Run(n_players=p, n_games=n_games, seed=seed) for p in counts if p not in given}
+    given.update(play_runs(game, runs, params, workers=workers, progress=progress))
+    return g.claims.conclusions(given)
+
+
+def games_with_claims() -> tuple[str, ...]:
+    """The registered games that publish figures to audit."""
+    from gamelab.core import registry
+
+    return tuple(g for g in registry.available_games() if registry.get(g).claims is not None)
+
+
+def audit(
+    games=None,
+    *,
+    n_games: int = 20_000,
+    seed: int = 0,
+    workers: int = 2,
+    progress: bool | None = None,
+    params: dict | None = None,
+) -> pd.DataFrame:
+    """Every published cell with ours beside it: ``ours``, ``low``, ``high``
+    (95 %), ``n``, ``inside`` (the published value lies in our interval);
+    ``games`` defaults to every game with claims; ``params`` maps a game to
+    the parameters it is measured with (default: its rules and model defaults)."""
+    from gamelab.core import registry
+
+    frames = []
+    for game in games or games_with_claims():
+        if registry.get(game).claims is None:
+            continue
+        frames.append(
+            measure(
+                game, n_games=n_games, seed=seed, workers=workers, progress=progress, params=(params or {}).get(game)
+            )
+        )
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

@@ -1,0 +1,221 @@
+"""``gamelab bench``: throughput of the engines in one process, measured.
+
+For each game (4 players): games per second with the game's agents
+(``GAME.bench.agent_lineup``, through ``GAME.play`` with all its
+diagnostics), under uniformly random legal play through the batch engine
+(``GAME.bench.random_batch``) and through the plain reference
+(``GAME.reference.play_random``), the same game one at a time,
+their ratio, the time of one interactive slider update (2,000 games of one
+cell through the runner, nothing cached) and the peak memory of 100,000 games
+in flight (measured in a fresh subprocess).  Medians of several repetitions.
+
+A game may declare more timed lineups (``GAME.bench.extra_lineups``: name ->
+(players, lineup, target), e.g. a search agent against the default agents):
+each is played through ``GAME.play`` in batches of ``EXTRA_BATCH`` games (one
+interactive run's worth) and reported as ``<name>_games_per_s``.  The
+``strong*`` lineups (the game's strongest agent on every seat, issue 20's
+``strong_games_per_s``) are played in batches of ``STRONG_BATCH`` games (a
+small run: the search must be fast without a large batch), and their target
+is a :class:`~fractions.Fraction`: a share of the game's agents' games/s,
+measured in the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from gamelab.core import registry
+from gamelab.core.contract import Bench
+from gamelab.core.errors import GamelabError
+from gamelab.sim import runner
+
+TARGET_SLIDER_S = 1.0
+EXTRA_BATCH = 2000  # games per call for a game's extra lineups (as one slider update)
+STRONG_BATCH = 200  # games per call for the ``strong*`` lineups (a small run)
+STRONG_PREFIX = "strong"
+WARM_GAMES = 20  # games played once before timing a lineup (compiled code, tables, imports)
+
+
+def _median_rate(fn, n_games: int, reps: int) -> float:
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return n_games / statistics.median(times)
+
+
+def bench_game(
+    game: str,
+    *,
+    n_players: int = 4,
+    batch: int = 20_000,
+    reps: int = 5,
+    reference_games: int = 300,
+    memory: bool = True,
+) -> dict:
+    ad = registry.get(game)
+    if ad.bench is None:
+        raise GamelabError(f"{game} declares no bench (Game.bench): nothing to time")
+    ref = ad.reference
+    params = ad.knobs()
+    agent_lineup = lineup_of(ad, n_players)
+    random_lineup = list(ad.bench.random_lineup(n_players)) if ad.bench.random_lineup else ["random"] * n_players
+    seq = np.random.SeedSequence(12345)
+    ad.play(params, agent_lineup, 1000, n_players, seq)  # warm caches (tables, imports)
+    out: dict[str, float] = {"players": n_players, "batch": batch}
+    out["agent_games_per_s"] = _median_rate(lambda: ad.play(params, agent_lineup, batch, n_players, seq), batch, reps)
+    rules = params  # the knobs class extends the rules: the engine reads only the rules' fields
+    rng = np.random.default_rng(1)
+    out["random_games_per_s"] = _median_rate(lambda: ad.bench.random_batch(rules, batch, n_players, rng), batch, reps)
+    out["random_runner_games_per_s"] = _median_rate(
+        lambda: ad.play(params, random_lineup, batch, n_players, seq), batch, reps
+    )
+    out["reference_games_per_s"] = _median_rate(
+        lambda: [ref.play_random(rules, n_players, rng) for _ in range(reference_games)],
+        reference_games,
+        max(3, reps // 2),
+    )
+    out["batch_over_reference"] = out["random_games_per_s"] / out["reference_games_per_s"]
+    slider = []
+    for i in range(reps):
+        t0 = time.perf_counter()
+        runner.simulate(game, n_games=2000, seed=1000 + i, n_players=n_players, progress=False)
+        slider.append(time.perf_counter() - t0)
+    out["slider_update_s"] = statistics.median(slider)
+    out.update(extra_rates(ad, params, reps))
+    if memory:
+        out["memory_100k_games_mib"] = peak_memory_mib(game, 100_000, n_players)
+    return out
+
+
+def extra_rates(ad, params, reps: int) -> dict:
+    """``<name>_games_per_s`` of each of the game's extra lineups."""
+    out = {}
+    for name, (players, lineup_fn, _target) in ad.bench.extra_lineups.items():
+        lineup = list(lineup_fn(players))
+        seq = np.random.SeedSequence(12345)
+        batch = STRONG_BATCH if name.startswith(STRONG_PREFIX) else EXTRA_BATCH
+        ad.play(params, lineup, min(batch, WARM_GAMES), players, seq)  # warm caches
+
+        def play(lineup=lineup, players=players, seq=seq, batch=batch):
+            return ad.play(params, lineup, batch, players, seq)
+
+        out[f"{name}_games_per_s"] = _median_rate(play, batch, max(3, reps // 2))
+    return out
+
+
+def extra_target(target, result: dict) -> tuple[float, str]:
+    """An extra lineup's target in games/s and its wording: a Fraction is a
+    share of the game's agents' games/s (``result``'s), else games/s."""
+    if isinstance(target, Fraction):
+        return float(target) * result["agent_games_per_s"], f"{target} of the agents' games/s"
+    return target, f"{target:,g} games/s"
+
+
+def lineup_of(game, n_players: int) -> list[str]:
+    """The lineup the bench times: the game's bench lineup, else its default one."""
+    return list((game.bench.agent_lineup or game.default_lineup)(n_players))
+
+
+def peak_memory_mib(game: str, n_games: int, n_players: int) -> float:
+    """Peak resident memory of a fresh process that plays ``n_games`` at once."""
+    code = (
+        f"import resource, numpy as np\n"
+        f"from gamelab.core import registry\n"
+        f"from gamelab.sim.bench import lineup_of\n"
+        f"ad = registry.get({game!r})\n"
+        f"base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        f"ad.play(ad.knobs(), lineup_of(ad, {n_players}), {n_games}, {n_players},"
+        f" np.random.SeedSequence(1))\n"
+        f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(res.stdout.split()[-1]) / 1024
+
+
+def _bench(game: str) -> Bench:
+    bench = registry.get(game).bench
+    if bench is None:
+        raise GamelabError(f"{game} declares no bench (Game.bench): nothing to time")
+    return bench
+
+
+def verdicts(results: dict) -> list[tuple[str, bool, str]]:
+    rows = []
+    for game, r in results.items():
+        bench = _bench(game)
+        target = bench.agent_target
+        rows.append(
+            (f"{game} agents >= {target:,} games/s", r["agent_games_per_s"] >= target, f"{r['agent_games_per_s']:,.0f}")
+        )
+        rows.append(
+            (
+                f"{game} batch/reference >= {bench.ratio_target:g}x",
+                r["batch_over_reference"] >= bench.ratio_target,
+                f"{r['batch_over_reference']:.1f}x",
+            )
+        )
+        rows.append(
+            (
+                f"{game} slider update < {TARGET_SLIDER_S:g} s",
+                r["slider_update_s"] < TARGET_SLIDER_S,
+                f"{r['slider_update_s']:.3f} s",
+            )
+        )
+        for name, (players, _lineup, target) in bench.extra_lineups.items():
+            rate = r.get(f"{name}_games_per_s")
+            if rate is not None:
+                need, wording = extra_target(target, r)
+                ratio = f" (1/{r['agent_games_per_s'] / rate:,.0f})" if isinstance(target, Fraction) else ""
+                rows.append((f"{game} {name} ({players} players) >= {wording}", rate >= need, f"{rate:,.1f}{ratio}"))
+        if "memory_100k_games_mib" in r:
+            rows.append(
+                (
+                    f"{game} 100k games in flight < {bench.memory_mib:g} MiB",
+                    r["memory_100k_games_mib"] < bench.memory_mib,
+                    f"{r['memory_100k_games_mib']:.0f} MiB",
+                )
+            )
+    return rows
+
+
+def run(games=None, **kw) -> dict:
+    names = games or [g for g in registry.shipped_games() if registry.get(g).bench is not None]
+    return {g: bench_game(g, **kw) for g in names}
+
+
+def render(results: dict) -> str:
+    lines = []
+    for game, r in results.items():
+        lines.append(
+            f"{game} ({r['players']} players, batch {r['batch']}): agents {r['agent_games_per_s']:,.0f} "
+            f"games/s; random {r['random_games_per_s']:,.0f} games/s; reference "
+            f"{r['reference_games_per_s']:,.0f} games/s (x{r['batch_over_reference']:.1f}); slider "
+            f"update {r['slider_update_s']:.3f} s"
+            + "".join(f"; {k[: -len('_games_per_s')]} {v:,.1f} games/s" for k, v in r.items() if _extra_key(k))
+            + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r else "")
+        )
+    lines.append("")
+    for name, ok, value in verdicts(results):
+        lines.append(f"  [{'PASS' if ok else 'FAIL'}] {name}: {value}")
+    return "\n".join(lines)
+
+
+def _extra_key(key: str) -> bool:
+    """An extra lineup's rate (not one of the fixed figures)."""
+    return key.endswith("_games_per_s") and key not in _FIXED_RATES
+
+
+_FIXED_RATES = ("agent_games_per_s", "random_games_per_s", "random_runner_games_per_s", "reference_games_per_s")
+
+
+def to_json(results: dict) -> str:
+    return json.dumps(results, indent=2)

@@ -1,0 +1,366 @@
+"""The conformance checks: one game against the game contract
+(:mod:`gamelab.core.contract`), after Pgx's ``api_test``.  A game that
+passes them works with the runner, sweeps, reports, notebooks and the
+command line.
+
+Shipped in the package so that a designer's own game (named in
+``GAMELAB_GAMES``) can be checked the same way as the shipped ones::
+
+    from gamelab.sim.conformance import check_game
+    check_game("mygame")          # every check; raises ConformanceError on the first failure
+
+``tests/test_conformance.py`` runs every check over every available game.
+Each check is a function of the :class:`~gamelab.core.contract.Game`;
+:data:`CHECKS` lists them by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from gamelab.core import registry
+from gamelab.core.contract import Game
+from gamelab.core.errors import GamelabError, ParamError
+from gamelab.core.files import load_mapping
+from gamelab.core.params import from_mapping, specs
+from gamelab.sim import runner
+
+
+class ConformanceError(AssertionError):
+    """A game breaks the contract; the message names the game and the check."""
+
+
+def _require(ok, message: str) -> None:
+    if not ok:
+        raise ConformanceError(message)
+
+
+def player_counts(game: Game) -> list[int]:
+    """The fewest, the middle and the most players."""
+    lo, hi = game.players
+    return sorted({lo, (lo + hi) // 2, hi})
+
+
+def drive(game: Game, params, n_games: int, n_players: int, rng, *, chance=None, on_step=None):
+    """Random legal play through the contract alone; ``on_step(state, legal,
+    actions)`` sees every decision before it is made.  Returns (state,
+    chance, steps)."""
+    eng = game.engine
+    chance = chance if chance is not None else eng.draw_chance(params, n_games, n_players, rng)
+    state = eng.init(params, n_games, n_players, chance)
+    steps = 0
+    while not eng.done(params, state).all():
+        _require(steps < game.max_steps, f"{game.name}: not over after {steps} steps (max_steps)")
+        legal = eng.legal(params, state)
+        actions = eng.random_actions(params, state, legal, rng)
+        _require(
+            eng.is_legal(params, state, legal, actions).all(), f"{game.name}: random_actions gave an illegal action"
+        )
+        if on_step is not None:
+            on_step(state, legal, actions)
+        state, _ = eng.step(params, state, actions, chance, inplace=True)
+        steps += 1
+    return state, chance, steps
+
+
+def same_state(a, b) -> bool:
+    """Two states hold equal arrays (and equal plain fields)."""
+    for f in dataclasses.fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            if x.shape != np.shape(y) or not np.array_equal(x, y, equal_nan=x.dtype.kind == "f"):
+                return False
+        elif isinstance(x, dict):
+            if x.keys() != y.keys() or not all(np.array_equal(x[k], y[k]) for k in x):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def take_actions(actions, g: int):
+    """Game ``g``'s actions, as a batch of one (arrays or a NamedTuple of arrays)."""
+    if isinstance(actions, tuple):
+        return type(actions)(*(np.asarray(a)[g : g + 1] for a in actions))
+    return np.asarray(actions)[g : g + 1]
+
+
+# -- the checks ------------------------------------------------------------------------
+
+
+def random_games_end(game: Game) -> None:
+    """Random games end within ``max_steps`` with a full result: score, win
+    (one win per game, ties split) and rank per seat."""
+    params = game.knobs()
+    for n_players in player_counts(game):
+        G = 200
+        state, _, steps = drive(game, params, G, n_players, np.random.default_rng(n_players))
+        _require(0 < steps <= game.max_steps, f"{game.name}: {steps} steps, max_steps {game.max_steps}")
+        res = game.engine.result(params, state)
+        for key in ("score", "win", "rank"):
+            _require(np.asarray(res[key]).shape == (G, n_players), f"{game.name}: result[{key!r}] is not (G, P)")
+        _require(np.allclose(np.asarray(res["win"]).sum(axis=1), 1.0), f"{game.name}: wins of a game do not sum to 1")
+        rank = np.asarray(res["rank"])
+        _require(
+            rank.min() >= 1 and rank.max() <= n_players and (rank == 1).any(axis=1).all(),
+            f"{game.name}: ranks outside 1..{n_players} or no rank 1",
+        )
+
+
+def step_leaves_its_input(game: Game) -> None:
+    """``step(..., inplace=False)`` returns a new state and leaves the one it
+    was given unchanged (the contract's state rule), at every decision."""
+    params = game.knobs()
+    eng = game.engine
+    rng = np.random.default_rng(17)
+    n_players = game.players[1]
+    chance = eng.draw_chance(params, 16, n_players, rng)
+    state = eng.init(params, 16, n_players, chance)
+    steps = 0
+    while not eng.done(params, state).all() and steps <= game.max_steps:
+        legal = eng.legal(params, state)
+        actions = eng.random_actions(params, state, legal, rng)
+        before = state.copy()
+        after, _ = eng.step(params, state, actions, chance)
+        _require(after is not state, f"{game.name}: step(inplace=False) returned the state it was given")
+        _require(same_state(before, state), f"{game.name}: step(inplace=False) changed its input at step {steps}")
+        state, steps = after, steps + 1
+
+
+def same_seed_same_table(game: Game) -> None:
+    """The same seed gives the same table; another seed another."""
+    n = game.players[0]
+    kw: dict[str, Any] = dict(n_games=400, n_players=n, progress=False)
+    a = runner.simulate(game.name, seed=11, **kw)
+    b = runner.simulate(game.name, seed=11, **kw)
+    c = runner.simulate(game.name, seed=12, **kw)
+    pd.testing.assert_frame_equal(a, b)
+    _require(not a["score"].equals(c["score"]), f"{game.name}: seeds 11 and 12 give the same scores")
+    _require({"game", "deal", "seat", "agent", "score", "win"} <= set(a.columns), f"{game.name}: columns missing")
+
+
+def one_worker_equals_two(game: Game) -> None:
+    """The table does not depend on how many workers play it."""
+    kw: dict[str, Any] = dict(n_games=600, seed=5, n_players=game.players[0], chunk_deals=100, progress=False)
+    one = runner.simulate(game.name, workers=1, **kw)
+    pd.testing.assert_frame_equal(one, runner.simulate(game.name, workers=2, **kw))
+
+
+def batch_equals_singles(game: Game) -> None:
+    """A batch of N games equals N batches of one, state after state."""
+    eng, params = game.engine, game.knobs()
+    G, n_players = 24, game.players[1]
+    rng = np.random.default_rng(3)
+    chance = eng.draw_chance(params, G, n_players, rng)
+    singles = [(eng.init(params, 1, n_players, chance.take([g])), chance.take([g])) for g in range(G)]
+
+    def check(state, legal, actions):
+        for g, (one, one_chance) in enumerate(singles):
+            _require(same_state(one, state.take([g])), f"{game.name}: game {g} differs from its batch of one")
+            if not eng.done(params, one)[0]:
+                singles[g] = (eng.step(params, one, take_actions(actions, g), one_chance)[0], one_chance)
+
+    state, _, _ = drive(game, params, G, n_players, rng, chance=chance, on_step=check)
+    whole = eng.result(params, state)
+    for g, (one, _) in enumerate(singles):
+        alone = eng.result(params, one)
+        for key in ("score", "win", "rank"):
+            _require(
+                np.array_equal(np.asarray(alone[key])[0], np.asarray(whole[key])[g]),
+                f"{game.name}: result {key!r} of game {g} differs alone",
+            )
+
+
+def engine_equals_reference(game: Game) -> None:
+    """The batch engine equals ``reference.py`` step by step."""
+    eng, ref, params = game.engine, game.reference, game.knobs()
+    for n_players in player_counts(game):
+        G = 150
+        rng = np.random.default_rng(100 + n_players)
+        chance = eng.draw_chance(params, G, n_players, rng)
+        refs = [ref.start(params, n_players, chance, g) for g in range(G)]
+        state = eng.init(params, G, n_players, chance)
+        for g in range(G):
+            _require(ref.observe(refs[g]) == ref.observe_batch(state, g), f"{game.name}: set-up of game {g}")
+        while not eng.done(params, state).all():
+            legal = eng.legal(params, state)
+            actions = eng.random_actions(params, state, legal, rng)
+            for g in range(G):
+                ref.advance(params, refs[g], state, actions, chance, g)
+            state, _ = eng.step(params, state, actions, chance)
+            for g in range(G):
+                _require(ref.observe(refs[g]) == ref.observe_batch(state, g), f"{game.name}: game {g} differs")
+        res = eng.result(params, state)
+        for g in range(G):
+            r = ref.result(refs[g])
+            _require(np.asarray(res["score"])[g].tolist() == list(r["score"]), f"{game.name}: score of game {g}")
+            _require(np.allclose(np.asarray(res["win"])[g], r["win"]), f"{game.name}: wins of game {g}")
+
+
+def agents_act_legally(game: Game) -> None:
+    """Each agent, asked at every state of random games (thousands of states:
+    every decision of every game, so an agent that plans over a round sees
+    the round in order), and on every state of games it plays on every seat
+    itself."""
+    eng, params = game.engine, game.knobs()
+    n_players = game.players[0]
+    rng = np.random.default_rng(21)
+    G = 128
+    controllers = {a: game.controller(params, [a] * n_players, G, np.random.default_rng(1)) for a in game.agents}
+    asked = {a: 0 for a in game.agents}
+
+    def ask(state, legal, actions):
+        for agent, ctl in controllers.items():
+            ok = eng.is_legal(params, state, legal, ctl.act(state, legal))
+            _require(ok.all(), f"{game.name}: {agent} is illegal in {int((~ok).sum())} of {G} games")
+            asked[agent] += G
+
+    _, _, steps = drive(game, params, G, n_players, rng, on_step=ask)
+    _require(min(asked.values(), default=G * steps) >= min(2000, G * steps), f"{game.name}: agents asked too rarely")
+    for agent in game.agents:
+        own_games_are_legal(game, params, agent, n_players)
+
+
+def variant_cases(game: Game) -> list[tuple[str, int]]:
+    """(variant, player count) for every variant, at the fewest players it allows."""
+    cases = []
+    for variant in game.variants:
+        params = game.params_for_variant(variant)
+        for n in range(1, game.players[1] + 1):
+            try:
+                game.engine.init(params, 1, n, game.engine.draw_chance(params, 1, n, np.random.default_rng(0)))
+            except ParamError:
+                continue
+            cases.append((variant, n))
+            break
+    return cases
+
+
+def agents_legal_under_variant(game: Game, variant: str, n_players: int) -> None:
+    """Each agent on every seat of a few games of one variant, every decision
+    checked (the variants change what is legal)."""
+    changes = game.params_for_variant(variant).changed()
+    params = from_mapping(game.knobs, changes, source=f"variant {variant}")
+    for agent in game.agents:
+        own_games_are_legal(game, params, agent, n_players, n_games=12)
+
+
+def agents_legal_under_every_variant(game: Game) -> None:
+    """:func:`agents_legal_under_variant` for every variant."""
+    for variant, n in variant_cases(game):
+        agents_legal_under_variant(game, variant, n)
+
+
+def own_games_are_legal(game: Game, params, agent: str, n_players: int, n_games: int = 40) -> None:
+    """``agent`` on every seat of ``n_games`` games: every action legal, every game over in time."""
+    eng = game.engine
+    rng = np.random.default_rng(9)
+    chance = eng.draw_chance(params, n_games, n_players, rng)
+    state = eng.init(params, n_games, n_players, chance)
+    ctl = game.controller(params, [agent] * n_players, n_games, rng)
+    steps = 0
+    while not eng.done(params, state).all():
+        legal = eng.legal(params, state)
+        actions = ctl.act(state, legal)
+        _require(eng.is_legal(params, state, legal, actions).all(), f"{game.name}: {agent} played an illegal action")
+        state, events = eng.step(params, state, actions, chance, inplace=True)
+        ctl.observe(events)
+        steps += 1
+        _require(steps <= game.max_steps, f"{game.name}: {agent}'s games not over after max_steps")
+
+
+def validation_refuses_bad_values(game: Game) -> None:
+    """Every declared parameter refuses a value outside its range or choices,
+    an unknown name is refused, and so are player counts outside the game's."""
+    refused = 0
+    for spec in specs(game.knobs):
+        bad: list = []
+        if spec.choices is not None:
+            bad.append("no such choice")
+        elif spec.kind in (int, float) and spec.high is not None:
+            bad.append(spec.high + 1)
+        elif spec.kind in (int, float) and spec.low is not None:
+            bad.append(spec.low - 1)
+        for value in bad:
+            try:
+                from_mapping(game.knobs, {spec.name: value})
+            except ParamError as exc:
+                _require(spec.name in str(exc), f"{game.name}: the error for {spec.name} does not name it: {exc}")
+            else:
+                raise ConformanceError(f"{game.name}: {spec.name} = {value!r} was accepted")
+            refused += 1
+    _require(refused >= 1, f"{game.name}: no parameter has a range to check")
+    try:
+        from_mapping(game.knobs, {"no_such_parameter": 1})
+    except ParamError:
+        pass
+    else:
+        raise ConformanceError(f"{game.name}: an unknown parameter name was accepted")
+    rules = game.rules()
+    lo, hi = game.players
+    for n in (lo - 1, hi + 1):
+        try:
+            game.engine.init(rules, 1, n, game.engine.draw_chance(rules, 1, max(n, 1), np.random.default_rng(0)))
+        except ParamError:
+            continue
+        raise ConformanceError(f"{game.name}: {n} players accepted (the game is for {lo}-{hi})")
+
+
+def records_round_trip(game: Game) -> None:
+    """Every example record replays, its ledger is strict JSON (no
+    ``default=str``), and the record replays the same after a JSON round trip."""
+    fmt = game.record
+    if fmt is None:
+        return
+    _require(fmt.examples, f"{game.name} ships no example record")
+    for path in fmt.examples:
+        record = load_mapping(path)
+        _require(record.get("game") == game.name, f"{path}: names game {record.get('game')!r}")
+        ledger, observed = fmt.replay(record)
+        try:
+            text = json.dumps({"ledger": ledger, "observed": observed}, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise ConformanceError(f"{game.name}: the ledger of {path.name} is not strict JSON ({exc})") from None
+        again = fmt.replay(json.loads(json.dumps(record, ensure_ascii=False)))
+        _require(
+            text == json.dumps({"ledger": again[0], "observed": again[1]}, sort_keys=True, allow_nan=False),
+            f"{game.name}: {path.name} replays differently after a JSON round trip",
+        )
+        _require(fmt.tables(ledger), f"{game.name}: the ledger of {path.name} renders no table")
+
+
+CHECKS: dict[str, Callable[[Game], None]] = {
+    "random_games_end": random_games_end,
+    "step_leaves_its_input": step_leaves_its_input,
+    "same_seed_same_table": same_seed_same_table,
+    "one_worker_equals_two": one_worker_equals_two,
+    "batch_equals_singles": batch_equals_singles,
+    "engine_equals_reference": engine_equals_reference,
+    "agents_act_legally": agents_act_legally,
+    "agents_legal_under_every_variant": agents_legal_under_every_variant,
+    "validation_refuses_bad_values": validation_refuses_bad_values,
+    "records_round_trip": records_round_trip,
+}
+
+
+def check_game(game: Game | str, *, only: tuple[str, ...] = ()) -> list[str]:
+    """Run every check (or those named in ``only``) on ``game``; the names of
+    the checks passed.  The first failure raises :class:`ConformanceError`."""
+    if isinstance(game, str):
+        game = registry.get(game)
+    unknown = [n for n in only if n not in CHECKS]
+    if unknown:
+        raise GamelabError(f"unknown conformance check {unknown[0]!r}: expected one of {', '.join(CHECKS)}")
+    passed = []
+    for name, check in CHECKS.items():
+        if only and name not in only:
+            continue
+        check(game)
+        passed.append(name)
+    return passed

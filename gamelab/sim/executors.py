@@ -1,0 +1,197 @@
+"""Where chunks run: in this process, in local worker processes, or on a Dask
+cluster.  Every executor yields ``(index, result)`` pairs as chunks finish;
+results are placed by index, so the order of completion never changes a table.
+
+A chunk whose worker dies is retried (``retries`` times); one that keeps
+failing raises :class:`ChunkFailed` naming the chunk and its seed, so it can be
+reproduced alone with :func:`gamelab.sim.runner.run_chunk`.
+
+Local workers die with their parent: on Linux each asks the kernel for
+SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``), and on every
+system a watchdog thread in each worker exits it within
+:data:`WATCHDOG_SECONDS` once its parent process is gone.  Workers ignore
+SIGINT: Ctrl-C reaches the parent, which stops its pool at once (queued
+chunks cancelled, running ones killed); every chunk finished before was
+already handed to the caller, who stores it as it arrives.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+
+from gamelab.core.errors import GamelabError
+
+
+class ChunkFailed(GamelabError):
+    def __init__(self, item, exc):
+        seed = getattr(item, "seed", None)
+        index = getattr(item, "index", None)
+        super().__init__(
+            f"chunk {index} (seed {seed}, spawn_key ({index},)) failed repeatedly: {type(exc).__name__}: {exc}"
+        )
+        self.item = item
+
+
+class InlineExecutor:
+    """Runs chunks one after another in this process."""
+
+    def imap(self, fn: Callable, items: Sequence) -> Iterator[tuple[int, object]]:
+        for i, item in enumerate(items):
+            yield i, fn(item)
+
+
+WATCHDOG_SECONDS = 0.5  # how often a worker looks for its parent
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def worker_init(parent_pid: int) -> None:
+    """Run first in every local worker: die with the parent, leave Ctrl-C to it.
+
+    PR_SET_PDEATHSIG fires when the *thread* that started the worker ends;
+    the pool lives inside one :meth:`LocalExecutor.imap` call, so the thread
+    iterating it outlives its workers.  The watchdog covers systems without
+    prctl (it notices within :data:`WATCHDOG_SECONDS`).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no prctl in this libc: the watchdog alone
+            pass
+    if os.getppid() != parent_pid and not _alive(parent_pid):  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watchdog, args=(os.getppid(),), name="gamelab-parent-watchdog", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _watchdog(parent_pid: int) -> None:
+    """Exit this worker once its parent is gone (it is then re-parented)."""
+    while os.getppid() == parent_pid:
+        time.sleep(WATCHDOG_SECONDS)
+    os._exit(1)
+
+
+def stop_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down without waiting: queued chunks are cancelled and
+    running ones killed (Ctrl-C, a failed chunk, a caller that stopped reading)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        p.kill()
+    for p in processes:
+        p.join(timeout=5)
+
+
+class LocalExecutor:
+    """Local worker processes; a pool broken by a killed worker is rebuilt
+    and its unfinished chunks are run again."""
+
+    def __init__(self, workers: int, retries: int = 2):
+        self.workers, self.retries = workers, retries
+
+    def imap(self, fn, items):
+        pending = dict(enumerate(items))
+        attempts = {i: 0 for i in pending}
+        while pending:
+            pool = cf.ProcessPoolExecutor(max_workers=self.workers, initializer=worker_init, initargs=(os.getpid(),))
+            try:
+                futures = {pool.submit(fn, item): i for i, item in pending.items()}
+                for fut in cf.as_completed(futures):
+                    i = futures[fut]
+                    result = fut.result()
+                    del pending[i]
+                    yield i, result
+            except BrokenProcessPool as exc:
+                stop_pool(pool)
+                for i in pending:
+                    attempts[i] += 1
+                    if attempts[i] > self.retries:
+                        raise ChunkFailed(pending[i], exc) from None
+            except BaseException:  # KeyboardInterrupt, a failing chunk, GeneratorExit
+                stop_pool(pool)
+                raise
+            else:
+                pool.shutdown(wait=True)
+
+
+class DaskExecutor:
+    """Chunks as tasks on a ``dask.distributed.Client``; a task lost with its
+    worker is retried by Dask up to ``retries`` times."""
+
+    def __init__(self, client, retries: int = 3):
+        self.client, self.retries = client, retries
+
+    def imap(self, fn, items):
+        from dask.distributed import as_completed
+
+        futures = [self.client.submit(fn, item, pure=False, retries=self.retries) for item in items]
+        index = {f.key: i for i, f in enumerate(futures)}
+        try:
+            for fut in as_completed(futures):
+                i = index[fut.key]
+                try:
+                    result = fut.result()
+                except Exception as exc:  # the task failed more often than its retries allow
+                    raise ChunkFailed(items[i], exc) from None
+                fut.release()
+                yield i, result
+        except BaseException:  # a failed chunk, Ctrl-C, a caller that stopped reading: free the cluster
+            for f in futures:
+                f.cancel()
+            raise
+
+
+def make_executor(workers: int = 1, scheduler: str | None = None):
+    if scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise GamelabError("a Dask scheduler needs the dask extra: pip install 'gamelab[dask]'") from None
+        return DaskExecutor(Client(scheduler))
+    return InlineExecutor() if workers <= 1 else LocalExecutor(workers)
+
+
+def run_all(
+    executor,
+    fn: Callable,
+    items: Sequence,
+    *,
+    progress: bool | None = None,
+    weights: Iterable[int] | None = None,
+    unit: str = "chunk",
+    on_result: Callable[[int, object], None] | None = None,
+) -> list:
+    """Run ``fn`` over ``items``; the results in item order.  A tqdm bar
+    (notebook-aware) appears for runs longer than a second unless
+    ``progress`` is False."""
+    from tqdm.auto import tqdm
+
+    weights = list(weights) if weights is not None else [1] * len(items)
+    results: list = [None] * len(items)
+    # progress None: a bar only on a terminal (tqdm.auto draws a widget in notebooks when progress=True)
+    disable = None if progress is None else not progress
+    with tqdm(total=sum(weights), unit=unit, delay=1.0, disable=disable, leave=False) as bar:
+        for i, result in executor.imap(fn, items):
+            results[i] = result
+            if on_result is not None:
+                on_result(i, result)
+            bar.update(weights[i])
+    return results

@@ -1,0 +1,182 @@
+"""Monte Carlo runner: many seeded games of one game, as a tidy DataFrame.
+
+Work is cut into chunks (:class:`Chunk`) of ``chunk_deals`` deals.  Chunk ``i`` of a
+run with seed ``s`` draws every random number from
+``SeedSequence(s, spawn_key=(i,))``: chunk sizes never depend on the number of
+workers, and a run can be extended by more chunks later (precision-driven
+sweeps), so the same seed gives the same table however the work is spread.
+
+Each deal is played once per seat rotation of the lineup, so every agent sits
+in every seat on the same deals and comparisons between agents and seats are
+paired (a lineup of one agent on every seat is played once per deal); two
+lineups or two parameter sets run with the same seed are played on the same
+deals too (common random numbers).
+
+A game plugs in through its :class:`~gamelab.core.contract.Game` (``GAME.play``,
+found by :mod:`gamelab.core.registry`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from gamelab.core import registry
+from gamelab.core.errors import GamelabError, short
+from gamelab.core.limits import MAX_GAMES
+
+DEFAULT_CHUNK_DEALS = 1024
+
+
+@dataclasses.dataclass(frozen=True)
+class Chunk:
+    """One unit of work: ``n_deals`` deals x every seat rotation."""
+
+    game: str
+    params: Any
+    lineup: tuple
+    n_players: int
+    n_deals: int
+    seed: int
+    index: int
+
+    def seed_seq(self) -> np.random.SeedSequence:
+        return np.random.SeedSequence(self.seed, spawn_key=(self.index,))
+
+    @property
+    def rotations(self) -> int:
+        """Seatings each deal is played under: every rotation of the lineup,
+        or one when every seat holds the same agent (rotating would replay
+        the same game, and count it P times)."""
+        return 1 if len(set(self.lineup)) == 1 else self.n_players
+
+    @property
+    def n_games(self) -> int:
+        return self.n_deals * self.rotations
+
+
+def resolve(game: str, params=None, lineup=None, n_players=None):
+    """Fill in defaults and check a run's setting; errors name the bad value."""
+    ad = registry.get(game)
+    params = ad.knobs() if params is None else params
+    if n_players is not None and (isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer))):
+        raise GamelabError(f"the number of players is a whole number, not {short(n_players)}")
+    if lineup is None:
+        if n_players is None:
+            raise GamelabError("give the number of players (--players N) or a lineup (--lineup AGENT ...)")
+        lineup = ad.default_lineup(int(n_players))
+    if isinstance(lineup, str) or not isinstance(lineup, Sequence) or not all(isinstance(a, str) for a in lineup):
+        raise GamelabError(f"a lineup is a list of agent names, one per seat, not {short(lineup)}")
+    lineup = tuple(lineup)
+    if n_players is None:
+        n_players = len(lineup)
+    if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
+        raise GamelabError(f"the number of players is a whole number, not {short(n_players)}")
+    n_players = int(n_players)
+    lo, hi = ad.players
+    if not lo <= n_players <= hi:
+        raise GamelabError(f"n_players = {n_players} is out of range: {ad.name} is for {lo}-{hi} players")
+    if len(lineup) != n_players:
+        raise GamelabError(f"the lineup has {len(lineup)} agents for {n_players} players")
+    unknown = [a for a in lineup if ad.agents and a not in ad.agents]
+    if unknown:
+        raise GamelabError(f"unknown agent {unknown[0]!r}: expected one of {', '.join(ad.agents)}")
+    return params, lineup, n_players
+
+
+def plan(
+    game: str,
+    *,
+    n_games: int,
+    seed: int,
+    params=None,
+    lineup=None,
+    n_players=None,
+    chunk_deals: int | None = None,
+    first_chunk: int = 0,
+) -> list[Chunk]:
+    """The chunks of a run of about ``n_games`` games (whole deals x rotations);
+    ``chunk_deals`` defaults to the game's own (part of what a seed means)."""
+    params, lineup, n_players = resolve(game, params, lineup, n_players)
+    for name, value, low in (
+        ("the number of games", n_games, 1),
+        ("the seed", seed, 0),
+        ("chunk_deals", 1 if chunk_deals is None else chunk_deals, 1),
+    ):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise GamelabError(f"{name} must be a whole number of at least {low}, not {short(value)}")
+    if n_games > MAX_GAMES:  # the largest run (core.limits): refused before any chunk is planned
+        raise GamelabError(f"the number of games = {n_games:,} is above the maximum of {MAX_GAMES:,}")
+    chunk_deals = int(chunk_deals or registry.get(game).chunk_deals)
+    rotations = 1 if len(set(lineup)) == 1 else n_players
+    n_deals = max(1, math.ceil(n_games / rotations))
+    sizes = [min(chunk_deals, n_deals - i) for i in range(0, n_deals, chunk_deals)]
+    return [Chunk(game, params, lineup, n_players, size, int(seed), first_chunk + i) for i, size in enumerate(sizes)]
+
+
+def run_chunk(chunk: Chunk) -> pd.DataFrame:
+    """Play one chunk; one row per player per game."""
+    ad = registry.get(chunk.game)
+    frames = []
+    P = chunk.n_players
+    for rot in range(chunk.rotations):
+        seating = [chunk.lineup[(s + rot) % P] for s in range(P)]
+        out = ad.play(chunk.params, seating, chunk.n_deals, P, chunk.seed_seq())
+        frames.append(_tidy(out, seating, chunk, rot))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _tidy(out: dict, seating, chunk: Chunk, rot: int) -> pd.DataFrame:
+    G, P = chunk.n_deals, chunk.n_players
+    deal = np.arange(G, dtype=np.int64) + chunk.index * 10**7
+    cols: dict[str, Any] = {
+        "game": np.repeat((deal * P + rot), P),
+        "deal": np.repeat(deal, P),
+        "rotation": np.full(G * P, rot, dtype=np.int16),
+        "seat": np.tile(np.arange(1, P + 1, dtype=np.int16), G),
+        "agent": np.tile(np.asarray(seating, dtype=object), G),
+    }
+    for key, arr in out.items():
+        arr = np.asarray(arr)
+        if arr.shape == (G, P):
+            cols[key] = arr.reshape(-1)
+        elif arr.shape == (G,):
+            cols[key] = np.repeat(arr, P)
+        else:
+            raise ValueError(f"play() returned {key!r} with shape {arr.shape}, expected ({G}, {P}) or ({G},)")
+    return pd.DataFrame(cols)
+
+
+def simulate(
+    game: str,
+    *,
+    n_games: int,
+    seed: int,
+    params=None,
+    lineup: Sequence[str] | None = None,
+    n_players: int | None = None,
+    workers: int = 1,
+    executor=None,
+    chunk_deals: int | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Play about ``n_games`` games; one row per player per game.
+
+    Columns: ``game`` (id), ``deal``, ``rotation``, ``seat`` (1-based),
+    ``agent`` and every array the game's ``play`` returned.  ``workers`` > 1
+    uses local processes, ``executor`` any :mod:`gamelab.sim.executors` executor
+    (e.g. a Dask cluster); the table is identical either way.
+    """
+    from gamelab.sim.executors import make_executor, run_all
+
+    chunks = plan(
+        game, n_games=n_games, seed=seed, params=params, lineup=lineup, n_players=n_players, chunk_deals=chunk_deals
+    )
+    executor = executor or make_executor(workers)
+    frames = run_all(executor, run_chunk, chunks, progress=progress, weights=[c.n_games for c in chunks], unit="game")
+    return pd.concat(frames, ignore_index=True)

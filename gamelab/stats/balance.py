@@ -1,0 +1,418 @@
+"""The balance metrics: one name for each, used by sensitivity, the tuner,
+sequential tests, reports and notebooks (``gamelab metrics GAME`` lists them).
+
+Every metric is a function of sums over deals: each deal of a run (played
+in every seat rotation) contributes a few numbers (wins of seat 1, seats
+of style ``heavy``, rounds with a team, ...), and the metric is computed from
+their totals.  So one resampling of deals serves every metric at once, and
+two runs on the same deals (common random numbers) are compared by
+resampling the same deals for both: the paired bootstrap.
+
+Shared metrics (any game): ``seat_spread`` and ``<group>_spread`` for each
+of the game's report groups (largest minus smallest per-seat win rate),
+``seat_gap`` / ``<group>_gap`` (the largest distance of one from the fair
+1/players: "every style within 5 points of fair"),
+``balance`` (1 minus the seat spread, as Ludii defines it),
+``first_seat_advantage``, ``decisiveness``, ``mean_margin``,
+``mean_length``, ``lead_changes``, ``mean_score``, and ``win_rate[GROUP=VALUE]``.  A game
+adds its own diagnostics (``Game.metrics``) with :func:`ratio`.
+
+The bootstrap is written here rather than called from
+``scipy.stats.bootstrap``: one multinomial weight matrix over deals, shared
+by every metric and by both arms of a paired comparison, is what makes the
+comparison paired and costs a single matrix product per run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from gamelab.core.errors import GamelabError, short
+
+Sums = Mapping[str, np.ndarray]
+LENGTH_COLUMNS = ("game_length", "rounds", "turns", "length")
+BOOTSTRAP = 400
+
+
+@dataclasses.dataclass(frozen=True)
+class Metric:
+    """A balance metric: per-row contributions summed per deal, and the value
+    from those sums (vectorised over a leading axis of resamples)."""
+
+    name: str
+    label: str
+    doc: str
+    columns: Callable[[pd.DataFrame], dict[str, np.ndarray]]  # per frame row
+    value: Callable[[Sums], np.ndarray]
+    percent: bool = False  # shown as a percentage
+    goal: str = ""  # "lower" / "higher": what a designer usually wants
+
+
+def _game_rows(frame: pd.DataFrame) -> np.ndarray:
+    """1.0 on the first row of each game (one per game), else 0.0."""
+    return (~frame["game"].duplicated()).to_numpy(float)
+
+
+def ratio(
+    name: str,
+    label: str,
+    numerator: str,
+    denominator: str | None = None,
+    *,
+    per: str = "game",
+    percent: bool = False,
+    doc: str = "",
+    goal: str = "",
+) -> Metric:
+    """Sum of ``numerator`` over sum of ``denominator`` (or over the number of
+    games, ``per="game"``, or of seats, ``per="seat"``).  A column that is one
+    value per game (repeated on each of its rows) is counted once per game."""
+
+    def columns(frame):
+        first = _game_rows(frame)
+        per_game = _is_per_game(frame, numerator)
+        num = frame[numerator].fillna(0).to_numpy(float) * (first if per_game else 1.0)
+        if denominator is not None:
+            d = frame[denominator].fillna(0).to_numpy(float)
+            den = d * (first if _is_per_game(frame, denominator) else 1.0)
+        else:
+            den = first if per == "game" else np.ones(len(frame))
+        return {f"{name}:num": num, f"{name}:den": den}
+
+    def value(s):
+        return s[f"{name}:num"] / np.where(s[f"{name}:den"] > 0, s[f"{name}:den"], np.nan)
+
+    return Metric(name, label, doc or label, columns, value, percent, goal)
+
+
+def _is_per_game(frame: pd.DataFrame, column: str) -> bool:
+    """A column whose value is the same on every row of a game."""
+    return bool((frame.groupby("game", sort=False)[column].nunique(dropna=False) <= 1).all())
+
+
+def _group_columns(frame, group):
+    win = frame["win"].to_numpy(float)
+    out = {}
+    for v in pd.unique(frame[group]):
+        mine = (frame[group] == v).to_numpy(float)
+        out[f"{group}={v}:w"], out[f"{group}={v}:n"] = win * mine, mine
+    return out
+
+
+def _rates(s: Sums, group: str) -> np.ndarray:
+    """(..., K) per-seat win rates of the group's values present in ``s``."""
+    keys = sorted(k[:-2] for k in s if k.startswith(f"{group}=") and k.endswith(":w"))
+    w = np.stack([s[f"{k}:w"] for k in keys], axis=-1)
+    n = np.stack([s[f"{k}:n"] for k in keys], axis=-1)
+    return w / np.where(n > 0, n, np.nan)
+
+
+def spread(group: str) -> Metric:
+    def value(s):
+        r = _rates(s, group)
+        return np.nanmax(r, axis=-1) - np.nanmin(r, axis=-1)
+
+    return Metric(
+        f"{group}_spread",
+        f"{group} spread",
+        f"largest minus smallest per-seat win rate by {group}",
+        lambda f: _group_columns(f, group),
+        value,
+        percent=True,
+        goal="lower",
+    )
+
+
+def fair_gap(group: str) -> Metric:
+    """The largest distance of a ``group`` value's per-seat win rate from the
+    fair share 1 / players ("every style within 5 points of fair")."""
+
+    def columns(frame):
+        out = _group_columns(frame, group)
+        out["fair:games"], out["fair:seats"] = _game_rows(frame), np.ones(len(frame))
+        return out
+
+    def value(s):
+        fair = s["fair:games"] / s["fair:seats"]
+        return np.nanmax(np.abs(_rates(s, group) - np.asarray(fair)[..., None]), axis=-1)
+
+    return Metric(
+        f"{group}_gap",
+        f"{group} gap from fair",
+        f"largest distance of a {group}'s per-seat win rate from the fair 1/players",
+        columns,
+        value,
+        percent=True,
+        goal="lower",
+    )
+
+
+def win_rate(group: str, value) -> Metric:
+    key = f"{group}={value}"
+
+    def columns(frame):
+        if group not in frame:
+            raise GamelabError(f"win_rate[{group}=...]: the table has no column {group!r}")
+        mine = (frame[group].astype(str) == str(value)).to_numpy(float)
+        if not mine.any():
+            raise GamelabError(f"win_rate[{key}]: no seat has {group} {short(value)}")
+        return {f"{key}:w": frame["win"].to_numpy(float) * mine, f"{key}:n": mine}
+
+    return Metric(
+        f"win_rate[{key}]",
+        f"win rate of {group} {value}",
+        f"per-seat win rate of {group} {value}",
+        columns,
+        lambda s: s[f"{key}:w"] / s[f"{key}:n"],
+        percent=True,
+    )
+
+
+def _fsa_columns(frame):
+    cols = _group_columns(frame, "seat")
+    cols["players"] = _game_rows(frame) * frame.groupby("game")["seat"].transform("size").to_numpy(float)
+    cols["games"] = _game_rows(frame)
+    return cols
+
+
+def _first_seat_advantage(s):
+    return s["seat=1:w"] / s["seat=1:n"] - s["games"] / s["players"]
+
+
+def _margin_columns(frame):
+    ranked = frame[["game", "score"]].sort_values(["game", "score"], ascending=[True, False])
+    top = ranked.groupby("game", sort=False)
+    gap = top.nth(0).set_index("game")["score"] - top.nth(1).set_index("game")["score"]
+    first = _game_rows(frame)
+    return {"margin": frame["game"].map(gap).to_numpy(float) * first, "games": first}
+
+
+def _decisive_columns(frame):
+    single = frame.groupby("game", sort=False)["win"].transform("max").to_numpy() >= 1 - 1e-9
+    first = _game_rows(frame)
+    return {"decisive": single * first, "games": first}
+
+
+def _length_column(frame) -> str:
+    for col in LENGTH_COLUMNS:
+        if col in frame:
+            return col
+    raise GamelabError("mean_length: the game reports no length column (" + ", ".join(LENGTH_COLUMNS) + ")")
+
+
+def _length_columns(frame):
+    first = _game_rows(frame)
+    return {"length": frame[_length_column(frame)].to_numpy(float) * first, "games": first}
+
+
+def _lead_columns(frame):
+    first = _game_rows(frame)
+    if "lead_changes" not in frame:
+        raise GamelabError("lead_changes: the game does not count lead changes")
+    return {"lead": frame["lead_changes"].to_numpy(float) * first, "games": first}
+
+
+def shared_metrics(groups: Sequence[str]) -> list[Metric]:
+    """The metrics every game has, given the game's report groups."""
+    out = [spread("seat")] + [spread(g) for g in groups if g != "seat"]
+    out += [fair_gap(g) for g in dict.fromkeys(("seat", *groups))]
+    seat = out[0]
+    out += [
+        Metric(
+            "balance",
+            "balance",
+            "1 minus the largest gap between seat win rates (Ludii)",
+            seat.columns,
+            lambda s: 1 - seat.value(s),
+            percent=True,
+            goal="higher",
+        ),
+        Metric(
+            "first_seat_advantage",
+            "first-seat advantage",
+            "seat 1's win rate minus the fair 1/players",
+            _fsa_columns,
+            _first_seat_advantage,
+            percent=True,
+            goal="lower",
+        ),
+        Metric(
+            "decisiveness",
+            "decisive games",
+            "share of games with a single winner",
+            _decisive_columns,
+            lambda s: s["decisive"] / s["games"],
+            percent=True,
+        ),
+        Metric(
+            "mean_margin",
+            "winning margin",
+            "mean score gap between first and second place",
+            _margin_columns,
+            lambda s: s["margin"] / s["games"],
+        ),
+        Metric(
+            "mean_length",
+            "game length",
+            "mean length of a game (beats, rounds or turns)",
+            _length_columns,
+            lambda s: s["length"] / s["games"],
+        ),
+        Metric(
+            "lead_changes",
+            "lead changes",
+            "times the sole leader changed, per game",
+            _lead_columns,
+            lambda s: s["lead"] / s["games"],
+        ),
+        ratio("mean_score", "mean final score", "score", per="seat", doc="mean final score per player"),
+    ]
+    return out
+
+
+def catalogue(game) -> dict[str, Metric]:
+    """Every named metric of a registered game (``win_rate[...]`` aside)."""
+    out = {m.name: m for m in shared_metrics(game.report.groups)}
+    out.update({m.name: m for m in getattr(game, "metrics", ())})
+    return out
+
+
+_WIN_RATE = re.compile(r"^win_rate\[(\w+)=([^\]]+)\]$")
+
+
+def group_values(game, group: str) -> tuple[str, ...] | None:
+    """The values a report group takes (as text): seats 1..most players,
+    the game's agents, or the game's declared ``report.group_values`` (None: not
+    declared, so only the table can tell)."""
+    if group == "seat":
+        return tuple(str(s) for s in range(1, game.players[1] + 1))
+    if group == "agent" and game.agents:
+        return tuple(game.agents)
+    values = game.report.group_values.get(group)
+    return tuple(values) if values is not None else None
+
+
+def check_group(game, group: str, value: str) -> None:
+    """``win_rate[group=value]``: a declared report group and one of its values."""
+    if group not in game.report.groups:
+        raise GamelabError(
+            f"win_rate[{short(group)}=...]: {short(group)} is not a report group of {game.name}; "
+            f"its groups are {', '.join(game.report.groups)}"
+        )
+    known = group_values(game, group)
+    if known is not None and value not in known:
+        raise GamelabError(
+            f"win_rate[{group}={short(value)}]: {short(value)} is not a known {group} of {game.name}; "
+            f"known: {', '.join(known)}"
+        )
+
+
+def metric(game, name: str) -> Metric:
+    """The metric called ``name`` (``win_rate[GROUP=VALUE]`` included: a
+    declared report group and one of its known values)."""
+    found = _WIN_RATE.match(name.strip()) if isinstance(name, str) else None
+    if found:
+        check_group(game, found.group(1), found.group(2))
+        return win_rate(found.group(1), found.group(2))
+    known = catalogue(game)
+    if name not in known:
+        import difflib
+
+        close = difflib.get_close_matches(str(name), list(known), n=2)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise GamelabError(
+            f"unknown metric {short(name)}{hint}; {game.name} has: {', '.join(known)}, win_rate[GROUP=VALUE]"
+        )
+    return known[name]
+
+
+# -- computing ------------------------------------------------------------------------
+
+
+def deal_sums(frame: pd.DataFrame, metrics: Sequence[Metric]) -> pd.DataFrame:
+    """Per deal, every sum the metrics need (rows: deals, columns: parts)."""
+    cols: dict[str, np.ndarray] = {}
+    for m in metrics:
+        try:
+            cols.update(m.columns(frame))
+        except KeyError as exc:
+            raise GamelabError(f"metric {m.name}: the table has no column {exc}") from None
+    parts = pd.DataFrame(cols, index=frame.index)
+    return parts.groupby(frame["deal"].to_numpy(), sort=True).sum()
+
+
+def _weights(n_deals: int, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """(B, D) bootstrap weights: how often each deal is drawn in each resample."""
+    return rng.multinomial(n_deals, np.full(n_deals, 1 / n_deals), size=n_boot).astype(float)
+
+
+def _values(metrics, sums: pd.DataFrame, weights: np.ndarray | None):
+    arr = sums.to_numpy(float)
+    totals = arr.sum(axis=0) if weights is None else weights @ arr
+    named = {c: totals[..., i] for i, c in enumerate(sums.columns)}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {m.name: np.asarray(m.value(named), float) for m in metrics}
+
+
+def estimate(
+    frame: pd.DataFrame, metrics: Sequence[Metric], *, n_boot: int = BOOTSTRAP, rng: np.random.Generator | None = None
+) -> pd.DataFrame:
+    """Each metric with a 95 % bootstrap interval over deals."""
+    rng = rng if rng is not None else np.random.default_rng(0)
+    sums = deal_sums(frame, metrics)
+    point = _values(metrics, sums, None)
+    boot = _values(metrics, sums, _weights(len(sums), n_boot, rng))
+    return pd.DataFrame(
+        [
+            {
+                "metric": m.name,
+                "value": float(point[m.name]),
+                "low": float(np.nanpercentile(boot[m.name], 2.5)),
+                "high": float(np.nanpercentile(boot[m.name], 97.5)),
+                "deals": len(sums),
+            }
+            for m in metrics
+        ]
+    )
+
+
+def paired_change(
+    frame: pd.DataFrame,
+    base: pd.DataFrame,
+    metrics: Sequence[Metric],
+    *,
+    n_boot: int = BOOTSTRAP,
+    rng: np.random.Generator | None = None,
+) -> pd.DataFrame:
+    """``frame`` minus ``base`` for each metric, on the deals both played,
+    with a 95 % paired-bootstrap interval (the same deals resampled for both)."""
+    rng = rng if rng is not None else np.random.default_rng(0)
+    a, b = deal_sums(frame, metrics), deal_sums(base, metrics)
+    deals = a.index.intersection(b.index)
+    if not len(deals):
+        raise GamelabError("the two runs share no deal: play them with the same seed")
+    cols = a.columns.union(b.columns)
+    a, b = (x.reindex(index=deals, columns=cols, fill_value=0.0) for x in (a, b))
+    w = _weights(len(deals), n_boot, rng)
+    pa, pb = _values(metrics, a, None), _values(metrics, b, None)
+    ba, bb = _values(metrics, a, w), _values(metrics, b, w)
+    rows = []
+    for m in metrics:
+        d = ba[m.name] - bb[m.name]
+        rows.append(
+            {
+                "metric": m.name,
+                "value": float(pa[m.name]),
+                "base": float(pb[m.name]),
+                "change": float(pa[m.name] - pb[m.name]),
+                "low": float(np.nanpercentile(d, 2.5)),
+                "high": float(np.nanpercentile(d, 97.5)),
+                "deals": len(deals),
+            }
+        )
+    return pd.DataFrame(rows)

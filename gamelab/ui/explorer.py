@@ -1,0 +1,159 @@
+"""A game's identity explorer (``Game.explorers``) as a notebook panel:
+sliders for the rules it names and for its own declared quantities, the
+table and the figure redrawn on every change, and the same table beside
+simulated play on demand.
+
+    from gamelab import ExplorerPanel
+    ExplorerPanel("strand", "trust").show()
+
+The game declares pure functions (:class:`gamelab.core.contract.Explorer`);
+this panel only builds controls from the declarations, calls them and shows
+the result.  A control the rules decide at the moment (``derived``) shows
+the value in use and is disabled, with the reason as its tooltip.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from typing import Any
+
+from gamelab.core import registry
+from gamelab.core.params import specs
+from gamelab.report import format as fmt
+from gamelab.sim import runner
+from gamelab.ui.widgets import param_widgets
+
+DERIVED_TIP = "set by the rules at the moment (see the boxes above); change them to set this by hand"
+
+
+class ExplorerPanel:
+    """Sliders over one explorer of a game; ``table``, ``figure`` and
+    ``sim_table`` keep the last results (tested without a browser)."""
+
+    def __init__(self, game: str, name: str, *, rules=None):
+        g = registry.get(game)
+        if name not in g.explorers:
+            raise KeyError(f"{game} has no explorer {name!r}: expected one of {', '.join(g.explorers) or 'none'}")
+        self.game, self.spec = g, g.explorers[name]
+        self.base = rules if rules is not None else g.rules()
+        by_name = {s.name: s for s in specs(g.rules)}
+        self.rule_controls = {n: param_widgets(by_name[n], getattr(self.base, n)) for n in self.spec.rules}
+        start = self.spec.controls()
+        self.own_controls = {s.name: param_widgets(s, getattr(start, s.name)) for s in specs(self.spec.controls)}
+        self.table = self.figure = self.sim_table = None
+        self._setting = False
+        self._out: Any = None
+        self._sim_out: Any = None
+        for w in self._widgets():
+            w.observe(self._changed, names="value")
+
+    def _widgets(self):
+        for ws in (*self.rule_controls.values(), *self.own_controls.values()):
+            yield from ws
+
+    def _changed(self, change):
+        if not self._setting:
+            self.update()
+
+    @staticmethod
+    def _value(ws, like):
+        values = [w.value for w in ws]
+        return tuple(values) if isinstance(like, tuple) else values[0]
+
+    def rules(self):
+        """The rule parameters the sliders describe (validated)."""
+        return self.base.replace(**{n: self._value(ws, getattr(self.base, n)) for n, ws in self.rule_controls.items()})
+
+    def controls(self):
+        """The explorer's own quantities, with the ones the rules decide filled in."""
+        start = self.spec.controls()
+        given = start.replace(**{n: self._value(ws, getattr(start, n)) for n, ws in self.own_controls.items()})
+        return given.replace(**self.spec.derived(self.rules(), given))
+
+    def _show_derived(self, rules, given) -> None:
+        """Derived controls show the value in use and are disabled (tooltip: why)."""
+        derived = self.spec.derived(rules, given)
+        self._setting = True
+        try:
+            for name, ws in self.own_controls.items():
+                for w in ws:
+                    w.disabled = name in derived
+                    w.tooltip = DERIVED_TIP if name in derived else fmt.param_tooltip(_spec(self.spec.controls, name))
+                if name in derived and len(ws) == 1:
+                    ws[0].value = derived[name]
+        finally:
+            self._setting = False
+
+    def update(self) -> None:
+        rules, controls = self.rules(), self.controls()
+        self._show_derived(rules, controls)
+        self.table = self.spec.table(rules, controls)
+        self.figure = self.spec.figure(rules, controls) if self.spec.figure else None
+        if self._out is not None:
+            from IPython.display import display
+
+            self._out.clear_output(wait=True)
+            with self._out:
+                display(self.styled(self.table, self.spec.caption))
+                if self.figure is not None:
+                    display(self.figure)
+
+    def styled(self, table, caption: str = ""):
+        return fmt.styler(table, labels=dict(self.spec.labels), percent=self.spec.percent, caption=caption)
+
+    def simulate(self, n_games: int | None = None, seed: int = 0):
+        """The explorer's table beside play at the current rules (the game's
+        default lineup at ``sim_players``); the formatted table."""
+        if self.spec.simulated is None:
+            raise ValueError(f"the explorer {self.spec.title!r} has no simulated side")
+        n_games = n_games or int(os.environ.get("GAMELAB_QUICK_GAMES", "4000"))
+        rules = self.rules()
+        params = self.game.knobs().replace(**rules.changed())
+        players = self.spec.sim_players or self.game.players[0]
+        frame = runner.simulate(
+            self.game.name, n_games=n_games, seed=seed, n_players=players, params=params, progress=False
+        )
+        self.sim_table = self.spec.simulated(rules, frame)
+        games = int(frame["game"].nunique())
+        return self.styled(self.sim_table, f"{games:,} simulated {players}-player games at the rules above")
+
+    def widget(self):
+        import ipywidgets as w
+
+        self._out = w.Output()
+        self._sim_out = w.Output()
+        button = w.Button(description="Simulate at these rules", tooltip="play games at the rules above")
+
+        def run(_):
+            from IPython.display import display
+
+            button.disabled, button.description = True, "simulating..."
+            self._sim_out.clear_output(wait=True)
+            try:
+                shown = self.simulate()
+                with self._sim_out:
+                    display(shown)
+            finally:
+                button.disabled, button.description = False, "Simulate at these rules"
+
+        button.on_click(run)
+        left = [x for ws in self.own_controls.values() for x in ws]
+        left += [x for n, ws in self.rule_controls.items() if len(ws) == 1 for x in ws]
+        right = [x for ws in self.rule_controls.values() if len(ws) > 1 for x in ws]
+        parts = [w.HTML(f"<b>{html.escape(self.spec.title)}</b>"), w.HBox([w.VBox(left), w.VBox(right)]), self._out]
+        if self.spec.simulated is not None:
+            parts += [button, self._sim_out]
+        return w.VBox(parts)
+
+    def show(self):
+        from IPython.display import display
+
+        box = self.widget()
+        self.update()
+        display(box)
+        return self
+
+
+def _spec(cls, name: str):
+    return next(s for s in specs(cls) if s.name == name)

@@ -1,0 +1,483 @@
+"""ipywidgets panels for the notebooks: sliders made from the parameter
+declarations (never retyped; labels and tooltips from the same place), a
+quick re-simulation on every change, a full-precision run, and a Publish
+button that writes into ``reports/`` at the project root and shows a link.
+
+    from gamelab import BalancePanel
+    BalancePanel("strand", sliders=["sum_cap", "lone_penalty"]).show()
+
+Work that takes longer than a second shows progress in the panel, and the
+numbers on screen are marked stale until the new ones arrive.  A panel keeps
+its last results (``frame``, ``tables``) as attributes, so the same code
+path is tested without a browser.  Tables and charts come from
+:mod:`gamelab.report.format`, the layer the reports use.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from gamelab import stats
+from gamelab.core import registry
+from gamelab.core.params import specs
+from gamelab.report import format as fmt
+from gamelab.sim import sweep
+
+QUICK_GAMES = int(os.environ.get("GAMELAB_QUICK_GAMES", "2000"))
+SLOW = 1.0  # seconds: longer work shows progress and marks the old numbers stale
+TICK = 0.25  # seconds between progress updates
+STALE_CLASS = "gamelab-stale"
+STYLE = (
+    f"<style>.{STALE_CLASS} {{ opacity: 0.35; filter: grayscale(1); transition: opacity 0.2s; }}"
+    ".gamelab-panel .widget-label {{ min-width: 11em; }}</style>"
+)
+DEFAULT_LINEUP = "(default lineup)"
+WIN_LABELS = {
+    "n": "seats played",
+    "win_rate": "win rate",
+    "win_low": "low",
+    "win_high": "high",
+    "score_mean": "mean score",
+    "score_low": "score low",
+    "score_high": "score high",
+}
+IDENTITY_LABELS = {
+    "exact": "exact here",
+    "exact_at_rulebook": "exact at the rulebook's rules",
+    "sim_low": "low",
+    "sim_high": "high",
+    "n": "sample",
+}
+
+
+def param_widgets(spec, value):
+    """One widget per parameter (a tuple gets one slider per item), bounded by
+    the declared range, labelled in words, with the declaration's doc and
+    rulebook section as tooltip; ``continuous_update=False`` so a drag
+    simulates once; a choice's values shown in words."""
+    import ipywidgets as w
+
+    tip = fmt.param_tooltip(spec)
+    common = dict(
+        continuous_update=False, style={"description_width": "initial"}, layout=w.Layout(width="340px"), tooltip=tip
+    )
+    label = fmt.param_label(spec)
+    if spec.choices is not None:
+        return [
+            w.Dropdown(
+                options=[(fmt.choice_label(c), c) for c in spec.choices],
+                value=value,
+                description=label,
+                style=common["style"],
+                tooltip=tip,
+            )
+        ]
+    if spec.kind is bool:
+        return [w.Checkbox(value=value, description=label, tooltip=tip, indent=False)]
+    if spec.kind is tuple:
+        lo = int(spec.low if spec.low is not None else 0)
+        hi = int(spec.high if spec.high is not None else max(value) * 2)
+        return [
+            w.IntSlider(value=v, min=lo, max=hi, description=fmt.param_label(spec, i), **common)
+            for i, v in enumerate(value)
+        ]
+    if spec.kind is int:
+        return [w.IntSlider(value=value, min=int(spec.low), max=int(spec.high), description=label, **common)]
+    return [
+        w.FloatSlider(
+            value=value,
+            min=float(spec.low),
+            max=float(spec.high),
+            step=(float(spec.high) - float(spec.low)) / 100,
+            description=label,
+            **common,
+        )
+    ]
+
+
+class Busy:
+    """Progress in the panel while work runs: after :data:`SLOW` seconds the
+    output is marked stale (greyed, a line says so) and a bar shows the
+    elapsed time against the expected time (when a similar run was timed
+    before), until the block ends."""
+
+    def __init__(self, panel, what: str, expected: float | None = None):
+        self.panel, self.what, self.expected = panel, what, expected
+        self.done = threading.Event()
+        self.shown = False
+
+    def __enter__(self):
+        self.start = time.perf_counter()
+        self.thread = threading.Thread(target=self._tick, daemon=True)
+        self.thread.start()
+        return self
+
+    def _tick(self):
+        while not self.done.wait(TICK):
+            elapsed = time.perf_counter() - self.start
+            if elapsed < SLOW:
+                continue
+            if not self.shown:
+                self.shown = True
+                self.panel.mark_stale(True)
+            bar = self.panel.progress
+            if self.expected:
+                bar.value = min(0.97, elapsed / self.expected)
+                left = f", about {max(0.0, self.expected - elapsed):.0f} s left"
+            else:
+                bar.value = (elapsed % 4) / 4
+                left = ""
+            bar.description = f"{elapsed:.0f} s"
+            self.panel.busy_note.value = (
+                f"<i>{html.escape(self.what)}{left}. The numbers below are from the previous setting.</i>"
+            )
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
+        self.seconds = time.perf_counter() - self.start
+        if self.shown:
+            self.panel.mark_stale(False)
+        return False
+
+
+class BalancePanel:
+    """Sliders for some parameters of ``game``; win rates with intervals,
+    plots and the identity table follow every change."""
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        sliders=(),
+        knobs: dict | None = None,
+        n_players: int = 4,
+        seed: int = 0,
+        quick_games: int | None = None,
+        precision: float = 0.01,
+        store=None,
+        extra=None,
+    ):
+        import ipywidgets as w
+
+        self.game, self.seed, self.precision = game, seed, precision
+        self.adapter = registry.get(game)
+        if extra is None and self.adapter.panels is not None:  # the game's own diagnostics (tables, figures)
+            extra = self.adapter.panels.extras
+        self.extra = extra
+        self.quick_games = quick_games or QUICK_GAMES
+        self.store = store
+        self.base = self.adapter.knobs()
+        by_name = {s.name: s for s in specs(self.base)}
+        unknown = [n for n in sliders if n not in by_name]
+        if unknown:
+            raise ValueError(f"no parameter {unknown[0]!r} in {game}; known: {', '.join(by_name)}")
+        self.controls = {n: param_widgets(by_name[n], getattr(self.base, n)) for n in sliders}
+        self.knobs = {}
+        for name, (lo, hi, step, default) in (knobs or {}).items():
+            self.knobs[name] = w.FloatSlider(
+                value=default,
+                min=lo,
+                max=hi,
+                step=step,
+                description=fmt.words(name),
+                continuous_update=False,
+                style={"description_width": "initial"},
+                layout=w.Layout(width="340px"),
+                tooltip=f"{fmt.words(name)}: sets several rule parameters at once",
+            )
+        lo, hi = self.adapter.players
+        self.players = w.IntSlider(
+            value=n_players,
+            min=lo,
+            max=hi,
+            description="players",
+            continuous_update=False,
+            tooltip=f"players at the table ({lo} to {hi})",
+        )
+        self.focus = w.Dropdown(
+            options=[("default lineup", DEFAULT_LINEUP)] + [(fmt.choice_label(a), a) for a in self.adapter.agents],
+            description="agent in seat 1",
+            style={"description_width": "initial"},
+            tooltip="one seat played by this agent against the default lineup (the runner "
+            "rotates it through every seat); lookahead play is slow, about 20 s",
+        )
+        self.full_button = w.Button(
+            description="Full precision run",
+            icon="play",
+            tooltip=f"add games until every win rate is within ±{precision * 100:g} points",
+        )
+        self.publish_button = w.Button(
+            description="Publish", icon="file", tooltip="write this view as an HTML report into reports/"
+        )
+        self.status = w.HTML()
+        self.busy_note = w.HTML()
+        self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, layout=w.Layout(visibility="hidden"))
+        self.out = w.Output()
+        for widget in self._all_controls():
+            widget.observe(lambda change: self.update(), names="value")
+        self.full_button.on_click(lambda b: self.update(full=True))
+        self.publish_button.on_click(lambda b: self.publish())
+        self.frame = None
+        self.tables: dict[str, pd.DataFrame] = {}
+        self.last_path: Path | None = None
+        self.seconds_per_game: dict[tuple, float] = {}
+
+    def _all_controls(self):
+        for ws in self.controls.values():
+            yield from ws
+        yield from self.knobs.values()
+        yield self.players
+        yield self.focus
+
+    def params(self):
+        """The parameter object the sliders describe (validated)."""
+        changes = {}
+        for name, ws in self.controls.items():
+            values = [x.value for x in ws]
+            changes[name] = tuple(values) if isinstance(getattr(self.base, name), tuple) else values[0]
+        for name, slider in self.knobs.items():
+            changes.update(self.adapter.derived[name](self.base, slider.value))
+        return self.base.replace(**changes)
+
+    def lineup(self):
+        default = list(self.adapter.default_lineup(self.players.value))
+        if self.focus.value in self.adapter.agents:
+            default[0] = self.focus.value
+        return default
+
+    def mark_stale(self, stale: bool):
+        """Grey the shown numbers and show the progress bar (or undo both)."""
+        if stale:
+            self.out.add_class(STALE_CLASS)
+            self.progress.layout.visibility = "visible"
+        else:
+            self.out.remove_class(STALE_CLASS)
+            self.progress.layout.visibility = "hidden"
+            self.busy_note.value = ""
+
+    def _expected(self, games: int) -> float | None:
+        key = (tuple(self.lineup()), self.players.value)
+        per = self.seconds_per_game.get(key)
+        return per * games if per else None
+
+    def update(self, full: bool = False):
+        """Re-simulate (quick, or to the precision target) and redraw."""
+        from gamelab.core.errors import GamelabError
+        from gamelab.rulebook.identities import identity_table
+        from gamelab.sim.store import ChunkStore
+
+        try:
+            params = self.params()
+        except GamelabError as exc:
+            self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
+            return
+        kw = dict(
+            n_games=self.quick_games,
+            seed=self.seed,
+            base_params=params,
+            lineup=self.lineup(),
+            n_players=self.players.value,
+            store=self.store or ChunkStore(),
+            progress=False,
+        )
+        if full:
+            kw.update(precision=self.precision)
+        lineup = ", ".join(self.lineup())
+        with Busy(
+            self,
+            f"Simulating {self.quick_games:,} games ({lineup})"
+            if not full
+            else f"Adding games until every win rate is within ±{self.precision * 100:g} points",
+            self._expected(self.quick_games),
+        ) as busy:
+            run = sweep.run_cell(self.game, {}, **kw)
+            self.frame = run.frame
+            self.tables = {by: stats.win_table(run.frame, by) for by in self.adapter.report.groups if by in run.frame}
+            self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
+            self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
+            self.sentences = rulebook_sentences(self.game, params)
+        if busy.seconds > 0.2:  # timed a real run, not a cache read
+            self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
+        note = f"{run.games:,} games" + (
+            "" if run.target_met is None else (" (precision target met)" if run.target_met else " (cap reached)")
+        )
+        self.status.value = html.escape(note)
+        self._draw()
+
+    def items(self) -> list:
+        """What the panel shows under its controls, in order: the win-rate
+        chart (every grouping on one axis, the fair share marked), the win
+        tables, the game's own diagnostics, the identity table."""
+        fair = 1 / self.players.value
+        groups = [(by, t) for by, t in self.tables.items() if by != "identities"]
+        out: list = []
+        shown = [(by, t) for by, t in groups if len(t) > 1]
+        if shown:
+            panels = [fmt.WinPanel(f"win rate by {fmt.words(by)}", t, by, fair) for by, t in shown]
+            out.append(fmt.win_rate_chart(panels, columns=min(3, len(panels))))
+        for by, t in groups:
+            t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
+            caption = f"Win rate by {fmt.words(by)} (95 % interval; fair share {fair * 100:.1f} %)"
+            out.append(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)}, caption=caption))
+        out += [fmt.styler(x) if isinstance(x, pd.DataFrame) else x for x in self.extras]
+        ids = self.tables["identities"]
+        if len(ids):
+            out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption="Identities"))
+        if getattr(self, "sentences", None) is not None:
+            out.append(self.sentences)
+        return out
+
+    def _draw(self):
+        from IPython.display import display
+
+        self.out.clear_output(wait=True)
+        with self.out:
+            for item in self.items():
+                display(item)
+
+    def snapshot_html(self) -> str:
+        """The panel as a static HTML page (controls in words with their
+        values, then :meth:`items`): what a notebook shows, for a browser
+        test or a file."""
+        parts = [
+            f"<li title='{html.escape(getattr(x, 'tooltip', '') or '')}'>{html.escape(x.description)}: "
+            f"<b>{html.escape(_shown_value(x))}</b></li>"
+            for x in self._all_controls()
+        ]
+        body = [f"<ul class='controls'>{''.join(parts)}</ul><p>{self.status.value}</p>"]
+        for item in self.items():
+            if hasattr(item, "savefig"):
+                body.append(f"<figure>{fmt.figure_svg(item)}</figure>")
+            elif hasattr(item, "to_html"):
+                body.append(item.to_html())
+            else:
+                body.append(f"<pre>{html.escape(str(item))}</pre>")
+        style = (
+            "body{font-family:system-ui,sans-serif;max-width:1100px;margin:1em auto;font-size:14px}"
+            "table{border-collapse:collapse;margin:.8em 0}td,th{border:1px solid #ddd;padding:2px 6px}"
+            "caption{text-align:left;font-weight:600;padding:4px 0}figure svg{max-width:100%;height:auto}"
+            ".controls{columns:3}"
+        )
+        return (
+            f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(self.game)} panel</title>"
+            f"<style>{style}</style></head><body>{''.join(body)}</body></html>"
+        )
+
+    def publish(self, out: str | Path | None = None) -> Path:
+        """Write the current view as an HTML report (default
+        ``reports/<game>-<time>.html`` at the project root) and show a link."""
+        import datetime as dt
+
+        from gamelab.core.paths import reports_dir
+        from gamelab.report.render import build_report
+
+        out = Path(out) if out else reports_dir() / f"{self.game}-{dt.datetime.now():%Y%m%d-%H%M%S}.html"
+        with Busy(self, "Writing the report"):
+            self.last_path = build_report(
+                self.game,
+                params=self.params(),
+                n_games=self.quick_games,
+                seed=self.seed,
+                out=out,
+                player_counts=(self.players.value,),
+                lineups={self.players.value: self.lineup()},
+                store=self.store,
+                progress=False,
+            )
+        self.status.value = publish_link(self.last_path)
+        return self.last_path
+
+    def widget(self):
+        import ipywidgets as w
+
+        sliders = [x for ws in self.controls.values() for x in ws] + list(self.knobs.values())
+        side = w.VBox([self.players, self.focus, self.full_button, self.publish_button, self.status])
+        box = w.VBox(
+            [w.HTML(STYLE), w.HBox([w.VBox(sliders), side]), w.HBox([self.progress, self.busy_note]), self.out]
+        )
+        box.add_class("gamelab-panel")
+        return box
+
+    def show(self):
+        from IPython.display import display
+
+        self.update()
+        display(self.widget())
+        return self
+
+
+class Note:
+    """A line of HTML among a panel's items (shown by the notebook and by :meth:`BalancePanel.snapshot_html`)."""
+
+    def __init__(self, body: str):
+        self.body = body
+
+    def _repr_html_(self) -> str:
+        return f"<p>{self.body}</p>"
+
+    to_html = _repr_html_
+
+
+_SENTENCES: dict = {}
+
+
+def rulebook_sentences(game: str, params) -> Note | None:
+    """How many rulebook sentences the panel's rules make wrong, with a link
+    to the list (``reports/<game>-sentences.md``, the Markdown of ``gamelab
+    claims GAME --params FILE --rewrite``); None at the rulebook's rules or
+    for a game without a rulebook text."""
+    from gamelab.core.paths import reports_dir
+    from gamelab.rulebook import coverage, sentences
+
+    if game not in coverage.SEED_FILES or not coverage.seed_path(game).exists():
+        return None
+    rules = sentences.rules_of(game, params)
+    changed = rules.changed()
+    if not changed:
+        return None
+    key = (game, repr(sorted(changed.items())))
+    if key not in _SENTENCES:  # asking the rules takes a second or two: once per rule set
+        table, counts = sentences.changed_sentences(game, rules)
+        _SENTENCES[key] = (table, counts, changed)
+    table, counts, changed = _SENTENCES[key]
+    path = reports_dir() / f"{game}-sentences.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(sentences.rewrite(game, table, str(changed)), encoding="utf-8")
+    return Note(
+        f"{len(table)} rulebook sentences no longer hold under these rules "
+        f"({counts['lines_hold']} of {counts['lines']} lines checked by the rules still do): "
+        + publish_link(path).replace("published ", "the list ", 1)
+    )
+
+
+def publish_link(path: Path) -> str:
+    """An HTML link to a published file: its address relative to the
+    notebook's folder (the kernel's working directory), its name relative to
+    the project root."""
+    from gamelab.core.paths import workspace
+
+    path = Path(path).resolve()
+    try:
+        href = os.path.relpath(path, Path.cwd())
+    except ValueError:  # another drive
+        href = path.as_uri()
+    try:
+        name = str(path.relative_to(workspace()))
+    except ValueError:
+        name = str(path)
+    return f'published <a href="{html.escape(href)}" target="_blank" rel="noopener">{html.escape(name)}</a>'
+
+
+def _shown_value(widget) -> str:
+    """A control's value as the widget shows it (a dropdown's label, not its key)."""
+    options = getattr(widget, "options", None)
+    if options and isinstance(options[0], tuple):
+        return next((str(label) for label, v in options if v == widget.value), str(widget.value))
+    return fmt.number(widget.value) if not isinstance(widget.value, str) else widget.value
