@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m gamelab.sbr.kernel  # compile the SBR search kernel once (numba's cache), not on the first search
 	touch $(STAMP)
 
 report: $(STAMP)
