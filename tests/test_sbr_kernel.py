@@ -3,7 +3,7 @@
 Step by step: every decision of random and agent play, under every rule
 reading, the kernel's turn, beat end and agents' choices equal the batch
 engine's and agents'.  Whole games: the kernel's results equal
-``engine.play``'s, bit for bit, for every agent it plays.
+``engine.play_batch``'s, bit for bit, for every agent it plays.
 """
 
 import contextlib
@@ -161,7 +161,7 @@ def test_lookahead_to_the_end_and_deep_choices(reading):
 @pytest.mark.parametrize("reading", sorted(READINGS))
 @pytest.mark.parametrize("lineup", [("greedy",), ("lookahead", "greedy")])
 def test_whole_games_identical(reading, lineup):
-    """``sim.play``'s compiled path: every result of engine.play, bit for bit."""
+    """``sim.play``'s compiled path: every result of engine.play_batch, bit for bit."""
     knobs = dict(lookahead_beats=2) if "lookahead" in lineup else {}
     params = params_of(reading, **knobs)
     n_players = players_of(params)
@@ -169,7 +169,9 @@ def test_whole_games_identical(reading, lineup):
     n = 300 if lineup == ("greedy",) else 16
     chance = engine.draw_chance(params, n, n_players, np.random.default_rng(11))
     with batch_only():
-        want = engine.play(params, [agents.POLICIES[a] for a in seating], n, np.random.default_rng(1), chance=chance)
+        want = engine.play_batch(
+            params, [agents.POLICIES[a] for a in seating], n, np.random.default_rng(1), chance=chance
+        )
     assert sim.compiled_lineup(params, seating, n_players) == (lineup != ("greedy",))
     got = sim.kernel_play(params, seating, n, n_players, chance)
     assert sorted(got) == sorted(want)
@@ -182,7 +184,7 @@ def test_deep_whole_games_identical():
     params = params_of("short", deep_reply_beats=1, lookahead_beats=2)
     chance = engine.draw_chance(params, 3, 2, np.random.default_rng(4))
     with batch_only():
-        want = engine.play(params, [agents.deep_policy] * 2, 3, np.random.default_rng(1), chance=chance)
+        want = engine.play_batch(params, [agents.deep_policy] * 2, 3, np.random.default_rng(1), chance=chance)
     got = sim.kernel_play(params, ["deep", "deep"], 3, 2, chance)
     for key in want:
         np.testing.assert_array_equal(got[key], want[key], err_msg=key)
@@ -206,7 +208,9 @@ def test_lookahead_on_every_seat_to_the_end(reading):
     n_players = players_of(params)
     chance = engine.draw_chance(params, 6, n_players, np.random.default_rng(21))
     with batch_only():
-        want = engine.play(params, [agents.lookahead_policy] * n_players, 6, np.random.default_rng(1), chance=chance)
+        want = engine.play_batch(
+            params, [agents.lookahead_policy] * n_players, 6, np.random.default_rng(1), chance=chance
+        )
     got = sim.kernel_play(params, ["lookahead"] * n_players, 6, n_players, chance)
     for key in want:
         np.testing.assert_array_equal(got[key], want[key], err_msg=key)
@@ -217,7 +221,7 @@ def test_deep_to_the_end_identical():
     params = params_of("short", deep_reply_beats=0)
     chance = engine.draw_chance(params, 2, 2, np.random.default_rng(6))
     with batch_only():
-        want = engine.play(params, [agents.deep_policy] * 2, 2, np.random.default_rng(1), chance=chance)
+        want = engine.play_batch(params, [agents.deep_policy] * 2, 2, np.random.default_rng(1), chance=chance)
     got = sim.kernel_play(params, ["deep", "deep"], 2, 2, chance)
     for key in want:
         np.testing.assert_array_equal(got[key], want[key], err_msg=key)

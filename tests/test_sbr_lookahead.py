@@ -81,7 +81,7 @@ def test_fast_lookahead_chooses_what_the_plain_one_chooses(params, n_players, n_
     monkeypatch.setattr(memo.Memo, "get", counted)
     calls = []
     seating = [_checked(calls)] + [agents.greedy_policy] * (n_players - 1)
-    engine.play(params, seating, n_games, np.random.default_rng(4), n_players)
+    engine.play_batch(params, seating, n_games, np.random.default_rng(4), n_players)
     assert sum(calls) >= 0.8 * n_games * params.beats * params.riders_per_player  # finished riders wait
     assert sum(hits) > len(hits) / 4  # the memo answered a good share of the greedy's own options
 
@@ -97,14 +97,14 @@ def test_memo_changes_no_game(monkeypatch):
 
     chance = engine.draw_chance(P, 150, 3, np.random.default_rng(8))
     memo.clear()
-    a = engine.play(
+    a = engine.play_batch(
         P,
         [agents.lookahead_policy, agents.greedy_policy, agents.random_policy],
         150,
         np.random.default_rng(1),
         chance=chance,
     )
-    b = engine.play(
+    b = engine.play_batch(
         P, [forgetful, agents.greedy_policy, agents.random_policy], 150, np.random.default_rng(1), chance=chance
     )
     for key in ("score", "position", "card_sum", "seals_placed"):
@@ -131,7 +131,7 @@ def test_a_policy_sees_only_its_own_seats_games_as_acting():
         seen.append((rider.copy(), legal.acting.copy()))
         return agents.greedy_policy(params, state, rider, legal)
 
-    engine.play(P, [spy, agents.greedy_policy, spy], 20, np.random.default_rng(2), 3)
+    engine.play_batch(P, [spy, agents.greedy_policy, spy], 20, np.random.default_rng(2), 3)
     assert seen and all(((r % 3 != 1) | ~acting).all() for r, acting in seen)
     assert any(acting.any() for _, acting in seen)
 
@@ -140,8 +140,8 @@ def test_deep_is_legal_and_beats_the_lookahead():
     """Paired deals, both seatings (the ladder's top rung; docs/agents.md)."""
     n = 16
     chance = engine.draw_chance(P, n, 2, np.random.default_rng(3))
-    a = engine.play(P, [agents.deep_policy, agents.lookahead_policy], n, np.random.default_rng(1), chance=chance)
-    b = engine.play(P, [agents.lookahead_policy, agents.deep_policy], n, np.random.default_rng(1), chance=chance)
+    a = engine.play_batch(P, [agents.deep_policy, agents.lookahead_policy], n, np.random.default_rng(1), chance=chance)
+    b = engine.play_batch(P, [agents.lookahead_policy, agents.deep_policy], n, np.random.default_rng(1), chance=chance)
     assert (a["win"][:, 0].mean() + b["win"][:, 1].mean()) / 2 > 0.55
     assert registry.get("sbr").skill.ladder[-1] == "deep" and "deep" in agents.POLICIES
 

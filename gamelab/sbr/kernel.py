@@ -972,7 +972,7 @@ def _decide(kp, A, g, r, slot, beat, code, B, works, pv_ok):
 
 @_jit
 def _play_games(kp, A, codes, B, works, points):
-    """engine.play for every game of ``A`` (set up, beat 1's order done),
+    """engine.play_batch for every game of ``A`` (set up, beat 1's order done),
     rider ``r`` playing as agent ``codes[r]``; ``points`` (beats, G, R):
     segment + relic points after each beat (the lead changes)."""
     G, R = A.pos.shape

@@ -50,7 +50,7 @@ def play(params, seating, n_deals, n_players, seed_seq) -> dict:
         res = kernel_play(params, seating, n_deals, n_players, chance)
     else:
         policies = [POLICIES[name] for name in seating]
-        res = engine.play(params, policies, n_deals, np.random.default_rng(agent_seq), n_players, chance=chance)
+        res = engine.play_batch(params, policies, n_deals, np.random.default_rng(agent_seq), n_players, chance=chance)
     out = diagnostics(params, res, n_players)
     out["start_player"] = start_column(params, chance.start, n_players)
     return out
@@ -66,7 +66,7 @@ def compiled_lineup(params, seating, n_players: int) -> bool:
 
 
 def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
-    """``engine.play``'s result for a seating of compiled agents, played by
+    """``engine.play_batch``'s result for a seating of compiled agents, played by
     :func:`kernel.play_games` (the agents draw no random numbers, so the
     agents' generator is not needed)."""
     st = engine.init(params, n_deals, n_players, chance)
@@ -77,7 +77,7 @@ def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
 
 
 def lead_changes(points) -> np.ndarray:
-    """(G,) lead changes from the points after each beat ((beats, G, P), as engine.play counts them)."""
+    """(G,) lead changes from the points after each beat ((beats, G, P), as engine.play_batch counts them)."""
     from gamelab.stats.leads import sole_leader_step
 
     leader = np.full(points.shape[1], -1, np.int8)
@@ -96,7 +96,7 @@ def start_column(params, start, n_players: int) -> np.ndarray:
 
 
 def diagnostics(params, res: dict, n_players: int) -> dict:
-    """Appendix A's quantities per seat (and per game) from ``engine.play``."""
+    """Appendix A's quantities per seat (and per game) from ``engine.play_batch``."""
     G, k = res["score"].shape[0], params.riders_per_player
 
     def per(a):
@@ -204,4 +204,4 @@ ASSUMPTIONS = (
 
 def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine (as ``reference.play_random``)."""
-    return engine.play(params, [agents.random_policy] * n_players, n_games, rng, n_players)
+    return engine.play_batch(params, [agents.random_policy] * n_players, n_games, rng, n_players)

@@ -290,7 +290,7 @@ def random_batch(params, n_games, n_players, rng):
     ``reference.play_random`` does one game at a time."""
     from .agents import random_policy
 
-    return engine.play(params, [random_policy] * n_players, n_games, rng, n_players)
+    return engine.play_batch(params, [random_policy] * n_players, n_games, rng, n_players)
 
 
 ASSUMPTIONS = (
