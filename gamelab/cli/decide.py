@@ -111,25 +111,41 @@ def _exactly_zero(ranked, name) -> bool:
 
 
 def _cmd_tune(args) -> int:
-    import pandas as pd
-
     from gamelab.decide import tune
 
     goal = tune.load_goal(args.goal)
-    result = tune.run(goal, trials=args.trials, executor=_executor(args), out=args.out, runs_dir=args.runs_dir)
-    p = result.proposals
-    keys = [c for c in p.columns if c.endswith(" met")]
-    cols = ["proposal", "changes", "verified_miss", "all_met", "all_sure", *[k[:-4] for k in keys]]
-    lines = [
-        f"{goal.game}: {result.trials} trials ({result.resumed} resumed from {result.study.study_name}); "
-        f"verified on seed {goal.seed + tune.VERIFY_SEED_OFFSET} with "
-        f"{goal.verify_games or tune.VERIFY_FACTOR * goal.games:,} games per player count"
-    ]
-    with pd.option_context("display.width", 250, "display.max_colwidth", 80, "display.float_format", "{:.4f}".format):
-        lines.append(p[cols].to_string(index=False))
+    st = tune.setting(goal, args.goal)
+    print(
+        f"{st.game.title}: looking for the smallest rule changes with {tune.goal_words(st)} "
+        f"({args.trials or goal.trials} trials of {goal.games:,} games each)",
+        flush=True,
+    )
+    result = tune.run(
+        goal, trials=args.trials, executor=_executor(args), out=args.out, runs_dir=args.runs_dir, progress=_progress()
+    )
+    shown = tune.shown_rows(st, result.proposals)
+    lines = [result.summary, ""]
+    for r in shown.to_dict("records"):
+        figures = "; ".join(f"{k} {v}" for k, v in r.items() if k not in ("proposal", "changes", "how sure"))
+        head = "The rules now" if r["proposal"] == "rules now" else f"Proposal {r['proposal']}: {r['changes']}"
+        lines.append(f"{head}: {figures}; {r['how sure']}.")
+    if args.verbose:
+        lines += [
+            "",
+            f"{result.trials} trials ({result.resumed} resumed from {result.study.study_name}); figures on "
+            f"{goal.verify_games or tune.VERIFY_FACTOR * goal.games:,} fresh games per player count "
+            f"(seed {goal.seed + tune.VERIFY_SEED_OFFSET}, 95% bootstrap intervals); verdicts by sequential tests "
+            f"(alpha = beta = 0.05, at most {tune.sure_games(goal):,} games a question)",
+        ]
     lines += [f"wrote {f}" for f in result.files]
     print("\n".join(lines))
     return 0
+
+
+def _progress() -> bool:
+    """A progress bar on a terminal; a line every few seconds otherwise
+    (:func:`gamelab.cli.common.progress_lines`)."""
+    return True
 
 
 def _cmd_test(args) -> int:
@@ -209,12 +225,29 @@ def add_commands(subparsers) -> None:
     p.add_argument("--chart", default=None, metavar="FILE.png|.svg", help="write the tornado chart")
     p.set_defaults(func=_cmd_sensitivity)
 
-    p = subparsers.add_parser("tune", help="propose rule changes that meet balance targets (goal file)")
-    p.add_argument("goal", metavar="GOAL.yaml")
-    p.add_argument("--trials", type=bounded(int, 1, 100_000, "a whole number"), default=None)
+    p = subparsers.add_parser(
+        "tune",
+        help="propose the smallest rule changes that meet balance targets (goal file)",
+        description="Search rule changes toward the targets of a goal file, then decide each proposal by a "
+        "sequential test on fresh deals: 'meets' only when the test decides it. Goal file (YAML): game, "
+        "players, free (parameter: [low, high]), targets ([{metric: NAME, at_most: X}]), trials, games, seed; "
+        "see docs/decisions.md and 'gamelab metrics GAME' for metric names.",
+    )
+    p.add_argument(
+        "goal",
+        metavar="GOAL.yaml",
+        help="the goal file: game, players, free parameters with ranges, targets (metric and bound)",
+    )
+    p.add_argument(
+        "--trials",
+        type=bounded(int, 1, 100_000, "a whole number"),
+        default=None,
+        help="rule sets to try in the search (default: the goal file's 'trials'; more resumes a finished study)",
+    )
     _workers(p, WORKERS)
     p.add_argument("--out", default=None, metavar="DIR", help="proposals folder (default the study's folder)")
-    p.add_argument("--runs-dir", default=None, help="where studies are kept (default data/runs)")
+    p.add_argument("--runs-dir", default=None, metavar="DIR", help="where studies are kept (default data/runs)")
+    p.add_argument("--verbose", action="store_true", help="also print the statistics behind the verdicts")
     p.set_defaults(func=_cmd_tune)
 
     p = subparsers.add_parser(
