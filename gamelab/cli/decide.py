@@ -52,7 +52,7 @@ def _executor(args):
 
 
 def _cmd_sensitivity(args) -> int:
-    import pandas as pd
+    import sys
 
     from gamelab.cli.common import write_table
     from gamelab.core.files import check_output, dumps, load_params
@@ -63,7 +63,7 @@ def _cmd_sensitivity(args) -> int:
         if path:
             check_output(path, suffixes, flag)
     only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None
-    metrics = None if args.json or args.out else sorted({args.metric, "seat_spread"})
+    metrics = None if args.json or args.out else [args.metric]
     table = sensitivity.levers(
         args.game,
         n_players=args.players,
@@ -74,40 +74,48 @@ def _cmd_sensitivity(args) -> int:
         only=only,
         metrics=metrics,
         executor=_executor(args),
+        progress=_progress(),
     )
     if args.json:
         print(dumps(sensitivity.json_rows(table), indent=1))
         return 0
-    ranked = sensitivity.ranking(table, args.metric)
-    idle = ranked.groupby("parameter", sort=False)["change"].apply(lambda c: bool((c == 0).all()))
-    idle = [name for name, none in idle.items() if none and _exactly_zero(ranked, name)]
-    ranked = ranked[~ranked["parameter"].isin(idle)]
-    scale = 100 if table.attrs["percent"].get(args.metric) else 1
-    shown = ranked.assign(**{c: ranked[c] * scale for c in ("base", "new", "change", "low", "high")})
-    unit = " (points)" if scale == 100 else ""
+    fr = sensitivity.framing(table, args.metric, args.goal)
     lines = [
-        f"{args.game}, {table.attrs['players']} players, {table.attrs['games']:,} games per setting "
-        f"(seed {args.seed}, the same deals for every setting): levers of {args.metric}{unit}, "
-        "ranked by the largest paired change, with 95% intervals"
+        fr.text(top=args.top),
+        "",
+        f"{table.attrs['players']} players, {table.attrs['games']:,} games per setting, the same deals for every "
+        "setting; one step of each rule from the current rules:",
     ]
-    with pd.option_context("display.width", 200, "display.max_rows", 500, "display.float_format", "{:+.3f}".format):
-        lines.append(shown.drop(columns=["direction"]).to_string(index=False))
-    if idle:
-        lines.append(f"no effect at all on these deals (every interval exactly 0): {', '.join(idle)}")
+    lines += _lever_lines(fr, colour=sys.stdout.isatty())
+    if args.verbose:
+        lines.append(f"(seed {args.seed}; 95% paired bootstrap intervals over deals; 'sure': the interval excludes 0)")
     for s in table.attrs["skipped"]:
-        lines.append(f"skipped {s['parameter']} {s['value']}: {s['reason']}")
+        lines.append(f"not played: {s['parameter'].replace('_', ' ')} → {s['value']}: {s['reason']}")
     if args.out:
         lines.append(f"wrote {write_table(table, args.out)}")
     if args.chart:
-        sensitivity.tornado_figure(table, args.metric).savefig(args.chart, dpi=110)
+        sensitivity.tornado_figure(table, args.metric, goal=args.goal).savefig(args.chart, dpi=110)
         lines.append(f"wrote {args.chart}")
     print("\n".join(lines))
     return 0
 
 
-def _exactly_zero(ranked, name) -> bool:
-    rows = ranked[ranked["parameter"] == name]
-    return bool(((rows["low"] == 0) & (rows["high"] == 0)).all())
+GREEN, RED, GREY, PLAIN = "\033[32m", "\033[31m", "\033[90m", "\033[0m"
+
+
+def _lever_lines(fr, *, colour: bool) -> list[str]:
+    """Every step, better ones first, each with its effect in words (and in
+    colour on a terminal: green better, red worse, grey not sure)."""
+    good, bad = ("better", "worse") if fr.goal else ("raises it", "lowers it")
+    groups = [(fr.helps, f"{good}, sure", GREEN), (fr.hurts, f"{bad}, sure", RED), (fr.unsure, "not sure", GREY)]
+    width = max((len(x.words) for g, _, _ in groups for x in g), default=10)
+    out = []
+    for levers, tag, code in groups:
+        for x in levers:
+            span = f"{fr.amount(x.low, unit=False)} to {fr.amount(x.high, unit=False)}"
+            line = f"  {x.words:<{width}}  {fr.amount(x.change):>14}  ({span})  {tag}"
+            out.append(f"{code}{line}{PLAIN}" if colour else line)
+    return out
 
 
 def _cmd_tune(args) -> int:
@@ -211,14 +219,22 @@ def add_commands(subparsers) -> None:
     p = subparsers.add_parser(
         "sensitivity", help="which rule parameters move a balance metric: a step down and up of each, on the same deals"
     )
-    p.add_argument("game")
-    p.add_argument("--players", type=PLAYERS, default=None)
-    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
+    p.add_argument("game", help="the game (sbr, strand, ...)")
+    p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
+    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
     p.add_argument("--games", type=GAMES_ARG, default=DEFAULT_GAMES, help="games per setting (default %(default)s)")
     p.add_argument("--params", default=None, metavar="FILE", help="the current rules (JSON/YAML mapping)")
     p.add_argument("--only", default=None, metavar="NAME,...", help="only these parameters (or derived knobs)")
     p.add_argument("--metric", default="seat_spread", help="the metric ranked and charted (default seat_spread)")
-    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument(
+        "--goal",
+        choices=("lower", "higher"),
+        default=None,
+        help="which way is better for the metric (default its declared side: lower for spreads)",
+    )
+    p.add_argument("--top", type=bounded(int, 1, 100, "a whole number"), default=5, help="steps named per side")
+    p.add_argument("--verbose", action="store_true", help="also print the statistics behind the words")
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     _workers(p, WORKERS)
     p.add_argument("--json", action="store_true", help="print every row: parameter, value, metric, change, low, high")
     p.add_argument("--out", default=None, metavar="FILE.csv|.parquet", help="write the whole table")

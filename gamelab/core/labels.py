@@ -3,7 +3,7 @@ items and values (the one place below the report layer that turns a key
 into words; :mod:`gamelab.report.format` builds on it).
 
     param_words("hand_size")            # "hand size"
-    param_words("node_values[3]")       # "node values 3"
+    param_words("node_values[3]")       # "node values, item 3"
     value_words(True)                   # "on"
     change_words("time_rain", False, True)   # "time rain off → on"
 """
@@ -33,7 +33,7 @@ def param_words(name: str) -> str:
     or a derived knob, in words."""
     m = _ITEM.match(str(name))
     if m:
-        return f"{key_words(m['name'])} {m['item']}"
+        return f"{key_words(m['name'])}, item {m['item']}"
     return key_words(name)
 
 
@@ -52,5 +52,6 @@ def value_words(value) -> str:
 
 
 def change_words(name: str, old, new) -> str:
-    """``hand size 5 → 4``."""
-    return f"{param_words(name)} {value_words(old)} → {value_words(new)}"
+    """``hand size 5 → 4``; ``node values, item 6: 6 → 7``."""
+    sep = ": " if _ITEM.match(str(name)) else " "
+    return f"{param_words(name)}{sep}{value_words(old)} → {value_words(new)}"

@@ -43,6 +43,9 @@ def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1)
         data.levers, data.levers_steps, data.levers_metric = levers_table(
             data, n_players=n, n_games=tools.games, store=store, workers=workers
         )
+        from gamelab.decide.sensitivity import framing
+
+        data.levers_framing = framing(data.levers_steps, data.levers_metric)
     if tools.tune:
         data.proposals = proposals_table(tools.tune, store=store, workers=workers)
     if tools.cross_model:
@@ -66,31 +69,18 @@ def headline_metric(data) -> str:
     return name if name in balance.catalogue(data.game) else "seat_spread"
 
 
-def _param_words(name: str) -> str:
-    """``card_counts[1]`` -> ``card counts, item 1``; ``town_spin`` -> ``town spin``."""
-    import re
-
-    from gamelab.report.format import words
-
-    found = re.fullmatch(r"(\w+)\[(\d+)\]", name)
-    return f"{words(found.group(1))}, item {found.group(2)}" if found else words(name)
-
-
-def _points(metric, x: float) -> str:
-    return f"{x * 100:+.1f} points" if metric.percent else f"{x:+.3g}"
-
-
 def levers_table(
     data, *, n_players: int, n_games: int, store=None, workers: int = 1
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """The rule changes (one step of each declared rule parameter) that move
-    the headline metric most, played on the report's deals, in words; every
-    step's row (the tornado chart's data) and the metric's name."""
-    from gamelab.decide.sensitivity import levers
+    """The rule changes (one step of each declared rule parameter) sure to
+    help the headline metric, then those sure to hurt it, played on the
+    report's deals, in words; every step's row (the tornado chart's data)
+    and the metric's name.  The framing (:func:`lever_framing`) says it in
+    a sentence."""
+    from gamelab.decide.sensitivity import framing, levers
 
     name = headline_metric(data)
-    metric = balance.metric(data.game, name)
-    t = levers(
+    steps = levers(
         data.game.name,
         n_players=n_players,
         lineup=data.runs[n_players].lineup,
@@ -102,20 +92,24 @@ def levers_table(
         workers=workers,
         progress=False,
     )
-    steps = t
-    t = t[t["metric"] == name].assign(size=lambda d: d["change"].abs()).sort_values("size", ascending=False)
+    steps.attrs["players"] = n_players
+    return lever_rows(framing(steps, name), n_players), steps, name
+
+
+def lever_rows(fr, n_players: int) -> pd.DataFrame:
+    """The top steps sure to help, then sure to hurt, as rows of words."""
     rows = []
-    for _, r in t.head(TOP_LEVERS).iterrows():
-        clear = r["low"] > 0 or r["high"] < 0
-        rows.append(
-            {
-                "rule change": f"{_param_words(r['parameter'])} → {r['value']}",
-                f"{metric.label} ({n_players} players)": _points(metric, r["change"]),
-                "95 % interval": f"{_points(metric, r['low'])} to {_points(metric, r['high'])}",
-                "clear": "yes" if clear else "not yet",
-            }
-        )
-    return pd.DataFrame(rows), steps, name
+    for levers, effect in ((fr.helps, "better"), (fr.hurts, "worse")):
+        for x in levers[:TOP_LEVERS]:
+            rows.append(
+                {
+                    "rule change": x.words,
+                    f"change of the {fr.label} ({n_players} players)": fr.amount(x.change),
+                    "95 % interval": f"{fr.amount(x.low, unit=False)} to {fr.amount(x.high, unit=False)}",
+                    "effect": f"{effect}, sure",
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def proposals_table(goal_path: str | Path, *, store=None, workers: int = 1) -> pd.DataFrame:
