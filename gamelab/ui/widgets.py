@@ -6,7 +6,7 @@ button that writes into ``reports/`` at the project root and shows a link.
     from gamelab import BalancePanel
     BalancePanel("strand", sliders=["sum_cap", "lone_penalty"]).show()
 
-Work that takes longer than a second shows progress in the panel, and the
+Work that takes longer than half a second shows progress in the panel, and the
 numbers on screen are marked stale until the new ones arrive.  A panel keeps
 its last results (``frame``, ``tables``) as attributes, so the same code
 path is tested without a browser.  Tables and charts come from
@@ -30,7 +30,7 @@ from gamelab.report import format as fmt
 from gamelab.sim import sweep
 
 QUICK_GAMES = int(os.environ.get("GAMELAB_QUICK_GAMES", "2000"))
-SLOW = 1.0  # seconds: longer work shows progress and marks the old numbers stale
+SLOW = 0.5  # seconds: longer work shows progress and marks the old numbers stale
 TICK = 0.25  # seconds between progress updates
 STALE_CLASS = "gamelab-stale"
 STYLE = (
