@@ -66,6 +66,8 @@ class _Progress:
     """What :class:`gamelab.ui.widgets.Busy` needs of a panel: a bar, a note,
     and an output to grey while work runs."""
 
+    out: Any
+
     def _progress_widgets(self):
         import ipywidgets as w
 
@@ -137,7 +139,7 @@ class LeversPanel(_Progress):
         self.metric.observe(lambda change: self._draw(), names="value")
         self.table: pd.DataFrame | None = None
         self.figure = None
-        self.framing = None
+        self.framing: sensitivity.Framing | None = None
 
     def run(self):
         """Play every step (quick games) and draw the chart."""
