@@ -175,21 +175,31 @@ def _cmd_test(args) -> int:
         max_games=args.max_games,
         seed=args.seed,
         executor=_executor(args),
+        progress=_progress(),
     )
     if args.plan:
         plan = sequential.plan(args.game, args.expr, **kw)
-        print(dumps(asdict(plan), indent=1) if args.json else plan.text())
+        if args.json:
+            print(dumps(asdict(plan), indent=1))
+        else:
+            print(plan.words() + ("\n\n" + plan.text() if args.verbose else ""))
         return 0
     d = sequential.decide(args.game, args.expr, **kw)
     if args.json:
-        print(dumps(asdict(d) | {"sentence": d.sentence}, indent=1))
+        print(dumps(asdict(d) | {"sentence": d.sentence, "answer": d.answer}, indent=1))
         return 0
-    print(
-        f"{d.sentence}\n  decision: {d.decision}\n  games: {d.games:,} ({d.deals:,} deals)\n"
-        f"  estimate: {d.estimate:.4g}, 95% interval {d.low:.4g} to {d.high:.4g} (median-unbiased, "
-        f"stage-wise ordering; uncorrected {d.naive:.4g})\n  log-likelihood ratio {d.llr:+.3f} "
-        f"(bounds {d.bounds[0]:+.3f}, {d.bounds[1]:+.3f}; alpha {d.alpha}, beta {d.beta}, zone {d.zone})"
-    )
+    lines = [d.answer]
+    if args.verbose:
+        lines += [
+            "",
+            f"{d.sentence}",
+            f"  decision: {d.decision}; games: {d.games:,} ({d.deals:,} deals, each in every seat rotation)",
+            f"  estimate {d.estimate:.4g}, 95% interval {d.low:.4g} to {d.high:.4g}, corrected for stopping early "
+            f"(median-unbiased under the stage-wise ordering; uncorrected {d.naive:.4g})",
+            f"  log-likelihood ratio {d.llr:+.3f} (stops at {d.bounds[0]:+.3f} or {d.bounds[1]:+.3f}; "
+            f"alpha {d.alpha}, beta {d.beta}, indifference zone {d.zone})",
+        ]
+    print("\n".join(lines))
     return 0
 
 
@@ -212,8 +222,8 @@ def add_commands(subparsers) -> None:
     from gamelab.decide.sequential import DEFAULT_ZONE
 
     p = subparsers.add_parser("metrics", help="list a game's balance metrics (names, meaning, which way is better)")
-    p.add_argument("game")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("game", help="the game (sbr, strand, ...)")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
     p.set_defaults(func=_cmd_metrics)
 
     p = subparsers.add_parser(
@@ -269,10 +279,14 @@ def add_commands(subparsers) -> None:
     p = subparsers.add_parser(
         "test", help="decide a balance question by a sequential test, e.g. 'win_rate[seat=1] - fair > 0.02'"
     )
-    p.add_argument("game")
-    p.add_argument("expr", metavar="EXPR")
-    p.add_argument("--players", type=PLAYERS, default=None)
-    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
+    p.add_argument("game", help="the game (sbr, strand, ...)")
+    p.add_argument(
+        "expr",
+        metavar="EXPR",
+        help="the question: metrics (see 'gamelab metrics GAME'), numbers and 'fair' compared by < <= > >=",
+    )
+    p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
+    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
     p.add_argument("--params", default=None, metavar="FILE", help="the rules tested (the 'params' arm)")
     p.add_argument("--baseline", default=None, metavar="FILE", help="the rules compared against ('baseline' arm)")
     p.add_argument("--alpha", type=_rate, default=0.05, help="chance of a wrong yes (default 0.05)")
@@ -285,9 +299,10 @@ def add_commands(subparsers) -> None:
     )
     p.add_argument("--max-games", type=GAMES_ARG, default=200_000, help="stop undecided after this many games")
     p.add_argument("--plan", action="store_true", help="only say how many games the question needs")
-    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     _workers(p, WORKERS)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--verbose", action="store_true", help="also print the test's statistics")
+    p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     p.set_defaults(func=_cmd_test)
 
 
@@ -295,7 +310,7 @@ def _workers(p, kind) -> None:
     from gamelab.cli.common import scheduler_address
 
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=kind, default=1)
+    where.add_argument("--workers", type=kind, default=1, help="processes playing games (default 1)")
     where.add_argument(
         "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
     )
