@@ -152,7 +152,7 @@ def _cmd_tune(args) -> int:
 
 def _progress() -> bool:
     """A progress bar on a terminal; a line every few seconds otherwise
-    (:func:`gamelab.cli.common.progress_lines`)."""
+    (:func:`gamelab.sim.executors.progress_bar`)."""
     return True
 
 

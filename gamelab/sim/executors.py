@@ -170,6 +170,9 @@ def make_executor(workers: int = 1, scheduler: str | None = None):
 
 
 LINE_EVERY = 5.0  # seconds between progress lines when the output is not a terminal
+#: the command line sets this: work asked with ``progress=None`` then prints a
+#: line every few seconds when stderr is not a terminal (a log, a file)
+LINES_OFF_TERMINAL = False
 
 
 class LineProgress:
@@ -218,7 +221,8 @@ def progress_bar(*, total: int, unit: str, progress: bool | None, desc: str = ""
 
     from tqdm.auto import tqdm
 
-    if progress and not sys.stderr.isatty() and "ipykernel" not in sys.modules:
+    lines = progress or (progress is None and LINES_OFF_TERMINAL)
+    if lines and not sys.stderr.isatty() and "ipykernel" not in sys.modules:
         return LineProgress(total, unit, desc, initial)
     disable = None if progress is None else not progress
     return tqdm(total=total, initial=initial, unit=unit, desc=desc or None, delay=1.0, disable=disable, leave=False)
