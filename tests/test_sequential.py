@@ -1,9 +1,9 @@
 """Sequential verdicts: the expression parser, decisions on questions with
 known answers (the toy game's exact win rates), the planner, the command."""
 
-import numpy as np
 import re
 
+import numpy as np
 import pytest
 
 from gamelab.cli.commands import main
