@@ -498,7 +498,7 @@ def question_words(setup: _Setup) -> tuple[str, bool, int]:
     ):
         about = f"the change in the {setup.metrics[terms[0].metric].label} from the baseline"
     else:
-        parts = []
+        parts: list[str] = []
         for t in terms:
             k = abs(t.coef)
             body = label(t) if k == 1 else f"{k:g} × {label(t)}"
