@@ -294,7 +294,11 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert "3 players: win rate by style" in page["text"] and "6 players: win rate by role" in page["text"]
     # the decision tools: levers, cross-model status, the skill ladder, sequential verdicts
     assert "Levers: what would lower the" in page["text"] and "To lower the " in page["text"]
-    assert "Across agent models" in page["text"] and "verdicts hold under every model" in page["text"]
+    assert (
+        "Across agent models" in page["text"]
+        and "verdicts hold under every model we tried" in page["text"]
+        and "n.s." not in page["text"]
+    )
     assert "skill" in page["sections"] and "beats the level below" in page["text"]
     assert "decided by a sequential test after" in page["text"]
     assert page["overflow"] == []

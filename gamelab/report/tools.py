@@ -197,32 +197,35 @@ def decide_findings(data, *, max_games: int, store=None, workers: int = 1) -> No
         answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]
         # the sentence already gives the report's own estimate; the test answers the question
         # on its own deals (its corrected estimate is in d, for the details)
+        question = f"more than {MARGIN * 100:.0f} points {side} its fair share with this report's agents?"
         f.decision = (
-            f"more than {MARGIN * 100:.0f} points {side} its fair share? {answer}, decided by a sequential "
-            f"test after {d.games:,} games"
+            f"{question} {answer}, decided by a sequential test after {d.games:,} games"
             if d.decision != "undecided"
-            else f"more than {MARGIN * 100:.0f} points {side} its fair share? not decided within {d.games:,} games"
+            else f"{question} not decided within {d.games:,} games"
         )
 
 
 def cross_model_summary(table: pd.DataFrame) -> str:
-    """One sentence: how many verdicts hold under every model, and which do not."""
+    """One sentence: how many verdicts hold under every model, and which do not
+    (the same words as the table's status column)."""
+    from gamelab.models.crossmodel import HOLDS
+
     if table is None or not len(table):
         return ""
     status = table["status"].astype(str)
-    every = status.str.startswith("holds under")
+    every = status == HOLDS
     only = status.str.startswith("only under")
     models = [c for c in table.columns if c not in ("verdict", "players", "status", "words")]
     text = (
-        f"{int(every.sum())} of {len(table)} verdicts hold under every model ({', '.join(models)}); "
-        f"{int(only.sum())} hold under one model only"
+        f"{int(every.sum())} of {len(table)} verdicts hold under every model we tried ({', '.join(models)}); "
+        f"{int(only.sum())} hold only under some of them"
     )
     rest = len(table) - int(every.sum()) - int(only.sum())
     if rest:
-        text += f"; {rest} are not resolved or do not hold"
+        text += f"; {rest} are not decided or do not hold"
     shaky = table[only]
     if len(shaky):
-        text += ". Only under one model: " + "; ".join(
+        text += ". Only under some models: " + "; ".join(
             f"{r['players']} players, {r['verdict']} ({r['status']})" for _, r in shaky.head(6).iterrows()
         )
     return text.replace("_", " ") + "."
