@@ -53,3 +53,42 @@ def test_a_long_command_prints_progress_lines_into_a_log(capsys, monkeypatch, tm
     assert cli.main(["simulate", "toy", "--games", "3000", "--lineup", "strong", "weak"]) == 0
     err = capsys.readouterr().err
     assert "progress: " in err and " of 3,000 games after " in err, err
+
+
+def test_tune_test_and_sensitivity_read_as_sentences_in_the_games_words(capsys, tmp_path, monkeypatch):
+    import yaml
+    from words import raw_words
+
+    from gamelab.cli import commands as cli
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    lineup = ["--lineup", "strong", "weak"]
+    goal = tmp_path / "goal.yaml"
+    goal.write_text(
+        yaml.safe_dump(
+            {
+                "game": "toy",
+                "players": 2,
+                "lineup": ["strong", "weak"],
+                "free": {"bonus_scale": [0, 3]},
+                "targets": [{"metric": "win_rate[agent=strong]", "at_most": 0.58}],
+                "trials": 16,
+                "games": 1000,
+                "seed": 3,
+            }
+        )
+    )
+    runs = ["--runs-dir", str(tmp_path / "runs"), "--out", str(tmp_path / "out")]
+    assert cli.main(["tune", str(goal), *runs]) == 0
+    tune_out = capsys.readouterr().out
+    first = tune_out.splitlines()[1]
+    assert first.startswith("Proposal 1, bonus scale 1 → ") and "meets the target: a sequential test" in first
+    assert cli.main(["test", "toy", "agent_spread < 0.1", *lineup]) == 0
+    test_out = capsys.readouterr().out
+    assert test_out.startswith("No: the agent spread is ") and test_out.count("\n") == 1
+    assert cli.main(["sensitivity", "toy", *lineup, "--games", "1000", "--metric", "agent_spread"]) == 0
+    sens_out = capsys.readouterr().out
+    assert sens_out.startswith("To lower the agent spread (now ")
+    for out in (tune_out, test_out, sens_out):
+        shown = "\n".join(line for line in out.splitlines() if not line.startswith("wrote "))
+        assert raw_words(shown, "toy") == [], shown

@@ -302,5 +302,9 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert "skill" in page["sections"] and "beats the level below" in page["text"]
     assert "decided by a sequential test after" in page["text"]
     assert page["overflow"] == []
+    from words import raw_words
+
+    summary = page["text"].split("Balance review", 1)[1].split("Across agent models", 1)[0]
+    assert raw_words(page["first_screen"], "strand") == [] and raw_words(summary, "strand") == [], summary
     for key in RAW_KEYS:
         assert key not in page["text"], key

@@ -95,7 +95,8 @@ class Decision:
         side = "above" if self.sign > 0 else "below"
         what = self.about or self.question
         lo, hi = (f"{x * 100:.1f}" if self.percent else f"{x:.3g}" for x in (self.low, self.high))
-        figure = f"{what} is {self.amount(self.estimate)} (interval {lo}–{hi})".replace("-", "−")
+        sep = " to " if self.low < 0 else "–"
+        figure = f"{what} is {self.amount(self.estimate)} (interval {lo}{sep}{hi})".replace("-", "−")
         c = self._level(self.threshold)
         if self.decision == "yes":
             return f"Yes: {figure}, {side} {c}, decided after {self.games:,} games."
