@@ -155,9 +155,11 @@ def test_levers_panel_frames_the_goal_in_words_and_greys_while_slow(tmp_path, mo
     assert "the seat spread (now " in text and "_" not in text.replace("gamelab-levers", "")
 
 
-def test_tune_panel_form_in_words_and_its_answer(tmp_path):
+def test_tune_panel_form_in_words_and_its_answer(tmp_path, monkeypatch):
     from gamelab.decide.sequential import MemoryStore
     from gamelab.ui.decisions import TunePanel
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))  # a fresh study: every trial is played
 
     class Src:  # a panel-like source: the toy game's rules and lineup
         game = "toy"
@@ -195,3 +197,26 @@ def widgets_stale_cleared(panel) -> bool:
     import gamelab.ui.widgets as widgets
 
     return widgets.STALE_CLASS not in panel.out._dom_classes and panel.progress.layout.visibility == "hidden"
+
+
+def test_identity2_controls_that_do_nothing_are_disabled_and_the_simulation_follows(monkeypatch):
+    from gamelab.ui.explorer import ExplorerPanel
+
+    monkeypatch.setenv("GAMELAB_QUICK_GAMES", "300")
+    panel = ExplorerPanel("strand", "trust")
+    panel.update()
+    nodes = panel.rule_controls["node_values"]
+    (n_slider,) = panel.own_controls["node_share"]
+    assert not any(w.disabled for w in nodes) and n_slider.disabled  # the node values drive N: N shown = N used
+    (follow,) = panel.own_controls["node_share_follows_nodes"]
+    follow.value = False  # N by hand: the node values no longer change the exact table
+    assert all(w.disabled for w in nodes) and "N is set by hand" in nodes[0].tooltip
+    panel.follow(seed=1)  # the simulated side uses every rule: the node values act again
+    assert not any(w.disabled for w in nodes)
+    first = panel.sim_table.copy()
+    (cap,) = panel.rule_controls["sum_cap"]
+    cap.value = 5  # the simulated side follows the slider
+    assert not panel.sim_table.equals(first)
+    assert panel.sim_table.attrs["games"] == 300
+    shown = panel.styled(panel.sim_table).to_html()
+    assert "betting beats staying" in shown and "p_star" not in shown and "nan" not in shown
