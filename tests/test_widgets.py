@@ -152,7 +152,7 @@ def test_levers_panel_frames_the_goal_in_words_and_greys_while_slow(tmp_path, mo
     assert widgets.STALE_CLASS not in levers.out._dom_classes
     assert dict(levers.metric.options)["seat spread"] == "seat_spread"  # labels, names behind them
     text = levers.sentence.value
-    assert "the seat spread (now " in text and "_" not in text.replace("gamelab-levers", "")
+    assert "the seat spread (now " in text and "_" not in text.replace("gamelab-framing", "")
 
 
 def test_tune_panel_form_in_words_and_its_answer(tmp_path, monkeypatch):

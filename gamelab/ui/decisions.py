@@ -106,7 +106,7 @@ def _framing_html(fr) -> str:
         good = listed(fr.helps, HELPS_COLOUR) if fr.helps else "no single step is sure to"
         bad = f"<br>What lowers it: {listed(fr.hurts, HURTS_COLOUR)}." if fr.hurts else ""
     rest = f"<br>{len(fr.unsure)} other steps move it by less than the noise (not sure)." if fr.unsure else ""
-    return f"<div class='gamelab-levers'>{head}{good}.{bad}{rest}</div>"
+    return f"<div class='gamelab-framing'>{head}{good}.{bad}{rest}</div>"
 
 
 class LeversPanel(_Progress):
@@ -191,7 +191,7 @@ class LeversPanel(_Progress):
 
         from gamelab.ui.widgets import STYLE
 
-        return w.VBox(
+        box = w.VBox(
             [
                 w.HTML(STYLE),
                 w.HBox([self.metric, self.button, self.status]),
@@ -200,6 +200,8 @@ class LeversPanel(_Progress):
                 self.out,
             ]
         )
+        box.add_class("gamelab-levers")
+        return box
 
     def show(self):
         from IPython.display import display
@@ -375,9 +377,9 @@ class TunePanel(_Progress):
 
         rows = [w.HBox(list(r)) for r in self.rows]
         form = w.HBox([self.free, w.VBox(rows + [w.HBox([self.trials, self.button])])])
-        return w.VBox(
-            [w.HTML(STYLE), form, w.HBox([self.progress, self.busy_note]), self.status, self.answer, self.out]
-        )
+        box = w.VBox([w.HTML(STYLE), form, w.HBox([self.progress, self.busy_note]), self.status, self.answer, self.out])
+        box.add_class("gamelab-tune")
+        return box
 
     def show(self, run: bool = False):
         from IPython.display import display

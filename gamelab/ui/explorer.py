@@ -178,7 +178,9 @@ class ExplorerPanel:
         self._out = w.Output()
         self._sim_out = self.out
         button = w.Button(
-            description="Simulate at these rules", tooltip="play games at the rules, then after every change"
+            description="Simulate at these rules",
+            tooltip="play games at the rules, then after every change",
+            layout=w.Layout(width="auto"),
         )
         button.on_click(lambda _: self.follow(self.seed))
         own = [x for ws in self.own_controls.values() for x in ws]
