@@ -247,3 +247,22 @@ def test_identity2_notebook_sliders_move_the_tables_beside_them(lab, browser):
     shown = page.evaluate(OUTPUT_TEXT_JS)
     assert raw_words(shown, "strand") == [], raw_words(shown, "strand")
     page.close()
+
+
+def test_sbr_notebook_slider_result_beside_it_in_words(lab, browser):
+    page = _open_and_run(browser, lab, "sbr_balance.ipynb")
+    panel = page.query_selector(".gamelab-panel")
+    panel.evaluate("e => e.scrollIntoView({block: 'start'})")
+    results = panel.query_selector(".widget-output")
+    before = results.inner_text()
+    slider = _slider(panel, "curve penalty")
+    _nudge(page, slider)
+    page.wait_for_function("([el, old]) => el.innerText !== old && el.innerText.length > 0", arg=[results, before])
+    _wait_idle(page, 60_000)
+    first_result = results.query_selector(".jp-OutputArea-output")
+    assert _in_view(slider.bounding_box()) and _in_view(first_result.bounding_box())
+    levers = page.query_selector(".gamelab-levers").inner_text()
+    assert "To lower the seat spread (now " in levers
+    shown = page.evaluate(OUTPUT_TEXT_JS)
+    assert raw_words(shown, "sbr") == [], raw_words(shown, "sbr")
+    page.close()
