@@ -185,6 +185,7 @@ def test_identities_are_judged_only_at_the_rules_they_were_stated_for(toy_with_i
     assert wrong.loc["bonus multiplier", "status"] == "reference (rules changed)"
 
 
+@pytest.mark.slow
 def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, tmp_path):
     data = compute_report(
         "toy",
@@ -242,6 +243,7 @@ def test_toy_report_from_build_report(tmp_path, monkeypatch):
     assert "Seat 1 wins" in html or "Seat 2 wins" in html or "One group per table" in html
 
 
+@pytest.mark.slow
 def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     import json
 

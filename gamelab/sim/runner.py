@@ -63,10 +63,12 @@ def resolve(game: str, params=None, lineup=None, n_players=None):
     """Fill in defaults and check a run's setting; errors name the bad value."""
     ad = registry.get(game)
     params = ad.knobs() if params is None else params
+    if n_players is not None and (isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer))):
+        raise GamelabError(f"the number of players is a whole number, not {short(n_players)}")
     if lineup is None:
         if n_players is None:
             raise GamelabError("give the number of players (--players N) or a lineup (--lineup AGENT ...)")
-        lineup = ad.default_lineup(n_players)
+        lineup = ad.default_lineup(int(n_players))
     if isinstance(lineup, str) or not isinstance(lineup, Sequence) or not all(isinstance(a, str) for a in lineup):
         raise GamelabError(f"a lineup is a list of agent names, one per seat, not {short(lineup)}")
     lineup = tuple(lineup)
