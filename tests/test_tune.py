@@ -174,3 +174,27 @@ def test_strand_first_proposal_meets_a_reachable_target_on_20000_fresh_games(tmp
     fresh = measure(changes, 20_000, 424242)
     assert fresh["value"] <= 0.19, (changes, fresh.to_dict())
     assert fresh["value"] < rulebook["value"] - 0.05
+
+
+def test_the_reports_proposals_are_the_answer_and_rows_of_words(tmp_path, monkeypatch):
+    from words import raw_words
+
+    from gamelab.report.render import build_report
+    from gamelab.report.tools import Tools
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    goal = tmp_path / "goal.yaml"
+    goal.write_text(yaml.safe_dump(GOAL | {"trials": 16}))
+    out = build_report(
+        "toy",
+        n_games=400,
+        seed=2,
+        player_counts=(2,),
+        lineups={2: ["strong", "weak"]},
+        store=MemoryStore(),
+        tools=Tools(tune=str(goal)),
+    )
+    text = out.read_text()
+    section = text.split("What to change", 1)[1].split("</table>", 1)[0]
+    assert "Proposal 1, bonus scale 1 → " in section and "meets the target: a sequential test" in section
+    assert raw_words(section, "toy") == [], section

@@ -134,8 +134,7 @@ def summary_section(data: ReportData) -> Section:
     blocks += levers_blocks(data)
     if data.proposals is not None:
         value = data.proposals
-        blocks.append(Block("heading", "What to change: the tuner's proposals, each decided on fresh deals"))
-        blocks.append(Block("text", value) if isinstance(value, str) else Block("table", table_html(value)))
+        blocks += proposal_blocks(value)
     if data.cross_model is not None:
         from gamelab.report.tools import cross_model_summary
 
@@ -171,6 +170,16 @@ def summary_section(data: ReportData) -> Section:
     if stats_lines:
         blocks.append(Block("details", stats_lines, caption="Test statistics (chi-square tests of equal wins)"))
     return Section("summary", "Balance review", blocks)
+
+
+def proposal_blocks(value) -> list[Block]:
+    """The tuner's answer in a sentence, then its proposals in words."""
+    out = [Block("heading", "What to change: the tuner's proposals, each decided on fresh deals")]
+    if isinstance(value, str):
+        return out + [Block("text", value)]
+    if value.attrs.get("summary"):
+        out.append(Block("text", value.attrs["summary"]))
+    return out + [Block("table", table_html(value))]
 
 
 def levers_blocks(data: ReportData) -> list[Block]:

@@ -113,13 +113,15 @@ def lever_rows(fr, n_players: int) -> pd.DataFrame:
 
 
 def proposals_table(goal_path: str | Path, *, store=None, workers: int = 1) -> pd.DataFrame:
-    """The tuner's verified proposals for a goal file, in words."""
+    """The tuner's proposals for a goal file as rows of words (changes, each
+    target's verified figure, how sure); ``attrs["summary"]`` its answer."""
     from gamelab.decide import tune
 
-    result = tune.run(goal_path, store=store, workers=workers, progress=False)
-    p = result.proposals
-    keep = [c for c in p.columns if not c.endswith((" low", " high"))]
-    return p[keep]
+    goal = tune.load_goal(goal_path)
+    result = tune.run(goal, store=store, workers=workers, progress=False)
+    table = tune.shown_rows(tune.setting(goal, str(goal_path)), result.proposals)
+    table.attrs["summary"] = result.summary
+    return table
 
 
 @dataclasses.dataclass(frozen=True)
