@@ -295,10 +295,18 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert shown == seed_path("strand").exists()
     assert "3 players: win rate by style" in page["text"] and "6 players: win rate by role" in page["text"]
     # the decision tools: levers, cross-model status, the skill ladder, sequential verdicts
-    assert "Top levers" in page["text"] and "sum cap" in page["text"]
-    assert "Across agent models" in page["text"] and "verdicts hold under every model" in page["text"]
+    assert "Levers: what would lower the" in page["text"] and "To lower the " in page["text"]
+    assert (
+        "Across agent models" in page["text"]
+        and "verdicts hold under every model we tried" in page["text"]
+        and "n.s." not in page["text"]
+    )
     assert "skill" in page["sections"] and "beats the level below" in page["text"]
     assert "decided by a sequential test after" in page["text"]
     assert page["overflow"] == []
+    from words import raw_words
+
+    summary = page["text"].split("Balance review", 1)[1].split("Across agent models", 1)[0]
+    assert raw_words(page["first_screen"], "strand") == [] and raw_words(summary, "strand") == [], summary
     for key in RAW_KEYS:
         assert key not in page["text"], key

@@ -103,7 +103,7 @@ def add_commands(sub) -> None:
 
     games = list(registry.available_games())
     p = sub.add_parser("calibrate", help="fit the agents' model knobs to the published tables or to playtests")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, help="the game")
     p.add_argument(
         "--target",
         nargs="+",
@@ -114,8 +114,8 @@ def add_commands(sub) -> None:
     p.add_argument("--free", default=None, metavar="NAME,...", help="model knobs to fit (default: data/calibration)")
     p.add_argument("--trials", type=TRIALS_ARG, default=30, help="Optuna trials (default 30)")
     p.add_argument("--games", type=GAMES_ARG, default=2400, help="games per player count per candidate")
-    p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
     p.add_argument(
         "--out", default=None, metavar="FILE.yaml", help="the profile (default data/runs/calibrate/GAME.yaml)"
     )
@@ -123,11 +123,11 @@ def add_commands(sub) -> None:
     p.set_defaults(func=_cmd_calibrate)
 
     p = sub.add_parser("skill", help="the game's skill ladder: each level against the level below, and luck")
-    p.add_argument("game", choices=games)
-    p.add_argument("--players", type=PLAYERS, required=True)
+    p.add_argument("game", choices=games, help="the game")
+    p.add_argument("--players", type=PLAYERS, required=True, help="player count")
     p.add_argument("--games", type=GAMES_ARG, default=1000, help="games per level (default 1000)")
-    p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
     p.add_argument("--json", action="store_true", help="one object per level")
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile")
     p.add_argument("--out", default=None, metavar="FILE.png", help="save the skill-trace plot")

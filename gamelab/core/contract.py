@@ -199,6 +199,9 @@ class Explorer:
     figure: Callable[[Any, Any], Any] | None = None  # rules, controls -> matplotlib Figure
     # rules, controls -> {control: value}: controls the rules decide now (shown, their slider disabled)
     derived: Callable[[Any, Any], dict] = lambda rules, controls: {}
+    # rules, controls -> {rule: why}: rules the exact table and figure do not use now (their sliders
+    # are disabled, the reason as tooltip, unless the simulated side follows the sliders)
+    idle: Callable[[Any, Any], dict] = lambda rules, controls: {}
     labels: Mapping[str, str] = dataclasses.field(default_factory=dict)  # column -> words
     percent: tuple[str, ...] = ()  # columns shown as percentages
     caption: str = ""

@@ -27,6 +27,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
 
 from gamelab.core.errors import GamelabError, short
+from gamelab.core.labels import change_words
 from gamelab.core.limits import MAX_GAMES, MAX_TRIALS, MAX_VERIFY
 from gamelab.core.params import from_mapping, specs
 from gamelab.core.schemas import parse
@@ -61,12 +62,21 @@ class Target(_Strict):
         assert self.at_least is not None  # exactly one bound (checked on reading)
         return max(0.0, self.at_least - value)
 
-    def words(self) -> str:
-        return (
-            f"{self.metric} at most {self.at_most:g}"
-            if self.at_most is not None
-            else f"{self.metric} at least {self.at_least:g}"
-        )
+    def words(self, label: str | None = None, percent: bool = False) -> str:
+        """``style spread at most 19 points`` (``label``: the metric's label,
+        ``percent``: a share shown in points)."""
+        bound = self.at_most if self.at_most is not None else self.at_least
+        assert bound is not None
+        value = f"{bound * 100:g} points" if percent else f"{bound:g}"
+        return f"{label or self.metric} {'at most' if self.at_most is not None else 'at least'} {value}"
+
+    def question(self, room: float = 0.0) -> str:
+        """The target as a question for the sequential test, ``room`` inside
+        the bound (``style_spread <= 0.185`` for at most 0.19, room 0.005)."""
+        if self.at_most is not None:
+            return f"{self.metric} <= {round(self.at_most - room, 12)!r}"
+        assert self.at_least is not None
+        return f"{self.metric} >= {round(self.at_least + room, 12)!r}"
 
 
 class Goal(_Strict):
@@ -84,6 +94,7 @@ class Goal(_Strict):
     seed: Annotated[StrictInt, Field(ge=0, lt=2**62)] = 0
     verify: Annotated[StrictInt, Field(gt=0, le=MAX_VERIFY)] = 3
     verify_games: Annotated[StrictInt, Field(gt=0, le=MAX_GAMES)] | None = None
+    sure_games: Annotated[StrictInt, Field(gt=0, le=MAX_GAMES)] | None = None
     lineup: Annotated[list[StrictStr], Field(min_length=1)] | None = None
     params: dict[StrictStr, Any] | None = None
 
@@ -277,12 +288,9 @@ def distance(ds: list[Dim], values: dict) -> tuple[int, float]:
 
 
 def changes_in_words(ds: list[Dim], values: dict) -> str:
-    words = [f"{d.name} {d.base} -> {_fmt(values[d.name])}" for d in ds if values[d.name] != d.base]
+    """``sum cap 7 → 5; lone penalty 2 → 6`` (labels from the declarations)."""
+    words = [change_words(d.name, d.base, values[d.name]) for d in ds if values[d.name] != d.base]
     return "; ".join(words) or "no change"
-
-
-def _fmt(v):
-    return f"{v:.3g}" if isinstance(v, float) else str(v)
 
 
 def load_goal(path) -> Goal:

@@ -79,6 +79,35 @@ class Decision:
     beta: float
     zone: float
     reason: str = ""  # why the question could not be decided (undecided before the limit)
+    about: str = ""  # T in words ("the style spread")
+    percent: bool = False  # T is a share, said in points
+    sign: int = 1  # +1: is T above the threshold?  -1: below?
+
+    def amount(self, x: float) -> str:
+        """A value of T in its unit: ``27.6 points`` or ``0.42``."""
+        text = f"{x * 100:.1f} points" if self.percent else f"{x:.3g}"
+        return text.replace("-", "−")
+
+    def _level(self, x: float) -> str:
+        return (f"{x * 100:.3g}" if self.percent else f"{x:.3g}").replace("-", "−")
+
+    @property
+    def answer(self) -> str:
+        """The answer first, in one sentence: ``No: the style spread is 27.6
+        points (interval 25.1–30.0), not below 10, decided after 1,024 games.``"""
+        side = "above" if self.sign > 0 else "below"
+        what = self.about or self.question
+        lo, hi = (f"{x * 100:.1f}" if self.percent else f"{x:.3g}" for x in (self.low, self.high))
+        sep = " to " if self.low < 0 else "–"
+        figure = f"{what} is {self.amount(self.estimate)} (interval {lo}{sep}{hi})".replace("-", "−")
+        c = self._level(self.threshold)
+        if self.decision == "yes":
+            return f"Yes: {figure}, {side} {c}, decided after {self.games:,} games."
+        if self.decision == "no":
+            return f"No: {figure}, not {side} {c}, decided after {self.games:,} games."
+        if self.reason:
+            return f"Not decided: {figure}; {self.reason}."
+        return f"Not decided: {figure}; {self.games:,} games (the limit) did not settle whether it is {side} {c}."
 
     @property
     def sentence(self) -> str:
@@ -111,6 +140,39 @@ class Plan:
     games_per_deal: int
     rows: tuple  # (label, true D, mean games, 90th percentile, P(yes), P(undecided))
     fixed_games: int  # a fixed-size test with the same error rates
+    about: str = ""  # T in words
+    percent: bool = False
+    threshold: float = 0.0
+    sign: int = 1
+
+    def words(self) -> str:
+        """How many games the question needs, in words (the statistics in
+        :meth:`text`)."""
+
+        def value(d: float) -> str:
+            t = self.threshold + self.sign * d
+            return (f"{t * 100:.1f} points" if self.percent else f"{t:.3g}").replace("-", "−")
+
+        side = "above" if self.sign > 0 else "below"
+        c = (f"{self.threshold * 100:.3g}" if self.percent else f"{self.threshold:.3g}").replace("-", "−")
+        what = self.about or self.question
+        lines = [f"Is {what} {side} {c}? A first {self.pilot_games:,} games put it at {value(self.estimate_d())}."]
+        for label, d, mean, p90, yes, limit in self.rows:
+            where = {
+                "lower edge of the zone": "just on the wrong side",
+                "on the threshold": "exactly on the line",
+                "upper edge of the zone": "just on the right side",
+                "the pilot's estimate": "what the first games say",
+            }.get(label, label)
+            lines.append(
+                f"- If it really is {value(d)} ({where}): {mean:,.0f} games on average ({p90:,.0f} or fewer in 9 "
+                f"runs of 10); the answer is yes {yes * 100:.0f} % of the time, none by the limit {limit * 100:.0f} %."
+            )
+        lines.append(f"A test of a fixed size with the same error rates needs {self.fixed_games:,} games.")
+        return "\n".join(lines)
+
+    def estimate_d(self) -> float:
+        return self.sign * (self.estimate - self.threshold)
 
     def text(self) -> str:
         lines = [
@@ -455,6 +517,7 @@ def decide(
         beta,
         zone,
         reason,
+        *question_words(setup),
     )
 
 
@@ -472,6 +535,33 @@ def _check_finite(setup: _Setup, t: float, sigma: float, n: int) -> None:
             f"{setup.question.text}: cannot be decided: {names} has no value on these {n:,} deals "
             "(a share of nothing: no seat or game it counts was played)"
         )
+
+
+def question_words(setup: _Setup) -> tuple[str, bool, int]:
+    """(T in words, whether it is said in points, the question's side):
+    ``the style spread``; ``the change in the seat spread from the baseline``."""
+    terms = setup.question.terms
+    percent = all(setup.metrics[t.metric].percent for t in terms)
+
+    def label(t):
+        return f"the {setup.metrics[t.metric].label}" + (" under the baseline" if t.arm == "baseline" else "")
+
+    if len(terms) == 1 and terms[0].coef == 1:
+        about = label(terms[0])
+    elif (
+        len(terms) == 2
+        and terms[0].metric == terms[1].metric
+        and {(t.arm, t.coef) for t in terms} == {("params", 1.0), ("baseline", -1.0)}
+    ):
+        about = f"the change in the {setup.metrics[terms[0].metric].label} from the baseline"
+    else:
+        parts: list[str] = []
+        for t in terms:
+            k = abs(t.coef)
+            body = label(t) if k == 1 else f"{k:g} × {label(t)}"
+            parts.append(body if not parts and t.coef > 0 else ("minus " if t.coef < 0 else "plus ") + body)
+        about = " ".join(parts)
+    return about, percent, setup.question.sign
 
 
 def _corrected_t(setup, decision, d_hat, sigma, looks, zone, lo, hi, seed):
@@ -561,7 +651,8 @@ def plan(
 
     z_a, z_b = norm.ppf(1 - alpha), norm.ppf(1 - beta)
     fixed = math.ceil(((z_a + z_b) * sigma / zone) ** 2) * per_deal
-    return Plan(q.text, acc.n * per_deal, t, sigma, per_deal, tuple(rows), fixed)
+    about, percent, sign = question_words(setup)
+    return Plan(q.text, acc.n * per_deal, t, sigma, per_deal, tuple(rows), fixed, about, percent, setup.threshold, sign)
 
 
 def _operating(d, sigma, looks, zone, lo, hi, z, per_deal):

@@ -202,6 +202,7 @@ class ReportData:
     skill: Any = None  # report_tools.SkillData: the skill ladder and luck measures
     levers_steps: Any = None  # every rule step's row (sensitivity.levers), the tornado chart's data
     levers_metric: str = ""  # the metric the levers move
+    levers_framing: Any = None  # sensitivity.Framing: the levers framed by the metric's better side
 
     def lineup(self, players: int) -> str:
         """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``)."""

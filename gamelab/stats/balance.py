@@ -152,6 +152,12 @@ def fair_gap(group: str) -> Metric:
     )
 
 
+def group_words(group: str, value) -> str:
+    """One group of seats in words: ``seat 1``, ``the heavy style``, ``the strong agent``."""
+    text = str(value).replace("_", " ")
+    return f"{group} {text}" if group == "seat" else f"the {text} {group.replace('_', ' ')}"
+
+
 def win_rate(group: str, value) -> Metric:
     key = f"{group}={value}"
 
@@ -165,7 +171,7 @@ def win_rate(group: str, value) -> Metric:
 
     return Metric(
         f"win_rate[{key}]",
-        f"win rate of {group} {value}",
+        f"win rate of {group_words(group, value)}",
         f"per-seat win rate of {group} {value}",
         columns,
         lambda s: s[f"{key}:w"] / s[f"{key}:n"],
