@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine that has only python3:
 #   make report   the main job: replays the worked example games (prints their ledgers)
 #                 and builds the default balance reports reports/sbr.html, reports/strand.html
-#   make test     the whole test suite
+#   make test     the whole test suite (make test-fast: without the tests marked slow)
 #   make lint     ruff (lint and format check), mypy on the shared layers, import-linter on the layers (CI runs it first)
 #   make bench    games per second against the speed targets
 # Both build .venv on first use and re-install when pyproject.toml changes.
@@ -10,12 +10,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: report test lint format bench clean
+.PHONY: report test test-fast lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m gamelab.sbr.kernel  # compile the SBR search kernel once (numba's cache), not on the first search
 	touch $(STAMP)
 
 report: $(STAMP)
@@ -25,6 +26,9 @@ report: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check gamelab tests scripts

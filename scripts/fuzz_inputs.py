@@ -30,8 +30,10 @@ import io
 import json
 import os
 import random
+import re
 import sys
 import tempfile
+import time
 import traceback
 from collections import Counter
 from pathlib import Path
@@ -51,6 +53,7 @@ GAMES = ("sbr", "strand", "pig")
 EXAMPLES = {g: ROOT / "data" / "playtests" / f"{g}_example.json" for g in GAMES}
 MOVES = {"sbr": "beats", "strand": "rounds", "pig": "turns"}
 MAX_LINE = common.MAX_MESSAGE + 100  # "gamelab CMD: error: " and the cut message
+SLOW_SECONDS = 60.0  # an input that takes longer is a failure (a run without end)
 
 
 class Accepted(Exception):  # noqa: N818 - an outcome, not an error
@@ -59,7 +62,7 @@ class Accepted(Exception):  # noqa: N818 - an outcome, not an error
 
 @dataclasses.dataclass
 class Outcome:
-    kind: str  # accepted | refused | traceback | bad_exit | broken_rule | round_trip
+    kind: str  # accepted | refused | traceback | bad_exit | broken_rule | round_trip | wrong_acceptance | slow
     detail: str = ""
 
     @property
@@ -114,10 +117,12 @@ def _signature(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:160]}{where}"
 
 
-def run_cli(argv: list[str]) -> Outcome:
+def run_cli(argv: list[str], _stderr: io.StringIO | None = None) -> Outcome:
     """``gamelab ARGV`` with the output captured: exit 0 (or the stub reached)
     is accepted, exit 2 with one line on stderr refused, anything else a failure."""
     out, err = io.StringIO(), io.StringIO()
+    if _stderr is not None:
+        err = _stderr
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), no_simulation():
             rc = cli.main(argv)
@@ -133,6 +138,14 @@ def run_cli(argv: list[str]) -> Outcome:
     if rc == 2 and _one_line(text):
         return Outcome("refused")
     return Outcome("bad_exit", f"{argv[:6]}: exit {rc}, stderr {text[:300]!r}")
+
+
+def run_cli_text(argv: list[str]) -> tuple[Outcome, str]:
+    """:func:`run_cli` and what the command printed on stderr."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        outcome = run_cli(argv, _stderr=err)
+    return outcome, err.getvalue()
 
 
 def check_record(record: Any) -> Outcome:
@@ -402,8 +415,23 @@ def hostile_files() -> list[tuple[str, str | bytes]]:
         (".yaml", "- 1\n- 2\n"),
         (".yaml", "game: sbr\n\tplayers: [a]\n"),
         (".yaml", ":\n  - ][\n"),
+        # millions of items under the size limit (issue 23: 2 minutes and 1.8 GB to read before)
+        (".yaml", "game: sbr\nplayers: 4\njunk: [" + ",".join(["1"] * 2_400_000) + "]\n"),
+        (".json", '{"game": "sbr", "junk": [' + ",".join(["1"] * 2_400_000) + "]}"),
     ]
     return out
+
+
+def HOSTILE_COMMANDS(path) -> list[list[str]]:  # noqa: N802 - a table, read like a constant
+    """Every command a hostile file is given to: records, parameters, sweeps, goals, profiles."""
+    path = str(path)
+    return [
+        ["replay", path],
+        ["identities", "sbr", "--params", path],
+        ["sweep", path],
+        ["tune", path],
+        ["skill", "sbr", "--players", "3", "--profile", path],
+    ]
 
 
 # --- parameter files, grids, command lines --------------------------------------------
@@ -544,6 +572,432 @@ def fixture_paths(folder: Path) -> dict:
     return {k: str(v) for k, v in {**good, **bad}.items()}
 
 
+# --- the decision tools' inputs: goal files, expressions, profiles, arguments (issue 23) -------
+GOAL_BASE = {
+    "sbr": {
+        "game": "sbr",
+        "players": [3, 4],
+        "free": {"hand_size": [3, 8], "card_counts": [[2, 7]], "relic_scale": [0.5, 1.5], "skull_cards": [0, 3]},
+        "targets": [{"metric": "seat_spread", "at_most": 0.05}, {"metric": "win_rate[seat=1]", "at_least": 0.2}],
+        "trials": 60,
+        "games": 4000,
+        "seed": 1,
+    },
+    "strand": {
+        "game": "strand",
+        "players": 4,
+        "free": {"sum_cap": [5, 9], "node_shift": [-1, 2], "teams": [False, True], "half_rounding": ["up", "down"]},
+        "targets": [{"metric": "style_spread", "at_most": 0.2}, {"metric": "rounds_with_team", "at_least": 0.85}],
+        "trials": 80,
+        "games": 4000,
+        "verify": 3,
+        "verify_games": 8000,
+    },
+    "pig": {
+        "game": "pig",
+        "players": 2,
+        "free": {"target": [50, 120]},
+        "targets": [{"metric": "seat_spread", "at_most": 0.05}],
+        "lineup": ["hold_at_20", "hold_at_20"],
+    },
+}
+GOAL_VALUES = [
+    [1, 0], [0, 1], [True, False], [0.2, 0.8], [0, 0], [1e-300, 1e300], [5, 5], [9, 5], [2, 10**6], [-3, 2],
+    [[2, 10]], [[2.5, 7]], [[2, 7], [1, 3]], ["up", 1], [True], [0.5, 1.5], [-1.0, 2.0], [1, 2, 3],
+    10**9, 10**12, 200_000, 200_001, 0, -1, 1e308, 1.0e-308, 2, 0.5, 51, 10_001, "0x10", [4, 9], [4, 4], [1], [],
+]  # fmt: skip
+
+
+def goal_mutant(game: str, rng: random.Random) -> Any:
+    """A goal file: the base goal mutated, and now and then a value of
+    ``GOAL_VALUES`` at a place that matters (a range, a count, a bound)."""
+    tree = mutate(GOAL_BASE[game], rng) if rng.random() < 0.4 else copy.deepcopy(GOAL_BASE[game])
+    if not isinstance(tree, dict):
+        return tree
+    for _ in range(rng.choice((0, 1, 1, 2))):
+        where = rng.choice(("free", "count", "target", "players"))
+        value = copy.deepcopy(rng.choice(GOAL_VALUES))
+        if where == "free" and isinstance(tree.get("free"), dict):
+            extra = param_mutant(game, rng) if rng.random() < 0.3 else {}
+            names = list(tree["free"]) + (list(extra) if isinstance(extra, dict) else [])
+            if names:
+                tree["free"][rng.choice(names)] = value
+        elif where == "count":
+            tree[rng.choice(("games", "verify_games", "trials", "verify", "seed"))] = value
+        elif where == "target" and isinstance(tree.get("targets"), list) and tree["targets"]:
+            t = rng.choice(tree["targets"])
+            if isinstance(t, dict):
+                t[rng.choice(("at_most", "at_least"))] = value
+                if rng.random() < 0.5:
+                    t.pop("at_most" if "at_least" in t and rng.random() < 0.5 else "at_least", None)
+        elif where == "players":
+            tree["players"] = value
+    return tree
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _number(v) -> bool:
+    import math
+
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def goal_wrongly_accepted(mapping: Any) -> str:
+    """Why a goal the tuner accepted should have been refused ("" none),
+    checked straight from the file's mapping."""
+    from gamelab.core import registry
+    from gamelab.core.limits import MAX_GAMES, MAX_TRIALS, MAX_VERIFY
+    from gamelab.core.params import from_mapping, specs
+    from gamelab.stats import balance
+
+    g = registry.get(mapping["game"])
+    for key, top in (("games", MAX_GAMES), ("verify_games", MAX_GAMES), ("trials", MAX_TRIALS), ("verify", MAX_VERIFY)):
+        v = mapping.get(key)
+        if v is not None and not (_whole(v) and 1 <= v <= top):
+            return f"{key}: {v!r}"
+    counts = mapping["players"] if isinstance(mapping["players"], list) else [mapping["players"]]
+    if any(not g.players[0] <= n <= g.players[1] for n in counts) or len(set(counts)) != len(counts):
+        return f"players: {mapping['players']!r}"
+    base = from_mapping(g.knobs, mapping.get("params") or {}, source="oracle")
+    declared = {s.name: s for s in specs(g.knobs)}
+
+    def bad_range(r, kind, spec) -> bool:
+        if not (isinstance(r, list) and len(r) == 2 and all(_number(v) for v in r)):
+            return True
+        if kind is int and not all(_whole(v) for v in r):
+            return True
+        lo, hi = r
+        return (
+            not lo < hi
+            or (spec is not None and spec.low is not None and lo < spec.low)
+            or (spec is not None and spec.high is not None and hi > spec.high)
+        )
+
+    for name, rng_ in mapping["free"].items():
+        if name in g.derived:
+            if bad_range(rng_, float, None):
+                return f"free.{name}: {rng_!r}"
+            for v in rng_:
+                try:
+                    from_mapping(g.knobs, g.derived[name](base, v), base=base, source="oracle")
+                except Exception:  # noqa: BLE001 - any refusal of an end
+                    return f"free.{name}: the end {v!r} gives no valid rules"
+            continue
+        spec = declared[name]
+        if spec.kind is bool or spec.choices is not None:
+            allowed = spec.choices if spec.choices is not None else (False, True)
+            if not all(any(type(v) is type(a) and v == a for a in allowed) for v in rng_) or len(set(rng_)) < 2:
+                return f"free.{name}: {rng_!r}"
+        elif spec.kind is tuple:
+            n = len(getattr(base, name))
+            ranges = rng_ * n if len(rng_) == 1 else rng_
+            if len(ranges) != n or any(bad_range(r, spec.item_kind, spec) for r in ranges):
+                return f"free.{name}: {rng_!r}"
+        elif bad_range(rng_, spec.kind, spec):
+            return f"free.{name}: {rng_!r}"
+    for t in mapping["targets"]:
+        bound = t.get("at_most", t.get("at_least"))
+        m = balance.metric(g, t["metric"])
+        if not _number(bound) or abs(bound) > 1e6 or (m.percent and not 0 <= bound <= 1):
+            return f"target {t['metric']}: bound {bound!r}"
+    return ""
+
+
+def check_goal_file(path: Path) -> Outcome:
+    """``gamelab tune GOAL`` (the search stubbed): refused in one line, or
+    accepted and right to be (:func:`goal_wrongly_accepted`)."""
+    outcome = run_cli(["tune", str(path)])
+    if outcome.kind != "accepted":
+        return outcome
+    try:
+        why = goal_wrongly_accepted(files.load_mapping(path))
+    except BaseException as exc:  # noqa: BLE001
+        return Outcome("wrong_acceptance", f"{path.name}: the oracle cannot read what tune accepted: {_signature(exc)}")
+    return Outcome("wrong_acceptance", why) if why else outcome
+
+
+GOOD_NUMBERS = ["0", "0.02", "1", "3", "0.5", "1e6", ".5", "7e-3", "-0", "00", "1e-6", "999999", "0.1", "2", "10"]
+BAD_NUMBERS = ["1000001", "1e999", "1e308", "1e-320", "0.0000001", "０.1", "٠.٥", "1_000", "0x10", "nan", "inf"]
+
+
+def expression_mutant(game: str, rng: random.Random) -> str:
+    """A question for ``gamelab test``: metric names (real, near, win_rate
+    of real and unknown groups and values), numbers (finite, huge, tiny,
+    infinite, non-ASCII digits), operators and comparisons, sometimes damaged."""
+    from gamelab.core import registry
+    from gamelab.stats import balance
+
+    g = registry.get(game)
+    names = list(balance.catalogue(g))
+    groups = list(g.report.groups) + ["deal", "game", "score", "rotation", "win", "x"]
+
+    def atom() -> str:
+        r = rng.random()
+        if r < 0.35:
+            return rng.choice(names) + rng.choice(("", "", "", "(params)", "(baseline)", "(other)"))
+        if r < 0.55:
+            group = rng.choice(list(g.report.groups) * 3 + groups)
+            known = balance.group_values(g, group) if group in g.report.groups else None
+            odd = ["0", "9", "١", "x", "", "1]", "heavy", "greedy"]
+            value = rng.choice(list(known or ("1",))) if rng.random() < 0.7 else rng.choice(odd)
+            return f"win_rate[{group}={value}]"
+        if r < 0.65:
+            return "fair"
+        return rng.choice(GOOD_NUMBERS) if rng.random() < 0.8 else rng.choice(BAD_NUMBERS)
+
+    def expr(depth=0) -> str:
+        out = atom()
+        for _ in range(rng.choice((0, 0, 1, 1, 2))):
+            op = rng.choice("+-*/")
+            right = f"({expr(depth + 1)})" if depth < 2 and rng.random() < 0.2 else atom()
+            out = f"{out} {op} {right}"
+        return out
+
+    compare = rng.choice(("<", ">", "<=", ">=")) if rng.random() < 0.9 else rng.choice(("==", "> >", "=>", ""))
+    text = f"{expr()} {compare} {expr()}"
+    if rng.random() < 0.1:  # damage: a stray, a cut, a doubled piece
+        i = rng.randrange(len(text))
+        text = rng.choice((text[:i], text[:i] + rng.choice("()[]=,;$\x00é") + text[i:], text + text[i:]))
+    return text
+
+
+def question_wrongly_accepted(game: str, question) -> str:
+    """Why an accepted question should have been refused ("" none)."""
+    import math
+    import re
+
+    from gamelab.core import registry
+    from gamelab.stats import balance
+
+    g = registry.get(game)
+    if any(c.isdigit() and not c.isascii() for c in question.text):
+        return f"a digit that is not ASCII in {question.text!r}"
+    for t in question.terms:
+        if not (math.isfinite(t.coef) and 1e-6 <= abs(t.coef) <= 1e6):
+            return f"coefficient {t.coef!r} of {t.metric}"
+        found = re.fullmatch(r"win_rate\[(\w+)=([^\]]+)\]", t.metric)
+        if found:
+            group, value = found.groups()
+            if group not in g.report.groups:
+                return f"win_rate of {group!r}, not a report group of {game}"
+            known = balance.group_values(g, group)
+            if known is not None and value not in known:
+                return f"win_rate[{group}={value}]: not a known value"
+    for n in range(g.players[0], g.players[1] + 1):
+        c = question.threshold(n)
+        if not (math.isfinite(c) and abs(c) <= 2e6):
+            return f"threshold {c!r} at {n} players"
+    return ""
+
+
+def check_expression(game: str, text: str) -> Outcome:
+    """Parse ``text`` as ``gamelab test`` does: refused in one line, or
+    accepted and right to be (:func:`question_wrongly_accepted`)."""
+    from gamelab.decide import sequential
+
+    try:
+        q = sequential.question_for(game, text, with_baseline=True)
+    except GamelabError as exc:
+        message = str(exc)
+        said = message.split("...: ", 1)[-1] if message.startswith("expression '") else message  # a cut quote
+        said = re.sub(r"'[^']*'", "''", said)  # what the user wrote, quoted, may say nan
+        if "\n" in message or not message.strip() or re.search(r"\b(nan|inf)\b", said):
+            return Outcome("bad_exit", f"{text!r}: {message[:200]!r}")
+        return Outcome("refused")
+    except BaseException as exc:  # noqa: BLE001
+        return Outcome("traceback", f"{text!r}: {_signature(exc)}")
+    why = question_wrongly_accepted(game, q)
+    return Outcome("wrong_acceptance", f"{text!r}: {why}") if why else Outcome("accepted")
+
+
+def profile_base(game: str) -> dict:
+    import yaml
+
+    return yaml.safe_load((ROOT / "data" / "profiles" / f"{game}.yaml").read_text(encoding="utf-8"))
+
+
+def profile_mutant(game: str, rng: random.Random) -> Any:
+    """A profile: the shipped one mutated, its game swapped now and then,
+    knob values near and past their ranges, rules among the knobs."""
+    tree = profile_base(game)
+    if rng.random() < 0.5:
+        tree = mutate(tree, rng)
+    if isinstance(tree, dict) and rng.random() < 0.3 and isinstance(tree.get("knobs"), dict):
+        extra = param_mutant(game, rng)
+        tree["knobs"].update(extra if isinstance(extra, dict) else {})
+    if isinstance(tree, dict) and rng.random() < 0.15:
+        tree["game"] = rng.choice(("sbr", "strand", "pig", "toy", "SBR", ""))
+    return tree
+
+
+def profile_wrongly_accepted(mapping: dict, run_games: list[str]) -> str:
+    """Why a profile accepted for a run of ``run_games`` should have been refused."""
+    from gamelab.core import registry
+    from gamelab.core.params import specs
+    from gamelab.models.profile import model_knobs
+
+    if mapping.get("game") not in run_games:
+        return f"a profile for {mapping.get('game')!r} accepted for {run_games}"
+    g = registry.get(mapping["game"])
+    model = model_knobs(g)
+    declared = {s.name: s for s in specs(g.knobs)}
+    for k, v in mapping["knobs"].items():
+        if k not in model:
+            return f"knobs.{k}: not a model knob"
+        spec = declared[k]
+        items = v if isinstance(v, list) else [v]
+        for item in items:
+            if spec.choices is not None and item not in spec.choices:
+                return f"knobs.{k}: {item!r}"
+            if _number(item) and (
+                (spec.low is not None and item < spec.low) or (spec.high is not None and item > spec.high)
+            ):
+                return f"knobs.{k}: {item!r} outside {spec.low}..{spec.high}"
+    return ""
+
+
+def check_profile_file(path: Path, game: str, rng: random.Random, others: dict) -> Outcome:
+    """A profile through a command of ``game`` (``skill``, ``simulate``,
+    ``claims``): refused in one line, or accepted and right to be."""
+    choice = rng.randrange(4)
+    if choice == 0:
+        argv, run_games = ["skill", game, "--players", "4", "--profile", str(path)], [game]
+    elif choice == 1:
+        argv, run_games = ["simulate", game, "--players", "4", "--profile", str(path)], [game]
+    elif choice == 2:
+        argv, run_games = ["claims", "--games", game, "--profile", str(path)], [game]
+    else:  # a second profile, for the same game or the other one
+        other = rng.choice(list(others))
+        argv, run_games = ["claims", "--profile", str(path), "--profile", others[other]], ["sbr", "strand"]
+        run_games = [g for g in run_games if g != other]  # the other profile takes its game
+    outcome = run_cli(argv)
+    if outcome.kind != "accepted":
+        return outcome
+    try:
+        why = profile_wrongly_accepted(files.load_mapping(path), run_games)
+    except BaseException as exc:  # noqa: BLE001
+        return Outcome("wrong_acceptance", f"{argv}: the oracle cannot read what was accepted: {_signature(exc)}")
+    return Outcome("wrong_acceptance", f"{argv[:3]}: {why}") if why else outcome
+
+
+COUNT_FLAGS = {"--games": "MAX_GAMES", "--max-games": "MAX_GAMES", "--trials": "MAX_TRIALS"}
+COUNT_VALUES = ["1", "2", "1000", "200000", "200001", "1000000000", "1e9", "10000", "10001", "-1", "0", "x", ""]
+LIST_VALUES = [",", " , ", "", ",,", "nothing", "hand_size", "hand_size,", "sum_cap,lone_penalty", "greedy_move", "x,y"]
+METRIC_VALUES = ["bogus", "seat_spread", "style_spread", "win_rate[seat=1]", "win_rate[deal=0]", "", "nan"]
+
+
+def decision_argv(rng: random.Random, paths: dict) -> list[str]:
+    """A command line of ``sensitivity``, ``skill``, ``calibrate``, ``test``
+    or ``tune`` with counts, lists, metrics and profiles good and bad."""
+    command = rng.choice(("sensitivity", "skill", "calibrate", "test", "tune"))
+    game = rng.choice(("sbr", "strand", "pig"))
+    argv = [command] if command == "tune" else [command, game]
+    if command == "tune":
+        argv.append(rng.choice([paths["goal"], paths["bad_goal"], paths["missing"]]))
+    if command == "test":
+        argv.append(rng.choice(["seat_spread > 0.1", "seat_spread < 1e999", "win_rate[deal=0] > 0.1", "fair > 0"]))
+    if command in ("sensitivity", "skill", "test") and rng.random() < 0.9:
+        argv += ["--players", rng.choice(("2", "3", "4", "7", "0"))]
+    flags = {
+        "sensitivity": ["--games", "--only", "--metric", "--json", "--seed"],
+        "skill": ["--games", "--json", "--profile"],
+        "calibrate": ["--games", "--trials", "--free"],
+        "test": ["--max-games", "--plan", "--json", "--zone"],
+        "tune": ["--trials"],
+    }[command]
+    for flag in rng.sample(flags, rng.randint(0, len(flags))):
+        argv.append(flag)
+        if flag in COUNT_FLAGS:
+            argv.append(rng.choice(COUNT_VALUES))
+        elif flag in ("--only", "--free"):
+            argv.append(rng.choice(LIST_VALUES))
+        elif flag == "--metric":
+            argv.append(rng.choice(METRIC_VALUES))
+        elif flag == "--profile":
+            argv.append(rng.choice([paths["sbr_profile"], paths["strand_profile"]]))
+        elif flag in ("--seed", "--zone"):
+            argv.append(rng.choice(("0", "1", "0x10", "1e-7", "nan")))
+    return argv
+
+
+def decision_wrongly_accepted(argv: list[str]) -> str:
+    """Why an accepted decision command line should have been refused."""
+    from gamelab.core import limits, registry
+    from gamelab.stats import balance
+
+    for i, word in enumerate(argv[:-1]):
+        value = argv[i + 1]
+        if word in COUNT_FLAGS and not (value.isdigit() and 1 <= int(value) <= getattr(limits, COUNT_FLAGS[word])):
+            return f"{word} {value}"
+        if word in ("--only", "--free") and not [n for n in value.split(",") if n.strip()]:
+            return f"{word} {value!r}"
+        if word == "--metric":
+            try:
+                balance.metric(registry.get(argv[1]), value)
+            except GamelabError:
+                return f"--metric {value!r}"
+        if word == "--profile" and Path(value).stem != argv[1]:
+            return f"a {Path(value).stem} profile for {argv[1]}"
+    return ""
+
+
+def check_decision_argv(argv: list[str]) -> Outcome:
+    outcome = run_cli(argv)
+    if outcome.kind != "accepted":
+        return outcome
+    why = decision_wrongly_accepted(argv)
+    return Outcome("wrong_acceptance", f"{argv}: {why}") if why else outcome
+
+
+def decision_families(n: int, rng: random.Random, folder: Path):
+    """(family, label, thunk) of the decision tools' inputs."""
+    import yaml
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for game in GAMES:
+        for i in range(max(1, n // 4)):
+            suffix, text = as_text(goal_mutant(game, rng), rng)
+            path = folder / f"goal_{game}_{i}{suffix}"
+            path.write_text(text, encoding="utf-8")
+            yield "goal file", text[:80], lambda p=path: check_goal_file(p)
+        for _ in range(max(1, n // 2)):
+            text = expression_mutant(game, rng)
+            yield "expression", text, lambda g=game, t=text: check_expression(g, t)
+    for _ in range(max(1, n // 20)):  # the same questions through the command line
+        game = rng.choice(GAMES)
+        argv = ["test", game, expression_mutant(game, rng), "--players", "3"] + (
+            ["--plan"] if rng.random() < 0.5 else []
+        )
+        yield "expression (command line)", argv, lambda a=argv: run_cli(a)
+    others = {g: str(ROOT / "data" / "profiles" / f"{g}.yaml") for g in ("sbr", "strand")}
+    for game in ("sbr", "strand"):
+        for i in range(max(1, n // 4)):
+            suffix, text = as_text(profile_mutant(game, rng), rng)
+            path = folder / f"profile_{game}_{i}{suffix}"
+            path.write_text(text, encoding="utf-8")
+            seed = rng.random()
+            yield (
+                "profile",
+                text[:80],
+                lambda p=path, g=game, s=seed: check_profile_file(p, g, random.Random(s), others),
+            )
+    good_goal, bad_goal = folder / "goal.yaml", folder / "bad_goal.yaml"
+    good_goal.write_text(yaml.safe_dump(GOAL_BASE["pig"]))
+    bad_goal.write_text(yaml.safe_dump({**GOAL_BASE["pig"], "games": 10**12}))
+    paths = {
+        "goal": str(good_goal),
+        "bad_goal": str(bad_goal),
+        "missing": str(folder / "missing.yaml"),
+        **{f"{g}_profile": p for g, p in others.items()},
+    }
+    for _ in range(n):
+        argv = decision_argv(rng, paths)
+        yield "decision arguments", argv, lambda a=argv: check_decision_argv(a)
+
+
 # --- the run -------------------------------------------------------------------
 def families(n: int, rng: random.Random, folder: Path):
     """(family, label, thunk) for every input to try."""
@@ -560,7 +1014,7 @@ def families(n: int, rng: random.Random, folder: Path):
     for i, (suffix, content) in enumerate(hostile_files()):
         path = folder / f"hostile_{i}{suffix}"
         path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-        for argv in (["replay", str(path)], ["identities", "sbr", "--params", str(path)], ["sweep", str(path)]):
+        for argv in HOSTILE_COMMANDS(path):
             yield "hostile file", argv, lambda a=argv: run_cli(a)
     for game in GAMES:
         for i in range(max(1, n // 10)):
@@ -578,31 +1032,45 @@ def families(n: int, rng: random.Random, folder: Path):
     for _ in range(n):
         argv = cli_mutant(rng, paths)
         yield "command line", argv, lambda a=argv: run_cli(a)
+    yield from decision_families(n, rng, folder / "decision")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mutants", type=int, default=1000, help="mutants per record family and command lines")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only-decision", action="store_true", help="only the decision tools' inputs (issue 23)")
     args = ap.parse_args(argv)
     os.environ.setdefault("GAMELAB_HOME", tempfile.mkdtemp(prefix="gamelab-fuzz-home-"))
     rng = random.Random(args.seed)
     counts: dict[str, Counter] = {}
+    slowest: dict[str, float] = {}
     failures: dict[str, tuple[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="gamelab-fuzz-") as tmp:
-        for family, label, thunk in families(args.mutants, rng, Path(tmp)):
+        todo = (
+            decision_families(args.mutants, rng, Path(tmp) / "decision")
+            if args.only_decision
+            else families(args.mutants, rng, Path(tmp))
+        )
+        for family, label, thunk in todo:
+            start = time.perf_counter()
             outcome = thunk()
+            took = time.perf_counter() - start
+            slowest[family] = max(slowest.get(family, 0.0), took)
+            if took > SLOW_SECONDS and not outcome.failed:
+                outcome = Outcome("slow", f"{took:.0f} s")
             counts.setdefault(family, Counter())[outcome.kind] += 1
             if outcome.failed:
                 failures.setdefault(f"{family}: {outcome.kind}: {outcome.detail[:200]}", (family, label))
     total = Counter()
-    print(f"{'family':22} {'inputs':>7} {'accepted':>9} {'refused':>8} {'failures':>9}")
+    print(f"{'family':26} {'inputs':>7} {'accepted':>9} {'refused':>8} {'failures':>9} {'slowest s':>10}")
     for family, c in counts.items():
         total.update(c)
         bad = sum(v for k, v in c.items() if k not in ("accepted", "refused"))
-        print(f"{family:22} {sum(c.values()):7d} {c['accepted']:9d} {c['refused']:8d} {bad:9d}")
+        print(f"{family:26} {sum(c.values()):7d} {c['accepted']:9d} {c['refused']:8d} {bad:9d} {slowest[family]:10.2f}")
     bad = sum(v for k, v in total.items() if k not in ("accepted", "refused"))
-    print(f"{'all':22} {sum(total.values()):7d} {total['accepted']:9d} {total['refused']:8d} {bad:9d}")
+    top = max(slowest.values(), default=0.0)
+    print(f"{'all':26} {sum(total.values()):7d} {total['accepted']:9d} {total['refused']:8d} {bad:9d} {top:10.2f}")
     kinds = ", ".join(f"{k} {v}" for k, v in sorted(total.items()) if k not in ("accepted", "refused")) or "none"
     print(f"failures by kind: {kinds}; distinct: {len(failures)}")
     for key, (_family, label) in sorted(failures.items()):

@@ -10,6 +10,8 @@ from gamelab.models import calibrate, targets
 from gamelab.rulebook import claims
 from gamelab.sim import runner
 
+pytestmark = pytest.mark.slow  # minutes: make test-fast leaves these out
+
 TRUE_HOLD = 28
 COLUMNS = ("score", "holds", "rolls", "busts")
 

@@ -16,6 +16,8 @@ from gamelab.sim.executors import DaskExecutor, LocalExecutor
 from gamelab.sim.store import CacheWarning, ChunkStore
 from gamelab.toy import ToyParams
 
+pytestmark = pytest.mark.slow  # minutes: make test-fast leaves these out
+
 GRID = """game: toy
 grid: {bonus_scale: [0.5, 2.0]}
 params: {delay: %s}

@@ -1,9 +1,13 @@
 """Property-based tests of every input from outside (Hypothesis).
 
-Mutants of the worked example records, parameter files, sweep grids and
-command lines: each is refused cleanly (a GamelabError; on the command line
-exit 2 and one line on stderr) or accepted, never a traceback; an accepted
-record keeps the rules and replays identically after a JSON round trip.
+Mutants of the worked example records, parameter files, sweep grids,
+command lines, and the decision tools' inputs (tuner goal files, ``gamelab
+test`` expressions, player-model profiles, the arguments of sensitivity,
+skill, calibrate, test and tune): each is refused cleanly (a GamelabError;
+on the command line exit 2 and one line on stderr) or accepted, never a
+traceback; an accepted record keeps the rules and replays identically after
+a JSON round trip; an accepted goal, expression, profile or command line is
+checked by an oracle written from the declarations (no wrong acceptance).
 The harness is ``scripts/fuzz_inputs.py`` (the by-hand fuzzer).
 
 Sized for CI (the whole file well under a minute); for a long run by hand
@@ -131,7 +135,7 @@ def test_hostile_files_are_refused_in_one_line(index, tmp_path):
     suffix, content = fuzz.hostile_files()[index]
     path = tmp_path / f"hostile{suffix}"
     path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    for argv in (["replay", str(path)], ["identities", "sbr", "--params", str(path)], ["sweep", str(path)]):
+    for argv in fuzz.HOSTILE_COMMANDS(path):
         outcome = fuzz.run_cli(argv)
         assert outcome.kind == "refused", f"{argv}: {outcome}"
 
@@ -181,3 +185,93 @@ def test_command_lines(tmp_path):
         _assert_clean(fuzz.run_cli(argv))
 
     check()
+
+
+# -- the decision tools' inputs (issue 23): goal files, expressions, profiles, arguments ------------
+
+
+@pytest.mark.parametrize("game", fuzz.GAMES)
+def test_goal_files(game, tmp_path):
+    @sized(60)
+    @given(st.randoms(use_true_random=False), mutants(fuzz.GOAL_BASE[game]), st.booleans())
+    def check(rng, hyp_goal, targeted):
+        tree = fuzz.goal_mutant(game, rng) if targeted else hyp_goal
+        suffix, text = fuzz.as_text(tree, rng)
+        path = tmp_path / f"goal{suffix}"
+        path.write_text(text, encoding="utf-8")
+        _assert_clean(fuzz.check_goal_file(path))
+
+    check()
+
+
+EXPR_PIECES = st.sampled_from(
+    ["seat_spread", "win_rate[seat=1]", "win_rate[deal=0]", "win_rate[seat=٣]", "fair", "(", ")", "+", "-", "*", "/"]
+    + ["<", ">", "<=", "1e999", "1e308", "1e-320", "0.02", "３", "nan", "inf", "(baseline)", "mean_score", "7"]
+)
+
+
+@pytest.mark.parametrize("game", fuzz.GAMES)
+def test_expressions(game):
+    @sized(300)
+    @given(st.randoms(use_true_random=False), st.lists(EXPR_PIECES | st.text(max_size=3), max_size=12), st.booleans())
+    def check(rng, pieces, from_grammar):
+        text = fuzz.expression_mutant(game, rng) if from_grammar else " ".join(pieces)
+        _assert_clean(fuzz.check_expression(game, text))
+
+    check()
+
+
+@pytest.mark.parametrize("game", ["sbr", "strand"])
+def test_profiles(game, tmp_path):
+    others = {g: str(fuzz.ROOT / "data" / "profiles" / f"{g}.yaml") for g in ("sbr", "strand")}
+
+    @sized(40)
+    @given(st.randoms(use_true_random=False))
+    def check(rng):
+        suffix, text = fuzz.as_text(fuzz.profile_mutant(game, rng), rng)
+        path = tmp_path / f"profile{suffix}"
+        path.write_text(text, encoding="utf-8")
+        _assert_clean(fuzz.check_profile_file(path, game, rng, others))
+
+    check()
+
+
+def test_decision_command_lines(tmp_path):
+    import yaml
+
+    goal = tmp_path / "goal.yaml"
+    goal.write_text(yaml.safe_dump(fuzz.GOAL_BASE["pig"]))
+    bad = tmp_path / "bad_goal.yaml"
+    bad.write_text(yaml.safe_dump({**fuzz.GOAL_BASE["pig"], "verify_games": 10**12}))
+    paths = {"goal": str(goal), "bad_goal": str(bad), "missing": str(tmp_path / "none.yaml")}
+    paths |= {f"{g}_profile": str(fuzz.ROOT / "data" / "profiles" / f"{g}.yaml") for g in ("sbr", "strand")}
+
+    @sized(150)
+    @given(st.randoms(use_true_random=False))
+    def check(rng):
+        _assert_clean(fuzz.check_decision_argv(fuzz.decision_argv(rng, paths)))
+
+    check()
+
+
+def test_the_oracles_catch_the_issues_wrong_acceptances():
+    """The fuzzer's oracles are not vacuous: each wrongly accepted input of
+    issue 23 is named by them."""
+    from gamelab.decide.expressions import Question, Term
+
+    goal = json.loads(json.dumps(fuzz.GOAL_BASE["strand"]))
+    for free, bad in (("teams", [1, 0]), ("sum_cap", [0.2, 0.8]), ("sum_cap", [9, 5]), ("node_scale", [1e-300, 1e300])):
+        assert fuzz.goal_wrongly_accepted({**goal, "free": {free: bad}}), free
+    assert fuzz.goal_wrongly_accepted({**goal, "games": 10**12})
+    assert fuzz.goal_wrongly_accepted({**goal, "targets": [{"metric": "style_spread", "at_most": 1e308}]})
+    assert not fuzz.goal_wrongly_accepted(goal)
+    for terms, c in (
+        ((Term(1.0, "win_rate[deal=0]", "params"),), 0.1),
+        ((Term(float("inf"), "seat_spread", "params"),), 0.0),
+        ((Term(1.0, "seat_spread", "params"),), float("inf")),
+    ):
+        assert fuzz.question_wrongly_accepted("strand", Question("q", terms, c, 0.0, 1))
+    assert fuzz.decision_wrongly_accepted(["sensitivity", "sbr", "--only", ","])
+    assert fuzz.decision_wrongly_accepted(["sensitivity", "sbr", "--metric", "bogus", "--json"])
+    assert fuzz.decision_wrongly_accepted(["skill", "sbr", "--games", "1000000000"])
+    assert fuzz.profile_wrongly_accepted(fuzz.profile_base("sbr"), ["strand"])

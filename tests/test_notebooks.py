@@ -10,6 +10,8 @@ import pytest
 from browser import inspect_page
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.slow  # minutes: make test-fast leaves these out
+
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 RAW_KEYS = (

@@ -201,7 +201,7 @@ def test_knobs_are_parameters():
 def test_controller_plays_as_engine_play():
     p, seating = agents.AgentParams(), ["race", "random", "hold_at_20"]
     chance = engine.draw_chance(p, 200, 3, np.random.default_rng(3))
-    fast = engine.play(p, agents.policies_for(seating), 200, np.random.default_rng(4), 3, chance=chance)
+    fast = engine.play_batch(p, agents.policies_for(seating), 200, np.random.default_rng(4), 3, chance=chance)
     ctl = registry.get("pig").controller(p, seating, 200, np.random.default_rng(4))
     st = engine.init(p, 200, 3, chance)
     while not engine.done(p, st).all():

@@ -13,7 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process tables from /proc")
+pytestmark = [
+    pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process tables from /proc"),
+    pytest.mark.slow,  # minutes: make test-fast leaves these out
+]
 
 # A parent that keeps two workers busy for a long time (each chunk sleeps 5 s).
 BUSY_PARENT = """

@@ -102,12 +102,12 @@ def _step_loop(params, chance, n_players, choose):
 
 @pytest.mark.parametrize("variant,n_players", [("standard", 4), ("standard", 2), ("dual", 2), ("solo", 1)])
 def test_play_equals_a_loop_of_step(variant, n_players):
-    """Same chance, a deterministic policy: engine.play's tight loop and the
+    """Same chance, a deterministic policy: engine.play_batch's tight loop and the
     contract's init / legal / step loop give identical results."""
     p = agents.AgentParams(**params_for_variant(variant).as_dict())
     chance = engine.draw_chance(p, 200, n_players, np.random.default_rng(21))
     for policy in (_greedyish, agents.greedy_policy):
-        fast = engine.play(p, [policy] * n_players, 200, None, n_players, chance=chance)
+        fast = engine.play_batch(p, [policy] * n_players, 200, None, n_players, chance=chance)
         slow = _step_loop(
             p, chance, n_players, lambda st, lg, policy=policy: policy(p, st, engine.to_move(st), lg, None)
         )

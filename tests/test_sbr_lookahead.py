@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gamelab.core import registry
-from gamelab.sbr import agents, engine, lookahead, memo
+from gamelab.sbr import agents, engine, kernel, lookahead, memo
 from gamelab.sbr.greedy import greedy_policy, greedy_values
 from gamelab.sbr.options import option_index
 from gamelab.sbr.rules import params_for_variant
@@ -66,7 +66,9 @@ def _checked(calls):
 )
 def test_fast_lookahead_chooses_what_the_plain_one_chooses(params, n_players, n_games, monkeypatch):
     """Every decision of whole games (lookahead against greedy riders, so
-    the memo hits) equals the plain lookahead's on the same state."""
+    the memo hits) equals the plain lookahead's on the same state.  The
+    batch search (the compiled kernel is held to it in test_sbr_kernel.py)."""
+    monkeypatch.setattr(kernel, "ENABLED", False)
     memo.clear()
     hits = []
     get = memo.Memo.get
@@ -79,13 +81,15 @@ def test_fast_lookahead_chooses_what_the_plain_one_chooses(params, n_players, n_
     monkeypatch.setattr(memo.Memo, "get", counted)
     calls = []
     seating = [_checked(calls)] + [agents.greedy_policy] * (n_players - 1)
-    engine.play(params, seating, n_games, np.random.default_rng(4), n_players)
+    engine.play_batch(params, seating, n_games, np.random.default_rng(4), n_players)
     assert sum(calls) >= 0.8 * n_games * params.beats * params.riders_per_player  # finished riders wait
     assert sum(hits) > len(hits) / 4  # the memo answered a good share of the greedy's own options
 
 
-def test_memo_changes_no_game():
-    """Whole games with and without the memo (cleared before every decision)."""
+def test_memo_changes_no_game(monkeypatch):
+    """Whole games with and without the memo (cleared before every decision;
+    the batch search: the compiled kernel keeps no memo)."""
+    monkeypatch.setattr(kernel, "ENABLED", False)
 
     def forgetful(params, state, rider, legal, rng=None):
         memo.clear()
@@ -93,14 +97,14 @@ def test_memo_changes_no_game():
 
     chance = engine.draw_chance(P, 150, 3, np.random.default_rng(8))
     memo.clear()
-    a = engine.play(
+    a = engine.play_batch(
         P,
         [agents.lookahead_policy, agents.greedy_policy, agents.random_policy],
         150,
         np.random.default_rng(1),
         chance=chance,
     )
-    b = engine.play(
+    b = engine.play_batch(
         P, [forgetful, agents.greedy_policy, agents.random_policy], 150, np.random.default_rng(1), chance=chance
     )
     for key in ("score", "position", "card_sum", "seals_placed"):
@@ -127,7 +131,7 @@ def test_a_policy_sees_only_its_own_seats_games_as_acting():
         seen.append((rider.copy(), legal.acting.copy()))
         return agents.greedy_policy(params, state, rider, legal)
 
-    engine.play(P, [spy, agents.greedy_policy, spy], 20, np.random.default_rng(2), 3)
+    engine.play_batch(P, [spy, agents.greedy_policy, spy], 20, np.random.default_rng(2), 3)
     assert seen and all(((r % 3 != 1) | ~acting).all() for r, acting in seen)
     assert any(acting.any() for _, acting in seen)
 
@@ -136,8 +140,8 @@ def test_deep_is_legal_and_beats_the_lookahead():
     """Paired deals, both seatings (the ladder's top rung; docs/agents.md)."""
     n = 16
     chance = engine.draw_chance(P, n, 2, np.random.default_rng(3))
-    a = engine.play(P, [agents.deep_policy, agents.lookahead_policy], n, np.random.default_rng(1), chance=chance)
-    b = engine.play(P, [agents.lookahead_policy, agents.deep_policy], n, np.random.default_rng(1), chance=chance)
+    a = engine.play_batch(P, [agents.deep_policy, agents.lookahead_policy], n, np.random.default_rng(1), chance=chance)
+    b = engine.play_batch(P, [agents.lookahead_policy, agents.deep_policy], n, np.random.default_rng(1), chance=chance)
     assert (a["win"][:, 0].mean() + b["win"][:, 1].mean()) / 2 > 0.55
     assert registry.get("sbr").skill.ladder[-1] == "deep" and "deep" in agents.POLICIES
 
@@ -156,13 +160,31 @@ def test_declared_greedy_knobs_change_the_greedy():
 
 def test_bench_times_the_declared_extra_lineups(monkeypatch):
     monkeypatch.setattr(bench, "EXTRA_BATCH", 8)
+    monkeypatch.setattr(bench, "STRONG_BATCH", 2)
     game = registry.get("sbr")
     rates = bench.extra_rates(game, P.replace(lookahead_beats=1), reps=1)  # short play-outs: a quick test
-    assert set(rates) == {"lookahead_games_per_s", "lookahead_2p_games_per_s"}
+    assert set(rates) == {
+        "lookahead_games_per_s",
+        "lookahead_2p_games_per_s",
+        "strong_games_per_s",
+        "strong_lookahead_games_per_s",
+    }
     assert all(v > 0 for v in rates.values())
     names = [row[0] for row in bench.verdicts({"sbr": {**_fixed_figures(), **rates}})]
     assert "sbr lookahead (4 players) >= 300 games/s" in names
     assert "sbr lookahead_2p (2 players) >= 1,500 games/s" in names
+    assert "sbr strong (4 players) >= 1/300 of the agents' games/s" in names
+    assert "sbr strong_lookahead (4 players) >= 1/10 of the agents' games/s" in names
+
+
+def test_bench_strong_targets_are_shares_of_the_agents_rate():
+    """A Fraction target is a share of the same run's agents' games/s."""
+    figures = {**_fixed_figures(), "agent_games_per_s": 3000.0}
+    rows = {row[0]: row[1:] for row in bench.verdicts({"sbr": {**figures, "strong_games_per_s": 10.5}})}
+    ok, value = rows["sbr strong (4 players) >= 1/300 of the agents' games/s"]
+    assert ok and value == "10.5 (1/286)"
+    rows = {row[0]: row[1:] for row in bench.verdicts({"sbr": {**figures, "strong_games_per_s": 9.5}})}
+    assert not rows["sbr strong (4 players) >= 1/300 of the agents' games/s"][0]
 
 
 def _fixed_figures():

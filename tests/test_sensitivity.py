@@ -59,7 +59,45 @@ def test_bonus_scale_moves_the_strong_agents_win_rate_up():
     rows = sensitivity.json_rows(table)
     assert set(rows[0]) == {"parameter", "value", "metric", "change", "low", "high"}
     fig = sensitivity.tornado_figure(table, "win_rate[agent=strong]")
-    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["die", "bonus_scale"]
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["die", "bonus scale"]
+
+
+def test_levers_are_framed_by_the_goal_in_words_and_colour(capsys):
+    """Lowering the strong agent's win rate: the bonus scale 1 → 0 helps (it
+    drops to 0.5), 1 → 2 hurts; the sentence, the chart's colours and the
+    command's text say so, and the --json rows keep their columns."""
+    from matplotlib.colors import to_hex
+
+    from gamelab.cli import commands as cli
+
+    metric = "win_rate[agent=strong]"
+    store = MemoryStore()
+    table = sensitivity.levers(
+        "toy", lineup=["strong", "weak"], n_games=2000, only=["bonus_scale"], store=store, progress=False
+    )
+    fr = sensitivity.framing(table, metric, "lower")
+    assert [x.words for x in fr.helps] == ["bonus scale 1 → 0"]
+    assert [x.words for x in fr.hurts] == ["bonus scale 1 → 2"]
+    text = fr.text()
+    assert text.startswith("To lower the win rate of the strong agent (now ")
+    assert "bonus scale 1 → 0 (−" in text and "Changes that would make it worse: bonus scale 1 → 2 (+" in text
+    raised = sensitivity.framing(table, metric, "higher")
+    assert [x.words for x in raised.helps] == ["bonus scale 1 → 2"]
+
+    fig = sensitivity.tornado_figure(table, metric, goal="lower")
+    colours = {round(b.get_width(), 6): to_hex(b.get_facecolor()) for b in fig.axes[0].patches if b.get_height() > 0}
+    assert colours[min(colours)] == sensitivity.HELPS_COLOUR and colours[max(colours)] == sensitivity.HURTS_COLOUR
+    assert "lower is better" in fig.axes[0].get_title()
+
+    args = ["sensitivity", "toy", "--lineup", "strong", "weak", "--games", "2000", "--only", "bonus_scale"]
+    assert cli.main(args + ["--metric", metric, "--goal", "lower"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == text
+    assert "bonus scale 1 → 0" in out and "better, sure" in out and "worse, sure" in out
+    assert "bonus_scale" not in out and "nan" not in out
+    assert cli.main(args + ["--json"]) == 0
+    rows = __import__("json").loads(capsys.readouterr().out)
+    assert set(rows[0]) == {"parameter", "value", "metric", "change", "low", "high"}
 
 
 def test_unknown_parameter_is_one_line():

@@ -1,6 +1,8 @@
 """Sequential verdicts: the expression parser, decisions on questions with
 known answers (the toy game's exact win rates), the planner, the command."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -112,9 +114,37 @@ def test_the_plans_error_rates_are_the_stated_ones():
     assert plan.sigma > 0 and plan.pilot_games == 4 * sequential.CHUNK_DEALS * 2
 
 
+def test_paired_question_in_words():
+    d = sequential.decide(
+        "toy",
+        "win_rate[agent=strong](params) < win_rate[agent=strong](baseline) - 0.05",
+        lineup=LINEUP,
+        params=ToyParams(bonus_scale=0.3),
+        baseline=ToyParams(bonus_scale=0.5),
+        store=MemoryStore(),
+    )
+    assert d.answer.startswith("Yes: the change in the win rate of the strong agent from the baseline is −")
+    assert ", below −5, decided after " in d.answer
+
+
 def test_command_line(capsys):
     assert main(["test", "toy", "win_rate[agent=strong] > 0.72", "--lineup", *LINEUP]) == 0
-    assert "decision: yes" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    # the answer first, in one sentence of the game's words; the statistics only with --verbose
+    assert re.fullmatch(
+        r"Yes: the win rate of the strong agent is \d+\.\d points \(interval \d+\.\d–\d+\.\d\), above 72, "
+        r"decided after [\d,]+ games\.\n",
+        out,
+    ), out
+    assert main(["test", "toy", "win_rate[agent=strong] < 0.72", "--lineup", *LINEUP, "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No: the win rate of the strong agent is ") and ", not below 72, decided after" in out
+    assert "log-likelihood ratio" in out.split("\n", 2)[2]
+    assert main(["test", "toy", "win_rate[agent=strong] > 0.75", "--lineup", *LINEUP, "--plan"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Is the win rate of the strong agent above 75? A first 2,048 games put it at ")
+    for jargon in ("P(limit)", "margin D", "P(yes)", "win_rate", "median-unbiased", "stage-wise"):
+        assert jargon not in out, jargon
     assert main(["test", "toy", "win_rate[agent=strong] >", "--lineup", *LINEUP]) == 2
     err = capsys.readouterr().err
     assert err.startswith("gamelab test: error: expression") and err.count("\n") == 1

@@ -152,10 +152,10 @@ def test_per_game_wrapper_plays_and_rejects_illegal_answers():
         return 0
 
     rng = np.random.default_rng(1)
-    out = engine.play(AgentParams(), [per_game(cautious), random_policy, random_policy], 30, rng, 3)
+    out = engine.play_batch(AgentParams(), [per_game(cautious), random_policy, random_policy], 30, rng, 3)
     assert out["score"].shape == (30, 3)
     with pytest.raises(ValueError, match="legal actions are"):
-        engine.play(AgentParams(), [per_game(lambda obs, legal: 99)] * 3, 5, rng, 3)
+        engine.play_batch(AgentParams(), [per_game(lambda obs, legal: 99)] * 3, 5, rng, 3)
     # a custom seat inside the style table
     chance = sim.deal_chance(AgentParams(), 20, 3, None, np.random.default_rng(2), np.random.default_rng(4))
     res = sim.play_games(

@@ -142,9 +142,9 @@ def test_defaults_are_the_rulebooks():
 def test_same_seed_same_game():
     p = StrandParams()
     pol = [agents.random_policy] * 5
-    a = engine.play(p, pol, 300, np.random.default_rng(11), 5, roles="random")
-    b = engine.play(p, pol, 300, np.random.default_rng(11), 5, roles="random")
-    c = engine.play(p, pol, 300, np.random.default_rng(12), 5, roles="random")
+    a = engine.play_batch(p, pol, 300, np.random.default_rng(11), 5, roles="random")
+    b = engine.play_batch(p, pol, 300, np.random.default_rng(11), 5, roles="random")
+    c = engine.play_batch(p, pol, 300, np.random.default_rng(12), 5, roles="random")
     for k in a:
         assert np.array_equal(a[k], b[k]), k
     assert not np.array_equal(a["score"], c["score"])
@@ -152,12 +152,12 @@ def test_same_seed_same_game():
 
 def test_play_outputs():
     p = StrandParams()
-    out = engine.play(p, [agents.random_policy] * 4, 1000, np.random.default_rng(2), 4)
+    out = engine.play_batch(p, [agents.random_policy] * 4, 1000, np.random.default_rng(2), 4)
     assert out["score"].shape == (1000, 4) and np.allclose(out["win"].sum(1), 1)
     assert (out["rank"].min(1) == 1).all()
     assert (out["score"] == out["gross"] - 2 * out["lone"]).all()
     assert (out["final_seg"] == out["formed_rounds"]).all()
-    teams = engine.play(p.replace(teams=True), [agents.random_policy] * 6, 200, np.random.default_rng(2), 6)
+    teams = engine.play_batch(p.replace(teams=True), [agents.random_policy] * 6, 200, np.random.default_rng(2), 6)
     assert np.allclose(teams["win"].sum(1), 2)
 
 

@@ -143,3 +143,20 @@ def test_variant_is_a_sweep_parameter(store, tmp_path):
     assert runs["standard"].params.rounds == 8
     with pytest.raises(ParamError, match="variant 'long' is unknown"):
         sweep.run_cell("strand", {"variant": "long"}, n_games=10, seed=1, n_players=4, store=store)
+
+
+@pytest.mark.parametrize("value", [4.5, 2.0, "four", True])
+@pytest.mark.parametrize("game", ["sbr", "strand"])
+def test_n_players_in_a_grid_file_is_checked_in_one_line(tmp_path, capsys, game, value):
+    """A grid's player count that is not a whole number is refused naming it,
+    for the games whose default lineup depends on it (once a traceback)."""
+    import yaml
+
+    from gamelab.cli.commands import main
+
+    path = tmp_path / "grid.yaml"
+    path.write_text(yaml.safe_dump({"game": game, "grid": {"n_players": [value]}, "n_games": 100, "seed": 1}))
+    assert main(["sweep", str(path), "--cache-dir", str(tmp_path / "cache"), "--runs-dir", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert f"the number of players is a whole number, not {value!r}" in err

@@ -134,3 +134,89 @@ def test_sbr_panel_changes_the_rules(tmp_path, monkeypatch):
     assert panel.params().relic_points == (2, 2, 6, 1)
     ids = panel.tables["identities"].set_index("quantity")
     assert ids.loc["relic points on offer, 4 players", "exact"] == 2 * 3 + 2 * 3 + 6 * 3 + 1 * 3
+
+
+def test_levers_panel_frames_the_goal_in_words_and_greys_while_slow(tmp_path, monkeypatch):
+    import gamelab.ui.widgets as widgets
+    from gamelab.ui.decisions import LeversPanel
+
+    monkeypatch.setattr(widgets, "SLOW", 0.1)
+    panel = BalancePanel("toy", sliders=["delay"], n_players=2, quick_games=100, store=ChunkStore(tmp_path))
+    panel.controls["delay"][0].value = 0.15  # every play() call sleeps: the levers take over SLOW
+    levers = LeversPanel(panel, metric="seat_spread", only=["bonus_scale", "delay"])
+    seen = []
+    levers.busy_note.observe(lambda ch: seen.append((ch["new"], list(levers.out._dom_classes))), names="value")
+    levers.run()
+    shown = [s for s in seen if s[0]]
+    assert shown and widgets.STALE_CLASS in shown[0][1]  # greyed while it ran
+    assert widgets.STALE_CLASS not in levers.out._dom_classes
+    assert dict(levers.metric.options)["seat spread"] == "seat_spread"  # labels, names behind them
+    text = levers.sentence.value
+    assert "the seat spread (now " in text and "_" not in text.replace("gamelab-framing", "")
+
+
+def test_tune_panel_form_in_words_and_its_answer(tmp_path, monkeypatch):
+    from gamelab.decide.sequential import MemoryStore
+    from gamelab.ui.decisions import TunePanel
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))  # a fresh study: every trial is played
+
+    class Src:  # a panel-like source: the toy game's rules and lineup
+        game = "toy"
+        quick_games = 1000
+        store = MemoryStore()
+        players = type("P", (), {"value": 2})()
+
+        def params(self):
+            from gamelab.toy import ToyParams
+
+            return ToyParams()
+
+        def lineup(self):
+            return ["strong", "weak"]
+
+    tuner = TunePanel(Src(), free=["bonus_scale"], targets=[("seat_spread", "at_most", 0.2)], trials=12)
+    labels = [label for label, _ in tuner.free.options]
+    assert "bonus scale" in labels and all("_" not in x for x in labels)
+    assert tuner.rows[0][2].value == 20 and tuner.rows[0][3].value == "points"  # shown in points
+    goal = tuner.goal()
+    assert goal.targets[0].at_most == pytest.approx(0.2) and goal.games == 2000
+    seen = []
+    tuner.busy_note.observe(lambda ch: seen.append(ch["new"]), names="value")
+    tuner.run()
+    assert any("trial 12 of 12" in s and "best so far" in s for s in seen)
+    answer = tuner.answer.value
+    assert answer.startswith("<b>Proposal 1, bonus scale 1 → ") or "Nothing found" in answer
+    text = tuner.shown.to_string()
+    for raw in ("all_met", "all_sure", "search_miss", "nan", "False", "True", "bonus_scale", "@2"):
+        assert raw not in text, raw
+    assert widgets_stale_cleared(tuner)
+
+
+def widgets_stale_cleared(panel) -> bool:
+    import gamelab.ui.widgets as widgets
+
+    return widgets.STALE_CLASS not in panel.out._dom_classes and panel.progress.layout.visibility == "hidden"
+
+
+def test_identity2_controls_that_do_nothing_are_disabled_and_the_simulation_follows(monkeypatch):
+    from gamelab.ui.explorer import ExplorerPanel
+
+    monkeypatch.setenv("GAMELAB_QUICK_GAMES", "300")
+    panel = ExplorerPanel("strand", "trust")
+    panel.update()
+    nodes = panel.rule_controls["node_values"]
+    (n_slider,) = panel.own_controls["node_share"]
+    assert not any(w.disabled for w in nodes) and n_slider.disabled  # the node values drive N: N shown = N used
+    (follow,) = panel.own_controls["node_share_follows_nodes"]
+    follow.value = False  # N by hand: the node values no longer change the exact table
+    assert all(w.disabled for w in nodes) and "N is set by hand" in nodes[0].tooltip
+    panel.follow(seed=1)  # the simulated side uses every rule: the node values act again
+    assert not any(w.disabled for w in nodes)
+    first = panel.sim_table.copy()
+    (cap,) = panel.rule_controls["sum_cap"]
+    cap.value = 5  # the simulated side follows the slider
+    assert not panel.sim_table.equals(first)
+    assert panel.sim_table.attrs["games"] == 300
+    shown = panel.styled(panel.sim_table).to_html()
+    assert "betting beats staying" in shown and "p_star" not in shown and "nan" not in shown

@@ -24,8 +24,9 @@ from gamelab.cli.common import (
     scheduler_address,
     write_table,
 )
-from gamelab.core.errors import GamelabError
+from gamelab.core.errors import GamelabError, short
 from gamelab.core.files import check_directory, check_output
+from gamelab.core.limits import MAX_GAMES, announce
 
 COMMAND_GROUPS = (decide, models)  # further command groups, each with add_commands(subparsers)
 
@@ -166,6 +167,7 @@ def _cmd_identities(args) -> int:
         from gamelab.sim import runner
 
         counts = [args.players] if args.players else registry.get(args.game).report.players
+        announce(f"gamelab identities {args.game}", args.game, args.games * len(counts), workers=args.workers)
         for n in counts:
             frames[n] = runner.simulate(
                 args.game, n_games=args.games, seed=args.seed, params=params, n_players=n, workers=args.workers
@@ -184,7 +186,7 @@ def _cmd_identities(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from gamelab.core import paths
+    from gamelab.core import paths, registry
     from gamelab.core.files import load_params
     from gamelab.models.profile import load_profile
     from gamelab.report.render import build_report
@@ -196,6 +198,9 @@ def _cmd_report(args) -> int:
     out = check_output(args.out or paths.reports_dir() / f"{args.game}.html", (".html",), "--out")
     for record in args.playtest or ():
         playtest.replay_file(record)  # a bad record is refused before any game is played
+    counts = len(registry.get(args.game).report.players) or 1
+    tables = (args.games if args.precision is None else MAX_GAMES) * counts * (2 if baseline is not None else 1)
+    announce(f"gamelab report {args.game} (its tables alone)", args.game, tables, workers=args.workers, at_least=True)
     out = build_report(
         args.game,
         params=params,
@@ -225,8 +230,11 @@ def _cmd_report(args) -> int:
 
 
 def _cmd_bench(args) -> int:
+    from gamelab.core import registry
     from gamelab.sim import bench
 
+    for game in args.games or [g for g in registry.shipped_games() if registry.get(g).bench is not None]:
+        announce(f"gamelab bench {game}", game, 3 * args.reps * args.batch, at_least=True)
     results = bench.run(args.games, n_players=args.players, batch=args.batch, reps=args.reps, memory=not args.no_memory)
     print(bench.to_json(results) if args.json else bench.render(results))
     return 0
@@ -248,7 +256,18 @@ def _cmd_claims(args) -> int:
         return _claims_sentences(args)
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
-    profiles = {pr.game: pr for pr in (load_profile(path) for path in args.profile or ())}
+    profiles: dict = {}
+    wanted = args.games or list(games_with_claims())
+    for path in args.profile or ():
+        pr = load_profile(path)
+        if pr.game not in wanted:
+            raise GamelabError(f"--profile {short(path)}: a profile for {pr.game}, which this run does not measure")
+        if pr.game in profiles:
+            raise GamelabError(
+                f"--profile {short(path)}: a second profile for {pr.game} "
+                f"(the first is {short(profiles[pr.game].path)})"
+            )
+        profiles[pr.game] = pr
     params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
     table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params)
     if args.out:
@@ -334,23 +353,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser("simulate", help="play many seeded games and print win rates")
-    p.add_argument("game", choices=games)
-    p.add_argument("--players", type=PLAYERS, default=None)
-    p.add_argument("--games", type=GAMES_ARG, default=2000)
-    p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--workers", type=WORKERS, default=1)
-    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
+    p.add_argument("game", choices=games, help="the game")
+    p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
+    p.add_argument("--games", type=GAMES_ARG, default=2000, help="games to play (default %(default)s)")
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
+    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
     p.add_argument(
         "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
     )
-    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
+    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv", help="write the table to this file")
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("report", help="build a self-contained HTML balance report")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, help="the game")
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of parameters")
     p.add_argument("--baseline", default=None, metavar="FILE", help="parameters to compare against (diff mode)")
     size = p.add_mutually_exclusive_group()
@@ -358,12 +377,14 @@ def build_parser() -> argparse.ArgumentParser:
     size.add_argument(
         "--precision", type=PRECISION, default=None, help="target 95%% half-width of every win rate, e.g. 0.01"
     )
-    p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
     p.add_argument("--label", default=None, help="a title for this report")
     p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
     p.add_argument("--playtest", action="append", metavar="FILE", help="add a replayed playtest record (repeatable)")
-    p.add_argument("--out", default=None, metavar="FILE.html")
+    p.add_argument(
+        "--out", default=None, metavar="FILE.html", help="where to write the report (default reports/GAME.html)"
+    )
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
     p.add_argument("--tune", default=None, metavar="GOAL.yaml", help="add the tuner's proposals for this goal")
     p.add_argument(
@@ -393,11 +414,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_report)
 
     p = sub.add_parser("bench", help="measure games per second against the speed targets")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--games", nargs="+", default=None, choices=games, help="default: every game")
-    p.add_argument("--players", type=PLAYERS, default=4)
-    p.add_argument("--batch", type=GAMES_ARG, default=20_000)
-    p.add_argument("--reps", type=bounded(int, 1, 100, "a whole number"), default=5)
+    p.add_argument("--players", type=PLAYERS, default=4, help="player count (default 4)")
+    p.add_argument("--batch", type=GAMES_ARG, default=20_000, help="games per timed batch (default 20,000)")
+    p.add_argument(
+        "--reps", type=bounded(int, 1, 100, "a whole number"), default=5, help="timed repetitions (default 5)"
+    )
     p.add_argument("--no-memory", action="store_true", help="skip the 100k-games memory measurement")
     p.set_defaults(func=_cmd_bench)
 
@@ -408,9 +431,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--games", nargs="+", default=None, choices=claim_games, help="default: every game with published figures"
     )
     p.add_argument("--n-games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
-    p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--workers", type=WORKERS, default=2)
-    p.add_argument("--out", default=None, metavar="FILE.csv|.parquet")
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    p.add_argument("--workers", type=WORKERS, default=2, help="processes playing games (default 2)")
+    p.add_argument("--out", default=None, metavar="FILE.csv|.parquet", help="write the table to this file")
     p.add_argument(
         "--profile", action="append", default=None, metavar="FILE", help="player-model profile of a game (repeatable)"
     )
@@ -433,26 +456,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_claims)
 
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, help="the game")
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
     p.add_argument(
         "--games",
-        type=bounded(int, 0, 10**9, "a whole number"),
+        type=bounded(int, 0, MAX_GAMES, "a whole number"),
         default=0,
         help="also simulate this many games per player count (the simulated column)",
     )
     p.add_argument("--players", type=PLAYERS, default=None, help="simulate only this player count")
-    p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
     p.set_defaults(func=_cmd_identities)
 
     p = sub.add_parser("sweep", help="run a parameter sweep described in a YAML/JSON file")
-    p.add_argument("file", metavar="GRID.yaml")
-    p.add_argument("--workers", type=WORKERS, default=None)
+    p.add_argument("file", metavar="GRID.yaml", help="the grid file: game, parameters and their values")
+    p.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default the file's)")
     p.add_argument(
         "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
     )
-    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv")
+    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv", help="write the table to this file")
     p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
     p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (over the file's profile:)")
@@ -463,8 +486,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gamelab.sim import executors
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    before, executors.LINES_OFF_TERMINAL = executors.LINES_OFF_TERMINAL, True  # a progress line now and then in a log
     try:
         return args.func(args)
     except GamelabError as exc:
@@ -476,6 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"gamelab {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        executors.LINES_OFF_TERMINAL = before
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,7 @@ import sys
 
 from gamelab.core.errors import GamelabError, short
 from gamelab.core.files import check_output
+from gamelab.core.limits import MAX_GAMES, MAX_TRIALS
 
 
 def write_table(df, out) -> str:
@@ -72,7 +73,8 @@ def bounded(kind, low=None, high=None, what=""):
     return parse
 
 
-GAMES_ARG = bounded(int, 1, 10**9, "a whole number")
+GAMES_ARG = bounded(int, 1, MAX_GAMES, "a whole number")
+TRIALS_ARG = bounded(int, 1, MAX_TRIALS, "a whole number")
 SEED = bounded(int, 0, 2**63 - 1, "a whole number")
 WORKERS = bounded(int, 1, 256, "a whole number")
 PLAYERS = bounded(int, 1, 64, "a whole number")

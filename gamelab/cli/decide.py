@@ -52,18 +52,34 @@ def _executor(args):
 
 
 def _cmd_sensitivity(args) -> int:
-    import pandas as pd
+    import sys
 
     from gamelab.cli.common import write_table
+    from gamelab.core import registry
     from gamelab.core.files import check_output, dumps, load_params
+    from gamelab.core.limits import announce
     from gamelab.decide import sensitivity
+    from gamelab.sim import runner
+    from gamelab.stats import balance
 
     params = load_params(args.game, args.params)
     for path, suffixes, flag in ((args.out, (".csv", ".parquet"), "--out"), (args.chart, (".png", ".svg"), "--chart")):
         if path:
             check_output(path, suffixes, flag)
-    only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None
-    metrics = None if args.json or args.out else sorted({args.metric, "seat_spread"})
+    only = names_list(args.only, "--only", "parameters (or derived knobs)")
+    game = registry.get(args.game)
+    if args.metric is not None:
+        balance.metric(game, args.metric)  # an unknown metric: one line naming the known ones
+    metric = args.metric or "seat_spread"
+    metrics = ([args.metric] if args.metric else None) if args.json or args.out else [metric]
+    base = runner.resolve(args.game, params, args.lineup, args.players)[0]
+    todo, _ = sensitivity.settings(game, base, only)  # unknown names refused before any game
+    announce(
+        f"gamelab sensitivity {args.game}",
+        args.game,
+        args.games * (len(todo) + 1),
+        workers=getattr(args, "workers", 1) or 1,
+    )
     table = sensitivity.levers(
         args.game,
         n_players=args.players,
@@ -74,72 +90,107 @@ def _cmd_sensitivity(args) -> int:
         only=only,
         metrics=metrics,
         executor=_executor(args),
+        progress=_progress(),
     )
     if args.json:
         print(dumps(sensitivity.json_rows(table), indent=1))
         return 0
-    ranked = sensitivity.ranking(table, args.metric)
-    idle = ranked.groupby("parameter", sort=False)["change"].apply(lambda c: bool((c == 0).all()))
-    idle = [name for name, none in idle.items() if none and _exactly_zero(ranked, name)]
-    ranked = ranked[~ranked["parameter"].isin(idle)]
-    scale = 100 if table.attrs["percent"].get(args.metric) else 1
-    shown = ranked.assign(**{c: ranked[c] * scale for c in ("base", "new", "change", "low", "high")})
-    unit = " (points)" if scale == 100 else ""
+    fr = sensitivity.framing(table, metric, args.goal)
     lines = [
-        f"{args.game}, {table.attrs['players']} players, {table.attrs['games']:,} games per setting "
-        f"(seed {args.seed}, the same deals for every setting): levers of {args.metric}{unit}, "
-        "ranked by the largest paired change, with 95% intervals"
+        fr.text(top=args.top),
+        "",
+        f"{table.attrs['players']} players, {table.attrs['games']:,} games per setting, the same deals for every "
+        "setting; one step of each rule from the current rules:",
     ]
-    with pd.option_context("display.width", 200, "display.max_rows", 500, "display.float_format", "{:+.3f}".format):
-        lines.append(shown.drop(columns=["direction"]).to_string(index=False))
-    if idle:
-        lines.append(f"no effect at all on these deals (every interval exactly 0): {', '.join(idle)}")
+    lines += _lever_lines(fr, colour=sys.stdout.isatty())
+    if args.verbose:
+        lines.append(f"(seed {args.seed}; 95% paired bootstrap intervals over deals; 'sure': the interval excludes 0)")
     for s in table.attrs["skipped"]:
-        lines.append(f"skipped {s['parameter']} {s['value']}: {s['reason']}")
+        lines.append(f"not played: {s['parameter'].replace('_', ' ')} → {s['value']}: {s['reason']}")
     if args.out:
         lines.append(f"wrote {write_table(table, args.out)}")
     if args.chart:
-        sensitivity.tornado_figure(table, args.metric).savefig(args.chart, dpi=110)
+        sensitivity.tornado_figure(table, metric, goal=args.goal).savefig(args.chart, dpi=110)
         lines.append(f"wrote {args.chart}")
     print("\n".join(lines))
     return 0
 
 
-def _exactly_zero(ranked, name) -> bool:
-    rows = ranked[ranked["parameter"] == name]
-    return bool(((rows["low"] == 0) & (rows["high"] == 0)).all())
+GREEN, RED, GREY, PLAIN = "\033[32m", "\033[31m", "\033[90m", "\033[0m"
+
+
+def _lever_lines(fr, *, colour: bool) -> list[str]:
+    """Every step, better ones first, each with its effect in words (and in
+    colour on a terminal: green better, red worse, grey not sure)."""
+    good, bad = ("better", "worse") if fr.goal else ("raises it", "lowers it")
+    groups = [(fr.helps, f"{good}, sure", GREEN), (fr.hurts, f"{bad}, sure", RED), (fr.unsure, "not sure", GREY)]
+    width = max((len(x.words) for g, _, _ in groups for x in g), default=10)
+    out = []
+    for levers, tag, code in groups:
+        for x in levers:
+            span = f"{fr.amount(x.low, unit=False)} to {fr.amount(x.high, unit=False)}"
+            line = f"  {x.words:<{width}}  {fr.amount(x.change):>14}  ({span})  {tag}"
+            out.append(f"{code}{line}{PLAIN}" if colour else line)
+    return out
 
 
 def _cmd_tune(args) -> int:
-    import pandas as pd
-
+    from gamelab.core.limits import announce
     from gamelab.decide import tune
 
     goal = tune.load_goal(args.goal)
-    result = tune.run(goal, trials=args.trials, executor=_executor(args), out=args.out, runs_dir=args.runs_dir)
-    p = result.proposals
-    keys = [c for c in p.columns if c.endswith(" met")]
-    cols = ["proposal", "changes", "verified_miss", "all_met", "all_sure", *[k[:-4] for k in keys]]
-    lines = [
-        f"{goal.game}: {result.trials} trials ({result.resumed} resumed from {result.study.study_name}); "
-        f"verified on seed {goal.seed + tune.VERIFY_SEED_OFFSET} with "
-        f"{goal.verify_games or tune.VERIFY_FACTOR * goal.games:,} games per player count"
-    ]
-    with pd.option_context("display.width", 250, "display.max_colwidth", 80, "display.float_format", "{:.4f}".format):
-        lines.append(p[cols].to_string(index=False))
+    st = tune.setting(goal, str(args.goal))  # every check of the goal before any game
+    announce(f"gamelab tune {args.goal}", goal.game, tune.expected_games(goal, args.trials), workers=args.workers or 1)
+    print(
+        f"{st.game.title}: looking for the smallest rule changes with {tune.goal_words(st)} "
+        f"({args.trials or goal.trials} trials of {goal.games:,} games each)",
+        flush=True,
+    )
+    result = tune.run(
+        goal, trials=args.trials, executor=_executor(args), out=args.out, runs_dir=args.runs_dir, progress=_progress()
+    )
+    shown = tune.shown_rows(st, result.proposals)
+    lines = [result.summary, ""]
+    for r in shown.to_dict("records"):
+        figures = "; ".join(f"{k} {v}" for k, v in r.items() if k not in ("proposal", "changes", "how sure"))
+        head = "The rules now" if r["proposal"] == "rules now" else f"Proposal {r['proposal']}: {r['changes']}"
+        lines.append(f"{head}: {figures}; {r['how sure']}.")
+    if args.verbose:
+        lines += [
+            "",
+            f"{result.trials} trials ({result.resumed} resumed from {result.study.study_name}); figures on "
+            f"{goal.verify_games or tune.VERIFY_FACTOR * goal.games:,} fresh games per player count "
+            f"(seed {goal.seed + tune.VERIFY_SEED_OFFSET}, 95% bootstrap intervals); verdicts by sequential tests "
+            f"(alpha = beta = 0.05, at most {tune.sure_games(goal):,} games a question)",
+        ]
     lines += [f"wrote {f}" for f in result.files]
     print("\n".join(lines))
     return 0
+
+
+def _progress() -> bool:
+    """A progress bar on a terminal; a line every few seconds otherwise
+    (:func:`gamelab.sim.executors.progress_bar`)."""
+    return True
 
 
 def _cmd_test(args) -> int:
     from dataclasses import asdict
 
     from gamelab.core.files import dumps, load_params
+    from gamelab.core.limits import announce
     from gamelab.decide import sequential
 
     params = load_params(args.game, args.params)
     baseline = load_params(args.game, args.baseline) if args.baseline else None
+    sequential.question_for(args.game, args.expr, with_baseline=baseline is not None)  # before any game
+    if not args.plan:
+        announce(
+            "gamelab test (stops as soon as decided; at most)",
+            args.game,
+            args.max_games,
+            workers=getattr(args, "workers", 1) or 1,
+        )
     kw = dict(
         n_players=args.players,
         params=params,
@@ -151,22 +202,45 @@ def _cmd_test(args) -> int:
         max_games=args.max_games,
         seed=args.seed,
         executor=_executor(args),
+        progress=_progress(),
     )
     if args.plan:
         plan = sequential.plan(args.game, args.expr, **kw)
-        print(dumps(asdict(plan), indent=1) if args.json else plan.text())
+        if args.json:
+            print(dumps(asdict(plan), indent=1))
+        else:
+            print(plan.words() + ("\n\n" + plan.text() if args.verbose else ""))
         return 0
     d = sequential.decide(args.game, args.expr, **kw)
     if args.json:
-        print(dumps(asdict(d) | {"sentence": d.sentence}, indent=1))
+        print(dumps(asdict(d) | {"sentence": d.sentence, "answer": d.answer}, indent=1))
         return 0
-    print(
-        f"{d.sentence}\n  decision: {d.decision}\n  games: {d.games:,} ({d.deals:,} deals)\n"
-        f"  estimate: {d.estimate:.4g}, 95% interval {d.low:.4g} to {d.high:.4g} (median-unbiased, "
-        f"stage-wise ordering; uncorrected {d.naive:.4g})\n  log-likelihood ratio {d.llr:+.3f} "
-        f"(bounds {d.bounds[0]:+.3f}, {d.bounds[1]:+.3f}; alpha {d.alpha}, beta {d.beta}, zone {d.zone})"
-    )
+    lines = [d.answer]
+    if args.verbose:
+        lines += [
+            "",
+            f"{d.sentence}",
+            f"  decision: {d.decision}; games: {d.games:,} ({d.deals:,} deals, each in every seat rotation)",
+            f"  estimate {d.estimate:.4g}, 95% interval {d.low:.4g} to {d.high:.4g}, corrected for stopping early "
+            f"(median-unbiased under the stage-wise ordering; uncorrected {d.naive:.4g})",
+            f"  log-likelihood ratio {d.llr_words} (stops at {d.bounds[0]:+.3f} or {d.bounds[1]:+.3f}; "
+            f"alpha {d.alpha}, beta {d.beta}, indifference zone {d.zone})",
+        ]
+    print("\n".join(lines))
     return 0
+
+
+def names_list(text: str | None, flag: str, what: str) -> list[str] | None:
+    """``NAME,NAME`` as a list; None when the flag is not given; an empty
+    list (``--only ','``) is an error, never "all"."""
+    if text is None:
+        return None
+    from gamelab.core.errors import GamelabError, short
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise GamelabError(f"{flag} {short(text)}: names no {what}; give NAME,... or leave {flag} out")
+    return names
 
 
 def _rate(text: str) -> float:
@@ -183,47 +257,81 @@ def _rate(text: str) -> float:
 
 def add_commands(subparsers) -> None:
     """Register ``metrics``, ``sensitivity``, ``tune`` and ``test``."""
-    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, WORKERS, bounded
+    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, TRIALS_ARG, WORKERS, bounded
+    from gamelab.core.limits import MAX_GAMES
     from gamelab.decide.sensitivity import DEFAULT_GAMES
     from gamelab.decide.sequential import DEFAULT_ZONE
 
     p = subparsers.add_parser("metrics", help="list a game's balance metrics (names, meaning, which way is better)")
-    p.add_argument("game")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("game", help="the game (sbr, strand, ...)")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
     p.set_defaults(func=_cmd_metrics)
 
     p = subparsers.add_parser(
         "sensitivity", help="which rule parameters move a balance metric: a step down and up of each, on the same deals"
     )
-    p.add_argument("game")
-    p.add_argument("--players", type=PLAYERS, default=None)
-    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
+    p.add_argument("game", help="the game (sbr, strand, ...)")
+    p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
+    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
     p.add_argument("--games", type=GAMES_ARG, default=DEFAULT_GAMES, help="games per setting (default %(default)s)")
     p.add_argument("--params", default=None, metavar="FILE", help="the current rules (JSON/YAML mapping)")
     p.add_argument("--only", default=None, metavar="NAME,...", help="only these parameters (or derived knobs)")
-    p.add_argument("--metric", default="seat_spread", help="the metric ranked and charted (default seat_spread)")
-    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument(
+        "--metric",
+        default=None,
+        help="the metric ranked and charted (default seat_spread); with --json or --out only its rows",
+    )
+    p.add_argument(
+        "--goal",
+        choices=("lower", "higher"),
+        default=None,
+        help="which way is better for the metric (default its declared side: lower for spreads)",
+    )
+    p.add_argument("--top", type=bounded(int, 1, 100, "a whole number"), default=5, help="steps named per side")
+    p.add_argument("--verbose", action="store_true", help="also print the statistics behind the words")
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     _workers(p, WORKERS)
     p.add_argument("--json", action="store_true", help="print every row: parameter, value, metric, change, low, high")
     p.add_argument("--out", default=None, metavar="FILE.csv|.parquet", help="write the whole table")
     p.add_argument("--chart", default=None, metavar="FILE.png|.svg", help="write the tornado chart")
     p.set_defaults(func=_cmd_sensitivity)
 
-    p = subparsers.add_parser("tune", help="propose rule changes that meet balance targets (goal file)")
-    p.add_argument("goal", metavar="GOAL.yaml")
-    p.add_argument("--trials", type=bounded(int, 1, 100_000, "a whole number"), default=None)
+    p = subparsers.add_parser(
+        "tune",
+        help="propose the smallest rule changes that meet balance targets (goal file)",
+        description="Search rule changes toward the targets of a goal file, then decide each proposal by a "
+        "sequential test on fresh deals: 'meets' only when the test decides it. Goal file (YAML): game, "
+        "players, free (parameter: [low, high]), targets ([{metric: NAME, at_most: X}]), trials, games, seed; "
+        "see docs/decisions.md and 'gamelab metrics GAME' for metric names.",
+    )
+    p.add_argument(
+        "goal",
+        metavar="GOAL.yaml",
+        help="the goal file: game, players, free parameters with ranges, targets (metric and bound)",
+    )
+    p.add_argument(
+        "--trials",
+        type=TRIALS_ARG,
+        default=None,
+        help="rule sets to try in the search (default: the goal file's 'trials'; more resumes a finished study)",
+    )
     _workers(p, WORKERS)
     p.add_argument("--out", default=None, metavar="DIR", help="proposals folder (default the study's folder)")
-    p.add_argument("--runs-dir", default=None, help="where studies are kept (default data/runs)")
+    p.add_argument("--runs-dir", default=None, metavar="DIR", help="where studies are kept (default data/runs)")
+    p.add_argument("--verbose", action="store_true", help="also print the statistics behind the verdicts")
     p.set_defaults(func=_cmd_tune)
 
     p = subparsers.add_parser(
         "test", help="decide a balance question by a sequential test, e.g. 'win_rate[seat=1] - fair > 0.02'"
     )
-    p.add_argument("game")
-    p.add_argument("expr", metavar="EXPR")
-    p.add_argument("--players", type=PLAYERS, default=None)
-    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT")
+    p.add_argument("game", help="the game (sbr, strand, ...)")
+    p.add_argument(
+        "expr",
+        metavar="EXPR",
+        help="the question: metrics (see 'gamelab metrics GAME'), numbers and 'fair' compared by < <= > >=",
+    )
+    p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
+    p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
     p.add_argument("--params", default=None, metavar="FILE", help="the rules tested (the 'params' arm)")
     p.add_argument("--baseline", default=None, metavar="FILE", help="the rules compared against ('baseline' arm)")
     p.add_argument("--alpha", type=_rate, default=0.05, help="chance of a wrong yes (default 0.05)")
@@ -234,11 +342,12 @@ def add_commands(subparsers) -> None:
         default=DEFAULT_ZONE,
         help="width of the indifference zone around the threshold (default %(default)s)",
     )
-    p.add_argument("--max-games", type=GAMES_ARG, default=200_000, help="stop undecided after this many games")
+    p.add_argument("--max-games", type=GAMES_ARG, default=MAX_GAMES, help="stop undecided after this many games")
     p.add_argument("--plan", action="store_true", help="only say how many games the question needs")
-    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     _workers(p, WORKERS)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--verbose", action="store_true", help="also print the test's statistics")
+    p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     p.set_defaults(func=_cmd_test)
 
 
@@ -246,7 +355,7 @@ def _workers(p, kind) -> None:
     from gamelab.cli.common import scheduler_address
 
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=kind, default=1)
+    where.add_argument("--workers", type=kind, default=1, help="processes playing games (default 1)")
     where.add_argument(
         "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
     )

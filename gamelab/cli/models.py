@@ -7,14 +7,25 @@ from __future__ import annotations
 def _cmd_calibrate(args) -> int:
     import pandas as pd
 
-    from gamelab.core import paths
+    from gamelab.cli.decide import names_list
+    from gamelab.core import paths, registry
     from gamelab.core.files import check_output
+    from gamelab.core.limits import announce
     from gamelab.models import targets
-    from gamelab.models.calibrate import calibrate
+    from gamelab.models.calibrate import calibrate, free_knobs
 
     out = check_output(args.out or paths.runs_dir() / "calibrate" / f"{args.game}.yaml", (".yaml", ".yml"), "--out")
     target = targets.records_or_published(args.game, args.target)
-    free = [n.strip() for n in args.free.split(",") if n.strip()] if args.free else None
+    free = names_list(args.free, "--free", "model knobs")
+    g = registry.get(args.game)
+    free_knobs(g, free, targets.calibration_file(g.name))  # unknown or rule names refused before any game
+    counts = len(g.report.players) or g.players[1] - g.players[0] + 1
+    announce(
+        f"gamelab calibrate {args.game}",
+        args.game,
+        (args.trials + 4) * args.games * counts,  # the trials, then before and after on twice the games
+        workers=args.workers,
+    )
     result = calibrate(
         args.game,
         target=target,
@@ -57,7 +68,9 @@ TRACE_GAMES = 400  # per level of the trace and per cell of its matrix (the sear
 def _cmd_skill(args) -> int:
     from gamelab.core import registry
     from gamelab.core.files import check_output, dumps
+    from gamelab.core.limits import announce
     from gamelab.models import skill
+    from gamelab.sim import runner
 
     g = registry.get(args.game)
     params = g.knobs()
@@ -72,6 +85,10 @@ def _cmd_skill(args) -> int:
     if args.trace:
         from gamelab.sim.store import ChunkStore
 
+        runner.resolve(g.name, params, None, args.players)  # the player count, before any game
+        n_levels = len(skill.trace_levels(g.name, args.players, params))
+        cells = n_levels + n_levels * (n_levels - 1) // 2  # the levels' tables and the matrix
+        announce(f"gamelab skill {g.name}", g.name, cells * args.games, slow=True, workers=args.workers)
         t = skill.trace(
             g.name,
             args.trace,
@@ -92,6 +109,9 @@ def _cmd_skill(args) -> int:
                 print(f"wrote {args.out}")
         return 0
     kw = dict(n_players=args.players, n_games=args.games, seed=args.seed, params=params, workers=args.workers)
+    runner.resolve(g.name, params, None, args.players)  # the player count, before any game
+    names = skill.ladder_of(g.name)
+    announce(f"gamelab skill {g.name}", g.name, len(names) * args.games, slow=True, workers=args.workers)
     levels = skill.ladder(g.name, **kw)
     if args.json:
         keys = ("level", "agent", "win_rate_vs_below", "low", "high", "games")
@@ -110,12 +130,12 @@ def _cmd_skill(args) -> int:
 
 def add_commands(sub) -> None:
     """Add ``calibrate`` and ``skill`` to the ``gamelab`` subparsers."""
-    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, WORKERS
+    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, TRIALS_ARG, WORKERS
     from gamelab.core import registry
 
     games = list(registry.available_games())
     p = sub.add_parser("calibrate", help="fit the agents' model knobs to the published tables or to playtests")
-    p.add_argument("game", choices=games)
+    p.add_argument("game", choices=games, help="the game")
     p.add_argument(
         "--target",
         nargs="+",
@@ -124,10 +144,10 @@ def add_commands(sub) -> None:
         help="'published' (default: the rulebook's tables) or playtest record files",
     )
     p.add_argument("--free", default=None, metavar="NAME,...", help="model knobs to fit (default: data/calibration)")
-    p.add_argument("--trials", type=GAMES_ARG, default=30, help="Optuna trials (default 30)")
+    p.add_argument("--trials", type=TRIALS_ARG, default=30, help="Optuna trials (default 30)")
     p.add_argument("--games", type=GAMES_ARG, default=2400, help="games per player count per candidate")
-    p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
     p.add_argument(
         "--out", default=None, metavar="FILE.yaml", help="the profile (default data/runs/calibrate/GAME.yaml)"
     )
@@ -135,16 +155,16 @@ def add_commands(sub) -> None:
     p.set_defaults(func=_cmd_calibrate)
 
     p = sub.add_parser("skill", help="the game's skill ladder: each level against the level below, and luck")
-    p.add_argument("game", choices=games)
-    p.add_argument("--players", type=PLAYERS, required=True)
+    p.add_argument("game", choices=games, help="the game")
+    p.add_argument("--players", type=PLAYERS, required=True, help="player count")
     p.add_argument(
         "--games",
         type=GAMES_ARG,
         default=None,
         help="games per level (default 1000; with --trace 400 per level and per cell of the matrix)",
     )
-    p.add_argument("--seed", type=SEED, default=0)
-    p.add_argument("--workers", type=WORKERS, default=1)
+    p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
     p.add_argument("--json", action="store_true", help="one object per level")
     p.add_argument(
         "--trace",

@@ -199,6 +199,9 @@ class Explorer:
     figure: Callable[[Any, Any], Any] | None = None  # rules, controls -> matplotlib Figure
     # rules, controls -> {control: value}: controls the rules decide now (shown, their slider disabled)
     derived: Callable[[Any, Any], dict] = lambda rules, controls: {}
+    # rules, controls -> {rule: why}: rules the exact table and figure do not use now (their sliders
+    # are disabled, the reason as tooltip, unless the simulated side follows the sliders)
+    idle: Callable[[Any, Any], dict] = lambda rules, controls: {}
     labels: Mapping[str, str] = dataclasses.field(default_factory=dict)  # column -> words
     percent: tuple[str, ...] = ()  # columns shown as percentages
     caption: str = ""
@@ -213,6 +216,9 @@ class ReportSettings:
 
     players: tuple[int, ...] = ()  # player counts (() : the fewest and the most)
     groups: tuple[str, ...] = ("agent", "seat")  # columns win rates are tabulated by
+    # the values each group other than seat (1..players) and agent (``Game.agents``) takes
+    # (``win_rate[GROUP=VALUE]`` is checked against them; a group not here: against the table)
+    group_values: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     assumptions: str = ""  # the agents' model, one paragraph
     errata_heading: str = ""  # the game's ``## `` heading in docs/errata.md
 

@@ -1,8 +1,11 @@
 """Reading the user's JSON/YAML files safely, with one-line errors that name the file.
 
 Every file from outside goes through :func:`load_mapping`: at most
-:data:`MAX_BYTES`; YAML without aliases (an alias bomb cannot grow);
-nesting at most :data:`MAX_DEPTH` deep; integers of at most
+:data:`MAX_BYTES`; at most :data:`MAX_ITEMS` values (so any file under the
+size limit is read or refused in seconds: YAML is counted on libyaml's
+event stream before anything is built, and then read by libyaml); YAML
+without aliases (an alias bomb cannot grow); nesting at most
+:data:`MAX_DEPTH` deep; integers of at most
 :data:`MAX_INT_DIGITS` digits; no NaN or infinity anywhere; every mapping
 key a string.  JSON we print goes through :func:`dumps`, which is always
 valid JSON (NaN becomes null).
@@ -16,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gamelab.core.errors import GamelabError, short
+from gamelab.core.limits import MAX_ITEMS
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 40
@@ -31,6 +35,14 @@ def _check_int(text: str) -> int:
     if len(digits) > MAX_INT_DIGITS:
         raise _Refused(f"an integer with {len(digits)} digits (at most {MAX_INT_DIGITS})")
     return int(text)
+
+
+def _check_digits(text: str) -> None:
+    """A YAML integer's text (``0x10``, ``0o17``, ``1_000`` as well) no longer
+    than :data:`MAX_INT_DIGITS` digits, checked before it is converted."""
+    digits = text.lstrip("+-").replace("_", "")
+    if len(digits) > MAX_INT_DIGITS + 2:  # room for a 0x / 0o / 0b prefix
+        raise _Refused(f"an integer with {len(digits)} digits (at most {MAX_INT_DIGITS})")
 
 
 def _no_constant(name: str):
@@ -52,15 +64,42 @@ def _parse_json(text: str) -> Any:
     return json.loads(text, parse_int=_check_int, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
 
 
-def _yaml_loader():
+def _base_loader():
+    """libyaml's safe loader (fast on large files), else PyYAML's own."""
     import yaml
 
-    class SafeNoAliases(yaml.SafeLoader):
-        def compose_node(self, parent, index):
-            if self.check_event(yaml.AliasEvent):
-                event = self.peek_event()
-                raise _Refused(f"line {event.start_mark.line + 1}: YAML aliases (*name) are not accepted")
-            return super().compose_node(parent, index)
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _scan_yaml(text: str) -> None:
+    """Count values and nesting on the event stream (libyaml: about 0.2 s for
+    :data:`MAX_ITEMS` values), before any node is built: aliases, more than
+    :data:`MAX_ITEMS` values or nesting deeper than :data:`MAX_DEPTH` are
+    refused here."""
+    import yaml
+
+    def line(event) -> int:
+        return event.start_mark.line + 1 if event.start_mark is not None else 0
+
+    items = depth = 0
+    for event in yaml.parse(text, Loader=_base_loader()):
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(f"line {line(event)}: YAML aliases (*name) are not accepted")
+        if isinstance(event, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+            items += 1
+            if items > MAX_ITEMS:
+                raise _Refused(f"line {line(event)}: more than {MAX_ITEMS:,} values in one file")
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Refused(f"line {line(event)}: nested more than {MAX_DEPTH} levels deep")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _yaml_loader():
+    class SafeNoAliases(_base_loader()):  # type: ignore[misc]
+        """Aliases, size and depth are refused by :func:`_scan_yaml` first."""
 
         def construct_mapping(self, node, deep=False):
             mapping = super().construct_mapping(node, deep=deep)
@@ -75,7 +114,7 @@ def _yaml_loader():
             return mapping
 
         def construct_yaml_int(self, node):
-            _check_int(str(node.value))
+            _check_digits(str(node.value))
             return super().construct_yaml_int(node)
 
         def construct_yaml_float(self, node):
@@ -92,6 +131,7 @@ def _yaml_loader():
 def _parse_yaml(text: str) -> Any:
     import yaml
 
+    _scan_yaml(text)
     return yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
 
 
@@ -104,10 +144,15 @@ def _yaml_error(exc) -> str:
 
 
 def check_structure(data: Any, where: str = "") -> None:
-    """Depth, finite numbers and string keys, checked without recursion."""
+    """Depth, number of values, finite numbers and string keys, checked
+    without recursion."""
     stack = [(data, where or "top level", 0)]
+    items = 0
     while stack:
         value, place, depth = stack.pop()
+        items += 1
+        if items > MAX_ITEMS:
+            raise _Refused(f"more than {MAX_ITEMS:,} values in one file")
         if depth > MAX_DEPTH:
             raise _Refused(f"{place}: nested more than {MAX_DEPTH} levels deep")
         if isinstance(value, float) and not math.isfinite(value):

@@ -14,8 +14,10 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 
 from gamelab.core.errors import GamelabError, short
+from gamelab.core.limits import MAX_GAMES
 
 PositiveInt = Annotated[StrictInt, Field(gt=0)]
+Games = Annotated[StrictInt, Field(gt=0, le=MAX_GAMES)]  # a count of games: at most the largest run
 Seed = Annotated[StrictInt, Field(ge=0, lt=2**63)]
 Players = Annotated[StrictInt, Field(ge=1, le=64)]
 Precision = Annotated[float, Field(gt=0, lt=0.5, allow_inf_nan=False)]
@@ -30,14 +32,14 @@ class SweepSpec(_Strict):
 
     game: StrictStr
     grid: Annotated[dict[StrictStr, Annotated[list[Any], Field(min_length=1)]], Field(min_length=1)]
-    n_games: PositiveInt = 2000
+    n_games: Games = 2000
     seed: Seed = 0
     lineup: Annotated[list[StrictStr], Field(min_length=1)] | None = None
     n_players: Players | None = None
     params: dict[StrictStr, Any] | None = None
     baseline: dict[StrictStr, Any] | None = None
     precision: Precision | None = None
-    max_games: PositiveInt = 200_000
+    max_games: Games = MAX_GAMES
     workers: Annotated[StrictInt, Field(ge=1, le=256)] | None = None
     out: StrictStr | None = None
     chunk_deals: PositiveInt | None = None

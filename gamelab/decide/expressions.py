@@ -11,6 +11,15 @@ name the arm, a bare name is the ``params`` arm), numbers and ``fair``
 parentheses.  Everything is moved to one side: ``T`` the metric terms,
 ``c`` the constants.  A bad expression is one :class:`GamelabError` line
 naming the place.
+
+What is accepted is bounded so that the test's arithmetic stays finite:
+ASCII digits only (a regex digit class would read Arabic-Indic or fullwidth digits);
+every number written at most :data:`MAX_NUMBER` in size; every coefficient
+of a metric, after moving everything to one side, between
+:data:`MIN_COEF` and :data:`MAX_NUMBER` in size, and the constants at most
+:data:`MAX_NUMBER`.  ``win_rate[GROUP=VALUE]`` takes a group of the game's
+declared report groups and one of that group's known values
+(:func:`gamelab.balance.metric`).
 """
 
 from __future__ import annotations
@@ -24,15 +33,17 @@ from gamelab.core.errors import GamelabError, short
 
 ARMS = ("params", "baseline")
 MAX_LENGTH = 400
+MAX_NUMBER = 1e6  # the largest number, coefficient or constant (metrics are shares or scores)
+MIN_COEF = 1e-6  # the smallest coefficient of a metric (smaller: the metric is lost in rounding)
 _TOKEN = re.compile(
     r"""
     (?P<space>\s+)
-  | (?P<number>\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)
-  | (?P<name>[A-Za-z_]\w*(?:\[[^\]\s]+\])?)
+  | (?P<number>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?)
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\[[!-\\^-~]+\])?)
   | (?P<compare><=|>=|<|>)
   | (?P<op>[-+*/()])
 """,
-    re.VERBOSE,
+    re.VERBOSE | re.ASCII,
 )
 
 
@@ -55,7 +66,7 @@ class Question:
     sign: int  # +1: is T above c?  -1: is T below c?
 
     def threshold(self, n_players: int) -> float:
-        return self.constant + self.fair_coef / n_players
+        return self.constant + self.fair_coef / n_players + 0.0  # + 0.0: never print -0
 
     def statistic(self) -> str:
         """``T`` written out, e.g. ``seat_spread - seat_spread(baseline)``."""
@@ -109,6 +120,7 @@ class _Parser:
         while pos < len(text):
             m = _TOKEN.match(text, pos)
             if not m:
+                _no_foreign_digits(text)
                 raise GamelabError(f"expression {short(self.text)}: unexpected {text[pos]!r} at character {pos + 1}")
             if m.lastgroup != "space":
                 out.append((m.lastgroup, m.group(), pos))
@@ -139,6 +151,8 @@ class _Parser:
             if op == "/":
                 if b is None or b == 0:
                     self.fail("division only by a non-zero number", at)
+                if abs(b) < 1 / MAX_NUMBER:
+                    self.fail(f"division by {b:.3g}, smaller than one millionth in size", at)
                 out = out.scaled(1 / b)
             elif a is not None:
                 out = other.scaled(a)
@@ -151,7 +165,12 @@ class _Parser:
     def factor(self) -> _Linear:
         kind, value, at = self.take()
         if kind == "number":
-            return _Linear({"1": float(value)})
+            number = float(value)
+            if not number <= MAX_NUMBER:  # also inf (1e999)
+                self.fail(
+                    f"the number {short(value)} is larger than {MAX_NUMBER:,.0f} (metrics are shares or scores)", at
+                )
+            return _Linear({"1": number})
         if value == "-":
             return self.factor().scaled(-1.0)
         if value == "(":
@@ -168,6 +187,8 @@ class _Parser:
     def metric(self, name: str, at: int) -> _Linear:
         if name == "fair":
             return _Linear({"fair": 1.0})
+        if name.lower() in ("nan", "inf", "infinity"):
+            self.fail(f"{short(name)} is not a number gamelab accepts (numbers are finite)", at)
         arm = "params"
         if self.peek()[1] == "(" and self.i + 1 < len(self.tokens) and self.tokens[self.i + 1][1] in ARMS:
             self.take()
@@ -205,6 +226,39 @@ def parse_question(text: str, check_metric: Callable[[str], object], with_baseli
     terms = tuple(Term(v, k[0], k[1]) for k, v in diff.coefs.items() if isinstance(k, tuple) and v != 0)
     if not terms:
         raise GamelabError(f"expression {short(text)}: no metric to test (both sides are numbers)")
+    _check_scale(text, terms, diff.coefs.get("1", 0.0), diff.coefs.get("fair", 0.0))
     return Question(
         text.strip(), terms, -diff.coefs.get("1", 0.0), -diff.coefs.get("fair", 0.0), 1 if op.startswith(">") else -1
     )
+
+
+def _no_foreign_digits(text: str) -> None:
+    """A digit that is not 0-9 (fullwidth, Arabic-Indic, ...) named in words."""
+    for i, ch in enumerate(text):
+        if ch.isdigit() and not ch.isascii():
+            raise GamelabError(
+                f"expression {short(text)}: {ch!r} at character {i + 1} is not an ASCII digit (write numbers with 0-9)"
+            )
+
+
+def _size(value: float) -> str:
+    """A number for a message: never ``inf`` or ``nan``."""
+    import math
+
+    return f"{value:.3g}" if math.isfinite(value) else "more than any finite number"
+
+
+def _check_scale(text: str, terms, constant: float, fair: float) -> None:
+    """Coefficients and constants of a size the test's arithmetic can carry."""
+    for t in terms:
+        name = t.metric if t.arm == "params" else f"{t.metric}({t.arm})"
+        if not MIN_COEF <= abs(t.coef) <= MAX_NUMBER:  # also inf and nan
+            raise GamelabError(
+                f"expression {short(text)}: {name} is multiplied by {_size(t.coef)}; a metric's multiple is "
+                f"between one millionth and {MAX_NUMBER:,.0f} in size (else the question is lost in rounding)"
+            )
+    for what, value in (("the constant", constant), ("the multiple of fair", fair)):
+        if not abs(value) <= MAX_NUMBER:
+            raise GamelabError(
+                f"expression {short(text)}: {what} comes to {_size(value)}, larger than {MAX_NUMBER:,.0f} in size"
+            )

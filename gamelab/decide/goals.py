@@ -29,6 +29,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
 
 from gamelab.core.errors import GamelabError, short
+from gamelab.core.labels import change_words
+from gamelab.core.limits import MAX_GAMES, MAX_TRIALS, MAX_VERIFY
 from gamelab.core.params import from_mapping, specs
 from gamelab.core.schemas import parse
 from gamelab.decide import sensitivity
@@ -62,12 +64,21 @@ class Target(_Strict):
         assert self.at_least is not None  # exactly one bound (checked on reading)
         return max(0.0, self.at_least - value)
 
-    def words(self) -> str:
-        return (
-            f"{self.metric} at most {self.at_most:g}"
-            if self.at_most is not None
-            else f"{self.metric} at least {self.at_least:g}"
-        )
+    def words(self, label: str | None = None, percent: bool = False) -> str:
+        """``style spread at most 19 points`` (``label``: the metric's label,
+        ``percent``: a share shown in points)."""
+        bound = self.at_most if self.at_most is not None else self.at_least
+        assert bound is not None
+        value = f"{bound * 100:g} points" if percent else f"{bound:g}"
+        return f"{label or self.metric} {'at most' if self.at_most is not None else 'at least'} {value}"
+
+    def question(self, room: float = 0.0) -> str:
+        """The target as a question for the sequential test, ``room`` inside
+        the bound (``style_spread <= 0.185`` for at most 0.19, room 0.005)."""
+        if self.at_most is not None:
+            return f"{self.metric} <= {round(self.at_most - room, 12)!r}"
+        assert self.at_least is not None
+        return f"{self.metric} >= {round(self.at_least + room, 12)!r}"
 
 
 class Goal(_Strict):
@@ -80,11 +91,12 @@ class Goal(_Strict):
     )
     free: Annotated[dict[StrictStr, Annotated[list[Any], Field(min_length=1)]], Field(min_length=1)]
     targets: Annotated[list[Target], Field(min_length=1)]
-    trials: Annotated[StrictInt, Field(gt=0, le=100_000)] = 60
-    games: Annotated[StrictInt, Field(gt=0)] = 4000
+    trials: Annotated[StrictInt, Field(gt=0, le=MAX_TRIALS)] = 60
+    games: Annotated[StrictInt, Field(gt=0, le=MAX_GAMES)] = 4000
     seed: Annotated[StrictInt, Field(ge=0, lt=2**62)] = 0
-    verify: Annotated[StrictInt, Field(gt=0, le=50)] = 3
-    verify_games: Annotated[StrictInt, Field(gt=0)] | None = None
+    verify: Annotated[StrictInt, Field(gt=0, le=MAX_VERIFY)] = 3
+    verify_games: Annotated[StrictInt, Field(gt=0, le=MAX_GAMES)] | None = None
+    sure_games: Annotated[StrictInt, Field(gt=0, le=MAX_GAMES)] | None = None
     lineup: Annotated[list[StrictStr], Field(min_length=1)] | None = None
     params: dict[StrictStr, Any] | None = None
     # skill (decide/skill_checks.py): every target must hold at each named level of the game's
@@ -112,42 +124,41 @@ class Dim:
 
 
 def dims(game, base, free: dict, source: str) -> list[Dim]:
-    """The searched values of a goal's ``free`` mapping."""
+    """The searched values of a goal's ``free`` mapping, each checked against
+    its declaration: the parameter's kind (flags and choices their own
+    values, whole numbers for whole-number parameters), ``low < high``,
+    the range inside the parameter's own range (a derived knob: both ends
+    give valid rules), one range or one per item of a list."""
     declared = {s.name: s for s in specs(game.knobs)}
     out = []
     for name, rng in free.items():
         where = f"{source}: free.{name}"
         if name in game.derived:
-            lo, hi = _range(rng, where)
-            out.append(
-                Dim(
-                    name,
-                    name,
-                    None,
-                    "float",
-                    float(lo),
-                    float(hi),
-                    base=_derived_base(name),
-                    span=float(hi - lo) or 1.0,
-                )
-            )
+            out.append(_derived_dim(game, base, name, rng, where))
             continue
         if name not in declared:
+            import difflib
+
+            close = difflib.get_close_matches(name, [*declared, *game.derived], n=2)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
             raise GamelabError(
-                f"{where}: unknown parameter; free parameters are the game's declared ones "
-                f"({', '.join(declared)}) or its derived knobs ({', '.join(game.derived) or 'none'})"
+                f"{where}: unknown parameter{hint}; free parameters are the game's {len(declared)} declared ones "
+                "(rules and model knobs) or its derived knobs "
+                f"({', '.join(game.derived) or 'none'})"
             )
         spec, value = declared[name], getattr(base, name)
         if spec.choices is not None or spec.kind is bool:
             allowed = spec.choices if spec.choices is not None else (False, True)
-            bad = [v for v in rng if v not in allowed]
+            bad = [v for v in rng if not any(_same(v, a) for a in allowed)]
             if bad:
                 raise GamelabError(f"{where}: {short(bad[0])} is not one of {', '.join(map(repr, allowed))}")
-            out.append(Dim(name, name, None, "choice", choices=tuple(rng), base=value))
+            if len(set(rng)) < 2:
+                raise GamelabError(f"{where}: list at least two different values to choose from, not {short(rng)}")
+            out.append(Dim(name, name, None, "choice", choices=tuple(dict.fromkeys(rng)), base=value))
         elif spec.kind is tuple:
             out += _tuple_dims(spec, value, rng, where)
         elif spec.kind in (int, float):
-            lo, hi = _range(rng, where)
+            lo, hi = _range(rng, where, whole=spec.kind is int)
             _inside(spec, lo, hi, where)
             out.append(
                 Dim(
@@ -166,18 +177,49 @@ def dims(game, base, free: dict, source: str) -> list[Dim]:
     return out
 
 
+def _same(value, allowed) -> bool:
+    """``value`` is ``allowed`` in kind and value (``1`` is not ``True``)."""
+    return type(value) is type(allowed) and value == allowed
+
+
+def _derived_dim(game, base, name: str, rng, where: str) -> Dim:
+    """A derived knob's range: both ends must give valid rules; a knob that
+    refuses a value between them that is not whole (``node_shift``) is
+    searched over whole numbers, and then its ends must be whole."""
+    lo, hi = _range(rng, where)
+
+    def valid(v) -> str:
+        try:
+            from_mapping(game.knobs, game.derived[name](base, v), base=base, source=where)
+        except GamelabError as exc:
+            return str(exc)
+        return ""
+
+    for v in (lo, hi):
+        if problem := valid(v):
+            raise GamelabError(f"{where}: [{lo}, {hi}] is not inside the knob's own range ({problem})")
+    whole = bool(valid(lo + 0.37 * (hi - lo) if hi - lo > 1 else (lo + hi) / 2)) and float(lo).is_integer()
+    if whole and not (isinstance(lo, int) and isinstance(hi, int)):
+        raise GamelabError(f"{where}: takes whole numbers: write the range as [low, high] of whole numbers")
+    kind = "int" if whole else "float"
+    low, high = (int(lo), int(hi)) if whole else (float(lo), float(hi))
+    return Dim(name, name, None, kind, low, high, base=_derived_base(name), span=float(hi - lo))
+
+
 def _derived_base(name: str) -> float:
     """A derived knob's value that changes nothing: 1 for a scale, else 0."""
     return 1.0 if name.endswith(sensitivity.SCALE_SUFFIX) else 0.0
 
 
-def _range(rng, where):
-    if (
-        len(rng) != 2
-        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rng)
-        or rng[0] > rng[1]
-    ):
-        raise GamelabError(f"{where}: expected a range [low, high] of two numbers, not {short(rng)}")
+def _range(rng, where, *, whole: bool = False):
+    """``[low, high]``: two numbers (whole ones for a whole-number
+    parameter), ``low < high``."""
+    kinds = (int,) if whole else (int, float)
+    if len(rng) != 2 or not all(isinstance(v, kinds) and not isinstance(v, bool) for v in rng):
+        what = "whole numbers" if whole else "numbers"
+        raise GamelabError(f"{where}: expected a range [low, high] of two {what}, not {short(rng)}")
+    if not rng[0] < rng[1]:
+        raise GamelabError(f"{where}: the range [{rng[0]}, {rng[1]}] is empty: low must be below high")
     return rng[0], rng[1]
 
 
@@ -205,8 +247,8 @@ def _tuple_dims(spec, value, rng, where) -> list[Dim]:
     for i, r in enumerate(ranges):
         if not isinstance(r, list):
             raise GamelabError(f"{where}: a list parameter takes ranges [[low, high]], not {short(rng)}")
-        lo, hi = _range(r, f"{where}[{i}]")
-        _inside(spec, lo, hi, where)
+        lo, hi = _range(r, f"{where}[{i}]", whole=spec.item_kind is int)
+        _inside(spec, lo, hi, f"{where}[{i}]")
         out.append(
             Dim(
                 f"{spec.name}[{i + 1}]",
@@ -252,12 +294,9 @@ def distance(ds: list[Dim], values: dict) -> tuple[int, float]:
 
 
 def changes_in_words(ds: list[Dim], values: dict) -> str:
-    words = [f"{d.name} {d.base} -> {_fmt(values[d.name])}" for d in ds if values[d.name] != d.base]
+    """``sum cap 7 → 5; lone penalty 2 → 6`` (labels from the declarations)."""
+    words = [change_words(d.name, d.base, values[d.name]) for d in ds if values[d.name] != d.base]
     return "; ".join(words) or "no change"
-
-
-def _fmt(v):
-    return f"{v:.3g}" if isinstance(v, float) else str(v)
 
 
 def load_goal(path) -> Goal:

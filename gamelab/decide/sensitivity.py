@@ -28,6 +28,7 @@ import pandas as pd
 
 from gamelab.core import paths, registry
 from gamelab.core.errors import GamelabError
+from gamelab.core.labels import change_words, param_words
 from gamelab.core.params import ParamSpec, from_mapping, specs
 from gamelab.sim import runner, sweep
 from gamelab.stats import balance
@@ -316,6 +317,7 @@ def levers(
                 {
                     "parameter": step.parameter,
                     "value": _text(step.value),
+                    "words": change_words(step.parameter, old_value(base, step), step.value),
                     "direction": step.direction,
                     "metric": r.metric,
                     "base": r.base,
@@ -327,7 +329,8 @@ def levers(
                 }
             )
     table = pd.DataFrame(
-        rows, columns=["parameter", "value", "direction", "metric", "base", "new", "change", "low", "high", "deals"]
+        rows,
+        columns=["parameter", "value", "words", "direction", "metric", "base", "new", "change", "low", "high", "deals"],
     )
     table.attrs.update(
         game=game,
@@ -338,6 +341,18 @@ def levers(
         percent={m.name: m.percent for m in chosen},
     )
     return table
+
+
+def old_value(base, step: Step):
+    """The value a step changes from: the parameter's, one item's, or a
+    scale knob's (1)."""
+    name = step.parameter.split("[")[0]
+    if not hasattr(base, name):
+        return 1.0 if name.endswith(SCALE_SUFFIX) else 0.0
+    value = getattr(base, name)
+    if "[" in step.parameter:
+        return value[int(step.parameter.split("[")[1].rstrip("]")) - 1]
+    return value
 
 
 def _text(value) -> str:
@@ -355,29 +370,124 @@ def ranking(table: pd.DataFrame, metric: str) -> pd.DataFrame:
         raise GamelabError(f"no metric {metric!r} in the sensitivity table: it has {known}")
     rows = rows.assign(size=rows["change"].abs(), clear=(rows["low"] > 0) | (rows["high"] < 0))
     order = rows.groupby("parameter", sort=False)["size"].max().sort_values(ascending=False)
+    cols = ["parameter", "value", *(["words"] if "words" in rows else []), "direction"]
     return (
         rows.set_index("parameter")
         .loc[order.index]
-        .reset_index()[["parameter", "value", "direction", "base", "new", "change", "low", "high", "clear"]]
+        .reset_index()[[*cols, "base", "new", "change", "low", "high", "clear"]]
     )
 
 
-def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15):
+@dataclasses.dataclass(frozen=True)
+class Lever:
+    """One rule step's effect on the metric, in the designer's words."""
+
+    words: str  # "hand size 5 → 4"
+    change: float
+    low: float
+    high: float
+    sure: bool  # the 95 % interval excludes no change
+
+
+@dataclasses.dataclass(frozen=True)
+class Framing:
+    """The levers of one metric framed by the designer's goal: the steps
+    sure to help (most first), those sure to hurt, and how many are not sure."""
+
+    metric: str
+    label: str
+    percent: bool
+    goal: str  # "lower", "higher", or "" (no better side: the steps that raise it, then lower it)
+    now: float
+    helps: list[Lever]
+    hurts: list[Lever]
+    unsure: list[Lever]
+
+    def amount(self, x: float, unit: bool = True) -> str:
+        """``−6.0 points`` (a share) or ``−0.42``; a real minus sign."""
+        text = f"{x * 100:+.1f}" + (" points" if unit else "") if self.percent else f"{x:+.3g}"
+        return text.replace("-", "−")
+
+    def level(self) -> str:
+        return f"{self.now * 100:.1f} points" if self.percent else f"{self.now:.3g}"
+
+    def text(self, top: int = 5) -> str:
+        """``To lower the seat spread (now 30.9 points): hand size 5 → 4
+        (−6.0 points, sure); ... Changes that would make it worse: ...``"""
+
+        def listed(levers):
+            return "; ".join(f"{x.words} ({self.amount(x.change)}, sure)" for x in levers[:top])
+
+        if self.goal:
+            head = f"To {self.goal} the {self.label} (now {self.level()}): "
+            good = listed(self.helps) if self.helps else "no single step is sure to help"
+            bad = f" Changes that would make it worse: {listed(self.hurts)}." if self.hurts else ""
+        else:
+            head = f"What raises the {self.label} (now {self.level()}): "
+            good = listed(self.helps) if self.helps else "no single step is sure to"
+            bad = f" What lowers it: {listed(self.hurts)}." if self.hurts else ""
+        rest = (
+            f" {len(self.unsure)} other step{'s' if len(self.unsure) != 1 else ''} move it by less than the noise "
+            "of these games (not sure)."
+            if self.unsure
+            else ""
+        )
+        return f"{head}{good}.{bad}{rest}"
+
+
+def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framing:
+    """The levers of ``metric`` framed by ``goal`` ("lower" or "higher";
+    default the metric's declared better side)."""
+    rows = ranking(table, metric)
+    m = balance.metric(registry.get(table.attrs["game"]), metric)
+    goal = m.goal if goal is None else goal
+    if goal not in ("lower", "higher", ""):
+        raise GamelabError(f"goal {goal!r}: expected lower or higher")
+    words = rows["words"] if "words" in rows else rows["parameter"].map(param_words) + " → " + rows["value"]
+    levers = [
+        Lever(w, float(r.change), float(r.low), float(r.high), bool(r.clear))
+        for w, r in zip(words, rows.itertuples(index=False))
+    ]
+    good = (lambda x: x.change < 0) if goal == "lower" else (lambda x: x.change > 0)
+    by_size = sorted(levers, key=lambda x: -abs(x.change))
+    return Framing(
+        metric,
+        m.label,
+        m.percent,
+        goal,
+        float(rows["base"].iloc[0]),
+        [x for x in by_size if x.sure and good(x)],
+        [x for x in by_size if x.sure and not good(x)],
+        [x for x in by_size if not x.sure],
+    )
+
+
+HELPS_COLOUR, HURTS_COLOUR, UNSURE_COLOUR = "#2e7d32", "#c62828", "#9e9e9e"
+
+
+def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15, goal: str | None = None):
     """The parameters ranked by how far they move ``metric``: one bar per
-    step (down, up, another choice) with its 95 % interval."""
+    step with its 95 % interval, green when it is sure to help the goal
+    (:func:`framing`), red when sure to hurt, grey when not sure; every
+    label in words."""
     import matplotlib.pyplot as plt
 
     ranked = ranking(table, metric)
+    fr = framing(table, metric, goal)
+    helps = {x.words for x in fr.helps}
+    hurts = {x.words for x in fr.hurts}
+    words = ranked["words"] if "words" in ranked else ranked["parameter"].map(param_words) + " → " + ranked["value"]
+    ranked = ranked.assign(words=list(words))
     names = list(dict.fromkeys(ranked["parameter"]))[:top]
-    scale = 100.0 if table.attrs.get("percent", {}).get(metric) else 1.0
-    colours = {-1: "#1565c0", 1: "#c62828", 0: "#757575"}
-    fig, ax = plt.subplots(figsize=(7, 0.42 * len(names) + 1.4))
+    scale = 100.0 if fr.percent else 1.0
+    fig, ax = plt.subplots(figsize=(7.5, 0.42 * len(names) + 1.6))
     for y, name in enumerate(reversed(names)):
         mine = ranked[ranked["parameter"] == name].reset_index(drop=True)
         height = 0.8 / len(mine)
         for j, r in mine.iterrows():
             yy = y - 0.4 + height * (j + 0.5)
-            ax.barh(yy, r["change"] * scale, height=height * 0.9, color=colours[int(r["direction"])], alpha=0.75)
+            colour = HELPS_COLOUR if r["words"] in helps else HURTS_COLOUR if r["words"] in hurts else UNSURE_COLOUR
+            ax.barh(yy, r["change"] * scale, height=height * 0.9, color=colour, alpha=0.8)
             ax.errorbar(
                 r["change"] * scale,
                 yy,
@@ -389,7 +499,7 @@ def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15):
             )
             end = (r["high"] if r["change"] >= 0 else r["low"]) * scale  # the label beyond the interval
             ax.annotate(
-                str(r["value"]),
+                "→ " + r["words"].split(" → ")[-1],
                 (end, yy),
                 fontsize=7,
                 va="center",
@@ -397,13 +507,22 @@ def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15):
                 textcoords="offset points",
                 ha="left" if r["change"] >= 0 else "right",
             )
-    ax.set_yticks(range(len(names)), list(reversed(names)))
+    ax.set_yticks(range(len(names)), [param_words(n) for n in reversed(names)])
     ax.axvline(0, color="k", lw=0.8)
     unit = " (points)" if scale == 100 else ""
-    ax.set_xlabel(f"change of {metric}{unit}, 95% paired interval")
-    ax.set_title(
-        f"{table.attrs.get('game', '')} levers of {metric}: blue a step down, red up, grey another choice", fontsize=9
+    ax.set_xlabel(f"change of the {fr.label}{unit}, 95 % interval")
+    from matplotlib.patches import Patch
+
+    better = f"sure to {fr.goal} it (better)" if fr.goal else "sure to raise it"
+    worse = "sure to make it worse" if fr.goal else "sure to lower it"
+    ax.legend(
+        handles=[Patch(color=HELPS_COLOUR, label=better), Patch(color=HURTS_COLOUR, label=worse)]
+        + [Patch(color=UNSURE_COLOUR, label="not sure")],
+        fontsize=7,
+        loc="best",
     )
+    aim = f"; {fr.goal} is better" if fr.goal else ""
+    ax.set_title(f"What moves the {fr.label} (now {fr.level()}{aim})", fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     plt.close(fig)

@@ -44,6 +44,7 @@ import pandas as pd
 
 from gamelab.core import paths, registry
 from gamelab.core.errors import GamelabError
+from gamelab.core.limits import MAX_GAMES, check_count
 from gamelab.decide.expressions import Question, parse_question
 from gamelab.sim import runner
 from gamelab.stats import balance
@@ -55,6 +56,7 @@ PILOT_CHUNKS = 4  # chunks a plan plays to estimate the spread of the increments
 SIMULATIONS = 4000  # Brownian paths for the corrected estimate and the planner
 DEFAULT_ZONE = 0.01  # width of the indifference zone, in the metric's units
 LEVEL = 0.95
+MIN_DEALS = 20  # deals before the spread of the margin is trusted (a test never stops earlier)
 CORRECTION_KEY, PLAN_KEY = 0x5E9, 0x91A  # spawn keys of the simulations' generators
 
 
@@ -76,18 +78,55 @@ class Decision:
     alpha: float
     beta: float
     zone: float
+    reason: str = ""  # why the question could not be decided (undecided before the limit)
+    about: str = ""  # T in words ("the style spread")
+    percent: bool = False  # T is a share, said in points
+    sign: int = 1  # +1: is T above the threshold?  -1: below?
+
+    def amount(self, x: float) -> str:
+        """A value of T in its unit: ``27.6 points`` or ``0.42``."""
+        text = f"{x * 100:.1f} points" if self.percent else f"{x:.3g}"
+        return text.replace("-", "−")
+
+    def _level(self, x: float) -> str:
+        return (f"{x * 100:.3g}" if self.percent else f"{x:.3g}").replace("-", "−")
+
+    @property
+    def answer(self) -> str:
+        """The answer first, in one sentence: ``No: the style spread is 27.6
+        points (interval 25.1–30.0), not below 10, decided after 1,024 games.``"""
+        side = "above" if self.sign > 0 else "below"
+        what = self.about or self.question
+        lo, hi = (f"{x * 100:.1f}" if self.percent else f"{x:.3g}" for x in (self.low, self.high))
+        sep = " to " if self.low < 0 else "–"
+        figure = f"{what} is {self.amount(self.estimate)} (interval {lo}{sep}{hi})".replace("-", "−")
+        c = self._level(self.threshold)
+        if self.decision == "yes":
+            return f"Yes: {figure}, {side} {c}, decided after {self.games:,} games."
+        if self.decision == "no":
+            return f"No: {figure}, not {side} {c}, decided after {self.games:,} games."
+        if self.reason:
+            return f"Not decided: {figure}; {self.reason}."
+        return f"Not decided: {figure}; {self.games:,} games (the limit) did not settle whether it is {side} {c}."
 
     @property
     def sentence(self) -> str:
         how = {
             "yes": f"yes, decided after {self.games:,} games",
             "no": f"no, decided after {self.games:,} games",
-            "undecided": f"undecided after {self.games:,} games (the limit)",
+            "undecided": f"undecided after {self.games:,} games ({self.reason or 'the limit'})",
         }[self.decision]
         return (
             f"{self.question}: {how}; estimate {self.estimate:.4g} (95% interval {self.low:.4g} to "
             f"{self.high:.4g}, corrected for stopping early) against {self.threshold:.4g}"
         )
+
+    @property
+    def llr_words(self) -> str:
+        """The log-likelihood ratio, or in words why it has no finite value."""
+        if math.isfinite(self.llr):
+            return f"{self.llr:+.3f}"
+        return "beyond any bound (every deal gave the same margin, so the first look decided)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,6 +140,39 @@ class Plan:
     games_per_deal: int
     rows: tuple  # (label, true D, mean games, 90th percentile, P(yes), P(undecided))
     fixed_games: int  # a fixed-size test with the same error rates
+    about: str = ""  # T in words
+    percent: bool = False
+    threshold: float = 0.0
+    sign: int = 1
+
+    def words(self) -> str:
+        """How many games the question needs, in words (the statistics in
+        :meth:`text`)."""
+
+        def value(d: float) -> str:
+            t = self.threshold + self.sign * d
+            return (f"{t * 100:.1f} points" if self.percent else f"{t:.3g}").replace("-", "−")
+
+        side = "above" if self.sign > 0 else "below"
+        c = (f"{self.threshold * 100:.3g}" if self.percent else f"{self.threshold:.3g}").replace("-", "−")
+        what = self.about or self.question
+        lines = [f"Is {what} {side} {c}? A first {self.pilot_games:,} games put it at {value(self.estimate_d())}."]
+        for label, d, mean, p90, yes, limit in self.rows:
+            where = {
+                "lower edge of the zone": "just on the wrong side",
+                "on the threshold": "exactly on the line",
+                "upper edge of the zone": "just on the right side",
+                "the pilot's estimate": "what the first games say",
+            }.get(label, label)
+            lines.append(
+                f"- If it really is {value(d)} ({where}): {mean:,.0f} games on average ({p90:,.0f} or fewer in 9 "
+                f"runs of 10); the answer is yes {yes * 100:.0f} % of the time, none by the limit {limit * 100:.0f} %."
+            )
+        lines.append(f"A test of a fixed size with the same error rates needs {self.fixed_games:,} games.")
+        return "\n".join(lines)
+
+    def estimate_d(self) -> float:
+        return self.sign * (self.estimate - self.threshold)
 
     def text(self) -> str:
         lines = [
@@ -108,6 +180,20 @@ class Plan:
             f"(per-deal spread of the margin D {self.sigma:.3g})",
             f"{'if the true margin D is':<44}{'games (mean)':>13}{'90% within':>12}{'P(yes)':>8}{'P(limit)':>10}",
         ]
+        deals = self.pilot_games // max(1, self.games_per_deal)
+        if deals < MIN_DEALS:
+            lines[1:] = [
+                f"a pilot of {deals} deals is too few to estimate the spread of the margin (at least {MIN_DEALS}): "
+                "the games the test needs cannot be planned; raise --max-games"
+            ]
+            return "\n".join(lines)
+        if not self.sigma > 0:
+            lines[1:] = [
+                "every deal of the pilot gave the same margin D, so its spread cannot be estimated: "
+                "the games the test needs cannot be planned (the test itself stops at its first look "
+                "after the pilot if D is away from 0, and never decides if D is exactly 0)"
+            ]
+            return "\n".join(lines)
         for label, d, mean, p90, yes, limit in self.rows:
             lines.append(f"{f'{d:+.4g} ({label})':<44}{mean:>13,.0f}{p90:>12,.0f}{yes:>8.2f}{limit:>10.2f}")
         lines.append(f"a fixed-size test with the same error rates needs {self.fixed_games:,} games")
@@ -283,9 +369,16 @@ class _Setup:
     threshold: float  # c of T > c / T < c
 
 
+def question_for(game: str, expr: str, *, with_baseline: bool = False) -> Question:
+    """``expr`` checked against the game's metrics and groups (no game is played)."""
+    g = registry.get(game)
+    return parse_question(expr, lambda name: balance.metric(g, name), with_baseline)
+
+
 def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, chunk_deals) -> _Setup:
     g = registry.get(game)
-    question = parse_question(expr, lambda name: balance.metric(g, name), baseline is not None)
+    check_count("max_games", max_games, MAX_GAMES)
+    question = question_for(game, expr, with_baseline=baseline is not None)
     p, lineup, n_players = runner.resolve(game, params, lineup, n_players)
     arms = {"params": p}
     if baseline is not None:
@@ -354,7 +447,7 @@ def decide(
     alpha: float = 0.05,
     beta: float = 0.05,
     zone: float = DEFAULT_ZONE,
-    max_games: int = 200_000,
+    max_games: int = MAX_GAMES,
     seed: int = 0,
     chunk_deals: int = CHUNK_DEALS,
     store=None,
@@ -392,14 +485,20 @@ def decide(
             i += 1
             looks.append(acc.n)
             t, sigma = _linearised(setup.question, setup.metrics, acc)
-            ratio = llr(acc.n, sign * (t - setup.threshold), sigma, zone)
-            if ratio >= hi or ratio <= lo:
+            _check_finite(setup, t, sigma, acc.n)
+            ratio = llr(acc.n, sign * (t - setup.threshold), sigma, zone) if acc.n >= MIN_DEALS else 0.0
+            if ratio >= hi or ratio <= lo or _exactly_on(sigma, sign * (t - setup.threshold), len(looks)):
                 break
         else:
             continue
         break
     decision = "yes" if ratio >= hi else "no" if ratio <= lo else "undecided"
     d_hat = sign * (t - setup.threshold)
+    reason = ""
+    if decision == "undecided" and acc.n < MIN_DEALS:
+        reason = f"only {acc.n} deals: at least {MIN_DEALS} are needed to weigh the spread of the margin"
+    elif decision == "undecided" and _exactly_on(sigma, d_hat, len(looks)):
+        reason = "every deal gave exactly the threshold: no number of games can decide it"
     est, low, high = _corrected_t(setup, decision, d_hat, sigma, np.array(looks, float), zone, lo, hi, seed)
     games = acc.n * setup.rotations * len(setup.chunks)
     return Decision(
@@ -417,7 +516,52 @@ def decide(
         alpha,
         beta,
         zone,
+        reason,
+        *question_words(setup),
     )
+
+
+def _exactly_on(sigma: float, d_hat: float, n_looks: int) -> bool:
+    """Every deal so far (the pilot's looks at least) gave the margin 0 exactly:
+    more games cannot move the test (identical arms, a metric that cannot change)."""
+    return sigma == 0 and d_hat == 0 and n_looks >= PILOT_CHUNKS
+
+
+def _check_finite(setup: _Setup, t: float, sigma: float, n: int) -> None:
+    """A statistic without a value is said in words, never printed as nan."""
+    if not (math.isfinite(t) and math.isfinite(sigma)):
+        names = ", ".join(sorted({term.metric for term in setup.question.terms}))
+        raise GamelabError(
+            f"{setup.question.text}: cannot be decided: {names} has no value on these {n:,} deals "
+            "(a share of nothing: no seat or game it counts was played)"
+        )
+
+
+def question_words(setup: _Setup) -> tuple[str, bool, int]:
+    """(T in words, whether it is said in points, the question's side):
+    ``the style spread``; ``the change in the seat spread from the baseline``."""
+    terms = setup.question.terms
+    percent = all(setup.metrics[t.metric].percent for t in terms)
+
+    def label(t):
+        return f"the {setup.metrics[t.metric].label}" + (" under the baseline" if t.arm == "baseline" else "")
+
+    if len(terms) == 1 and terms[0].coef == 1:
+        about = label(terms[0])
+    elif (
+        len(terms) == 2
+        and terms[0].metric == terms[1].metric
+        and {(t.arm, t.coef) for t in terms} == {("params", 1.0), ("baseline", -1.0)}
+    ):
+        about = f"the change in the {setup.metrics[terms[0].metric].label} from the baseline"
+    else:
+        parts: list[str] = []
+        for t in terms:
+            k = abs(t.coef)
+            body = label(t) if k == 1 else f"{k:g} × {label(t)}"
+            parts.append(body if not parts and t.coef > 0 else ("minus " if t.coef < 0 else "plus ") + body)
+        about = " ".join(parts)
+    return about, percent, setup.question.sign
 
 
 def _corrected_t(setup, decision, d_hat, sigma, looks, zone, lo, hi, seed):
@@ -453,7 +597,7 @@ def plan(
     alpha: float = 0.05,
     beta: float = 0.05,
     zone: float = DEFAULT_ZONE,
-    max_games: int = 200_000,
+    max_games: int = MAX_GAMES,
     seed: int = 0,
     chunk_deals: int = CHUNK_DEALS,
     store=None,
@@ -487,6 +631,7 @@ def plan(
     for tables in _play(setup, 0, n_pilot, store, executor, progress):
         _absorb(setup, acc, tables)
     t, sigma = _linearised(setup.question, setup.metrics, acc)
+    _check_finite(setup, t, sigma, acc.n)
     q = setup.question
     d_pilot = q.sign * (t - setup.threshold)
     looks = np.cumsum([c.n_deals for c in setup.chunks["params"]]).astype(float)
@@ -506,7 +651,8 @@ def plan(
 
     z_a, z_b = norm.ppf(1 - alpha), norm.ppf(1 - beta)
     fixed = math.ceil(((z_a + z_b) * sigma / zone) ** 2) * per_deal
-    return Plan(q.text, acc.n * per_deal, t, sigma, per_deal, tuple(rows), fixed)
+    about, percent, sign = question_words(setup)
+    return Plan(q.text, acc.n * per_deal, t, sigma, per_deal, tuple(rows), fixed, about, percent, setup.threshold, sign)
 
 
 def _operating(d, sigma, looks, zone, lo, hi, z, per_deal):

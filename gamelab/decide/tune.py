@@ -20,11 +20,17 @@ or a Dask scheduler), a batch of candidates at a time.  The study lives in
 interrupted resumes where it stopped, and the candidates it had played come
 back from the chunk store.  Then the verification stage, as the literature
 on noisy game tuning recommends (a search on one seed flatters its best
-candidates): the best few candidates (least miss, then least change) and the
-starting rules are re-played on a fresh seed with more games, and only those
-verified figures, with 95 % bootstrap intervals, are reported:
-``proposals.csv``, ``proposal-N.yaml`` (parameter files ``simulate``,
-``report --params`` and ``report --baseline`` accept) and ``front.png``.
+candidates): the candidates (least miss, then least change) and the
+starting rules are re-played on a fresh seed with more games, a few at a
+time until one meets the targets, and only those verified figures, with
+95 % bootstrap intervals, are reported.  A proposal "meets" the targets only
+when a sequential test (:mod:`gamelab.decide.sequential`) on fresh deals
+decides it (:func:`judge`); proposals are ranked meets, not sure, misses,
+the smallest change first, and one worse on the goal than the starting
+rules is never shown (:func:`rank`).  Outputs: ``proposals.csv``,
+``proposal-N.yaml`` (parameter files ``simulate``, ``report --params`` and
+``report --baseline`` accept, headed by the verdict's sentence) and
+``front.png``.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import pandas as pd
 
 from gamelab.core import paths, registry
 from gamelab.core.errors import GamelabError
+from gamelab.core.limits import MAX_GAMES
 from gamelab.core.params import from_mapping
 from gamelab.decide import sensitivity
 from gamelab.decide.goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
@@ -48,6 +55,8 @@ from gamelab.stats import balance
 
 VERIFY_SEED_OFFSET = 1_000_003  # the verification seed: the goal's seed plus this (fresh deals)
 VERIFY_FACTOR = 4  # verification games: this many times the search's, by default
+VERIFY_ROUNDS = 4  # at most this many rounds of ``verify`` candidates, until one meets the targets
+SURE_FACTOR = 10  # a sequential verdict stops undecided after this many times the search's games
 FLOAT_STEPS = 100  # a float range is searched on about this many round steps
 STARTUP_TRIALS = 10  # random trials before TPE models the front
 
@@ -84,10 +93,47 @@ def setting(goal: Goal, source: str = "goal") -> Setting:
     counts = goal.player_counts()
     if goal.lineup is not None and len(counts) > 1:
         raise GamelabError(f"{source}: a lineup is for one player count; players lists {counts}")
-    lineups = {n: runner.resolve(goal.game, base, goal.lineup, n)[1] for n in counts}
-    metrics = list({t.metric: balance.metric(game, t.metric) for t in goal.targets}.values())
+    lo, hi = game.players
+    for n in counts:
+        if not lo <= n <= hi:
+            raise GamelabError(f"{source}: players: {n} is out of range: {game.name} is for {lo}-{hi} players")
+    if len(set(counts)) != len(counts):
+        raise GamelabError(f"{source}: players: {counts} lists a player count twice")
+    try:
+        lineups = {n: runner.resolve(goal.game, base, goal.lineup, n)[1] for n in counts}
+        metrics = {t.metric: balance.metric(game, t.metric) for t in goal.targets}
+    except GamelabError as exc:
+        raise GamelabError(f"{source}: {exc}") from None
+    for i, t in enumerate(goal.targets):
+        _check_bound(t, metrics[t.metric], f"{source}: targets[{i}]")
     check_goal(goal, source)  # skill levels named by the goal exist
-    return Setting(goal, game, base, dims(game, base, goal.free, source), metrics, lineups, source)
+    return Setting(goal, game, base, dims(game, base, goal.free, source), list(metrics.values()), lineups, source)
+
+
+def _check_bound(target, metric, where: str) -> None:
+    """A target's bound inside what the metric can be: a share within 0..1,
+    any other metric at most MAX_NUMBER in size (a bound outside is met or
+    missed by every candidate: no question to tune)."""
+    from gamelab.decide.expressions import MAX_NUMBER
+
+    bound = target.at_most if target.at_most is not None else target.at_least
+    side = "at_most" if target.at_most is not None else "at_least"
+    if metric.percent and not 0 <= bound <= 1:
+        raise GamelabError(f"{where}.{side}: {bound:g} is outside 0..1, the range of the share {target.metric}")
+    if not abs(bound) <= MAX_NUMBER:
+        raise GamelabError(f"{where}.{side}: {bound:g} is larger than {MAX_NUMBER:,.0f} in size")
+
+
+def verify_games(goal: Goal) -> int:
+    """Games per player count of the verification: the goal's
+    ``verify_games``, else VERIFY_FACTOR times the search's, at most MAX_GAMES."""
+    return goal.verify_games or min(MAX_GAMES, VERIFY_FACTOR * goal.games)
+
+
+def expected_games(goal: Goal, trials: int | None = None) -> int:
+    """Games a whole tune plays (search and verification, every player count)."""
+    counts = len(goal.player_counts())
+    return ((trials or goal.trials) * goal.games + (goal.verify + 1) * verify_games(goal)) * counts
 
 
 def _runs(st: Setting, params_list, *, n_games, seed, store, executor, progress=None):
@@ -130,13 +176,14 @@ class TuneResult:
     trials: int  # trials finished (this call and earlier ones)
     resumed: int  # trials found finished from an earlier call
     files: list
+    summary: str = ""  # the answer in one sentence (:func:`summary`)
 
 
 def _study(st: Setting, runs_dir):
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    spec = st.goal.model_dump(exclude={"trials", "verify", "verify_games"})
+    spec = st.goal.model_dump(exclude={"trials", "verify", "verify_games", "sure_games"})
     name = f"tune-{key_of(spec)[:16]}"
     folder = Path(runs_dir or paths.runs_dir()) / name
     folder.mkdir(parents=True, exist_ok=True)
@@ -177,22 +224,16 @@ def _finished(study) -> list:
     return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.FAIL))
 
 
-def search(st: Setting, study, n_trials: int, *, store, executor, batch: int, progress=None) -> int:
+def search(st: Setting, study, n_trials: int, *, store, executor, batch: int, progress=None, on_trial=None) -> int:
     """Run trials until ``n_trials`` are finished; returns how many were before."""
     from optuna.trial import TrialState
-    from tqdm.auto import tqdm
+
+    from gamelab.sim.executors import progress_bar
 
     before = len(_finished(study))
     best = min((t.values[0] for t in study.best_trials), default=float("inf"))
-    disable = None if progress is None else not progress
-    with tqdm(
-        total=n_trials,
-        initial=min(before, n_trials),
-        unit="trial",
-        desc="tune",
-        delay=1.0,
-        disable=disable,
-        leave=False,
+    with progress_bar(
+        total=n_trials, initial=min(before, n_trials), unit="trial", desc="tune", progress=progress
     ) as bar:
         while len(_finished(study)) < n_trials:
             asked = []
@@ -227,18 +268,20 @@ def search(st: Setting, study, n_trials: int, *, store, executor, batch: int, pr
                 study.tell(trial, [m, n_changed + size])
                 best = min(best, m)
                 bar.update(1)
-                bar.set_postfix_str(f"best miss {best:.4g}")
+                bar.set_postfix_str(f"best miss so far {best:.4g}")
+                if on_trial is not None:
+                    on_trial(len(_finished(study)), n_trials, best)
     return before
 
 
-def shortlist(st: Setting, study, k: int) -> list:
-    """The best ``k`` distinct changed candidates: the Pareto front first,
-    least miss then least change, then the other trials in that order."""
+def shortlist(st: Setting, study, k: int | None = None) -> list:
+    """Distinct changed candidates in the order they are verified: least
+    miss on the search seed first, then least change (the first ``k``; all
+    when ``k`` is None)."""
     from optuna.trial import TrialState
 
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-    front = {t.number for t in study.best_trials}
-    order = sorted(done, key=lambda t: (t.number not in front, t.values[0], t.values[1], t.number))
+    order = sorted(done, key=lambda t: (t.values[0], t.values[1], t.number))
     out, seen = [], set()
     for t in order:
         values = {d.name: t.params[d.name] for d in st.dims}
@@ -252,55 +295,211 @@ def shortlist(st: Setting, study, k: int) -> list:
     return out
 
 
-def verify(st: Setting, chosen: list, *, n_games: int, seed: int, store, executor, progress=None) -> pd.DataFrame:
+#: a proposal's verdict, best first (the order proposals are ranked in)
+MEETS, NOT_SURE, MISSES = "meets", "not sure", "misses"
+VERDICT_ORDER = {MEETS: 0, NOT_SURE: 1, MISSES: 2}
+
+
+def sure_games(goal: Goal) -> int:
+    """The most games a sequential test plays on one question before it
+    stops undecided ("not sure")."""
+    return goal.sure_games or min(200_000, SURE_FACTOR * goal.games)
+
+
+def judge(st: Setting, params, *, seed: int, max_games: int, store, executor) -> tuple[str, int, list]:
+    """Every target at every player count decided by a sequential test on
+    fresh deals (:func:`gamelab.decide.sequential.decide`): ``(verdict,
+    games played, decisions)``; the verdict is :data:`MEETS` when every test
+    says yes, :data:`MISSES` when one says no, else :data:`NOT_SURE`.
+
+    The question is asked half the indifference zone inside the bound
+    (``style_spread <= 0.185`` for a target of at most 0.19, zone 0.01), so
+    a yes is wrong at most 5 % of the time even for rules exactly on the
+    bound; a no means the rules miss the target or clear it by less than
+    the zone."""
+    from gamelab.decide import sequential
+
+    decisions = [
+        sequential.decide(
+            st.goal.game,
+            t.question(room=sequential.DEFAULT_ZONE / 2),
+            n_players=n,
+            params=params,
+            lineup=lu,
+            seed=seed,
+            max_games=max_games,
+            store=store,
+            executor=executor,
+            progress=False,
+        )
+        for t in st.goal.targets
+        for n, lu in st.lineups.items()
+    ]
+    answers = {d.decision for d in decisions}
+    verdict = MEETS if answers == {"yes"} else MISSES if "no" in answers else NOT_SURE
+    return verdict, sum(d.games for d in decisions), decisions
+
+
+def verdict_sentence(verdict: str, games: int, n_targets: int, room: str = "") -> str:
+    """How sure a proposal is, in one sentence (the same words in
+    ``proposals.csv``, the ``proposal-N.yaml`` header, the CLI and the panel);
+    ``room``: the indifference zone in the metric's unit (``1 point``)."""
+    what = "the target" if n_targets == 1 else "every target"
+    if verdict == MEETS:
+        return f"meets {what}: a sequential test on fresh deals decided it after {games:,} games"
+    if verdict == MISSES:
+        near = f" (or clears it by less than {room})" if room else ""
+        return (
+            f"misses {'the target' if n_targets == 1 else 'a target'}{near}: "
+            f"a sequential test on fresh deals decided it after {games:,} games"
+        )
+    return f"not sure: a sequential test on fresh deals was still undecided after {games:,} games"
+
+
+def zone_words(st: Setting) -> str:
+    """The sequential test's indifference zone in the targets' unit: ``1 point``."""
+    from gamelab.decide.sequential import DEFAULT_ZONE
+
+    if all(m.percent for m in st.metrics):
+        pts = DEFAULT_ZONE * 100
+        return f"{pts:g} point" + ("s" if pts != 1 else "")
+    return f"{DEFAULT_ZONE:g}"
+
+
+def verify(
+    st: Setting,
+    chosen: list,
+    *,
+    n_games: int,
+    seed: int,
+    store,
+    executor,
+    progress=None,
+    max_games: int | None = None,
+    per_round: int | None = None,
+) -> pd.DataFrame:
     """The starting rules and each chosen candidate on fresh deals: every
-    target's value with its 95 % bootstrap interval, and whether it is met."""
-    params = [st.base] + [candidate(st.game, st.base, st.dims, v) for _, v in chosen]
-    runs = _runs(st, params, n_games=n_games, seed=seed, store=store, executor=executor, progress=progress)
+    target's value with its 95 % bootstrap interval (``n_games`` games, the
+    same deals for all), and a verdict from sequential tests (up to
+    ``max_games`` games a question).  ``chosen`` is verified ``per_round``
+    candidates at a time, until one meets the targets (a search seed
+    flatters its best candidates, so the first few may not).  Then
+    :func:`rank`."""
     base_values = {d.name: d.base for d in st.dims}
+    rows: list[dict] = []
+    per_round = per_round or max(1, len(chosen))
+    for first in range(0, max(1, len(chosen)), per_round):
+        batch = chosen[first : first + per_round]
+        rows += _measure(
+            st, [(None, base_values)] * (first == 0) + batch, n_games, seed, store, executor, progress, max_games
+        )
+        if any(r["verdict"] == MEETS for r in rows[1:]):
+            break  # a proposal that meets: the next candidates only change more or meet less on the search seed
+    return rank(pd.DataFrame(rows))
+
+
+def _measure(st, chosen, n_games, seed, store, executor, progress, max_games) -> list[dict]:
+    """One row per candidate ``(trial or None, values)``: figures and verdict."""
+    params = [candidate(st.game, st.base, st.dims, v) for _, v in chosen]
+    runs = _runs(st, params, n_games=n_games, seed=seed, store=store, executor=executor, progress=progress)
     rows = []
-    for i, (by_n, p) in enumerate(zip(runs, params)):
-        trial, values = (None, base_values) if i == 0 else chosen[i - 1]
+    for (trial, values), by_n, p in zip(chosen, runs, params):
         n_changed, size = distance(st.dims, values)
         row = {
-            "proposal": "start" if i == 0 else "",
-            "trial": None if trial is None else trial.number,
+            "proposal": "start" if trial is None else "",
             "changes": changes_in_words(st.dims, values),
+            "verdict": "",
+            "how sure": "",
+            "trial": None if trial is None else trial.number,
             "changed": n_changed,
             "size": round(size, 4),
-            "search_miss": None if trial is None else trial.values[0],
         }
-        measured, all_met, all_sure = {}, True, True
+        measured, kept = {}, True
         for n, run in by_n.items():
             est = balance.estimate(run.frame, st.metrics).set_index("metric")
             for t in st.goal.targets:
                 e = est.loc[t.metric]
                 key = st.key(t, n)
                 measured[key] = e["value"]
-                met = t.miss(e["value"]) == 0
-                sure = t.miss(e["high"] if t.at_most is not None else e["low"]) == 0
-                all_met &= met
-                all_sure &= sure
-                row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"], f"{key} met": met})
-            across, kept = skill_checks(
+                row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"]})
+            across, skill_kept = skill_checks(
                 st.goal, p, st.metrics, n, n_games=n_games, seed=seed, store=store, executor=executor
             )
             row.update(across)
-            all_met &= kept
+            kept &= skill_kept
+        verdict, tested, _ = judge(st, p, seed=seed, max_games=max_games or 4 * n_games, store=store, executor=executor)
+        n_targets = len(st.goal.targets) * len(st.lineups)
+        if not kept:  # the goal's skill: or keep_skill: checks fail (decide/skill_checks.py)
+            verdict = MISSES
         row.update(
-            verified_miss=miss(st, measured),
-            all_met=all_met,
-            all_sure=all_sure,
+            verdict=verdict,
+            **{"how sure": verdict_sentence(verdict, tested, n_targets, zone_words(st))},
+            miss=miss(st, measured),
             games=sum(r.games for r in by_n.values()),
+            tested=tested,
         )
         row.update({d.name: values[d.name] for d in st.dims})
         row["_params"] = p
         rows.append(row)
-    table = pd.DataFrame(rows)
+    return rows
+
+
+def rank(table: pd.DataFrame) -> pd.DataFrame:
+    """The starting rules first, then the proposals: those worse on the goal
+    than the starting rules dropped, the rest ranked meets, not sure,
+    misses, the smallest change first within each."""
     head, rest = table.iloc[:1], table.iloc[1:]
-    rest = rest.sort_values(["all_met", "verified_miss", "changed", "size"], ascending=[False, True, True, True])
+    start_miss = float(head["miss"].iloc[0])
+    rest = rest[(rest["verdict"] == MEETS) | (rest["miss"] < start_miss - 1e-12)]  # never worse than the start
+    rest = rest.assign(_order=rest["verdict"].map(VERDICT_ORDER))
+    rest = rest.sort_values(["_order", "changed", "size", "miss"]).drop(columns="_order")
     rest = rest.assign(proposal=[str(i + 1) for i in range(len(rest))])
     return pd.concat([head, rest], ignore_index=True)
+
+
+def summary(st: Setting, proposals: pd.DataFrame) -> str:
+    """The tuner's answer in one sentence: the first proposal and how sure
+    it is, or that nothing improves on the starting rules."""
+    start = "the rulebook" if not st.goal.params else "the starting rules"
+    rest = proposals[proposals["proposal"] != "start"]
+    if rest.empty:
+        return f"Nothing found that improves on {start}."
+    first = rest.iloc[0]
+    return f"Proposal 1, {first['changes']}, {first['how sure']}."
+
+
+def figure_words(value: float, low: float, high: float, percent: bool) -> str:
+    """``16.9 points (15.8–18.0)`` for a share, ``0.42 (0.40–0.44)`` otherwise."""
+    if not np.isfinite(value):
+        return "cannot be computed"
+    if percent:
+        return f"{value * 100:.1f} points ({low * 100:.1f}–{high * 100:.1f})"
+    return f"{value:.3g} ({low:.3g}–{high:.3g})"
+
+
+def shown_rows(st: Setting, proposals: pd.DataFrame) -> pd.DataFrame:
+    """The proposals as a designer reads them: the changes in words, each
+    target's verified figure in its unit, how sure (one sentence)."""
+    rows = []
+    for r in proposals.to_dict("records"):
+        row = {"proposal": "rules now" if r["proposal"] == "start" else r["proposal"], "changes": r["changes"]}
+        for t in st.goal.targets:
+            m = next(m for m in st.metrics if m.name == t.metric)
+            for n in st.lineups:
+                key = st.key(t, n)
+                head = f"{m.label} ({n} players)" if len(st.lineups) > 1 else m.label
+                row[head] = figure_words(r[key], r[f"{key} low"], r[f"{key} high"], m.percent)
+        row["how sure"] = r["how sure"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def goal_words(st: Setting) -> str:
+    """``style spread at most 19 points at 4 players``."""
+    labels = {m.name: (m.label, m.percent) for m in st.metrics}
+    targets = " and ".join(t.words(*labels[t.metric]) for t in st.goal.targets)
+    counts = ", ".join(map(str, st.lineups))
+    return f"{targets} at {counts} players"
 
 
 def front_figure(st: Setting, study, proposals: pd.DataFrame | None = None):
@@ -321,17 +520,19 @@ def front_figure(st: Setting, study, proposals: pd.DataFrame | None = None):
     if proposals is not None:
         for r in proposals.itertuples():
             dist = r.changed + r.size
-            ax.scatter([dist], [r.verified_miss], marker="*", s=120, color="#c62828", zorder=3)
+            ax.scatter([dist], [r.miss], marker="*", s=120, color="#c62828", zorder=3)
             ax.annotate(
                 "start" if r.proposal == "start" else f"P{r.proposal}",
-                (dist, r.verified_miss),
+                (dist, r.miss),
                 xytext=(4, 4),
                 textcoords="offset points",
                 fontsize=8,
             )
     ax.set_xlabel("distance from the starting rules (values changed + size of the changes)")
     ax.set_ylabel("miss of the targets (0 = all met)")
-    ax.set_title(f"{st.goal.game}: tuner front ({len(done)} trials; stars: verified on fresh deals)", fontsize=9)
+    refused = len(_finished(study)) - len(done)
+    played = f"{len(done)} trials" + (f", {refused} refused by the declarations" if refused else "")
+    ax.set_title(f"{st.game.title}: tuner front ({played}; stars: verified on fresh deals)", fontsize=9)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -352,10 +553,7 @@ def write_outputs(st: Setting, study, proposals: pd.DataFrame, out: Path) -> lis
             continue
         changed = {k: list(v) if isinstance(v, tuple) else v for k, v in r["_params"].changed().items()}
         path = out / f"proposal-{r['proposal']}.yaml"
-        head = (
-            f"# {st.goal.game} proposal {r['proposal']}: {r['changes']}\n"
-            f"# verified on {r['games']:,} fresh games: all targets met: {r['all_met']}\n"
-        )
+        head = f"# {st.goal.game} proposal {r['proposal']}: {r['changes']}\n# {r['how sure']}\n"
         path.write_text(head + yaml.safe_dump(changed, sort_keys=False, allow_unicode=True))
         files.append(path)
     path = out / "front.png"
@@ -375,6 +573,7 @@ def run(
     store=None,
     executor=None,
     progress: bool | None = None,
+    on_trial=None,
 ) -> TuneResult:
     """Search, verify, write the proposals (see the module docstring).
     ``goal``: a goal file path or a :class:`~gamelab.decide.goals.Goal`."""
@@ -391,16 +590,28 @@ def run(
     study, folder = _study(st, runs_dir)
     out = check_directory(out or folder, "--out")
     batch = max(1, getattr(executor, "workers", 1))
-    before = search(st, study, n_trials, store=store, executor=executor, batch=batch, progress=progress)
-    chosen = shortlist(st, study, goal.verify)
+    before = search(
+        st, study, n_trials, store=store, executor=executor, batch=batch, progress=progress, on_trial=on_trial
+    )
+    chosen = shortlist(st, study, goal.verify * VERIFY_ROUNDS)
     proposals = verify(
         st,
         chosen,
-        n_games=goal.verify_games or VERIFY_FACTOR * goal.games,
+        n_games=verify_games(goal),
         seed=goal.seed + VERIFY_SEED_OFFSET,
         store=store,
         executor=executor,
         progress=progress,
+        max_games=sure_games(goal),
+        per_round=goal.verify,
     )
     files = write_outputs(st, study, proposals, Path(out))
-    return TuneResult(proposals.drop(columns=["_params"]), Path(out), study, len(_finished(study)), before, files)
+    return TuneResult(
+        proposals.drop(columns=["_params"]),
+        Path(out),
+        study,
+        len(_finished(study)),
+        before,
+        files,
+        summary(st, proposals),
+    )

@@ -10,10 +10,11 @@ at least two models:
   default model;
 * ``strong``: the top of ``GAME.skill.ladder`` on every seat;
 
-and says whether it holds under both, only under one, or neither.  A
-strongest/weakest verdict "holds" under a model when the leader's win rate
-differs from the runner-up's with a 95 % interval that excludes 0 (a
-two-proportion test, :func:`gamelab.stats.two_proportion`).
+and says whether it holds under every model tried, only under some, or is
+not decided.  A strongest/weakest verdict "holds" under a model when the
+leader's win rate differs from the runner-up's with a 95 % interval that
+excludes 0 (a two-proportion test, :func:`gamelab.stats.two_proportion`);
+otherwise that model's answer is "not sure".
 """
 
 from __future__ import annotations
@@ -28,6 +29,17 @@ from gamelab.sim import runner
 from gamelab.stats.intervals import two_proportion
 
 GROUPS = ("seat", "style", "role")
+
+#: one statement per verdict, the same words from the report's headline to its tables
+HOLDS = "holds under every model we tried"
+UNDECIDED = "not decided"
+VERDICT_WORDS = {"not resolved": UNDECIDED}  # a rulebook conclusion's verdict, in these words
+
+
+def only_under(models) -> str:
+    """``only under the calibrated model``."""
+    names = list(models)
+    return f"only under the {' and '.join(names)} model" + ("s" if len(names) > 1 else "")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,14 +100,14 @@ def _status(answers: dict) -> tuple[str, str]:
         return "not measured", "no model has this grouping"
     whos = {a["who"] for a in held.values()}
     if len(held) == len(answers) and len(whos) == 1:
-        return "holds under both", f"{next(iter(whos))} under every model"
+        return HOLDS, f"{next(iter(whos))} under every model we tried"
     if len(whos) > 1:
         return "models disagree", "; ".join(f"{a['who']} under the {m} model" for m, a in held.items())
     if held:
         m, a = next(iter(held.items()))
-        others = [f"{x['who']} (not resolved)" if x else "not measured" for k, x in answers.items() if k != m]
-        return f"only under {m}", f"{a['who']} under the {m} model; the others: {', '.join(others)}"
-    return "not resolved", "no model separates the leader from the runner-up"
+        others = [f"{x['who']} (not sure)" if x else "not measured" for k, x in answers.items() if k != m]
+        return only_under([m]), f"{a['who']} under the {m} model; the others: {', '.join(others)}"
+    return UNDECIDED, "no model separates the leader from the runner-up"
 
 
 def verdicts(
@@ -137,7 +149,9 @@ def verdicts(
             for m in models:
                 a = answers[m.name]
                 row[m.name] = (
-                    "—" if a is None else f"{a['who']} {100 * a['rate']:.1f}%" + ("" if a["resolved"] else " (n.s.)")
+                    "—"
+                    if a is None
+                    else f"{a['who']} {100 * a['rate']:.1f}%" + ("" if a["resolved"] else " (not sure)")
                 )
             rows.append({**row, "status": status, "words": f"{side} {by}: {words}"})
     rows += _conclusions(g, models, n_players, frames, n_games=n_games, seed=seed, workers=workers, store=store)
@@ -178,11 +192,12 @@ def _conclusions(g, models, n_players, frames, *, n_games, seed, workers, store=
         verdict = {name: c.iloc[i]["verdict"] for name, c in results.items()}
         held = [n for n, v in verdict.items() if v == "holds"]
         if len(held) == len(models):
-            status = "holds under both"
+            status = HOLDS
         elif held:
-            status = "only under " + ", ".join(held)
+            status = only_under(held)
         else:
             status = "does not hold"
+        verdict = {n: VERDICT_WORDS.get(v, v) for n, v in verdict.items()}
         row = {"verdict": str(claim), "players": n_players, **{m.name: verdict.get(m.name, "—") for m in models}}
         words = "; ".join(f"{v} under the {n} model" for n, v in verdict.items())
         rows.append({**row, "status": status, "words": f"the rulebook: {claim} — {words}"})

@@ -233,7 +233,11 @@ def render(levels: list[dict], luck_measures: dict | None = None) -> str:
         lines.append(
             f"luck: one {m['weakest']} seat against {m['strongest']} wins {100 * m['weakest_wins']:.1f}% "
             f"[{100 * m['low']:.1f}, {100 * m['high']:.1f}] of {m['games']} games (fair {100 * m['fair']:.1f}%); "
-            f"the deal explains {100 * m['deal_share']:.0f}% of its score variance"
+            + (
+                f"the deal explains {100 * m['deal_share']:.0f}% of its score variance"
+                if np.isfinite(m["deal_share"])
+                else "how much of its score variance the deal explains cannot be measured (one rotation per deal)"
+            )
         )
     return "\n".join(lines)
 

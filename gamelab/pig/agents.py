@@ -110,7 +110,7 @@ def policies_for(seating) -> list:
 
 class Controller:
     """The agents of one seating over a batch (``contract.Controller``):
-    the same policies and the same use of ``rng`` as ``engine.play``."""
+    the same policies and the same use of ``rng`` as ``engine.play_batch``."""
 
     def __init__(self, params, seating, n_games: int, rng: np.random.Generator):
         self.params, self.n_games, self.rng = params, n_games, rng

@@ -11,7 +11,7 @@ The contract (``gamelab/core/contract.py``), all pure unless ``inplace=True``:
   one decision of every running game (rules 2-8); finished games are left
   alone whatever their action.
 * ``done``, ``result`` (rule 9), ``random_actions``, ``is_legal``.
-* ``play(params, policies, n_games, rng, n_players, *, chance=None)``: whole
+* ``play_batch(params, policies, n_games, rng, n_players, *, chance=None)``: whole
   games under one policy per seat, with the counters the runner reports.
 
 A policy is ``policy(params, state, legal, rng) -> (G,) actions``; the engine
@@ -46,7 +46,7 @@ __all__ = [
     "banking_reaches",
     "prefer",
     "seat_actions",
-    "play",
+    "play_batch",
 ]
 
 
@@ -239,7 +239,7 @@ class Tally:
         }
 
 
-def play(
+def play_batch(
     params: PigParams,
     policies,
     n_games: int,

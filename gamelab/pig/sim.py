@@ -41,14 +41,14 @@ def play(params, seating, n_deals, n_players, seed_seq) -> dict:
     params = knobs(params)
     chance_seq, agent_seq = seed_seq.spawn(2)
     chance = engine.draw_chance(params, n_deals, n_players, np.random.default_rng(chance_seq))
-    res = engine.play(
+    res = engine.play_batch(
         params, policies_for(seating), n_deals, np.random.default_rng(agent_seq), n_players, chance=chance
     )
     return columns(params, res, n_players)
 
 
 def columns(params, res: dict, n_players: int) -> dict:
-    """The runner's columns from ``engine.play``'s result."""
+    """The runner's columns from ``engine.play_batch``'s result."""
     holds = res["holds"]
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_banked = np.where(holds > 0, res["score"] / holds, np.nan)
@@ -72,7 +72,7 @@ def columns(params, res: dict, n_players: int) -> dict:
 
 def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine (as ``reference.play_random``)."""
-    return engine.play(params, policies_for(random_lineup(n_players)), n_games, rng, n_players)
+    return engine.play_batch(params, policies_for(random_lineup(n_players)), n_games, rng, n_players)
 
 
 ASSUMPTIONS = (

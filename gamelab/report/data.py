@@ -204,6 +204,7 @@ class ReportData:
     levers_steps: Any = None  # every rule step's row (sensitivity.levers), the tornado chart's data
     levers_metric: str = ""  # the metric the levers move
     traces: dict | None = None  # {players: skill.Trace}: the headline finding traced over skill levels
+    levers_framing: Any = None  # sensitivity.Framing: the levers framed by the metric's better side
 
     def lineup(self, players: int) -> str:
         """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``)."""

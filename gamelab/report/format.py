@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from gamelab.core.labels import CHOICE_WORDS
 from gamelab.stats.tables import percent_rows  # noqa: F401 (one formatting vocabulary: reports and panels)
 
 #: the shared layer's own column keys, in words
@@ -79,14 +80,6 @@ RATE_COLUMNS = {
     "balance",
     "first_seat_advantage",
     "decisiveness",
-}
-
-#: choice values whose words are not simply the key with spaces
-CHOICE_WORDS = {
-    "first_p": "the first P roles",
-    "no_seal_no_rider": "no seal, no rider",
-    "better_or_stay": "better, or stay",
-    "one_round": "one round",
 }
 
 MISSING = ""

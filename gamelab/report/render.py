@@ -147,32 +147,10 @@ def summary_section(data: ReportData) -> Section:
         )
         shown = data.cross_model.drop(columns=["words", "rules"]).map(lambda x: str(x).replace("_", " "))
         blocks.append(Block("details", [Block("table", table_html(shown))], caption="Every verdict, level by level"))
-    for title, value in (
-        ("Top levers: one step of each rule, played on the same deals", data.levers),
-        ("What to change: the tuner's verified proposals", data.proposals),
-    ):
-        if value is None:
-            continue
-        blocks.append(Block("heading", title))
-        blocks.append(Block("text", value) if isinstance(value, str) else Block("table", table_html(value)))
-        if value is data.levers and data.levers_steps is not None:
-            from gamelab.decide.sensitivity import tornado_figure
-
-            chart = figure_svg(tornado_figure(data.levers_steps, data.levers_metric))
-            blocks.append(
-                Block(
-                    "details",
-                    [
-                        Block(
-                            "figure",
-                            chart,
-                            caption="Every step of every rule parameter, ranked by how far "
-                            "it moves the metric (95 % paired intervals).",
-                        )
-                    ],
-                    caption="Tornado chart: every rule step",
-                )
-            )
+    blocks += levers_blocks(data)
+    if data.proposals is not None:
+        value = data.proposals
+        blocks += proposal_blocks(value)
     if data.cross_model is not None and not data.traces:
         from gamelab.report.tools import cross_model_summary
 
@@ -208,6 +186,51 @@ def summary_section(data: ReportData) -> Section:
     if stats_lines:
         blocks.append(Block("details", stats_lines, caption="Test statistics (chi-square tests of equal wins)"))
     return Section("summary", "Balance review", blocks)
+
+
+def proposal_blocks(value) -> list[Block]:
+    """The tuner's answer in a sentence, then its proposals in words."""
+    out = [Block("heading", "What to change: the tuner's proposals, each decided on fresh deals")]
+    if isinstance(value, str):
+        return out + [Block("text", value)]
+    if value.attrs.get("summary"):
+        out.append(Block("text", value.attrs["summary"]))
+    return out + [Block("table", table_html(value))]
+
+
+def levers_blocks(data: ReportData) -> list[Block]:
+    """The levers framed by the headline metric's better side: a sentence,
+    the steps sure to help (green, "better") and sure to hurt (red,
+    "worse"), the table and the tornado chart one click away."""
+    if data.levers is None:
+        return []
+    fr = data.levers_framing
+    if fr is None:  # levers given as a table only
+        return [
+            Block("heading", "Levers: one step of each rule, played on the same deals"),
+            Block("table", table_html(data.levers)),
+        ]
+    out = [Block("heading", f"Levers: what would {fr.goal or 'move'} the {fr.label}"), Block("text", fr.text())]
+    items = [("good", f"better: {x.words} ({fr.amount(x.change)})") for x in fr.helps[:5]]
+    items += [("bad", f"worse: {x.words} ({fr.amount(x.change)})") for x in fr.hurts[:5]]
+    if items:
+        out.append(Block("list", items, css="levers"))
+    inner = [Block("table", table_html(data.levers))] if len(data.levers) else []
+    if data.levers_steps is not None:
+        from gamelab.decide.sensitivity import tornado_figure
+
+        chart = figure_svg(tornado_figure(data.levers_steps, data.levers_metric))
+        inner.append(
+            Block(
+                "figure",
+                chart,
+                caption="Every step of every rule parameter, ranked by how far it moves the metric: green "
+                "sure to help, red sure to make it worse, grey not sure (95 % paired intervals).",
+            )
+        )
+    if inner:
+        out.append(Block("details", inner, caption="Every rule step, with its interval"))
+    return out
 
 
 def chi_lines(wins: list[WinTable]) -> list[str]:

@@ -50,6 +50,9 @@ def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1,
             data.levers, data.levers_steps, data.levers_metric = levers_table(
                 data, n_players=n, n_games=tools.games, store=store, workers=workers
             )
+        from gamelab.decide.sensitivity import framing
+
+        data.levers_framing = framing(data.levers_steps, data.levers_metric)
     if tools.tune:
         with phase(f"{name}: tuner proposals", progress):
             data.proposals = proposals_table(tools.tune, store=store, workers=workers)
@@ -89,31 +92,18 @@ def headline_metric(data) -> str:
     return name if name in balance.catalogue(data.game) else "seat_spread"
 
 
-def _param_words(name: str) -> str:
-    """``card_counts[1]`` -> ``card counts, item 1``; ``town_spin`` -> ``town spin``."""
-    import re
-
-    from gamelab.report.format import words
-
-    found = re.fullmatch(r"(\w+)\[(\d+)\]", name)
-    return f"{words(found.group(1))}, item {found.group(2)}" if found else words(name)
-
-
-def _points(metric, x: float) -> str:
-    return f"{x * 100:+.1f} points" if metric.percent else f"{x:+.3g}"
-
-
 def levers_table(
     data, *, n_players: int, n_games: int, store=None, workers: int = 1
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """The rule changes (one step of each declared rule parameter) that move
-    the headline metric most, played on the report's deals, in words; every
-    step's row (the tornado chart's data) and the metric's name."""
-    from gamelab.decide.sensitivity import levers
+    """The rule changes (one step of each declared rule parameter) sure to
+    help the headline metric, then those sure to hurt it, played on the
+    report's deals, in words; every step's row (the tornado chart's data)
+    and the metric's name.  The framing (:func:`lever_framing`) says it in
+    a sentence."""
+    from gamelab.decide.sensitivity import framing, levers
 
     name = headline_metric(data)
-    metric = balance.metric(data.game, name)
-    t = levers(
+    steps = levers(
         data.game.name,
         n_players=n_players,
         lineup=data.runs[n_players].lineup,
@@ -125,30 +115,36 @@ def levers_table(
         workers=workers,
         progress=False,
     )
-    steps = t
-    t = t[t["metric"] == name].assign(size=lambda d: d["change"].abs()).sort_values("size", ascending=False)
+    steps.attrs["players"] = n_players
+    return lever_rows(framing(steps, name), n_players), steps, name
+
+
+def lever_rows(fr, n_players: int) -> pd.DataFrame:
+    """The top steps sure to help, then sure to hurt, as rows of words."""
     rows = []
-    for _, r in t.head(TOP_LEVERS).iterrows():
-        clear = r["low"] > 0 or r["high"] < 0
-        rows.append(
-            {
-                "rule change": f"{_param_words(r['parameter'])} → {r['value']}",
-                f"{metric.label} ({n_players} players)": _points(metric, r["change"]),
-                "95 % interval": f"{_points(metric, r['low'])} to {_points(metric, r['high'])}",
-                "clear": "yes" if clear else "not yet",
-            }
-        )
-    return pd.DataFrame(rows), steps, name
+    for levers, effect in ((fr.helps, "better"), (fr.hurts, "worse")):
+        for x in levers[:TOP_LEVERS]:
+            rows.append(
+                {
+                    "rule change": x.words,
+                    f"change of the {fr.label} ({n_players} players)": fr.amount(x.change),
+                    "95 % interval": f"{fr.amount(x.low, unit=False)} to {fr.amount(x.high, unit=False)}",
+                    "effect": f"{effect}, sure",
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def proposals_table(goal_path: str | Path, *, store=None, workers: int = 1) -> pd.DataFrame:
-    """The tuner's verified proposals for a goal file, in words."""
+    """The tuner's proposals for a goal file as rows of words (changes, each
+    target's verified figure, how sure); ``attrs["summary"]`` its answer."""
     from gamelab.decide import tune
 
-    result = tune.run(goal_path, store=store, workers=workers, progress=False)
-    p = result.proposals
-    keep = [c for c in p.columns if not c.endswith((" low", " high"))]
-    return p[keep]
+    goal = tune.load_goal(goal_path)
+    result = tune.run(goal, store=store, workers=workers, progress=False)
+    table = tune.shown_rows(tune.setting(goal, str(goal_path)), result.proposals)
+    table.attrs["summary"] = result.summary
+    return table
 
 
 @dataclasses.dataclass(frozen=True)
@@ -285,32 +281,35 @@ def decide_findings(data, *, max_games: int, store=None, workers: int = 1) -> No
         answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]
         # the sentence already gives the report's own estimate; the test answers the question
         # on its own deals (its corrected estimate is in d, for the details)
+        question = f"more than {MARGIN * 100:.0f} points {side} its fair share with this report's agents?"
         f.decision = (
-            f"more than {MARGIN * 100:.0f} points {side} its fair share? {answer}, decided by a sequential "
-            f"test after {d.games:,} games"
+            f"{question} {answer}, decided by a sequential test after {d.games:,} games"
             if d.decision != "undecided"
-            else f"more than {MARGIN * 100:.0f} points {side} its fair share? not decided within {d.games:,} games"
+            else f"{question} not decided within {d.games:,} games"
         )
 
 
 def cross_model_summary(table: pd.DataFrame) -> str:
-    """One sentence: how many verdicts hold under every model, and which do not."""
+    """One sentence: how many verdicts hold under every model, and which do not
+    (the same words as the table's status column)."""
+    from gamelab.models.crossmodel import HOLDS
+
     if table is None or not len(table):
         return ""
     status = table["status"].astype(str)
-    every = status.str.startswith("holds under")
+    every = status == HOLDS
     only = status.str.startswith("only under")
     models = [c for c in table.columns if c not in ("verdict", "players", "status", "words")]
     text = (
-        f"{int(every.sum())} of {len(table)} verdicts hold under every model ({', '.join(models)}); "
-        f"{int(only.sum())} hold under one model only"
+        f"{int(every.sum())} of {len(table)} verdicts hold under every model we tried ({', '.join(models)}); "
+        f"{int(only.sum())} hold only under some of them"
     )
     rest = len(table) - int(every.sum()) - int(only.sum())
     if rest:
-        text += f"; {rest} are not resolved or do not hold"
+        text += f"; {rest} are not decided or do not hold"
     shaky = table[only]
     if len(shaky):
-        text += ". Only under one model: " + "; ".join(
+        text += ". Only under some models: " + "; ".join(
             f"{r['players']} players, {r['verdict']} ({r['status']})" for _, r in shaky.head(6).iterrows()
         )
     return text.replace("_", " ") + "."

@@ -76,7 +76,7 @@ POLICIES = {
 class Controller:
     """The agents of one seating (one agent name per seat) over a batch of
     games (contract.Controller): each game's actions come from the policy of
-    the seat whose rider is to move, exactly as :func:`engine.play` merges
+    the seat whose rider is to move, exactly as :func:`engine.play_batch` merges
     them (seats with the same agent share one policy call)."""
 
     def __init__(self, params, seating, n_games: int, rng: np.random.Generator):
@@ -89,7 +89,7 @@ class Controller:
         self.seat_of = np.arange(R) // params.riders_per_player
 
     def act(self, state, legal) -> Actions:
-        if not legal.acting.any():  # nobody to move: no agent is asked (as in engine.play)
+        if not legal.acting.any():  # nobody to move: no agent is asked (as in engine.play_batch)
             return engine.idle_actions(state.n_games)
         rider = engine.to_move(state)
         return engine.joint_actions(self.params, state, rider, legal, self.groups, self.seat_of, self.rng)
@@ -140,7 +140,7 @@ def from_function(fn):
         def fives_first(v):
             return (max(v.cards), max(v.spins))
         policy = agents.from_function(fives_first)
-        engine.play(params, [policy, agents.greedy_policy], 200, rng)
+        engine.play_batch(params, [policy, agents.greedy_policy], 200, rng)
 
     A choice outside the legal ones is an error naming it."""
 

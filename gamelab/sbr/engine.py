@@ -31,7 +31,7 @@ what a move would do (stop square, square after a heart, spin after,
 terrain tax, seals triggered, relic taken) for (G, K) options, without
 changing the state: the same kernel ``act`` plays (agents ask these, never
 move riders themselves); ``seal_ahead`` and ``slot_of`` help them.
-``play(params, policies, n_games, rng, n_players=4)`` plays whole games in a
+``play_batch(params, policies, n_games, rng, n_players=4)`` plays whole games in a
 tight loop (identical to a loop of ``step``).
 
 This module holds set-up (6.1), the beat (6.2 step 0 order, segment
@@ -97,7 +97,7 @@ __all__ = [
     "seal_ahead",
     "end_beat",
     "result",
-    "play",
+    "play_batch",
     "slot_of",
     "seat_groups",
     "joint_actions",
@@ -297,7 +297,7 @@ def joint_actions(params, state, rider, legal, groups, seat_of, rng) -> Actions:
     return acts
 
 
-def play(
+def play_batch(
     params: SbrParams,
     policies,
     n_games: int,

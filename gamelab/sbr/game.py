@@ -6,6 +6,7 @@ tests know of the game; :mod:`gamelab.core.registry` finds ``GAME`` here.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from gamelab.core import contract
@@ -62,6 +63,9 @@ GAME = contract.Game(
         extra_lineups={
             "lookahead": (4, sim.lookahead_lineup, 300.0),
             "lookahead_2p": (2, sim.lookahead_lineup, 1500.0),
+            # issue 20: the search on every seat, a share of the greedy's games/s, at 200-game runs
+            "strong": (4, sim.strong_lineup, Fraction(1, 300)),
+            "strong_lookahead": (4, sim.all_lookahead_lineup, Fraction(1, 10)),
         },
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),

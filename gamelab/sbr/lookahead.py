@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import engine
+from . import engine, kernel
 from .greedy import greedy_policy, greedy_values
+from .kernel import GREEDY_TIE_BONUS  # added to the greedy's own option's margin: ties go to its choice
 from .knobs import knobs
 from .memo import memo_for, state_keys
 from .options import option_index
 from .state import Actions
 
-GREEDY_TIE_BONUS = 1e-6  # added to the greedy's own option's margin: ties go to the greedy's choice
 MEMO_BEATS = 1  # beats after this one in which a play-out notes the searching rider's states (more cost more)
 
 
@@ -74,6 +74,8 @@ def search(params, state, rider, legal, k: int, beats: int, reply: int | None = 
     lookahead agent for the rest of this beat and ``reply`` beats more; the
     best margin is played (see :func:`lookahead_policy`)."""
     rider = np.asarray(rider, np.intp)
+    if kernel.supported(params, state.pos.shape[1]) and (k, beats, reply) in _compiled_agents(params):
+        return _compiled_search(params, state, rider, legal, _compiled_agents(params)[k, beats, reply])
     base = greedy_policy(params, state, rider, legal)
     ga = np.nonzero(legal.acting)[0]
     if ga.size == 0 or k == 1:
@@ -98,6 +100,19 @@ def search(params, state, rider, legal, k: int, beats: int, reply: int | None = 
     brk = base.brk.copy()
     brk[ga] &= choice == top[rows, first]
     return Actions(card=card, spin=spin, seal=base.seal, brk=brk, retrieve=base.retrieve)
+
+
+def _compiled_agents(params) -> dict:
+    """{(k, beats, reply): agent name} of the searches the kernel plays."""
+    kn = knobs(params)
+    return {(kn.lookahead_k, kn.lookahead_beats, None): "lookahead", (kn.deep_k, 0, kn.deep_reply_beats): "deep"}
+
+
+def _compiled_search(params, state, rider, legal, agent: str) -> Actions:
+    """:func:`search` by the compiled kernel (:func:`kernel.search_actions`:
+    the same decisions, held to this module by tests/test_sbr_kernel.py)."""
+    card, spin, seal, brk = kernel.search_actions(params, state, rider, legal.acting, agent)
+    return Actions(card=card, spin=spin, seal=seal, brk=brk, retrieve=np.zeros(state.n_games, np.intp))
 
 
 def _margins(params, state, rider, ga, top, valid, first, base, slot, beats, reply=None):

@@ -37,7 +37,7 @@ import numpy as np
 
 from gamelab.core.params import knob_value, specs
 
-from . import agents, engine
+from . import agents, engine, kernel
 from .agents import POLICIES
 
 
@@ -46,11 +46,45 @@ def play(params, seating, n_deals, n_players, seed_seq) -> dict:
     the agents' randomness from the other."""
     chance_seq, agent_seq = seed_seq.spawn(2)
     chance = engine.draw_chance(params, n_deals, n_players, np.random.default_rng(chance_seq))
-    policies = [POLICIES[name] for name in seating]
-    res = engine.play(params, policies, n_deals, np.random.default_rng(agent_seq), n_players, chance=chance)
+    if compiled_lineup(params, seating, n_players):
+        res = kernel_play(params, seating, n_deals, n_players, chance)
+    else:
+        policies = [POLICIES[name] for name in seating]
+        res = engine.play_batch(params, policies, n_deals, np.random.default_rng(agent_seq), n_players, chance=chance)
     out = diagnostics(params, res, n_players)
     out["start_player"] = start_column(params, chance.start, n_players)
     return out
+
+
+def compiled_lineup(params, seating, n_players: int) -> bool:
+    """Whether the compiled kernel plays this seating: every seat greedy,
+    lookahead or deep, at least one searching (the batch engine plays an
+    all-greedy table faster: docs/performance.md), and
+    :func:`kernel.supported`.  The results are identical either way."""
+    compiled = all(name in kernel.AGENT_CODES for name in seating) and any(name != "greedy" for name in seating)
+    return compiled and kernel.supported(params, n_players * params.riders_per_player)
+
+
+def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
+    """``engine.play_batch``'s result for a seating of compiled agents, played by
+    :func:`kernel.play_games` (the agents draw no random numbers, so the
+    agents' generator is not needed)."""
+    st = engine.init(params, n_deals, n_players, chance)
+    points = kernel.play_games(params, st, seating)
+    res = engine.result(params, st)
+    res["lead_changes"] = lead_changes(points)
+    return res
+
+
+def lead_changes(points) -> np.ndarray:
+    """(G,) lead changes from the points after each beat ((beats, G, P), as engine.play_batch counts them)."""
+    from gamelab.stats.leads import sole_leader_step
+
+    leader = np.full(points.shape[1], -1, np.int8)
+    changes = np.zeros(points.shape[1], np.int16)
+    for pts in points:
+        leader = sole_leader_step(pts, leader, changes)
+    return changes
 
 
 def start_column(params, start, n_players: int) -> np.ndarray:
@@ -62,7 +96,7 @@ def start_column(params, start, n_players: int) -> np.ndarray:
 
 
 def diagnostics(params, res: dict, n_players: int) -> dict:
-    """Appendix A's quantities per seat (and per game) from ``engine.play``."""
+    """Appendix A's quantities per seat (and per game) from ``engine.play_batch``."""
     G, k = res["score"].shape[0], params.riders_per_player
 
     def per(a):
@@ -123,6 +157,16 @@ def lookahead_lineup(n_players):
     return ["lookahead"] + ["greedy"] * (n_players - 1)
 
 
+def all_lookahead_lineup(n_players):
+    """The lookahead on every seat (the bench's ``strong_lookahead``)."""
+    return ["lookahead"] * n_players
+
+
+def strong_lineup(n_players):
+    """The strongest agent, deep, on every seat (the bench's ``strong``)."""
+    return ["deep"] * n_players
+
+
 def relic_scale(base, value):
     """Sweep knob: every relic's points times ``value`` (rounded); ``value``
     from 0 to the factor that keeps each relic within 0..20 (section 5.4)."""
@@ -160,4 +204,4 @@ ASSUMPTIONS = (
 
 def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine (as ``reference.play_random``)."""
-    return engine.play(params, [agents.random_policy] * n_players, n_games, rng, n_players)
+    return engine.play_batch(params, [agents.random_policy] * n_players, n_games, rng, n_players)

@@ -12,7 +12,12 @@ in flight (measured in a fresh subprocess).  Medians of several repetitions.
 A game may declare more timed lineups (``GAME.bench.extra_lineups``: name ->
 (players, lineup, target), e.g. a search agent against the default agents):
 each is played through ``GAME.play`` in batches of ``EXTRA_BATCH`` games (one
-interactive run's worth) and reported as ``<name>_games_per_s``.
+interactive run's worth) and reported as ``<name>_games_per_s``.  The
+``strong*`` lineups (the game's strongest agent on every seat, issue 20's
+``strong_games_per_s``) are played in batches of ``STRONG_BATCH`` games (a
+small run: the search must be fast without a large batch), and their target
+is a :class:`~fractions.Fraction`: a share of the game's agents' games/s,
+measured in the same run.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+from fractions import Fraction
 
 import numpy as np
 
@@ -32,6 +38,9 @@ from gamelab.sim import runner
 
 TARGET_SLIDER_S = 1.0
 EXTRA_BATCH = 2000  # games per call for a game's extra lineups (as one slider update)
+STRONG_BATCH = 200  # games per call for the ``strong*`` lineups (a small run)
+STRONG_PREFIX = "strong"
+WARM_GAMES = 20  # games played once before timing a lineup (compiled code, tables, imports)
 
 
 def _median_rate(fn, n_games: int, reps: int) -> float:
@@ -93,13 +102,22 @@ def extra_rates(ad, params, reps: int) -> dict:
     for name, (players, lineup_fn, _target) in ad.bench.extra_lineups.items():
         lineup = list(lineup_fn(players))
         seq = np.random.SeedSequence(12345)
-        ad.play(params, lineup, min(EXTRA_BATCH, 50), players, seq)  # warm caches
+        batch = STRONG_BATCH if name.startswith(STRONG_PREFIX) else EXTRA_BATCH
+        ad.play(params, lineup, min(batch, WARM_GAMES), players, seq)  # warm caches
 
-        def play(lineup=lineup, players=players, seq=seq):
-            return ad.play(params, lineup, EXTRA_BATCH, players, seq)
+        def play(lineup=lineup, players=players, seq=seq, batch=batch):
+            return ad.play(params, lineup, batch, players, seq)
 
-        out[f"{name}_games_per_s"] = _median_rate(play, EXTRA_BATCH, max(3, reps // 2))
+        out[f"{name}_games_per_s"] = _median_rate(play, batch, max(3, reps // 2))
     return out
+
+
+def extra_target(target, result: dict) -> tuple[float, str]:
+    """An extra lineup's target in games/s and its wording: a Fraction is a
+    share of the game's agents' games/s (``result``'s), else games/s."""
+    if isinstance(target, Fraction):
+        return float(target) * result["agent_games_per_s"], f"{target} of the agents' games/s"
+    return target, f"{target:,g} games/s"
 
 
 def lineup_of(game, n_players: int) -> list[str]:
@@ -155,9 +173,9 @@ def verdicts(results: dict) -> list[tuple[str, bool, str]]:
         for name, (players, _lineup, target) in bench.extra_lineups.items():
             rate = r.get(f"{name}_games_per_s")
             if rate is not None:
-                rows.append(
-                    (f"{game} {name} ({players} players) >= {target:,g} games/s", rate >= target, f"{rate:,.0f}")
-                )
+                need, wording = extra_target(target, r)
+                ratio = f" (1/{r['agent_games_per_s'] / rate:,.0f})" if isinstance(target, Fraction) else ""
+                rows.append((f"{game} {name} ({players} players) >= {wording}", rate >= need, f"{rate:,.1f}{ratio}"))
         if "memory_100k_games_mib" in r:
             rows.append(
                 (
@@ -182,7 +200,7 @@ def render(results: dict) -> str:
             f"games/s; random {r['random_games_per_s']:,.0f} games/s; reference "
             f"{r['reference_games_per_s']:,.0f} games/s (x{r['batch_over_reference']:.1f}); slider "
             f"update {r['slider_update_s']:.3f} s"
-            + "".join(f"; {k[: -len('_games_per_s')]} {v:,.0f} games/s" for k, v in r.items() if _extra_key(k))
+            + "".join(f"; {k[: -len('_games_per_s')]} {v:,.1f} games/s" for k, v in r.items() if _extra_key(k))
             + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r else "")
         )
     lines.append("")

@@ -169,6 +169,65 @@ def make_executor(workers: int = 1, scheduler: str | None = None):
     return InlineExecutor() if workers <= 1 else LocalExecutor(workers)
 
 
+LINE_EVERY = 5.0  # seconds between progress lines when the output is not a terminal
+#: the command line sets this: work asked with ``progress=None`` then prints a
+#: line every few seconds when stderr is not a terminal (a log, a file)
+LINES_OFF_TERMINAL = False
+
+
+class LineProgress:
+    """tqdm's ``update`` / ``set_postfix_str`` as one line on stderr every
+    :data:`LINE_EVERY` seconds (a log or a file, where a bar would be noise)."""
+
+    def __init__(self, total: int, unit: str, desc: str = "", initial: int = 0):
+        import time
+
+        self.total, self.unit, self.desc, self.n, self.postfix = total, unit, desc or "progress", initial, ""
+        self.clock = time.monotonic
+        self.start = self.last = self.clock()
+
+    def update(self, k: int = 1) -> None:
+        self.n += k
+        now = self.clock()
+        if now - self.last >= LINE_EVERY:
+            self.last = now
+            self.line(now)
+
+    def set_postfix_str(self, text: str) -> None:
+        self.postfix = text
+
+    def line(self, now: float) -> None:
+        import sys
+
+        extra = f", {self.postfix}" if self.postfix else ""
+        print(
+            f"{self.desc}: {self.n:,} of {self.total:,} {self.unit}s after {now - self.start:.0f} s{extra}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+def progress_bar(*, total: int, unit: str, progress: bool | None, desc: str = "", initial: int = 0):
+    """A progress display: ``progress`` None a bar only on a terminal, False
+    none, True a bar on a terminal or in a notebook (tqdm.auto draws a widget)
+    and a line every few seconds elsewhere (:class:`LineProgress`)."""
+    import sys
+
+    from tqdm.auto import tqdm
+
+    lines = progress or (progress is None and LINES_OFF_TERMINAL)
+    if lines and not sys.stderr.isatty() and "ipykernel" not in sys.modules:
+        return LineProgress(total, unit, desc, initial)
+    disable = None if progress is None else not progress
+    return tqdm(total=total, initial=initial, unit=unit, desc=desc or None, delay=1.0, disable=disable, leave=False)
+
+
 def run_all(
     executor,
     fn: Callable,
@@ -182,13 +241,9 @@ def run_all(
     """Run ``fn`` over ``items``; the results in item order.  A tqdm bar
     (notebook-aware) appears for runs longer than a second unless
     ``progress`` is False."""
-    from tqdm.auto import tqdm
-
     weights = list(weights) if weights is not None else [1] * len(items)
     results: list = [None] * len(items)
-    # progress None: a bar only on a terminal (tqdm.auto draws a widget in notebooks when progress=True)
-    disable = None if progress is None else not progress
-    with tqdm(total=sum(weights), unit=unit, delay=1.0, disable=disable, leave=False) as bar:
+    with progress_bar(total=sum(weights), unit=unit, progress=progress) as bar:
         for i, result in executor.imap(fn, items):
             results[i] = result
             if on_result is not None:

@@ -28,6 +28,7 @@ import pandas as pd
 
 from gamelab.core import registry
 from gamelab.core.errors import GamelabError, short
+from gamelab.core.limits import MAX_GAMES
 
 DEFAULT_CHUNK_DEALS = 1024
 
@@ -63,10 +64,12 @@ def resolve(game: str, params=None, lineup=None, n_players=None):
     """Fill in defaults and check a run's setting; errors name the bad value."""
     ad = registry.get(game)
     params = ad.knobs() if params is None else params
+    if n_players is not None and (isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer))):
+        raise GamelabError(f"the number of players is a whole number, not {short(n_players)}")
     if lineup is None:
         if n_players is None:
             raise GamelabError("give the number of players (--players N) or a lineup (--lineup AGENT ...)")
-        lineup = ad.default_lineup(n_players)
+        lineup = ad.default_lineup(int(n_players))
     if isinstance(lineup, str) or not isinstance(lineup, Sequence) or not all(isinstance(a, str) for a in lineup):
         raise GamelabError(f"a lineup is a list of agent names, one per seat, not {short(lineup)}")
     lineup = tuple(lineup)
@@ -107,6 +110,8 @@ def plan(
     ):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise GamelabError(f"{name} must be a whole number of at least {low}, not {short(value)}")
+    if n_games > MAX_GAMES:  # the largest run (core.limits): refused before any chunk is planned
+        raise GamelabError(f"the number of games = {n_games:,} is above the maximum of {MAX_GAMES:,}")
     chunk_deals = int(chunk_deals or registry.get(game).chunk_deals)
     rotations = 1 if len(set(lineup)) == 1 else n_players
     n_deals = max(1, math.ceil(n_games / rotations))

@@ -153,6 +153,12 @@ def fair_gap(group: str) -> Metric:
     )
 
 
+def group_words(group: str, value) -> str:
+    """One group of seats in words: ``seat 1``, ``the heavy style``, ``the strong agent``."""
+    text = str(value).replace("_", " ")
+    return f"{group} {text}" if group == "seat" else f"the {text} {group.replace('_', ' ')}"
+
+
 def win_rate(group: str, value) -> Metric:
     key = f"{group}={value}"
 
@@ -166,7 +172,7 @@ def win_rate(group: str, value) -> Metric:
 
     return Metric(
         f"win_rate[{key}]",
-        f"win rate of {group} {value}",
+        f"win rate of {group_words(group, value)}",
         f"per-seat win rate of {group} {value}",
         columns,
         lambda s: s[f"{key}:w"] / s[f"{key}:n"],
@@ -286,10 +292,39 @@ def catalogue(game) -> dict[str, Metric]:
 _WIN_RATE = re.compile(r"^win_rate\[(\w+)=([^\]]+)\]$")
 
 
+def group_values(game, group: str) -> tuple[str, ...] | None:
+    """The values a report group takes (as text): seats 1..most players,
+    the game's agents, or the game's declared ``report.group_values`` (None: not
+    declared, so only the table can tell)."""
+    if group == "seat":
+        return tuple(str(s) for s in range(1, game.players[1] + 1))
+    if group == "agent" and game.agents:
+        return tuple(game.agents)
+    values = game.report.group_values.get(group)
+    return tuple(values) if values is not None else None
+
+
+def check_group(game, group: str, value: str) -> None:
+    """``win_rate[group=value]``: a declared report group and one of its values."""
+    if group not in game.report.groups:
+        raise GamelabError(
+            f"win_rate[{short(group)}=...]: {short(group)} is not a report group of {game.name}; "
+            f"its groups are {', '.join(game.report.groups)}"
+        )
+    known = group_values(game, group)
+    if known is not None and value not in known:
+        raise GamelabError(
+            f"win_rate[{group}={short(value)}]: {short(value)} is not a known {group} of {game.name}; "
+            f"known: {', '.join(known)}"
+        )
+
+
 def metric(game, name: str) -> Metric:
-    """The metric called ``name`` (``win_rate[GROUP=VALUE]`` included)."""
+    """The metric called ``name`` (``win_rate[GROUP=VALUE]`` included: a
+    declared report group and one of its known values)."""
     found = _WIN_RATE.match(name.strip()) if isinstance(name, str) else None
     if found:
+        check_group(game, found.group(1), found.group(2))
         return win_rate(found.group(1), found.group(2))
     known = catalogue(game)
     if name not in known:

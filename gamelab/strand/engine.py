@@ -110,7 +110,7 @@ __all__ = [
     "result",
     "random_actions",
     "is_legal",
-    "play",
+    "play_batch",
 ]
 
 
@@ -303,7 +303,7 @@ def _next_round(p, st, formed, chance):
         refill(st, chance.draws[r], live)
 
 
-def play(params, policies, n_games, rng, n_players=4, *, roles=None) -> dict:
+def play_batch(params, policies, n_games, rng, n_players=4, *, roles=None) -> dict:
     """Play ``n_games`` to the end.  ``policies[seat](params, state, seat,
     legal_mask, rng) -> (G,) actions``; ``rng`` is the only source of chance
     (drawn up front by :func:`draw_chance`, then the policies')."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from gamelab.core import contract
@@ -34,7 +35,12 @@ GAME = contract.Game(
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
     variants=VARIANT_CHANGES,
     lineup=sim.default_lineup,  # the style mix: a different style on every seat
-    bench=contract.Bench(random_batch=sim.random_batch, agent_target=50_000),
+    bench=contract.Bench(
+        random_batch=sim.random_batch,
+        agent_target=50_000,
+        # issue 20: best on every seat, a share of the style mix's games/s, at 200-game runs
+        extra_lineups={"strong": (4, sim.strong_lineup, Fraction(1, 100))},
+    ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     explorers={"trust": panels.TRUST},
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
@@ -54,7 +60,11 @@ GAME = contract.Game(
         search_knobs={"best_proxy": "mix"},  # every level plays the style mix: style verdicts can be traced
     ),
     report=contract.ReportSettings(
-        players=sim.REPORT_PLAYERS, groups=sim.REPORT_GROUPS, assumptions=sim.ASSUMPTIONS, errata_heading="STRAND"
+        players=sim.REPORT_PLAYERS,
+        groups=sim.REPORT_GROUPS,
+        group_values={"style": tuple(map(str, sim.STYLE_NAMES)), "role": tuple(map(str, sim.ROLE_NAMES))},
+        assumptions=sim.ASSUMPTIONS,
+        errata_heading="STRAND",
     ),
     derived=sim.DERIVED,
     metrics=game_metrics.METRICS,

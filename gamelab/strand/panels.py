@@ -89,6 +89,16 @@ def trust_derived(rules, controls: TrustControls) -> dict:
     return {"node_share": ids.rulebook_node_share(rules)} if controls.node_share_follows_nodes else {}
 
 
+def trust_idle(rules, controls: TrustControls) -> dict:
+    """The node values do nothing to the exact table while N is set by hand."""
+    if controls.node_share_follows_nodes:
+        return {}
+    return {
+        "node_values": "N is set by hand (the box above is unticked): the node values change only simulated "
+        "play; tick the box to let them set N"
+    }
+
+
 def _node_share(rules, controls: TrustControls) -> float:
     return trust_derived(rules, controls).get("node_share", controls.node_share)
 
@@ -139,6 +149,7 @@ TRUST = Explorer(
     table=trust_threshold_table,
     figure=trust_figure,
     derived=trust_derived,
+    idle=trust_idle,
     labels=TRUST_LABELS,
     percent=(
         "p_star",

@@ -68,6 +68,11 @@ def random_lineup(n_players: int) -> list:
     return ["random"] * n_players
 
 
+def strong_lineup(n_players: int) -> list:
+    """The strongest agent, ``best``, on every seat (the bench's ``strong``)."""
+    return [BEST] * n_players
+
+
 def deal_styles(seating, n_deals, rng, best_proxy=None):
     """Style codes (G,P) of the seats: a mix seat's style from a random
     ordering of the six styles per deal (one draw of (G, 6) uniforms); the
@@ -292,7 +297,7 @@ def random_batch(params, n_games, n_players, rng):
     ``reference.play_random`` does one game at a time."""
     from .agents import random_policy
 
-    return engine.play(params, [random_policy] * n_players, n_games, rng, n_players)
+    return engine.play_batch(params, [random_policy] * n_players, n_games, rng, n_players)
 
 
 ASSUMPTIONS = (

@@ -56,14 +56,63 @@ class _Source:
         return store if store is not None else ChunkStore(paths.cache_dir())
 
 
-def _metric_names(game) -> list[str]:
-    """The catalogue's names (a run adds the win rate of every group value)."""
-    return list(balance.catalogue(game))
+def _metric_options(game) -> list[tuple[str, str]]:
+    """The catalogue's metrics as (label, name) pairs (a run adds the win
+    rate of every group value)."""
+    return [(m.label, name) for name, m in balance.catalogue(game).items()]
 
 
-class LeversPanel:
-    """A tornado chart of the rule parameters that move one metric, each a
-    step down and up on the same deals as the current rules."""
+class _Progress:
+    """What :class:`gamelab.ui.widgets.Busy` needs of a panel: a bar, a note,
+    and an output to grey while work runs."""
+
+    out: Any
+
+    def _progress_widgets(self):
+        import ipywidgets as w
+
+        self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, layout=w.Layout(visibility="hidden"))
+        self.busy_note = w.HTML()
+
+    def mark_stale(self, stale: bool):
+        from gamelab.ui.widgets import STALE_CLASS
+
+        if stale:
+            self.out.add_class(STALE_CLASS)
+            self.progress.layout.visibility = "visible"
+        else:
+            self.out.remove_class(STALE_CLASS)
+            self.progress.layout.visibility = "hidden"
+            self.busy_note.value = ""
+
+
+def _framing_html(fr) -> str:
+    """The framing sentence, the steps sure to help in green, sure to hurt in red."""
+    from gamelab.decide.sensitivity import HELPS_COLOUR, HURTS_COLOUR
+
+    def listed(levers, colour):
+        return "; ".join(
+            f"<span style='color:{colour}'>{html.escape(x.words)} ({html.escape(fr.amount(x.change))})</span>"
+            for x in levers[:5]
+        )
+
+    level = html.escape(fr.level())
+    if fr.goal:
+        head = f"To <b>{fr.goal}</b> the {html.escape(fr.label)} (now {level}): "
+        good = listed(fr.helps, HELPS_COLOUR) if fr.helps else "no single step is sure to help"
+        bad = f"<br>Changes that would make it worse: {listed(fr.hurts, HURTS_COLOUR)}." if fr.hurts else ""
+    else:
+        head = f"What raises the {html.escape(fr.label)} (now {level}): "
+        good = listed(fr.helps, HELPS_COLOUR) if fr.helps else "no single step is sure to"
+        bad = f"<br>What lowers it: {listed(fr.hurts, HURTS_COLOUR)}." if fr.hurts else ""
+    rest = f"<br>{len(fr.unsure)} other steps move it by less than the noise (not sure)." if fr.unsure else ""
+    return f"<div class='gamelab-framing'>{head}{good}.{bad}{rest}</div>"
+
+
+class LeversPanel(_Progress):
+    """The rule parameters that move one metric, each a step down and up on
+    the same deals as the current rules: a sentence framed by the metric's
+    better side (green helps, red hurts) above the tornado chart."""
 
     def __init__(
         self,
@@ -80,41 +129,48 @@ class LeversPanel:
 
         self.src = _Source(source, n_players, quick_games)
         self.only, self.seed, self.top = only, seed, top
-        self.metric = w.Dropdown(options=_metric_names(self.src.adapter), value=metric, description="metric")
+        self.metric = w.Dropdown(options=_metric_options(self.src.adapter), value=metric, description="metric")
         self.button = w.Button(description="Find levers", icon="search")
         self.status = w.HTML()
+        self.sentence = w.HTML()
         self.out = w.Output()
+        self._progress_widgets()
         self.button.on_click(lambda b: self.run())
         self.metric.observe(lambda change: self._draw(), names="value")
         self.table: pd.DataFrame | None = None
         self.figure = None
+        self.framing: sensitivity.Framing | None = None
 
     def run(self):
         """Play every step (quick games) and draw the chart."""
         from gamelab.core.errors import GamelabError
+        from gamelab.ui.widgets import Busy
 
         try:
-            table = sensitivity.levers(
-                self.src.game,
-                n_players=self.src.players(),
-                lineup=self.src.lineup(),
-                params=self.src.params(),
-                n_games=self.src.quick_games,
-                seed=self.seed,
-                only=self.only,
-                store=self.src.store(),
-                progress=False,
-            )
+            with Busy(self, f"Playing one step of each rule, {self.src.quick_games:,} games each"):
+                table = sensitivity.levers(
+                    self.src.game,
+                    n_players=self.src.players(),
+                    lineup=self.src.lineup(),
+                    params=self.src.params(),
+                    n_games=self.src.quick_games,
+                    seed=self.seed,
+                    only=self.only,
+                    store=self.src.store(),
+                    progress=False,
+                )
         except GamelabError as exc:
             self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
             return self
         self.table = table
+        labels = {name: label for label, name in _metric_options(self.src.adapter)}
         names = list(dict.fromkeys(table["metric"]))
         current = self.metric.value
-        self.metric.options = names
+        self.metric.options = [(labels.get(n) or balance.metric(self.src.adapter, n).label, n) for n in names]
         self.metric.value = current if current in names else names[0]
         skipped = table.attrs["skipped"]
-        self.status.value = html.escape(f"{table.attrs['games']:,} games per setting, {len(skipped)} steps skipped")
+        note = f"{table.attrs['games']:,} games per setting, the same deals for each"
+        self.status.value = html.escape(note + (f"; {len(skipped)} steps not played" if skipped else ""))
         self._draw()
         return self
 
@@ -123,6 +179,8 @@ class LeversPanel:
 
         if self.table is None:
             return
+        self.framing = sensitivity.framing(self.table, self.metric.value)
+        self.sentence.value = _framing_html(self.framing)
         self.figure = sensitivity.tornado_figure(self.table, self.metric.value, top=self.top)
         self.out.clear_output(wait=True)
         with self.out:
@@ -131,7 +189,19 @@ class LeversPanel:
     def widget(self):
         import ipywidgets as w
 
-        return w.VBox([w.HBox([self.metric, self.button, self.status]), self.out])
+        from gamelab.ui.widgets import STYLE
+
+        box = w.VBox(
+            [
+                w.HTML(STYLE),
+                w.HBox([self.metric, self.button, self.status]),
+                w.HBox([self.progress, self.busy_note]),
+                self.sentence,
+                self.out,
+            ]
+        )
+        box.add_class("gamelab-levers")
+        return box
 
     def show(self):
         from IPython.display import display
@@ -141,9 +211,14 @@ class LeversPanel:
         return self
 
 
-class TunePanel:
-    """Targets and free parameters from a form; the tuner's verified
-    proposals (table and front) below it."""
+TUNE_TRIALS = 30  # the panel's default search: enough for a two-parameter goal
+TUNE_GAMES = 2000  # at least this many games per candidate (the quick games when more)
+
+
+class TunePanel(_Progress):
+    """Targets and free rule parameters from a form; while the tuner runs,
+    progress and the best so far; then its answer in a sentence and the
+    proposals, each decided on fresh deals (:mod:`gamelab.decide.tune`)."""
 
     def __init__(
         self,
@@ -151,7 +226,7 @@ class TunePanel:
         *,
         free=(),
         targets=(),
-        trials: int = 20,
+        trials: int = TUNE_TRIALS,
         n_players: int | None = None,
         quick_games: int | None = None,
         seed: int = 0,
@@ -159,35 +234,62 @@ class TunePanel:
     ):
         import ipywidgets as w
 
+        from gamelab.core.labels import param_words
+
         self.src = _Source(source, n_players, quick_games)
         self.seed, self.verify = seed, verify
+        rules = {s.name for s in specs(self.src.adapter.rules)}
         numeric = [
             s.name
             for s in specs(self.src.adapter.knobs)
-            if s.choices is None and s.kind in (int, float, tuple) and s.low is not None and s.high is not None
+            if s.name in rules
+            and s.choices is None
+            and s.kind in (int, float, tuple)
+            and s.low is not None
+            and s.high is not None
         ]
-        choices = numeric + list(self.src.adapter.derived)
-        self.free = w.SelectMultiple(options=choices, value=tuple(free), description="free", rows=6)
-        names = list(balance.catalogue(self.src.adapter))
+        choices = [(param_words(n), n) for n in numeric + list(self.src.adapter.derived)]
+        self.free = w.SelectMultiple(options=choices, value=tuple(free), description="free rules", rows=6)
+        self.catalogue = balance.catalogue(self.src.adapter)
+        options = [("(no target)", "")] + [(m.label, n) for n, m in self.catalogue.items() if m.goal]
         self.rows = []
         given = list(targets) + [(None, "at_most", 0.1)] * (MAX_TARGETS - len(targets))
         for metric, bound, value in given[:MAX_TARGETS]:
+            percent = bool(metric) and self.catalogue[metric].percent
             self.rows.append(
                 (
-                    w.Combobox(options=names, value=metric or "", placeholder="metric (none)"),
-                    w.Dropdown(options=["at_most", "at_least"], value=bound, layout=w.Layout(width="90px")),
-                    w.FloatText(value=value, layout=w.Layout(width="80px")),
+                    w.Dropdown(options=options, value=metric or "", layout=w.Layout(width="220px")),
+                    w.Dropdown(
+                        options=[("at most", "at_most"), ("at least", "at_least")],
+                        value=bound,
+                        layout=w.Layout(width="90px"),
+                    ),
+                    w.FloatText(value=round(value * 100, 6) if percent else value, layout=w.Layout(width="80px")),
+                    w.HTML("points" if percent else ""),
                 )
             )
-        self.trials = w.IntText(value=trials, description="trials")
+        for row in self.rows:
+            row[0].observe(lambda change, row=row: self._unit(row), names="value")
+        self.trials = w.BoundedIntText(value=trials, min=1, max=10_000, description="trials")
         self.button = w.Button(description="Tune", icon="cogs")
         self.status = w.HTML()
+        self.answer = w.HTML()
         self.out = w.Output()
+        self._progress_widgets()
         self.button.on_click(lambda b: self.run())
         self.result: tune.TuneResult | None = None
+        self.shown: pd.DataFrame | None = None
+
+    def _unit(self, row):
+        name = row[0].value
+        row[3].value = "points" if name and self.catalogue[name].percent else ""
+
+    def games(self) -> int:
+        return max(self.src.quick_games, TUNE_GAMES)
 
     def goal(self) -> tune.Goal:
-        """The goal the form describes (free ranges: the declared ones)."""
+        """The goal the form describes (free ranges: the declared ones;
+        a target in points is a share of 1 in the goal)."""
         by_name = {s.name: s for s in specs(self.src.adapter.knobs)}
         free: dict[str, Any] = {}
         for name in self.free.value:
@@ -197,7 +299,11 @@ class TunePanel:
                 free[name] = [rng] if s.kind is tuple else rng
             else:
                 free[name] = [0.5, 1.5] if name.endswith(sensitivity.SCALE_SUFFIX) else [-2.0, 2.0]
-        targets = [{"metric": m.value, bound.value: float(v.value)} for m, bound, v in self.rows if m.value]
+        targets = []
+        for m, bound, v, _ in self.rows:
+            if m.value:
+                value = float(v.value) / 100 if self.catalogue[m.value].percent else float(v.value)
+                targets.append({"metric": m.value, bound.value: value})
         base = {k: list(v) if isinstance(v, tuple) else v for k, v in self.src.params().changed().items()}
         lineup = self.src.lineup()
         return tune.Goal.model_validate(
@@ -207,7 +313,7 @@ class TunePanel:
                 free=free,
                 targets=targets,
                 trials=self.trials.value,
-                games=self.src.quick_games,
+                games=self.games(),
                 seed=self.seed,
                 verify=self.verify,
                 lineup=list(lineup) if lineup else None,
@@ -215,31 +321,65 @@ class TunePanel:
             )
         )
 
+    def _on_trial(self, done: int, total: int, best: float) -> None:
+        """Progress while the search runs: trials done, the best so far."""
+        self.progress.layout.visibility = "visible"
+        self.progress.value = done / max(total, 1)
+        self.progress.description = f"{done}/{total}"
+        so_far = (
+            "a candidate meets the targets on the search's deals"
+            if best == 0
+            else f"the closest candidate misses by {self._miss_words(best)}"
+        )
+        self.busy_note.value = html.escape(
+            f"Searching: trial {done} of {total}; best so far: {so_far}. Then each proposal is decided on fresh deals."
+        )
+
+    def _miss_words(self, miss: float) -> str:
+        names = [m.value for m, *_ in self.rows if m.value]
+        if names and all(self.catalogue[n].percent for n in names):
+            return f"{miss * 100:.1f} points"
+        return f"{miss:.3g}"
+
     def run(self):
         from IPython.display import display
 
         from gamelab.core.errors import GamelabError
+        from gamelab.report import format as fmt
 
         try:
             goal = self.goal()
-            result = tune.run(goal, store=self.src.store(), progress=False)
+            st = tune.setting(goal)
+            self.mark_stale(True)
+            self.busy_note.value = html.escape(f"Searching: {goal.trials} trials of {goal.games:,} games each")
+            result = tune.run(goal, store=self.src.store(), progress=False, on_trial=self._on_trial)
         except (GamelabError, ValueError) as exc:
+            self.mark_stale(False)
             self.status.value = f"<b style='color:#c62828'>{html.escape(' '.join(str(exc).split()))}</b>"
             return self
+        self.mark_stale(False)
         self.result = result
-        self.status.value = html.escape(f"{result.trials} trials; proposals in {result.out}")
-        shown = result.proposals.drop(columns=[c for c in result.proposals if c.endswith((" low", " high"))])
+        self.status.value = html.escape(
+            f"{result.trials} trials of {goal.games:,} games; proposals written to {result.out.name}/"
+        )
+        self.answer.value = f"<b>{html.escape(result.summary)}</b>"
+        self.shown = tune.shown_rows(st, result.proposals)
         self.out.clear_output(wait=True)
         with self.out:
-            display(shown.style.format(precision=3).hide(axis="index"))
-            display(tune.front_figure(tune.setting(goal), result.study, result.proposals))
+            display(fmt.styler(self.shown))
+            display(tune.front_figure(st, result.study, result.proposals))
         return self
 
     def widget(self):
         import ipywidgets as w
 
+        from gamelab.ui.widgets import STYLE
+
         rows = [w.HBox(list(r)) for r in self.rows]
-        return w.VBox([w.HBox([self.free, w.VBox(rows + [w.HBox([self.trials, self.button])])]), self.status, self.out])
+        form = w.HBox([self.free, w.VBox(rows + [w.HBox([self.trials, self.button])])])
+        box = w.VBox([w.HTML(STYLE), form, w.HBox([self.progress, self.busy_note]), self.status, self.answer, self.out])
+        box.add_class("gamelab-tune")
+        return box
 
     def show(self, run: bool = False):
         from IPython.display import display

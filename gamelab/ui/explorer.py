@@ -45,8 +45,15 @@ class ExplorerPanel:
         self._setting = False
         self._out: Any = None
         self._sim_out: Any = None
-        for w in self._widgets():
-            w.observe(self._changed, names="value")
+        self.following = False  # the simulated side is redrawn after every change
+        self.seed = 0
+        import ipywidgets as w
+
+        self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, layout=w.Layout(visibility="hidden"))
+        self.busy_note = w.HTML()
+        self.out = w.Output()  # the simulated side (what Busy greys)
+        for control in self._widgets():
+            control.observe(self._changed, names="value")
 
     def _widgets(self):
         for ws in (*self.rule_controls.values(), *self.own_controls.values()):
@@ -85,9 +92,32 @@ class ExplorerPanel:
         finally:
             self._setting = False
 
+    def _show_idle(self, rules, controls) -> None:
+        """Rule sliders that do nothing now are disabled, the reason as
+        tooltip (unless the simulated side follows them: play uses every rule)."""
+        idle = {} if self.following else self.spec.idle(rules, controls)
+        by_name = {s.name: s for s in specs(self.game.rules)}
+        for name, ws in self.rule_controls.items():
+            for w in ws:
+                w.disabled = name in idle
+                w.tooltip = idle[name] if name in idle else fmt.param_tooltip(by_name[name])
+
+    def mark_stale(self, stale: bool) -> None:
+        """Grey the simulated side and show the progress bar (or undo both)."""
+        from gamelab.ui.widgets import STALE_CLASS
+
+        if stale:
+            self.out.add_class(STALE_CLASS)
+            self.progress.layout.visibility = "visible"
+        else:
+            self.out.remove_class(STALE_CLASS)
+            self.progress.layout.visibility = "hidden"
+            self.busy_note.value = ""
+
     def update(self) -> None:
         rules, controls = self.rules(), self.controls()
         self._show_derived(rules, controls)
+        self._show_idle(rules, controls)
         self.table = self.spec.table(rules, controls)
         self.figure = self.spec.figure(rules, controls) if self.spec.figure else None
         if self._out is not None:
@@ -98,6 +128,25 @@ class ExplorerPanel:
                 display(self.styled(self.table, self.spec.caption))
                 if self.figure is not None:
                     display(self.figure)
+        if self.following:
+            self._draw_simulated()
+
+    def follow(self, seed: int = 0) -> None:
+        """Show the simulated side in the panel, redrawn after every change
+        (greyed with progress while it plays)."""
+        self.following, self.seed = True, seed
+        self.update()
+
+    def _draw_simulated(self) -> None:
+        from IPython.display import display
+
+        from gamelab.ui.widgets import Busy
+
+        with Busy(self, "Playing games at the new rules"):
+            shown = self.simulate(seed=self.seed)
+        self.out.clear_output(wait=True)
+        with self.out:
+            display(shown)
 
     def styled(self, table, caption: str = ""):
         return fmt.styler(table, labels=dict(self.spec.labels), percent=self.spec.percent, caption=caption)
@@ -119,32 +168,38 @@ class ExplorerPanel:
         return self.styled(self.sim_table, f"{games:,} simulated {players}-player games at the rules above")
 
     def widget(self):
+        """Controls on the left (scrolling on their own), the table, the
+        figure and the simulated side on the right: a slider and what it
+        moves are on screen together."""
         import ipywidgets as w
 
+        from gamelab.ui.widgets import CONTROLS_HEIGHT, STYLE
+
         self._out = w.Output()
-        self._sim_out = w.Output()
-        button = w.Button(description="Simulate at these rules", tooltip="play games at the rules above")
-
-        def run(_):
-            from IPython.display import display
-
-            button.disabled, button.description = True, "simulating..."
-            self._sim_out.clear_output(wait=True)
-            try:
-                shown = self.simulate()
-                with self._sim_out:
-                    display(shown)
-            finally:
-                button.disabled, button.description = False, "Simulate at these rules"
-
-        button.on_click(run)
-        left = [x for ws in self.own_controls.values() for x in ws]
-        left += [x for n, ws in self.rule_controls.items() if len(ws) == 1 for x in ws]
-        right = [x for ws in self.rule_controls.values() if len(ws) > 1 for x in ws]
-        parts = [w.HTML(f"<b>{html.escape(self.spec.title)}</b>"), w.HBox([w.VBox(left), w.VBox(right)]), self._out]
+        self._sim_out = self.out
+        button = w.Button(
+            description="Simulate at these rules",
+            tooltip="play games at the rules, then after every change",
+            layout=w.Layout(width="auto"),
+        )
+        button.on_click(lambda _: self.follow(self.seed))
+        own = [x for ws in self.own_controls.values() for x in ws]
+        rules = [x for ws in self.rule_controls.values() for x in ws]
+        left = w.VBox(
+            own + rules, layout=w.Layout(width="370px", min_width="370px", max_height=CONTROLS_HEIGHT, overflow="auto")
+        )
+        right = [self._out]
         if self.spec.simulated is not None:
-            parts += [button, self._sim_out]
-        return w.VBox(parts)
+            right += [button, w.HBox([self.progress, self.busy_note]), self.out]
+        box = w.VBox(
+            [
+                w.HTML(STYLE),
+                w.HTML(f"<b>{html.escape(self.spec.title)}</b>"),
+                w.HBox([left, w.VBox(right, layout=w.Layout(flex="1 1 auto", min_width="0"))]),
+            ]
+        )
+        box.add_class("gamelab-panel")
+        return box
 
     def show(self):
         from IPython.display import display

@@ -6,7 +6,7 @@ button that writes into ``reports/`` at the project root and shows a link.
     from gamelab import BalancePanel
     BalancePanel("strand", sliders=["sum_cap", "lone_penalty"]).show()
 
-Work that takes longer than a second shows progress in the panel, and the
+Work that takes longer than half a second shows progress in the panel, and the
 numbers on screen are marked stale until the new ones arrive.  A panel keeps
 its last results (``frame``, ``tables``) as attributes, so the same code
 path is tested without a browser.  Tables and charts come from
@@ -30,9 +30,10 @@ from gamelab.report import format as fmt
 from gamelab.sim import sweep
 
 QUICK_GAMES = int(os.environ.get("GAMELAB_QUICK_GAMES", "2000"))
-SLOW = 1.0  # seconds: longer work shows progress and marks the old numbers stale
+SLOW = 0.5  # seconds: longer work shows progress and marks the old numbers stale
 TICK = 0.25  # seconds between progress updates
 STALE_CLASS = "gamelab-stale"
+CONTROLS_HEIGHT = "560px"  # the controls column scrolls past this: results stay beside the sliders
 STYLE = (
     f"<style>.{STALE_CLASS} {{ opacity: 0.35; filter: grayscale(1); transition: opacity 0.2s; }}"
     ".gamelab-panel .widget-label {{ min-width: 11em; }}</style>"
@@ -395,13 +396,28 @@ class BalancePanel:
         return self.last_path
 
     def widget(self):
+        """Controls on the left (scrolling on their own when there are many),
+        results on the right: a slider and the numbers it moves are on screen
+        together (a 1366 × 900 laptop included)."""
         import ipywidgets as w
 
         sliders = [x for ws in self.controls.values() for x in ws] + list(self.knobs.values())
-        side = w.VBox([self.players, self.focus, self.full_button, self.publish_button, self.status])
-        box = w.VBox(
-            [w.HTML(STYLE), w.HBox([w.VBox(sliders), side]), w.HBox([self.progress, self.busy_note]), self.out]
+        left = w.VBox(
+            sliders,
+            layout=w.Layout(width="370px", min_width="370px", max_height=CONTROLS_HEIGHT, overflow="auto"),
         )
+        actions = w.HBox([self.full_button, self.publish_button])
+        right = w.VBox(
+            [
+                w.HBox([self.players, self.focus]),
+                actions,
+                self.status,
+                w.HBox([self.progress, self.busy_note]),
+                self.out,
+            ],
+            layout=w.Layout(flex="1 1 auto", min_width="0"),
+        )
+        box = w.VBox([w.HTML(STYLE), w.HBox([left, right])])
         box.add_class("gamelab-panel")
         return box
 
@@ -457,22 +473,59 @@ def rulebook_sentences(game: str, params) -> Note | None:
     )
 
 
+LINK_STYLE = "color:#1565c0;text-decoration:underline;cursor:pointer"
+
+
+def server_href(path: Path) -> str | None:
+    """The address of ``path`` on the Jupyter server this kernel belongs to:
+    ``<base_url>files/<path under the server's root>``, which opens from any
+    JupyterLab location (``/lab/tree/notebooks`` too).  The server is the
+    running one whose root holds the kernel's working directory (the
+    notebook's folder); None when no running server serves the file."""
+    try:
+        from jupyter_server.serverapp import list_running_servers
+    except ImportError:  # pragma: no cover - JupyterLab is a dependency
+        return None
+    from urllib.parse import quote
+
+    here = Path.cwd().resolve()
+    best = None
+    for info in list_running_servers():
+        root = Path(info.get("root_dir") or info.get("notebook_dir") or "").resolve()
+        if not info.get("root_dir") and not info.get("notebook_dir"):
+            continue
+        if here.is_relative_to(root) and path.is_relative_to(root):
+            if best is None or len(str(root)) > len(str(best[0])):
+                best = (root, info)
+    if best is None:
+        return None
+    root, info = best
+    base = info.get("base_url") or "/"
+    return f"{base.rstrip('/')}/files/{quote(path.relative_to(root).as_posix())}"
+
+
 def publish_link(path: Path) -> str:
-    """An HTML link to a published file: its address relative to the
-    notebook's folder (the kernel's working directory), its name relative to
-    the project root."""
+    """An HTML link to a published file that looks like a link: on the
+    Jupyter server's ``files/`` route when a server serves it
+    (:func:`server_href`), else relative to the notebook's folder (the
+    kernel's working directory); its name relative to the project root."""
     from gamelab.core.paths import workspace
 
     path = Path(path).resolve()
-    try:
-        href = os.path.relpath(path, Path.cwd())
-    except ValueError:  # another drive
-        href = path.as_uri()
+    href = server_href(path)
+    if href is None:
+        try:
+            href = os.path.relpath(path, Path.cwd())
+        except ValueError:  # another drive
+            href = path.as_uri()
     try:
         name = str(path.relative_to(workspace()))
     except ValueError:
         name = str(path)
-    return f'published <a href="{html.escape(href)}" target="_blank" rel="noopener">{html.escape(name)}</a>'
+    return (
+        f'published <a href="{html.escape(href)}" target="_blank" rel="noopener" style="{LINK_STYLE}">'
+        f"{html.escape(name)}</a>"
+    )
 
 
 def _shown_value(widget) -> str:

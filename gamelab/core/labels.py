@@ -1,0 +1,57 @@
+"""A designer's words for what the declarations name: parameters, their
+items and values (the one place below the report layer that turns a key
+into words; :mod:`gamelab.report.format` builds on it).
+
+    param_words("hand_size")            # "hand size"
+    param_words("node_values[3]")       # "node values, item 3"
+    value_words(True)                   # "on"
+    change_words("time_rain", False, True)   # "time rain off → on"
+"""
+
+from __future__ import annotations
+
+import re
+
+#: choice values whose words are not simply the key with spaces
+CHOICE_WORDS = {
+    "first_p": "the first P roles",
+    "no_seal_no_rider": "no seal, no rider",
+    "better_or_stay": "better, or stay",
+    "one_round": "one round",
+}
+
+_ITEM = re.compile(r"^(?P<name>\w+)\[(?P<item>\d+)\]$")
+
+
+def key_words(key) -> str:
+    """A snake_case key in words (``town_spin`` -> ``town spin``)."""
+    return str(key).replace("_", " ")
+
+
+def param_words(name: str) -> str:
+    """A declared parameter, one item of a list (``node_values[3]``, 1-based)
+    or a derived knob, in words."""
+    m = _ITEM.match(str(name))
+    if m:
+        return f"{key_words(m['name'])}, item {m['item']}"
+    return key_words(name)
+
+
+def value_words(value) -> str:
+    """A parameter's value in words: a flag on/off, a choice by its words,
+    a float without trailing noise, a list by its items."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, (tuple, list)):
+        return ", ".join(value_words(v) for v in value)
+    if isinstance(value, str):
+        return CHOICE_WORDS.get(value, key_words(value))
+    return str(value)
+
+
+def change_words(name: str, old, new) -> str:
+    """``hand size 5 → 4``; ``node values, item 6: 6 → 7``."""
+    sep = ": " if _ITEM.match(str(name)) else " "
+    return f"{param_words(name)}{sep}{value_words(old)} → {value_words(new)}"

@@ -1,0 +1,1122 @@
+"""STEEL BALL RUN compiled play: one game at a time, for the search agents.
+
+The batch engine (:mod:`gamelab.sbr.engine`) is the reference; this module
+plays the same rules and the same agents (greedy, lookahead, deep) one game
+at a time in numba-compiled loops, so a search agent's play-outs cost
+microseconds rather than hundreds of numpy calls each, at any batch size.
+``tests/test_sbr_kernel.py`` holds it to the batch engine step by step
+(every decision of random and agent play under every rule reading) and
+whole games (bit-identical results).
+
+* :class:`Arrays`: the batch :class:`~gamelab.sbr.state.State`'s arrays as
+  one typed tuple (the six counters of ``state.stats`` stacked as (G, 6, R));
+  :func:`arrays_of` / :func:`write_back` convert without changing a value.
+* :class:`Rules`: the rules and agent knobs as plain numbers and tables
+  (:func:`rules_of`); the float32 knobs are rounded exactly as the batch
+  agents round them.
+* The kernel, game ``g`` of an :class:`Arrays` at a time: :func:`_act`
+  (section 6.2 steps 1-6, :mod:`~gamelab.sbr.turn`), :func:`_walk` (the move
+  square by square, :mod:`~gamelab.sbr.movement`), :func:`_end_beat` /
+  :func:`_begin_beat` (segment scoring, acting order), :func:`_greedy`
+  (:func:`~gamelab.sbr.greedy.greedy_policy`), :func:`_search` (the
+  lookahead's and deep's search, :mod:`~gamelab.sbr.lookahead`).
+* Entry points: :func:`play_games` (whole games, every seat greedy,
+  lookahead or deep) and :func:`search_actions` (one decision of the search
+  agents for a batch, used by the lookahead policies inside the batch
+  engine's loop, e.g. against random seats).
+
+Float arithmetic follows the batch agents' dtypes step by step (float32 for
+the greedy's values, float64 for the margins), so ties break the same way.
+The compiled code is cached on disk (``cache=True``): the first call of a
+fresh install compiles for about half a minute, later processes load it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from .greedy import SEQUENTIAL_SUM_RIDERS
+from .knobs import knobs
+from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, SKULL, TOWN
+from .state import STATS, State
+
+try:  # numba is a dependency (pyproject.toml); without it the batch engine plays (slowly)
+    from numba import njit
+except ImportError:  # pragma: no cover - exercised only where numba is missing
+    njit = None
+
+GREEDY, LOOKAHEAD, DEEP = 0, 1, 2  # agent codes of a rider
+AGENT_CODES = {"greedy": GREEDY, "lookahead": LOOKAHEAD, "deep": DEEP}
+GREEDY_TIE_BONUS = 1e-6  # as lookahead.GREEDY_TIE_BONUS: ties go to the greedy's choice
+LEVELS = 3  # scratch games: deep's play-out, the lookahead's inside it, one spare
+NO_REPLY = -1  # a search whose play-outs are all greedy (the lookahead)
+
+
+def _jit(fn):
+    """``numba.njit(cache=True)`` without reference counting (``_nrt=False``:
+    the kernel allocates nothing; with it, every call between compiled
+    functions counts references to each of the ~30 arrays of its
+    arguments, 40x the cost of a small helper), or the plain function
+    where numba is missing."""
+    return fn if njit is None else njit(cache=True, _nrt=False)(fn)
+
+
+def _inline(fn):
+    """:func:`_jit`, inlined into its callers by numba (small helpers)."""
+    return fn if njit is None else njit(cache=True, _nrt=False, inline="always")(fn)
+
+
+class Arrays(NamedTuple):
+    """A batch State's arrays (games first), as the kernel reads them."""
+
+    pos: np.ndarray
+    spin: np.ndarray
+    seals_left: np.ndarray
+    hand: np.ndarray
+    discard: np.ndarray
+    deck: np.ndarray
+    drawn: np.ndarray
+    seal: np.ndarray
+    relic: np.ndarray
+    relic_pts: np.ndarray
+    relic_n: np.ndarray
+    seg_start: np.ndarray
+    seg_points: np.ndarray
+    seg_dist: np.ndarray
+    seg_pts: np.ndarray
+    finish_beat: np.ndarray
+    order: np.ndarray
+    start: np.ndarray
+    stats: np.ndarray  # (G, 6, R) in the order of state.STATS
+
+
+SPIN_SPENT, SEALS_PLACED, SEAL_HITS, CARD_SUM, CARDS_PLAYED, TERRAIN_TAX = range(len(STATS))
+assert STATS == ("spin_spent", "seals_placed", "seal_hits", "card_sum", "cards_played", "terrain_tax")
+
+
+def arrays_of(state: State) -> Arrays:
+    """The kernel's view of ``state`` (the stats stacked: a copy)."""
+    fields = {name: getattr(state, name) for name in Arrays._fields if name != "stats"}
+    return Arrays(**fields, stats=np.stack([state.stats[k] for k in STATS], axis=1))
+
+
+def write_back(arr: Arrays, state: State) -> None:
+    """The counters the kernel changed, back into ``state.stats`` (the other
+    arrays are the state's own)."""
+    for i, k in enumerate(STATS):
+        state.stats[k][...] = arr.stats[:, i]
+
+
+def scratch(like: Arrays, n: int = LEVELS) -> Arrays:
+    """``n`` scratch games shaped as ``like``'s."""
+    return Arrays(*(np.zeros((n, *a.shape[1:]), a.dtype) for a in like))
+
+
+class Rules(NamedTuple):
+    """The rules and agent knobs as the kernel reads them (see :func:`rules_of`)."""
+
+    L: int
+    M: int  # the most movement of a beat
+    S: int  # max_spin_per_beat
+    cap: int
+    big_card: int
+    curve_penalty: int
+    rock_penalty: int
+    seal_penalty: int
+    seal_break_cost: int
+    seal_range: int
+    seal_sign: int  # +1 ahead, -1 behind
+    owner_bonus: int
+    river_spin: int
+    town_spin: int
+    eye_spin: int
+    heart_steps: int
+    skull_cards: int
+    riders_per_player: int
+    beats: int
+    seals_per_player: int
+    stop_before: bool
+    seal_no_rider: bool
+    seal_spent_on_stop: bool
+    break_on_stop: bool
+    heart_passes_seals: bool
+    skull_takes_current: bool
+    team_seals_ignored: bool
+    from_start: bool
+    terrain: np.ndarray  # (L+1,) int64
+    relic_points: np.ndarray  # (5,) int64, index 4 (unknown) and -1 (none) worth 0
+    segment_of_beat: np.ndarray  # (beats+1,) the segment scored after beat b (1-based), -1 none
+    segment_points: np.ndarray  # int64
+    final_points: np.ndarray  # int64
+    # the greedy's knobs, rounded as the batch greedy rounds them
+    w_move: np.float32
+    w_relic: np.float32
+    w_spin: np.float32
+    w_tax: np.float32
+    w_skull: np.float32
+    w_break: np.float32
+    w_segment: np.float32
+    w_final: np.float32
+    w_expect: np.float32
+    card_cost: np.ndarray  # (6,) float32: float32(greedy_card * card) by card value
+    relic_value: np.ndarray  # (5,) float32: relic points as float32, index -1 = none
+    reach: np.ndarray  # float64 expected victims by gap + reach_off (greedy._reach_table)
+    reach_off: int
+    seal_min: float
+    lookahead_k: int
+    lookahead_beats: int
+    deep_k: int
+    deep_reply: int
+    f64_values: bool  # the batch greedy computes values in float64 under heart_passes_seals
+
+
+def supported(params, n_riders: int) -> bool:
+    """Whether the kernel plays ``params`` exactly as the batch engine: numba
+    is installed and the seal choice sums at most SEQUENTIAL_SUM_RIDERS
+    riders in order (numpy's wider sums group their terms)."""
+    return ENABLED and njit is not None and n_riders <= SEQUENTIAL_SUM_RIDERS
+
+
+@lru_cache(maxsize=32)
+def rules_of(params) -> Rules:
+    """:class:`Rules` of ``params`` (the rules; the knobs' defaults if a plain SbrParams)."""
+    from .greedy import _reach_table
+
+    kn = knobs(params)
+    f32 = np.float32
+    seg_of = np.full(params.beats + 1, -1, np.int64)
+    for k, b in enumerate(params.segment_ends()):
+        seg_of[b] = k
+    card = np.arange(N_VALUES + 1)
+    reach, off = _reach_table(params)
+    return Rules(
+        L=params.length,
+        M=N_VALUES + params.max_spin_per_beat,
+        S=params.max_spin_per_beat,
+        cap=params.spin_cap,
+        big_card=params.big_card,
+        curve_penalty=params.curve_penalty,
+        rock_penalty=params.rock_penalty,
+        seal_penalty=params.seal_penalty,
+        seal_break_cost=params.seal_break_cost,
+        seal_range=params.seal_range,
+        seal_sign=1 if params.seal_direction == "ahead" else -1,
+        owner_bonus=params.seal_owner_bonus,
+        river_spin=params.river_spin,
+        town_spin=params.town_spin,
+        eye_spin=params.eye_spin,
+        heart_steps=params.heart_steps,
+        skull_cards=params.skull_cards,
+        riders_per_player=params.riders_per_player,
+        beats=params.beats,
+        seals_per_player=params.seals_per_player,
+        stop_before=params.extra_cost_rule == "stop_before",
+        seal_no_rider=params.seal_empty == "no_seal_no_rider",
+        seal_spent_on_stop=bool(params.seal_spent_on_stop),
+        break_on_stop=bool(params.break_on_stop),
+        heart_passes_seals=bool(params.heart_passes_seals),
+        skull_takes_current=bool(params.skull_takes_current),
+        team_seals_ignored=bool(params.team_seals_ignored),
+        from_start=params.seat_order == "from_start",
+        terrain=params.terrain_array().astype(np.int64),
+        relic_points=np.array(list(params.relic_points) + [0], np.int64),
+        segment_of_beat=seg_of,
+        segment_points=np.array(params.segment_points, np.int64),
+        final_points=np.array(params.final_points, np.int64),
+        w_move=f32(kn.greedy_move),
+        w_relic=f32(kn.greedy_relic),
+        w_spin=f32(kn.greedy_spin),
+        w_tax=f32(kn.greedy_tax),
+        w_skull=f32(kn.greedy_skull_card),
+        w_break=f32(kn.greedy_break_margin),
+        w_segment=f32(kn.greedy_segment),
+        w_final=f32(kn.greedy_final),
+        w_expect=f32(kn.greedy_expect),
+        card_cost=(kn.greedy_card * card).astype(f32),
+        relic_value=np.array(list(params.relic_points) + [0], f32),
+        reach=np.asarray(reach, np.float64),
+        reach_off=int(off),
+        seal_min=float(kn.greedy_seal_min),
+        lookahead_k=kn.lookahead_k,
+        lookahead_beats=kn.lookahead_beats,
+        deep_k=kn.deep_k,
+        deep_reply=kn.deep_reply_beats,
+        f64_values=bool(params.heart_passes_seals),
+    )
+
+
+# ---------------------------------------------------------------- the move
+
+
+@_inline
+def _extra_cost(kp, sq, big):
+    """Section 4.2: the extra cost of entering square ``sq``."""
+    t = kp.terrain[sq]
+    if t == ROCK:
+        return kp.rock_penalty
+    if t == CURVE and big:
+        return kp.curve_penalty
+    return 0
+
+
+@_inline
+def _ignored(kp, owner, r):
+    """movement._ignored for one seal: passed without effect by rider ``r``."""
+    k = kp.riders_per_player
+    if kp.owner_bonus:
+        return owner >= 0 and owner // k == r // k and owner != r and kp.team_seals_ignored
+    own = owner == r
+    if kp.team_seals_ignored:
+        own = own or (owner >= 0 and owner // k == r // k)
+    return own
+
+
+@_inline
+def _meet_seal(kp, owner, r, m, brk, spin):
+    """movement._meet_seal for one rider: (movement, spin, triggered, removed).
+    (Straight-line returns: numba compiles a bool reassigned in a branch
+    into slow code.)"""
+    if owner < 0:
+        return m, spin, False, False
+    if kp.owner_bonus != 0 and owner == r:  # 9.3: the owner's bonus, the seal taken off
+        return m + kp.owner_bonus, spin, False, True
+    if _ignored(kp, owner, r):
+        return m, spin, False, False
+    if m == 0 and not kp.break_on_stop:  # entered with no movement left
+        return m, spin, kp.seal_spent_on_stop, kp.seal_spent_on_stop
+    if brk and spin >= kp.seal_break_cost:
+        return m, spin - kp.seal_break_cost, True, True
+    return max(0, m - kp.seal_penalty), spin, True, True
+
+
+@_inline
+def _first_seal(kp, A, g, r):
+    """movement.first_seal: offset 1..M of the first seal ahead that matters, M + 1 if none."""
+    pos = A.pos[g, r]
+    for off in range(1, kp.M + 1):
+        owner = A.seal[g, min(pos + off, kp.L)]
+        if owner >= 0 and not _ignored(kp, owner, r):
+            return off
+    return kp.M + 1
+
+
+@_inline
+def _walk(kp, A, g, r, pos, m, big, brk, spin, removed):
+    """Steps 4-5 of one move square by square (movement.walk, and the table
+    it equals where no seal lies ahead), then the stop square (relic, town;
+    the heart).  ``removed``: a buffer for the squares of the seals taken
+    off.  Returns stop, end, tax, spin, hits, relic kind, removed count."""
+    L = kp.L
+    pos, m, spin = np.int64(pos), np.int64(m), np.int64(spin)
+    stop, tax, hits, n_rem, river = -1, 0, 0, 0, 0
+    while m > 0 and pos < L:
+        sq = min(pos + 1, L)
+        m -= 1
+        extra = _extra_cost(kp, sq, big)
+        if extra > 0 and m > 0:
+            if kp.stop_before and m < extra:  # FAQ Q3 read as: stop before the square
+                tax += m
+                m = 0
+                break
+            take = min(extra, m)
+            tax += take
+            m -= take
+        pos = sq
+        stop = sq
+        if kp.terrain[sq] == RIVER and river == 0:  # a river's spin once per beat
+            river = 1
+            spin = min(kp.cap, spin + kp.river_spin)
+        m, spin, hit, rem = _meet_seal(kp, A.seal[g, sq], r, m, brk, spin)
+        if rem:
+            hits += hit
+            removed[n_rem] = sq
+            n_rem += 1
+    end = pos
+    kind = -1
+    if stop >= 0:
+        kind = np.int64(A.relic[g, stop])
+        if kind == EYE:
+            spin = min(kp.cap, spin + kp.eye_spin)
+        if kind == HEART:
+            if kp.heart_passes_seals:
+                end, hits, n_rem = _heart_walk(kp, A, g, r, end, hits, n_rem, removed)
+            else:
+                end = min(L, end + kp.heart_steps)
+        if kp.terrain[stop] == TOWN:
+            spin = min(kp.cap, spin + kp.town_spin)
+    return stop, end, tax, spin, hits, kind, n_rem
+
+
+@_jit
+def _heart_walk(kp, A, g, r, end, hits, n_rem, removed):
+    """movement._heart_walk: the heart's squares meeting seals (no terrain,
+    no relic, no breaking)."""
+    steps = kp.heart_steps
+    while steps > 0 and end < kp.L:
+        sq = min(end + 1, kp.L)
+        end = sq
+        steps -= 1
+        steps, _, hit, rem = _meet_seal(kp, A.seal[g, sq], r, steps, False, 0)
+        hits += hit
+        if rem:
+            removed[n_rem] = sq
+            n_rem += 1
+    return end, hits, n_rem
+
+
+# ---------------------------------------------------------------- a turn, a beat
+
+
+@_inline
+def _take_back(A, g, r, want):
+    """turn._take_back: card ``want`` back from the discard, else the highest there."""
+    wi = min(max(want - 1, 0), N_VALUES - 1)
+    v = -1
+    if 1 <= want <= N_VALUES and A.discard[g, r, wi] > 0:
+        v = wi
+    else:
+        for c in range(N_VALUES - 1, -1, -1):
+            if A.discard[g, r, c] > 0:
+                v = c
+                break
+    if v >= 0:
+        A.discard[g, r, v] -= 1
+        A.hand[g, r, v] += 1
+
+
+@_jit
+def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
+    """turn.act for game ``g``: the ``slot``-th rider plays (finished riders skip)."""
+    r = A.order[g, slot]
+    pos = A.pos[g, r]
+    if pos >= kp.L:
+        return
+    c = card - 1
+    A.hand[g, r, c] -= 1
+    if kp.skull_takes_current:
+        A.discard[g, r, c] += 1
+    A.stats[g, SPIN_SPENT, r] += spend
+    A.stats[g, CARD_SUM, r] += card
+    A.stats[g, CARDS_PLAYED, r] += 1
+    if seal_d > 0:
+        A.seal[g, pos + kp.seal_sign * seal_d] = r
+        A.seals_left[g, r] -= 1
+        A.stats[g, SEALS_PLACED, r] += 1
+    stop, end, tax, spin, hits, kind, n_rem = _walk(
+        kp, A, g, r, pos, card + spend, card >= kp.big_card, brk, A.spin[g, r] - spend, removed
+    )
+    A.pos[g, r] = end
+    A.spin[g, r] = spin
+    A.stats[g, TERRAIN_TAX, r] += tax
+    A.stats[g, SEAL_HITS, r] += hits
+    for i in range(n_rem):
+        A.seal[g, removed[i]] = -1
+    if kind >= 0:
+        A.relic[g, stop] = -1
+        A.relic_pts[g, r] += kp.relic_points[kind]
+        A.relic_n[g, r] += 1
+        if kind == SKULL:
+            for _ in range(kp.skull_cards):
+                _take_back(A, g, r, retrieve)
+    if not kp.skull_takes_current:
+        A.discard[g, r, c] += 1
+    d = A.drawn[g, r]
+    if d < A.deck.shape[2]:
+        A.hand[g, r, A.deck[g, r, d] - 1] += 1
+        A.drawn[g, r] += 1
+    if A.pos[g, r] >= kp.L and A.finish_beat[g, r] == 0:
+        A.finish_beat[g, r] = beat + 1
+
+
+@_inline
+def _seat(kp, A, g, o, first_beat):
+    """ranking.seat_rank: rider ``o``'s place in the seat order."""
+    R = A.pos.shape[1]
+    if first_beat or kp.from_start:
+        return (np.int64(o) - np.int64(A.start[g])) % R
+    return np.int64(o)
+
+
+@_inline
+def _ahead(a1, a2, a3, a4, b1, b2, b3, b4):
+    """(a1, a2, a3, a4) < (b1, b2, b3, b4), as tuples."""
+    if a1 != b1:
+        return a1 < b1
+    if a2 != b2:
+        return a2 < b2
+    if a3 != b3:
+        return a3 < b3
+    return a4 < b4
+
+
+@_jit
+def _rank_points(kp, A, g, points, dist, with_dist, out):
+    """ranking.points_by_rank: riders ranked by distance ``dist`` (if
+    ``with_dist``: segment scoring), position, relics (higher first), then
+    the seat order; each rider's points of ``points`` into ``out``."""
+    R = A.pos.shape[1]
+    for i in range(R):
+        rank = 0
+        for j in range(R):
+            if j != i and _ahead(
+                -dist[j] if with_dist else 0,
+                -np.int64(A.pos[g, j]),
+                -np.int64(A.relic_n[g, j]),
+                _seat(kp, A, g, j, False),
+                -dist[i] if with_dist else 0,
+                -np.int64(A.pos[g, i]),
+                -np.int64(A.relic_n[g, i]),
+                _seat(kp, A, g, i, False),
+            ):
+                rank += 1
+        out[i] = points[rank]
+
+
+@_jit
+def _end_beat(kp, A, g, beat, dist, pts):
+    """engine.end_beat for game ``g`` (``beat``: beats completed before it);
+    returns the new beat count.  ``dist``, ``pts``: (R,) scratch."""
+    beat += 1
+    k = kp.segment_of_beat[beat]
+    if k >= 0:
+        R = A.pos.shape[1]
+        for o in range(R):
+            dist[o] = A.pos[g, o] - A.seg_start[g, o]
+        _rank_points(kp, A, g, kp.segment_points, dist, True, pts)
+        for o in range(R):
+            A.seg_points[g, o] += pts[o]
+            A.seg_dist[g, k, o] = dist[o]
+            A.seg_pts[g, k, o] = pts[o]
+            A.seg_start[g, o] = A.pos[g, o]
+        for sq in range(A.seal.shape[1]):
+            A.seal[g, sq] = -1
+    return beat
+
+
+@_jit
+def _begin_beat(kp, A, g, beat):
+    """engine.begin_beat: the acting order, back to front, less spin, seat order."""
+    R = A.pos.shape[1]
+    first = beat == 0
+    for i in range(R):
+        rank = 0
+        for j in range(R):
+            if j != i and _ahead(
+                np.int64(A.pos[g, j]),
+                np.int64(A.spin[g, j]),
+                _seat(kp, A, g, j, first),
+                0,
+                np.int64(A.pos[g, i]),
+                np.int64(A.spin[g, i]),
+                _seat(kp, A, g, i, first),
+                0,
+            ):
+                rank += 1
+        A.order[g, rank] = i
+
+
+@_jit
+def _scores(kp, A, g, beat, P, dist, pts, out):
+    """Each player's points so far into ``out`` (P,): result's score (final
+    points by the squares reached included) and, before the end, those
+    final points again (as lookahead._margin counts them)."""
+    k = kp.riders_per_player
+    _rank_points(kp, A, g, kp.final_points, dist, False, pts)  # 6.3: position, relics, seat order
+    for p in range(P):
+        score = 0
+        for o in range(p * k, p * k + k):
+            score += A.seg_points[g, o] + A.relic_pts[g, o] + pts[o]
+            if beat < kp.beats:
+                score += pts[o]
+        out[p] = score
+    return out
+
+
+@_inline
+def _margin_of(scores, player, P):
+    """lookahead._margin from the players' points: own minus the best opponent's (float64)."""
+    own, best = float(scores[player]), -np.inf
+    for p in range(P):
+        if p != player and scores[p] > best:
+            best = float(scores[p])
+    return own - (best if P > 1 else 0.0)
+
+
+# ---------------------------------------------------------------- the greedy
+
+
+@_inline
+def _card_back(kp, A, g, r, card):
+    """greedy._card_back: the card a skull would bring back."""
+    high = 0
+    for c in range(N_VALUES - 1, -1, -1):
+        if A.discard[g, r, c] > 0:
+            high = c + 1
+            break
+    return max(high, card) if kp.skull_takes_current else high
+
+
+@_jit
+def _values(kp, A, g, r, slot, beat, brk, val, removed):
+    """greedy.greedy_values for one rider: ``val`` (K,) float32, -inf where
+    the (card, spin) option is not legal."""
+    L, S1 = kp.L, kp.S + 1
+    pos = A.pos[g, r]
+    held = A.spin[g, r]
+    beat1 = beat + 1
+    seg_end = kp.segment_of_beat[beat1] >= 0
+    last = beat1 == kp.beats
+    for k in range(val.size):
+        card, s = k // S1 + 1, k % S1
+        if A.hand[g, r, card - 1] <= 0 or s > min(held, kp.S) or pos >= L:
+            val[k] = -np.inf
+            continue
+        stop, end, tax, spin, hits, kind, _ = _walk(
+            kp, A, g, r, pos, card + s, card >= kp.big_card, brk, held - s, removed
+        )
+        seg_rank, fin_rank = _ranks(kp, A, g, r, end) if seg_end or last else (0, 0)
+        back = _card_back(kp, A, g, r, card) if kind == SKULL else 0
+        if kp.f64_values:
+            val[k] = _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank)
+        else:
+            val[k] = _value32(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank)
+    return val
+
+
+@_inline
+def _value32(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank):
+    """One option's greedy value in the batch greedy's float32 steps
+    (greedy._base_value, the skull's card, projection.rank_terms)."""
+    f32 = np.float32
+    v = (
+        kp.w_move * (f32(end) - f32(pos))
+        + kp.w_relic * kp.relic_value[kind]  # kind -1: the appended 0
+        + kp.w_spin * (f32(spin) - f32(held))
+        - kp.w_tax * f32(tax)
+        - kp.card_cost[card]
+    )
+    if kind == SKULL:  # float32 += float32 scalar * int64: added in float64, rounded once
+        v = f32(np.float64(v) + np.float64(kp.w_skull) * back)
+    if seg_end:
+        v = v + kp.w_segment * f32(kp.segment_points[seg_rank])
+    if last:
+        v = v + kp.w_final * f32(kp.final_points[fin_rank])
+    return v
+
+
+@_inline
+def _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank):
+    """:func:`_value32` as the batch greedy computes it under
+    ``heart_passes_seals`` (its outcome arrays are int64 there, so the sums
+    run in float64), rounded to float32 at the end."""
+    f64 = np.float64
+    v = (
+        f64(kp.w_move) * (f64(end) - f64(np.float32(pos)))
+        + f64(kp.w_relic * kp.relic_value[kind])
+        + f64(kp.w_spin) * (f64(spin) - f64(np.float32(held)))
+        - f64(tax) * f64(kp.w_tax)
+        - f64(kp.card_cost[card])
+    )
+    if kind == SKULL:
+        v = v + f64(kp.w_skull) * back
+    if seg_end:
+        v = v + f64(kp.w_segment * np.float32(kp.segment_points[seg_rank]))
+    if last:
+        v = v + f64(kp.w_final * np.float32(kp.final_points[fin_rank]))
+    return np.float32(v)
+
+
+@_inline
+def _ranks(kp, A, g, r, end):
+    """projection.rank_terms' ranks of end square ``end``: (segment rank, final rank)."""
+    R = A.pos.shape[1]
+    f32 = np.float32
+    mine = 0
+    for s in range(R):
+        if A.order[g, s] == r:
+            mine = s
+    d_me = np.float64(end) - np.float64(f32(A.seg_start[g, r]))
+    seg_rank, fin_rank = 0, 0
+    for s in range(R):
+        o = A.order[g, s]
+        if o == r:
+            continue
+        po = f32(A.pos[g, o])
+        later = s > mine and A.pos[g, o] < kp.L
+        proj = min(f32(kp.L), po + kp.w_expect * f32(later))
+        d_o = np.float64(proj - f32(A.seg_start[g, o]))
+        ahead = proj > end
+        if d_o > d_me or (d_o == d_me and ahead):
+            seg_rank += 1
+        if ahead:
+            fin_rank += 1
+    return seg_rank, fin_rank
+
+
+@_jit
+def _seal_choice(kp, A, g, r, beat):
+    """greedy._seal_choice_cols for one rider: the seal distance, 0 none."""
+    R = A.pos.shape[1]
+    if kp.seals_per_player == 0 or kp.segment_of_beat[beat + 1] >= 0:
+        return 0
+    k = kp.riders_per_player
+    me = A.pos[g, r]
+    best_v, best_i = 0.0, 0
+    for d in range(1, kp.seal_range + 1):
+        base = me + kp.seal_sign * d + kp.reach_off
+        w = 0.0
+        for o in range(R):
+            opp = o // k != r // k and A.pos[g, o] < kp.L
+            w = w + kp.reach[(base - A.pos[g, o]) * opp]
+        if not _seal_allowed(kp, A, g, r, d):
+            w = -1.0
+        if d == 1 or w > best_v:  # the first of the largest (np.where(w > best, d, best) per d)
+            best_v, best_i = w, d
+    return best_i if best_v >= kp.seal_min else 0
+
+
+@_inline
+def _seal_allowed(kp, A, g, r, d):
+    """legality._seal_mask for distance ``d`` >= 1."""
+    if A.seals_left[g, r] <= 0:
+        return False
+    sq = A.pos[g, r] + kp.seal_sign * d
+    if sq < 1 or sq >= kp.L:
+        return False
+    if A.seal[g, sq] >= 0:
+        return False
+    if kp.seal_no_rider:
+        for o in range(A.pos.shape[1]):
+            if A.pos[g, o] == sq:
+                return False
+    return True
+
+
+@_inline
+def _argmax(val):
+    """The first index of the largest entry (np.argmax)."""
+    best = 0
+    for k in range(1, val.size):
+        if val[k] > val[best]:
+            best = k
+    return best
+
+
+@_jit
+def _greedy(kp, A, g, r, slot, beat, val, vb, removed):
+    """greedy.greedy_policy for one rider: (option, seal, break)."""
+    best = _argmax(_values(kp, A, g, r, slot, beat, False, val, removed))
+    brk = False
+    if A.pos[g, r] < kp.L and A.spin[g, r] >= kp.seal_break_cost and _first_seal(kp, A, g, r) <= kp.M:
+        _values(kp, A, g, r, slot, beat, True, vb, removed)
+        bb = _argmax(vb)
+        if vb[bb] > val[best] + kp.w_break:
+            best, brk = bb, True
+    return best, _seal_choice(kp, A, g, r, beat), brk
+
+
+# ---------------------------------------------------------------- search
+
+
+class Work(NamedTuple):
+    """Scratch buffers of one search level."""
+
+    val: np.ndarray  # (K,) float32
+    vb: np.ndarray  # (K,) float32
+    top: np.ndarray  # (K,) int64
+    order: np.ndarray  # (K,) int64 sort scratch
+    margin: np.ndarray  # (K,) float64
+    removed: np.ndarray  # (2 L,) int64 squares of seals taken off
+    dist: np.ndarray  # (R,) int64
+    pts: np.ndarray  # (R,) int64
+    scores: np.ndarray  # (K, R) int64: the players' points at the end of each option's play-out
+    pv: np.ndarray  # (R,) int64: the same for the game's known greedy continuation (_lookahead)
+
+
+def work(kp: Rules, n_riders: int) -> tuple:
+    """One :class:`Work` per search level."""
+    K = N_VALUES * (kp.S + 1)
+    return tuple(
+        Work(
+            np.zeros(K, np.float32),
+            np.zeros(K, np.float32),
+            np.zeros(K, np.int64),
+            np.zeros(K, np.int64),
+            np.zeros(K, np.float64),
+            np.zeros(2 * kp.L + 2, np.int64),
+            np.zeros(n_riders, np.int64),
+            np.zeros(n_riders, np.int64),
+            np.zeros((K, n_riders), np.int64),
+            np.zeros(n_riders, np.int64),
+        )
+        for _ in range(LEVELS)
+    )
+
+
+@_inline
+def _copy_row2(src, g, dst, h):
+    """``dst[h] = src[g]`` for 2-D arrays (a loop: slice assignment allocates)."""
+    for j in range(src.shape[1]):
+        dst[h, j] = src[g, j]
+
+
+@_inline
+def _copy_row3(src, g, dst, h):
+    """``dst[h] = src[g]`` for 3-D arrays."""
+    for j in range(src.shape[1]):
+        for k in range(src.shape[2]):
+            dst[h, j, k] = src[g, j, k]
+
+
+@_jit
+def _copy_game(A, g, B, h):
+    """Game ``g`` of ``A`` into game ``h`` of ``B``."""
+    _copy_row2(A.pos, g, B.pos, h)
+    _copy_row2(A.spin, g, B.spin, h)
+    _copy_row2(A.seals_left, g, B.seals_left, h)
+    _copy_row3(A.hand, g, B.hand, h)
+    _copy_row3(A.discard, g, B.discard, h)
+    _copy_row3(A.deck, g, B.deck, h)
+    _copy_row2(A.drawn, g, B.drawn, h)
+    _copy_row2(A.seal, g, B.seal, h)
+    _copy_row2(A.relic, g, B.relic, h)
+    _copy_row2(A.relic_pts, g, B.relic_pts, h)
+    _copy_row2(A.relic_n, g, B.relic_n, h)
+    _copy_row2(A.seg_start, g, B.seg_start, h)
+    _copy_row2(A.seg_points, g, B.seg_points, h)
+    _copy_row3(A.seg_dist, g, B.seg_dist, h)
+    _copy_row3(A.seg_pts, g, B.seg_pts, h)
+    _copy_row2(A.finish_beat, g, B.finish_beat, h)
+    _copy_row2(A.order, g, B.order, h)
+    B.start[h] = A.start[g]
+    _copy_row3(A.stats, g, B.stats, h)
+
+
+@_jit
+def _greedy_play_out(kp, A, g, slot, beat, last, w):
+    """lookahead._play_out with every rider greedy: finish the beat from
+    ``slot``, play on until ``last`` beats are over; returns the beat count."""
+    R = A.pos.shape[1]
+    while True:
+        for s in range(slot, R):
+            r = A.order[g, s]
+            if A.pos[g, r] < kp.L:
+                k, seal, brk = _greedy(kp, A, g, r, s, beat, w.val, w.vb, w.removed)
+                _act(kp, A, g, s, beat, k // (kp.S + 1) + 1, k % (kp.S + 1), seal, brk, 0, w.removed)
+        beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
+        if beat >= last:
+            return beat
+        _begin_beat(kp, A, g, beat)
+        slot = 0
+
+
+@_inline
+def _horizon(kp, beat, beats):
+    """lookahead.horizon."""
+    return kp.beats if beats == 0 else min(kp.beats, beat + 1 + beats)
+
+
+@_jit
+def _options(kp, A, g, r, slot, beat, k, w):
+    """The search's options: the greedy's choice (option, seal, break), the
+    greedy's ``k`` best options in ``w.top[:k]`` (invalid ones replaced by
+    the first), ``k``, the greedy's column among them and how many are
+    valid (legal; they come first)."""
+    best, seal, brk = _greedy(kp, A, g, r, slot, beat, w.val, w.vb, w.removed)
+    _values(kp, A, g, r, slot, beat, False, w.val, w.removed)
+    K = w.val.size
+    k = min(k, K)
+    order = _sort_desc(w.val, w.order)  # np.argsort(-val, kind="stable")
+    first, n_valid = 0, 0
+    found = False
+    for j in range(k):
+        valid = w.val[order[j]] > -np.inf  # the invalid ones are last (sorted) and replaced by the first
+        n_valid += valid
+        w.top[j] = order[j] if valid else order[0]
+        if not found and w.top[j] == best:
+            first, found = j, True
+        w.margin[j] = -np.inf
+    return best, seal, brk, k, first, n_valid
+
+
+@_inline
+def _sort_desc(val, order):
+    """``order`` = the indices of ``val`` by value, largest first, equal
+    values in index order: plain, ``np.argsort(-val, kind="stable")``
+    (an insertion sort of the few options; allocates nothing)."""
+    for i in range(val.size):
+        j = i
+        while j > 0 and val[order[j - 1]] < val[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    return order
+
+
+@_jit
+def _choose(w, k, first):
+    """The column of the best margin (ties to the greedy's option, column ``first``)."""
+    w.margin[first] += GREEDY_TIE_BONUS
+    col = 0
+    for j in range(1, k):
+        if w.margin[j] > w.margin[col]:
+            col = j
+    return col
+
+
+@_jit
+def _lookahead(kp, A, g, r, slot, beat, B, level, works, pv_ok):
+    """lookahead.search for one rider, every play-out rider greedy (the
+    lookahead agent): (option, seal, break, whether ``works[level].pv``
+    holds the game's greedy continuation from the state after the move).
+
+    The continuation: where ``pv_ok``, ``w.pv`` holds the players' points
+    at the end of the play-out the real game has followed since (its
+    moves were the play-out's: greedy ones, or the search's own chosen
+    option); the greedy's own option is then that play-out's continuation
+    and its margin is read, not played again (lookahead.py's memo, kept
+    per game)."""
+    w = works[level]
+    best, seal, brk, k, first, n_valid = _options(kp, A, g, r, slot, beat, kp.lookahead_k, w)
+    if k == 1:
+        return best, seal, brk, pv_ok  # the greedy's move: the continuation still holds
+    last = _horizon(kp, beat, kp.lookahead_beats)
+    P = A.pos.shape[1] // kp.riders_per_player
+    player = r // kp.riders_per_player
+    to_end = last == kp.beats
+    # the greedy's own move exactly as the greedy plays it (its break only if it is also the top option)
+    known = pv_ok and to_end and w.top[first] == best and (first == 0 or not brk)
+    for j in range(n_valid):
+        if known and j == first:
+            for p in range(P):
+                w.scores[j, p] = w.pv[p]
+        else:
+            opt = w.top[j]
+            _copy_game(A, g, B, level)
+            S1 = kp.S + 1
+            _act(kp, B, level, slot, beat, opt // S1 + 1, opt % S1, seal, brk and opt == w.top[0], 0, w.removed)
+            end = _greedy_play_out(kp, B, level, slot + 1, beat, last, works[LEVELS - 1])
+            _scores(kp, B, level, end, P, w.dist, w.pts, w.scores[j])
+        w.margin[j] = _margin_of(w.scores[j], player, P)
+    col = _choose(w, k, first)
+    choice = w.top[col]
+    real_brk = brk and choice == w.top[first]
+    # the chosen option's play-out is the game's continuation if the move played is the one played out
+    followed = to_end and real_brk == (brk and choice == w.top[0])
+    if followed:
+        for p in range(P):
+            w.pv[p] = w.scores[col, p]
+    return choice, seal, real_brk, followed
+
+
+@_jit
+def _mixed_play_out(kp, A, g, slot, beat, until, B, works):
+    """lookahead._play_out with the riders playing as the lookahead before
+    beat ``until`` and greedy after, to the end of the game."""
+    R = A.pos.shape[1]
+    w = works[LEVELS - 1]
+    pv_ok = False  # no continuation known at the start of the play-out
+    while True:
+        for s in range(slot, R):
+            r = A.order[g, s]
+            if A.pos[g, r] < kp.L:
+                if beat < until:
+                    k, seal, brk, pv_ok = _lookahead(kp, A, g, r, s, beat, B, 1, works, pv_ok)
+                else:
+                    k, seal, brk = _greedy(kp, A, g, r, s, beat, w.val, w.vb, w.removed)
+                _act(kp, A, g, s, beat, k // (kp.S + 1) + 1, k % (kp.S + 1), seal, brk, 0, w.removed)
+        beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
+        if beat >= kp.beats:
+            return beat
+        _begin_beat(kp, A, g, beat)
+        slot = 0
+
+
+@_jit
+def _deep(kp, A, g, r, slot, beat, B, works):
+    """lookahead.deep_policy for one rider: the search with play-outs whose
+    riders play as the lookahead this beat and ``deep_reply`` more."""
+    w = works[0]
+    best, seal, brk, k, first, n_valid = _options(kp, A, g, r, slot, beat, kp.deep_k, w)
+    if k == 1:
+        return best, seal, brk
+    P = A.pos.shape[1] // kp.riders_per_player
+    until = beat + 1 + kp.deep_reply
+    for j in range(n_valid):
+        opt = w.top[j]
+        _copy_game(A, g, B, 0)
+        _act(kp, B, 0, slot, beat, opt // (kp.S + 1) + 1, opt % (kp.S + 1), seal, brk and opt == w.top[0], 0, w.removed)
+        end = _mixed_play_out(kp, B, 0, slot + 1, beat, until, B, works)
+        w.margin[j] = _margin_of(_scores(kp, B, 0, end, P, w.dist, w.pts, w.scores[j]), r // kp.riders_per_player, P)
+    col = _choose(w, k, first)
+    return w.top[col], seal, brk and w.top[col] == w.top[first]
+
+
+@_jit
+def _decide(kp, A, g, r, slot, beat, code, B, works, pv_ok):
+    """The (option, seal, break) of rider ``r`` playing as agent ``code``,
+    and whether ``works[0].pv`` holds the game's greedy continuation after
+    the move (see :func:`_lookahead`; a greedy move keeps it, deep's drops it)."""
+    if code == LOOKAHEAD:
+        return _lookahead(kp, A, g, r, slot, beat, B, 0, works, pv_ok)
+    if code == DEEP:
+        k, seal, brk = _deep(kp, A, g, r, slot, beat, B, works)
+        return k, seal, brk, False
+    w = works[0]
+    k, seal, brk = _greedy(kp, A, g, r, slot, beat, w.val, w.vb, w.removed)
+    return k, seal, brk, pv_ok
+
+
+@_jit
+def _play_games(kp, A, codes, B, works, points):
+    """engine.play_batch for every game of ``A`` (set up, beat 1's order done),
+    rider ``r`` playing as agent ``codes[r]``; ``points`` (beats, G, R):
+    segment + relic points after each beat (the lead changes)."""
+    G, R = A.pos.shape
+    S1 = kp.S + 1
+    w = works[LEVELS - 1]
+    for g in range(G):
+        beat = 0
+        pv_ok = False
+        for b in range(kp.beats):
+            for s in range(R):
+                r = A.order[g, s]
+                if A.pos[g, r] < kp.L:
+                    k, seal, brk, pv_ok = _decide(kp, A, g, r, s, beat, codes[r], B, works, pv_ok)
+                    _act(kp, A, g, s, beat, k // S1 + 1, k % S1, seal, brk, 0, w.removed)
+            beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
+            for o in range(R):
+                points[b, g, o] = A.seg_points[g, o] + A.relic_pts[g, o]
+            if beat < kp.beats:
+                _begin_beat(kp, A, g, beat)
+
+
+@_jit
+def _search_actions(kp, A, rider, acting, slot, beat, code, B, works, out):
+    """One decision of agent ``code`` in every game: ``out`` (G, 3) option,
+    seal, break (0/1) of ``rider[g]``; the acting games search, the others
+    get the greedy's choice (as the batch search's ``base``)."""
+    w = works[0]
+    for g in range(A.pos.shape[0]):
+        if acting[g]:
+            k, seal, brk, _ = _decide(kp, A, g, rider[g], slot, beat, code, B, works, False)
+        else:
+            k, seal, brk = _greedy(kp, A, g, rider[g], slot, beat, w.val, w.vb, w.removed)
+            brk = False  # the batch greedy breaks only where acting
+        out[g, 0], out[g, 1], out[g, 2] = k, seal, brk
+
+
+# ---------------------------------------------------------------- from Python
+
+
+def play_games(params, state: State, seating) -> np.ndarray:
+    """Play the set-up games of ``state`` to the end in place (every seat
+    of ``seating`` greedy, lookahead or deep; :func:`supported` must
+    hold); returns (beats, G, P) points after each beat (segment + relic,
+    by player) for the lead changes."""
+    kp = rules_of(params)
+    R = state.pos.shape[1]
+    codes = np.array([AGENT_CODES[seating[r // params.riders_per_player]] for r in range(R)], np.int64)
+    A = arrays_of(state)
+    points = np.zeros((params.beats, state.n_games, R), np.int64)
+    _play_games(kp, A, codes, scratch(A), work(kp, R), points)
+    write_back(A, state)
+    state.beat, state.slot = params.beats, R
+    return points.reshape(params.beats, state.n_games, state.n_players, -1).sum(axis=3)
+
+
+def search_actions(params, state: State, rider, acting, agent: str):
+    """(card, spin, seal, brk) (G,) arrays: agent ``agent``'s decision for
+    ``rider`` in the games ``acting``, the greedy's in the others."""
+    from .engine import option_list, slot_of
+
+    kp = rules_of(params)
+    R = state.pos.shape[1]
+    rider = np.asarray(rider, np.int64)
+    ga = np.flatnonzero(acting)
+    slot = int(slot_of(state, rider)[ga[0]]) if ga.size else 0
+    A = arrays_of(state)
+    out = np.zeros((state.n_games, 3), np.int64)
+    _search_actions(
+        kp, A, rider, np.asarray(acting, bool), slot, state.beat, AGENT_CODES[agent], scratch(A), work(kp, R), out
+    )
+    card_k, spin_k = option_list(params.max_spin_per_beat)
+    return card_k[out[:, 0]], spin_k[out[:, 0]], out[:, 1], out[:, 2].astype(bool)
+
+
+@_jit
+def _act_games(kp, A, slot, beat, card, spin, seal, brk, retrieve, removed):
+    """:func:`_act` in every game (the differential tests' step)."""
+    for g in range(A.pos.shape[0]):
+        _act(kp, A, g, slot, beat, card[g], spin[g], seal[g], brk[g], retrieve[g], removed)
+
+
+@_jit
+def _next_beat(kp, A, beat, dist, pts):
+    """:func:`_end_beat` and, unless the game is over, :func:`_begin_beat` in every game."""
+    for g in range(A.pos.shape[0]):
+        after = _end_beat(kp, A, g, beat, dist, pts)
+        if after < kp.beats:
+            _begin_beat(kp, A, g, after)
+
+
+def act_games(params, state: State, actions, slot: int) -> None:
+    """engine.act(params, state, actions, slot, inplace=True) by the kernel
+    (no events; for the differential tests)."""
+    kp = rules_of(params)
+    A = arrays_of(state)
+    a = [np.ascontiguousarray(x, np.int64) for x in (actions.card, actions.spin, actions.seal, actions.retrieve)]
+    _act_games(
+        kp, A, slot, state.beat, a[0], a[1], a[2], np.asarray(actions.brk, np.bool_), a[3], work(kp, 1)[0].removed
+    )
+    write_back(A, state)
+    state.slot = slot + 1
+
+
+def next_beat(params, state: State) -> None:
+    """engine.end_beat and begin_beat (in place) by the kernel (for the differential tests)."""
+    kp = rules_of(params)
+    A = arrays_of(state)
+    R = state.pos.shape[1]
+    _next_beat(kp, A, state.beat, np.zeros(R, np.int64), np.zeros(R, np.int64))
+    write_back(A, state)
+    state.beat += 1
+    if state.beat < params.beats:
+        state.slot = 0
+
+
+# the kernel plays only while this is True (tests switch it off to run the batch engine's own search)
+ENABLED = True
+
+
+def warm() -> float:
+    """Compile every entry point once (or load it from the on-disk cache):
+    one short game of each compiled agent, one search, one turn and beat.
+    Returns the seconds it took (1-3 minutes of CPU the first time after
+    an install or an edit of this file, well under a second after)."""
+    import time
+
+    from . import engine
+    from .knobs import AgentParams
+
+    t0 = time.perf_counter()
+    params = AgentParams(beats=2, lookahead_beats=1, deep_reply_beats=0)
+    rng = np.random.default_rng(0)
+    chance = engine.draw_chance(params, 1, 2, rng)
+    play_games(params, engine.init(params, 1, 2, chance), ["deep", "lookahead"])
+    st = engine.init(params, 1, 2, chance)
+    rider = st.order[:, 0].astype(np.intp)
+    lg = engine.legal_for(params, st, rider)
+    search_actions(params, st, rider, lg.acting, "lookahead")
+    act_games(params, st, engine.random_actions(params, st, lg, rng), 0)
+    next_beat(params, st)
+    return time.perf_counter() - t0
+
+
+if __name__ == "__main__":  # python -m gamelab.sbr.kernel: warm the compiled cache (e.g. after an install)
+    from gamelab.sbr import kernel  # the package's module (functions compiled in __main__ are not cached)
+
+    print(f"sbr kernel ready in {kernel.warm():.1f} s")

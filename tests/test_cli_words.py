@@ -1,0 +1,94 @@
+"""The command line speaks the designer's words: every argument has help,
+and long commands report progress off a terminal."""
+
+import argparse
+
+from gamelab.cli.commands import build_parser
+
+
+def _subcommands():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices
+
+
+def test_every_argument_of_every_command_has_help():
+    missing = [
+        f"{name} {a.option_strings or a.dest}"
+        for name, p in _subcommands().items()
+        for a in p._actions
+        if not isinstance(a, argparse._HelpAction) and not (a.help or "").strip()
+    ]
+    assert missing == []
+    assert "GOAL.yaml" in _subcommands()["tune"].format_help() and "--trials" in _subcommands()["tune"].format_help()
+
+
+def test_progress_off_a_terminal_is_a_line_every_few_seconds(capsys, monkeypatch):
+    from gamelab.sim import executors
+
+    clock = iter([0.0, 1.0, 2.0, 6.0, 7.0, 12.5])
+    bar = executors.LineProgress(10, "trial", "tune")
+    monkeypatch.setattr(bar, "clock", lambda: next(clock))
+    bar.start = bar.last = 0.0
+    bar.set_postfix_str("best miss so far 0.02")
+    for _ in range(6):
+        bar.update(1)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "tune: 4 of 10 trials after 6 s, best miss so far 0.02",
+        "tune: 6 of 10 trials after 12 s, best miss so far 0.02",
+    ]
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    assert isinstance(executors.progress_bar(total=3, unit="game", progress=True), executors.LineProgress)
+    assert not isinstance(executors.progress_bar(total=3, unit="game", progress=None), executors.LineProgress)
+
+
+def test_a_long_command_prints_progress_lines_into_a_log(capsys, monkeypatch, tmp_path):
+    from gamelab.cli import commands as cli
+    from gamelab.sim import executors
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    monkeypatch.setattr(executors, "LINE_EVERY", 0.0)  # every update: the test need not wait 5 s
+    monkeypatch.setattr(executors, "LINES_OFF_TERMINAL", False)
+    assert cli.main(["simulate", "toy", "--games", "3000", "--lineup", "strong", "weak"]) == 0
+    err = capsys.readouterr().err
+    assert "progress: " in err and " of 3,000 games after " in err, err
+
+
+def test_tune_test_and_sensitivity_read_as_sentences_in_the_games_words(capsys, tmp_path, monkeypatch):
+    import yaml
+    from words import raw_words
+
+    from gamelab.cli import commands as cli
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    lineup = ["--lineup", "strong", "weak"]
+    goal = tmp_path / "goal.yaml"
+    goal.write_text(
+        yaml.safe_dump(
+            {
+                "game": "toy",
+                "players": 2,
+                "lineup": ["strong", "weak"],
+                "free": {"bonus_scale": [0, 3]},
+                "targets": [{"metric": "win_rate[agent=strong]", "at_most": 0.58}],
+                "trials": 16,
+                "games": 1000,
+                "seed": 3,
+            }
+        )
+    )
+    runs = ["--runs-dir", str(tmp_path / "runs"), "--out", str(tmp_path / "out")]
+    assert cli.main(["tune", str(goal), *runs]) == 0
+    tune_out = capsys.readouterr().out
+    first = tune_out.splitlines()[1]
+    assert first.startswith("Proposal 1, bonus scale 1 → ") and "meets the target: a sequential test" in first
+    assert cli.main(["test", "toy", "agent_spread < 0.1", *lineup]) == 0
+    test_out = capsys.readouterr().out
+    assert test_out.startswith("No: the agent spread is ") and test_out.count("\n") == 1
+    assert cli.main(["sensitivity", "toy", *lineup, "--games", "1000", "--metric", "agent_spread"]) == 0
+    sens_out = capsys.readouterr().out
+    assert sens_out.startswith("To lower the agent spread (now ")
+    for out in (tune_out, test_out, sens_out):
+        shown = "\n".join(line for line in out.splitlines() if not line.startswith("wrote "))
+        assert raw_words(shown, "toy") == [], shown

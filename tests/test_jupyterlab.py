@@ -1,0 +1,268 @@
+"""The notebooks in a real JupyterLab, driven in Chromium as a designer
+would: move a slider, run Levers and Tune, Publish, click the link.
+
+A JupyterLab server is started on 127.0.0.1 over a scratch copy of the
+notebooks (``GAMELAB_HOME`` there: reports, caches and studies land in it);
+the browser is Debian's chromium (``tests/browser.py``).  Slow: a minute or
+two (``pytest -m slow``)."""
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from browser import FLAGS, ensure_chromium
+from words import raw_words
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+VIEW = {"width": 1366, "height": 900}
+
+# records, from before a click, whether the old output was greyed and a progress bar or note shown
+WATCH_JS = """(root) => {
+  const start = root.innerText;
+  window.__seen = {stale: false, notes: [], changed: false};
+  const look = () => {
+    if (root.innerText !== start) window.__seen.changed = true;
+    if (root.querySelector('.gamelab-stale')) window.__seen.stale = true;
+    for (const el of root.querySelectorAll('.widget-html-content')) {
+      const t = el.innerText.trim();
+      if (t && !window.__seen.notes.includes(t)) window.__seen.notes.push(t);
+    }
+  };
+  new MutationObserver(look).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+# the visible text of every output area (not the code), stderr left out
+OUTPUT_TEXT_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
+  .filter(e => e.getAttribute('data-mime-type') !== 'application/vnd.jupyter.stderr')
+  .map(e => e.innerText).join('\\n')"""
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server over a scratch copy of the notebooks: (url, token, root)."""
+    root = tmp_path_factory.mktemp("lab")
+    shutil.copytree(ROOT / "notebooks", root / "notebooks")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    token = secrets.token_hex(12)
+    env = {
+        **os.environ,
+        "GAMELAB_HOME": str(root),
+        "GAMELAB_QUICK_GAMES": "1000",
+        "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
+        "JUPYTER_CONFIG_DIR": str(root / "config"),
+    }
+    cmd = [
+        str(Path(sys.executable).parent / "jupyter"),
+        "lab",
+        "--no-browser",
+        "--allow-root",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        f"--LabApp.workspaces_dir={root / 'workspaces'}",
+        f"--LabApp.user_settings_dir={root / 'settings'}",
+    ]
+    log = open(root / "lab.log", "w")
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(240):
+            try:
+                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise RuntimeError((root / "lab.log").read_text()[-2000:]) from None
+                time.sleep(0.5)
+        yield url, token, root
+    finally:
+        os.killpg(proc.pid, 15)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=ensure_chromium(), args=FLAGS)
+        yield b
+        b.close()
+
+
+def _open_and_run(browser, lab, name):
+    url, token, _ = lab
+    page = browser.new_page(viewport=VIEW)
+    page.goto(f"{url}/lab/tree/notebooks/{name}?token={token}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    page.wait_for_function(  # the kernel is up
+        "() => (document.querySelector('.jp-Toolbar-kernelStatus, .jp-KernelStatus') || {innerText: ''})"
+        ".innerText.includes('Idle') || !!document.querySelector('[data-status=\"idle\"]')",
+        timeout=90_000,
+    )
+    time.sleep(2)
+    page.click("li.lm-MenuBar-item:has-text('Run')")
+    page.click("li.lm-Menu-item:has-text('Run All Cells')")
+    try:
+        page.wait_for_selector(".gamelab-panel", state="attached", timeout=180_000)
+    except Exception:
+        page.screenshot(path=str(lab[2] / "failed.png"))
+        raise
+    _wait_idle(page, 300_000)
+    for no in page.query_selector_all("button:has-text('No')"):  # the news question, if it shows
+        if no.is_visible():
+            no.click()
+    return page
+
+
+def _wait_idle(page, timeout):
+    """Until every cell has run (no '[*]' prompt left)."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-InputPrompt')].every(p => !p.innerText.includes('*'))"
+        " && document.querySelectorAll('.jp-InputPrompt').length > 0",
+        timeout=timeout,
+    )
+
+
+def _in_view(box) -> bool:
+    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= VIEW["height"]
+
+
+def _slider(panel, label):
+    return panel.query_selector(f".widget-slider:has(.widget-label:text-is('{label}'))")
+
+
+def _nudge(page, slider):
+    """Move a slider one step right, as a designer does with the keyboard."""
+    handle = slider.query_selector(".noUi-handle")
+    handle.focus()
+    page.keyboard.press("ArrowRight")
+
+
+def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
+    page = _open_and_run(browser, lab, "strand_balance.ipynb")
+    panel = page.query_selector(".gamelab-panel")
+    panel.evaluate("e => e.scrollIntoView({block: 'start'})")
+    results = panel.query_selector(".widget-output")
+    before = results.inner_text()
+    slider = _slider(panel, "sum cap")
+    assert slider.query_selector(".widget-readout").inner_text().strip() == "7"
+    _nudge(page, slider)
+    page.wait_for_function("([el, old]) => el.innerText !== old && el.innerText.length > 0", arg=[results, before])
+    _wait_idle(page, 60_000)
+    assert slider.query_selector(".widget-readout").inner_text().strip() == "8"
+    # the result the slider moved is on screen with the slider, at 1366 x 900, without scrolling
+    first_result = results.query_selector(".jp-OutputArea-output")
+    assert _in_view(slider.bounding_box()) and _in_view(first_result.bounding_box()), (
+        slider.bounding_box(),
+        first_result.bounding_box(),
+    )
+    page.screenshot(path=str(ROOT / "reports" / "strand-notebook-slider.png"))
+
+    # Publish: a link that looks like one, on the server's files/ route, opens the report
+    panel.query_selector("button:has-text('Publish')").click()
+    link = page.wait_for_selector(".gamelab-panel a[href$='.html']", timeout=120_000)
+    href = link.get_attribute("href")
+    assert href.startswith("/files/reports/") and href.endswith(".html"), href
+    assert link.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
+    with page.context.expect_page() as opened:
+        link.click()
+    report = opened.value
+    report.wait_for_load_state("load")
+    assert "Balance review" in report.inner_text("body")
+    report.close()
+
+    # Levers: the old chart greyed with progress while it runs, then the sentence framed by the goal
+    levers = page.query_selector(".gamelab-levers")
+    levers.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.evaluate(WATCH_JS, levers)
+    levers.query_selector("button:has-text('Find levers')").click()
+    page.wait_for_function("() => window.__seen.changed", timeout=120_000)
+    page.wait_for_function(
+        "(el) => el.innerText.includes('To lower the style spread (now ') && !el.querySelector('.gamelab-stale')",
+        arg=levers,
+        timeout=120_000,
+    )
+    seen = page.evaluate("window.__seen")
+    assert seen["stale"] and any("previous setting" in n or "Playing one step" in n for n in seen["notes"]), seen
+
+    # Tune: progress and the best so far while it searches, then the answer in one sentence
+    tune = page.query_selector(".gamelab-tune")
+    tune.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.evaluate(WATCH_JS, tune)
+    tune.query_selector("button:has-text('Tune')").click()
+    page.wait_for_function(
+        "(el) => /Proposal 1, |Nothing found/.test(el.innerText) && !el.querySelector('.gamelab-stale')"
+        " && window.__seen.notes.some(n => n.includes('Searching'))",
+        arg=tune,
+        timeout=300_000,
+    )
+    seen = page.evaluate("window.__seen")
+    assert seen["stale"] and any("Searching: trial" in n and "best so far" in n for n in seen["notes"]), seen
+    page.screenshot(path=str(ROOT / "reports" / "strand-notebook-tune.png"))
+
+    shown = page.evaluate(OUTPUT_TEXT_JS)
+    assert raw_words(shown, "strand") == [], raw_words(shown, "strand")
+    page.close()
+
+
+def test_identity2_notebook_sliders_move_the_tables_beside_them(lab, browser):
+    page = _open_and_run(browser, lab, "identity2_ev_threshold.ipynb")
+    panel = page.query_selector(".gamelab-panel")
+    panel.evaluate("e => e.scrollIntoView({block: 'start'})")
+    exact, simulated = panel.query_selector_all(".widget-output")[:2]
+    page.wait_for_function("(el) => el.innerText.includes('betting beats staying')", arg=simulated, timeout=120_000)
+    before_exact, before_sim = exact.inner_text(), simulated.inner_text()
+    slider = _slider(panel, "lone penalty")
+    _nudge(page, slider)
+    page.wait_for_function("([el, old]) => el.innerText !== old", arg=[exact, before_exact], timeout=60_000)
+    page.wait_for_function("([el, old]) => el.innerText !== old", arg=[simulated, before_sim], timeout=120_000)
+    _wait_idle(page, 60_000)
+    first = exact.query_selector(".jp-OutputArea-output")
+    assert _in_view(slider.bounding_box()) and _in_view(first.bounding_box()), (
+        slider.bounding_box(),
+        first.bounding_box(),
+    )
+    n_slider = _slider(panel, "node share")
+    assert n_slider.query_selector(".widget-readout").inner_text().strip() == "6.00"  # the N in use
+    page.screenshot(path=str(ROOT / "reports" / "identity2-notebook.png"))
+    shown = page.evaluate(OUTPUT_TEXT_JS)
+    assert raw_words(shown, "strand") == [], raw_words(shown, "strand")
+    page.close()
+
+
+def test_sbr_notebook_slider_result_beside_it_in_words(lab, browser):
+    page = _open_and_run(browser, lab, "sbr_balance.ipynb")
+    panel = page.query_selector(".gamelab-panel")
+    panel.evaluate("e => e.scrollIntoView({block: 'start'})")
+    results = panel.query_selector(".widget-output")
+    before = results.inner_text()
+    slider = _slider(panel, "curve penalty")
+    _nudge(page, slider)
+    page.wait_for_function("([el, old]) => el.innerText !== old && el.innerText.length > 0", arg=[results, before])
+    _wait_idle(page, 60_000)
+    first_result = results.query_selector(".jp-OutputArea-output")
+    assert _in_view(slider.bounding_box()) and _in_view(first_result.bounding_box())
+    levers = page.query_selector(".gamelab-levers").inner_text()
+    assert "To lower the seat spread (now " in levers
+    shown = page.evaluate(OUTPUT_TEXT_JS)
+    assert raw_words(shown, "sbr") == [], raw_words(shown, "sbr")
+    page.close()
