@@ -10,6 +10,7 @@ from gamelab.decide import tune
 from gamelab.decide.goals import Goal
 from gamelab.decide.sequential import MemoryStore
 from gamelab.sim import sweep
+from gamelab.sim.run import RunConfig
 
 STRONG = "win_rate[agent=strong]"
 GOAL = {
@@ -32,8 +33,8 @@ def test_a_grid_shows_the_target_reachable_and_the_tuner_meets_it(tmp_path):
         n_games=1000,
         seed=3,
         lineup=["strong", "weak"],
-        store=store,
         runs_dir=tmp_path / "runs",
+        run=RunConfig(store=store),
     ).table
     strong = grid.query("metric == 'win_rate' and by == 'agent' and group == 'strong'").set_index("bonus_scale")
     assert strong.loc[0.2, "value"] <= 0.58 < strong.loc[1.0, "value"]  # reachable, not met by the rulebook
@@ -147,8 +148,7 @@ def test_strand_first_proposal_meets_a_reachable_target_on_20000_fresh_games(tmp
             seed=seed,
             base_params=from_mapping(game.knobs, changes),
             n_players=4,
-            store=store,
-            progress=False,
+            run=RunConfig(store=store, progress=False),
         )
         return balance.estimate(run.frame, spread).iloc[0]
 

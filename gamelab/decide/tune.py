@@ -49,6 +49,7 @@ from gamelab.core.params import from_mapping
 from gamelab.decide import sensitivity
 from gamelab.decide.goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
 from gamelab.sim import runner, sweep
+from gamelab.sim.run import RunConfig
 from gamelab.sim.store import key_of
 from gamelab.stats import balance
 
@@ -139,7 +140,7 @@ def _runs(st: Setting, params_list, *, n_games, seed, store, executor, progress=
     count on the same deals, all missing chunks in one pass."""
     jobs = [(p, st.lineups[n], n) for p in params_list for n in st.lineups]
     sensitivity.prefetch(
-        st.goal.game, jobs, n_games=n_games, seed=seed, store=store, executor=executor, progress=progress
+        st.goal.game, jobs, n_games=n_games, seed=seed, run=RunConfig(store=store, executor=executor, progress=progress)
     )
     return [
         {
@@ -151,9 +152,7 @@ def _runs(st: Setting, params_list, *, n_games, seed, store, executor, progress=
                 base_params=p,
                 lineup=lu,
                 n_players=n,
-                store=store,
-                executor=executor,
-                progress=False,
+                run=RunConfig(store=store, executor=executor, progress=False),
             )
             for n, lu in st.lineups.items()
         }
@@ -301,7 +300,7 @@ VERDICT_ORDER = {MEETS: 0, NOT_SURE: 1, MISSES: 2}
 def sure_games(goal: Goal) -> int:
     """The most games a sequential test plays on one question before it
     stops undecided ("not sure")."""
-    return goal.sure_games or min(200_000, SURE_FACTOR * goal.games)
+    return goal.sure_games or min(MAX_GAMES, SURE_FACTOR * goal.games)
 
 
 def judge(st: Setting, params, *, seed: int, max_games: int, store, executor) -> tuple[str, int, list]:
@@ -326,9 +325,7 @@ def judge(st: Setting, params, *, seed: int, max_games: int, store, executor) ->
             lineup=lu,
             seed=seed,
             max_games=max_games,
-            store=store,
-            executor=executor,
-            progress=False,
+            run=RunConfig(store=store, executor=executor, progress=False),
         )
         for t in st.goal.targets
         for n, lu in st.lineups.items()

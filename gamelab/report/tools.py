@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
 
@@ -88,9 +89,7 @@ def levers_table(
         n_games=n_games,
         seed=data.seed,
         metrics=[name],
-        store=store,
-        workers=workers,
-        progress=False,
+        run=RunConfig(store=store, workers=workers, progress=False),
     )
     steps.attrs["players"] = n_players
     return lever_rows(framing(steps, name), n_players), steps, name
@@ -191,9 +190,7 @@ def decide_findings(data, *, max_games: int, store=None, workers: int = 1) -> No
             lineup=list(data.runs[f.players].lineup),
             seed=data.seed,
             max_games=max_games,
-            store=store,
-            workers=workers,
-            progress=False,
+            run=RunConfig(store=store, workers=workers, progress=False),
         )
         side = "above" if above else "below"
         answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]

@@ -21,6 +21,7 @@ import pandas as pd
 from gamelab.core import registry
 from gamelab.core.params import specs
 from gamelab.decide import sensitivity, tune
+from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
 DEFAULT_METRIC = "seat_spread"
@@ -156,8 +157,7 @@ class LeversPanel(_Progress):
                     n_games=self.src.quick_games,
                     seed=self.seed,
                     only=self.only,
-                    store=self.src.store(),
-                    progress=False,
+                    run=RunConfig(store=self.src.store(), progress=False),
                 )
         except GamelabError as exc:
             self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
