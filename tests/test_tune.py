@@ -39,7 +39,9 @@ def test_a_grid_shows_the_target_reachable_and_the_tuner_meets_it(tmp_path):
     strong = grid.query("metric == 'win_rate' and by == 'agent' and group == 'strong'").set_index("bonus_scale")
     assert strong.loc[0.2, "value"] <= 0.58 < strong.loc[1.0, "value"]  # reachable, not met by the rulebook
 
-    result = tune.run(Goal(**GOAL), runs_dir=tmp_path / "runs", out=tmp_path / "out", store=store, progress=False)
+    result = tune.run(
+        Goal(**GOAL), runs_dir=tmp_path / "runs", out=tmp_path / "out", run=RunConfig(store=store, progress=False)
+    )
     p = result.proposals.set_index("proposal")
     assert p.loc["start", "verdict"] == "misses"
     best = p.loc["1"]
@@ -55,7 +57,9 @@ def test_a_grid_shows_the_target_reachable_and_the_tuner_meets_it(tmp_path):
     header = (tmp_path / "out" / "proposal-1.yaml").read_text().splitlines()[1]
     assert header == f"# {best['how sure']}" and best["how sure"] in csv  # the header and the table say the same
 
-    again = tune.run(Goal(**GOAL), runs_dir=tmp_path / "runs", out=tmp_path / "out", store=store, progress=False)
+    again = tune.run(
+        Goal(**GOAL), runs_dir=tmp_path / "runs", out=tmp_path / "out", run=RunConfig(store=store, progress=False)
+    )
     assert again.resumed == 24 and again.trials == 24  # the study resumes, nothing re-run
 
 
@@ -164,7 +168,9 @@ def test_strand_first_proposal_meets_a_reachable_target_on_20000_fresh_games(tmp
         games=2000,
         seed=1,
     )
-    result = tune.run(goal, runs_dir=tmp_path / "runs", out=tmp_path / "out", store=store, progress=False)
+    result = tune.run(
+        goal, runs_dir=tmp_path / "runs", out=tmp_path / "out", run=RunConfig(store=store, progress=False)
+    )
     p = result.proposals.set_index("proposal")
     assert p.loc["start", "verdict"] == "misses"
     first = p.loc["1"]

@@ -148,7 +148,11 @@ def _cmd_tune(args) -> int:
         flush=True,
     )
     result = tune.run(
-        goal, trials=args.trials, executor=_executor(args), out=args.out, runs_dir=args.runs_dir, progress=_progress()
+        goal,
+        trials=args.trials,
+        out=args.out,
+        runs_dir=args.runs_dir,
+        run=RunConfig(executor=_executor(args), progress=_progress()),
     )
     shown = tune.shown_rows(st, result.proposals)
     lines = [result.summary, ""]

@@ -117,7 +117,7 @@ def proposals_table(goal_path: str | Path, *, store=None, workers: int = 1) -> p
     from gamelab.decide import tune
 
     goal = tune.load_goal(goal_path)
-    result = tune.run(goal, store=store, workers=workers, progress=False)
+    result = tune.run(goal, run=RunConfig(store=store, workers=workers, progress=False))
     table = tune.shown_rows(tune.setting(goal, str(goal_path)), result.proposals)
     table.attrs["summary"] = result.summary
     return table

@@ -352,7 +352,7 @@ class TunePanel(_Progress):
             st = tune.setting(goal)
             self.mark_stale(True)
             self.busy_note.value = html.escape(f"Searching: {goal.trials} trials of {goal.games:,} games each")
-            result = tune.run(goal, store=self.src.store(), progress=False, on_trial=self._on_trial)
+            result = tune.run(goal, on_trial=self._on_trial, run=RunConfig(store=self.src.store(), progress=False))
         except (GamelabError, ValueError) as exc:
             self.mark_stale(False)
             self.status.value = f"<b style='color:#c62828'>{html.escape(' '.join(str(exc).split()))}</b>"
