@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from gamelab.sim.run import RunConfig
+
 os.environ.setdefault("GAMELAB_GAMES", "gamelab.toy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -69,9 +71,8 @@ def run(reps: int, alpha: float, beta: float, zone: float) -> list[str]:
                 beta=beta,
                 zone=zone,
                 seed=rep,
-                store=sequential.MemoryStore(),
-                progress=False,
                 **arms,
+                run=RunConfig(store=sequential.MemoryStore(), progress=False),
             )
             for rep in range(reps)
         ]

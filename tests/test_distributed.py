@@ -13,6 +13,7 @@ import pytest
 
 from gamelab.sim import runner, sweep
 from gamelab.sim.executors import DaskExecutor, LocalExecutor
+from gamelab.sim.run import RunConfig
 from gamelab.sim.store import CacheWarning, ChunkStore
 from gamelab.toy import ToyParams
 
@@ -94,11 +95,15 @@ def test_killed_dask_worker_loses_no_results(cluster, tmp_path):
     c, client = cluster
     params = ToyParams(delay=0.15)
     kw = dict(n_games=2400, seed=31, lineup=["strong", "weak"], chunk_deals=100, base_params=params)
-    expected = sweep.run_cell("toy", {}, store=ChunkStore(tmp_path / "a"), executor=LocalExecutor(2), **kw)
+    expected = sweep.run_cell(
+        "toy", {}, **kw, run=RunConfig(store=ChunkStore(tmp_path / "a"), executor=LocalExecutor(2))
+    )
     store = ChunkStore(tmp_path / "b")
     result = {}
     t = threading.Thread(
-        target=lambda: result.update(run=sweep.run_cell("toy", {}, store=store, executor=DaskExecutor(client), **kw))
+        target=lambda: result.update(
+            run=sweep.run_cell("toy", {}, **kw, run=RunConfig(store=store, executor=DaskExecutor(client)))
+        )
     )
     t.start()
     deadline = time.time() + 60
@@ -142,9 +147,8 @@ def test_a_damaged_cell_checkpoint_is_recomputed(tmp_path):
         n_games=400,
         seed=6,
         lineup=["strong", "weak"],
-        store=ChunkStore(tmp_path / "c"),
         runs_dir=tmp_path / "r",
-        progress=False,
+        run=RunConfig(store=ChunkStore(tmp_path / "c"), progress=False),
     )
     first = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
     again = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)

@@ -19,6 +19,7 @@ import pytest
 from gamelab.core import files, limits, registry
 from gamelab.core.errors import GamelabError
 from gamelab.decide import sequential
+from gamelab.sim.run import RunConfig
 
 _SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "fuzz_inputs.py"
 _spec = importlib.util.spec_from_file_location("fuzz_inputs", _SCRIPT)
@@ -179,15 +180,15 @@ def test_an_undecidable_question_is_said_in_words_never_nan_or_inf(tmp_path):
         params=same,
         baseline=same,
         max_games=20_000,
-        store=MemoryStore(),
+        run=RunConfig(store=MemoryStore()),
     )
     assert d.decision == "undecided" and "exactly the threshold" in d.reason
     assert d.games < 20_000  # stopped once the pilot showed every deal gives 0
     for text in (d.sentence, d.llr_words):
         assert "nan" not in text and "inf" not in text
-    one = sequential.decide("pig", "seat_spread > 0.01", n_players=2, max_games=1, store=MemoryStore())
+    one = sequential.decide("pig", "seat_spread > 0.01", n_players=2, max_games=1, run=RunConfig(store=MemoryStore()))
     assert one.decision == "undecided" and "at least 20" in one.reason  # no verdict from one deal
-    p = sequential.plan("pig", "seat_spread > 0.01", n_players=2, max_games=1, store=MemoryStore())
+    p = sequential.plan("pig", "seat_spread > 0.01", n_players=2, max_games=1, run=RunConfig(store=MemoryStore()))
     assert "too few to estimate" in p.text() and "inf" not in p.text() and "nan" not in p.text()
 
 

@@ -8,6 +8,7 @@ from gamelab.core import registry
 from gamelab.core.params import Params, param
 from gamelab.decide import sensitivity
 from gamelab.decide.sequential import MemoryStore
+from gamelab.sim.run import RunConfig
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -47,7 +48,11 @@ def test_refused_and_idle_steps_are_reported():
 
 def test_bonus_scale_moves_the_strong_agents_win_rate_up():
     table = sensitivity.levers(
-        "toy", lineup=["strong", "weak"], n_games=2000, only=["bonus_scale", "die"], store=MemoryStore(), progress=False
+        "toy",
+        lineup=["strong", "weak"],
+        n_games=2000,
+        only=["bonus_scale", "die"],
+        run=RunConfig(store=MemoryStore(), progress=False),
     )
     rows = table[(table.metric == "win_rate[agent=strong]") & (table.parameter == "bonus_scale")]
     up, down = rows[rows.direction == 1].iloc[0], rows[rows.direction == -1].iloc[0]
@@ -73,7 +78,7 @@ def test_levers_are_framed_by_the_goal_in_words_and_colour(capsys):
     metric = "win_rate[agent=strong]"
     store = MemoryStore()
     table = sensitivity.levers(
-        "toy", lineup=["strong", "weak"], n_games=2000, only=["bonus_scale"], store=store, progress=False
+        "toy", lineup=["strong", "weak"], n_games=2000, only=["bonus_scale"], run=RunConfig(store=store, progress=False)
     )
     fr = sensitivity.framing(table, metric, "lower")
     assert [x.words for x in fr.helps] == ["bonus scale 1 → 0"]
@@ -119,8 +124,7 @@ def test_strand_lone_penalty_lowers_the_score_by_the_lone_markers():
         n_games=1000,
         only=["lone_penalty"],
         metrics=["mean_score", "lone_markers"],
-        store=MemoryStore(),
-        progress=False,
+        run=RunConfig(store=MemoryStore(), progress=False),
     )
     up = table[(table.direction == 1)].set_index("metric")
     assert up.loc["lone_markers", "change"] == 0

@@ -11,6 +11,7 @@ from gamelab.core import registry
 from gamelab.core.errors import GamelabError
 from gamelab.decide import sequential
 from gamelab.decide.sequential import MemoryStore, parse_question
+from gamelab.sim.run import RunConfig
 from gamelab.stats.balance import metric
 from gamelab.toy import ToyParams
 
@@ -71,7 +72,7 @@ def test_bad_expressions_are_one_line(text, message):
     ],
 )
 def test_known_answers(expr, answer):
-    d = sequential.decide("toy", expr, lineup=LINEUP, store=MemoryStore(), seed=5)
+    d = sequential.decide("toy", expr, lineup=LINEUP, seed=5, run=RunConfig(store=MemoryStore()))
     assert d.decision == answer
     assert d.games < 20_000 and d.games == d.deals * 2
     truth = exact_strong(3) if "win_rate" in expr else 2 * exact_strong(3) - 1
@@ -87,7 +88,7 @@ def test_paired_arms_on_the_same_deals():
         lineup=LINEUP,
         params=ToyParams(bonus_scale=0.5),
         baseline=ToyParams(bonus_scale=0.3),
-        store=MemoryStore(),
+        run=RunConfig(store=MemoryStore()),
     )
     truth = exact_strong(1.5) - exact_strong(0.9)  # 0.09
     assert d.decision == "yes" and 2 * d.low - d.high <= truth <= 2 * d.high - d.low
@@ -98,15 +99,15 @@ def test_a_limit_leaves_the_question_undecided():
         "toy",
         f"win_rate[agent=strong] > {exact_strong(3)}",
         lineup=LINEUP,
-        store=MemoryStore(),
         max_games=2048,
         zone=0.001,
+        run=RunConfig(store=MemoryStore()),
     )
     assert d.decision == "undecided" and d.games == 2048
 
 
 def test_the_plans_error_rates_are_the_stated_ones():
-    plan = sequential.plan("toy", "win_rate[agent=strong] > 0.75", lineup=LINEUP, store=MemoryStore())
+    plan = sequential.plan("toy", "win_rate[agent=strong] > 0.75", lineup=LINEUP, run=RunConfig(store=MemoryStore()))
     rows = {r[0]: r for r in plan.rows}
     assert rows["lower edge of the zone"][4] <= 0.05 + 0.01  # P(yes) when the answer is no
     assert rows["upper edge of the zone"][4] >= 0.95 - 0.01
@@ -121,7 +122,7 @@ def test_paired_question_in_words():
         lineup=LINEUP,
         params=ToyParams(bonus_scale=0.3),
         baseline=ToyParams(bonus_scale=0.5),
-        store=MemoryStore(),
+        run=RunConfig(store=MemoryStore()),
     )
     assert d.answer.startswith("Yes: the change in the win rate of the strong agent from the baseline is −")
     assert ", below −5, decided after " in d.answer

@@ -5,6 +5,7 @@ import pytest
 
 from gamelab.core.errors import GamelabError, ParamError
 from gamelab.sim import runner, sweep
+from gamelab.sim.run import RunConfig
 from gamelab.sim.store import CacheWarning, ChunkStore
 from gamelab.toy import ToyParams
 
@@ -21,9 +22,8 @@ def test_two_parameter_grid_gives_every_cell(store, tmp_path):
         n_games=300,
         seed=4,
         lineup=["strong", "weak"],
-        store=store,
         runs_dir=tmp_path / "runs",
-        progress=False,
+        run=RunConfig(store=store, progress=False),
     )
     cells = res.table[["bonus_scale", "die"]].drop_duplicates()
     assert sorted(map(tuple, cells.to_numpy())) == [(0.0, 10), (0.0, 20), (2.0, 10), (2.0, 20)]
@@ -41,21 +41,22 @@ def test_a_lineup_of_the_wrong_length_is_refused_before_any_game(store, tmp_path
             n_games=300,
             seed=4,
             lineup=["strong", "weak"],
-            store=store,
             runs_dir=tmp_path / "runs",
-            progress=False,
+            run=RunConfig(store=store, progress=False),
         )
     assert store.computed == 0 and not (tmp_path / "runs").exists()
 
 
 def test_cell_equals_standalone_run(store):
-    run = sweep.run_cell("toy", {"bonus_scale": 2.0}, n_games=500, seed=9, lineup=["strong", "weak"], store=store)
+    run = sweep.run_cell(
+        "toy", {"bonus_scale": 2.0}, n_games=500, seed=9, lineup=["strong", "weak"], run=RunConfig(store=store)
+    )
     alone = runner.simulate("toy", n_games=500, seed=9, lineup=["strong", "weak"], params=ToyParams(bonus_scale=2.0))
     pd.testing.assert_frame_equal(run.frame, alone)
 
 
 def test_cached_cell_is_not_simulated_again(store):
-    kw = dict(n_games=2000, seed=2, lineup=["strong", "weak"], chunk_deals=100, store=store)
+    kw = dict(n_games=2000, seed=2, lineup=["strong", "weak"], chunk_deals=100, run=RunConfig(store=store))
     sweep.run_cell("toy", {}, **kw)
     assert store.computed == 10 and store.loaded == 0
     again = sweep.run_cell("toy", {}, **kw)
@@ -72,7 +73,7 @@ def test_precision_target_met_or_cap_reported(store):
         precision=0.02,
         max_games=100_000,
         chunk_deals=100,
-        store=store,
+        run=RunConfig(store=store),
     )
     t = sweep.summarize(run.frame).query("metric == 'win_rate'")
     assert run.target_met and ((t.high - t.low) / 2 <= 0.02).all() and run.games > 200
@@ -85,7 +86,7 @@ def test_precision_target_met_or_cap_reported(store):
         precision=0.001,
         max_games=800,
         chunk_deals=100,
-        store=store,
+        run=RunConfig(store=store),
     )
     assert capped.target_met is False and capped.games == 800
 
@@ -98,9 +99,8 @@ def test_paired_difference_against_baseline(store, tmp_path):
         n_games=2000,
         seed=5,
         lineup=["strong", "weak"],
-        store=store,
         runs_dir=tmp_path,
-        progress=False,
+        run=RunConfig(store=store, progress=False),
     )
     d = res.table.query("metric == 'win_rate_diff' and group == 'strong'").set_index("bonus_scale")
     assert d.loc[1.0, "value"] == 0 and d.loc[1.0, "low"] == 0  # a cell against itself
@@ -109,15 +109,15 @@ def test_paired_difference_against_baseline(store, tmp_path):
 
 def test_unknown_or_bad_sweep_values(store):
     with pytest.raises(GamelabError, match="unknown sweep parameter 'colour'"):
-        sweep.run_cell("toy", {"colour": 1}, n_games=10, seed=1, n_players=2, store=store)
+        sweep.run_cell("toy", {"colour": 1}, n_games=10, seed=1, n_players=2, run=RunConfig(store=store))
     with pytest.raises(ParamError, match="die = 1 is out of range"):
-        sweep.run_cell("toy", {"die": 1}, n_games=10, seed=1, n_players=2, store=store)
-    run = sweep.run_cell("toy", {"die_double": True}, n_games=10, seed=1, n_players=2, store=store)
+        sweep.run_cell("toy", {"die": 1}, n_games=10, seed=1, n_players=2, run=RunConfig(store=store))
+    run = sweep.run_cell("toy", {"die_double": True}, n_games=10, seed=1, n_players=2, run=RunConfig(store=store))
     assert run.params.die == 20
 
 
 def test_corrupt_chunk_is_recomputed(store):
-    kw = dict(n_games=400, seed=3, lineup=["strong", "weak"], chunk_deals=100, store=store)
+    kw = dict(n_games=400, seed=3, lineup=["strong", "weak"], chunk_deals=100, run=RunConfig(store=store))
     first = sweep.run_cell("toy", {}, **kw)
     victim = sorted(store.dir.rglob("*.parquet"))[0]
     victim.write_bytes(victim.read_bytes()[:50])  # truncated
@@ -134,15 +134,14 @@ def test_variant_is_a_sweep_parameter(store, tmp_path):
         n_games=200,
         seed=1,
         n_players=4,
-        store=store,
         runs_dir=tmp_path,
-        progress=False,
+        run=RunConfig(store=store, progress=False),
     )
     runs = {r.cell["variant"]: r for r in res.cells}
     assert runs["short"].params.rounds == 5 and runs["short"].params.node_values == (3, 4, 4, 5, 5)
     assert runs["standard"].params.rounds == 8
     with pytest.raises(ParamError, match="variant 'long' is unknown"):
-        sweep.run_cell("strand", {"variant": "long"}, n_games=10, seed=1, n_players=4, store=store)
+        sweep.run_cell("strand", {"variant": "long"}, n_games=10, seed=1, n_players=4, run=RunConfig(store=store))
 
 
 @pytest.mark.parametrize("value", [4.5, 2.0, "four", True])

@@ -10,6 +10,7 @@ from gamelab.decide import tune
 from gamelab.decide.goals import Goal
 from gamelab.decide.sequential import MemoryStore
 from gamelab.sim import sweep
+from gamelab.sim.run import RunConfig
 
 STRONG = "win_rate[agent=strong]"
 GOAL = {
@@ -32,13 +33,15 @@ def test_a_grid_shows_the_target_reachable_and_the_tuner_meets_it(tmp_path):
         n_games=1000,
         seed=3,
         lineup=["strong", "weak"],
-        store=store,
         runs_dir=tmp_path / "runs",
+        run=RunConfig(store=store),
     ).table
     strong = grid.query("metric == 'win_rate' and by == 'agent' and group == 'strong'").set_index("bonus_scale")
     assert strong.loc[0.2, "value"] <= 0.58 < strong.loc[1.0, "value"]  # reachable, not met by the rulebook
 
-    result = tune.run(Goal(**GOAL), runs_dir=tmp_path / "runs", out=tmp_path / "out", store=store, progress=False)
+    result = tune.run(
+        Goal(**GOAL), runs_dir=tmp_path / "runs", out=tmp_path / "out", run=RunConfig(store=store, progress=False)
+    )
     p = result.proposals.set_index("proposal")
     assert p.loc["start", "verdict"] == "misses"
     best = p.loc["1"]
@@ -54,7 +57,9 @@ def test_a_grid_shows_the_target_reachable_and_the_tuner_meets_it(tmp_path):
     header = (tmp_path / "out" / "proposal-1.yaml").read_text().splitlines()[1]
     assert header == f"# {best['how sure']}" and best["how sure"] in csv  # the header and the table say the same
 
-    again = tune.run(Goal(**GOAL), runs_dir=tmp_path / "runs", out=tmp_path / "out", store=store, progress=False)
+    again = tune.run(
+        Goal(**GOAL), runs_dir=tmp_path / "runs", out=tmp_path / "out", run=RunConfig(store=store, progress=False)
+    )
     assert again.resumed == 24 and again.trials == 24  # the study resumes, nothing re-run
 
 
@@ -147,8 +152,7 @@ def test_strand_first_proposal_meets_a_reachable_target_on_20000_fresh_games(tmp
             seed=seed,
             base_params=from_mapping(game.knobs, changes),
             n_players=4,
-            store=store,
-            progress=False,
+            run=RunConfig(store=store, progress=False),
         )
         return balance.estimate(run.frame, spread).iloc[0]
 
@@ -164,7 +168,9 @@ def test_strand_first_proposal_meets_a_reachable_target_on_20000_fresh_games(tmp
         games=2000,
         seed=1,
     )
-    result = tune.run(goal, runs_dir=tmp_path / "runs", out=tmp_path / "out", store=store, progress=False)
+    result = tune.run(
+        goal, runs_dir=tmp_path / "runs", out=tmp_path / "out", run=RunConfig(store=store, progress=False)
+    )
     p = result.proposals.set_index("proposal")
     assert p.loc["start", "verdict"] == "misses"
     first = p.loc["1"]

@@ -27,6 +27,7 @@ from gamelab.cli.common import (
 from gamelab.core.errors import GamelabError, short
 from gamelab.core.files import check_directory, check_output
 from gamelab.core.limits import MAX_GAMES, announce
+from gamelab.sim.run import RunConfig
 
 COMMAND_GROUPS = (decide, models)  # further command groups, each with add_commands(subparsers)
 
@@ -81,8 +82,7 @@ def _cmd_simulate(args) -> int:
         base_params=params,
         lineup=args.lineup,
         n_players=args.players,
-        store=store,
-        executor=executor,
+        run=RunConfig(store=store, executor=executor),
     )
     df = run.frame
     groups = [g for g in registry.get(args.game).report.groups if g in df] or ["agent", "seat"]
@@ -137,10 +137,8 @@ def _cmd_sweep(args) -> int:
         precision=spec.precision,
         max_games=spec.max_games,
         chunk_deals=spec.chunk_deals,
-        store=store,
         runs_dir=args.runs_dir,
-        executor=executor,
-        workers=args.workers or spec.workers or 1,
+        run=RunConfig(store=store, executor=executor, workers=args.workers or spec.workers or 1),
     )
     written = write_table(res.table, out or paths.runs_dir() / res.sweep_id / "table.csv")
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")

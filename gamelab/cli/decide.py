@@ -5,6 +5,8 @@ lines, exit 2, as for every command)."""
 
 from __future__ import annotations
 
+from gamelab.sim.run import RunConfig
+
 
 def _cmd_metrics(args) -> int:
     from gamelab.core import registry
@@ -89,8 +91,7 @@ def _cmd_sensitivity(args) -> int:
         seed=args.seed,
         only=only,
         metrics=metrics,
-        executor=_executor(args),
-        progress=_progress(),
+        run=RunConfig(executor=_executor(args), progress=_progress()),
     )
     if args.json:
         print(dumps(sensitivity.json_rows(table), indent=1))
@@ -147,7 +148,11 @@ def _cmd_tune(args) -> int:
         flush=True,
     )
     result = tune.run(
-        goal, trials=args.trials, executor=_executor(args), out=args.out, runs_dir=args.runs_dir, progress=_progress()
+        goal,
+        trials=args.trials,
+        out=args.out,
+        runs_dir=args.runs_dir,
+        run=RunConfig(executor=_executor(args), progress=_progress()),
     )
     shown = tune.shown_rows(st, result.proposals)
     lines = [result.summary, ""]
@@ -201,8 +206,7 @@ def _cmd_test(args) -> int:
         zone=args.zone,
         max_games=args.max_games,
         seed=args.seed,
-        executor=_executor(args),
-        progress=_progress(),
+        run=RunConfig(executor=_executor(args), progress=_progress()),
     )
     if args.plan:
         plan = sequential.plan(args.game, args.expr, **kw)

@@ -31,6 +31,7 @@ from gamelab.core.errors import GamelabError
 from gamelab.core.labels import change_words, param_words
 from gamelab.core.params import ParamSpec, from_mapping, specs
 from gamelab.sim import runner, sweep
+from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
 MAX_ITEMS = 12  # longer tuples are not stepped item by item
@@ -173,14 +174,13 @@ def settings(game, base, only=None) -> tuple[list[tuple[Step, Any]], list[Skippe
     return out, skipped
 
 
-def prefetch(
-    game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, store, executor, progress=None, chunk_deals=None
-) -> None:
+def prefetch(game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, run: RunConfig, chunk_deals=None) -> None:
     """Play every missing chunk of ``jobs`` (each ``(params, lineup,
     n_players)``) in one pass through the executor, so that its workers
-    share the whole job, and keep them in ``store``."""
+    share the whole job, and keep them in the run's store."""
     from gamelab.sim.executors import run_all
 
+    store = run.chunk_store()
     todo = []
     for params, lineup, n_players in jobs:
         p, lu, n = runner.resolve(game, params, lineup, n_players)
@@ -193,10 +193,10 @@ def prefetch(
         ]
     if todo:
         run_all(
-            executor,
+            run.pool(),
             runner.run_chunk,
             todo,
-            progress=progress,
+            progress=run.progress,
             weights=[c.n_games for c in todo],
             unit="game",
             on_result=lambda i, df: store.put(todo[i], df),
@@ -211,26 +211,24 @@ def play_all(
     seed: int,
     lineup=None,
     n_players=None,
-    store=None,
-    executor=None,
-    progress=None,
+    run: RunConfig | None = None,
     chunk_deals=None,
 ) -> list[sweep.CellRun]:
     """Play every parameter set on the same deals (:func:`prefetch`), then
-    each set's table by :func:`gamelab.sim.sweep.run_cell` from the store."""
-    from gamelab.sim.executors import make_executor
+    each set's table by :func:`gamelab.sim.sweep.run_cell` from the store
+    (the workspace's chunk cache unless the run names one)."""
     from gamelab.sim.store import ChunkStore
 
-    store = store if store is not None else ChunkStore(paths.cache_dir())
-    executor = executor or make_executor(1)
+    run = run or RunConfig()
+    if run.store is None:
+        run = dataclasses.replace(run, store=ChunkStore(paths.cache_dir()))
+    run = run.ready()
     prefetch(
         game,
         [(p, lineup, n_players) for p in params_list],
         n_games=n_games,
         seed=seed,
-        store=store,
-        executor=executor,
-        progress=progress,
+        run=run,
         chunk_deals=chunk_deals,
     )
     return [
@@ -242,10 +240,8 @@ def play_all(
             base_params=p,
             lineup=lineup,
             n_players=n_players,
-            store=store,
-            executor=executor,
+            run=run.quiet(),
             chunk_deals=chunk_deals,
-            progress=False,
         )
         for p in params_list
     ]
@@ -281,37 +277,23 @@ def levers(
     seed: int = 0,
     only: Sequence[str] | None = None,
     metrics: Sequence[str] | None = None,
-    store=None,
-    executor=None,
-    workers: int = 1,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
 ) -> pd.DataFrame:
     """The paired change of every metric for every step of the rule
     parameters: columns ``parameter``, ``value``, ``direction``, ``metric``,
     ``base``, ``new``, ``change``, ``low``, ``high`` (95 % paired bootstrap),
     ``deals``.  ``table.attrs["skipped"]`` lists the steps not played and why."""
-    from gamelab.sim.executors import make_executor
-
     g = registry.get(game)
     base = params if params is not None else g.knobs()
     base, lineup, n_players = runner.resolve(game, base, lineup, n_players)
     todo, skipped = settings(g, base, only)
-    executor = executor or make_executor(workers)
     runs = play_all(
-        game,
-        [base] + [p for _, p in todo],
-        n_games=n_games,
-        seed=seed,
-        lineup=lineup,
-        n_players=n_players,
-        store=store,
-        executor=executor,
-        progress=progress,
+        game, [base] + [p for _, p in todo], n_games=n_games, seed=seed, lineup=lineup, n_players=n_players, run=run
     )
     chosen = usable_metrics(g, runs[0].frame, metrics)
     rows = []
-    for (step, _), run in zip(todo, runs[1:]):
-        change = balance.paired_change(run.frame, runs[0].frame, chosen)
+    for (step, _), cell in zip(todo, runs[1:]):
+        change = balance.paired_change(cell.frame, runs[0].frame, chosen)
         for r in change.itertuples(index=False):
             rows.append(
                 {

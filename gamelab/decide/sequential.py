@@ -47,6 +47,8 @@ from gamelab.core.errors import GamelabError
 from gamelab.core.limits import MAX_GAMES, check_count
 from gamelab.decide.expressions import Question, parse_question
 from gamelab.sim import runner
+from gamelab.sim.run import RunConfig
+from gamelab.sim.store import ChunkStore
 from gamelab.stats import balance
 
 __all__ = ["Decision", "Plan", "decide", "plan", "parse_question", "Question", "MemoryStore"]
@@ -404,11 +406,12 @@ def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, 
     )
 
 
-def _play(setup: _Setup, start: int, stop: int, store, executor, progress) -> list[dict]:
+def _play(setup: _Setup, start: int, stop: int, run: RunConfig) -> list[dict]:
     """Chunks ``start:stop`` of every arm (through the store): one table per arm each."""
     from gamelab.sim.executors import run_all
 
     todo = [(a, i) for i in range(start, stop) for a in setup.chunks]
+    store = run.chunk_store()
     frames = {k: store.get(setup.chunks[k[0]][k[1]]) for k in todo}
     missing = [k for k in todo if frames[k] is None]
     if missing:
@@ -419,10 +422,10 @@ def _play(setup: _Setup, start: int, stop: int, store, executor, progress) -> li
             frames[missing[j]] = df
 
         run_all(
-            executor,
+            run.pool(),
             runner.run_chunk,
             items,
-            progress=progress,
+            progress=run.progress,
             weights=[c.n_games for c in items],
             unit="game",
             on_result=keep,
@@ -450,15 +453,48 @@ def decide(
     max_games: int = MAX_GAMES,
     seed: int = 0,
     chunk_deals: int = CHUNK_DEALS,
-    store=None,
-    executor=None,
-    workers: int = 1,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
 ) -> Decision:
     """Decide ``expr`` by the sequential test (see the module docstring)."""
-    from gamelab.sim.executors import make_executor
-    from gamelab.sim.store import ChunkStore
+    setup, run = _prepared(
+        game, expr, n_players, params, baseline, lineup, seed, max_games, chunk_deals, alpha, beta, zone, run
+    )
+    walk = _walk(setup, run, alpha, beta, zone)
+    lo, hi = bounds(alpha, beta)
+    decision = "yes" if walk.ratio >= hi else "no" if walk.ratio <= lo else "undecided"
+    d_hat = setup.question.sign * (walk.t - setup.threshold)
+    reason = ""
+    if decision == "undecided" and walk.acc.n < MIN_DEALS:
+        reason = f"only {walk.acc.n} deals: at least {MIN_DEALS} are needed to weigh the spread of the margin"
+    elif decision == "undecided" and _exactly_on(walk.sigma, d_hat, len(walk.looks)):
+        reason = "every deal gave exactly the threshold: no number of games can decide it"
+    looks = np.array(walk.looks, float)
+    est, low, high = _corrected_t(setup, decision, d_hat, walk.sigma, looks, zone, lo, hi, seed)
+    return Decision(
+        setup.question.text,
+        decision,
+        walk.acc.n * setup.rotations * len(setup.chunks),
+        walk.acc.n,
+        est,
+        low,
+        high,
+        walk.t,
+        setup.threshold,
+        float(walk.ratio),
+        (lo, hi),
+        alpha,
+        beta,
+        zone,
+        reason,
+        *question_words(setup),
+    )
 
+
+def _prepared(game, expr, n_players, params, baseline, lineup, seed, max_games, chunk_deals, alpha, beta, zone, run):
+    """What :func:`decide` and :func:`plan` share: the rates checked, the
+    question set up (arms, chunks, metrics), the run made ready (its store
+    defaults to the workspace's chunk cache, so a plan's pilot is the test's
+    own first chunks)."""
     _check_rates(alpha, beta, zone)
     setup = _setup(
         game,
@@ -471,54 +507,45 @@ def decide(
         max_games=max_games,
         chunk_deals=chunk_deals,
     )
-    store = store if store is not None else ChunkStore(paths.cache_dir())
-    executor = executor or make_executor(workers)
-    per_look = getattr(executor, "workers", 1)
+    run = run or RunConfig()
+    if run.store is None:
+        run = dataclasses.replace(run, store=ChunkStore(paths.cache_dir()))
+    return setup, run.ready()
+
+
+@dataclasses.dataclass
+class _Walk:
+    """Where the test stopped: the sums so far, the deals at each look, the
+    statistic, its spread and the log-likelihood ratio."""
+
+    acc: Accumulator
+    looks: list
+    t: float = 0.0
+    sigma: float = 0.0
+    ratio: float = 0.0
+
+
+def _walk(setup: _Setup, run: RunConfig, alpha: float, beta: float, zone: float) -> _Walk:
+    """Play the test's chunks look by look (as many at once as there are
+    workers) until the ratio crosses a bound, the margin is exactly on the
+    threshold for good, or the chunks run out."""
     lo, hi = bounds(alpha, beta)
     sign = setup.question.sign
-    acc, looks, n_chunks = Accumulator(), [], len(setup.chunks["params"])
-    t = sigma = ratio = 0.0
-    i = 0
+    walk = _Walk(Accumulator(), [])
+    per_look = getattr(run.executor, "workers", 1)
+    n_chunks, i = len(setup.chunks["params"]), 0
     while i < n_chunks:
-        for tables in _play(setup, i, min(i + per_look, n_chunks), store, executor, progress):
-            _absorb(setup, acc, tables)
+        for tables in _play(setup, i, min(i + per_look, n_chunks), run):
+            _absorb(setup, walk.acc, tables)
             i += 1
-            looks.append(acc.n)
-            t, sigma = _linearised(setup.question, setup.metrics, acc)
-            _check_finite(setup, t, sigma, acc.n)
-            ratio = llr(acc.n, sign * (t - setup.threshold), sigma, zone) if acc.n >= MIN_DEALS else 0.0
-            if ratio >= hi or ratio <= lo or _exactly_on(sigma, sign * (t - setup.threshold), len(looks)):
-                break
-        else:
-            continue
-        break
-    decision = "yes" if ratio >= hi else "no" if ratio <= lo else "undecided"
-    d_hat = sign * (t - setup.threshold)
-    reason = ""
-    if decision == "undecided" and acc.n < MIN_DEALS:
-        reason = f"only {acc.n} deals: at least {MIN_DEALS} are needed to weigh the spread of the margin"
-    elif decision == "undecided" and _exactly_on(sigma, d_hat, len(looks)):
-        reason = "every deal gave exactly the threshold: no number of games can decide it"
-    est, low, high = _corrected_t(setup, decision, d_hat, sigma, np.array(looks, float), zone, lo, hi, seed)
-    games = acc.n * setup.rotations * len(setup.chunks)
-    return Decision(
-        setup.question.text,
-        decision,
-        games,
-        acc.n,
-        est,
-        low,
-        high,
-        t,
-        setup.threshold,
-        float(ratio),
-        (lo, hi),
-        alpha,
-        beta,
-        zone,
-        reason,
-        *question_words(setup),
-    )
+            walk.looks.append(walk.acc.n)
+            walk.t, walk.sigma = _linearised(setup.question, setup.metrics, walk.acc)
+            _check_finite(setup, walk.t, walk.sigma, walk.acc.n)
+            margin = sign * (walk.t - setup.threshold)
+            walk.ratio = llr(walk.acc.n, margin, walk.sigma, zone) if walk.acc.n >= MIN_DEALS else 0.0
+            if walk.ratio >= hi or walk.ratio <= lo or _exactly_on(walk.sigma, margin, len(walk.looks)):
+                return walk
+    return walk
 
 
 def _exactly_on(sigma: float, d_hat: float, n_looks: int) -> bool:
@@ -600,35 +627,18 @@ def plan(
     max_games: int = MAX_GAMES,
     seed: int = 0,
     chunk_deals: int = CHUNK_DEALS,
-    store=None,
-    executor=None,
-    workers: int = 1,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
 ) -> Plan:
     """Games the question will need: a pilot (the test's own first chunks,
     kept in the store for the real run) estimates the spread of the
     increments; the test's Brownian approximation is then simulated on its
     schedule at D = -zone/2, 0, +zone/2 and at the pilot's estimate."""
-    from gamelab.sim.executors import make_executor
-    from gamelab.sim.store import ChunkStore
-
-    _check_rates(alpha, beta, zone)
-    setup = _setup(
-        game,
-        expr,
-        n_players=n_players,
-        params=params,
-        baseline=baseline,
-        lineup=lineup,
-        seed=seed,
-        max_games=max_games,
-        chunk_deals=chunk_deals,
+    setup, run = _prepared(
+        game, expr, n_players, params, baseline, lineup, seed, max_games, chunk_deals, alpha, beta, zone, run
     )
-    store = store if store is not None else ChunkStore(paths.cache_dir())
-    executor = executor or make_executor(workers)
     n_pilot = min(PILOT_CHUNKS, len(setup.chunks["params"]))
     acc = Accumulator()
-    for tables in _play(setup, 0, n_pilot, store, executor, progress):
+    for tables in _play(setup, 0, n_pilot, run):
         _absorb(setup, acc, tables)
     t, sigma = _linearised(setup.question, setup.metrics, acc)
     _check_finite(setup, t, sigma, acc.n)

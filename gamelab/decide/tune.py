@@ -50,6 +50,7 @@ from gamelab.decide import sensitivity
 from gamelab.decide.goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
 from gamelab.decide.skill_checks import check_goal, skill_checks
 from gamelab.sim import runner, sweep
+from gamelab.sim.run import RunConfig
 from gamelab.sim.store import key_of
 from gamelab.stats import balance
 
@@ -136,13 +137,11 @@ def expected_games(goal: Goal, trials: int | None = None) -> int:
     return ((trials or goal.trials) * goal.games + (goal.verify + 1) * verify_games(goal)) * counts
 
 
-def _runs(st: Setting, params_list, *, n_games, seed, store, executor, progress=None):
+def _runs(st: Setting, params_list, *, n_games, seed, run: RunConfig):
     """Per candidate, ``{players: CellRun}``: every candidate and player
     count on the same deals, all missing chunks in one pass."""
     jobs = [(p, st.lineups[n], n) for p in params_list for n in st.lineups]
-    sensitivity.prefetch(
-        st.goal.game, jobs, n_games=n_games, seed=seed, store=store, executor=executor, progress=progress
-    )
+    sensitivity.prefetch(st.goal.game, jobs, n_games=n_games, seed=seed, run=run)
     return [
         {
             n: sweep.run_cell(
@@ -153,9 +152,7 @@ def _runs(st: Setting, params_list, *, n_games, seed, store, executor, progress=
                 base_params=p,
                 lineup=lu,
                 n_players=n,
-                store=store,
-                executor=executor,
-                progress=False,
+                run=run.quiet(),
             )
             for n, lu in st.lineups.items()
         }
@@ -224,54 +221,59 @@ def _finished(study) -> list:
     return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.FAIL))
 
 
-def search(st: Setting, study, n_trials: int, *, store, executor, batch: int, progress=None, on_trial=None) -> int:
-    """Run trials until ``n_trials`` are finished; returns how many were before."""
-    from optuna.trial import TrialState
-
+def search(st: Setting, study, n_trials: int, *, run: RunConfig, batch: int, on_trial=None) -> int:
+    """Run trials until ``n_trials`` are finished (``batch`` at a time, so
+    that every worker has a candidate); returns how many were before.
+    The progress bar counts trials and shows the best miss so far."""
     from gamelab.sim.executors import progress_bar
 
     before = len(_finished(study))
     best = min((t.values[0] for t in study.best_trials), default=float("inf"))
     with progress_bar(
-        total=n_trials, initial=min(before, n_trials), unit="trial", desc="tune", progress=progress
+        total=n_trials, initial=min(before, n_trials), unit="trial", desc="tune", progress=run.progress
     ) as bar:
         while len(_finished(study)) < n_trials:
-            asked = []
-            for _ in range(min(batch, n_trials - len(_finished(study)))):
-                trial = study.ask()
-                values = {d.name: _suggest(trial, d) for d in st.dims}
-                try:
-                    asked.append((trial, values, candidate(st.game, st.base, st.dims, values)))
-                except GamelabError as exc:
-                    trial.set_user_attr("refused", str(exc))
-                    study.tell(trial, state=TrialState.FAIL)
-                    bar.update(1)
-            runs = _runs(
-                st,
-                [p for _, _, p in asked],
-                n_games=st.goal.games,
-                seed=st.goal.seed,
-                store=store,
-                executor=executor,
-                progress=False,
-            )
+            asked = _ask(st, study, min(batch, n_trials - len(_finished(study))), bar)
+            runs = _runs(st, [p for _, _, p in asked], n_games=st.goal.games, seed=st.goal.seed, run=run.quiet())
             for (trial, values, _), by_n in zip(asked, runs):
-                measured = {
-                    st.key(t, n): point_values(by_n[n].frame, st.metrics)[t.metric]
-                    for t in st.goal.targets
-                    for n in st.lineups
-                }
-                n_changed, size = distance(st.dims, values)
-                trial.set_user_attr("measured", measured)
-                trial.set_user_attr("changed", n_changed)
-                m = miss(st, measured)
-                study.tell(trial, [m, n_changed + size])
-                best = min(best, m)
+                best = min(best, _tell(st, study, trial, values, by_n))
                 bar.update(1)
                 bar.set_postfix_str(f"best miss so far {best:.4g}")
                 if on_trial is not None:
                     on_trial(len(_finished(study)), n_trials, best)
     return before
+
+
+def _ask(st: Setting, study, k: int, bar) -> list[tuple]:
+    """``k`` new trials as ``(trial, values, params)``; a candidate the rules
+    refuse is told to the study as failed (and counted on the bar)."""
+    from optuna.trial import TrialState
+
+    asked = []
+    for _ in range(k):
+        trial = study.ask()
+        values = {d.name: _suggest(trial, d) for d in st.dims}
+        try:
+            asked.append((trial, values, candidate(st.game, st.base, st.dims, values)))
+        except GamelabError as exc:
+            trial.set_user_attr("refused", str(exc))
+            study.tell(trial, state=TrialState.FAIL)
+            bar.update(1)
+    return asked
+
+
+def _tell(st: Setting, study, trial, values: dict, by_n: dict) -> float:
+    """Give the study a trial's two objectives (target miss, size of the
+    change), keeping what was measured on the trial; returns the miss."""
+    measured = {
+        st.key(t, n): point_values(by_n[n].frame, st.metrics)[t.metric] for t in st.goal.targets for n in st.lineups
+    }
+    n_changed, size = distance(st.dims, values)
+    trial.set_user_attr("measured", measured)
+    trial.set_user_attr("changed", n_changed)
+    m = miss(st, measured)
+    study.tell(trial, [m, n_changed + size])
+    return m
 
 
 def shortlist(st: Setting, study, k: int | None = None) -> list:
@@ -303,10 +305,10 @@ VERDICT_ORDER = {MEETS: 0, NOT_SURE: 1, MISSES: 2}
 def sure_games(goal: Goal) -> int:
     """The most games a sequential test plays on one question before it
     stops undecided ("not sure")."""
-    return goal.sure_games or min(200_000, SURE_FACTOR * goal.games)
+    return goal.sure_games or min(MAX_GAMES, SURE_FACTOR * goal.games)
 
 
-def judge(st: Setting, params, *, seed: int, max_games: int, store, executor) -> tuple[str, int, list]:
+def judge(st: Setting, params, *, seed: int, max_games: int, run: RunConfig) -> tuple[str, int, list]:
     """Every target at every player count decided by a sequential test on
     fresh deals (:func:`gamelab.decide.sequential.decide`): ``(verdict,
     games played, decisions)``; the verdict is :data:`MEETS` when every test
@@ -328,9 +330,7 @@ def judge(st: Setting, params, *, seed: int, max_games: int, store, executor) ->
             lineup=lu,
             seed=seed,
             max_games=max_games,
-            store=store,
-            executor=executor,
-            progress=False,
+            run=run.quiet(),
         )
         for t in st.goal.targets
         for n, lu in st.lineups.items()
@@ -372,9 +372,7 @@ def verify(
     *,
     n_games: int,
     seed: int,
-    store,
-    executor,
-    progress=None,
+    run: RunConfig,
     max_games: int | None = None,
     per_round: int | None = None,
 ) -> pd.DataFrame:
@@ -390,18 +388,16 @@ def verify(
     per_round = per_round or max(1, len(chosen))
     for first in range(0, max(1, len(chosen)), per_round):
         batch = chosen[first : first + per_round]
-        rows += _measure(
-            st, [(None, base_values)] * (first == 0) + batch, n_games, seed, store, executor, progress, max_games
-        )
+        rows += _measure(st, [(None, base_values)] * (first == 0) + batch, n_games, seed, run, max_games)
         if any(r["verdict"] == MEETS for r in rows[1:]):
             break  # a proposal that meets: the next candidates only change more or meet less on the search seed
     return rank(pd.DataFrame(rows))
 
 
-def _measure(st, chosen, n_games, seed, store, executor, progress, max_games) -> list[dict]:
+def _measure(st, chosen, n_games, seed, run: RunConfig, max_games) -> list[dict]:
     """One row per candidate ``(trial or None, values)``: figures and verdict."""
     params = [candidate(st.game, st.base, st.dims, v) for _, v in chosen]
-    runs = _runs(st, params, n_games=n_games, seed=seed, store=store, executor=executor, progress=progress)
+    runs = _runs(st, params, n_games=n_games, seed=seed, run=run)
     rows = []
     for (trial, values), by_n, p in zip(chosen, runs, params):
         n_changed, size = distance(st.dims, values)
@@ -415,19 +411,19 @@ def _measure(st, chosen, n_games, seed, store, executor, progress, max_games) ->
             "size": round(size, 4),
         }
         measured, kept = {}, True
-        for n, run in by_n.items():
-            est = balance.estimate(run.frame, st.metrics).set_index("metric")
+        for n, cell in by_n.items():
+            est = balance.estimate(cell.frame, st.metrics).set_index("metric")
             for t in st.goal.targets:
                 e = est.loc[t.metric]
                 key = st.key(t, n)
                 measured[key] = e["value"]
                 row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"]})
             across, skill_kept = skill_checks(
-                st.goal, p, st.metrics, n, n_games=n_games, seed=seed, store=store, executor=executor
+                st.goal, p, st.metrics, n, n_games=n_games, seed=seed, store=run.chunk_store(), executor=run.pool()
             )
             row.update(across)
             kept &= skill_kept
-        verdict, tested, _ = judge(st, p, seed=seed, max_games=max_games or 4 * n_games, store=store, executor=executor)
+        verdict, tested, _ = judge(st, p, seed=seed, max_games=max_games or 4 * n_games, run=run)
         n_targets = len(st.goal.targets) * len(st.lineups)
         if not kept:  # the goal's skill: or keep_skill: checks fail (decide/skill_checks.py)
             verdict = MISSES
@@ -566,13 +562,10 @@ def run(
     goal,
     *,
     trials: int | None = None,
-    workers: int = 1,
     scheduler: str | None = None,
     out=None,
     runs_dir=None,
-    store=None,
-    executor=None,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
     on_trial=None,
 ) -> TuneResult:
     """Search, verify, write the proposals (see the module docstring).
@@ -581,27 +574,27 @@ def run(
     from gamelab.sim.executors import make_executor
     from gamelab.sim.store import ChunkStore
 
+    run = run or RunConfig()
     source = str(goal) if not isinstance(goal, Goal) else "goal"
     goal = goal if isinstance(goal, Goal) else load_goal(goal)
     st = setting(goal, source)
     n_trials = trials or goal.trials
-    store = store if store is not None else ChunkStore(paths.cache_dir())
-    executor = executor or make_executor(workers, scheduler=scheduler)
+    run = dataclasses.replace(
+        run,
+        store=run.store if run.store is not None else ChunkStore(paths.cache_dir()),
+        executor=run.executor or make_executor(run.workers, scheduler=scheduler),
+    )
     study, folder = _study(st, runs_dir)
     out = check_directory(out or folder, "--out")
-    batch = max(1, getattr(executor, "workers", 1))
-    before = search(
-        st, study, n_trials, store=store, executor=executor, batch=batch, progress=progress, on_trial=on_trial
-    )
+    batch = max(1, getattr(run.executor, "workers", 1))
+    before = search(st, study, n_trials, run=run, batch=batch, on_trial=on_trial)
     chosen = shortlist(st, study, goal.verify * VERIFY_ROUNDS)
     proposals = verify(
         st,
         chosen,
         n_games=verify_games(goal),
         seed=goal.seed + VERIFY_SEED_OFFSET,
-        store=store,
-        executor=executor,
-        progress=progress,
+        run=run,
         max_games=sure_games(goal),
         per_round=goal.verify,
     )

@@ -23,9 +23,11 @@ import pandas as pd
 from gamelab import __version__, stats
 from gamelab.core import registry
 from gamelab.core.contract import Game
+from gamelab.core.limits import MAX_GAMES
 from gamelab.report.phases import phase
 from gamelab.rulebook.identities import identity_table
 from gamelab.sim import sweep
+from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
 from gamelab.stats import balance
 
@@ -314,25 +316,21 @@ def compute_report(
         seed=seed,
         base_params=params,
         precision=precision,
-        store=store,
-        progress=progress,
-        max_games=max(n_games, 200_000),
+        max_games=max(n_games, MAX_GAMES),
+        run=RunConfig(store=store, executor=make_executor(workers), progress=progress),
     )
-    executor = make_executor(workers)
     lineups = lineups or {}
     runs = {}
     for n in counts:
         with phase(f"{name}: {n} players, {n_games:,} games", progress):
-            runs[n] = sweep.run_cell(name, {"n_players": n}, executor=executor, lineup=lineups.get(n), **kw)
+            runs[n] = sweep.run_cell(name, {"n_players": n}, lineup=lineups.get(n), **kw)
     frames = {n: r.frame for n, r in runs.items()}
     wins = [w for n in counts for w in win_tables(frames[n], game.report.groups, n)]
     diffs = None
     if baseline is not None:
         diffs = []
         for n in counts:
-            base = sweep.run_cell(
-                name, {"n_players": n}, executor=executor, lineup=lineups.get(n), **{**kw, "base_params": baseline}
-            )
+            base = sweep.run_cell(name, {"n_players": n}, lineup=lineups.get(n), **{**kw, "base_params": baseline})
             diffs += [
                 (n, by, sweep.paired_difference(frames[n], base.frame, by=by))
                 for by in game.report.groups

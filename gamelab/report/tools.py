@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
 
@@ -111,9 +112,7 @@ def levers_table(
         n_games=n_games,
         seed=data.seed,
         metrics=[name],
-        store=store,
-        workers=workers,
-        progress=False,
+        run=RunConfig(store=store, workers=workers, progress=False),
     )
     steps.attrs["players"] = n_players
     return lever_rows(framing(steps, name), n_players), steps, name
@@ -141,7 +140,7 @@ def proposals_table(goal_path: str | Path, *, store=None, workers: int = 1) -> p
     from gamelab.decide import tune
 
     goal = tune.load_goal(goal_path)
-    result = tune.run(goal, store=store, workers=workers, progress=False)
+    result = tune.run(goal, run=RunConfig(store=store, workers=workers, progress=False))
     table = tune.shown_rows(tune.setting(goal, str(goal_path)), result.proposals)
     table.attrs["summary"] = result.summary
     return table
@@ -273,9 +272,7 @@ def decide_findings(data, *, max_games: int, store=None, workers: int = 1) -> No
             lineup=list(data.runs[f.players].lineup),
             seed=data.seed,
             max_games=max_games,
-            store=store,
-            workers=workers,
-            progress=False,
+            run=RunConfig(store=store, workers=workers, progress=False),
         )
         side = "above" if above else "below"
         answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]

@@ -27,10 +27,11 @@ import pandas as pd
 from gamelab import stats
 from gamelab.core import paths, registry
 from gamelab.core.errors import GamelabError, ParamError, short
+from gamelab.core.limits import MAX_GAMES
 from gamelab.core.params import from_mapping, specs
 from gamelab.sim import runner
+from gamelab.sim.run import RunConfig
 from gamelab.sim.store import (
-    ChunkStore,
     atomic_write,
     code_fingerprint,
     key_of,
@@ -153,23 +154,18 @@ def run_cell(
     lineup=None,
     n_players=None,
     precision: float | None = None,
-    max_games: int = 200_000,
+    max_games: int = MAX_GAMES,
     chunk_deals: int | None = None,
-    store: ChunkStore | None = None,
-    executor=None,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
 ) -> CellRun:
     """Play one cell (from the store where possible); with ``precision``,
     keep adding chunks until every win rate is that tight or ``max_games``."""
-    from gamelab.sim.executors import make_executor
-
     params, lineup, players = cell_setting(game, cell, base_params=base_params, lineup=lineup, n_players=n_players)
-    store = store or ChunkStore()
-    executor = executor or make_executor(1)
+    run = (run or RunConfig()).ready()
     chunks = runner.plan(
         game, n_games=n_games, seed=seed, params=params, lineup=lineup, n_players=players, chunk_deals=chunk_deals
     )
-    frames = _fetch(chunks, store, executor, progress)
+    frames = _fetch(chunks, run)
     met = None
     while precision is not None:
         df = pd.concat(frames, ignore_index=True)
@@ -189,13 +185,13 @@ def run_cell(
             first_chunk=chunks[-1].index + 1,
         )
         chunks += more
-        frames += _fetch(more, store, executor, progress)
+        frames += _fetch(more, run)
     df = pd.concat(frames, ignore_index=True)
     return CellRun(dict(cell), params, lineup, players, int(df["game"].nunique()), met, df)
 
 
-def _fetch(chunks, store: ChunkStore, executor, progress) -> list[pd.DataFrame]:
-    return runner.fetch(chunks, store, executor, progress)
+def _fetch(chunks, run: RunConfig) -> list[pd.DataFrame]:
+    return runner.fetch(chunks, run.chunk_store(), run.pool(), run.progress)
 
 
 @dataclasses.dataclass
@@ -309,13 +305,10 @@ def sweep(
     base_params=None,
     baseline: Mapping | None = None,
     precision: float | None = None,
-    max_games: int = 200_000,
+    max_games: int = MAX_GAMES,
     chunk_deals: int | None = None,
-    store: ChunkStore | None = None,
     runs_dir: Path | None = None,
-    executor=None,
-    workers: int = 1,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
 ) -> SweepResult:
     """Every cell of ``grid``; with ``baseline`` (a cell), paired differences
     of each cell's win rates against it are added as ``metric == 'win_rate_diff'``.
@@ -329,10 +322,7 @@ def sweep(
     of another sweep or other code, or of the wrong shape, and a cell whose
     record or file does not match, are recomputed with a
     :class:`~gamelab.sim.store.CacheWarning`."""
-    from gamelab.sim.executors import make_executor
-
-    store = store or ChunkStore()
-    executor = executor or make_executor(workers)
+    run = (run or RunConfig()).ready()
     check_grid(game, grid, base_params=base_params, lineup=lineup, n_players=n_players)  # before anything runs
     cells = grid_cells(grid)
     spec = {
@@ -348,19 +338,7 @@ def sweep(
         "baseline": baseline,
         "chunk_deals": chunk_deals,
     }
-    sweep_id = key_of(spec)[:16]
-    run_dir = Path(runs_dir or paths.runs_dir()) / sweep_id
-    with writing(run_dir, "the sweep directory"):
-        run_dir.mkdir(parents=True, exist_ok=True)
-    manifest_path = run_dir / "manifest.json"
-    code = cell_code(game)
-    spec_json = _json(spec)
-    manifest = {
-        "sweep_id": sweep_id,
-        "spec": spec_json,
-        "code": code,
-        "cells": _load_manifest(manifest_path, sweep_id, spec_json, code, len(cells)),
-    }
+    run_dir, manifest = _open_manifest(game, spec, len(cells), runs_dir)
     kw = dict(
         n_games=n_games,
         seed=seed,
@@ -370,9 +348,7 @@ def sweep(
         precision=precision,
         max_games=max_games,
         chunk_deals=chunk_deals,
-        store=store,
-        executor=executor,
-        progress=progress,
+        run=run,
     )
     base_run = None
     runs: list[CellRun | None] = []
@@ -387,23 +363,49 @@ def sweep(
             continue
         if baseline is not None and base_run is None:
             base_run = run_cell(game, baseline, **kw)
-        run = run_cell(game, cell, **kw)
-        runs.append(run)
-        t = summarize(run.frame)
-        if base_run is not None:
-            groups = [g for g in registry.get(game).report.groups if g in run.frame] or ["agent"]
-            d = paired_difference(run.frame, base_run.frame, by=groups[0]).rename(columns={"difference": "value"})
-            d["metric"] = "win_rate_diff"
-            t = pd.concat([t, d[t.columns]], ignore_index=True)
-        for k, v in cell.items():
-            t.insert(0, k, [v] * len(t))
-        t["games"] = run.games
-        t["target_met"] = run.target_met
-        tables.append(t)
-        manifest["cells"][i] = {"cell": _json(cell), "games": run.games, **_save_cell(run_dir, i, t)}
-        with writing(run_dir, "the sweep directory"):
-            atomic_write(manifest_path, json.dumps(manifest, indent=1, ensure_ascii=False).encode())
+        cell_run = run_cell(game, cell, **kw)
+        runs.append(cell_run)
+        tables.append(_cell_table(game, cell, cell_run, base_run))
+        _record_cell(run_dir, manifest, i, cell, cell_run, tables[-1])
     table = pd.concat(tables, ignore_index=True)
     with writing(run_dir, "the sweep directory"):
         table.to_parquet(run_dir / "table.parquet", index=False)
-    return SweepResult(table, runs, sweep_id, store.computed, store.loaded, resumed)
+    store = run.chunk_store()
+    return SweepResult(table, runs, manifest["sweep_id"], store.computed, store.loaded, resumed)
+
+
+def _open_manifest(game: str, spec: dict, n_cells: int, runs_dir) -> tuple[Path, dict]:
+    """The sweep's folder ``data/runs/<sweep id>/`` and its manifest: the
+    finished cells' records when the manifest is this sweep's, made by this
+    code (:func:`cell_code`), else none."""
+    sweep_id = key_of(spec)[:16]
+    run_dir = Path(runs_dir or paths.runs_dir()) / sweep_id
+    with writing(run_dir, "the sweep directory"):
+        run_dir.mkdir(parents=True, exist_ok=True)
+    code = cell_code(game)
+    spec_json = _json(spec)
+    cells = _load_manifest(run_dir / "manifest.json", sweep_id, spec_json, code, n_cells)
+    return run_dir, {"sweep_id": sweep_id, "spec": spec_json, "code": code, "cells": cells}
+
+
+def _cell_table(game: str, cell: Mapping, cell_run: CellRun, base_run: CellRun | None) -> pd.DataFrame:
+    """One cell's rows of the sweep table: its summary (and the paired
+    difference from the baseline cell), the cell's values, games, target met."""
+    t = summarize(cell_run.frame)
+    if base_run is not None:
+        groups = [g for g in registry.get(game).report.groups if g in cell_run.frame] or ["agent"]
+        d = paired_difference(cell_run.frame, base_run.frame, by=groups[0]).rename(columns={"difference": "value"})
+        d["metric"] = "win_rate_diff"
+        t = pd.concat([t, d[t.columns]], ignore_index=True)
+    for k, v in cell.items():
+        t.insert(0, k, [v] * len(t))
+    t["games"] = cell_run.games
+    t["target_met"] = cell_run.target_met
+    return t
+
+
+def _record_cell(run_dir: Path, manifest: dict, i: int, cell: Mapping, cell_run: CellRun, table: pd.DataFrame) -> None:
+    """Save a finished cell's table and record it in the manifest (written whole, at once)."""
+    manifest["cells"][i] = {"cell": _json(cell), "games": cell_run.games, **_save_cell(run_dir, i, table)}
+    with writing(run_dir, "the sweep directory"):
+        atomic_write(run_dir / "manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False).encode())

@@ -21,6 +21,7 @@ import pandas as pd
 from gamelab.core import registry
 from gamelab.core.params import specs
 from gamelab.decide import sensitivity, tune
+from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
 DEFAULT_METRIC = "seat_spread"
@@ -156,8 +157,7 @@ class LeversPanel(_Progress):
                     n_games=self.src.quick_games,
                     seed=self.seed,
                     only=self.only,
-                    store=self.src.store(),
-                    progress=False,
+                    run=RunConfig(store=self.src.store(), progress=False),
                 )
         except GamelabError as exc:
             self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
@@ -352,7 +352,7 @@ class TunePanel(_Progress):
             st = tune.setting(goal)
             self.mark_stale(True)
             self.busy_note.value = html.escape(f"Searching: {goal.trials} trials of {goal.games:,} games each")
-            result = tune.run(goal, store=self.src.store(), progress=False, on_trial=self._on_trial)
+            result = tune.run(goal, on_trial=self._on_trial, run=RunConfig(store=self.src.store(), progress=False))
         except (GamelabError, ValueError) as exc:
             self.mark_stale(False)
             self.status.value = f"<b style='color:#c62828'>{html.escape(' '.join(str(exc).split()))}</b>"

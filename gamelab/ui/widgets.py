@@ -28,6 +28,7 @@ from gamelab.core import registry
 from gamelab.core.params import specs
 from gamelab.report import format as fmt
 from gamelab.sim import sweep
+from gamelab.sim.run import RunConfig
 
 QUICK_GAMES = int(os.environ.get("GAMELAB_QUICK_GAMES", "2000"))
 SLOW = 0.5  # seconds: longer work shows progress and marks the old numbers stale
@@ -285,8 +286,7 @@ class BalancePanel:
             base_params=params,
             lineup=self.lineup(),
             n_players=self.players.value,
-            store=self.store or ChunkStore(),
-            progress=False,
+            run=RunConfig(store=self.store or ChunkStore(), progress=False),
         )
         if full:
             kw.update(precision=self.precision)
