@@ -150,7 +150,10 @@ def test_tune_verifies_each_proposal_at_each_skill_level(tmp_path):
     from gamelab.decide.sequential import MemoryStore
 
     goal = _sbr_goal(skill=["default", "lookahead@1"], keep_skill=0.5)
-    result = tune.run(goal, runs_dir=tmp_path / "runs", out=tmp_path / "out", store=MemoryStore(), progress=False)
+    from gamelab.sim.run import RunConfig
+
+    run = RunConfig(store=MemoryStore(), progress=False)
+    result = tune.run(goal, runs_dir=tmp_path / "runs", out=tmp_path / "out", run=run)
     p = result.proposals
     for level in ("default", "lookahead@1"):
         key = f"seat_spread (2p, {level})"
