@@ -16,7 +16,10 @@ import sys
 
 import pandas as pd
 
-from gamelab.sim import runner
+try:
+    from gamelab.sim import runner
+except ImportError:  # the tree before the layered restructure
+    from gamelab import runner  # type: ignore[no-redef]
 
 RUNS = [
     ("sbr", {}, None, 2),
@@ -50,8 +53,11 @@ def frame_hash(df: pd.DataFrame) -> str:
 def _params_class(game: str) -> type:
     try:
         from gamelab.core import registry
-    except ImportError:  # before the registry existed
-        return runner.adapter(game).param_class
+    except ImportError:  # before the layered tree (gamelab.registry), and before the registry (runner.adapter)
+        try:
+            from gamelab import registry  # type: ignore[no-redef]
+        except ImportError:
+            return runner.adapter(game).param_class
     return registry.get(game).knobs
 
 

@@ -1,5 +1,5 @@
 """STRAND agents: legality over random states, golden style choices, the
-adapter's determinism and columns, the per-game wrapper."""
+runner entry point's determinism and columns, the per-game wrapper."""
 
 import numpy as np
 import pytest

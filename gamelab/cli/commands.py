@@ -238,25 +238,12 @@ def _cmd_bench(args) -> int:
     return 0
 
 
-def _cmd_claims(args) -> int:
-    import pandas as pd
+def _claims_profiles(paths, wanted) -> dict:
+    """The ``--profile`` files by game: one per measured game at most."""
+    from gamelab.models.profile import load_profile
 
-    from gamelab.core import registry
-    from gamelab.models.profile import apply, describe, load_profile
-    from gamelab.rulebook.claims import audit, conclusions, games_with_claims, is_exact
-
-    if args.coverage:
-        from gamelab.rulebook import coverage
-
-        print(coverage.render([g for g in args.games or coverage.SEED_FILES if g in coverage.SEED_FILES]))
-        return 0
-    if args.params or args.json or args.rewrite or args.simulate:
-        return _claims_sentences(args)
-    if args.out:
-        check_output(args.out, (".csv", ".parquet"), "--out")
     profiles: dict = {}
-    wanted = args.games or list(games_with_claims())
-    for path in args.profile or ():
+    for path in paths:
         pr = load_profile(path)
         if pr.game not in wanted:
             raise GamelabError(f"--profile {short(path)}: a profile for {pr.game}, which this run does not measure")
@@ -266,16 +253,14 @@ def _cmd_claims(args) -> int:
                 f"(the first is {short(profiles[pr.game].path)})"
             )
         profiles[pr.game] = pr
-    params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
-    table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params)
-    if args.out:
-        print(f"wrote {write_table(table, args.out)}")
-    bands = [c for c in table.columns if c.startswith("inside") and c[6:].isdigit()]
-    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", *bands, "residual"]
-    with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
-        print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
-    exact = is_exact(table)
-    sim = table[~exact & table["inside"].notna()]
+    return profiles
+
+
+def _print_bands(sim, bands, profiles, args) -> None:
+    """How many simulated cells lie in our interval, and in the band of the
+    rulebook's own sample size, per game."""
+    from gamelab.models.profile import describe
+
     print(
         f"\n{int(sim['inside'].astype(bool).sum())} of {len(sim)} simulated cells lie inside our 95% interval "
         f"({args.n_games} games per cell, seed {args.seed})."
@@ -289,6 +274,35 @@ def _cmd_claims(args) -> int:
                 f"the band of the published {band[6:]}-game sample ({model}); residual = (published - ours) / the "
                 f"standard error of {band[6:]} games."
             )
+
+
+def _cmd_claims(args) -> int:
+    import pandas as pd
+
+    from gamelab.core import registry
+    from gamelab.models.profile import apply
+    from gamelab.rulebook.claims import audit, conclusions, games_with_claims, is_exact
+
+    if args.coverage:
+        from gamelab.rulebook import coverage
+
+        print(coverage.render([g for g in args.games or coverage.SEED_FILES if g in coverage.SEED_FILES]))
+        return 0
+    if args.params or args.json or args.rewrite or args.simulate:
+        return _claims_sentences(args)
+    if args.out:
+        check_output(args.out, (".csv", ".parquet"), "--out")
+    profiles = _claims_profiles(args.profile or (), args.games or list(games_with_claims()))
+    params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
+    table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params)
+    if args.out:
+        print(f"wrote {write_table(table, args.out)}")
+    bands = [c for c in table.columns if c.startswith("inside") and c[6:].isdigit()]
+    cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", *bands, "residual"]
+    with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
+        print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
+    exact = is_exact(table)
+    _print_bands(table[~exact & table["inside"].notna()], bands, profiles, args)
     held = table[exact]
     wrong = held[~held["inside"].astype(bool)]
     print(f"{len(held) - len(wrong)} of {len(held)} rules-decided figures hold exactly; these do not:")
@@ -344,12 +358,28 @@ def build_parser() -> argparse.ArgumentParser:
     games, claim_games = list(registry.available_games()), list(games_with_claims())
     parser = Parser(prog="gamelab", description="Balance-analysis workbench for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+    _add_replay(sub, games, claim_games)
+    _add_simulate(sub, games, claim_games)
+    _add_report(sub, games, claim_games)
+    _add_bench(sub, games, claim_games)
+    _add_claims(sub, games, claim_games)
+    _add_identities(sub, games, claim_games)
+    _add_sweep(sub, games, claim_games)
+    for group in COMMAND_GROUPS:
+        group.add_commands(sub)
+    return parser
 
+
+def _add_replay(sub, games: list[str], claim_games: list[str]) -> None:
+    """The ``gamelab replay`` command's arguments."""
     p = sub.add_parser("replay", help="replay a playtest record and print its ledger")
     p.add_argument("files", nargs="+", metavar="FILE", help="playtest record (JSON or YAML)")
     p.add_argument("--json", action="store_true", help="print the ledger as JSON")
     p.set_defaults(func=_cmd_replay)
 
+
+def _add_simulate(sub, games: list[str], claim_games: list[str]) -> None:
+    """The ``gamelab simulate`` command's arguments."""
     p = sub.add_parser("simulate", help="play many seeded games and print win rates")
     p.add_argument("game", choices=games, help="the game")
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
@@ -366,6 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
     p.set_defaults(func=_cmd_simulate)
 
+
+def _add_report(sub, games: list[str], claim_games: list[str]) -> None:
+    """The ``gamelab report`` command's arguments."""
     p = sub.add_parser("report", help="build a self-contained HTML balance report")
     p.add_argument("game", choices=games, help="the game")
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of parameters")
@@ -411,6 +444,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_report)
 
+
+def _add_bench(sub, games: list[str], claim_games: list[str]) -> None:
+    """The ``gamelab bench`` command's arguments."""
     p = sub.add_parser("bench", help="measure games per second against the speed targets")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--games", nargs="+", default=None, choices=games, help="default: every game")
@@ -422,6 +458,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-memory", action="store_true", help="skip the 100k-games memory measurement")
     p.set_defaults(func=_cmd_bench)
 
+
+def _add_claims(sub, games: list[str], claim_games: list[str]) -> None:
+    """The ``gamelab claims`` command's arguments."""
     p = sub.add_parser(
         "claims", help="every rulebook figure beside ours: exact where the rules decide it, simulated with intervals"
     )
@@ -453,6 +492,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_claims)
 
+
+def _add_identities(sub, games: list[str], claim_games: list[str]) -> None:
+    """The ``gamelab identities`` command's arguments."""
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
     p.add_argument("game", choices=games, help="the game")
     p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
@@ -467,6 +509,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
     p.set_defaults(func=_cmd_identities)
 
+
+def _add_sweep(sub, games: list[str], claim_games: list[str]) -> None:
+    """The ``gamelab sweep`` command's arguments."""
     p = sub.add_parser("sweep", help="run a parameter sweep described in a YAML/JSON file")
     p.add_argument("file", metavar="GRID.yaml", help="the grid file: game, parameters and their values")
     p.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default the file's)")
@@ -478,9 +523,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (over the file's profile:)")
     p.set_defaults(func=_cmd_sweep)
-    for group in COMMAND_GROUPS:
-        group.add_commands(sub)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,6 +53,8 @@ def _executor(args):
     return executor_for(getattr(args, "workers", 1) or 1, getattr(args, "scheduler", None))
 
 
+# Over 60 lines: every argument checked before any game (names, metric, cost announced), then the
+# answer in words; the steps in between are calls, each one line.
 def _cmd_sensitivity(args) -> int:
     import sys
 
@@ -261,15 +263,24 @@ def _rate(text: str) -> float:
 
 def add_commands(subparsers) -> None:
     """Register ``metrics``, ``sensitivity``, ``tune`` and ``test``."""
-    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, TRIALS_ARG, WORKERS, bounded
-    from gamelab.core.limits import MAX_GAMES
-    from gamelab.decide.sensitivity import DEFAULT_GAMES
-    from gamelab.decide.sequential import DEFAULT_ZONE
+    _add_metrics(subparsers)
+    _add_sensitivity(subparsers)
+    _add_tune(subparsers)
+    _add_test(subparsers)
 
+
+def _add_metrics(subparsers) -> None:
+    """The ``gamelab metrics`` command's arguments."""
     p = subparsers.add_parser("metrics", help="list a game's balance metrics (names, meaning, which way is better)")
     p.add_argument("game", help="the game (sbr, strand, ...)")
     p.add_argument("--json", action="store_true", help="print the list as JSON")
     p.set_defaults(func=_cmd_metrics)
+
+
+def _add_sensitivity(subparsers) -> None:
+    """The ``gamelab sensitivity`` command's arguments."""
+    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, WORKERS, bounded
+    from gamelab.decide.sensitivity import DEFAULT_GAMES
 
     p = subparsers.add_parser(
         "sensitivity", help="which rule parameters move a balance metric: a step down and up of each, on the same deals"
@@ -300,6 +311,11 @@ def add_commands(subparsers) -> None:
     p.add_argument("--chart", default=None, metavar="FILE.png|.svg", help="write the tornado chart")
     p.set_defaults(func=_cmd_sensitivity)
 
+
+def _add_tune(subparsers) -> None:
+    """The ``gamelab tune`` command's arguments."""
+    from gamelab.cli.common import TRIALS_ARG, WORKERS
+
     p = subparsers.add_parser(
         "tune",
         help="propose the smallest rule changes that meet balance targets (goal file)",
@@ -324,6 +340,13 @@ def add_commands(subparsers) -> None:
     p.add_argument("--runs-dir", default=None, metavar="DIR", help="where studies are kept (default data/runs)")
     p.add_argument("--verbose", action="store_true", help="also print the statistics behind the verdicts")
     p.set_defaults(func=_cmd_tune)
+
+
+def _add_test(subparsers) -> None:
+    """The ``gamelab test`` command's arguments."""
+    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, WORKERS, bounded
+    from gamelab.core.limits import MAX_GAMES
+    from gamelab.decide.sequential import DEFAULT_ZONE
 
     p = subparsers.add_parser(
         "test", help="decide a balance question by a sequential test, e.g. 'win_rate[seat=1] - fair > 0.02'"

@@ -447,6 +447,7 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
 HELPS_COLOUR, HURTS_COLOUR, UNSURE_COLOUR = "#2e7d32", "#c62828", "#9e9e9e"
 
 
+# Over 60 lines: matplotlib drawing, one statement per element of the chart (bars, colours, labels, legend).
 def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15, goal: str | None = None):
     """The parameters ranked by how far they move ``metric``: one bar per
     step with its 95 % interval, green when it is sure to help the goal

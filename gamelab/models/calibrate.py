@@ -208,24 +208,8 @@ def calibrate(
         raise GamelabError(f"{g.name}: no model knob to fit (give --free NAME,...)")
     excluded = list(config.get("excluded", [])) if target.label == "published" else []
     say = log or (lambda text: None)
-    key = dict(
-        game=g.name,
-        target=target.label,
-        cells=target.cells.to_dict("list"),
-        free=[s.name for s in space],
-        n_games=n_games,
-        seed=seed,
-        base=base.changed(),
-        config=config,
-        search=(SPREAD, ITEM_SPREAD, STEP, STARTUP),
-    )
-    storage, name = study_path(g.name, key)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=STARTUP)
-    study = optuna.create_study(study_name=name, storage=f"sqlite:///{storage}", sampler=sampler, load_if_exists=True)
+    study, storage = _open_study(g, target, space, base, config, n_games=n_games, seed=seed)
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
-    if not study.trials:
-        study.enqueue_trial({k: v for s in space for k, v in _trial_values(s, getattr(base, s.name)).items()})
 
     def objective(trial):
         knobs = {s.name: suggest(trial, s, config) for s in space}
@@ -259,6 +243,33 @@ def calibrate(
         readings=readings,
         say=say,
     )
+
+
+def _open_study(g, target, space, base, config, *, n_games: int, seed: int):
+    """The calibration's Optuna study, resumed from ``data/runs/`` when one
+    with the same key exists (game, target cells, free knobs, sizes, seed,
+    start, search settings), else new and started at ``base``'s knobs;
+    ``(study, storage path)``."""
+    import optuna
+
+    key = dict(
+        game=g.name,
+        target=target.label,
+        cells=target.cells.to_dict("list"),
+        free=[s.name for s in space],
+        n_games=n_games,
+        seed=seed,
+        base=base.changed(),
+        config=config,
+        search=(SPREAD, ITEM_SPREAD, STEP, STARTUP),
+    )
+    storage, name = study_path(g.name, key)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=STARTUP)
+    study = optuna.create_study(study_name=name, storage=f"sqlite:///{storage}", sampler=sampler, load_if_exists=True)
+    if not study.trials:
+        study.enqueue_trial({k: v for s in space for k, v in _trial_values(s, getattr(base, s.name)).items()})
+    return study, storage
 
 
 def _seen(study, plain: dict):

@@ -82,6 +82,3 @@ ASSUMPTIONS = (
     "nears the target; random picks roll or hold with a fair coin. A turn cap (40 turns each) ends the rare "
     "game nobody wins."
 )
-
-
-# the runner's old-style adapter, until the shared layer reads the registry

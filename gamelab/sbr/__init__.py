@@ -2,7 +2,7 @@
 
 rules (parameters, board, variants) <- reference (plain one-game spec)
 <- state (batch types) <- engine (batch arrays: legality, turn, movement,
-options, ranking) <- agents (greedy, lookahead) <- sim (runner adapter),
+options, ranking) <- agents (greedy, lookahead) <- sim (the runner's entry point),
 panels (notebook); record replays playtest files; game.py is the
 contract's ``GAME`` record.
 """

@@ -2,7 +2,7 @@
 
 Agents: ``greedy`` (default on every seat), ``random``, ``lookahead``, ``deep``
 (``gamelab.sbr.agents``; their knobs are parameters of
-:class:`~gamelab.sbr.agents.AgentParams`, the adapter's parameter class).
+:class:`~gamelab.sbr.agents.AgentParams`, the game's parameter class, ``GAME.knobs``).
 
 Per seat (G, P), one row per player per game in the runner's table:
 

@@ -8,6 +8,6 @@ settlement in ``scoring``, the deck in ``cards``, shared array helpers in
 look-up tables in ``style_tables``; the search agents greedy and best in
 ``best``; ``controller`` one decision at a time);
 ``reference`` is the one-game executable specification the engine is tested
-against; ``record`` replays playtests; ``sim`` is the runner's adapter,
+against; ``record`` replays playtests; ``sim`` is the runner's entry point (``play``),
 ``panels`` the notebook parts, ``game`` the ``GAME`` record.
 """

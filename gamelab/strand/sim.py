@@ -132,7 +132,7 @@ def deal_chance(params, n_deals, n_players, roles, cards, rain) -> engine.Chance
 
 
 def play(params, seating, n_deals, n_players, seed_seq, custom=None) -> dict:
-    """The adapter's ``play``: one batch of ``n_deals`` games."""
+    """The game's ``play`` (the runner's entry point): one batch of ``n_deals`` games."""
     params = knobs(params)
     cards, setup, rain, agents = (np.random.default_rng(s) for s in seed_seq.spawn(4))
     styles, roles = deal_setup(params, seating, n_deals, n_players, setup)

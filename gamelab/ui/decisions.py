@@ -36,12 +36,12 @@ class _Source:
 
         self.panel = None if isinstance(source, str) else source
         self.game = source if isinstance(source, str) else source.game
-        self.adapter = registry.get(self.game)
-        self.fixed_players = n_players or (self.adapter.report.players or self.adapter.players)[0]
+        self.game_def = registry.get(self.game)
+        self.fixed_players = n_players or (self.game_def.report.players or self.game_def.players)[0]
         self.quick_games = quick_games or (self.panel.quick_games if self.panel is not None else QUICK_GAMES)
 
     def params(self):
-        return self.panel.params() if self.panel is not None else self.adapter.knobs()
+        return self.panel.params() if self.panel is not None else self.game_def.knobs()
 
     def players(self) -> int:
         return self.panel.players.value if self.panel is not None else self.fixed_players
@@ -130,7 +130,7 @@ class LeversPanel(_Progress):
 
         self.src = _Source(source, n_players, quick_games)
         self.only, self.seed, self.top = only, seed, top
-        self.metric = w.Dropdown(options=_metric_options(self.src.adapter), value=metric, description="metric")
+        self.metric = w.Dropdown(options=_metric_options(self.src.game_def), value=metric, description="metric")
         self.button = w.Button(description="Find levers", icon="search")
         self.status = w.HTML()
         self.sentence = w.HTML()
@@ -163,10 +163,10 @@ class LeversPanel(_Progress):
             self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
             return self
         self.table = table
-        labels = {name: label for label, name in _metric_options(self.src.adapter)}
+        labels = {name: label for label, name in _metric_options(self.src.game_def)}
         names = list(dict.fromkeys(table["metric"]))
         current = self.metric.value
-        self.metric.options = [(labels.get(n) or balance.metric(self.src.adapter, n).label, n) for n in names]
+        self.metric.options = [(labels.get(n) or balance.metric(self.src.game_def, n).label, n) for n in names]
         self.metric.value = current if current in names else names[0]
         skipped = table.attrs["skipped"]
         note = f"{table.attrs['games']:,} games per setting, the same deals for each"
@@ -238,19 +238,19 @@ class TunePanel(_Progress):
 
         self.src = _Source(source, n_players, quick_games)
         self.seed, self.verify = seed, verify
-        rules = {s.name for s in specs(self.src.adapter.rules)}
+        rules = {s.name for s in specs(self.src.game_def.rules)}
         numeric = [
             s.name
-            for s in specs(self.src.adapter.knobs)
+            for s in specs(self.src.game_def.knobs)
             if s.name in rules
             and s.choices is None
             and s.kind in (int, float, tuple)
             and s.low is not None
             and s.high is not None
         ]
-        choices = [(param_words(n), n) for n in numeric + list(self.src.adapter.derived)]
+        choices = [(param_words(n), n) for n in numeric + list(self.src.game_def.derived)]
         self.free = w.SelectMultiple(options=choices, value=tuple(free), description="free rules", rows=6)
-        self.catalogue = balance.catalogue(self.src.adapter)
+        self.catalogue = balance.catalogue(self.src.game_def)
         options = [("(no target)", "")] + [(m.label, n) for n, m in self.catalogue.items() if m.goal]
         self.rows = []
         given = list(targets) + [(None, "at_most", 0.1)] * (MAX_TARGETS - len(targets))
@@ -290,7 +290,7 @@ class TunePanel(_Progress):
     def goal(self) -> tune.Goal:
         """The goal the form describes (free ranges: the declared ones;
         a target in points is a share of 1 in the goal)."""
-        by_name = {s.name: s for s in specs(self.src.adapter.knobs)}
+        by_name = {s.name: s for s in specs(self.src.game_def.knobs)}
         free: dict[str, Any] = {}
         for name in self.free.value:
             if name in by_name:

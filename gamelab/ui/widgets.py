@@ -149,6 +149,23 @@ class Busy:
         return False
 
 
+def _knob_slider(name: str, lo: float, hi: float, step: float, default: float):
+    """A slider for a derived knob (one that sets several rule parameters at once)."""
+    import ipywidgets as w
+
+    return w.FloatSlider(
+        value=default,
+        min=lo,
+        max=hi,
+        step=step,
+        description=fmt.words(name),
+        continuous_update=False,
+        style={"description_width": "initial"},
+        layout=w.Layout(width="340px"),
+        tooltip=f"{fmt.words(name)}: sets several rule parameters at once",
+    )
+
+
 class BalancePanel:
     """Sliders for some parameters of ``game``; win rates with intervals,
     plots and the identity table follow every change."""
@@ -169,47 +186,20 @@ class BalancePanel:
         import ipywidgets as w
 
         self.game, self.seed, self.precision = game, seed, precision
-        self.adapter = registry.get(game)
-        if extra is None and self.adapter.panels is not None:  # the game's own diagnostics (tables, figures)
-            extra = self.adapter.panels.extras
+        self.game_def = registry.get(game)
+        if extra is None and self.game_def.panels is not None:  # the game's own diagnostics (tables, figures)
+            extra = self.game_def.panels.extras
         self.extra = extra
         self.quick_games = quick_games or QUICK_GAMES
         self.store = store
-        self.base = self.adapter.knobs()
+        self.base = self.game_def.knobs()
         by_name = {s.name: s for s in specs(self.base)}
         unknown = [n for n in sliders if n not in by_name]
         if unknown:
             raise ValueError(f"no parameter {unknown[0]!r} in {game}; known: {', '.join(by_name)}")
         self.controls = {n: param_widgets(by_name[n], getattr(self.base, n)) for n in sliders}
-        self.knobs = {}
-        for name, (lo, hi, step, default) in (knobs or {}).items():
-            self.knobs[name] = w.FloatSlider(
-                value=default,
-                min=lo,
-                max=hi,
-                step=step,
-                description=fmt.words(name),
-                continuous_update=False,
-                style={"description_width": "initial"},
-                layout=w.Layout(width="340px"),
-                tooltip=f"{fmt.words(name)}: sets several rule parameters at once",
-            )
-        lo, hi = self.adapter.players
-        self.players = w.IntSlider(
-            value=n_players,
-            min=lo,
-            max=hi,
-            description="players",
-            continuous_update=False,
-            tooltip=f"players at the table ({lo} to {hi})",
-        )
-        self.focus = w.Dropdown(
-            options=[("default lineup", DEFAULT_LINEUP)] + [(fmt.choice_label(a), a) for a in self.adapter.agents],
-            description="agent in seat 1",
-            style={"description_width": "initial"},
-            tooltip="one seat played by this agent against the default lineup (the runner "
-            "rotates it through every seat); lookahead play is slow, about 20 s",
-        )
+        self.knobs = {name: _knob_slider(name, *spec) for name, spec in (knobs or {}).items()}
+        self.players, self.focus = self._table_controls(n_players)
         self.full_button = w.Button(
             description="Full precision run",
             icon="play",
@@ -231,6 +221,28 @@ class BalancePanel:
         self.last_path: Path | None = None
         self.seconds_per_game: dict[tuple, float] = {}
 
+    def _table_controls(self, n_players: int):
+        """The player count slider and the seat-1 agent choice."""
+        import ipywidgets as w
+
+        lo, hi = self.game_def.players
+        players = w.IntSlider(
+            value=n_players,
+            min=lo,
+            max=hi,
+            description="players",
+            continuous_update=False,
+            tooltip=f"players at the table ({lo} to {hi})",
+        )
+        focus = w.Dropdown(
+            options=[("default lineup", DEFAULT_LINEUP)] + [(fmt.choice_label(a), a) for a in self.game_def.agents],
+            description="agent in seat 1",
+            style={"description_width": "initial"},
+            tooltip="one seat played by this agent against the default lineup (the runner "
+            "rotates it through every seat); lookahead play is slow, about 20 s",
+        )
+        return players, focus
+
     def _all_controls(self):
         for ws in self.controls.values():
             yield from ws
@@ -245,12 +257,12 @@ class BalancePanel:
             values = [x.value for x in ws]
             changes[name] = tuple(values) if isinstance(getattr(self.base, name), tuple) else values[0]
         for name, slider in self.knobs.items():
-            changes.update(self.adapter.derived[name](self.base, slider.value))
+            changes.update(self.game_def.derived[name](self.base, slider.value))
         return self.base.replace(**changes)
 
     def lineup(self):
-        default = list(self.adapter.default_lineup(self.players.value))
-        if self.focus.value in self.adapter.agents:
+        default = list(self.game_def.default_lineup(self.players.value))
+        if self.focus.value in self.game_def.agents:
             default[0] = self.focus.value
         return default
 
@@ -300,7 +312,7 @@ class BalancePanel:
         ) as busy:
             run = sweep.run_cell(self.game, {}, **kw)
             self.frame = run.frame
-            self.tables = {by: stats.win_table(run.frame, by) for by in self.adapter.report.groups if by in run.frame}
+            self.tables = {by: stats.win_table(run.frame, by) for by in self.game_def.report.groups if by in run.frame}
             self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
             self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
             self.sentences = rulebook_sentences(self.game, params)
