@@ -12,6 +12,7 @@ from gamelab.core import contract, registry
 from gamelab.report.data import ClaimsData, Finding, compute_report, more_games_needed
 from gamelab.report.render import build_report, render_report, sentence
 from gamelab.rulebook.identities import Row, identity_table, summary
+from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
 from gamelab.stats.intervals import Estimate
 from gamelab.toy import ToyParams
@@ -193,11 +194,11 @@ def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, t
         baseline=ToyParams(),
         n_games=1000,
         seed=1,
-        store=ChunkStore(tmp_path / "cache"),
         claims=False,
         lineups={2: ["strong", "weak"], 3: ["strong", "weak", "weak"]},
         label="<script>alert('label')</script>",
         profile="cautious",
+        run=RunConfig(store=ChunkStore(tmp_path / "cache")),
     )
     data = dataclasses.replace(data, with_claims=True, claims=_audit(), errata=ERRATA)
     out = tmp_path / "toy.html"
@@ -236,7 +237,9 @@ def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, t
 
 def test_toy_report_from_build_report(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
-    out = build_report("toy", n_games=400, seed=2, store=ChunkStore(tmp_path / "cache"), player_counts=(2,))
+    out = build_report(
+        "toy", n_games=400, seed=2, player_counts=(2,), run=RunConfig(store=ChunkStore(tmp_path / "cache"))
+    )
     assert out == tmp_path / "reports" / "toy.html"
     html = out.read_text()
     assert "Changed from the rulebook: nothing" in html and "Model: default model" in html

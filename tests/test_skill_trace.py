@@ -12,6 +12,7 @@ from gamelab.core.errors import GamelabError
 from gamelab.core.params import specs
 from gamelab.models import skill
 from gamelab.sim import runner
+from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
 
 
@@ -63,7 +64,7 @@ def test_strand_searchers_playing_the_mix_hold_distinct_styles():
 
 def test_trace_rows_matrix_steps_and_the_cache(tmp_path):
     store = ChunkStore(tmp_path)
-    t = skill.trace("sbr", "win_rate[seat=1]", n_players=2, n_games=12, seed=0, store=store)
+    t = skill.trace("sbr", "win_rate[seat=1]", n_players=2, n_games=12, seed=0, run=RunConfig(store=store))
     L = len(t.rows)
     assert L >= 6 and t.fair == 0.5
     for r in t.rows:
@@ -73,7 +74,7 @@ def test_trace_rows_matrix_steps_and_the_cache(tmp_path):
     for c in t.matrix:
         assert 0 <= c["low"] <= c["win_rate"] <= c["high"] <= 1 and c["beats"] == (c["low"] > 0.5)
     computed = store.computed
-    again = skill.trace("sbr", "win_rate[seat=1]", n_players=2, n_games=12, seed=0, store=store)
+    again = skill.trace("sbr", "win_rate[seat=1]", n_players=2, n_games=12, seed=0, run=RunConfig(store=store))
     assert store.computed == computed and store.loaded >= computed  # the second trace plays nothing
     assert again.rows == t.rows and again.matrix == t.matrix
     words = skill.steps_words(t)
@@ -82,7 +83,15 @@ def test_trace_rows_matrix_steps_and_the_cache(tmp_path):
 
 
 def test_a_grouping_absent_at_a_level_is_not_measured(tmp_path):
-    t = skill.trace("strand", "style_spread", n_players=3, n_games=6, seed=0, store=ChunkStore(tmp_path), pairs="none")
+    t = skill.trace(
+        "strand",
+        "style_spread",
+        n_players=3,
+        n_games=6,
+        seed=0,
+        pairs="none",
+        run=RunConfig(store=ChunkStore(tmp_path)),
+    )
     random_row = t.rows[0]
     assert random_row["value"] is None and "style" in random_row["note"]
     assert all(r["value"] is not None for r in t.rows[1:])  # searchers play the style mix
@@ -91,7 +100,7 @@ def test_a_grouping_absent_at_a_level_is_not_measured(tmp_path):
 
 def test_unknown_metric_is_one_line(tmp_path):
     with pytest.raises(GamelabError, match="unknown metric"):
-        skill.trace("sbr", "seat_sprad", n_players=2, n_games=4, store=ChunkStore(tmp_path))
+        skill.trace("sbr", "seat_sprad", n_players=2, n_games=4, run=RunConfig(store=ChunkStore(tmp_path)))
     with pytest.raises(GamelabError, match="no skill trace"):
         skill.trace_levels("pig", 2)
 

@@ -197,8 +197,8 @@ def test_the_reports_proposals_are_the_answer_and_rows_of_words(tmp_path, monkey
         seed=2,
         player_counts=(2,),
         lineups={2: ["strong", "weak"]},
-        store=MemoryStore(),
         tools=Tools(tune=str(goal)),
+        run=RunConfig(store=MemoryStore()),
     )
     text = out.read_text()
     section = text.split("What to change", 1)[1].split("</table>", 1)[0]

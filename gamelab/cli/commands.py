@@ -206,7 +206,6 @@ def _cmd_report(args) -> int:
         n_games=args.games,
         seed=args.seed,
         precision=args.precision,
-        workers=args.workers,
         out=out,
         label=args.label or "",
         claims=not args.no_claims,
@@ -222,6 +221,7 @@ def _cmd_report(args) -> int:
             model_games=args.model_games,
             trace_games=args.trace_games,
         ),
+        run=RunConfig(workers=args.workers),
     )
     print(f"wrote {out}")
     return 0
@@ -294,7 +294,7 @@ def _cmd_claims(args) -> int:
         check_output(args.out, (".csv", ".parquet"), "--out")
     profiles = _claims_profiles(args.profile or (), args.games or list(games_with_claims()))
     params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
-    table = audit(args.games, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params)
+    table = audit(args.games, n_games=args.n_games, seed=args.seed, params=params, run=RunConfig(workers=args.workers))
     if args.out:
         print(f"wrote {write_table(table, args.out)}")
     bands = [c for c in table.columns if c.startswith("inside") and c[6:].isdigit()]
@@ -314,7 +314,9 @@ def _cmd_claims(args) -> int:
         )
     for name in args.games or games_with_claims():
         game = registry.get(name)
-        c = conclusions(name, n_games=args.n_games, seed=args.seed, workers=args.workers, params=params.get(name))
+        c = conclusions(
+            name, n_games=args.n_games, seed=args.seed, params=params.get(name), run=RunConfig(workers=args.workers)
+        )
         if c is None:
             continue
         with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from gamelab.sim.run import RunConfig
+
 
 def _cmd_calibrate(args) -> int:
     import pandas as pd
@@ -96,8 +98,7 @@ def _cmd_skill(args) -> int:
             n_games=args.games,
             seed=args.seed,
             params=params,
-            workers=args.workers,
-            store=ChunkStore(),
+            run=RunConfig(workers=args.workers, store=ChunkStore()),
         )
         if args.json:
             print(dumps(t.to_json(), indent=2))
@@ -108,7 +109,9 @@ def _cmd_skill(args) -> int:
             if not args.json:
                 print(f"wrote {args.out}")
         return 0
-    kw = dict(n_players=args.players, n_games=args.games, seed=args.seed, params=params, workers=args.workers)
+    kw = dict(
+        n_players=args.players, n_games=args.games, seed=args.seed, params=params, run=RunConfig(workers=args.workers)
+    )
     runner.resolve(g.name, params, None, args.players)  # the player count, before any game
     names = skill.ladder_of(g.name)
     announce(f"gamelab skill {g.name}", g.name, len(names) * args.games, slow=True, workers=args.workers)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 from gamelab.sim.levels import beat_share, level_names, mixed_params, trace_levels
+from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
 
@@ -33,15 +34,23 @@ def check_goal(goal, source: str) -> None:
 
 
 def skill_checks(
-    goal, params, metrics, n_players: int, *, n_games: int, seed: int, store, executor
+    goal,
+    params,
+    metrics,
+    n_players: int,
+    *,
+    n_games: int,
+    seed: int,
+    run: RunConfig | None = None,
 ) -> tuple[dict, bool]:
     """Columns of one proposal's verification row at ``n_players`` (each
     target at each named level; each kept step's share), and whether all
     are met."""
+    run = run or RunConfig()
     if goal.skill is None and goal.keep_skill is None:
         return {}, True
     levels = {lv.name: lv for lv in trace_levels(goal.game, n_players, params)}
-    kw = dict(n_games=n_games, seed=seed, n_players=n_players, store=store, executor=executor, progress=False)
+    kw = dict(n_games=n_games, seed=seed, n_players=n_players, store=run.store, executor=run.executor, progress=False)
     row, ok = {}, True
     for name in goal.skill or ():
         lv = levels[name]

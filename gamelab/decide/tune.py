@@ -419,7 +419,13 @@ def _measure(st, chosen, n_games, seed, run: RunConfig, max_games) -> list[dict]
                 measured[key] = e["value"]
                 row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"]})
             across, skill_kept = skill_checks(
-                st.goal, p, st.metrics, n, n_games=n_games, seed=seed, store=run.chunk_store(), executor=run.pool()
+                st.goal,
+                p,
+                st.metrics,
+                n,
+                n_games=n_games,
+                seed=seed,
+                run=run,
             )
             row.update(across)
             kept &= skill_kept

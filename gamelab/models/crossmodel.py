@@ -26,6 +26,7 @@ import pandas as pd
 
 from gamelab.core import paths, registry
 from gamelab.sim import runner
+from gamelab.sim.run import RunConfig
 from gamelab.stats.intervals import two_proportion
 
 GROUPS = ("seat", "style", "role")
@@ -116,13 +117,13 @@ def verdicts(
     *,
     n_games: int = 20_000,
     seed: int = 0,
-    workers: int = 1,
     models: list[Model] | None = None,
     profile=None,
     frames: dict | None = None,
-    store=None,
+    run: RunConfig | None = None,
 ) -> pd.DataFrame:
     """One row per verdict: verdict, grouping, each model's answer, status, words."""
+    run = run or RunConfig()
     g = registry.get(game)
     models = models or default_models(game, n_players, profile)
     frames = dict(frames or {})
@@ -135,8 +136,8 @@ def verdicts(
                 n_players=n_players,
                 params=m.params,
                 lineup=m.lineup,
-                workers=workers,
-                store=store,
+                workers=run.workers,
+                store=run.store,
             )
     rows = []
     for by in GROUPS:
@@ -154,13 +155,23 @@ def verdicts(
                     else f"{a['who']} {100 * a['rate']:.1f}%" + ("" if a["resolved"] else " (not sure)")
                 )
             rows.append({**row, "status": status, "words": f"{side} {by}: {words}"})
-    rows += _conclusions(g, models, n_players, frames, n_games=n_games, seed=seed, workers=workers, store=store)
+    rows += _conclusions(g, models, n_players, frames, n_games=n_games, seed=seed, run=run)
     return pd.DataFrame(rows)
 
 
-def _conclusions(g, models, n_players, frames, *, n_games, seed, workers, store=None) -> list[dict]:
+def _conclusions(
+    g,
+    models,
+    n_players,
+    frames,
+    *,
+    n_games,
+    seed,
+    run: RunConfig | None = None,
+) -> list[dict]:
     """The rulebook's conclusions (``GAME.claims.conclusions``) at this player
     count, under each model that has the grouping they speak of."""
+    run = run or RunConfig()
     if g.claims is None or g.claims.conclusions is None:
         return []
     from gamelab.rulebook.claims import conclusions
@@ -172,11 +183,10 @@ def _conclusions(g, models, n_players, frames, *, n_games, seed, workers, store=
                 g.name,
                 n_games=n_games,
                 seed=seed,
-                workers=workers,
                 params=m.params,
                 frames={n_players: frames[m.name]},
                 players=n_players,
-                store=store,
+                run=run,
             )
         except (KeyError, ValueError):  # the model lacks the grouping (e.g. no styles on a strong-agent table)
             continue

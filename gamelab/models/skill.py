@@ -28,6 +28,7 @@ from gamelab.core import registry
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 from gamelab.sim.levels import Level, mixed_params, trace_levels
+from gamelab.sim.run import RunConfig
 from gamelab.stats.intervals import mean_interval
 
 
@@ -51,12 +52,11 @@ def head_to_head(
     n_games: int,
     seed: int,
     params=None,
-    workers: int = 1,
-    store=None,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
 ) -> tuple[dict, pd.DataFrame]:
     """One seat of ``strong`` among ``weak`` seats (an agent name, or the
     P - 1 names of the other seats): its win rate over deals."""
+    run = run or RunConfig()
     rest = [weak] * (n_players - 1) if isinstance(weak, str) else list(weak)
     lineup = [strong] + rest
     frame = runner.simulate(
@@ -66,9 +66,9 @@ def head_to_head(
         n_players=n_players,
         lineup=lineup,
         params=params,
-        workers=workers,
-        store=store,
-        progress=progress,
+        workers=run.workers,
+        store=run.store,
+        progress=run.progress,
     )
     mine = frame[frame["agent"] == strong]
     e = mean_interval(mine.groupby("deal")["win"].mean())
@@ -99,13 +99,13 @@ def ladder(
     n_games: int = 1000,
     seed: int = 0,
     params=None,
-    workers: int = 1,
     levels=None,
-    store=None,
+    run: RunConfig | None = None,
 ) -> list[dict]:
     """One object per level: level, agent, win_rate_vs_below, low, high,
     games, fair, beats_below (the interval above the fair share), deal_share.
     Level 0 (the weakest) has no level below: its win figures are None."""
+    run = run or RunConfig()
     names = ladder_of(game, levels)
     out = [
         dict(
@@ -123,15 +123,7 @@ def ladder(
     ]
     for k in range(1, len(names)):
         res, frame = head_to_head(
-            game,
-            names[k],
-            names[k - 1],
-            n_players=n_players,
-            n_games=n_games,
-            seed=seed + k,
-            params=params,
-            workers=workers,
-            store=store,
+            game, names[k], names[k - 1], n_players=n_players, n_games=n_games, seed=seed + k, params=params, run=run
         )
         out.append(
             dict(
@@ -157,24 +149,16 @@ def luck(
     n_games: int = 1000,
     seed: int = 0,
     params=None,
-    workers: int = 1,
     levels=None,
-    store=None,
+    run: RunConfig | None = None,
 ) -> dict:
     """How often one seat of the weakest level beats the strongest (win rate
     with its interval, against the fair share), and the share of the weakest
     seat's score variance the deal explains in that match."""
+    run = run or RunConfig()
     names = ladder_of(game, levels)
     res, frame = head_to_head(
-        game,
-        names[0],
-        names[-1],
-        n_players=n_players,
-        n_games=n_games,
-        seed=seed,
-        params=params,
-        workers=workers,
-        store=store,
+        game, names[0], names[-1], n_players=n_players, n_games=n_games, seed=seed, params=params, run=run
     )
     return {
         "weakest": names[0],
@@ -261,13 +245,12 @@ def level_frames(
     n_players: int,
     n_games: int,
     seed: int,
-    workers: int = 1,
-    store=None,
     frames: dict | None = None,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Each level's table (every seat of that level), through ``store``;
     ``frames`` gives tables already played ({level name: frame})."""
+    run = run or RunConfig()
     out = dict(frames or {})
     for lv in levels:
         if lv.name not in out:
@@ -278,9 +261,9 @@ def level_frames(
                 n_players=n_players,
                 lineup=lv.lineup,
                 params=lv.params,
-                workers=workers,
-                store=store,
-                progress=progress,
+                workers=run.workers,
+                store=run.store,
+                progress=run.progress,
             )
     return out
 
@@ -349,14 +332,13 @@ def matrix(
     n_players: int,
     n_games: int,
     seed: int,
-    workers: int = 1,
-    store=None,
     pairs: str = "all",
-    progress: bool | None = None,
+    run: RunConfig | None = None,
 ) -> list[dict]:
     """Head to head: for each pair of levels (``all``, ``adjacent`` ones
     only, or ``none``), one seat of the higher level among P - 1 seats of the lower, its
     win rate over deals with the 95 % interval, against the fair share."""
+    run = run or RunConfig()
     out = []
     for j, hi in enumerate(levels):
         for i, lo in enumerate(levels[:j]):
@@ -371,9 +353,7 @@ def matrix(
                 n_games=n_games,
                 seed=seed + SEEDS_APART * (1 + j * len(levels) + i),
                 params=params,
-                workers=workers,
-                store=store,
-                progress=progress,
+                run=run,
             )
             out.append(
                 {
@@ -398,32 +378,21 @@ def trace(
     n_games: int = 400,
     seed: int = 0,
     params=None,
-    workers: int = 1,
-    store=None,
     frames: dict | None = None,
     pairs: str = "all",
     matrix_games: int | None = None,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
 ) -> Trace:
     """``metric`` at each level of ``game``'s trace, the head-to-head matrix
     and each step's answer (see above); ``frames``: level tables already
     played (a report's own default-model table)."""
+    run = run or RunConfig()
     from gamelab.stats import balance
 
     g = registry.get(game)
     balance.metric(g, metric)  # an unknown metric is refused before any game is played
     levels = trace_levels(game, n_players, params)
-    tables = level_frames(
-        game,
-        levels,
-        n_players=n_players,
-        n_games=n_games,
-        seed=seed,
-        workers=workers,
-        store=store,
-        frames=frames,
-        progress=progress,
-    )
+    tables = level_frames(game, levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames, run=run)
     rows = []
     for lv in levels:
         f = tables[lv.name]
@@ -441,17 +410,7 @@ def trace(
                 **({"note": got["note"]} if got["note"] else {}),
             }
         )
-    cells = matrix(
-        game,
-        levels,
-        n_players=n_players,
-        n_games=matrix_games or n_games,
-        seed=seed,
-        workers=workers,
-        store=store,
-        pairs=pairs,
-        progress=progress,
-    )
+    cells = matrix(game, levels, n_players=n_players, n_games=matrix_games or n_games, seed=seed, pairs=pairs, run=run)
     by_pair = {(c["row"], c["column"]): c for c in cells}
     steps = []
     for hi, lo in zip(levels[1:], levels):
@@ -633,10 +592,17 @@ def ladder_from_trace(t: Trace) -> list[dict]:
 
 
 def trace_luck(
-    game: str, *, n_players: int, n_games: int, seed: int = 0, params=None, workers: int = 1, store=None
+    game: str,
+    *,
+    n_players: int,
+    n_games: int,
+    seed: int = 0,
+    params=None,
+    run: RunConfig | None = None,
 ) -> dict:
     """:func:`luck` over the trace's levels: one seat of random play among
     the strongest search on every other seat."""
+    run = run or RunConfig()
     levels = trace_levels(game, n_players, params)
     weak, strong = levels[0], levels[-1]
     res, frame = head_to_head(
@@ -647,9 +613,7 @@ def trace_luck(
         n_games=n_games,
         seed=seed,
         params=mixed_params(game, weak, strong),
-        workers=workers,
-        store=store,
-        progress=False,
+        run=run.quiet(),
     )
     return {
         "weakest": weak.name,

@@ -36,6 +36,7 @@ import pandas as pd
 
 from gamelab.core import registry
 from gamelab.core.errors import GamelabError
+from gamelab.sim.run import RunConfig
 
 Z95 = 1.959964
 KEYS = ["table", "row", "column"]  # what names a cell
@@ -78,7 +79,9 @@ def published(game: str) -> Target:
         raise GamelabError(f"{game}: no published simulated cells in data/claims")
 
     def measure(params, n_games: int, seed: int, workers: int = 1) -> pd.DataFrame:
-        out = measure_claims(game, rows, n_games=n_games, seed=seed, workers=workers, progress=False, params=params)
+        out = measure_claims(
+            game, rows, n_games=n_games, seed=seed, params=params, run=RunConfig(workers=workers, progress=False)
+        )
         se, band = _band_columns(out)
         res = out[KEYS + ["value", "ours"]].copy()
         res["se"] = out["se"] if "se" in out else (out["high"] - out["low"]) / (2 * Z95)

@@ -28,7 +28,6 @@ from gamelab.report.phases import phase
 from gamelab.rulebook.identities import identity_table
 from gamelab.sim import sweep
 from gamelab.sim.run import RunConfig
-from gamelab.sim.store import ChunkStore
 from gamelab.stats import balance
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -261,14 +260,18 @@ def errata_text(game: Game) -> str:
     return ""
 
 
-def claims_data(game: Game, n_games: int, seed: int, workers: int, progress, store=None) -> ClaimsData | None:
+def claims_data(
+    game: Game,
+    n_games: int,
+    seed: int,
+    run: RunConfig | None = None,
+) -> ClaimsData | None:
     if game.claims is None:
         return None
     from gamelab.rulebook import claims
 
-    kw = dict(n_games=n_games, seed=seed, workers=workers, progress=progress, store=store)
-    audit = claims.measure(game.name, **kw)
-    conclusions = claims.conclusions(game.name, **kw)
+    audit = claims.measure(game.name, n_games=n_games, seed=seed, run=run)
+    conclusions = claims.conclusions(game.name, n_games=n_games, seed=seed, run=run)
     return ClaimsData(audit, claims.is_exact(audit), conclusions)
 
 
@@ -290,10 +293,8 @@ def compute_report(
     seed: int = 0,
     precision: float | None = None,
     baseline=None,
-    workers: int = 1,
     claims: bool = True,
-    store: ChunkStore | None = None,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
     player_counts=None,
     lineups: dict | None = None,
     label: str = "",
@@ -305,11 +306,9 @@ def compute_report(
     tools=None,
 ) -> ReportData:
     """Simulate and gather everything a report shows (see the module doc)."""
-    from gamelab.sim.executors import make_executor
-
+    run = (run or RunConfig()).ready()
     game = registry.get(name)
     params = params if params is not None else game.knobs()
-    store = store or ChunkStore()
     counts = tuple(player_counts or game.report.players or range(game.players[0], game.players[1] + 1))
     kw = dict(
         n_games=n_games,
@@ -317,12 +316,12 @@ def compute_report(
         base_params=params,
         precision=precision,
         max_games=max(n_games, MAX_GAMES),
-        run=RunConfig(store=store, executor=make_executor(workers), progress=progress),
+        run=run,
     )
     lineups = lineups or {}
     runs = {}
     for n in counts:
-        with phase(f"{name}: {n} players, {n_games:,} games", progress):
+        with phase(f"{name}: {n} players, {n_games:,} games", run.progress):
             runs[n] = sweep.run_cell(name, {"n_players": n}, lineup=lineups.get(n), **kw)
     frames = {n: r.frame for n, r in runs.items()}
     wins = [w for n in counts for w in win_tables(frames[n], game.report.groups, n)]
@@ -336,11 +335,11 @@ def compute_report(
                 for by in game.report.groups
                 if by in frames[n]
             ]
-    with phase(f"{name}: identities", progress):
-        identities = identity_table(name, params, frames=frames, store=store)
-    with phase(f"{name}: the rulebook's claims", progress):
-        claims_part = claims_data(game, n_games, seed, workers, progress, store) if claims else None
-    with phase(f"{name}: balance metrics", progress):
+    with phase(f"{name}: identities", run.progress):
+        identities = identity_table(name, params, frames=frames, store=run.store)
+    with phase(f"{name}: the rulebook's claims", run.progress):
+        claims_part = claims_data(game, n_games, seed, run) if claims else None
+    with phase(f"{name}: balance metrics", run.progress):
         design = design_table(game, frames)
     data = ReportData(
         game=game,
@@ -370,14 +369,7 @@ def compute_report(
     if tools is not None:
         from gamelab.report.tools import run_tools
 
-        run_tools(
-            data,
-            tools,
-            profile=None if isinstance(profile, str) else profile,
-            store=store,
-            workers=workers,
-            progress=progress,
-        )
+        run_tools(data, tools, profile=None if isinstance(profile, str) else profile, run=run)
     return data
 
 

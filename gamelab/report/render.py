@@ -28,7 +28,7 @@ from gamelab.report import format as fmt
 from gamelab.report.audit import claims_section, plain_paths
 from gamelab.report.blocks import Block, Section
 from gamelab.report.data import Finding, ReportData, WinTable, compute_report
-from gamelab.sim.store import ChunkStore
+from gamelab.sim.run import RunConfig
 
 
 def table_html(df: pd.DataFrame, **kw) -> str:
@@ -616,11 +616,9 @@ def build_report(
     seed: int = 0,
     precision: float | None = None,
     baseline=None,
-    workers: int = 1,
     out: str | Path | None = None,
     claims: bool = True,
-    store: ChunkStore | None = None,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
     player_counts=None,
     lineups: dict | None = None,
     label: str = "",
@@ -632,6 +630,7 @@ def build_report(
     """Compute the report, render it and write it (default ``reports/<game>.html``
     at the workspace root).  ``extra``: ReportData's optional fields
     (``profile``, ``levers``, ``proposals``, ``cross_model``)."""
+    run = run or RunConfig()
     data = compute_report(
         game,
         params=params,
@@ -639,10 +638,7 @@ def build_report(
         seed=seed,
         precision=precision,
         baseline=baseline,
-        workers=workers,
         claims=claims,
-        store=store,
-        progress=progress,
         player_counts=player_counts,
         lineups=lineups,
         label=label,
@@ -650,10 +646,11 @@ def build_report(
         profile=profile,
         tools=tools,
         **extra,
+        run=run,
     )
     from gamelab.report.phases import phase
 
-    with phase(f"{game}: drawing the report", progress):
+    with phase(f"{game}: drawing the report", run.progress):
         html = render_report(data)
     from gamelab.core.paths import reports_dir
 

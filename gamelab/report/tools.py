@@ -36,47 +36,47 @@ def reference_players(data) -> int:
     return 4 if 4 in data.counts else data.counts[0]
 
 
-def run_tools(data, tools: Tools, *, profile=None, store=None, workers: int = 1, progress: bool | None = None) -> None:
+def run_tools(
+    data,
+    tools: Tools,
+    *,
+    profile=None,
+    run: RunConfig | None = None,
+) -> None:
     """Fill the report's optional parts (levers, proposals, cross-model
     status, skill, sequential verdicts) in place."""
+    run = run or RunConfig()
     from gamelab.report.phases import phase
 
     n = reference_players(data)
     name = data.game.name
     if tools.decide:
-        with phase(f"{name}: sequential verdicts", progress):
-            decide_findings(data, max_games=max(tools.games * 10, data.n_games), store=store, workers=workers)
+        with phase(f"{name}: sequential verdicts", run.progress):
+            decide_findings(data, max_games=max(tools.games * 10, data.n_games), run=run)
     if tools.levers:
-        with phase(f"{name}: top levers", progress):
+        with phase(f"{name}: top levers", run.progress):
             data.levers, data.levers_steps, data.levers_metric = levers_table(
-                data, n_players=n, n_games=tools.games, store=store, workers=workers
+                data, n_players=n, n_games=tools.games, run=run
             )
         from gamelab.decide.sensitivity import framing
 
         data.levers_framing = framing(data.levers_steps, data.levers_metric)
     if tools.tune:
-        with phase(f"{name}: tuner proposals", progress):
-            data.proposals = proposals_table(tools.tune, store=store, workers=workers)
+        with phase(f"{name}: tuner proposals", run.progress):
+            data.proposals = proposals_table(tools.tune, run=run)
     if tools.cross_model:
         if data.game.skill.search:  # the headline verdicts traced over skill (issue 20)
-            with phase(f"{name}: skill traces of the headline verdicts", progress):
-                data.traces, table = skill_verdicts(data, n_games=tools.trace_games, store=store, workers=workers)
+            with phase(f"{name}: skill traces of the headline verdicts", run.progress):
+                data.traces, table = skill_verdicts(data, n_games=tools.trace_games, run=run)
         else:
-            with phase(f"{name}: verdicts under other models", progress):
-                table = cross_model_table(
-                    data, n_games=tools.model_games, profile=profile, store=store, workers=workers
-                )
+            with phase(f"{name}: verdicts under other models", run.progress):
+                table = cross_model_table(data, n_games=tools.model_games, profile=profile, run=run)
         data.cross_model = table if len(table) else None
     if tools.skill:
         k = data.game.skill.players or data.game.players[0]
-        with phase(f"{name}: skill ladder, luck and the head-to-head matrix", progress):
+        with phase(f"{name}: skill ladder, luck and the head-to-head matrix", run.progress):
             data.skill = skill_data(
-                data,
-                n_players=k,
-                n_games=tools.model_games,
-                trace_games=tools.trace_games,
-                store=store,
-                workers=workers,
+                data, n_players=k, n_games=tools.model_games, trace_games=tools.trace_games, run=run
             )
 
 
@@ -94,13 +94,18 @@ def headline_metric(data) -> str:
 
 
 def levers_table(
-    data, *, n_players: int, n_games: int, store=None, workers: int = 1
+    data,
+    *,
+    n_players: int,
+    n_games: int,
+    run: RunConfig | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
     """The rule changes (one step of each declared rule parameter) sure to
     help the headline metric, then those sure to hurt it, played on the
     report's deals, in words; every step's row (the tornado chart's data)
     and the metric's name.  The framing (:func:`lever_framing`) says it in
     a sentence."""
+    run = run or RunConfig()
     from gamelab.decide.sensitivity import framing, levers
 
     name = headline_metric(data)
@@ -112,7 +117,7 @@ def levers_table(
         n_games=n_games,
         seed=data.seed,
         metrics=[name],
-        run=RunConfig(store=store, workers=workers, progress=False),
+        run=run.quiet(),
     )
     steps.attrs["players"] = n_players
     return lever_rows(framing(steps, name), n_players), steps, name
@@ -134,13 +139,18 @@ def lever_rows(fr, n_players: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def proposals_table(goal_path: str | Path, *, store=None, workers: int = 1) -> pd.DataFrame:
+def proposals_table(
+    goal_path: str | Path,
+    *,
+    run: RunConfig | None = None,
+) -> pd.DataFrame:
     """The tuner's proposals for a goal file as rows of words (changes, each
     target's verified figure, how sure); ``attrs["summary"]`` its answer."""
+    run = run or RunConfig()
     from gamelab.decide import tune
 
     goal = tune.load_goal(goal_path)
-    result = tune.run(goal, run=RunConfig(store=store, workers=workers, progress=False))
+    result = tune.run(goal, run=run.quiet())
     table = tune.shown_rows(tune.setting(goal, str(goal_path)), result.proposals)
     table.attrs["summary"] = result.summary
     return table
@@ -155,16 +165,24 @@ class SkillData:
 
 
 def skill_data(
-    data, *, n_players: int, n_games: int, trace_games: int = 300, store=None, workers: int = 1
+    data,
+    *,
+    n_players: int,
+    n_games: int,
+    trace_games: int = 300,
+    run: RunConfig | None = None,
 ) -> SkillData | None:
     """The game's skill ladder at one player count, with the luck measures,
     and the head-to-head matrix of its trace's levels."""
+    run = run or RunConfig()
     from gamelab.models import skill
 
-    kw = dict(n_players=n_players, seed=data.seed, params=data.params, workers=workers, store=store)
+    kw = dict(n_players=n_players, seed=data.seed, params=data.params, run=run)
     if data.game.skill.search:  # the trace's levels: random, the default model, the search at doubling budgets
         frames = {"default": data.frames[n_players]} if n_players in data.frames else None
-        trace = skill.trace(data.game.name, "seat_spread", n_games=trace_games, frames=frames, progress=False, **kw)
+        trace = skill.trace(
+            data.game.name, "seat_spread", n_games=trace_games, frames=frames, **{**kw, "run": run.quiet()}
+        )
         luck = skill.trace_luck(data.game.name, n_games=trace_games, **kw)
         return SkillData(n_players, skill.ladder_from_trace(trace), luck, trace)
     if not data.game.skill.ladder:
@@ -174,12 +192,18 @@ def skill_data(
     return SkillData(n_players, levels, luck)
 
 
-def skill_verdicts(data, *, n_games: int, store=None, workers: int = 1) -> tuple[dict, pd.DataFrame]:
+def skill_verdicts(
+    data,
+    *,
+    n_games: int,
+    run: RunConfig | None = None,
+) -> tuple[dict, pd.DataFrame]:
     """Each player count's headline finding (its group's win rate) traced
     over the game's skill levels and classified in plain words
     (:func:`gamelab.models.skill.classify`): {players: Trace} and one row
     per finding (players, verdict, one column per level, status, words,
     rules: whether it is a property of the rules or of naive play)."""
+    run = run or RunConfig()
     from gamelab.models import skill
 
     traces, rows = {}, []
@@ -192,11 +216,9 @@ def skill_verdicts(data, *, n_games: int, store=None, workers: int = 1) -> tuple
             n_games=n_games,
             seed=data.seed,
             params=data.params,
-            workers=workers,
-            store=store,
             frames={"default": data.frames[f.players]},
             pairs="none",
-            progress=False,
+            run=run.quiet(),
         )
         traces[f.players] = t
         kind = skill.classify(t.rows, f.fair)
@@ -226,10 +248,17 @@ def skill_summary(table: pd.DataFrame) -> list[str]:
     return out
 
 
-def cross_model_table(data, *, n_games: int, profile=None, store=None, workers: int = 1) -> pd.DataFrame:
+def cross_model_table(
+    data,
+    *,
+    n_games: int,
+    profile=None,
+    run: RunConfig | None = None,
+) -> pd.DataFrame:
     """Every headline verdict under this report's model, the calibrated
     profile (when one is shipped or given) and the strongest agent on every
     seat, with whether it holds under all of them."""
+    run = run or RunConfig()
     from gamelab.models import crossmodel
 
     g = data.game
@@ -243,22 +272,21 @@ def cross_model_table(data, *, n_games: int, profile=None, store=None, workers: 
             continue
         frames_out.append(
             crossmodel.verdicts(
-                g.name,
-                n,
-                n_games=n_games,
-                seed=data.seed,
-                workers=workers,
-                models=models,
-                frames={"report": data.frames[n]},
-                store=store,
+                g.name, n, n_games=n_games, seed=data.seed, models=models, frames={"report": data.frames[n]}, run=run
             )
         )
     return pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
 
 
-def decide_findings(data, *, max_games: int, store=None, workers: int = 1) -> None:
+def decide_findings(
+    data,
+    *,
+    max_games: int,
+    run: RunConfig | None = None,
+) -> None:
     """Replace each finding's sureness by a sequential test of "is this group
     more than 2 points from its fair share?" (``Finding.decision``)."""
+    run = run or RunConfig()
     from gamelab.decide.sequential import decide
 
     for f in data.findings:
@@ -272,7 +300,7 @@ def decide_findings(data, *, max_games: int, store=None, workers: int = 1) -> No
             lineup=list(data.runs[f.players].lineup),
             seed=data.seed,
             max_games=max_games,
-            run=RunConfig(store=store, workers=workers, progress=False),
+            run=run.quiet(),
         )
         side = "above" if above else "below"
         answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]

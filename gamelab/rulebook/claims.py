@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from gamelab.core.errors import GamelabError
+from gamelab.sim.run import RunConfig
 
 CLAIMS_DIR = Path(__file__).resolve().parents[2] / "data" / "claims"
 COLUMNS = ["game", "section", "table", "row", "column", "value", "unit", "note"]
@@ -82,15 +83,14 @@ def measure(
     *,
     n_games: int = 20_000,
     seed: int = 0,
-    workers: int = 1,
-    progress: bool | None = None,
     params=None,
-    store=None,
+    run: RunConfig | None = None,
 ) -> pd.DataFrame:
     """The game's rows of ``claims`` (default: all it publishes) with ours
     beside each: the rules-decided rows exactly (:func:`exact_audit`), the
     simulated ones from the runs the game asks for (``Game.claims.runs``),
     played here and handed to the game's pure ``audit``."""
+    run = run or RunConfig()
     from gamelab.core import registry
     from gamelab.rulebook.identities import play_runs
 
@@ -102,7 +102,7 @@ def measure(
     audited = exact_audit(rows[exact], g.claims.exact_claims(params)) if exact.any() else None
     simulated = rows[~exact]
     runs = g.claims.runs(simulated, n_games, seed) if len(simulated) else {}
-    frames = play_runs(game, runs, params, workers=workers, progress=progress, store=store)
+    frames = play_runs(game, runs, params, run=run)
     return g.claims.audit(rows, audited, frames, seed)
 
 
@@ -111,17 +111,16 @@ def conclusions(
     *,
     n_games: int = 20_000,
     seed: int = 0,
-    workers: int = 1,
     params=None,
     frames: dict | None = None,
-    progress: bool | None = None,
     players: int | None = None,
-    store=None,
+    run: RunConfig | None = None,
 ) -> pd.DataFrame | None:
     """The rulebook's balance conclusions (``Game.claims.conclusions``)
     tested under our model, from ``frames`` ({players: default-lineup
     table}) where given, else from runs played here; ``players``: only the
     conclusions about that player count.  None for a game that draws none."""
+    run = run or RunConfig()
     from gamelab.core import registry
     from gamelab.core.contract import Run
     from gamelab.rulebook.identities import play_runs
@@ -132,7 +131,7 @@ def conclusions(
     counts = [p for p in g.claims.conclusion_players if players is None or p == players]
     given = {p: f for p, f in (frames or {}).items() if p in counts}
     runs = {p: Run(n_players=p, n_games=n_games, seed=seed) for p in counts if p not in given}
-    given.update(play_runs(game, runs, params, workers=workers, progress=progress, store=store))
+    given.update(play_runs(game, runs, params, run=run))
     return g.claims.conclusions(given)
 
 
@@ -148,23 +147,19 @@ def audit(
     *,
     n_games: int = 20_000,
     seed: int = 0,
-    workers: int = 2,
-    progress: bool | None = None,
+    run: RunConfig | None = None,
     params: dict | None = None,
 ) -> pd.DataFrame:
     """Every published cell with ours beside it: ``ours``, ``low``, ``high``
     (95 %), ``n``, ``inside`` (the published value lies in our interval);
     ``games`` defaults to every game with claims; ``params`` maps a game to
     the parameters it is measured with (default: its rules and model defaults)."""
+    run = run or RunConfig(workers=2)
     from gamelab.core import registry
 
     frames = []
     for game in games or games_with_claims():
         if registry.get(game).claims is None:
             continue
-        frames.append(
-            measure(
-                game, n_games=n_games, seed=seed, workers=workers, progress=progress, params=(params or {}).get(game)
-            )
-        )
+        frames.append(measure(game, n_games=n_games, seed=seed, params=(params or {}).get(game), run=run))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

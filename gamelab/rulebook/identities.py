@@ -14,6 +14,7 @@ import math
 import pandas as pd
 
 from gamelab.core.figures import Row, rounding  # noqa: F401 (the rulebook layer's names for them)
+from gamelab.sim.run import RunConfig
 
 COLUMNS = ["identity", "quantity", "rulebook", "exact", "simulated", "sim_low", "sim_high", "n", "status"]
 
@@ -126,25 +127,27 @@ def _same(a, b) -> bool:
     return abs(float(a) - float(b)) <= 1e-12 or (_nan(a) and _nan(b))
 
 
-def play_runs(game: str, runs, params=None, *, workers: int = 1, progress: bool | None = False, store=None) -> dict:
+def play_runs(game: str, runs, params=None, *, run: RunConfig | None = None) -> dict:
     """Play the runs a game asks for (``{key: contract.Run}``): the game
     says what it needs, the shared layer plays it (a game never simulates),
-    through the chunk store ``store`` when given."""
+    through the run's chunk store when it names one (quiet unless asked)."""
     from gamelab.sim import runner
 
+    how = run or RunConfig(progress=False)
     return {
         key: runner.simulate(
             game,
-            n_games=run.n_games,
-            seed=run.seed,
-            n_players=run.n_players,
-            lineup=run.lineup,
-            params=run.params if run.params is not None else params,
-            workers=workers,
-            progress=progress,
-            store=store,
+            n_games=r.n_games,
+            seed=r.seed,
+            n_players=r.n_players,
+            lineup=r.lineup,
+            params=r.params if r.params is not None else params,
+            workers=how.workers,
+            executor=how.executor,
+            progress=how.progress,
+            store=how.store,
         )
-        for key, run in runs.items()
+        for key, r in runs.items()
     }
 
 
@@ -181,7 +184,9 @@ def identity_table(
     if frame is not None:
         frames.setdefault(players_of(frame), frame)
     if frames:
-        measured = mod.simulated(params, frames, play_runs(game, mod.needs(params, frames), params, store=store))
+        measured = mod.simulated(
+            params, frames, play_runs(game, mod.needs(params, frames), params, run=RunConfig(store=store))
+        )
         for r in rows:
             if r.sim_key in measured:
                 est = measured[r.sim_key]

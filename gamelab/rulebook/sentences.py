@@ -27,6 +27,7 @@ from gamelab.core.errors import ParamError
 from gamelab.core.params import specs
 from gamelab.rulebook import coverage
 from gamelab.rulebook.claims import exact_audit, is_exact, load_claims
+from gamelab.sim.run import RunConfig
 
 COLUMNS = [
     "section",
@@ -128,7 +129,7 @@ def _simulated_part(game: str, params, n_games: int, seed: int, workers: int) ->
     knobs = registry.get(game).knobs
     full = knobs(**{s.name: getattr(params, s.name) for s in specs(params)})
     base, new = (
-        audit([game], n_games=n_games, seed=seed, workers=workers, params={game: p}, progress=False)
+        audit([game], n_games=n_games, seed=seed, params={game: p}, run=RunConfig(workers=workers, progress=False))
         for p in (knobs(), full)
     )
     keep = ~is_exact(base)

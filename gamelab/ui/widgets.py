@@ -401,8 +401,7 @@ class BalancePanel:
                 out=out,
                 player_counts=(self.players.value,),
                 lineups={self.players.value: self.lineup()},
-                store=self.store,
-                progress=False,
+                run=RunConfig(store=self.store, progress=False),
             )
         self.status.value = publish_link(self.last_path)
         return self.last_path
