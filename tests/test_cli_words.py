@@ -92,3 +92,22 @@ def test_tune_test_and_sensitivity_read_as_sentences_in_the_games_words(capsys, 
     for out in (tune_out, test_out, sens_out):
         shown = "\n".join(line for line in out.splitlines() if not line.startswith("wrote "))
         assert raw_words(shown, "toy") == [], shown
+
+
+def test_skill_trace_reads_as_sentences_in_the_games_words(capsys, tmp_path, monkeypatch):
+    """``gamelab skill --trace``: the answer first (the metric by its label, in
+    points), whether each level beats the one below, then the tables; no raw
+    identifier of the declarations."""
+    from words import raw_words
+
+    from gamelab.cli import commands as cli
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    args = ["skill", "strand", "--players", "4", "--trace", "style_spread", "--games", "12"]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[1].startswith("The style spread is ") and " points at the " in lines[1]
+    assert lines[2].startswith("Every level beats the one below")
+    assert "style spread (points)" in out
+    assert raw_words(out, "strand") == [], out

@@ -112,7 +112,9 @@ def _open_and_run(browser, lab, name):
     url, token, _ = lab
     page = browser.new_page(viewport=VIEW)
     page.goto(f"{url}/lab/tree/notebooks/{name}?token={token}")
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    page.wait_for_selector(
+        ".jp-Notebook .jp-Cell", state="attached", timeout=180_000
+    )  # attached: a busy machine lays out late
     page.wait_for_function(  # the kernel is up
         "() => (document.querySelector('.jp-Toolbar-kernelStatus, .jp-KernelStatus') || {innerText: ''})"
         ".innerText.includes('Idle') || !!document.querySelector('[data-status=\"idle\"]')",

@@ -103,7 +103,7 @@ def _cmd_skill(args) -> int:
         if args.json:
             print(dumps(t.to_json(), indent=2))
         else:
-            print(f"{g.title}, {args.players} players: {args.trace} at each skill level\n" + skill.render_trace(t))
+            print(f"{g.title}, {args.players} players.\n" + skill.render_trace(t))
         if args.out:
             skill.trace_figure(t).savefig(args.out)
             if not args.json:

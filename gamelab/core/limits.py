@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import sys
+from fractions import Fraction
 
 MAX_GAMES = 200_000  # the largest run: games per setting, per candidate, per level or per test
 MAX_TRIALS = 10_000  # Optuna trials of one tune or calibration
@@ -45,7 +46,11 @@ def games_per_second(game: str, *, slow: bool = False) -> float:
     bench = getattr(registry.get(game), "bench", None)
     rate = float(getattr(bench, "agent_target", 0) or 1000.0)
     if slow:
-        extra = [float(t) for _, _, t in getattr(bench, "extra_lineups", {}).values()]
+        # a target given as a Fraction is a share of the default agents' rate (the bench's strong lineups)
+        extra = [
+            float(t * rate if isinstance(t, Fraction) else t)
+            for _, _, t in getattr(bench, "extra_lineups", {}).values()
+        ]
         rate = min(extra) if extra else rate * SLOW_SHARE
     return rate
 

@@ -425,31 +425,63 @@ def steps_words(t: Trace) -> str:
     """Whether each better level beats the one below, and where it does not."""
     fails = [s for s in t.steps if not s["beats"]]
     if not fails:
-        return "every level beats the one below"
-    return "every level beats the one below except " + "; ".join(
-        f"{s['level']} against {s['below']} ({100 * s['win_rate']:.1f} % for one seat, fair "
-        f"{100 / t.players:.1f} %, not above it)"
-        for s in fails
+        return "Every level beats the one below."
+    return (
+        "Every level beats the one below except "
+        + "; ".join(
+            f"{s['level']} against {s['below']} ({100 * s['win_rate']:.1f} % for one seat, fair "
+            f"{100 / t.players:.1f} %, not above it)"
+            for s in fails
+        )
+        + "."
+    )
+
+
+def metric_words(t: Trace) -> tuple[str, bool]:
+    """The traced metric's label from its declaration (``style spread``) and
+    whether it reads in points (shares and spreads of shares)."""
+    from gamelab.stats import balance
+
+    m = balance.metric(registry.get(t.game), t.metric)
+    return m.label, bool(m.percent)
+
+
+def trace_sentence(t: Trace) -> str:
+    """The answer first: how the metric moves from random play to the strongest search."""
+    label, pct = metric_words(t)
+    measured = [r for r in t.rows if r["value"] is not None]
+    if len(measured) < 2:
+        return f"The {label} could not be measured at two skill levels."
+
+    def amount(x):
+        return f"{100 * x:.1f} points" if pct else f"{x:.3g}"
+
+    first, last = measured[0], measured[-1]
+    return (
+        f"The {label} is {amount(first['value'])} at the {first['level']} level and {amount(last['value'])} "
+        f"at the strongest ({last['level']}); levels named agent@b search with a budget of b."
     )
 
 
 def render_trace(t: Trace) -> str:
-    """Plain text for the command line."""
-    pct = t.metric.endswith(("_spread", "_gap")) or t.metric.startswith("win_rate[")
+    """Plain text for the command line: the answer in a sentence, the levels, the matrix."""
+    label, pct = metric_words(t)
 
     def num(x):
-        return "—" if x is None else (f"{100 * x:.1f}%" if pct else f"{x:.3g}")
+        return "—" if x is None else (f"{100 * x:.1f}" if pct else f"{x:.3g}")
 
-    lines = [f"{'level':<14} {'agent':<28} {'budget':>6}  {t.metric:>12}  95% interval      games"]
+    unit = " (points)" if pct else ""
+    lines = [trace_sentence(t), steps_words(t), ""]
+    lines.append(f"{'level':<14} {'agent':<28} {'budget':>6}  {label + unit:>22}  95% interval   games")
     for r in t.rows:
         interval = "" if r["value"] is None else f"[{num(r['low'])}, {num(r['high'])}]"
         b = "" if r["budget"] is None else str(r["budget"])
         lines.append(
-            f"{r['level']:<14} {r['agent'][:28]:<28} {b:>6}  {num(r['value']):>12}  {interval:<17} {r['games']:>6}"
+            f"{r['level']:<14} {r['agent'][:28]:<28} {b:>6}  {num(r['value']):>22}  {interval:<14} {r['games']:>6}"
             + (f"  ({r['note']})" if r.get("note") else "")
         )
     if t.fair is not None:
-        lines.append(f"fair: {num(t.fair)}")
+        lines.append(f"fair: {num(t.fair)}{' points' if pct else ''}")
     names = [r["level"] for r in t.rows]
     cell = {(c["row"], c["column"]): c for c in t.matrix}
     lines.append(
@@ -464,7 +496,6 @@ def render_trace(t: Trace) -> str:
             c = cell.get((hi, lo))
             parts.append(" " * w if c is None else f"{100 * c['win_rate']:>{w - 2}.1f}{'*' if c['beats'] else ' '} ")
         lines.append(f"{hi[:14]:<14}" + "".join(parts))
-    lines.append(steps_words(t))
     return "\n".join(lines)
 
 

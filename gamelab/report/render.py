@@ -586,9 +586,7 @@ def matrix_blocks(t) -> list:
             "text",
             f"The skill trace's levels head to head, {t.players} players: one seat of the row's level among "
             f"{t.players - 1} seats of the column's, every seat rotation of the same deals (win rate of that seat; "
-            f"fair {100 / t.players:.1f} %; ✓: its 95 % interval lies above fair). "
-            + _first_upper(skill.steps_words(t))
-            + ".",
+            f"fair {100 / t.players:.1f} %; ✓: its 95 % interval lies above fair). " + skill.steps_words(t),
         ),
         Block("table", table_html(matrix_table(t))),
     ]
@@ -710,7 +708,3 @@ def _command(game, params, n_games, seed, precision) -> str:
             {k: list(v) if isinstance(v, tuple) else v for k, v in params.changed().items()}
         )
     return cmd
-
-
-def _first_upper(text: str) -> str:
-    return text[:1].upper() + text[1:]
