@@ -67,6 +67,38 @@ LADDER_GAMES = 1000  # per level of the ladder
 TRACE_GAMES = 400  # per level of the trace and per cell of its matrix (the search levels are slow)
 
 
+def _skill_trace(args, g, params) -> int:
+    """``gamelab skill --trace``: the metric at each skill level, the matrix, the failed steps."""
+    from gamelab.core.files import dumps
+    from gamelab.core.limits import announce
+    from gamelab.models import skill
+    from gamelab.sim import runner
+    from gamelab.sim.store import ChunkStore
+
+    runner.resolve(g.name, params, None, args.players)  # the player count, before any game
+    n_levels = len(skill.trace_levels(g.name, args.players, params))
+    cells = n_levels + n_levels * (n_levels - 1) // 2  # the levels' tables and the matrix
+    announce(f"gamelab skill {g.name}", g.name, cells * args.games, slow=True, workers=args.workers)
+    t = skill.trace(
+        g.name,
+        args.trace,
+        n_players=args.players,
+        n_games=args.games,
+        seed=args.seed,
+        params=params,
+        run=RunConfig(workers=args.workers, store=ChunkStore()),
+    )
+    if args.json:
+        print(dumps(t.to_json(), indent=2))
+    else:
+        print(f"{g.title}, {args.players} players.\n" + skill.render_trace(t))
+    if args.out:
+        skill.trace_figure(t).savefig(args.out)
+        if not args.json:
+            print(f"wrote {args.out}")
+    return 0
+
+
 def _cmd_skill(args) -> int:
     from gamelab.core import registry
     from gamelab.core.files import check_output, dumps
@@ -85,30 +117,7 @@ def _cmd_skill(args) -> int:
     if args.games is None:
         args.games = TRACE_GAMES if args.trace else LADDER_GAMES
     if args.trace:
-        from gamelab.sim.store import ChunkStore
-
-        runner.resolve(g.name, params, None, args.players)  # the player count, before any game
-        n_levels = len(skill.trace_levels(g.name, args.players, params))
-        cells = n_levels + n_levels * (n_levels - 1) // 2  # the levels' tables and the matrix
-        announce(f"gamelab skill {g.name}", g.name, cells * args.games, slow=True, workers=args.workers)
-        t = skill.trace(
-            g.name,
-            args.trace,
-            n_players=args.players,
-            n_games=args.games,
-            seed=args.seed,
-            params=params,
-            run=RunConfig(workers=args.workers, store=ChunkStore()),
-        )
-        if args.json:
-            print(dumps(t.to_json(), indent=2))
-        else:
-            print(f"{g.title}, {args.players} players.\n" + skill.render_trace(t))
-        if args.out:
-            skill.trace_figure(t).savefig(args.out)
-            if not args.json:
-                print(f"wrote {args.out}")
-        return 0
+        return _skill_trace(args, g, params)
     kw = dict(
         n_players=args.players, n_games=args.games, seed=args.seed, params=params, run=RunConfig(workers=args.workers)
     )

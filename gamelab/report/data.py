@@ -310,31 +310,18 @@ def compute_report(
     game = registry.get(name)
     params = params if params is not None else game.knobs()
     counts = tuple(player_counts or game.report.players or range(game.players[0], game.players[1] + 1))
-    kw = dict(
+    kw: dict[str, Any] = dict(
         n_games=n_games,
         seed=seed,
-        base_params=params,
         precision=precision,
         max_games=max(n_games, MAX_GAMES),
         run=run,
+        lineups=lineups or {},
     )
-    lineups = lineups or {}
-    runs = {}
-    for n in counts:
-        with phase(f"{name}: {n} players, {n_games:,} games", run.progress):
-            runs[n] = sweep.run_cell(name, {"n_players": n}, lineup=lineups.get(n), **kw)
+    runs = _play_counts(game, params, counts, **kw)
     frames = {n: r.frame for n, r in runs.items()}
     wins = [w for n in counts for w in win_tables(frames[n], game.report.groups, n)]
-    diffs = None
-    if baseline is not None:
-        diffs = []
-        for n in counts:
-            base = sweep.run_cell(name, {"n_players": n}, lineup=lineups.get(n), **{**kw, "base_params": baseline})
-            diffs += [
-                (n, by, sweep.paired_difference(frames[n], base.frame, by=by))
-                for by in game.report.groups
-                if by in frames[n]
-            ]
+    diffs = None if baseline is None else _baseline_diffs(game, baseline, frames, **kw)
     with phase(f"{name}: identities", run.progress):
         identities = identity_table(name, params, frames=frames, store=run.store)
     with phase(f"{name}: the rulebook's claims", run.progress):
@@ -371,6 +358,28 @@ def compute_report(
 
         run_tools(data, tools, profile=None if isinstance(profile, str) else profile, run=run)
     return data
+
+
+def _play_counts(game: Game, params, counts, *, lineups: dict, run: RunConfig, n_games: int, **kw) -> dict:
+    """The report's own tables: one cell per player count (through the chunk store)."""
+    runs = {}
+    for n in counts:
+        with phase(f"{game.name}: {n} players, {n_games:,} games", run.progress):
+            runs[n] = sweep.run_cell(
+                game.name, {"n_players": n}, lineup=lineups.get(n), base_params=params, n_games=n_games, run=run, **kw
+            )
+    return runs
+
+
+def _baseline_diffs(game: Game, baseline, frames: dict, *, lineups: dict, **kw) -> list:
+    """Paired win-rate differences against the baseline rules, on the same deals."""
+    diffs = []
+    for n, frame in frames.items():
+        base = sweep.run_cell(game.name, {"n_players": n}, lineup=lineups.get(n), base_params=baseline, **kw)
+        diffs += [
+            (n, by, sweep.paired_difference(frame, base.frame, by=by)) for by in game.report.groups if by in frame
+        ]
+    return diffs
 
 
 def _model_words(profile) -> str | None:

@@ -131,6 +131,18 @@ def summary_section(data: ReportData) -> Section:
                 "excludes the fair share.",
             )
         )
+    blocks += across_skill_blocks(data)
+    blocks += levers_blocks(data)
+    if data.proposals is not None:
+        blocks += proposal_blocks(data.proposals)
+    blocks += cross_model_blocks(data)
+    blocks += status_blocks(data)
+    return Section("summary", "Balance review", blocks)
+
+
+def across_skill_blocks(data: ReportData) -> list:
+    """Whether each headline verdict holds across skill, with the trace chart."""
+    blocks: list = []
     if data.traces and isinstance(data.cross_model, pd.DataFrame):
         from gamelab.report.tools import skill_summary
 
@@ -147,10 +159,12 @@ def summary_section(data: ReportData) -> Section:
         )
         shown = data.cross_model.drop(columns=["words", "rules"]).map(lambda x: str(x).replace("_", " "))
         blocks.append(Block("details", [Block("table", table_html(shown))], caption="Every verdict, level by level"))
-    blocks += levers_blocks(data)
-    if data.proposals is not None:
-        value = data.proposals
-        blocks += proposal_blocks(value)
+    return blocks
+
+
+def cross_model_blocks(data: ReportData) -> list:
+    """For a game without a skill trace: whether each verdict survives another agent model."""
+    blocks: list = []
     if data.cross_model is not None and not data.traces:
         from gamelab.report.tools import cross_model_summary
 
@@ -163,6 +177,12 @@ def summary_section(data: ReportData) -> Section:
             blocks.append(
                 Block("details", [Block("table", table_html(shown))], caption="Every verdict, model by model")
             )
+    return blocks
+
+
+def status_blocks(data: ReportData) -> list:
+    """The identities' and the claims audit's counts, and the test statistics (folded)."""
+    blocks: list = []
     status = []
     if len(data.identities):
         from gamelab.rulebook.identities import summary
@@ -185,7 +205,7 @@ def summary_section(data: ReportData) -> Section:
     stats_lines = [Block("text", line) for line in chi_lines(data.wins)]
     if stats_lines:
         blocks.append(Block("details", stats_lines, caption="Test statistics (chi-square tests of equal wins)"))
-    return Section("summary", "Balance review", blocks)
+    return blocks
 
 
 def proposal_blocks(value) -> list[Block]:
