@@ -3,7 +3,7 @@ the numbers in tabletop rulebooks.
 
 The package is layered (``docs/architecture.md``), each layer importing only
 from those below it: ``core`` (contract, registry, parameters, files),
-``stats``, the games (``sbr``, ``strand``, ``pig``), ``sim`` (runner,
+``stats``, the games (one package each), ``sim`` (runner,
 sweeps, cache, bench), ``rulebook`` (identities, claims, playtest replay),
 ``decide`` (sensitivity, tuner, sequential tests), ``models`` (calibration,
 skill), ``report``, ``ui`` (notebook panels) and ``cli``.

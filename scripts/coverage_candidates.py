@@ -26,7 +26,7 @@ def candidates(game: str, line_section: str, numbers: str, claims) -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("game", choices=sorted(coverage.SEED_FILES))
+    ap.add_argument("game", choices=sorted(coverage.rulebooks()))
     ap.add_argument("--all", action="store_true", help="every line with a number, not only the unaccounted")
     args = ap.parse_args()
     table = coverage.coverage_table(args.game)

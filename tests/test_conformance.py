@@ -120,3 +120,21 @@ def test_an_unknown_check_is_refused_in_one_line():
 
     with pytest.raises(GamelabError, match="unknown conformance check 'nope'"):
         check_game("toy", only=("nope",))
+
+
+def test_the_shared_layers_name_no_game():
+    """The registry answers for the games: no shared module names one (code,
+    docstrings, examples), so a new game needs no edit outside its folder."""
+    import re
+
+    root = Path(__file__).resolve().parents[1] / "gamelab"
+    layers = ("core", "stats", "sim", "rulebook", "decide", "models", "report", "ui", "cli")
+    names = [*registry.shipped_games(), "STRAND", "STEEL BALL RUN"]
+    found = [
+        f"{path.relative_to(root)}: {name}"
+        for layer in layers
+        for path in (root / layer).rglob("*.py")
+        for name in names
+        if re.search(rf"(?<![\w/]){re.escape(name)}\b", path.read_text(encoding="utf-8"))
+    ]
+    assert found == []

@@ -10,7 +10,7 @@ from gamelab.cli import commands as cli
 from gamelab.rulebook import coverage
 from gamelab.rulebook.claims import CLAIMS_DIR
 
-GAMES = sorted(coverage.SEED_FILES)
+GAMES = sorted(coverage.rulebooks())
 
 
 def _seed_or_skip(game):

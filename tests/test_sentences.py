@@ -13,7 +13,7 @@ from gamelab.strand.rules import StrandParams
 
 @pytest.fixture(autouse=True)
 def _seeds():
-    for game in coverage.SEED_FILES:
+    for game in coverage.rulebooks():
         if not coverage.seed_path(game).exists():
             pytest.skip(f"rulebook text {coverage.seed_path(game)} is not beside the checkout")
 

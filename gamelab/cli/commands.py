@@ -286,7 +286,8 @@ def _cmd_claims(args) -> int:
     if args.coverage:
         from gamelab.rulebook import coverage
 
-        print(coverage.render([g for g in args.games or coverage.SEED_FILES if g in coverage.SEED_FILES]))
+        books = coverage.rulebooks()
+        print(coverage.render([g for g in args.games or books if g in books]))
         return 0
     if args.params or args.json or args.rewrite or args.simulate:
         return _claims_sentences(args)

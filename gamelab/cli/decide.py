@@ -5,6 +5,7 @@ lines, exit 2, as for every command)."""
 
 from __future__ import annotations
 
+from gamelab.core import registry
 from gamelab.sim.run import RunConfig
 
 
@@ -272,7 +273,7 @@ def add_commands(subparsers) -> None:
 def _add_metrics(subparsers) -> None:
     """The ``gamelab metrics`` command's arguments."""
     p = subparsers.add_parser("metrics", help="list a game's balance metrics (names, meaning, which way is better)")
-    p.add_argument("game", help="the game (sbr, strand, ...)")
+    p.add_argument("game", choices=registry.available_games(), help="the game (one of those registered)")
     p.add_argument("--json", action="store_true", help="print the list as JSON")
     p.set_defaults(func=_cmd_metrics)
 
@@ -285,7 +286,7 @@ def _add_sensitivity(subparsers) -> None:
     p = subparsers.add_parser(
         "sensitivity", help="which rule parameters move a balance metric: a step down and up of each, on the same deals"
     )
-    p.add_argument("game", help="the game (sbr, strand, ...)")
+    p.add_argument("game", choices=registry.available_games(), help="the game (one of those registered)")
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
     p.add_argument("--games", type=GAMES_ARG, default=DEFAULT_GAMES, help="games per setting (default %(default)s)")
@@ -351,7 +352,7 @@ def _add_test(subparsers) -> None:
     p = subparsers.add_parser(
         "test", help="decide a balance question by a sequential test, e.g. 'win_rate[seat=1] - fair > 0.02'"
     )
-    p.add_argument("game", help="the game (sbr, strand, ...)")
+    p.add_argument("game", choices=registry.available_games(), help="the game (one of those registered)")
     p.add_argument(
         "expr",
         metavar="EXPR",

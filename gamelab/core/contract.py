@@ -158,6 +158,9 @@ class Claims:
     # the rulebook's balance conclusions: {players: frame} -> frame (None: the rulebook draws none)
     conclusions: Callable[[dict], Any] | None = None
     conclusion_players: tuple[int, ...] = ()  # the player counts the conclusions are about
+    rulebook: str = ""  # the rulebook text's file name (in $GAMELAB_SEEDS, or shared/seeds beside the checkout)
+    # headings that open a section without a number (heading word -> section label), for the coverage map
+    section_titles: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -39,8 +39,8 @@ def check_names(names: Iterable[str], *, reserved: Iterable[str] = (), what: str
     (:func:`name_key`), a name that is empty once normalised or holds a
     control character or line break (it would break the one-line error
     and the ledger's tables), and a name
-    that reads as one of the record's ``reserved`` words (e.g. STRAND's
-    rope ``stay``); each refusal names both spellings."""
+    that reads as one of the record's ``reserved`` words (a word the game's
+    move list itself uses); each refusal names both spellings."""
     words = {name_key(w): w for w in reserved}
     seen: dict[str, str] = {}
     for name in names:

@@ -13,7 +13,7 @@ def sentences_section(data):
     from gamelab.rulebook import coverage, sentences
 
     game = data.game.name
-    if game not in coverage.SEED_FILES or not coverage.seed_path(game).exists():
+    if game not in coverage.rulebooks() or not coverage.seed_path(game).exists():
         return None
     rules = sentences.rules_of(game, data.params)
     if not rules.changed():

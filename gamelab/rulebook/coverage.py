@@ -24,7 +24,6 @@ import pandas as pd
 
 from gamelab.rulebook.claims import CLAIMS_DIR, load_claims
 
-SEED_FILES = {"sbr": "000_dd784b01c1fe9a1b.txt", "strand": "004_fe1c54db522c7fe9.txt"}
 COLUMNS = ["line", "section", "numbers", "rows", "reason"]
 
 # Why a number is not a claim the rules or a measurement could contradict.
@@ -81,32 +80,29 @@ NAMED = (
     (re.compile(r"^变体\s*([A-Z])[：:]"), "variant {}"),
     (re.compile(r"^第\s*(\d+)\s*回合\s*｜"), "example round {}"),
 )
-# STRAND's chapters are headed by an emoji and a title, without a number
-TITLES = {
-    "游戏概述": "overview",
-    "游戏信息": "game information",
-    "详细物料清单": "components",
-    "游戏地图详解": "map",
-    "地图特点和资源统计": "map statistics",
-    "道具详解": "components",
-    "游戏规则": "6",
-    "完整游戏流程示例": "example",
-    "终局结算": "example final",
-    "新手策略提示": "strategy",
-    "变体规则": "variants",
-    "常见问题": "FAQ",
-    "相关链接": "links",
-}
 
 
-def _title(line: str) -> str | None:
+def rulebooks() -> dict[str, str]:
+    """``{game: rulebook file name}`` for every game that declares its rulebook text (``Game.claims.rulebook``)."""
+    from gamelab.core import registry
+
+    out = {}
+    for name in registry.available_games():
+        claims = registry.get(name).claims
+        if claims is not None and claims.rulebook:
+            out[name] = claims.rulebook
+    return out
+
+
+def _title(line: str, titles) -> str | None:
+    """A heading without a number (an emoji and a title word), by the game's declared titles."""
     words = line.strip().split(maxsplit=1)
-    if words and words[-1] in TITLES and (len(words) == 1 or not words[0][0].isalnum()):
-        return TITLES[words[-1]]
+    if words and words[-1] in titles and (len(words) == 1 or not words[0][0].isalnum()):
+        return titles[words[-1]]
     return None
 
 
-def section_of(line: str) -> str | None:
+def section_of(line: str, titles=None) -> str | None:
     """The section a heading line opens (None for any other line)."""
     if line.startswith((" ", "\t")):
         return None
@@ -117,7 +113,7 @@ def section_of(line: str) -> str | None:
         m = pattern.match(line)
         if m:
             return label.format(m.group(1))
-    return _title(line)
+    return _title(line, titles or {})
 
 
 def seeds_dir() -> Path:
@@ -129,17 +125,20 @@ def seeds_dir() -> Path:
 
 
 def seed_path(game: str) -> Path:
-    return seeds_dir() / SEED_FILES[game]
+    return seeds_dir() / rulebooks()[game]
 
 
 def rulebook_lines(game: str, path: Path | None = None) -> pd.DataFrame:
     """Every line of the rulebook holding a number: ``line`` (1-based),
     ``section``, ``numbers`` (space-separated, as :func:`numbers_in` finds
     them) and ``text``."""
+    from gamelab.core import registry
+
     path = Path(path or seed_path(game))
+    titles = registry.get(game).claims.section_titles  # type: ignore[union-attr]
     rows, section = [], "front"
     for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        section = section_of(text) or section
+        section = section_of(text, titles) or section
         found = numbers_in(text)
         if found:
             rows.append((i, section, " ".join(found), text))
@@ -239,7 +238,7 @@ def summary(game: str, *, seed: Path | None = None, directory: Path | None = Non
 def render(games=None) -> str:
     """The text of ``gamelab claims --coverage``."""
     parts = []
-    for game in games or SEED_FILES:
+    for game in games or rulebooks():
         path = seed_path(game)
         if not path.exists():
             parts.append(f"{game}: rulebook text not found at {path} (set GAMELAB_SEEDS to its folder)")

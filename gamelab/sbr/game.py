@@ -70,7 +70,9 @@ GAME = contract.Game(
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated, needs=identities.needs),
-    claims=contract.Claims(exact_claims=exact.exact_claims, runs=claims.runs, audit=claims.audit),
+    claims=contract.Claims(
+        exact_claims=exact.exact_claims, runs=claims.runs, audit=claims.audit, rulebook="000_dd784b01c1fe9a1b.txt"
+    ),
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,
         groups=sim.REPORT_GROUPS,

@@ -6,7 +6,7 @@ tests, reports) pass one :class:`RunConfig` down instead of four loose
 arguments (``store``, ``executor``, ``workers``, ``progress``)::
 
     from gamelab.sim.run import RunConfig
-    levers("strand", n_players=4, run=RunConfig(workers=2))
+    levers(game, n_players=4, run=RunConfig(workers=2))
 
 What is played (the game, the parameters, the number of games, the seed) is
 never part of it: the same seed gives the same table under any RunConfig.

@@ -27,6 +27,22 @@ from gamelab.stats.intervals import Estimate, mean_interval, two_proportion
 from .sim import measures
 
 PLAYERS = (3, 4, 5, 6)
+#: the rulebook's chapters are headed by an emoji and a title, without a number (the coverage map's sections)
+SECTION_TITLES = {
+    "游戏概述": "overview",
+    "游戏信息": "game information",
+    "详细物料清单": "components",
+    "游戏地图详解": "map",
+    "地图特点和资源统计": "map statistics",
+    "道具详解": "components",
+    "游戏规则": "6",
+    "完整游戏流程示例": "example",
+    "终局结算": "example final",
+    "新手策略提示": "strategy",
+    "变体规则": "variants",
+    "常见问题": "FAQ",
+    "相关链接": "links",
+}
 BLOCK = 600  # the rulebook's games per cell
 Z95 = 1.959964  # two-sided 95 % normal quantile
 DIAG = {

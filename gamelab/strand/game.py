@@ -50,6 +50,8 @@ GAME = contract.Game(
         audit=claims.audit,
         conclusions=claims.conclusions,
         conclusion_players=claims.CONCLUSION_PLAYERS,
+        rulebook="004_fe1c54db522c7fe9.txt",
+        section_titles=claims.SECTION_TITLES,
     ),
     skill=contract.SkillSettings(
         ladder=sim.SKILL_LADDER,

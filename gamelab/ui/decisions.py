@@ -76,15 +76,9 @@ class _Progress:
         self.busy_note = w.HTML()
 
     def mark_stale(self, stale: bool):
-        from gamelab.ui.widgets import STALE_CLASS
+        from gamelab.ui.widgets import mark_stale
 
-        if stale:
-            self.out.add_class(STALE_CLASS)
-            self.progress.layout.visibility = "visible"
-        else:
-            self.out.remove_class(STALE_CLASS)
-            self.progress.layout.visibility = "hidden"
-            self.busy_note.value = ""
+        mark_stale(self, stale)
 
 
 def _framing_html(fr) -> str:

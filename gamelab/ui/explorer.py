@@ -4,7 +4,7 @@ table and the figure redrawn on every change, and the same table beside
 simulated play on demand.
 
     from gamelab import ExplorerPanel
-    ExplorerPanel("strand", "trust").show()
+    ExplorerPanel(GAME, NAME).show()   # NAME: one of registry.get(GAME).explorers
 
 The game declares pure functions (:class:`gamelab.core.contract.Explorer`);
 this panel only builds controls from the declarations, calls them and shows

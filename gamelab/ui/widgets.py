@@ -4,7 +4,7 @@ quick re-simulation on every change, a full-precision run, and a Publish
 button that writes into ``reports/`` at the project root and shows a link.
 
     from gamelab import BalancePanel
-    BalancePanel("strand", sliders=["sum_cap", "lone_penalty"]).show()
+    BalancePanel(GAME, sliders=[PARAMETER, ...]).show()   # GAME: a name from registry.available_games()
 
 Work that takes longer than half a second shows progress in the panel, and the
 numbers on screen are marked stale until the new ones arrive.  A panel keeps
@@ -101,6 +101,18 @@ def param_widgets(spec, value):
             **common,
         )
     ]
+
+
+def mark_stale(panel, stale: bool) -> None:
+    """Grey a panel's shown numbers (``panel.out``) and show its progress bar
+    and note (or undo all three): every panel with slow work shares this."""
+    if stale:
+        panel.out.add_class(STALE_CLASS)
+        panel.progress.layout.visibility = "visible"
+    else:
+        panel.out.remove_class(STALE_CLASS)
+        panel.progress.layout.visibility = "hidden"
+        panel.busy_note.value = ""
 
 
 class Busy:
@@ -267,14 +279,7 @@ class BalancePanel:
         return default
 
     def mark_stale(self, stale: bool):
-        """Grey the shown numbers and show the progress bar (or undo both)."""
-        if stale:
-            self.out.add_class(STALE_CLASS)
-            self.progress.layout.visibility = "visible"
-        else:
-            self.out.remove_class(STALE_CLASS)
-            self.progress.layout.visibility = "hidden"
-            self.busy_note.value = ""
+        mark_stale(self, stale)
 
     def _expected(self, games: int) -> float | None:
         key = (tuple(self.lineup()), self.players.value)
@@ -463,7 +468,7 @@ def rulebook_sentences(game: str, params) -> Note | None:
     from gamelab.core.paths import reports_dir
     from gamelab.rulebook import coverage, sentences
 
-    if game not in coverage.SEED_FILES or not coverage.seed_path(game).exists():
+    if game not in coverage.rulebooks() or not coverage.seed_path(game).exists():
         return None
     rules = sentences.rules_of(game, params)
     changed = rules.changed()
