@@ -19,10 +19,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m gamelab.sbr.kernel  # compile the SBR search kernel once (numba's cache), not on the first search
 	touch $(STAMP)
 
+WORKERS ?= 2  # processes playing games in make report (the machine's two cores); same tables at any count
+
 report: $(STAMP)
 	$(BIN)/gamelab replay data/playtests/*.json
-	$(BIN)/gamelab report sbr --out reports/sbr.html
-	$(BIN)/gamelab report strand --out reports/strand.html
+	$(BIN)/gamelab report sbr --workers $(WORKERS) --out reports/sbr.html
+	$(BIN)/gamelab report strand --workers $(WORKERS) --out reports/strand.html
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

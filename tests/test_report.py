@@ -318,3 +318,38 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert raw_words(page["first_screen"], "strand") == [] and raw_words(summary, "strand") == [], summary
     for key in RAW_KEYS:
         assert key not in page["text"], key
+
+
+def test_an_unchanged_report_is_copied_and_any_changed_input_recomputes_it(tmp_path, monkeypatch):
+    from gamelab.report import memo, render
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    run = RunConfig(store=ChunkStore(tmp_path / "cache"))
+    calls = []
+    real = render.compute_report
+    monkeypatch.setattr(render, "compute_report", lambda *a, **k: calls.append(k["seed"]) or real(*a, **k))
+    kw = dict(n_games=200, player_counts=(2,), run=run)
+    first = build_report("toy", seed=2, **kw).read_text()
+    assert calls == [2] and len(list((tmp_path / "cache" / memo.SUBDIR).glob("*.html"))) == 1
+    again = build_report("toy", seed=2, out=tmp_path / "again.html", **kw).read_text()
+    assert calls == [2] and again == first  # copied, the build time included
+    build_report("toy", seed=3, **kw)  # another option
+    build_report("toy", seed=2, reuse=False, **kw)  # --fresh
+    assert calls == [2, 3, 2]
+    record = tmp_path / "goal.txt"
+    record.write_text("one")
+    keys = {memo.inputs_key("toy", {"seed": 2}, [record])}
+    record.write_text("two")  # an option file's content is an input
+    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    monkeypatch.setattr(memo, "_versions", lambda: {"numpy": "0"})  # so is a library version
+    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    package = tmp_path / "checkout" / "gamelab"
+    (package / "__pycache__").mkdir(parents=True)
+    (package / "rules.py").write_text("CAP = 7")
+    monkeypatch.setattr(memo.paths, "PACKAGE", package)
+    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    (package / "__pycache__" / "rules.pyc").write_bytes(b"x")  # compiled files are not inputs
+    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    (package / "rules.py").write_text("CAP = 8")  # an edited rule is
+    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    assert len(keys) == 5

@@ -180,3 +180,22 @@ def test_a_goal_naming_an_unknown_level_is_one_line():
 
     with pytest.raises(GamelabError, match="unknown level 'lookahead@3'"):
         tune.setting(_sbr_goal(skill=["lookahead@3"]), "goal.yaml")
+
+
+def test_a_trace_plays_its_runs_in_one_pass_and_the_same_tables_with_two_workers(tmp_path):
+    from gamelab.sim.prefetch import prefetch
+
+    kw = dict(n_players=3, n_games=9, seed=4)
+    runs = skill.trace_runs("sbr", **kw, pairs="adjacent")
+    levels = len(registry.get("sbr").skill.budgets) + 2
+    assert len(runs) == levels + (levels - 1)  # every level's table, then each adjacent cell
+    assert [r.lineup for r in runs[:levels]] == [lv.lineup for lv in reversed(skill.trace_levels("sbr", 3))]
+    inline = ChunkStore(tmp_path / "inline")
+    played = prefetch("sbr", runs, run=RunConfig(store=inline))
+    assert played == sum(r.n_games for r in runs) and inline.computed == len(runs)
+    t = skill.trace("sbr", "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=inline))
+    assert inline.computed == len(runs)  # the trace itself played nothing: every table was there
+    assert prefetch("sbr", runs, run=RunConfig(store=inline)) == 0
+    pooled = ChunkStore(tmp_path / "pooled")
+    t2 = skill.trace("sbr", "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=pooled, workers=2))
+    assert pooled.computed == len(runs) and t2.rows == t.rows and t2.matrix == t.matrix

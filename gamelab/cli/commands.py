@@ -222,6 +222,7 @@ def _cmd_report(args) -> int:
             trace_games=args.trace_games,
         ),
         run=RunConfig(workers=args.workers),
+        reuse=not args.fresh,
     )
     print(f"wrote {out}")
     return 0
@@ -415,6 +416,11 @@ def _add_report(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
     p.add_argument("--label", default=None, help="a title for this report")
     p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
+    p.add_argument(
+        "--fresh",
+        action="store_true",
+        help="compute the report again even when code, data, rulebook and options are unchanged since the last one",
+    )
     p.add_argument("--playtest", action="append", metavar="FILE", help="add a replayed playtest record (repeatable)")
     p.add_argument(
         "--out", default=None, metavar="FILE.html", help="where to write the report (default reports/GAME.html)"

@@ -176,31 +176,16 @@ def settings(game, base, only=None) -> tuple[list[tuple[Step, Any]], list[Skippe
 
 def prefetch(game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, run: RunConfig, chunk_deals=None) -> None:
     """Play every missing chunk of ``jobs`` (each ``(params, lineup,
-    n_players)``) in one pass through the executor, so that its workers
-    share the whole job, and keep them in the run's store."""
-    from gamelab.sim.executors import run_all
+    n_players)``, all on the same deals) in one pass through the executor
+    (:func:`gamelab.sim.prefetch.prefetch`), and keep them in the run's store."""
+    from gamelab.core.contract import Run
+    from gamelab.sim.prefetch import prefetch as play_missing
 
-    store = run.chunk_store()
-    todo = []
-    for params, lineup, n_players in jobs:
-        p, lu, n = runner.resolve(game, params, lineup, n_players)
-        todo += [
-            c
-            for c in runner.plan(
-                game, n_games=n_games, seed=seed, params=p, lineup=lu, n_players=n, chunk_deals=chunk_deals
-            )
-            if store.get(c) is None
-        ]
-    if todo:
-        run_all(
-            run.pool(),
-            runner.run_chunk,
-            todo,
-            progress=run.progress,
-            weights=[c.n_games for c in todo],
-            unit="game",
-            on_result=lambda i, df: store.put(todo[i], df),
-        )
+    runs = [
+        Run(n_players=n, n_games=n_games, seed=seed, lineup=None if lu is None else tuple(lu), params=p)
+        for p, lu, n in jobs
+    ]
+    play_missing(game, runs, run=run, chunk_deals=chunk_deals)
 
 
 def play_all(

@@ -25,9 +25,11 @@ import numpy as np
 import pandas as pd
 
 from gamelab.core import registry
+from gamelab.core.contract import Run
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 from gamelab.sim.levels import Level, mixed_params, trace_levels
+from gamelab.sim.prefetch import prefetch
 from gamelab.sim.run import RunConfig
 from gamelab.stats.intervals import mean_interval
 
@@ -57,23 +59,17 @@ def head_to_head(
     """One seat of ``strong`` among ``weak`` seats (an agent name, or the
     P - 1 names of the other seats): its win rate over deals."""
     run = run or RunConfig()
-    rest = [weak] * (n_players - 1) if isinstance(weak, str) else list(weak)
-    lineup = [strong] + rest
-    frame = runner.simulate(
-        game,
-        n_games=n_games,
-        seed=seed,
-        n_players=n_players,
-        lineup=lineup,
-        params=params,
-        workers=run.workers,
-        store=run.store,
-        progress=run.progress,
-    )
+    frame = _simulate(game, h2h_run(strong, weak, n_players=n_players, n_games=n_games, seed=seed, params=params), run)
     mine = frame[frame["agent"] == strong]
     e = mean_interval(mine.groupby("deal")["win"].mean())
     low, high = max(0.0, e.low), min(1.0, e.high)  # a rate: the t interval clipped to [0, 1]
     return {"win_rate": e.value, "low": low, "high": high, "games": int(frame["game"].nunique())}, frame
+
+
+def h2h_run(strong: str, weak, *, n_players: int, n_games: int, seed: int, params=None) -> Run:
+    """The run of :func:`head_to_head`: one seat of ``strong``, then the weak seats."""
+    rest = [weak] * (n_players - 1) if isinstance(weak, str) else list(weak)
+    return Run(n_players=n_players, n_games=n_games, seed=seed, lineup=(strong, *rest), params=params)
 
 
 def deal_share(frame: pd.DataFrame, agent: str) -> float:
@@ -238,6 +234,15 @@ def render(levels: list[dict], luck_measures: dict | None = None) -> str:
 SEEDS_APART = 7919  # seed offset between the runs of one trace (a prime: no two runs share deals by accident)
 
 
+def level_runs(levels: list[Level], *, n_players: int, n_games: int, seed: int, frames=None) -> dict[str, Run]:
+    """{level name: the run of that level's table}, for the levels ``frames`` does not give."""
+    return {
+        lv.name: Run(n_players=n_players, n_games=n_games, seed=seed, lineup=lv.lineup, params=lv.params)
+        for lv in levels
+        if lv.name not in (frames or {})
+    }
+
+
 def level_frames(
     game: str,
     levels: list[Level],
@@ -252,20 +257,25 @@ def level_frames(
     ``frames`` gives tables already played ({level name: frame})."""
     run = run or RunConfig()
     out = dict(frames or {})
-    for lv in levels:
-        if lv.name not in out:
-            out[lv.name] = runner.simulate(
-                game,
-                n_games=n_games,
-                seed=seed,
-                n_players=n_players,
-                lineup=lv.lineup,
-                params=lv.params,
-                workers=run.workers,
-                store=run.store,
-                progress=run.progress,
-            )
+    for name, r in level_runs(levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames).items():
+        out[name] = _simulate(game, r, run)
     return out
+
+
+def _simulate(game: str, r: Run, run: RunConfig) -> pd.DataFrame:
+    """The table of run ``r`` (through the run's store)."""
+    return runner.simulate(
+        game,
+        n_games=r.n_games,
+        seed=r.seed,
+        n_players=r.n_players,
+        lineup=None if r.lineup is None else list(r.lineup),
+        params=r.params,
+        workers=run.workers,
+        executor=run.executor,
+        store=run.store,
+        progress=run.progress,
+    )
 
 
 def _grouping(name: str) -> str | None:
@@ -340,33 +350,43 @@ def matrix(
     win rate over deals with the 95 % interval, against the fair share."""
     run = run or RunConfig()
     out = []
+    for hi, lo, r in matrix_runs(game, levels, n_players=n_players, n_games=n_games, seed=seed, pairs=pairs):
+        res, _ = head_to_head(
+            game, hi.seat, lo.rest, n_players=n_players, n_games=r.n_games, seed=r.seed, params=r.params, run=run
+        )
+        out.append(
+            {
+                "row": hi.name,
+                "column": lo.name,
+                "win_rate": res["win_rate"],
+                "low": res["low"],
+                "high": res["high"],
+                "games": res["games"],
+                "fair": 1 / n_players,
+                "beats": bool(res["low"] > 1 / n_players),
+            }
+        )
+    return out
+
+
+def matrix_runs(
+    game: str, levels: list[Level], *, n_players: int, n_games: int, seed: int, pairs: str = "all"
+) -> list[tuple[Level, Level, Run]]:
+    """(higher level, lower level, the run of their head-to-head cell) of each cell of :func:`matrix`."""
+    out = []
     for j, hi in enumerate(levels):
         for i, lo in enumerate(levels[:j]):
             if pairs == "none" or (pairs == "adjacent" and i != j - 1):
                 continue
-            params = mixed_params(game, hi, lo)  # budgets ride on the seats' names (search@b)
-            res, _ = head_to_head(
-                game,
+            cell = h2h_run(
                 hi.seat,
                 lo.rest,
                 n_players=n_players,
                 n_games=n_games,
                 seed=seed + SEEDS_APART * (1 + j * len(levels) + i),
-                params=params,
-                run=run,
+                params=mixed_params(game, hi, lo),  # budgets ride on the seats' names (search@b)
             )
-            out.append(
-                {
-                    "row": hi.name,
-                    "column": lo.name,
-                    "win_rate": res["win_rate"],
-                    "low": res["low"],
-                    "high": res["high"],
-                    "games": res["games"],
-                    "fair": 1 / n_players,
-                    "beats": bool(res["low"] > 1 / n_players),
-                }
-            )
+            out.append((hi, lo, cell))
     return out
 
 
@@ -392,6 +412,8 @@ def trace(
     g = registry.get(game)
     balance.metric(g, metric)  # an unknown metric is refused before any game is played
     levels = trace_levels(game, n_players, params)
+    kw = dict(n_players=n_players, n_games=n_games, seed=seed, params=params, frames=frames, pairs=pairs)
+    prefetch(game, trace_runs(game, **kw, matrix_games=matrix_games), run=run)  # every table in one pass
     tables = level_frames(game, levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames, run=run)
     rows = []
     for lv in levels:
@@ -419,6 +441,27 @@ def trace(
         c = by_pair[(hi.name, lo.name)]
         steps.append({"level": hi.name, "below": lo.name, "beats": c["beats"], "win_rate": c["win_rate"]})
     return Trace(g.name, n_players, metric, fair_value(metric, n_players), rows, cells, steps)
+
+
+def trace_runs(
+    game: str,
+    *,
+    n_players: int,
+    n_games: int,
+    seed: int = 0,
+    params=None,
+    frames: dict | None = None,
+    pairs: str = "all",
+    matrix_games: int | None = None,
+) -> list[Run]:
+    """The runs :func:`trace` plays (its levels' tables, then its matrix's
+    cells), the strongest levels first: a pool starts them in this order,
+    so the longest runs do not come last."""
+    levels = trace_levels(game, n_players, params)
+    tables = level_runs(levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames)
+    cells = matrix_runs(game, levels, n_players=n_players, n_games=matrix_games or n_games, seed=seed, pairs=pairs)
+    ordered = [tables[lv.name] for lv in reversed(levels) if lv.name in tables]
+    return ordered + [r for _, _, r in reversed(cells)]
 
 
 def steps_words(t: Trace) -> str:
@@ -622,6 +665,15 @@ def ladder_from_trace(t: Trace) -> list[dict]:
     return out
 
 
+def luck_run(game: str, *, n_players: int, n_games: int, seed: int = 0, params=None) -> Run:
+    """The run of :func:`trace_luck`: one random seat among the strongest search."""
+    levels = trace_levels(game, n_players, params)
+    weak, strong = levels[0], levels[-1]
+    return h2h_run(
+        weak.seat, strong.rest, n_players=n_players, n_games=n_games, seed=seed, params=mixed_params(game, weak, strong)
+    )
+
+
 def trace_luck(
     game: str,
     *,
@@ -636,15 +688,9 @@ def trace_luck(
     run = run or RunConfig()
     levels = trace_levels(game, n_players, params)
     weak, strong = levels[0], levels[-1]
+    r = luck_run(game, n_players=n_players, n_games=n_games, seed=seed, params=params)
     res, frame = head_to_head(
-        game,
-        weak.seat,
-        strong.rest,
-        n_players=n_players,
-        n_games=n_games,
-        seed=seed,
-        params=mixed_params(game, weak, strong),
-        run=run.quiet(),
+        game, weak.seat, strong.rest, n_players=n_players, n_games=n_games, seed=seed, params=r.params, run=run.quiet()
     )
     return {
         "weakest": weak.name,

@@ -20,6 +20,7 @@ become markup.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -643,14 +644,21 @@ def build_report(
     playtests=(),
     profile=None,
     tools=None,
+    reuse: bool = True,
     **extra,
 ) -> Path:
     """Compute the report, render it and write it (default ``reports/<game>.html``
     at the workspace root).  ``extra``: ReportData's optional fields
-    (``profile``, ``levers``, ``proposals``, ``cross_model``)."""
+    (``profile``, ``levers``, ``proposals``, ``cross_model``).  With ``reuse``
+    (and no ``extra``), a page built before from exactly the same inputs is
+    copied instead (:mod:`gamelab.report.memo`)."""
+    from gamelab.core.paths import reports_dir
+    from gamelab.report import memo
+    from gamelab.report.phases import enabled as phases_enabled
+    from gamelab.report.phases import phase
+
     run = run or RunConfig()
-    data = compute_report(
-        game,
+    options = dict(
         params=params,
         n_games=n_games,
         seed=seed,
@@ -660,18 +668,42 @@ def build_report(
         player_counts=player_counts,
         lineups=lineups,
         label=label,
-        playtests=playtests,
+        playtests=[str(p) for p in playtests],
         profile=profile,
         tools=tools,
-        **extra,
-        run=run,
     )
-    from gamelab.report.phases import phase
-
-    with phase(f"{game}: drawing the report", run.progress):
-        html = render_report(data)
-    from gamelab.core.paths import reports_dir
-
+    files = [*playtests, *([tools.tune] if tools is not None and tools.tune else [])]
+    store_dir = getattr(run.chunk_store(), "dir", None)  # a store kept in memory keeps no pages
+    key = memo.inputs_key(game, options, files) if reuse and not extra and store_dir is not None else None
+    html = memo.lookup(store_dir, key) if key and store_dir is not None else None
+    if html is not None:
+        if phases_enabled(run.progress):
+            print(
+                f"  {game}: nothing changed since this report was built (code, data, rulebook, options)",
+                file=sys.stderr,
+            )
+    else:
+        data = compute_report(
+            game,
+            params=params,
+            n_games=n_games,
+            seed=seed,
+            precision=precision,
+            baseline=baseline,
+            claims=claims,
+            player_counts=player_counts,
+            lineups=lineups,
+            label=label,
+            playtests=playtests,
+            profile=profile,
+            tools=tools,
+            **extra,
+            run=run,
+        )
+        with phase(f"{game}: drawing the report", run.progress):
+            html = render_report(data)
+        if key and store_dir is not None:
+            memo.keep(store_dir, key, html)
     path = Path(out or reports_dir() / f"{game}.html")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(html, encoding="utf-8")

@@ -64,6 +64,11 @@ def run_tools(
     if tools.tune:
         with phase(f"{name}: tuner proposals", run.progress):
             data.proposals = proposals_table(tools.tune, run=run)
+    if data.game.skill.search and (tools.cross_model or tools.skill):
+        from gamelab.sim.prefetch import prefetch
+
+        with phase(f"{name}: games at every skill level (traces, matrix, luck)", run.progress):
+            prefetch(name, skill_runs(data, tools), run=run)  # one pass: every worker busy to the end
     if tools.cross_model:
         if data.game.skill.search:  # the headline verdicts traced over skill (issue 20)
             with phase(f"{name}: skill traces of the headline verdicts", run.progress):
@@ -78,6 +83,32 @@ def run_tools(
             data.skill = skill_data(
                 data, n_players=k, n_games=tools.model_games, trace_games=tools.trace_games, run=run
             )
+
+
+def skill_runs(data, tools: Tools) -> list:
+    """Every run the skill phases play (:func:`skill_verdicts`' traces and
+    :func:`skill_data`'s trace and luck), the strongest levels of every trace
+    first (round robin over the traces: the longest runs start first)."""
+    from itertools import chain, zip_longest
+
+    from gamelab.models import skill
+
+    g, kw = data.game, dict(seed=data.seed, params=data.params)
+    lists = []
+    if tools.cross_model:
+        for f in data.findings:
+            frames = {"default": data.frames[f.players]}
+            lists.append(
+                skill.trace_runs(
+                    g.name, n_players=f.players, n_games=tools.trace_games, frames=frames, pairs="none", **kw
+                )
+            )
+    if tools.skill:
+        k = g.skill.players or g.players[0]
+        k_frames: dict | None = {"default": data.frames[k]} if k in data.frames else None
+        lists.append(skill.trace_runs(g.name, n_players=k, n_games=tools.trace_games, frames=k_frames, **kw))
+        lists.append([skill.luck_run(g.name, n_players=k, n_games=tools.trace_games, **kw)])
+    return [r for r in chain.from_iterable(zip_longest(*lists)) if r is not None]
 
 
 MARGIN = 0.02  # "advantaged by more than 2 points": the sequential test's threshold around fair
