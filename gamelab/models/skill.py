@@ -560,13 +560,14 @@ def trace_figure(t: Trace, *, title: str = "", ax=None):
     low = np.array([np.nan if r["low"] is None else r["low"] for r in t.rows], float) * pct
     high = np.array([np.nan if r["high"] is None else r["high"] for r in t.rows], float) * pct
     ax.fill_between(x, low, high, alpha=0.25, label="95 % interval")
-    ax.plot(x, val, marker="o", label=t.metric.replace("_", " "))
+    label, _ = metric_words(t)
+    ax.plot(x, val, marker="o", label=label)
     if t.fair is not None:
         ax.axhline(t.fair * pct, ls="--", color="grey", label="fair")
     ax.set_xticks(x, [r["level"] for r in t.rows], rotation=30, ha="right")
-    ax.set_ylabel(t.metric.replace("_", " ") + (", points" if pct == 100 else ""))
-    ax.set_title(title or f"{t.players} players: {t.metric.replace('_', ' ')} by skill level")
-    ax.legend(loc="best", fontsize=8)
+    ax.set_ylabel(label + (", points" if pct == 100 else ""), fontsize=8)
+    ax.set_title(title or f"{t.players} players: {label} by skill level", fontsize=9)
+    ax.legend(loc="best", fontsize=7)
     fig.tight_layout()
     return fig
 

@@ -10,7 +10,7 @@ from typing import Any
 
 @dataclasses.dataclass
 class Block:
-    kind: str  # text, list, heading, pre, table, figure, html, details
+    kind: str  # text, list, heading, pre, table, figure, html, details, row (its body: blocks side by side)
     body: Any
     caption: str = ""  # a figure's caption, a details block's summary line
     css: str = ""

@@ -109,6 +109,11 @@ def choice_label(value) -> str:
     return CHOICE_WORDS.get(str(value), str(value).replace("_", " "))
 
 
+def group_words(by: str, group) -> str:
+    """How a sentence names a group in its middle: ``seat 1``, ``the heavy style``."""
+    return f"seat {group}" if by == "seat" else f"the {choice_label(group)} {words(by)}"
+
+
 def param_label(spec, item: int | None = None) -> str:
     """A parameter's label: its name in words, an item's number for a list."""
     name = spec.name.replace("_", " ")

@@ -50,9 +50,8 @@ def players_words(n: int) -> str:
 
 def subject(by: str, group) -> str:
     """How a sentence names a group: ``Seat 1``, ``The heavy style``."""
-    if by == "seat":
-        return f"Seat {group}"
-    return f"The {fmt.choice_label(group)} {fmt.words(by)}"
+    text = fmt.group_words(by, group)
+    return text[:1].upper() + text[1:]
 
 
 def sureness(f: Finding) -> str:
@@ -120,19 +119,24 @@ def provenance(data: ReportData) -> str:
 def summary_section(data: ReportData) -> Section:
     blocks = [Block("text", provenance(data), css="meta")]
     sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
-    blocks.append(Block("list", sentences or [("", "One group per table: nothing to compare.")], css="verdict"))
     chart = win_chart(data)
-    if chart:
-        blocks.append(
-            Block(
-                "figure",
-                chart,
-                caption="Win rate per seat with its 95 % interval; the dashed line "
-                "is the fair share (1 / players). Red: the interval "
-                "excludes the fair share.",
-            )
-        )
-    blocks += across_skill_blocks(data)
+    wins = Block(
+        "figure",
+        chart,
+        caption="Win rate per seat with its 95 % interval; the dashed line "
+        "is the fair share (1 / players). Red: the interval "
+        "excludes the fair share.",
+    )
+    verdicts = Block("list", sentences or [("", "One group per table: nothing to compare.")], css="verdict")
+    skill_blocks = across_skill_blocks(data)
+    if skill_blocks:  # first the answer across skill, its trace chart beside the win-rate chart, then the detail
+        heading, across, trace, details = skill_blocks
+        blocks += [heading, across, Block("row", [wins, trace] if chart else [trace])]
+        blocks += [Block("heading", "With this report's agents"), verdicts, details]
+    else:
+        blocks.append(verdicts)
+        if chart:
+            blocks.append(wins)
     blocks += levers_blocks(data)
     if data.proposals is not None:
         blocks += proposal_blocks(data.proposals)
@@ -514,7 +518,8 @@ def sections_of(data: ReportData) -> list[Section]:
 
 
 def trace_chart(traces: dict) -> str:
-    """One trace panel per player count, side by side, as inline SVG."""
+    """One trace panel per player count, two to a row (the chart sits beside
+    the win-rate chart), as inline SVG."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -522,9 +527,14 @@ def trace_chart(traces: dict) -> str:
 
     from gamelab.models import skill
 
-    fig, axes = plt.subplots(1, len(traces), figsize=(3.6 * len(traces), 3.2), squeeze=False)
-    for ax, (n, t) in zip(axes[0], sorted(traces.items())):
-        skill.trace_figure(t, ax=ax, title=f"{n} players: {t.metric.replace('_', ' ')}")
+    cols = min(2, len(traces))
+    rows = -(-len(traces) // cols)  # ceil(len / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 2.9 * rows), squeeze=False)
+    for ax, (n, t) in zip(axes.ravel(), sorted(traces.items())):
+        label, _ = skill.metric_words(t)
+        skill.trace_figure(t, ax=ax, title=f"{n} players: {label}")
+    for ax in axes.ravel()[len(traces) :]:
+        ax.set_visible(False)
     fig.tight_layout()
     return figure_svg(fig)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from gamelab.report import format as fmt
 from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
@@ -253,9 +254,9 @@ def skill_verdicts(
         )
         traces[f.players] = t
         kind = skill.classify(t.rows, f.fair)
-        side = "edge" if f.effect > 0 else "handicap"
-        words = skill.verdict_words(f"{f.by} {f.group}'s {side}".replace("_", " "), t, kind)
-        row = {"players": f.players, "verdict": f"{f.by} {f.group}'s {side}".replace("_", " ")}
+        verdict = f"{fmt.group_words(f.by, f.group)}'s {'edge' if f.effect > 0 else 'handicap'}"
+        words = skill.verdict_words(verdict, t, kind)
+        row = {"players": f.players, "verdict": verdict}
         for r in t.rows:
             row[r["level"]] = "—" if r["value"] is None else f"{100 * r['value']:.1f}%"
         rules = kind in skill.RULES_KINDS
