@@ -93,7 +93,9 @@ def chart_panels(data: ReportData) -> list[fmt.WinPanel]:
     ]
 
 
-def win_chart(data: ReportData) -> str:
+def win_chart(data: ReportData, half: bool = False) -> str:
+    """The win-rate panels; ``half``: for half the page's width (beside the
+    trace chart), two panels a row when there is one grouping."""
     panels = chart_panels(data)
     if not panels:
         return ""
@@ -104,7 +106,10 @@ def win_chart(data: ReportData) -> str:
         if all(sum(p.by == by for p in panels) == len(data.counts) for by in groups)
         else min(4, len(panels))
     )
-    return figure_svg(fmt.win_rate_chart(ordered, columns=columns))
+    if half and len(groups) == 1:
+        columns = min(2, columns)
+    width = 3.6 * columns if half else 10.0  # inches: the trace chart's panel width when beside it
+    return figure_svg(fmt.win_rate_chart(ordered, columns=columns, width=width))
 
 
 def provenance(data: ReportData) -> str:
@@ -119,7 +124,8 @@ def provenance(data: ReportData) -> str:
 def summary_section(data: ReportData) -> Section:
     blocks = [Block("text", provenance(data), css="meta")]
     sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
-    chart = win_chart(data)
+    skill_blocks = across_skill_blocks(data)
+    chart = win_chart(data, half=bool(skill_blocks))
     wins = Block(
         "figure",
         chart,
@@ -128,7 +134,6 @@ def summary_section(data: ReportData) -> Section:
         "excludes the fair share.",
     )
     verdicts = Block("list", sentences or [("", "One group per table: nothing to compare.")], css="verdict")
-    skill_blocks = across_skill_blocks(data)
     if skill_blocks:  # first the answer across skill, its trace chart beside the win-rate chart, then the detail
         heading, across, trace, details = skill_blocks
         blocks += [heading, across, Block("row", [wins, trace] if chart else [trace])]
