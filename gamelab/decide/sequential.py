@@ -408,7 +408,7 @@ def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, 
 
 def _play(setup: _Setup, start: int, stop: int, run: RunConfig) -> list[dict]:
     """Chunks ``start:stop`` of every arm (through the store): one table per arm each."""
-    from gamelab.sim.executors import run_all
+    from gamelab.sim.prefetch import play_chunks
 
     todo = [(a, i) for i in range(start, stop) for a in setup.chunks]
     store = run.chunk_store()
@@ -416,20 +416,7 @@ def _play(setup: _Setup, start: int, stop: int, run: RunConfig) -> list[dict]:
     missing = [k for k in todo if frames[k] is None]
     if missing:
         items = [setup.chunks[a][i] for a, i in missing]
-
-        def keep(j, df):
-            store.put(items[j], df)
-            frames[missing[j]] = df
-
-        run_all(
-            run.pool(),
-            runner.run_chunk,
-            items,
-            progress=run.progress,
-            weights=[c.n_games for c in items],
-            unit="game",
-            on_result=keep,
-        )
+        play_chunks(items, store, run=run, on_result=lambda j, df: frames.__setitem__(missing[j], df))
     return [{a: frames[(a, i)] for a in setup.chunks} for i in range(start, stop)]
 
 

@@ -29,7 +29,7 @@ from gamelab.core.contract import Run
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 from gamelab.sim.levels import Level, mixed_params, trace_levels
-from gamelab.sim.prefetch import prefetch
+from gamelab.sim.prefetch import prefetch, run_args
 from gamelab.sim.run import RunConfig
 from gamelab.stats.intervals import mean_interval
 
@@ -266,11 +266,7 @@ def _simulate(game: str, r: Run, run: RunConfig) -> pd.DataFrame:
     """The table of run ``r`` (through the run's store)."""
     return runner.simulate(
         game,
-        n_games=r.n_games,
-        seed=r.seed,
-        n_players=r.n_players,
-        lineup=None if r.lineup is None else list(r.lineup),
-        params=r.params,
+        **run_args(r),
         workers=run.workers,
         executor=run.executor,
         store=run.store,

@@ -673,7 +673,7 @@ def build_report(
     from gamelab.report.phases import phase
 
     run = run or RunConfig()
-    options = dict(
+    inputs = dict(
         params=params,
         n_games=n_games,
         seed=seed,
@@ -683,13 +683,15 @@ def build_report(
         player_counts=player_counts,
         lineups=lineups,
         label=label,
-        playtests=[str(p) for p in playtests],
+        playtests=playtests,
         profile=profile,
         tools=tools,
     )
     files = [*playtests, *([tools.tune] if tools is not None and tools.tune else [])]
     store_dir = getattr(run.chunk_store(), "dir", None)  # a store kept in memory keeps no pages
-    key = memo.inputs_key(game, options, files) if reuse and not extra and store_dir is not None else None
+    key = None
+    if reuse and not extra and store_dir is not None:
+        key = memo.inputs_key(game, {**inputs, "playtests": [str(p) for p in playtests]}, files)
     html = memo.lookup(store_dir, key) if key and store_dir is not None else None
     if html is not None:
         if phases_enabled(run.progress):
@@ -698,23 +700,7 @@ def build_report(
                 file=sys.stderr,
             )
     else:
-        data = compute_report(
-            game,
-            params=params,
-            n_games=n_games,
-            seed=seed,
-            precision=precision,
-            baseline=baseline,
-            claims=claims,
-            player_counts=player_counts,
-            lineups=lineups,
-            label=label,
-            playtests=playtests,
-            profile=profile,
-            tools=tools,
-            **extra,
-            run=run,
-        )
+        data = compute_report(game, **inputs, **extra, run=run)
         with phase(f"{game}: drawing the report", run.progress):
             html = render_report(data)
         if key and store_dir is not None:

@@ -22,20 +22,18 @@ from gamelab.sim.run import RunConfig
 from gamelab.sim.store import chunk_key
 
 
+def run_args(r: Run) -> dict:
+    """A run's description as :func:`gamelab.sim.runner.simulate`'s (and ``plan``'s) keyword arguments."""
+    lineup = None if r.lineup is None else list(r.lineup)
+    return dict(n_games=r.n_games, seed=r.seed, params=r.params, lineup=lineup, n_players=r.n_players)
+
+
 def missing_chunks(game: str, runs: Iterable[Run], store, *, chunk_deals=None) -> list:
     """The chunks of ``runs`` that ``store`` does not hold, in the runs' order,
     each once (two runs may share chunks)."""
     todo, seen = [], set()
     for r in runs:
-        for c in runner.plan(
-            game,
-            n_games=r.n_games,
-            seed=r.seed,
-            params=r.params,
-            lineup=None if r.lineup is None else list(r.lineup),
-            n_players=r.n_players,
-            chunk_deals=chunk_deals,
-        ):
+        for c in runner.plan(game, **run_args(r), chunk_deals=chunk_deals):
             key = chunk_key(c)
             if key not in seen and store.get(c) is None:
                 seen.add(key)
@@ -48,18 +46,29 @@ def prefetch(game: str, runs: Iterable[Run], *, run: RunConfig, chunk_deals=None
     through its executor (progress in games), and keep them in the store.
     Returns the number of games played (0: all were there).  Put the most
     expensive runs first: a pool starts the chunks in the order given."""
-    from gamelab.sim.executors import run_all
-
     store = run.chunk_store()
     todo = missing_chunks(game, runs, store, chunk_deals=chunk_deals)
-    if todo:
+    play_chunks(todo, store, run=run)
+    return sum(c.n_games for c in todo)
+
+
+def play_chunks(chunks: list, store, *, run: RunConfig, on_result=None) -> None:
+    """Play ``chunks`` through the run's executor (progress in games), each
+    put into ``store`` as it lands, then handed to ``on_result(i, table)``."""
+    from gamelab.sim.executors import run_all
+
+    def keep(i, df):
+        store.put(chunks[i], df)
+        if on_result is not None:
+            on_result(i, df)
+
+    if chunks:
         run_all(
             run.pool(),
             runner.run_chunk,
-            todo,
+            chunks,
             progress=run.progress,
-            weights=[c.n_games for c in todo],
+            weights=[c.n_games for c in chunks],
             unit="game",
-            on_result=lambda i, df: store.put(todo[i], df),
+            on_result=keep,
         )
-    return sum(c.n_games for c in todo)
