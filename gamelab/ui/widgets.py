@@ -104,13 +104,16 @@ def param_widgets(spec, value):
 
 
 def mark_stale(panel, stale: bool) -> None:
-    """Grey a panel's shown numbers (``panel.out``) and show its progress bar
+    """Grey a panel's shown numbers (``panel.out`` and ``panel.stale_too``) and show its progress bar
     and note (or undo all three): every panel with slow work shares this."""
+    shown = [panel.out, *getattr(panel, "stale_too", ())]  # e.g. a sentence above the chart
     if stale:
-        panel.out.add_class(STALE_CLASS)
+        for widget in shown:
+            widget.add_class(STALE_CLASS)
         panel.progress.layout.visibility = "visible"
     else:
-        panel.out.remove_class(STALE_CLASS)
+        for widget in shown:
+            widget.remove_class(STALE_CLASS)
         panel.progress.layout.visibility = "hidden"
         panel.busy_note.value = ""
 
