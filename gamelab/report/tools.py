@@ -300,6 +300,16 @@ def _finding_question(f) -> str:
     return f"win_rate[{f.by}={f.group}] - fair {'>' if above else '<'} {MARGIN if above else -MARGIN}"
 
 
+def _interval_answer(low: float, high: float, fair: float, above: bool) -> str:
+    """ "yes" when the 95 % interval clears the fair share on the finding's
+    side, "no" when it clears it on the other side, else "undecided"."""
+    if (low > fair) if above else (high < fair):
+        return "yes"
+    if (high < fair) if above else (low > fair):
+        return "no"
+    return "undecided"
+
+
 def headline_rows(data, n: int, models, frames: dict, *, max_games: int | None, run: RunConfig) -> list[dict]:
     """Each headline finding at ``n`` players asked again under every model:
     this report's answer is the headline's own (its sequential test, else
@@ -315,7 +325,8 @@ def headline_rows(data, n: int, models, frames: dict, *, max_games: int | None, 
     rows = []
     for f in (f for f in data.findings if f.players == n):
         above = f.effect > 0
-        answers, cells = {}, {}
+        answers: dict[str, str | None] = {}
+        cells: dict[str, str] = {}
         for m in models:
             table = win_table(frames[m.name], f.by) if f.by in frames[m.name] else None
             hit = None if table is None else table[table[f.by].astype(str) == str(f.group)]
@@ -326,13 +337,7 @@ def headline_rows(data, n: int, models, frames: dict, *, max_games: int | None, 
             if m.name == "report" and f.answer is not None:
                 key = f.answer
             elif m.name == "report" or f.answer is None:
-                key = (
-                    "yes"
-                    if (low > f.fair if above else high < f.fair)
-                    else "no"
-                    if (high < f.fair if above else low > f.fair)
-                    else "undecided"
-                )
+                key = _interval_answer(low, high, f.fair, above)
             else:
                 key = decide(
                     data.game.name,
