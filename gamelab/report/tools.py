@@ -301,7 +301,7 @@ def _finding_question(f) -> str:
 
 
 def _interval_answer(low: float, high: float, fair: float, above: bool) -> str:
-    """ "yes" when the 95 % interval clears the fair share on the finding's
+    """Answer "yes" when the 95 % interval clears the fair share on the finding's
     side, "no" when it clears it on the other side, else "undecided"."""
     if (low > fair) if above else (high < fair):
         return "yes"
