@@ -40,8 +40,12 @@ WATCH_JS = """(root) => {
   new MutationObserver(look).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
 }"""
 
-# the visible text of every output area (not the code), stderr left out
-OUTPUT_TEXT_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
+# the notebook on show, marked by _open_and_run (the workspace reopens earlier tests' notebooks in hidden tabs)
+SHOWN = ".gamelab-test-shown"
+MARK_SHOWN_JS = """() => document.querySelectorAll('.jp-NotebookPanel').forEach(
+  p => p.classList.toggle('gamelab-test-shown', p.getBoundingClientRect().width > 0))"""
+# the visible text of every output area (not the code) of the notebook on show, stderr left out
+OUTPUT_TEXT_JS = f"""() => [...document.querySelectorAll('{SHOWN} .jp-OutputArea-output')]
   .filter(e => e.getAttribute('data-mime-type') !== 'application/vnd.jupyter.stderr')
   .map(e => e.innerText).join('\\n')"""
 
@@ -138,6 +142,8 @@ def _open_and_run(browser, lab, name, ready=".gamelab-panel"):
     for no in page.query_selector_all("button:has-text('No')"):  # the news question, if it shows
         if no.is_visible():
             no.click()
+    page.evaluate(MARK_SHOWN_JS)
+    assert len(page.query_selector_all(SHOWN)) == 1
     return page
 
 
@@ -302,12 +308,12 @@ def test_sbr_notebook_slider_levers_tune_and_publish(lab, browser):
 
 def test_tour_notebook_runs_in_words_and_its_link_opens_the_report(lab, browser):
     page = _open_and_run(browser, lab, "tour.ipynb", ready=".jp-OutputArea-output a[href$='.html']")
-    errors = page.query_selector_all(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    errors = page.query_selector_all(f"{SHOWN} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert not [e.inner_text() for e in errors if "Error" in e.inner_text() or "Traceback" in e.inner_text()]
-    prompts = [p.inner_text().strip() for p in page.query_selector_all(".jp-CodeCell .jp-InputPrompt")]
+    prompts = [p.inner_text().strip() for p in page.query_selector_all(f"{SHOWN} .jp-CodeCell .jp-InputPrompt")]
     assert prompts and all(p.startswith("[") and p[1:-2].strip().isdigit() for p in prompts), prompts  # every cell ran
     # the tour has no sliders; its one control is the report link, on the server's files/ route
-    link = page.query_selector(".jp-OutputArea-output a[href$='.html']")
+    link = page.query_selector(f"{SHOWN} .jp-OutputArea-output a[href$='.html']")
     href = link.get_attribute("href")
     assert href == "/files/reports/tour-strand-cap8.html", href
     assert link.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
