@@ -7,6 +7,7 @@ the browser is Debian's chromium (``tests/browser.py``).  Slow: a minute or
 two (``pytest -m slow``)."""
 
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -242,9 +243,14 @@ def _tune_progress_then_answer(page, shots=None):
     )
     seen = page.evaluate("window.__seen")
     assert seen["stale"] and any("Searching: trial" in n and "best so far" in n for n in seen["notes"]), seen
+    text = tune.inner_text()
+    answer = re.search(r"Proposal 1, (.+?), ((?:meets|misses|not sure)[^\n]*)\.\n", text)
+    if answer:  # the sentence and the table's first proposal are the same run's
+        row = next(line for line in text.splitlines() if line.startswith("1\t"))
+        assert row.startswith(f"1\t{answer.group(1)}\t") and row.endswith(answer.group(2)), (row, answer.groups())
     if shots:
         page.screenshot(path=str(shots))
-    return tune.inner_text()
+    return text
 
 
 def _no_raw_words(page, game, keep=None):

@@ -150,6 +150,7 @@ class LeversPanel(_Progress):
         return self
 
     def _play(self):
+        """Play the steps, then draw the sentence and chart (inside the progress: still greyed)."""
         table = sensitivity.levers(
             self.src.game,
             n_players=self.src.players(),
