@@ -364,5 +364,6 @@ def test_pig_report_states_each_verdict_once_from_the_headline_to_the_table(tmp_
         row = re.search(rf"{verdict.group(1)}\t{n}\t[^\n]*", opened)  # and the table's row, model by model
         assert row and row.group(0).endswith("\t" + statement), row
     assert "this report's model" in opened and "race on every seat" in opened and "across models" in opened
+    assert "The models, per player count: this report's model, 4,000 games; race on every seat, 1,000 games" in text
     assert "n.s." not in opened and "Agents at the table: 2 players: hold at 20 × 2" in text
     assert raw_words(opened, "pig") == [], raw_words(opened, "pig")

@@ -268,12 +268,13 @@ def cross_model_table(
     (:func:`headline_rows`, whose statement the headline sentence repeats:
     ``Finding.across_models``), then the strongest and weakest groups and
     the rulebook's conclusions.  ``attrs["models"]``: {column: the model in
-    words}."""
+    words}; ``attrs["games"]``: {column: the games it played per player count}."""
     run = run or RunConfig()
     from gamelab.models import crossmodel
 
     g = data.game
     frames_out, named = [], {}
+    played: dict[str, dict[int, int]] = {}  # {model: {players: games}}
     for n in data.counts:
         others = crossmodel.default_models(g.name, n, profile, params=data.params)
         # the default model is this report's own: its frames are the report's
@@ -285,11 +286,14 @@ def cross_model_table(
         frames = crossmodel.model_frames(
             g.name, n, models, n_games=n_games, seed=data.seed, frames={"report": data.frames[n]}, run=run
         )
+        for m in models:
+            played.setdefault(m.name, {})[n] = int(frames[m.name]["game"].nunique())
         heads = headline_rows(data, n, models, frames, max_games=max_games, run=run)
         rest = crossmodel.verdicts(g.name, n, n_games=n_games, seed=data.seed, models=models, frames=frames, run=run)
         frames_out.append(pd.concat([pd.DataFrame(heads), rest], ignore_index=True))
     table = pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
     table.attrs["models"] = named
+    table.attrs["games"] = {m: sorted(set(by_n.values())) for m, by_n in played.items()}
     return table
 
 
@@ -418,7 +422,16 @@ def cross_model_summary(table: pd.DataFrame) -> list[str]:
     if table is None or not len(table):
         return []
     models = table.attrs.get("models") or {}
-    tried = ", ".join(models.values())
+    games = table.attrs.get("games") or {}
+
+    def with_games(name: str) -> str:
+        counts = games.get(name) or []
+        if not counts:
+            return models[name]
+        low, high = min(counts), max(counts)
+        return f"{models[name]}, {low:,} games" if low == high else f"{models[name]}, {low:,}–{high:,} games"
+
+    tried = "; ".join(with_games(name) for name in models)
     heads = table[table["words"].astype(str).str.startswith("the headline: ")]
     out = [f"{r['players']} players, {r['verdict']}: {r['status']}." for _, r in heads.iterrows()]
     rest = table.drop(heads.index)
@@ -426,10 +439,11 @@ def cross_model_summary(table: pd.DataFrame) -> list[str]:
         status = rest["status"].astype(str)
         every = int((status == HOLDS).sum())
         text = f"Of the {len(rest)} other verdicts (which group is strongest or weakest, and any rulebook conclusion)"
-        text += f", {every} hold under every model we tried ({tried})"
+        text += f", {every} hold under every model we tried"
         counts = status[status != HOLDS].value_counts()
         if len(counts):
             text += "; " + "; ".join(f"{k}: {v}" for k, v in counts.items())
+        text += f". The models, per player count: {tried} (with fewer games, more answers are not sure)"
         shaky = rest[status.str.startswith("only under")]
         if len(shaky):
             text += ". Only under some models: " + "; ".join(
