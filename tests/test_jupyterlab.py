@@ -308,7 +308,8 @@ def test_sbr_notebook_slider_levers_tune_and_publish(lab, browser):
     _publish_opens_report(page, panel)
     _levers_grey_then_sentence(page, "seat spread", shots=ROOT / "reports" / "sbr-notebook-levers.png")
     _tune_progress_then_answer(page, shots=ROOT / "reports" / "sbr-notebook-tune.png")
-    _no_raw_words(page, "sbr", keep=lab[2] / "sbr-shown.txt")
+    shown = _no_raw_words(page, "sbr", keep=lab[2] / "sbr-shown.txt")
+    assert re.search(r"lookahead,\sbudget\s4", shown) and "lookahead@" not in shown  # the seat-1 agents in words
     page.close()
 
 

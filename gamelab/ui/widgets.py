@@ -250,7 +250,7 @@ class BalancePanel:
             tooltip=f"players at the table ({lo} to {hi})",
         )
         focus = w.Dropdown(
-            options=[("default lineup", DEFAULT_LINEUP)] + [(fmt.choice_label(a), a) for a in self.game_def.agents],
+            options=[("default lineup", DEFAULT_LINEUP)] + [(_agent_label(a), a) for a in self.game_def.agents],
             description="agent in seat 1",
             style={"description_width": "initial"},
             tooltip="one seat played by this agent against the default lineup (the runner "
@@ -545,6 +545,13 @@ def publish_link(path: Path) -> str:
         f'published <a href="{html.escape(href)}" target="_blank" rel="noopener" style="{LINK_STYLE}">'
         f"{html.escape(name)}</a>"
     )
+
+
+def _agent_label(name: str) -> str:
+    """An agent in the seat-1 list: ``lookahead, budget 4`` for ``lookahead@4``
+    (a search agent at one budget of the skill trace), else its words."""
+    agent, at, budget = name.partition("@")
+    return f"{fmt.choice_label(agent)}, budget {budget}" if at else fmt.choice_label(name)
 
 
 def _shown_value(widget) -> str:
