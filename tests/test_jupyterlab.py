@@ -7,6 +7,7 @@ the browser is Debian's chromium (``tests/browser.py``).  Slow: a minute or
 two (``pytest -m slow``)."""
 
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -40,8 +41,12 @@ WATCH_JS = """(root) => {
   new MutationObserver(look).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
 }"""
 
-# the visible text of every output area (not the code), stderr left out
-OUTPUT_TEXT_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
+# the notebook on show, marked by _open_and_run (the workspace reopens earlier tests' notebooks in hidden tabs)
+SHOWN = ".gamelab-test-shown"
+MARK_SHOWN_JS = """() => document.querySelectorAll('.jp-NotebookPanel').forEach(
+  p => p.classList.toggle('gamelab-test-shown', p.getBoundingClientRect().width > 0))"""
+# the visible text of every output area (not the code) of the notebook on show, stderr left out
+OUTPUT_TEXT_JS = f"""() => [...document.querySelectorAll('{SHOWN} .jp-OutputArea-output')]
   .filter(e => e.getAttribute('data-mime-type') !== 'application/vnd.jupyter.stderr')
   .map(e => e.innerText).join('\\n')"""
 
@@ -76,6 +81,10 @@ def lab(tmp_path_factory):
         f"--LabApp.workspaces_dir={root / 'workspaces'}",
         f"--LabApp.user_settings_dir={root / 'settings'}",
     ]
+    # every cell attached and rendered, so the text checks read every output, not only those on screen
+    tracker = root / "settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
+    tracker.parent.mkdir(parents=True)
+    tracker.write_text('{"windowingMode": "none"}')
     log = open(root / "lab.log", "w")
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
@@ -108,7 +117,9 @@ def browser():
         b.close()
 
 
-def _open_and_run(browser, lab, name):
+def _open_and_run(browser, lab, name, ready=".gamelab-panel"):
+    """Open notebook ``name``, run all its cells, wait until ``ready`` shows
+    and every cell has run."""
     url, token, _ = lab
     page = browser.new_page(viewport=VIEW)
     page.goto(f"{url}/lab/tree/notebooks/{name}?token={token}")
@@ -124,7 +135,7 @@ def _open_and_run(browser, lab, name):
     page.click("li.lm-MenuBar-item:has-text('Run')")
     page.click("li.lm-Menu-item:has-text('Run All Cells')")
     try:
-        page.wait_for_selector(".gamelab-panel", state="attached", timeout=180_000)
+        page.wait_for_selector(ready, state="attached", timeout=180_000)
     except Exception:
         page.screenshot(path=str(lab[2] / "failed.png"))
         raise
@@ -132,6 +143,8 @@ def _open_and_run(browser, lab, name):
     for no in page.query_selector_all("button:has-text('No')"):  # the news question, if it shows
         if no.is_visible():
             no.click()
+    page.evaluate(MARK_SHOWN_JS)
+    assert len(page.query_selector_all(SHOWN)) == 1
     return page
 
 
@@ -159,27 +172,31 @@ def _nudge(page, slider):
     page.keyboard.press("ArrowRight")
 
 
-def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
-    page = _open_and_run(browser, lab, "strand_balance.ipynb")
-    panel = page.query_selector(".gamelab-panel")
+def _slider_moves_result(page, panel, label, shots=None):
+    """Nudge the slider ``label`` one step right; the readout moves by one
+    step and the result it changes is on screen with it, at 1366 x 900,
+    without scrolling."""
     panel.evaluate("e => e.scrollIntoView({block: 'start'})")
     results = panel.query_selector(".widget-output")
     before = results.inner_text()
-    slider = _slider(panel, "sum cap")
-    assert slider.query_selector(".widget-readout").inner_text().strip() == "7"
+    slider = _slider(panel, label)
+    readout = slider.query_selector(".widget-readout").inner_text().strip()
     _nudge(page, slider)
     page.wait_for_function("([el, old]) => el.innerText !== old && el.innerText.length > 0", arg=[results, before])
     _wait_idle(page, 60_000)
-    assert slider.query_selector(".widget-readout").inner_text().strip() == "8"
-    # the result the slider moved is on screen with the slider, at 1366 x 900, without scrolling
+    assert slider.query_selector(".widget-readout").inner_text().strip() != readout
     first_result = results.query_selector(".jp-OutputArea-output")
     assert _in_view(slider.bounding_box()) and _in_view(first_result.bounding_box()), (
         slider.bounding_box(),
         first_result.bounding_box(),
     )
-    page.screenshot(path=str(ROOT / "reports" / "strand-notebook-slider.png"))
+    if shots:
+        page.screenshot(path=str(shots))
+    return readout
 
-    # Publish: a link that looks like one, on the server's files/ route, opens the report
+
+def _publish_opens_report(page, panel):
+    """Publish: a link that looks like one, on the server's files/ route, opens the report."""
     panel.query_selector("button:has-text('Publish')").click()
     link = page.wait_for_selector(".gamelab-panel a[href$='.html']", timeout=120_000)
     href = link.get_attribute("href")
@@ -192,21 +209,28 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     assert "Balance review" in report.inner_text("body")
     report.close()
 
-    # Levers: the old chart greyed with progress while it runs, then the sentence framed by the goal
+
+def _levers_grey_then_sentence(page, metric_label, shots=None):
+    """Levers: the old chart greyed with progress while it runs, then the sentence framed by the goal."""
     levers = page.query_selector(".gamelab-levers")
     levers.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.evaluate(WATCH_JS, levers)
     levers.query_selector("button:has-text('Find levers')").click()
     page.wait_for_function("() => window.__seen.changed", timeout=120_000)
     page.wait_for_function(
-        "(el) => el.innerText.includes('To lower the style spread (now ') && !el.querySelector('.gamelab-stale')",
-        arg=levers,
+        "([el, words]) => el.innerText.includes(words) && !el.querySelector('.gamelab-stale')",
+        arg=[levers, f"To lower the {metric_label} (now "],
         timeout=120_000,
     )
     seen = page.evaluate("window.__seen")
     assert seen["stale"] and any("previous setting" in n or "Playing one step" in n for n in seen["notes"]), seen
+    if shots:
+        page.screenshot(path=str(shots))
+    return levers.inner_text()
 
-    # Tune: progress and the best so far while it searches, then the answer in one sentence
+
+def _tune_progress_then_answer(page, shots=None):
+    """Tune: progress and the best so far while it searches, then the answer in one sentence."""
     tune = page.query_selector(".gamelab-tune")
     tune.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.evaluate(WATCH_JS, tune)
@@ -219,10 +243,36 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     )
     seen = page.evaluate("window.__seen")
     assert seen["stale"] and any("Searching: trial" in n and "best so far" in n for n in seen["notes"]), seen
-    page.screenshot(path=str(ROOT / "reports" / "strand-notebook-tune.png"))
+    text = tune.inner_text()
+    answer = re.search(r"Proposal 1, (.+?), ((?:meets|misses|not sure)[^\n]*)\.\n", text)
+    if answer:  # the sentence and the table's first proposal are the same run's
+        row = next(line for line in text.splitlines() if line.startswith("1\t"))
+        assert row.startswith(f"1\t{answer.group(1)}\t") and row.endswith(answer.group(2)), (row, answer.groups())
+    if shots:
+        page.screenshot(path=str(shots))
+    return text
 
+
+def _no_raw_words(page, game, keep=None):
+    """No visible output names a raw parameter or metric identifier, ``nan``
+    or ``n.s.``; the text kept in the file ``keep`` to read after a failure."""
     shown = page.evaluate(OUTPUT_TEXT_JS)
-    assert raw_words(shown, "strand") == [], raw_words(shown, "strand")
+    if keep:
+        Path(keep).write_text(shown, encoding="utf-8")
+    assert raw_words(shown, game) == [], raw_words(shown, game)
+    return shown
+
+
+def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
+    page = _open_and_run(browser, lab, "strand_balance.ipynb")
+    panel = page.query_selector(".gamelab-panel")
+    assert _slider(panel, "sum cap").query_selector(".widget-readout").inner_text().strip() == "7"
+    _slider_moves_result(page, panel, "sum cap", shots=ROOT / "reports" / "strand-notebook-slider.png")
+    assert _slider(panel, "sum cap").query_selector(".widget-readout").inner_text().strip() == "8"
+    _publish_opens_report(page, panel)
+    _levers_grey_then_sentence(page, "style spread")
+    _tune_progress_then_answer(page, shots=ROOT / "reports" / "strand-notebook-tune.png")
+    _no_raw_words(page, "strand", keep=lab[2] / "strand-shown.txt")
     page.close()
 
 
@@ -251,20 +301,38 @@ def test_identity2_notebook_sliders_move_the_tables_beside_them(lab, browser):
     page.close()
 
 
-def test_sbr_notebook_slider_result_beside_it_in_words(lab, browser):
+def test_sbr_notebook_slider_levers_tune_and_publish(lab, browser):
     page = _open_and_run(browser, lab, "sbr_balance.ipynb")
     panel = page.query_selector(".gamelab-panel")
-    panel.evaluate("e => e.scrollIntoView({block: 'start'})")
-    results = panel.query_selector(".widget-output")
-    before = results.inner_text()
-    slider = _slider(panel, "curve penalty")
-    _nudge(page, slider)
-    page.wait_for_function("([el, old]) => el.innerText !== old && el.innerText.length > 0", arg=[results, before])
-    _wait_idle(page, 60_000)
-    first_result = results.query_selector(".jp-OutputArea-output")
-    assert _in_view(slider.bounding_box()) and _in_view(first_result.bounding_box())
-    levers = page.query_selector(".gamelab-levers").inner_text()
-    assert "To lower the seat spread (now " in levers
-    shown = page.evaluate(OUTPUT_TEXT_JS)
-    assert raw_words(shown, "sbr") == [], raw_words(shown, "sbr")
+    _slider_moves_result(page, panel, "curve penalty", shots=ROOT / "reports" / "sbr-notebook-slider.png")
+    _publish_opens_report(page, panel)
+    _levers_grey_then_sentence(page, "seat spread", shots=ROOT / "reports" / "sbr-notebook-levers.png")
+    _tune_progress_then_answer(page, shots=ROOT / "reports" / "sbr-notebook-tune.png")
+    shown = _no_raw_words(page, "sbr", keep=lab[2] / "sbr-shown.txt")
+    assert re.search(r"lookahead,\sbudget\s4", shown) and "lookahead@" not in shown  # the seat-1 agents in words
+    page.close()
+
+
+def test_tour_notebook_runs_in_words_and_its_link_opens_the_report(lab, browser):
+    page = _open_and_run(browser, lab, "tour.ipynb", ready=".jp-OutputArea-output a[href$='.html']")
+    errors = page.query_selector_all(f"{SHOWN} .jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    assert not [e.inner_text() for e in errors if "Error" in e.inner_text() or "Traceback" in e.inner_text()]
+    prompts = [p.inner_text().strip() for p in page.query_selector_all(f"{SHOWN} .jp-CodeCell .jp-InputPrompt")]
+    assert prompts and all(p.startswith("[") and p[1:-2].strip().isdigit() for p in prompts), prompts  # every cell ran
+    # the tour has no sliders; its one control is the report link, on the server's files/ route
+    link = page.query_selector(f"{SHOWN} .jp-OutputArea-output a[href$='.html']")
+    href = link.get_attribute("href")
+    assert href == "/files/reports/tour-strand-cap8.html", href
+    assert link.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
+    with page.context.expect_page() as opened:
+        link.click()
+    report = opened.value
+    report.wait_for_load_state("load")
+    assert "Balance review" in report.inner_text("body")
+    report.close()
+    shown = _no_raw_words(page, "strand", keep=lab[2] / "tour-shown.txt")
+    assert "Every figure of the record agrees with the rules." in shown and "gamelab 0." in shown
+    sweep = shown[shown.index("Sum cap 8 against 7: change in each style's win rate, in points") :]
+    rows = sweep.split("published")[0].splitlines()[2:]  # under the caption and the header
+    assert len(rows) == 6 and not any("%" in r for r in rows), rows  # in points; the baseline's own rows left out
     page.close()

@@ -353,3 +353,52 @@ def test_an_unchanged_report_is_copied_and_any_changed_input_recomputes_it(tmp_p
     (package / "rules.py").write_text("CAP = 8")  # an edited rule is
     keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
     assert len(keys) == 5
+
+
+def test_one_statement_per_verdict_across_models():
+    from gamelab.models.crossmodel import HELD, HOLDS, NOT_HELD, NOT_SURE, statement
+
+    assert statement({"report": HELD, "strong": HELD}) == HOLDS == "holds under every model we tried"
+    assert statement({"report": HELD, "strong": NOT_SURE}) == "only under the report's model"
+    assert (
+        statement({"report": NOT_SURE, "calibrated": HELD, "strong": HELD})
+        == "only under the calibrated and strong models"
+    )
+    assert statement({"report": NOT_SURE, "strong": NOT_SURE}) == "not decided"
+    assert statement({"report": NOT_SURE, "strong": NOT_HELD}) == "does not hold"
+    assert statement({"report": HELD, "strong": None}).startswith(HOLDS + " that can measure it")
+    assert statement({"report": None, "strong": None}) == "not measured"
+
+
+@pytest.mark.slow
+def test_pig_report_states_each_verdict_once_from_the_headline_to_the_table(tmp_path, monkeypatch):
+    """Pig has no skill trace: each headline verdict is asked again under a
+    second model (race on every seat) and said in one statement, the same
+    in the headline sentence, the cross-model lines and the table."""
+    import re
+
+    from words import raw_words
+
+    from gamelab.cli import commands as cli
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    out = tmp_path / "pig.html"
+    args = ["report", "pig", "--games", "4000", "--no-claims", "--tool-games", "500", "--model-games", "1000"]
+    assert cli.main([*args, "--out", str(out)]) == 0
+    page = inspect_page(out, first_screen=REPORTS / "pig-first-screen.png")
+    assert page["errors"] == [] and page["outside"] == [] and page["overflow"] == []
+    text, opened = page["text"], page["open_text"]
+    statements = ("holds under every model we tried", "only under the", "does not hold", "not decided")
+    said = re.findall(r"Seat (\d) wins [^%]+% of its (\d)-player games.*?Across agent models: ([^.]+)\.", text)
+    assert sorted(n for _, n, _ in said) == ["2", "3", "4"], text[:3000]
+    assert "Across agent models: does each verdict survive another model?" in text
+    for seat, n, statement in said:
+        assert statement.startswith(statements), statement
+        verdict = re.search(rf"{n} players, (seat {seat}'s (?:edge|handicap)): ([^\n]+)\.\n", text)  # the lines
+        assert verdict and verdict.group(2) == statement, (verdict, statement)
+        row = re.search(rf"{verdict.group(1)}\t{n}\t[^\n]*", opened)  # and the table's row, model by model
+        assert row and row.group(0).endswith("\t" + statement), row
+    assert "this report's model" in opened and "race on every seat" in opened and "across models" in opened
+    assert "The models, per player count: this report's model, 4,000 games; race on every seat, 1,000 games" in text
+    assert "n.s." not in opened and "Agents at the table: 2 players: hold at 20 × 2" in text
+    assert raw_words(opened, "pig") == [], raw_words(opened, "pig")

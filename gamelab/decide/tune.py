@@ -511,30 +511,40 @@ def front_figure(st: Setting, study, proposals: pd.DataFrame | None = None):
     from optuna.trial import TrialState
 
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    scale = 100.0 if all(m.percent for m in st.metrics) else 1.0  # the miss in the targets' unit: points
     fig, ax = plt.subplots(figsize=(6.5, 4))
     ax.scatter(
-        [t.values[1] for t in done], [t.values[0] for t in done], s=12, color="#90a4ae", label="trials (search seed)"
+        [t.values[1] for t in done],
+        [t.values[0] * scale for t in done],
+        s=12,
+        color="#90a4ae",
+        label="trials (search deals)",
     )
     front = sorted(study.best_trials, key=lambda t: t.values[1])
     ax.step(
-        [t.values[1] for t in front], [t.values[0] for t in front], where="post", color="#1565c0", label="Pareto front"
+        [t.values[1] for t in front],
+        [t.values[0] * scale for t in front],
+        where="post",
+        color="#1565c0",
+        label="best trade-offs",
     )
     if proposals is not None:
         for r in proposals.itertuples():
             dist = r.changed + r.size
-            ax.scatter([dist], [r.miss], marker="*", s=120, color="#c62828", zorder=3)
+            ax.scatter([dist], [r.miss * scale], marker="*", s=120, color="#c62828", zorder=3)
             ax.annotate(
                 "start" if r.proposal == "start" else f"P{r.proposal}",
-                (dist, r.miss),
+                (dist, r.miss * scale),
                 xytext=(4, 4),
                 textcoords="offset points",
                 fontsize=8,
             )
     ax.set_xlabel("distance from the starting rules (values changed + size of the changes)")
-    ax.set_ylabel("miss of the targets (0 = all met)")
+    unit = " in points" if scale == 100.0 else ""
+    ax.set_ylabel(f"miss of the targets{unit} (0 = all met)")
     refused = len(_finished(study)) - len(done)
     played = f"{len(done)} trials" + (f", {refused} refused by the declarations" if refused else "")
-    ax.set_title(f"{st.game.title}: tuner front ({played}; stars: verified on fresh deals)", fontsize=9)
+    ax.set_title(f"{st.game.title}: what the tuner tried ({played}; stars: verified on fresh deals)", fontsize=9)
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()

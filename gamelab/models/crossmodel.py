@@ -34,13 +34,36 @@ GROUPS = ("seat", "style", "role")
 #: one statement per verdict, the same words from the report's headline to its tables
 HOLDS = "holds under every model we tried"
 UNDECIDED = "not decided"
+NOT_HELD = "does not hold"
 VERDICT_WORDS = {"not resolved": UNDECIDED}  # a rulebook conclusion's verdict, in these words
+#: one model's answer to a verdict (:func:`statement` turns the answers into the statement)
+HELD, NOT_SURE = "holds", "not sure"
+MODEL_WORDS = {"report": "report's"}  # a model's name as a statement says it: "only under the report's model"
 
 
 def only_under(models) -> str:
     """``only under the calibrated model``."""
-    names = list(models)
+    names = [MODEL_WORDS.get(n, n) for n in models]
     return f"only under the {' and '.join(names)} model" + ("s" if len(names) > 1 else "")
+
+
+def statement(answers: dict) -> str:
+    """The one statement of a verdict across models, from each model's
+    answer (:data:`HELD`, :data:`NOT_HELD`, :data:`NOT_SURE`, or None where
+    a model cannot measure it): "holds under every model we tried", "only
+    under the report's model", "does not hold", "not decided"."""
+    measured = {m: a for m, a in answers.items() if a is not None}
+    if not measured:
+        return "not measured"
+    held = [m for m, a in measured.items() if a == HELD]
+    if len(held) == len(answers):
+        return HOLDS
+    if len(held) == len(measured):
+        missing = [m for m in answers if m not in measured]
+        return f"{HOLDS} that can measure it (not the {' and '.join(MODEL_WORDS.get(m, m) for m in missing)})"
+    if held:
+        return only_under(held)
+    return NOT_HELD if NOT_HELD in measured.values() else UNDECIDED
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,12 +126,42 @@ def _status(answers: dict) -> tuple[str, str]:
     if len(held) == len(answers) and len(whos) == 1:
         return HOLDS, f"{next(iter(whos))} under every model we tried"
     if len(whos) > 1:
-        return "models disagree", "; ".join(f"{a['who']} under the {m} model" for m, a in held.items())
+        return "models disagree", "; ".join(
+            f"{a['who']} under the {MODEL_WORDS.get(m, m)} model" for m, a in held.items()
+        )
     if held:
         m, a = next(iter(held.items()))
         others = [f"{x['who']} (not sure)" if x else "not measured" for k, x in answers.items() if k != m]
-        return only_under([m]), f"{a['who']} under the {m} model; the others: {', '.join(others)}"
+        return only_under([m]), f"{a['who']} under the {MODEL_WORDS.get(m, m)} model; the others: {', '.join(others)}"
     return UNDECIDED, "no model separates the leader from the runner-up"
+
+
+def model_frames(
+    game: str,
+    n_players: int,
+    models: list[Model],
+    *,
+    n_games: int,
+    seed: int,
+    frames: dict | None = None,
+    run: RunConfig | None = None,
+) -> dict:
+    """{model name: its games} (those in ``frames`` kept, the others played on the same deals)."""
+    run = run or RunConfig()
+    frames = dict(frames or {})
+    for m in models:
+        if m.name not in frames:
+            frames[m.name] = runner.simulate(
+                game,
+                n_games=n_games,
+                seed=seed,
+                n_players=n_players,
+                params=m.params,
+                lineup=m.lineup,
+                workers=run.workers,
+                store=run.store,
+            )
+    return frames
 
 
 def verdicts(
@@ -126,19 +179,7 @@ def verdicts(
     run = run or RunConfig()
     g = registry.get(game)
     models = models or default_models(game, n_players, profile)
-    frames = dict(frames or {})
-    for m in models:
-        if m.name not in frames:
-            frames[m.name] = runner.simulate(
-                g.name,
-                n_games=n_games,
-                seed=seed,
-                n_players=n_players,
-                params=m.params,
-                lineup=m.lineup,
-                workers=run.workers,
-                store=run.store,
-            )
+    frames = model_frames(game, n_players, models, n_games=n_games, seed=seed, frames=frames, run=run)
     rows = []
     for by in GROUPS:
         for side in ("strongest", "weakest"):
@@ -149,10 +190,9 @@ def verdicts(
             row = {"verdict": f"{side} {by}", "players": n_players}
             for m in models:
                 a = answers[m.name]
+                who = None if a is None else (f"seat {a['who']}" if by == "seat" else a["who"].replace("_", " "))
                 row[m.name] = (
-                    "—"
-                    if a is None
-                    else f"{a['who']} {100 * a['rate']:.1f}%" + ("" if a["resolved"] else " (not sure)")
+                    "—" if a is None else f"{who} {100 * a['rate']:.1f} %" + ("" if a["resolved"] else " (not sure)")
                 )
             rows.append({**row, "status": status, "words": f"{side} {by}: {words}"})
     rows += _conclusions(g, models, n_players, frames, n_games=n_games, seed=seed, run=run)
@@ -206,9 +246,9 @@ def _conclusions(
         elif held:
             status = only_under(held)
         else:
-            status = "does not hold"
+            status = NOT_HELD
         verdict = {n: VERDICT_WORDS.get(v, v) for n, v in verdict.items()}
         row = {"verdict": str(claim), "players": n_players, **{m.name: verdict.get(m.name, "—") for m in models}}
-        words = "; ".join(f"{v} under the {n} model" for n, v in verdict.items())
+        words = "; ".join(f"{v} under the {MODEL_WORDS.get(n, n)} model" for n, v in verdict.items())
         rows.append({**row, "status": status, "words": f"the rulebook: {claim} — {words}"})
     return rows

@@ -44,7 +44,11 @@ class AgentParams(PigParams):
     """The rules plus the agents' model knobs."""
 
     hold_at: int = param(
-        20, low=1, high=200, section="agents", doc="hold_at_20 and race: hold once the turn total reaches this"
+        20,
+        low=1,
+        high=200,
+        section="agents",
+        doc="the hold at 20 and race agents: hold once the turn total reaches this",
     )
     race_step: int = param(
         8, low=1, high=100, section="agents", doc="race: points of gap to the leading opponent per point of threshold"

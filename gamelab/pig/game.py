@@ -23,6 +23,10 @@ AGENT_TARGET = 4000.0
 RATIO_TARGET = 4.0
 
 
+#: weakest to strongest: race beats hold at 20 head to head (about 56 % at 2 players)
+SKILL_LADDER = ("random", "hold_at_20", "race")
+
+
 def _max_steps() -> int:
     """A true bound on the decisions of any game of a shipped variant (rule 10)."""
     return max(max_steps(params_for_variant(v), PLAYERS[1]) for v in VARIANTS)
@@ -46,6 +50,9 @@ GAME = contract.Game(
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     report=contract.ReportSettings(players=(2, 3, 4), assumptions=sim.ASSUMPTIONS),
+    # a ladder, no trace: Pig has no search agent with a budget to double, so its report checks each
+    # verdict under a second model (race on every seat, the strongest rung) rather than over skill
+    skill=contract.SkillSettings(ladder=SKILL_LADDER, players=2),
     metrics=game_metrics.METRICS,
     chunk_deals=sim.CHUNK_DEALS,
     max_steps=_max_steps(),

@@ -40,9 +40,13 @@ class PigParams(Params):
     """The rules of Pig as numbers (rule numbers in ``section``)."""
 
     target: int = param(100, low=10, high=200, section="rule 7", doc="banking this many points or more wins at once")
-    die_faces: int = param(6, low=2, high=20, section="rule 2", doc="faces of the die, showing 1..die_faces")
+    die_faces: int = param(6, low=2, high=20, section="rule 2", doc="faces of the die, showing 1 up to this number")
     bust_faces: int = param(
-        1, low=1, high=19, section="rule 3", doc="faces 1..bust_faces bust: the turn total is lost and the turn ends"
+        1,
+        low=1,
+        high=19,
+        section="rule 3",
+        doc="faces 1 up to this number bust: the turn total is lost and the turn ends",
     )
     max_turns: int = param(
         40, low=1, high=60, section="rule 8", doc="turns per player before the game ends on the highest banked score"

@@ -57,6 +57,8 @@ class Finding:
     weakest: Any = None  # the group at the other end, and its rate
     weakest_rate: float | None = None
     decision: str | None = None  # the sequential test's answer, in words (report_tools.decide_findings)
+    answer: str | None = None  # the same answer as a key: "yes", "no", "undecided"
+    across_models: str | None = None  # the one statement across agent models (report_tools.cross_model_table)
 
     @property
     def effect(self) -> float:
@@ -208,8 +210,10 @@ class ReportData:
     levers_framing: Any = None  # sensitivity.Framing: the levers framed by the metric's better side
 
     def lineup(self, players: int) -> str:
-        """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``)."""
-        seats = list(self.runs[players].lineup)
+        """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``, ``hold at 20 × 2``)."""
+        from gamelab.core.labels import key_words
+
+        seats = [key_words(a) for a in self.runs[players].lineup]
         found = [re.fullmatch(r"(\D+)(\d+)", a) for a in seats]
         numbered = [m for m in found if m is not None]
         if (

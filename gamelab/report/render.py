@@ -77,10 +77,11 @@ def sentence(f: Finding) -> str:
             f"; {subject(f.by, f.weakest)[0].lower() + subject(f.by, f.weakest)[1:]} "
             f"{'only ' if f.weakest_rate < f.fair else ''}{f.weakest_rate * 100:.1f} %"
         )
+    across = f" Across agent models: {f.across_models}." if f.across_models else ""
     return (
         f"{subject(f.by, f.group)} {verb} {f.rate * 100:.1f} % of its {players_words(f.players)} games "
         f"against a fair {f.fair * 100:.1f} % ({fmt.points(f.effect)}, 95 % interval "
-        f"{f.low * 100:.1f}–{f.high * 100:.1f} %){other}: {sureness(f)}."
+        f"{f.low * 100:.1f}–{f.high * 100:.1f} %){other}: {sureness(f)}.{across}"
     )
 
 
@@ -182,10 +183,17 @@ def cross_model_blocks(data: ReportData) -> list:
         if isinstance(data.cross_model, str):
             blocks.append(Block("text", data.cross_model))
         else:
-            shown = data.cross_model.drop(columns=["words"]).map(lambda x: str(x).replace("_", " "))
-            blocks.append(Block("text", cross_model_summary(data.cross_model)))
+            table = data.cross_model
+            shown = table.drop(columns=["words"]).map(lambda x: str(x).replace("_", " "))
+            labels = {**table.attrs.get("models", {}), "status": "across models"}
+            lines = [("", line) for line in cross_model_summary(table)]
+            blocks.append(Block("list", lines, css="verdict"))
             blocks.append(
-                Block("details", [Block("table", table_html(shown))], caption="Every verdict, model by model")
+                Block(
+                    "details",
+                    [Block("table", table_html(shown, labels=labels))],
+                    caption="Every verdict, model by model",
+                )
             )
     return blocks
 

@@ -76,7 +76,13 @@ def run_tools(
                 data.traces, table = skill_verdicts(data, n_games=tools.trace_games, run=run)
         else:
             with phase(f"{name}: verdicts under other models", run.progress):
-                table = cross_model_table(data, n_games=tools.model_games, profile=profile, run=run)
+                table = cross_model_table(
+                    data,
+                    n_games=tools.model_games,
+                    profile=profile,
+                    run=run,
+                    max_games=max(tools.games * 10, data.n_games),
+                )
         data.cross_model = table if len(table) else None
     if tools.skill:
         k = data.game.skill.players or data.game.players[0]
@@ -286,15 +292,21 @@ def cross_model_table(
     n_games: int,
     profile=None,
     run: RunConfig | None = None,
+    max_games: int | None = None,
 ) -> pd.DataFrame:
     """Every headline verdict under this report's model, the calibrated
     profile (when one is shipped or given) and the strongest agent on every
-    seat, with whether it holds under all of them."""
+    seat, with one statement across them: first each headline finding
+    (:func:`headline_rows`, whose statement the headline sentence repeats:
+    ``Finding.across_models``), then the strongest and weakest groups and
+    the rulebook's conclusions.  ``attrs["models"]``: {column: the model in
+    words}; ``attrs["games"]``: {column: the games it played per player count}."""
     run = run or RunConfig()
     from gamelab.models import crossmodel
 
     g = data.game
-    frames_out = []
+    frames_out, named = [], {}
+    played: dict[str, dict[int, int]] = {}  # {model: {players: games}}
     for n in data.counts:
         others = crossmodel.default_models(g.name, n, profile, params=data.params)
         # the default model is this report's own: its frames are the report's
@@ -302,12 +314,98 @@ def cross_model_table(
         models += [m for m in others if m.name != "default"]
         if len(models) < 2:
             continue
-        frames_out.append(
-            crossmodel.verdicts(
-                g.name, n, n_games=n_games, seed=data.seed, models=models, frames={"report": data.frames[n]}, run=run
-            )
+        named.update({m.name: m.words for m in models})
+        frames = crossmodel.model_frames(
+            g.name, n, models, n_games=n_games, seed=data.seed, frames={"report": data.frames[n]}, run=run
         )
-    return pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
+        for m in models:
+            played.setdefault(m.name, {})[n] = int(frames[m.name]["game"].nunique())
+        heads = headline_rows(data, n, models, frames, max_games=max_games, run=run)
+        rest = crossmodel.verdicts(g.name, n, n_games=n_games, seed=data.seed, models=models, frames=frames, run=run)
+        frames_out.append(pd.concat([pd.DataFrame(heads), rest], ignore_index=True))
+    table = pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
+    table.attrs["models"] = named
+    table.attrs["games"] = {m: sorted(set(by_n.values())) for m, by_n in played.items()}
+    return table
+
+
+def _finding_question(f) -> str:
+    """The headline's question about a finding, as an expression: its group
+    more than :data:`MARGIN` above (below) the fair share."""
+    above = f.effect > 0
+    return f"win_rate[{f.by}={f.group}] - fair {'>' if above else '<'} {MARGIN if above else -MARGIN}"
+
+
+def _interval_answer(low: float, high: float, fair: float, above: bool) -> str:
+    """Answer "yes" when the 95 % interval clears the fair share on the finding's
+    side, "no" when it clears it on the other side, else "undecided"."""
+    if (low > fair) if above else (high < fair):
+        return "yes"
+    if (high < fair) if above else (low > fair):
+        return "no"
+    return "undecided"
+
+
+def headline_rows(data, n: int, models, frames: dict, *, max_games: int | None, run: RunConfig) -> list[dict]:
+    """Each headline finding at ``n`` players asked again under every model:
+    this report's answer is the headline's own (its sequential test, else
+    its interval); another model answers the same question on its own games
+    (a sequential test when the headline had one, else whether the group's
+    95 % interval clears the fair share on the same side).  The statement
+    across them (:func:`gamelab.models.crossmodel.statement`) is stored on
+    the finding for the headline sentence."""
+    from gamelab.decide.sequential import decide
+    from gamelab.models import crossmodel
+    from gamelab.stats import win_table
+
+    rows = []
+    for f in (f for f in data.findings if f.players == n):
+        above = f.effect > 0
+        answers: dict[str, str | None] = {}
+        cells: dict[str, str] = {}
+        for m in models:
+            table = win_table(frames[m.name], f.by) if f.by in frames[m.name] else None
+            hit = None if table is None else table[table[f.by].astype(str) == str(f.group)]
+            if hit is None or not len(hit):
+                answers[m.name], cells[m.name] = None, "—"
+                continue
+            rate, low, high = (float(hit.iloc[0][c]) for c in ("win_rate", "win_low", "win_high"))
+            if m.name == "report" and f.answer is not None:
+                key = f.answer
+            elif m.name == "report" or f.answer is None:
+                key = _interval_answer(low, high, f.fair, above)
+            else:
+                key = decide(
+                    data.game.name,
+                    _finding_question(f),
+                    n_players=n,
+                    params=m.params,
+                    lineup=list(m.lineup) if m.lineup else None,
+                    seed=data.seed,
+                    max_games=max_games or 10 * len(frames[m.name]),
+                    run=run.quiet(),
+                ).decision
+            answers[m.name] = {"yes": crossmodel.HELD, "no": crossmodel.NOT_HELD}.get(key, crossmodel.NOT_SURE)
+            cells[m.name] = f"{rate * 100:.1f} % ({answers[m.name]})"
+        f.across_models = crossmodel.statement(answers)
+        side = "edge" if above else "handicap"
+        rows.append(
+            {
+                "verdict": f"{fmt_subject(f.by, f.group)}'s {side}",
+                "players": n,
+                **cells,
+                "status": f.across_models,
+                "words": f"the headline: {fmt_subject(f.by, f.group)}'s {side}: {f.across_models}",
+            }
+        )
+    return rows
+
+
+def fmt_subject(by: str, group) -> str:
+    """``seat 1``, ``the heavy style``."""
+    from gamelab.report import format as fmt
+
+    return f"seat {group}" if by == "seat" else f"the {fmt.choice_label(group)} {fmt.words(by)}"
 
 
 def decide_findings(
@@ -323,7 +421,7 @@ def decide_findings(
 
     for f in data.findings:
         above = f.effect > 0
-        expr = f"win_rate[{f.by}={f.group}] - fair {'>' if above else '<'} {MARGIN if above else -MARGIN}"
+        expr = _finding_question(f)
         d = decide(
             data.game.name,
             expr,
@@ -335,6 +433,7 @@ def decide_findings(
             run=run.quiet(),
         )
         side = "above" if above else "below"
+        f.answer = d.decision
         answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]
         # the sentence already gives the report's own estimate; the test answers the question
         # on its own deals (its corrected estimate is in d, for the details)
@@ -346,27 +445,41 @@ def decide_findings(
         )
 
 
-def cross_model_summary(table: pd.DataFrame) -> str:
-    """One sentence: how many verdicts hold under every model, and which do not
-    (the same words as the table's status column)."""
+def cross_model_summary(table: pd.DataFrame) -> list[str]:
+    """The cross-model check in sentences, each verdict by its one
+    statement (the table's status column, the headline's words): the
+    headline verdicts first, then a count of the others."""
     from gamelab.models.crossmodel import HOLDS
 
     if table is None or not len(table):
-        return ""
-    status = table["status"].astype(str)
-    every = status == HOLDS
-    only = status.str.startswith("only under")
-    models = [c for c in table.columns if c not in ("verdict", "players", "status", "words")]
-    text = (
-        f"{int(every.sum())} of {len(table)} verdicts hold under every model we tried ({', '.join(models)}); "
-        f"{int(only.sum())} hold only under some of them"
-    )
-    rest = len(table) - int(every.sum()) - int(only.sum())
-    if rest:
-        text += f"; {rest} are not decided or do not hold"
-    shaky = table[only]
-    if len(shaky):
-        text += ". Only under some models: " + "; ".join(
-            f"{r['players']} players, {r['verdict']} ({r['status']})" for _, r in shaky.head(6).iterrows()
-        )
-    return text.replace("_", " ") + "."
+        return []
+    models = table.attrs.get("models") or {}
+    games = table.attrs.get("games") or {}
+
+    def with_games(name: str) -> str:
+        counts = games.get(name) or []
+        if not counts:
+            return models[name]
+        low, high = min(counts), max(counts)
+        return f"{models[name]}, {low:,} games" if low == high else f"{models[name]}, {low:,}–{high:,} games"
+
+    tried = "; ".join(with_games(name) for name in models)
+    heads = table[table["words"].astype(str).str.startswith("the headline: ")]
+    out = [f"{r['players']} players, {r['verdict']}: {r['status']}." for _, r in heads.iterrows()]
+    rest = table.drop(heads.index)
+    if len(rest):
+        status = rest["status"].astype(str)
+        every = int((status == HOLDS).sum())
+        text = f"Of the {len(rest)} other verdicts (which group is strongest or weakest, and any rulebook conclusion)"
+        text += f", {every} hold under every model we tried"
+        counts = status[status != HOLDS].value_counts()
+        if len(counts):
+            text += "; " + "; ".join(f"{k}: {v}" for k, v in counts.items())
+        text += f". The models, per player count: {tried} (with fewer games, more answers are not sure)"
+        shaky = rest[status.str.startswith("only under")]
+        if len(shaky):
+            text += ". Only under some models: " + "; ".join(
+                f"{r['players']} players, {r['verdict']} ({r['status']})" for _, r in shaky.head(6).iterrows()
+            )
+        out.append(text.replace("_", " ") + ".")
+    return out

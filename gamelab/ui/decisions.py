@@ -129,6 +129,7 @@ class LeversPanel(_Progress):
         self.status = w.HTML()
         self.sentence = w.HTML()
         self.out = w.Output()
+        self.stale_too = (self.sentence,)
         self._progress_widgets()
         self.button.on_click(lambda b: self.run())
         self.metric.observe(lambda change: self._draw(), names="value")
@@ -143,19 +144,23 @@ class LeversPanel(_Progress):
 
         try:
             with Busy(self, f"Playing one step of each rule, {self.src.quick_games:,} games each"):
-                table = sensitivity.levers(
-                    self.src.game,
-                    n_players=self.src.players(),
-                    lineup=self.src.lineup(),
-                    params=self.src.params(),
-                    n_games=self.src.quick_games,
-                    seed=self.seed,
-                    only=self.only,
-                    run=RunConfig(store=self.src.store(), progress=False),
-                )
+                self._play()  # drawn before the old chart and sentence lose their grey
         except GamelabError as exc:
             self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
-            return self
+        return self
+
+    def _play(self):
+        """Play the steps, then draw the sentence and chart (inside the progress: still greyed)."""
+        table = sensitivity.levers(
+            self.src.game,
+            n_players=self.src.players(),
+            lineup=self.src.lineup(),
+            params=self.src.params(),
+            n_games=self.src.quick_games,
+            seed=self.seed,
+            only=self.only,
+            run=RunConfig(store=self.src.store(), progress=False),
+        )
         self.table = table
         labels = {name: label for label, name in _metric_options(self.src.game_def)}
         names = list(dict.fromkeys(table["metric"]))
@@ -166,7 +171,6 @@ class LeversPanel(_Progress):
         note = f"{table.attrs['games']:,} games per setting, the same deals for each"
         self.status.value = html.escape(note + (f"; {len(skipped)} steps not played" if skipped else ""))
         self._draw()
-        return self
 
     def _draw(self):
         from IPython.display import display
@@ -269,6 +273,7 @@ class TunePanel(_Progress):
         self.status = w.HTML()
         self.answer = w.HTML()
         self.out = w.Output()
+        self.stale_too = (self.answer,)
         self._progress_widgets()
         self.button.on_click(lambda b: self.run())
         self.result: tune.TuneResult | None = None
@@ -351,17 +356,17 @@ class TunePanel(_Progress):
             self.mark_stale(False)
             self.status.value = f"<b style='color:#c62828'>{html.escape(' '.join(str(exc).split()))}</b>"
             return self
-        self.mark_stale(False)
         self.result = result
+        self.shown = tune.shown_rows(st, result.proposals)
+        self.out.clear_output(wait=True)
+        with self.out:  # the table first: the answer above it never shows beside the last run's table
+            display(fmt.styler(self.shown))
+            display(tune.front_figure(st, result.study, result.proposals))
         self.status.value = html.escape(
             f"{result.trials} trials of {goal.games:,} games; proposals written to {result.out.name}/"
         )
         self.answer.value = f"<b>{html.escape(result.summary)}</b>"
-        self.shown = tune.shown_rows(st, result.proposals)
-        self.out.clear_output(wait=True)
-        with self.out:
-            display(fmt.styler(self.shown))
-            display(tune.front_figure(st, result.study, result.proposals))
+        self.mark_stale(False)
         return self
 
     def widget(self):

@@ -104,13 +104,16 @@ def param_widgets(spec, value):
 
 
 def mark_stale(panel, stale: bool) -> None:
-    """Grey a panel's shown numbers (``panel.out``) and show its progress bar
+    """Grey a panel's shown numbers (``panel.out`` and ``panel.stale_too``) and show its progress bar
     and note (or undo all three): every panel with slow work shares this."""
+    shown = [panel.out, *getattr(panel, "stale_too", ())]  # e.g. a sentence above the chart
     if stale:
-        panel.out.add_class(STALE_CLASS)
+        for widget in shown:
+            widget.add_class(STALE_CLASS)
         panel.progress.layout.visibility = "visible"
     else:
-        panel.out.remove_class(STALE_CLASS)
+        for widget in shown:
+            widget.remove_class(STALE_CLASS)
         panel.progress.layout.visibility = "hidden"
         panel.busy_note.value = ""
 
@@ -247,7 +250,7 @@ class BalancePanel:
             tooltip=f"players at the table ({lo} to {hi})",
         )
         focus = w.Dropdown(
-            options=[("default lineup", DEFAULT_LINEUP)] + [(fmt.choice_label(a), a) for a in self.game_def.agents],
+            options=[("default lineup", DEFAULT_LINEUP)] + [(_agent_label(a), a) for a in self.game_def.agents],
             description="agent in seat 1",
             style={"description_width": "initial"},
             tooltip="one seat played by this agent against the default lineup (the runner "
@@ -542,6 +545,13 @@ def publish_link(path: Path) -> str:
         f'published <a href="{html.escape(href)}" target="_blank" rel="noopener" style="{LINK_STYLE}">'
         f"{html.escape(name)}</a>"
     )
+
+
+def _agent_label(name: str) -> str:
+    """An agent in the seat-1 list: ``lookahead, budget 4`` for ``lookahead@4``
+    (a search agent at one budget of the skill trace), else its words."""
+    agent, at, budget = name.partition("@")
+    return f"{fmt.choice_label(agent)}, budget {budget}" if at else fmt.choice_label(name)
 
 
 def _shown_value(widget) -> str:
