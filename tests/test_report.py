@@ -244,6 +244,12 @@ def test_toy_report_from_build_report(tmp_path, monkeypatch):
     html = out.read_text()
     assert "Changed from the rulebook: nothing" in html and "Model: default model" in html
     assert "Seat 1 wins" in html or "Seat 2 wins" in html or "One group per table" in html
+    # one unit per metric: a spread in percentage points, a share in per cent
+    design = html.split('id="metrics"', 1)[1].split("</section>", 1)[0]
+    spread = design.split("<td>seat spread</td>", 1)[1].split("</tr>", 1)[0]
+    decisive = design.split("<td>decisive games</td>", 1)[1].split("</tr>", 1)[0]
+    assert " points (" in spread and "%" not in spread, spread
+    assert " %" in decisive and "points" not in decisive, decisive
 
 
 @pytest.mark.slow

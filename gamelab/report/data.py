@@ -142,6 +142,7 @@ def design_table(game: Game, frames: dict[int, pd.DataFrame]) -> pd.DataFrame:
                     "label": m.label,
                     "doc": m.doc,
                     "percent": m.percent,
+                    "points": balance.in_points(m),
                     "value": r["value"],
                     "low": r["low"],
                     "high": r["high"],

@@ -330,12 +330,17 @@ def design_blocks(data: ReportData) -> list:
         row = {"metric": first["label"], "meaning": first["doc"]}
         for _, r in g.iterrows():
             pct = bool(r["percent"])
-            row[f"{r['players']} players"] = (
-                f"{fmt.number(r['value'], percent=pct)} ({fmt.interval(r['low'], r['high'], percent=pct)})"
-            )
+            value, band = fmt.number(r["value"], percent=pct), fmt.interval(r["low"], r["high"], percent=pct)
+            if r.get("points", False):  # a difference of shares: percentage points, as everywhere else
+                value, band = value.removesuffix(" %") + " points", band.removesuffix(" %")
+            row[f"{r['players']} players"] = f"{value} ({band})"
         rows.append(row)
     return [
-        Block("text", "Each metric with its 95 % bootstrap interval over deals, per player count."),
+        Block(
+            "text",
+            "Each metric with its 95 % bootstrap interval over deals, per player count; spreads, gaps "
+            "and advantages (differences of win rates) in percentage points.",
+        ),
         Block("table", table_html(pd.DataFrame(rows), css="wrap")),
     ]
 

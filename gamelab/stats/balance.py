@@ -54,6 +54,15 @@ class Metric:
     goal: str = ""  # "lower" / "higher": what a designer usually wants
 
 
+DIFFERENCES = ("_spread", "_gap", "_advantage")  # metric names that are differences of two shares
+
+
+def in_points(m: Metric) -> bool:
+    """Whether ``m`` reads in percentage points: a difference of shares (a
+    spread, a gap, an advantage), where a share itself reads in per cent."""
+    return bool(m.percent) and m.name.endswith(DIFFERENCES)
+
+
 def _game_rows(frame: pd.DataFrame) -> np.ndarray:
     """1.0 on the first row of each game (one per game), else 0.0."""
     return (~frame["game"].duplicated()).to_numpy(float)
