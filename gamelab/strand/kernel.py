@@ -1,0 +1,113 @@
+"""STRAND compiled pieces: the hot loops of a batch step, one game at a time.
+
+The batch engine's numpy code is the reference; these numba loops compute
+the same arrays, value for value, for the pieces that dominate the search
+agent's play-outs (``best.py``: every step of a play-out is a batch of
+thousands of rows) and that numpy does poorly: the refill (:func:`refill`,
+``cards.refill_batch``: a loop of draws over the seats, each a dozen numpy
+calls).  (The negotiation's matching was tried too and left in numpy: a
+per-game loop ran at 1.7x the numpy time of ``styles.Table.match``, whose
+calls already run over long rows of games.)
+Nothing here draws a random number: the callers pass the same uniforms in
+the same order, so every result is bit-identical by construction.
+``tests/test_strand_kernel.py`` holds each function to the numpy code it
+replaces on random states under every rule reading that reaches it.
+
+Float arithmetic keeps the numpy dtypes step by step (float32 keys, an
+int16 card count times the draw's own float type), so ties and truncations
+fall the same way.  The compiled code is cached on disk (``cache=True``);
+``python -m gamelab.strand.kernel`` warms it (the Makefile's install does).
+Without numba the numpy code runs (:data:`COMPILED` is False).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .state import N_VALUES
+
+try:  # numba is a dependency (pyproject.toml); without it the numpy code plays (slower)
+    from numba import njit
+except ImportError:  # pragma: no cover - exercised only where numba is missing
+    njit = None
+
+COMPILED = njit is not None
+
+
+def _jit(fn):
+    """``numba.njit(cache=True)`` without reference counting (``_nrt=False``:
+    nothing here allocates; the callers pass every array), or the plain
+    function where numba is missing."""
+    return fn if njit is None else njit(cache=True, _nrt=False)(fn)
+
+
+# --- 6.2 step 1: the refill (cards.refill_batch) ---------------------------------
+@_jit
+def _refill(hand, limit, deck, discard, draws, live):
+    """Each live game's seats in turn fill up to their limits; card k of seat s
+    drawn with ``draws[g, s, k]`` (``reference.draw_card``): the r-th card in
+    value order of the deck, r = floor(u x cards left); an empty deck takes
+    the discards back before and after each draw.  In place."""
+    G, P = limit.shape
+    for g in range(G):
+        if not live[g]:
+            continue
+        total = np.int16(0)  # int16 as cards.rowsum: u x total keeps the draw's float type
+        for v in range(N_VALUES):
+            total += deck[g, v]
+        for s in range(P):
+            held = 0
+            for v in range(N_VALUES):
+                held += hand[g, s, v]
+            for k in range(limit[g, s] - held):
+                total = _reshuffle(deck, discard, g, total)
+                r = int(draws[g, s, k] * np.int16(total))  # the r-th card in value order (u's float type)
+                c = 0
+                v = 0  # values lying wholly below the r-th card
+                for w in range(N_VALUES - 1):
+                    c += deck[g, w]
+                    v += c <= r
+                deck[g, v] -= 1
+                hand[g, s, v] += 1
+                total = _reshuffle(deck, discard, g, total - np.int16(1))
+
+
+@_jit
+def _reshuffle(deck, discard, g, total):
+    """Game ``g``'s discards back into its empty deck; its new card count."""
+    if total != 0:
+        return total
+    total = np.int16(0)
+    for v in range(N_VALUES):
+        deck[g, v] += discard[g, v]
+        discard[g, v] = 0
+        total += deck[g, v]
+    return total
+
+
+def refill(st, draws, live=None):
+    """``cards.refill_batch`` compiled: same arguments, same arrays after."""
+    flags = np.ones(st.n_games, np.bool_) if live is None else np.ascontiguousarray(live, np.bool_)
+    _refill(st.hand, st.limit, st.deck, st.discard, draws, flags)
+
+
+def warm() -> float:
+    """Compile every function once (or load it from the on-disk cache) for
+    both draw types (float64 deals, float32 refills); returns the seconds it took."""
+    import time
+
+    from . import engine
+    from .rules import StrandParams
+
+    t0 = time.perf_counter()
+    params = StrandParams()
+    st = engine.init(params, 2, 4, engine.draw_chance(params, 2, 4, np.random.default_rng(0)))
+    for dtype in (np.float32, np.float64):
+        refill(st, np.zeros((2, 4, 2), dtype), np.ones(2, np.bool_))
+    return time.perf_counter() - t0
+
+
+if __name__ == "__main__":  # python -m gamelab.strand.kernel: warm the compiled cache (e.g. after an install)
+    from gamelab.strand import kernel  # the package's module (functions compiled in __main__ are not cached)
+
+    print(f"strand kernel ready in {kernel.warm():.1f} s")
