@@ -31,6 +31,7 @@ import numpy as np
 from . import engine
 from .arrays import hand_sizes
 from .cards import refill
+from .scoring import standing
 from .state import CARGO, REACT, ROPE, Chance
 from .styles import Table
 
@@ -117,7 +118,7 @@ class BestResponse:
         games = np.flatnonzero(live)
         game_of, action = np.nonzero(mask[games])  # options, game-major
         K = self.rollouts
-        base = self.worlds(st.take(games), seat, K)  # K worlds per game, shared by its options
+        base = self.worlds(st, games, seat, K)  # K worlds per game, shared by its options
         rows = (game_of[:, None] * K + np.arange(K)).ravel()  # option m, world k -> row of base
         value = self.playout(base, rows, games[game_of].repeat(K), seat, np.repeat(action, K))
         mean = np.bincount(np.repeat(np.arange(len(action)), K), value, len(action)) / K
@@ -125,10 +126,10 @@ class BestResponse:
         out[games] = best_per_game(game_of, action, mean, len(games))
         return out
 
-    def worlds(self, st, seat, k):
-        """``k`` copies of each game of ``st`` as the seat may believe them:
+    def worlds(self, st, games, seat, k):
+        """``k`` copies of each game ``games`` of ``st`` as the seat may believe them:
         hidden hands dealt again, unseen rain cards reordered."""
-        world = st.take(np.repeat(np.arange(st.n_games), k))
+        world = st.take(np.repeat(games, k))  # st.take(games), then k copies of each
         redeal_hidden(world, seat, self.rng)
         if self.p.time_rain:
             reorder_unseen_rain(world, self.rng)
@@ -177,10 +178,9 @@ def outcome(params, st, seat):
     """(N,) what a play-out is worth to ``seat``: its win share when the game
     is over, plus ``best_margin`` x its net score's margin over the best
     other seat (section 6.4's final score, so far)."""
-    res = engine.result(params, st)
-    score = res["score"]
+    score, _, win = standing(params, st)  # engine.result's score and win, without the ranks
     margin = score[:, seat] - np.delete(score, seat, axis=1).max(1)
-    return st.done * res["win"][:, seat] + params.best_margin * margin
+    return st.done * win[:, seat] + params.best_margin * margin
 
 
 def best_per_game(game_of, action, mean, n_games):
