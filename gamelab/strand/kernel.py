@@ -96,14 +96,12 @@ def warm() -> float:
     both draw types (float64 deals, float32 refills); returns the seconds it took."""
     import time
 
-    from . import engine
-    from .rules import StrandParams
-
     t0 = time.perf_counter()
-    params = StrandParams()
-    st = engine.init(params, 2, 4, engine.draw_chance(params, 2, 4, np.random.default_rng(0)))
+    G, P = 2, 4
     for dtype in (np.float32, np.float64):
-        refill(st, np.zeros((2, 4, 2), dtype), np.ones(2, np.bool_))
+        hand, discard = np.zeros((G, P, N_VALUES), np.int8), np.zeros((G, N_VALUES), np.int8)
+        deck = np.full((G, N_VALUES), 12, np.int8)
+        _refill(hand, np.full((G, P), 3, np.int8), deck, discard, np.zeros((G, P, 3), dtype), np.ones(G, np.bool_))
     return time.perf_counter() - t0
 
 
