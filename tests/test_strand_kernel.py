@@ -64,6 +64,17 @@ def test_refill_matches_numpy_where_a_draw_truncates():
         _both(st, u.astype(np.float32), None)
 
 
+def test_refill_short_of_uniforms_raises_as_numpy():
+    """A seat needing more cards than the uniforms given: both raise IndexError (no read past the array)."""
+    rng = np.random.default_rng(5)
+    st = _random_state(rng, 50, 4)
+    st.hand[:] = 0
+    st.limit[:] = 3
+    for fill in (cards.refill_batch, kernel.refill):
+        with pytest.raises(IndexError):
+            fill(st.copy(), rng.random((50, 4, 2), dtype=np.float32))
+
+
 READINGS = [
     ({}, 4, ["random"] * 4),
     ({"stay_bonus": "one_round", "stay_returns_cargo": True, "max_hand": 6}, 5, ["random"] * 5),

@@ -47,21 +47,26 @@ def _refill(hand, limit, deck, discard, draws, live):
     """Each live game's seats in turn fill up to their limits; card k of seat s
     drawn with ``draws[g, s, k]`` (``reference.draw_card``): the r-th card in
     value order of the deck, r = floor(u x cards left); an empty deck takes
-    the discards back before and after each draw.  In place."""
+    the discards back before and after each draw.  In place; False (and
+    stopped) where a seat needs more cards than ``draws`` has uniforms."""
     G, P = limit.shape
     for g in range(G):
         if not live[g]:
             continue
-        total = np.int16(0)  # int16 as cards.rowsum: u x total keeps the draw's float type
+        total = 0  # cards left in the deck
         for v in range(N_VALUES):
             total += deck[g, v]
         for s in range(P):
             held = 0
             for v in range(N_VALUES):
                 held += hand[g, s, v]
-            for k in range(limit[g, s] - held):
+            need = limit[g, s] - held
+            if need > draws.shape[2]:  # more cards than uniforms: the caller raises (numpy's IndexError)
+                return False
+            for k in range(need):
                 total = _reshuffle(deck, discard, g, total)
-                r = int(draws[g, s, k] * np.int16(total))  # the r-th card in value order (u's float type)
+                # the r-th card in value order; u x total in u's float type (total int16, as cards.rowsum)
+                r = int(draws[g, s, k] * np.int16(total))
                 c = 0
                 v = 0  # values lying wholly below the r-th card
                 for w in range(N_VALUES - 1):
@@ -69,7 +74,8 @@ def _refill(hand, limit, deck, discard, draws, live):
                     v += c <= r
                 deck[g, v] -= 1
                 hand[g, s, v] += 1
-                total = _reshuffle(deck, discard, g, total - np.int16(1))
+                total = _reshuffle(deck, discard, g, total - 1)
+    return True
 
 
 @_jit
@@ -77,7 +83,7 @@ def _reshuffle(deck, discard, g, total):
     """Game ``g``'s discards back into its empty deck; its new card count."""
     if total != 0:
         return total
-    total = np.int16(0)
+    total = 0
     for v in range(N_VALUES):
         deck[g, v] += discard[g, v]
         discard[g, v] = 0
@@ -88,7 +94,8 @@ def _reshuffle(deck, discard, g, total):
 def refill(st, draws, live=None):
     """``cards.refill_batch`` compiled: same arguments, same arrays after."""
     flags = np.ones(st.n_games, np.bool_) if live is None else np.ascontiguousarray(live, np.bool_)
-    _refill(st.hand, st.limit, st.deck, st.discard, draws, flags)
+    if not _refill(st.hand, st.limit, st.deck, st.discard, draws, flags):
+        raise IndexError(f"refill: a seat needs more cards than the {draws.shape[2]} uniforms per seat given")
 
 
 def warm() -> float:
