@@ -141,10 +141,13 @@ class BestResponse:
         model to the end."""
         p = self.p
         st = base.take(rows)
-        draws = self.rng.random((p.rounds, base.n_games, st.n_players, engine.DRAWS), dtype=np.float32)[:, rows]
+        draws = self.rng.random((p.rounds, base.n_games, st.n_players, engine.DRAWS), dtype=np.float32)
+        draws = draws.take(rows, axis=1)  # draws[:, rows]
         chance = Chance(hands=None, draws=draws, rain_order=st.rain_order, roles=st.role)
-        table = Table(p, self.table.styles[games], SharedDraws(self.rng, rows, base.n_games), self.table.custom)
-        table.fixed_t = self.table.fixed_t[:, games]  # steady's memory (a copy: fancy indexing)
+        table = Table(
+            p, self.table.styles.take(games, axis=0), SharedDraws(self.rng, rows, base.n_games), self.table.custom
+        )
+        table.fixed_t = self.table.fixed_t.take(games, axis=1)  # steady's memory (a copy), fixed_t[:, games]
         if st.phase == REACT:
             table.U = table.utilities(st)  # a fragile's switch asks the utilities of the round
         decide = {CARGO: table.cargo, ROPE: table.ropes}
@@ -171,7 +174,7 @@ class SharedDraws:
 
     def random(self, shape, dtype=np.float64):
         shape = (shape,) if np.isscalar(shape) else tuple(shape)
-        return self.rng.random((self.n_worlds, *shape[1:]), dtype=dtype)[self.rows]
+        return self.rng.random((self.n_worlds, *shape[1:]), dtype=dtype).take(self.rows, axis=0)  # [self.rows]
 
 
 def outcome(params, st, seat):
