@@ -119,3 +119,12 @@ def test_take_gives_what_indexing_gives_for_every_kind_of_index():
         assert np.array_equal(part.rain_order, chance.rain_order[rows]) and np.array_equal(
             part.roles, chance.roles[rows]
         )
+
+
+def test_value_counts_is_colsum_of_onehot():
+    """arrays.value_counts (one bincount) counts each game's card values as colsum(onehot(v)) does."""
+    from gamelab.strand.arrays import colsum, onehot, value_counts
+
+    v = np.random.default_rng(2).integers(0, 6, (1000, 5)).astype(np.int8)  # 0: no card
+    assert np.array_equal(value_counts(v), colsum(onehot(v)))
+    assert value_counts(v).sum() == (v > 0).sum()

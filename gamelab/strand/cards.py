@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernel
-from .arrays import colsum, hand_sizes, onehot, rowsum
+from .arrays import hand_sizes, onehot, rowsum, value_counts
 from .rules import CLEAR
 from .state import DRAWS  # noqa: F401  (the refill's draws per seat, known here as cards.DRAWS too)
 
@@ -97,7 +97,7 @@ def discard_shown(p, st, stay):
     """Step 5-6: shown cards go to the discards (a stayer's back to hand if so read)."""
     back = stay & p.stay_returns_cargo
     if not back.any():  # every shown card goes to the discards
-        st.discard[:] += colsum(onehot(st.card))
+        st.discard[:] += value_counts(st.card)  # colsum(onehot(st.card))
         return
     rows = np.arange(st.n_games)
     for s in range(st.n_players):
