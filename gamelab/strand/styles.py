@@ -134,10 +134,11 @@ class Table:
         p = self.p
         code = hand_code(st.hand) + self.styles.astype(np.int32) * HANDS  # row = style (cargo_table's layout)
         cap = engine.round_cap(p, st)
-        caps = np.unique(cap)
-        v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players, p.steady_mate)[code]
+        caps = [cap.min()] if cap.min() == cap.max() else np.unique(cap)  # np.unique(cap): one cap is the rule
+        v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players, p.steady_mate).take(code)
         for c in caps[1:]:
-            v = np.where((cap == c)[:, None], cargo_table(int(c), p.cargo_counts, st.n_players, p.steady_mate)[code], v)
+            shown = cargo_table(int(c), p.cargo_counts, st.n_players, p.steady_mate).take(code)
+            v = np.where((cap == c)[:, None], shown, v)
         value = v + 1  # the table holds value - 1
         porter = engine.can_use(st, PORTER) & (value < MAX_VALUE)
         if porter.any():
