@@ -1,12 +1,13 @@
-"""STRAND's compiled refill (``kernel.refill``) against the numpy code it
-replaces (``cards.refill_batch``): random states, every rule reading that
-reaches the refill, random and search-agent play, bit for bit."""
+"""STRAND's compiled pieces against the numpy code they replace: the refill
+(``kernel.refill`` / ``cards.refill_batch``) and the negotiation's matching
+(``kernel.match`` / ``styles.Table.match_batch``): random states, every
+rule reading that reaches them, random and search-agent play, bit for bit."""
 
 import numpy as np
 import pytest
 
 from gamelab.core import registry
-from gamelab.strand import cards, engine, kernel
+from gamelab.strand import cards, engine, kernel, styles
 from gamelab.strand.rules import StrandParams
 from gamelab.strand.state import N_VALUES
 
@@ -73,6 +74,31 @@ def test_refill_short_of_uniforms_raises_as_numpy():
     for fill in (cards.refill_batch, kernel.refill):
         with pytest.raises(IndexError):
             fill(st.copy(), rng.random((50, 4, 2), dtype=np.float32))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("accept", [-50.0, -0.5, 0.0])
+def test_match_matches_numpy_on_random_utilities(players, accept):
+    """Random utilities with many exact ties (ranks and keys tie), refused pairs,
+    seats that do not negotiate (random, custom), games with nobody to pair."""
+    rng = np.random.default_rng(players * 1000 - int(accept * 10))
+    G, P = 3000, players
+    knobs = registry.get("strand").knobs().replace(accept=accept)
+    table = styles.Table(knobs, rng.integers(0, styles.CUSTOM + 1, (G, P)), rng)
+    U = rng.normal(size=(P, P, G)).astype(np.float32)
+    U[rng.random(U.shape) < 0.3] = np.float32(0.5)  # ties
+    U[rng.random(U.shape) < 0.1] = np.float32(-100)  # refused whatever ``accept``
+    U[..., :100] = np.float32(-100)  # nobody acceptable
+    for i in range(P):
+        U[i, i] = styles.NEVER
+    old, new = table.match_batch(U), table.match(U)
+    assert np.array_equal(old, new)
+    paired = new >= 0
+    assert paired.any() and (~paired[:, :100]).all()
+    games = np.arange(G)
+    for s in range(P):  # pairs are mutual
+        mine = paired[s]
+        assert (new[new[s, mine], games[mine]] == s).all()
 
 
 READINGS = [

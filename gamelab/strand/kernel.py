@@ -3,11 +3,13 @@
 The batch engine's numpy code is the reference; these numba loops compute
 the same arrays, value for value, for the pieces that dominate the search
 agent's play-outs (``best.py``: every step of a play-out is a batch of
-thousands of rows) and that numpy does poorly: the refill (:func:`refill`,
-``cards.refill_batch``: a loop of draws over the seats, each a dozen numpy
-calls).  (The negotiation's matching was tried too and left in numpy: a
-per-game loop ran at 1.7x the numpy time of ``styles.Table.match``, whose
-calls already run over long rows of games.)
+thousands of rows): the refill (:func:`refill`, ``cards.refill_batch``: a
+loop of draws over the seats, each a dozen numpy calls) and the
+negotiation's matching (:func:`match`, ``styles.Table.match_batch``: some
+130 numpy calls over the games).  The refill loops game by game; the
+matching keeps the games as the innermost loop over seat-major arrays, so
+the compiler vectorizes it as numpy would, without a pass per call (a
+game-by-game matching ran at 1.7x numpy's time).
 Nothing here draws a random number: the callers pass the same uniforms in
 the same order, so every result is bit-identical by construction.
 ``tests/test_strand_kernel.py`` holds each function to the numpy code it
@@ -98,6 +100,68 @@ def refill(st, draws, live=None):
         raise IndexError(f"refill: a seat needs more cards than the {draws.shape[2]} uniforms per seat given")
 
 
+# --- steps 3-4: the negotiation's matching (styles.Table.match_batch) ---------------
+@_jit
+def _match(U, talks_t, accept, I, J, dead, live, rank_weight, key, rank, best, b, partner):
+    """Greedy mutual-preference matching over the seat-major ``U`` (P,P,G),
+    as ``Table.match_batch`` step by step: each pair's key (the two ranks,
+    then the utilities; refused pairs dead), then up to P // 2 rounds of
+    the first smallest live key per game, its seats taken.  ``partner``
+    (P,G) agreed seat or -1; ``key`` (pairs,G), ``rank``, ``best``, ``b``
+    (G,) scratch.  The games are the innermost loop everywhere (long
+    contiguous rows: the compiler vectorizes them)."""
+    P, _, G = U.shape
+    n = I.shape[0]
+    for q in range(n):
+        i, j = I[q], J[q]
+        for g in range(G):
+            rank[g] = 0
+        for k in range(P):  # rank = how many partners one likes better
+            for g in range(G):
+                rank[g] += (U[i, k, g] > U[i, j, g]) + (U[j, k, g] > U[j, i, g])
+        for g in range(G):
+            uij, uji = U[i, j, g], U[j, i, g]
+            ok = (uij > accept) & (uji > accept) & talks_t[i, g] & talks_t[j, g]
+            key[q, g] = np.float32(rank[g]) * rank_weight - (uij + uji) + dead * np.float32(not ok)
+    for s in range(P):
+        for g in range(G):
+            partner[s, g] = -1
+    for _ in range(P // 2):
+        for g in range(G):
+            best[g], b[g] = key[0, g], 0
+        for q in range(1, n):  # the first smallest key
+            for g in range(G):
+                better = key[q, g] < best[g]
+                best[g] = key[q, g] if better else best[g]
+                b[g] = q if better else b[g]
+        n_good = 0
+        for g in range(G):
+            good = best[g] < live
+            n_good += good
+            b[g] = b[g] if good else n  # n: no pair chosen in that game
+        if n_good == 0:
+            break
+        for g in range(G):
+            q = b[g]
+            if q < n:
+                partner[I[q], g], partner[J[q], g] = J[q], I[q]
+        for q in range(n):  # every pair with a seat taken is dead
+            i, j = I[q], J[q]
+            for g in range(G):
+                key[q, g] += dead * np.float32((partner[i, g] >= 0) | (partner[j, g] >= 0))
+
+
+def match(U, talks_t, accept, pairs, dead, live, rank_weight):
+    """``styles.Table.match_batch`` compiled: (P,G) agreed partner or -1 (seat-major)."""
+    P, _, G = U.shape
+    I, J = (np.ascontiguousarray(a, np.int64) for a in pairs)
+    partner = np.empty((P, G), np.int8)
+    key, rank = np.empty((len(I), G), np.float32), np.empty(G, np.int64)
+    best, b = np.empty(G, np.float32), np.empty(G, np.int64)
+    _match(U, talks_t, np.float32(accept), I, J, dead, live, rank_weight, key, rank, best, b, partner)
+    return partner
+
+
 def warm() -> float:
     """Compile every function once (or load it from the on-disk cache) for
     both draw types (float64 deals, float32 refills); returns the seconds it took."""
@@ -109,6 +173,8 @@ def warm() -> float:
         hand, discard = np.zeros((G, P, N_VALUES), np.int8), np.zeros((G, N_VALUES), np.int8)
         deck = np.full((G, N_VALUES), 12, np.int8)
         _refill(hand, np.full((G, P), 3, np.int8), deck, discard, np.zeros((G, P, 3), dtype), np.ones(G, np.bool_))
+    U = np.zeros((P, P, G), np.float32)
+    match(U, np.ones((P, G), np.bool_), 0.0, np.triu_indices(P, 1), np.float32(1e30), np.float32(1e29), np.float32(1e3))
     return time.perf_counter() - t0
 
 

@@ -37,7 +37,7 @@ from functools import cache
 
 import numpy as np
 
-from . import engine
+from . import engine, kernel
 from .agents import knobs
 from .arrays import at_seats, cols, uniform_choice
 from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
@@ -184,7 +184,14 @@ class Table:
         return U
 
     def match(self, U):
-        """Greedy mutual-preference matching: (P,G) agreed partner or -1 (seat-major)."""
+        """Greedy mutual-preference matching: (P,G) agreed partner or -1 (seat-major).
+        Compiled (``kernel.match``) where numba is installed, else :meth:`match_batch`."""
+        if kernel.COMPILED:
+            return kernel.match(U, self.talks_t, self.accept, _pairs(U.shape[0])[:2], DEAD, LIVE, RANK_WEIGHT)
+        return self.match_batch(U)  # pragma: no cover - exercised only where numba is missing
+
+    def match_batch(self, U):
+        """:meth:`match` in numpy over the batch (the reference ``kernel.match`` is held to)."""
         P, _, G = U.shape
         I, J, _ = _pairs(P)
         uij, uji = U[I, J], U[J, I]
