@@ -1,6 +1,7 @@
 """STRAND's compiled pieces against the numpy code they replace: the refill
-(``kernel.refill`` / ``cards.refill_batch``) and the negotiation's matching
-(``kernel.match`` / ``styles.Table.match_batch``): random states, every
+(``kernel.refill`` / ``cards.refill_batch``), the negotiation's matching
+(``kernel.match`` / ``styles.Table.match_batch``) and the reneging
+(``kernel.renege`` / ``styles.Table.renege_batch``): random states, every
 rule reading that reaches them, random and search-agent play, bit for bit."""
 
 import numpy as np
@@ -101,6 +102,28 @@ def test_match_matches_numpy_on_random_utilities(players, accept):
         assert (new[new[s, mine], games[mine]] == s).all()
 
 
+@pytest.mark.parametrize("how", styles.RENEGE_TO)
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_renege_matches_numpy(how, players):
+    """Every renege_to reading, on random utilities with ties (the first best
+    alternative), refusals, and renegers with and without a better partner."""
+    rng = np.random.default_rng(players + 7 * styles.RENEGE_TO.index(how))
+    G, P = 3000, players
+    knobs = registry.get("strand").knobs().replace(renege_to=how, accept=-0.5)
+    table = styles.Table(knobs, rng.integers(0, styles.RANDOM, (G, P)), rng)
+    U = rng.normal(size=(P, P, G)).astype(np.float32)
+    U[rng.random(U.shape) < 0.3] = np.float32(0.5)  # ties
+    for i in range(P):
+        U[i, i] = styles.NEVER
+    mate = table.match_batch(U)
+    reneg = (mate >= 0) & (rng.random((P, G)) < 0.5)
+    old = table.renege_batch(U, mate, reneg)
+    new = kernel.renege(U, mate, reneg, engine.stay_action(P), table.accept, styles.SHUN, styles.RENEGE_TO.index(how))
+    assert np.array_equal(old, new)
+    moved = reneg & (new != engine.stay_action(P))
+    assert moved.any() == (how != "stay") and (new[reneg] != mate[reneg]).all()
+
+
 READINGS = [
     ({}, 4, ["random"] * 4),
     ({"stay_bonus": "one_round", "stay_returns_cargo": True, "max_hand": 6}, 5, ["random"] * 5),
@@ -109,6 +132,7 @@ READINGS = [
     ({"teams": True}, 4, None),
     ({"time_rain": True, "renege_to": "best"}, 4, ["best", "heavy", "greedy", "random"]),
     ({"stay_bonus": "one_round", "best_proxy": "mix"}, 3, ["best", "best", "key"]),
+    ({"renege_to": "stay", "reneging": 0.5}, 5, ["best", "mirror", "steady", "random", "heavy"]),
 ]
 
 

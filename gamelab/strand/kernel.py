@@ -162,6 +162,39 @@ def match(U, talks_t, accept, pairs, dead, live, rank_weight):
     return partner
 
 
+# --- step 3: the reneging (styles.Table.renege_batch) ------------------------------
+STAY_PUT, BETTER_OR_STAY, BEST_ALTERNATIVE = 0, 1, 2  # renege_to, as styles.RENEGE_TO orders it
+
+
+@_jit
+def _renege(U, mate, reneg, stay, accept, shun, how, rope):
+    """(P,G) ``rope``: each seat's agreed partner (``mate``, -1 none: stay);
+    a reneger (``reneg``) stays (``how`` STAY_PUT) or points at its best other
+    seat by ``U`` (the first of equals) if acceptable (BEST_ALTERNATIVE),
+    and only if it beats the agreed partner (BETTER_OR_STAY), else stays."""
+    P, _, G = U.shape
+    for i in range(P):
+        for g in range(G):
+            m = mate[i, g]
+            r = m if (m >= 0 and not reneg[i, g]) else stay
+            if m >= 0 and reneg[i, g] and how != STAY_PUT:
+                alt_u, alt = U[i, 0, g] - shun * np.float32(m == 0), 0
+                for k in range(1, P):
+                    u = U[i, k, g] - shun * np.float32(m == k)
+                    if u > alt_u:
+                        alt_u, alt = u, k
+                if alt_u > accept and (how == BEST_ALTERNATIVE or alt_u > U[i, m, g]):
+                    r = alt
+            rope[i, g] = r
+
+
+def renege(U, mate, reneg, stay, accept, shun, how):
+    """``styles.Table.renege_batch`` compiled: (P,G) rope codes; ``how`` a STAY_PUT.. code."""
+    rope = np.empty(mate.shape, np.int8)
+    _renege(U, mate, reneg, int(stay), np.float32(accept), np.float32(shun), int(how), rope)
+    return rope
+
+
 def warm() -> float:
     """Compile every function once (or load it from the on-disk cache) for
     both draw types (float64 deals, float32 refills); returns the seconds it took."""
@@ -175,6 +208,7 @@ def warm() -> float:
         _refill(hand, np.full((G, P), 3, np.int8), deck, discard, np.zeros((G, P, 3), dtype), np.ones(G, np.bool_))
     U = np.zeros((P, P, G), np.float32)
     match(U, np.ones((P, G), np.bool_), 0.0, np.triu_indices(P, 1), np.float32(1e30), np.float32(1e29), np.float32(1e3))
+    renege(U, np.zeros((P, G), np.int8), np.ones((P, G), np.bool_), P, 0.0, 1e10, BEST_ALTERNATIVE)
     return time.perf_counter() - t0
 
 
