@@ -1,15 +1,17 @@
-"""STRAND compiled pieces: the hot loops of a batch step, one game at a time.
+"""STRAND compiled pieces: the hot loops of a batch step.
 
-The batch engine's numpy code is the reference; these numba loops compute
-the same arrays, value for value, for the pieces that dominate the search
-agent's play-outs (``best.py``: every step of a play-out is a batch of
-thousands of rows): the refill (:func:`refill`, ``cards.refill_batch``: a
-loop of draws over the seats, each a dozen numpy calls) and the
-negotiation's matching (:func:`match`, ``styles.Table.match_batch``: some
-130 numpy calls over the games).  The refill loops game by game; the
-matching keeps the games as the innermost loop over seat-major arrays, so
-the compiler vectorizes it as numpy would, without a pass per call (a
-game-by-game matching ran at 1.7x numpy's time).
+The batch engine's and table model's numpy code is the reference; these
+numba loops compute the same arrays, value for value, for the pieces whose
+numpy form is many calls per step, which dominate the search agent's
+play-outs (``best.py``: thousands of rows a step, a quarter of a step's
+time the calls themselves): the refill (:func:`refill`,
+``cards.refill_batch``: a loop of one-card draws over the seats, each a
+dozen numpy calls), the negotiation's matching (:func:`match`,
+``styles.Table.match_batch``: some 130 numpy calls) and the reneging
+(:func:`renege`, ``styles.Table.renege_batch``).  The refill loops game by
+game; the matching and the reneging keep the games as the innermost loop
+over seat-major arrays, so the compiler vectorizes them as numpy would,
+without a pass per call (a game-by-game matching ran at 1.7x numpy's time).
 Nothing here draws a random number: the callers pass the same uniforms in
 the same order, so every result is bit-identical by construction.
 ``tests/test_strand_kernel.py`` holds each function to the numpy code it
