@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python -m gamelab.sbr.kernel  # compile the SBR search kernel once (numba's cache), not on the first search
+	$(BIN)/python -m gamelab.strand.kernel  # and STRAND's compiled refill
 	touch $(STAMP)
 
 WORKERS ?= 2  # processes playing games in make report (the machine's two cores); same tables at any count

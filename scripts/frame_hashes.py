@@ -39,6 +39,9 @@ RUNS = [
     ("strand", {"teams": True}, None, 6),
     ("strand", {}, ["heavy", "key", "random", "stay"], None),
     ("strand", {"roles": "none", "reneging": 0.5}, None, 4),
+    ("strand", {}, ["best", "best", "best", "best"], None),
+    ("strand", {"time_rain": True, "renege_to": "best"}, ["best", "heavy", "greedy", "random", "best"], None),
+    ("strand", {"silent": True, "best_proxy": "mix"}, ["best", "mirror", "steady", "best"], None),
 ]
 
 
@@ -65,6 +68,8 @@ def main(n_games: int = 3000) -> None:
     for game, changes, lineup, players in RUNS:
         params = _params_class(game)().replace(**changes)
         n = n_games if "lookahead" not in (lineup or ()) else 60
+        if "best" in (lineup or ()):  # STRAND's search agent: fewer games
+            n = 200
         df = runner.simulate(game, n_games=n, seed=7, params=params, lineup=lineup, n_players=players, progress=False)
         print(game, changes, lineup, players, len(df), frame_hash(df), flush=True)
 

@@ -92,3 +92,39 @@ def test_state_take_and_chance_take():
     two = st.take(np.array([True, False, False, False, False, True]))
     assert two.score.shape == (2, 4) and np.array_equal(chance.take([0, 5]).roles, two.role)
     assert chance.take(3).draws.shape == (params.rounds, 1, 4, engine.DRAWS)
+
+
+def test_take_gives_what_indexing_gives_for_every_kind_of_index():
+    """State.take / Chance.take (``np.take`` for indices) equal ``a[idx]`` copies for ints,
+    lists, index arrays (repeats, negatives), slices, bool masks and an empty list."""
+    params = StrandParams().replace(time_rain=True)
+    chance = engine.draw_chance(params, 10, 4, np.random.default_rng(1))
+    st = engine.init(params, 10, 4, chance)
+    for idx in (
+        3,
+        np.int64(2),
+        [1, 5],
+        np.array([9, 0, 0]),
+        np.array([-1, 2]),
+        slice(2, 7),
+        np.arange(10) % 3 == 0,
+        [],
+    ):
+        rows = [int(idx)] if isinstance(idx, (int, np.integer)) else idx
+        got = st.take(idx)
+        for name, a in st._arrays().items():
+            assert np.array_equal(getattr(got, name), a[rows]) and not np.shares_memory(getattr(got, name), a), name
+        part = chance.take(idx)
+        assert np.array_equal(part.draws, chance.draws[:, rows]) and np.array_equal(part.hands, chance.hands[rows])
+        assert np.array_equal(part.rain_order, chance.rain_order[rows]) and np.array_equal(
+            part.roles, chance.roles[rows]
+        )
+
+
+def test_value_counts_is_colsum_of_onehot():
+    """arrays.value_counts (one bincount) counts each game's card values as colsum(onehot(v)) does."""
+    from gamelab.strand.arrays import colsum, onehot, value_counts
+
+    v = np.random.default_rng(2).integers(0, 6, (1000, 5)).astype(np.int8)  # 0: no card
+    assert np.array_equal(value_counts(v), colsum(onehot(v)))
+    assert value_counts(v).sum() == (v > 0).sum()

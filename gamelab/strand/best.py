@@ -31,6 +31,7 @@ import numpy as np
 from . import engine
 from .arrays import hand_sizes
 from .cards import refill
+from .scoring import standing
 from .state import CARGO, REACT, ROPE, Chance
 from .styles import Table
 
@@ -117,7 +118,7 @@ class BestResponse:
         games = np.flatnonzero(live)
         game_of, action = np.nonzero(mask[games])  # options, game-major
         K = self.rollouts
-        base = self.worlds(st.take(games), seat, K)  # K worlds per game, shared by its options
+        base = self.worlds(st, games, seat, K)  # K worlds per game, shared by its options
         rows = (game_of[:, None] * K + np.arange(K)).ravel()  # option m, world k -> row of base
         value = self.playout(base, rows, games[game_of].repeat(K), seat, np.repeat(action, K))
         mean = np.bincount(np.repeat(np.arange(len(action)), K), value, len(action)) / K
@@ -125,10 +126,10 @@ class BestResponse:
         out[games] = best_per_game(game_of, action, mean, len(games))
         return out
 
-    def worlds(self, st, seat, k):
-        """``k`` copies of each game of ``st`` as the seat may believe them:
+    def worlds(self, st, games, seat, k):
+        """``k`` copies of each game ``games`` of ``st`` as the seat may believe them:
         hidden hands dealt again, unseen rain cards reordered."""
-        world = st.take(np.repeat(np.arange(st.n_games), k))
+        world = st.take(np.repeat(games, k))  # st.take(games), then k copies of each
         redeal_hidden(world, seat, self.rng)
         if self.p.time_rain:
             reorder_unseen_rain(world, self.rng)
@@ -140,10 +141,13 @@ class BestResponse:
         model to the end."""
         p = self.p
         st = base.take(rows)
-        draws = self.rng.random((p.rounds, base.n_games, st.n_players, engine.DRAWS), dtype=np.float32)[:, rows]
+        draws = self.rng.random((p.rounds, base.n_games, st.n_players, engine.DRAWS), dtype=np.float32)
+        draws = draws.take(rows, axis=1)  # draws[:, rows]
         chance = Chance(hands=None, draws=draws, rain_order=st.rain_order, roles=st.role)
-        table = Table(p, self.table.styles[games], SharedDraws(self.rng, rows, base.n_games), self.table.custom)
-        table.fixed_t = self.table.fixed_t[:, games]  # steady's memory (a copy: fancy indexing)
+        table = Table(
+            p, self.table.styles.take(games, axis=0), SharedDraws(self.rng, rows, base.n_games), self.table.custom
+        )
+        table.fixed_t = self.table.fixed_t.take(games, axis=1)  # steady's memory (a copy), fixed_t[:, games]
         if st.phase == REACT:
             table.U = table.utilities(st)  # a fragile's switch asks the utilities of the round
         decide = {CARGO: table.cargo, ROPE: table.ropes}
@@ -170,17 +174,16 @@ class SharedDraws:
 
     def random(self, shape, dtype=np.float64):
         shape = (shape,) if np.isscalar(shape) else tuple(shape)
-        return self.rng.random((self.n_worlds, *shape[1:]), dtype=dtype)[self.rows]
+        return self.rng.random((self.n_worlds, *shape[1:]), dtype=dtype).take(self.rows, axis=0)  # [self.rows]
 
 
 def outcome(params, st, seat):
     """(N,) what a play-out is worth to ``seat``: its win share when the game
     is over, plus ``best_margin`` x its net score's margin over the best
     other seat (section 6.4's final score, so far)."""
-    res = engine.result(params, st)
-    score = res["score"]
+    score, _, win = standing(params, st)  # engine.result's score and win, without the ranks
     margin = score[:, seat] - np.delete(score, seat, axis=1).max(1)
-    return st.done * res["win"][:, seat] + params.best_margin * margin
+    return st.done * win[:, seat] + params.best_margin * margin
 
 
 def best_per_game(game_of, action, mean, n_games):

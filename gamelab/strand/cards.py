@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .arrays import colsum, hand_sizes, onehot, rowsum
+from . import kernel
+from .arrays import hand_sizes, onehot, rowsum, value_counts
 from .rules import CLEAR
 from .state import DRAWS  # noqa: F401  (the refill's draws per seat, known here as cards.DRAWS too)
 
@@ -70,7 +71,16 @@ def _draw(deck, discard, u, total, active=None):
 def refill(st, draws, live=None):
     """Section 6.2 step 1 (and 6.1, the deal): each seat in turn fills up to
     its limit, card k of seat s drawn with ``draws[:, s, k]``; only the
-    games of ``live`` (None: all).  In place."""
+    games of ``live`` (None: all).  In place.  Compiled (``kernel.refill``)
+    where numba is installed, else :func:`refill_batch`."""
+    if kernel.COMPILED:
+        kernel.refill(st, draws, live)
+    else:  # pragma: no cover - exercised only where numba is missing
+        refill_batch(st, draws, live)
+
+
+def refill_batch(st, draws, live=None):
+    """:func:`refill` in numpy over the batch (the reference ``kernel.refill`` is held to)."""
     held = hand_sizes(st.hand)
     total = rowsum(st.deck)
     for s in range(st.n_players):
@@ -87,7 +97,7 @@ def discard_shown(p, st, stay):
     """Step 5-6: shown cards go to the discards (a stayer's back to hand if so read)."""
     back = stay & p.stay_returns_cargo
     if not back.any():  # every shown card goes to the discards
-        st.discard[:] += colsum(onehot(st.card))
+        st.discard[:] += value_counts(st.card)  # colsum(onehot(st.card))
         return
     rows = np.arange(st.n_games)
     for s in range(st.n_players):

@@ -202,6 +202,14 @@ def raise_limits(p, st, stay):
 def result(params, st) -> dict:
     """Section 6.4: final = gross - penalty x markers; more points, then fewer
     markers; still tied -> shared win.  Variant E compares team totals."""
+    final, key, win = standing(params, st)
+    rank = 1 + (key[:, None, :] > key[:, :, None]).sum(2)
+    return {"score": final, "win": win, "rank": rank, "gross": st.score.copy(), "lone": st.lone.copy()}
+
+
+def standing(params, st):
+    """Section 6.4's final score (G,P), win key (G,P) and win share (G,P), as
+    :func:`result` gives them (without the ranks: a play-out's value asks only these)."""
     P = st.n_players
     final = st.score.astype(np.int32) - params.lone_penalty * st.lone.astype(np.int32)
     marks = st.lone.astype(np.int32)
@@ -213,5 +221,4 @@ def result(params, st) -> dict:
     best = key.max(1, keepdims=True)
     tops = key == best
     share = float(TEAM_SEATS if params.teams else 1) / tops.sum(1, keepdims=True)
-    rank = 1 + (key[:, None, :] > key[:, :, None]).sum(2)
-    return {"score": final, "win": tops * share, "rank": rank, "gross": st.score.copy(), "lone": st.lone.copy()}
+    return final, key, tops * share

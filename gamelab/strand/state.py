@@ -104,12 +104,24 @@ class State:
         mask) as a new State of their own (copies); an int keeps the games
         axis (a batch of one)."""
         idx = as_games(games)
-        return dataclasses.replace(self, **{name: a[idx].copy() for name, a in self._arrays().items()})
+        return dataclasses.replace(self, **{name: rows_of(a, idx) for name, a in self._arrays().items()})
 
 
 def as_games(games):
     """An int as a one-game index (keeps the games axis); anything else as is."""
     return [int(games)] if isinstance(games, (int, np.integer)) else games
+
+
+def rows_of(a, idx, axis=0):
+    """A copy of ``a``'s entries ``idx`` along ``axis`` (an index list or array, a bool mask or a
+    slice): ``np.take`` for indices (several times faster than ``a[idx].copy()`` on these small
+    multi-dimensional arrays), else ``a[idx].copy()`` along the axis."""
+    index = np.asarray(idx) if not isinstance(idx, slice) else None
+    if index is not None and index.dtype == bool:
+        return a.take(np.flatnonzero(index), axis=axis)
+    if index is not None and index.dtype.kind in "iu":
+        return a.take(index, axis=axis)
+    return a[(slice(None),) * axis + (idx,)].copy()  # a slice, an empty list, ... as numpy reads them
 
 
 class Chance(NamedTuple):
@@ -131,8 +143,8 @@ class Chance(NamedTuple):
         """The chance of the games ``games`` (as :meth:`State.take`)."""
         idx = as_games(games)
         return Chance(
-            hands=None if self.hands is None else self.hands[idx],
-            draws=None if self.draws is None else self.draws[:, idx],
-            rain_order=self.rain_order[idx],
-            roles=self.roles[idx],
+            hands=None if self.hands is None else rows_of(self.hands, idx),
+            draws=None if self.draws is None else rows_of(self.draws, idx, axis=1),
+            rain_order=rows_of(self.rain_order, idx),
+            roles=rows_of(self.roles, idx),
         )

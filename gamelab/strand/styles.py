@@ -37,7 +37,7 @@ from functools import cache
 
 import numpy as np
 
-from . import engine
+from . import engine, kernel
 from .agents import knobs
 from .arrays import at_seats, cols, uniform_choice
 from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
@@ -77,6 +77,7 @@ LIVE = DEAD / 10  # a matching key below this is a pair still open
 SHUN = np.float32(1e10)  # subtracted from an excluded partner's utility (below NEVER)
 RANK_WEIGHT = np.float32(1000)  # matching key: the two ranks first, then the utilities
 NO_PAIR = np.int8(100)  # a pair index past every pair: nothing chosen in that game
+RENEGE_TO = ("stay", "better_or_stay", "best")  # renege_to's readings, as kernel.renege codes them
 
 
 def _best(U):
@@ -134,10 +135,11 @@ class Table:
         p = self.p
         code = hand_code(st.hand) + self.styles.astype(np.int32) * HANDS  # row = style (cargo_table's layout)
         cap = engine.round_cap(p, st)
-        caps = np.unique(cap)
-        v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players, p.steady_mate)[code]
+        caps = [cap.min()] if cap.min() == cap.max() else np.unique(cap)  # np.unique(cap): one cap is the rule
+        v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players, p.steady_mate).take(code)
         for c in caps[1:]:
-            v = np.where((cap == c)[:, None], cargo_table(int(c), p.cargo_counts, st.n_players, p.steady_mate)[code], v)
+            shown = cargo_table(int(c), p.cargo_counts, st.n_players, p.steady_mate).take(code)
+            v = np.where((cap == c)[:, None], shown, v)
         value = v + 1  # the table holds value - 1
         porter = engine.can_use(st, PORTER) & (value < MAX_VALUE)
         if porter.any():
@@ -183,7 +185,14 @@ class Table:
         return U
 
     def match(self, U):
-        """Greedy mutual-preference matching: (P,G) agreed partner or -1 (seat-major)."""
+        """Greedy mutual-preference matching: (P,G) agreed partner or -1 (seat-major).
+        Compiled (``kernel.match``) where numba is installed, else :meth:`match_batch`."""
+        if kernel.COMPILED:
+            return kernel.match(U, self.talks_t, self.accept, _pairs(U.shape[0])[:2], DEAD, LIVE, RANK_WEIGHT)
+        return self.match_batch(U)  # pragma: no cover - exercised only where numba is missing
+
+    def match_batch(self, U):
+        """:meth:`match` in numpy over the batch (the reference ``kernel.match`` is held to)."""
         P, _, G = U.shape
         I, J, _ = _pairs(P)
         uij, uji = U[I, J], U[J, I]
@@ -238,15 +247,24 @@ class Table:
     def _negotiated(self, U, P):
         """Rope codes after the negotiation and the reneging; and the agreed partners (seat-major)."""
         mate = self.match(U)
-        matched = mate >= 0
         G = U.shape[2]
-        stay = engine.stay_action(P)
         draw = self.rng.random((G, P), dtype=np.float32) < self.p.reneging
-        reneg = matched & _seat_major(draw)
+        reneg = (mate >= 0) & _seat_major(draw)
+        if kernel.COMPILED:
+            how = RENEGE_TO.index(self.p.renege_to)
+            return kernel.renege(U, mate, reneg, engine.stay_action(P), self.accept, SHUN, how), mate
+        return self.renege_batch(U, mate, reneg), mate  # pragma: no cover - exercised only where numba is missing
+
+    def renege_batch(self, U, mate, reneg):
+        """(P,G) rope codes: the agreed partner, or for a reneger (``reneg``) what
+        ``renege_to`` says (numpy; the reference ``kernel.renege`` is held to)."""
+        P, _, G = U.shape
+        matched = mate >= 0
+        stay = engine.stay_action(P)
         rope = stay + (matched & ~reneg) * (mate - np.int8(stay))  # np.where(matched & ~reneg, mate, stay)
         how = self.p.renege_to
         if how == "stay" or not reneg.any():
-            return rope, mate
+            return rope
         mate_u = np.zeros((P, G), np.float32)  # U of the agreed partner
         for k in range(P):  # best alternative to the agreed partner
             Uk = U[:, k]
@@ -262,7 +280,7 @@ class Table:
         go = reneg & (alt_u > self.accept)
         if how == "better_or_stay":
             go &= alt_u > mate_u
-        return rope + go * (alt - rope), mate  # np.where(go, alt, rope)
+        return rope + go * (alt - rope)  # np.where(go, alt, rope)
 
     def _locks(self, st, rope, keeps):
         """bb: lock the chosen partner when a betrayal would cost much."""
