@@ -176,6 +176,9 @@ class Rules(NamedTuple):
     stop_square: np.ndarray  # (L+1, K) int64: the square the move stops on, 0 if none
     table_value: np.ndarray  # (L+1, H, K, RELIC_CODES) float32: the greedy's value before skull and ranks
     table_end: np.ndarray  # (L+1, H, K, RELIC_CODES) int64: the end square
+    table_spin: np.ndarray  # (L+1, H, K, RELIC_CODES) int64: the spin held after the move
+    raw_stop: np.ndarray  # (L+1, K) int64: the stop square, -1 if none
+    raw_tax: np.ndarray  # (L+1, K) int64: the terrain tax
 
 
 def supported(params, n_riders: int) -> bool:
@@ -255,6 +258,9 @@ def rules_of(params) -> Rules:
         stop_square=option_table(params)["stop_square"].astype(np.int64),
         table_value=value_table(params)["value"].reshape(option_table(params)["end"].shape),
         table_end=option_table(params)["end"].astype(np.int64),
+        table_spin=option_table(params)["spin"].astype(np.int64),
+        raw_stop=option_move_tables(params)["stop"].astype(np.int64),
+        raw_tax=option_move_tables(params)["tax"].astype(np.int64),
     )
 
 
@@ -360,6 +366,16 @@ def _walk(kp, A, g, r, pos, m, big, brk, spin, removed):
     return stop, end, tax, spin, hits, kind, n_rem
 
 
+@_inline
+def _table_move(kp, A, g, pos, k, held):
+    """:func:`_walk`'s result for option ``k`` from ``pos`` where no seal
+    lies on the way, from the batch's tables (options.option_table, as the
+    greedy's values read them)."""
+    kind = np.int64(A.relic[g, kp.stop_square[pos, k]])  # square 0 (no stop) holds none
+    end, spin = kp.table_end[pos, np.int64(held), k, kind + 1], kp.table_spin[pos, np.int64(held), k, kind + 1]
+    return kp.raw_stop[pos, k], end, kp.raw_tax[pos, k], spin, 0, kind, 0
+
+
 @_jit
 def _heart_walk(kp, A, g, r, end, hits, n_rem, removed):
     """movement._heart_walk: the heart's squares meeting seals (no terrain,
@@ -415,9 +431,13 @@ def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
         A.seal[g, pos + kp.seal_sign * seal_d] = r
         A.seals_left[g, r] -= 1
         A.stats[g, SEALS_PLACED, r] += 1
-    stop, end, tax, spin, hits, kind, n_rem = _walk(
-        kp, A, g, r, pos, card + spend, card >= kp.big_card, brk, A.spin[g, r] - spend, removed
-    )
+    k = c * (kp.S + 1) + spend
+    if not kp.heart_passes_seals and spend <= kp.S and kp.raw_end[pos, k] - pos < _first_seal(kp, A, g, r):
+        stop, end, tax, spin, hits, kind, n_rem = _table_move(kp, A, g, pos, k, A.spin[g, r])
+    else:
+        stop, end, tax, spin, hits, kind, n_rem = _walk(
+            kp, A, g, r, pos, card + spend, card >= kp.big_card, brk, A.spin[g, r] - spend, removed
+        )
     A.pos[g, r] = end
     A.spin[g, r] = spin
     A.stats[g, TERRAIN_TAX, r] += tax
@@ -583,27 +603,31 @@ def _values(kp, A, g, r, beat, brk, first, val, w):
     seg_end = kp.segment_of_beat[beat1] >= 0
     last = beat1 == kp.beats
     mine = _projections(kp, A, g, r, w.proj, w.dproj) if seg_end or last else 0
-    for k in range(val.size):
-        card, s = k // S1 + 1, k % S1
-        if A.hand[g, r, card - 1] <= 0 or s > min(held, kp.S) or pos >= L:
-            val[k] = -np.inf
-            continue
-        if not kp.f64_values and kp.raw_end[pos, k] - pos < first:  # no seal on the way: the tables
-            kind = np.int64(A.relic[g, kp.stop_square[pos, k]])  # square 0 (no stop) holds none
-            end = kp.table_end[pos, held, k, kind + 1]
-            base = kp.table_value[pos, held, k, kind + 1]
-            spin, tax = 0, 0  # read only by the float64 values, which always walk
-        else:
-            stop, end, tax, spin, hits, kind, _ = _walk(
-                kp, A, g, r, pos, card + s, card >= kp.big_card, brk, held - s, w.removed
-            )
-            base = _base32(kp, pos, held, card, end, spin, tax, kind)
-        seg_rank, fin_rank = _ranks(kp, A, g, r, end, mine, w.proj, w.dproj) if seg_end or last else (0, 0)
-        back = _card_back(kp, A, g, r, card) if kind == SKULL else 0
-        if kp.f64_values:
-            val[k] = _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank)
-        else:
-            val[k] = _value32(kp, base, kind, back, seg_end, seg_rank, last, fin_rank)
+    smax = min(held, kp.S)
+    for c in range(N_VALUES):  # option k = c * S1 + s (cards major; no division per option)
+        card = c + 1
+        have = (A.hand[g, r, c] > 0) & (pos < L)
+        for s in range(S1):
+            k = c * S1 + s
+            if not have or s > smax:
+                val[k] = -np.inf
+                continue
+            if not kp.f64_values and kp.raw_end[pos, k] - pos < first:  # no seal on the way: the tables
+                kind = np.int64(A.relic[g, kp.stop_square[pos, k]])  # square 0 (no stop) holds none
+                end = kp.table_end[pos, held, k, kind + 1]
+                base = kp.table_value[pos, held, k, kind + 1]
+                spin, tax = 0, 0  # read only by the float64 values, which always walk
+            else:
+                stop, end, tax, spin, hits, kind, _ = _walk(
+                    kp, A, g, r, pos, card + s, card >= kp.big_card, brk, held - s, w.removed
+                )
+                base = _base32(kp, pos, held, card, end, spin, tax, kind)
+            seg_rank, fin_rank = _ranks(kp, A, g, r, end, mine, w.proj, w.dproj) if seg_end or last else (0, 0)
+            back = _card_back(kp, A, g, r, card) if kind == SKULL else 0
+            if kp.f64_values:
+                val[k] = _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank)
+            else:
+                val[k] = _value32(kp, base, kind, back, seg_end, seg_rank, last, fin_rank)
     return val
 
 
