@@ -27,8 +27,10 @@ whole games (bit-identical results).
 
 Float arithmetic follows the batch agents' dtypes step by step (float32 for
 the greedy's values, float64 for the margins), so ties break the same way.
-The compiled code is cached on disk (``cache=True``): the first call of a
-fresh install compiles for about half a minute, later processes load it.
+The compiled code is cached on disk (``cache=True``): a fresh install (or
+any edit of this file) compiles for 2-5 minutes of CPU on a 2-core machine
+(``make``'s install step does it once: ``python -m gamelab.sbr.kernel``);
+later processes load it in about half a second.
 """
 
 from __future__ import annotations
@@ -171,6 +173,14 @@ class Rules(NamedTuple):
     deep_k: int
     deep_reply: int
     f64_values: bool  # the batch greedy computes values in float64 under heart_passes_seals
+    # the batch greedy's tables of a move with no seal on the way (greedy.value_table, options.option_table)
+    raw_end: np.ndarray  # (L+1, K) int64: the end square before the stop square's relic (option_move_tables)
+    stop_square: np.ndarray  # (L+1, K) int64: the square the move stops on, 0 if none
+    table_value: np.ndarray  # (L+1, H, K, RELIC_CODES) float32: the greedy's value before skull and ranks
+    table_end: np.ndarray  # (L+1, H, K, RELIC_CODES) int64: the end square
+    table_spin: np.ndarray  # (L+1, H, K, RELIC_CODES) int64: the spin held after the move
+    raw_stop: np.ndarray  # (L+1, K) int64: the stop square, -1 if none
+    raw_tax: np.ndarray  # (L+1, K) int64: the terrain tax
 
 
 def supported(params, n_riders: int) -> bool:
@@ -183,7 +193,8 @@ def supported(params, n_riders: int) -> bool:
 @lru_cache(maxsize=32)
 def rules_of(params) -> Rules:
     """:class:`Rules` of ``params`` (the rules; the knobs' defaults if a plain SbrParams)."""
-    from .greedy import _reach_table
+    from .greedy import _reach_table, value_table
+    from .options import option_move_tables, option_table
 
     kn = knobs(params)
     f32 = np.float32
@@ -245,6 +256,13 @@ def rules_of(params) -> Rules:
         deep_k=kn.deep_k,
         deep_reply=kn.deep_reply_beats,
         f64_values=bool(params.heart_passes_seals),
+        raw_end=option_move_tables(params)["end"].astype(np.int64),
+        stop_square=option_table(params)["stop_square"].astype(np.int64),
+        table_value=value_table(params)["value"].reshape(option_table(params)["end"].shape),
+        table_end=option_table(params)["end"].astype(np.int64),
+        table_spin=option_table(params)["spin"].astype(np.int64),
+        raw_stop=option_move_tables(params)["stop"].astype(np.int64),
+        raw_tax=option_move_tables(params)["tax"].astype(np.int64),
     )
 
 
@@ -350,6 +368,16 @@ def _walk(kp, A, g, r, pos, m, big, brk, spin, removed):
     return stop, end, tax, spin, hits, kind, n_rem
 
 
+@_inline
+def _table_move(kp, A, g, pos, k, held):
+    """:func:`_walk`'s result for option ``k`` from ``pos`` where no seal
+    lies on the way, from the batch's tables (options.option_table, as the
+    greedy's values read them)."""
+    kind = np.int64(A.relic[g, kp.stop_square[pos, k]])  # square 0 (no stop) holds none
+    end, spin = kp.table_end[pos, np.int64(held), k, kind + 1], kp.table_spin[pos, np.int64(held), k, kind + 1]
+    return kp.raw_stop[pos, k], end, kp.raw_tax[pos, k], spin, 0, kind, 0
+
+
 @_jit
 def _heart_walk(kp, A, g, r, end, hits, n_rem, removed):
     """movement._heart_walk: the heart's squares meeting seals (no terrain,
@@ -387,7 +415,7 @@ def _take_back(A, g, r, want):
         A.hand[g, r, v] += 1
 
 
-@_jit
+@_inline
 def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
     """turn.act for game ``g``: the ``slot``-th rider plays (finished riders skip)."""
     r = A.order[g, slot]
@@ -405,9 +433,13 @@ def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
         A.seal[g, pos + kp.seal_sign * seal_d] = r
         A.seals_left[g, r] -= 1
         A.stats[g, SEALS_PLACED, r] += 1
-    stop, end, tax, spin, hits, kind, n_rem = _walk(
-        kp, A, g, r, pos, card + spend, card >= kp.big_card, brk, A.spin[g, r] - spend, removed
-    )
+    k = c * (kp.S + 1) + spend
+    if not kp.heart_passes_seals and spend <= kp.S and kp.raw_end[pos, k] - pos < _first_seal(kp, A, g, r):
+        stop, end, tax, spin, hits, kind, n_rem = _table_move(kp, A, g, pos, k, A.spin[g, r])
+    else:
+        stop, end, tax, spin, hits, kind, n_rem = _walk(
+            kp, A, g, r, pos, card + spend, card >= kp.big_card, brk, A.spin[g, r] - spend, removed
+        )
     A.pos[g, r] = end
     A.spin[g, r] = spin
     A.stats[g, TERRAIN_TAX, r] += tax
@@ -452,7 +484,7 @@ def _ahead(a1, a2, a3, a4, b1, b2, b3, b4):
     return a4 < b4
 
 
-@_jit
+@_inline
 def _rank_points(kp, A, g, points, dist, with_dist, out):
     """ranking.points_by_rank: riders ranked by distance ``dist`` (if
     ``with_dist``: segment scoring), position, relics (higher first), then
@@ -475,7 +507,7 @@ def _rank_points(kp, A, g, points, dist, with_dist, out):
         out[i] = points[rank]
 
 
-@_jit
+@_inline
 def _end_beat(kp, A, g, beat, dist, pts):
     """engine.end_beat for game ``g`` (``beat``: beats completed before it);
     returns the new beat count.  ``dist``, ``pts``: (R,) scratch."""
@@ -496,7 +528,7 @@ def _end_beat(kp, A, g, beat, dist, pts):
     return beat
 
 
-@_jit
+@_inline
 def _begin_beat(kp, A, g, beat):
     """engine.begin_beat: the acting order, back to front, less spin, seat order."""
     R = A.pos.shape[1]
@@ -559,45 +591,66 @@ def _card_back(kp, A, g, r, card):
     return max(high, card) if kp.skull_takes_current else high
 
 
-@_jit
-def _values(kp, A, g, r, slot, beat, brk, val, removed):
+@_inline
+def _values(kp, A, g, r, beat, brk, first, val, w):
     """greedy.greedy_values for one rider: ``val`` (K,) float32, -inf where
-    the (card, spin) option is not legal."""
+    the (card, spin) option is not legal.  ``first``: :func:`_first_seal`.
+    An option whose move stops short of the first seal reads the batch
+    greedy's tables (greedy.value_table: the same float32 steps, done once
+    per entry), as the batch greedy does; the others walk square by square."""
     L, S1 = kp.L, kp.S + 1
     pos = A.pos[g, r]
     held = A.spin[g, r]
     beat1 = beat + 1
     seg_end = kp.segment_of_beat[beat1] >= 0
     last = beat1 == kp.beats
-    for k in range(val.size):
-        card, s = k // S1 + 1, k % S1
-        if A.hand[g, r, card - 1] <= 0 or s > min(held, kp.S) or pos >= L:
-            val[k] = -np.inf
-            continue
-        stop, end, tax, spin, hits, kind, _ = _walk(
-            kp, A, g, r, pos, card + s, card >= kp.big_card, brk, held - s, removed
-        )
-        seg_rank, fin_rank = _ranks(kp, A, g, r, end) if seg_end or last else (0, 0)
-        back = _card_back(kp, A, g, r, card) if kind == SKULL else 0
-        if kp.f64_values:
-            val[k] = _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank)
-        else:
-            val[k] = _value32(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank)
+    mine = _projections(kp, A, g, r, w.proj, w.dproj) if seg_end or last else 0
+    smax = min(held, kp.S)
+    for c in range(N_VALUES):  # option k = c * S1 + s (cards major; no division per option)
+        card = c + 1
+        have = (A.hand[g, r, c] > 0) & (pos < L)
+        for s in range(S1):
+            k = c * S1 + s
+            if not have or s > smax:
+                val[k] = -np.inf
+                continue
+            if not kp.f64_values and kp.raw_end[pos, k] - pos < first:  # no seal on the way: the tables
+                kind = np.int64(A.relic[g, kp.stop_square[pos, k]])  # square 0 (no stop) holds none
+                end = kp.table_end[pos, held, k, kind + 1]
+                base = kp.table_value[pos, held, k, kind + 1]
+                spin, tax = 0, 0  # read only by the float64 values, which always walk
+            else:
+                stop, end, tax, spin, hits, kind, _ = _walk(
+                    kp, A, g, r, pos, card + s, card >= kp.big_card, brk, held - s, w.removed
+                )
+                base = _base32(kp, pos, held, card, end, spin, tax, kind)
+            seg_rank, fin_rank = _ranks(kp, A, g, r, end, mine, w.proj, w.dproj) if seg_end or last else (0, 0)
+            back = _card_back(kp, A, g, r, card) if kind == SKULL else 0
+            if kp.f64_values:
+                val[k] = _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank)
+            else:
+                val[k] = _value32(kp, base, kind, back, seg_end, seg_rank, last, fin_rank)
     return val
 
 
 @_inline
-def _value32(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank):
-    """One option's greedy value in the batch greedy's float32 steps
-    (greedy._base_value, the skull's card, projection.rank_terms)."""
+def _base32(kp, pos, held, card, end, spin, tax, kind):
+    """greedy._base_value of one option (float32 steps; as the batch's tables hold it)."""
     f32 = np.float32
-    v = (
+    return (
         kp.w_move * (f32(end) - f32(pos))
         + kp.w_relic * kp.relic_value[kind]  # kind -1: the appended 0
         + kp.w_spin * (f32(spin) - f32(held))
         - kp.w_tax * f32(tax)
         - kp.card_cost[card]
     )
+
+
+@_inline
+def _value32(kp, v, kind, back, seg_end, seg_rank, last, fin_rank):
+    """One option's greedy value from its base value ``v`` in the batch
+    greedy's float32 steps (the skull's card, projection.rank_terms)."""
+    f32 = np.float32
     if kind == SKULL:  # float32 += float32 scalar * int64: added in float64, rounded once
         v = f32(np.float64(v) + np.float64(kp.w_skull) * back)
     if seg_end:
@@ -630,33 +683,44 @@ def _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank,
 
 
 @_inline
-def _ranks(kp, A, g, r, end):
-    """projection.rank_terms' ranks of end square ``end``: (segment rank, final rank)."""
+def _projections(kp, A, g, r, proj, dproj):
+    """projection.rank_terms' view of the other riders, once per rider's
+    values: ``proj`` (R,) float32 each one's projected square and ``dproj``
+    (R,) float64 his segment distance, by slot; returns rider ``r``'s slot."""
     R = A.pos.shape[1]
     f32 = np.float32
     mine = 0
     for s in range(R):
         if A.order[g, s] == r:
             mine = s
-    d_me = np.float64(end) - np.float64(f32(A.seg_start[g, r]))
-    seg_rank, fin_rank = 0, 0
     for s in range(R):
         o = A.order[g, s]
-        if o == r:
-            continue
         po = f32(A.pos[g, o])
         later = s > mine and A.pos[g, o] < kp.L
-        proj = min(f32(kp.L), po + kp.w_expect * f32(later))
-        d_o = np.float64(proj - f32(A.seg_start[g, o]))
-        ahead = proj > end
-        if d_o > d_me or (d_o == d_me and ahead):
+        proj[s] = min(f32(kp.L), po + kp.w_expect * f32(later))
+        dproj[s] = np.float64(proj[s] - f32(A.seg_start[g, o]))
+    return mine
+
+
+@_inline
+def _ranks(kp, A, g, r, end, mine, proj, dproj):
+    """projection.rank_terms' ranks of end square ``end``: (segment rank,
+    final rank), the others as :func:`_projections` gives them."""
+    R = A.pos.shape[1]
+    d_me = np.float64(end) - np.float64(np.float32(A.seg_start[g, r]))
+    seg_rank, fin_rank = 0, 0
+    for s in range(R):
+        if s == mine:
+            continue
+        ahead = proj[s] > end
+        if dproj[s] > d_me or (dproj[s] == d_me and ahead):
             seg_rank += 1
         if ahead:
             fin_rank += 1
     return seg_rank, fin_rank
 
 
-@_jit
+@_inline
 def _seal_choice(kp, A, g, r, beat):
     """greedy._seal_choice_cols for one rider: the seal distance, 0 none."""
     R = A.pos.shape[1]
@@ -705,17 +769,50 @@ def _argmax(val):
     return best
 
 
-@_jit
-def _greedy(kp, A, g, r, slot, beat, val, vb, removed):
-    """greedy.greedy_policy for one rider: (option, seal, break)."""
-    best = _argmax(_values(kp, A, g, r, slot, beat, False, val, removed))
+@_inline
+def _greedy(kp, A, g, r, beat, w):
+    """greedy.greedy_policy for one rider: (option, seal, break); the
+    values without breaking are left in ``w.val``."""
+    first = _first_seal(kp, A, g, r)
+    best = _argmax(_values(kp, A, g, r, beat, False, first, w.val, w))
     brk = False
-    if A.pos[g, r] < kp.L and A.spin[g, r] >= kp.seal_break_cost and _first_seal(kp, A, g, r) <= kp.M:
-        _values(kp, A, g, r, slot, beat, True, vb, removed)
-        bb = _argmax(vb)
-        if vb[bb] > val[best] + kp.w_break:
+    if A.pos[g, r] < kp.L and A.spin[g, r] >= kp.seal_break_cost and first <= kp.M:
+        _values(kp, A, g, r, beat, True, first, w.vb, w)
+        bb = _argmax(w.vb)
+        if w.vb[bb] > w.val[best] + kp.w_break:
             best, brk = bb, True
     return best, _seal_choice(kp, A, g, r, beat), brk
+
+
+# One compiled copy each of the turn, the beat's end and start and the
+# greedy, for the places where they are not hot (a decision of the real
+# game, a search's own move); the play-outs inline them (a call between
+# compiled functions passes every array of the state and the rules: the
+# greedy play-out ran 3x slower through calls).
+
+
+@_jit
+def _act_once(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
+    """:func:`_act`, called."""
+    _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed)
+
+
+@_jit
+def _end_beat_once(kp, A, g, beat, dist, pts):
+    """:func:`_end_beat`, called."""
+    return _end_beat(kp, A, g, beat, dist, pts)
+
+
+@_jit
+def _begin_beat_once(kp, A, g, beat):
+    """:func:`_begin_beat`, called."""
+    _begin_beat(kp, A, g, beat)
+
+
+@_jit
+def _greedy_once(kp, A, g, r, beat, w):
+    """:func:`_greedy`, called."""
+    return _greedy(kp, A, g, r, beat, w)
 
 
 # ---------------------------------------------------------------- search
@@ -734,6 +831,12 @@ class Work(NamedTuple):
     pts: np.ndarray  # (R,) int64
     scores: np.ndarray  # (K, R) int64: the players' points at the end of each option's play-out
     pv: np.ndarray  # (R,) int64: the same for the game's known greedy continuation (_lookahead)
+    proj: np.ndarray  # (R,) float32: the other riders' projected squares (_projections)
+    dproj: np.ndarray  # (R,) float64: their segment distances
+    moves: np.ndarray  # (K, R, 2) int64: each deep play-out's moves (option, break) by slot in its first beat
+    cmoves: np.ndarray  # (R, 2) int64: the same for deep's continuation (_deep), -1 where none
+    cpv: np.ndarray  # (R,) int64: the players' points at the end of deep's continuation
+    cbeat: np.ndarray  # (1,) int64: the beat of deep's continuation
 
 
 def work(kp: Rules, n_riders: int) -> tuple:
@@ -751,6 +854,12 @@ def work(kp: Rules, n_riders: int) -> tuple:
             np.zeros(n_riders, np.int64),
             np.zeros((K, n_riders), np.int64),
             np.zeros(n_riders, np.int64),
+            np.zeros(n_riders, np.float32),
+            np.zeros(n_riders, np.float64),
+            np.zeros((K, n_riders, 2), np.int64),
+            np.zeros((n_riders, 2), np.int64),
+            np.zeros(n_riders, np.int64),
+            np.zeros(1, np.int64),
         )
         for _ in range(LEVELS)
     )
@@ -804,7 +913,7 @@ def _greedy_play_out(kp, A, g, slot, beat, last, w):
         for s in range(slot, R):
             r = A.order[g, s]
             if A.pos[g, r] < kp.L:
-                k, seal, brk = _greedy(kp, A, g, r, s, beat, w.val, w.vb, w.removed)
+                k, seal, brk = _greedy(kp, A, g, r, beat, w)
                 _act(kp, A, g, s, beat, k // (kp.S + 1) + 1, k % (kp.S + 1), seal, brk, 0, w.removed)
         beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
         if beat >= last:
@@ -825,8 +934,7 @@ def _options(kp, A, g, r, slot, beat, k, w):
     greedy's ``k`` best options in ``w.top[:k]`` (invalid ones replaced by
     the first), ``k``, the greedy's column among them and how many are
     valid (legal; they come first)."""
-    best, seal, brk = _greedy(kp, A, g, r, slot, beat, w.val, w.vb, w.removed)
-    _values(kp, A, g, r, slot, beat, False, w.val, w.removed)
+    best, seal, brk = _greedy_once(kp, A, g, r, beat, w)  # w.val: the values without breaking
     K = w.val.size
     k = min(k, K)
     order = _sort_desc(w.val, w.order)  # np.argsort(-val, kind="stable")
@@ -897,7 +1005,7 @@ def _lookahead(kp, A, g, r, slot, beat, B, level, works, pv_ok):
             opt = w.top[j]
             _copy_game(A, g, B, level)
             S1 = kp.S + 1
-            _act(kp, B, level, slot, beat, opt // S1 + 1, opt % S1, seal, brk and opt == w.top[0], 0, w.removed)
+            _act_once(kp, B, level, slot, beat, opt // S1 + 1, opt % S1, seal, brk and opt == w.top[0], 0, w.removed)
             end = _greedy_play_out(kp, B, level, slot + 1, beat, last, works[LEVELS - 1])
             _scores(kp, B, level, end, P, w.dist, w.pts, w.scores[j])
         w.margin[j] = _margin_of(w.scores[j], player, P)
@@ -913,20 +1021,26 @@ def _lookahead(kp, A, g, r, slot, beat, B, level, works, pv_ok):
 
 
 @_jit
-def _mixed_play_out(kp, A, g, slot, beat, until, B, works):
+def _mixed_play_out(kp, A, g, slot, beat, until, B, works, moves, j):
     """lookahead._play_out with the riders playing as the lookahead before
-    beat ``until`` and greedy after, to the end of the game."""
+    beat ``until`` and greedy after, to the end of the game; the moves of
+    this beat (option, break) by slot into ``moves[j]`` (-1: none)."""
     R = A.pos.shape[1]
     w = works[LEVELS - 1]
     pv_ok = False  # no continuation known at the start of the play-out
+    root = beat
+    for s in range(R):
+        moves[j, s, 0] = -1
     while True:
         for s in range(slot, R):
             r = A.order[g, s]
             if A.pos[g, r] < kp.L:
                 if beat < until:
                     k, seal, brk, pv_ok = _lookahead(kp, A, g, r, s, beat, B, 1, works, pv_ok)
+                    if beat == root:
+                        moves[j, s, 0], moves[j, s, 1] = k, brk
                 else:
-                    k, seal, brk = _greedy(kp, A, g, r, s, beat, w.val, w.vb, w.removed)
+                    k, seal, brk = _greedy(kp, A, g, r, beat, w)
                 _act(kp, A, g, s, beat, k // (kp.S + 1) + 1, k % (kp.S + 1), seal, brk, 0, w.removed)
         beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
         if beat >= kp.beats:
@@ -936,38 +1050,69 @@ def _mixed_play_out(kp, A, g, slot, beat, until, B, works):
 
 
 @_jit
-def _deep(kp, A, g, r, slot, beat, B, works):
+def _deep(kp, A, g, r, slot, beat, B, works, cont_ok):
     """lookahead.deep_policy for one rider: the search with play-outs whose
-    riders play as the lookahead this beat and ``deep_reply`` more."""
+    riders play as the lookahead this beat and ``deep_reply`` more:
+    (option, seal, break, whether ``works[0]`` holds deep's continuation
+    after the move).
+
+    The continuation (as :func:`_lookahead`'s, for deep): where ``cont_ok``,
+    the real game has followed the play-out of deep's previous choice this
+    beat, whose moves by slot are ``w.cmoves`` and final points ``w.cpv``;
+    an option equal to that play-out's move at this slot has the same
+    play-out (the same riders, the same horizon), so its points are read."""
     w = works[0]
     best, seal, brk, k, first, n_valid = _options(kp, A, g, r, slot, beat, kp.deep_k, w)
     if k == 1:
-        return best, seal, brk
-    P = A.pos.shape[1] // kp.riders_per_player
+        return best, seal, brk, False
+    R = A.pos.shape[1]
+    P = R // kp.riders_per_player
     until = beat + 1 + kp.deep_reply
+    known = cont_ok and w.cbeat[0] == beat and w.cmoves[slot, 0] >= 0
     for j in range(n_valid):
         opt = w.top[j]
-        _copy_game(A, g, B, 0)
-        _act(kp, B, 0, slot, beat, opt // (kp.S + 1) + 1, opt % (kp.S + 1), seal, brk and opt == w.top[0], 0, w.removed)
-        end = _mixed_play_out(kp, B, 0, slot + 1, beat, until, B, works)
-        w.margin[j] = _margin_of(_scores(kp, B, 0, end, P, w.dist, w.pts, w.scores[j]), r // kp.riders_per_player, P)
+        brk_j = brk and opt == w.top[0]  # the break as the play-out plays the option
+        if known and opt == w.cmoves[slot, 0] and brk_j == (w.cmoves[slot, 1] == 1):
+            for p in range(P):
+                w.scores[j, p] = w.cpv[p]
+            for s in range(R):
+                w.moves[j, s, 0] = w.cmoves[s, 0] if s > slot else -1
+                w.moves[j, s, 1] = w.cmoves[s, 1]
+        else:
+            _copy_game(A, g, B, 0)
+            _act_once(kp, B, 0, slot, beat, opt // (kp.S + 1) + 1, opt % (kp.S + 1), seal, brk_j, 0, w.removed)
+            end = _mixed_play_out(kp, B, 0, slot + 1, beat, until, B, works, w.moves, j)
+            _scores(kp, B, 0, end, P, w.dist, w.pts, w.scores[j])
+        w.margin[j] = _margin_of(w.scores[j], r // kp.riders_per_player, P)
     col = _choose(w, k, first)
-    return w.top[col], seal, brk and w.top[col] == w.top[first]
+    choice = w.top[col]
+    real_brk = brk and choice == w.top[first]
+    # the chosen option's play-out is the continuation if the move played is the one played out
+    followed = real_brk == (brk and choice == w.top[0])
+    if followed:
+        w.cbeat[0] = beat
+        for p in range(P):
+            w.cpv[p] = w.scores[col, p]
+        for s in range(R):
+            w.cmoves[s, 0], w.cmoves[s, 1] = w.moves[col, s, 0], w.moves[col, s, 1]
+    return choice, seal, real_brk, followed
 
 
 @_jit
-def _decide(kp, A, g, r, slot, beat, code, B, works, pv_ok):
+def _decide(kp, A, g, r, slot, beat, code, B, works, cont):
     """The (option, seal, break) of rider ``r`` playing as agent ``code``,
-    and whether ``works[0].pv`` holds the game's greedy continuation after
-    the move (see :func:`_lookahead`; a greedy move keeps it, deep's drops it)."""
+    and which continuation ``works[0]`` holds after the move: LOOKAHEAD
+    (``pv``, the greedy's, see :func:`_lookahead`; a greedy move keeps it),
+    DEEP (deep's, see :func:`_deep`) or -1 (none).  ``cont``: the same
+    before the move."""
     if code == LOOKAHEAD:
-        return _lookahead(kp, A, g, r, slot, beat, B, 0, works, pv_ok)
+        k, seal, brk, ok = _lookahead(kp, A, g, r, slot, beat, B, 0, works, cont == LOOKAHEAD)
+        return k, seal, brk, LOOKAHEAD if ok else -1
     if code == DEEP:
-        k, seal, brk = _deep(kp, A, g, r, slot, beat, B, works)
-        return k, seal, brk, False
-    w = works[0]
-    k, seal, brk = _greedy(kp, A, g, r, slot, beat, w.val, w.vb, w.removed)
-    return k, seal, brk, pv_ok
+        k, seal, brk, ok = _deep(kp, A, g, r, slot, beat, B, works, cont == DEEP)
+        return k, seal, brk, DEEP if ok else -1
+    k, seal, brk = _greedy_once(kp, A, g, r, beat, works[0])
+    return k, seal, brk, cont if cont == LOOKAHEAD else -1
 
 
 @_jit
@@ -980,18 +1125,18 @@ def _play_games(kp, A, codes, B, works, points):
     w = works[LEVELS - 1]
     for g in range(G):
         beat = 0
-        pv_ok = False
+        cont = -1
         for b in range(kp.beats):
             for s in range(R):
                 r = A.order[g, s]
                 if A.pos[g, r] < kp.L:
-                    k, seal, brk, pv_ok = _decide(kp, A, g, r, s, beat, codes[r], B, works, pv_ok)
-                    _act(kp, A, g, s, beat, k // S1 + 1, k % S1, seal, brk, 0, w.removed)
-            beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
+                    k, seal, brk, cont = _decide(kp, A, g, r, s, beat, codes[r], B, works, cont)
+                    _act_once(kp, A, g, s, beat, k // S1 + 1, k % S1, seal, brk, 0, w.removed)
+            beat = _end_beat_once(kp, A, g, beat, w.dist, w.pts)
             for o in range(R):
                 points[b, g, o] = A.seg_points[g, o] + A.relic_pts[g, o]
             if beat < kp.beats:
-                _begin_beat(kp, A, g, beat)
+                _begin_beat_once(kp, A, g, beat)
 
 
 @_jit
@@ -1002,9 +1147,9 @@ def _search_actions(kp, A, rider, acting, slot, beat, code, B, works, out):
     w = works[0]
     for g in range(A.pos.shape[0]):
         if acting[g]:
-            k, seal, brk, _ = _decide(kp, A, g, rider[g], slot, beat, code, B, works, False)
+            k, seal, brk, _ = _decide(kp, A, g, rider[g], slot, beat, code, B, works, -1)
         else:
-            k, seal, brk = _greedy(kp, A, g, rider[g], slot, beat, w.val, w.vb, w.removed)
+            k, seal, brk = _greedy_once(kp, A, g, rider[g], beat, w)
             brk = False  # the batch greedy breaks only where acting
         out[g, 0], out[g, 1], out[g, 2] = k, seal, brk
 
@@ -1051,16 +1196,16 @@ def search_actions(params, state: State, rider, acting, agent: str):
 def _act_games(kp, A, slot, beat, card, spin, seal, brk, retrieve, removed):
     """:func:`_act` in every game (the differential tests' step)."""
     for g in range(A.pos.shape[0]):
-        _act(kp, A, g, slot, beat, card[g], spin[g], seal[g], brk[g], retrieve[g], removed)
+        _act_once(kp, A, g, slot, beat, card[g], spin[g], seal[g], brk[g], retrieve[g], removed)
 
 
 @_jit
 def _next_beat(kp, A, beat, dist, pts):
     """:func:`_end_beat` and, unless the game is over, :func:`_begin_beat` in every game."""
     for g in range(A.pos.shape[0]):
-        after = _end_beat(kp, A, g, beat, dist, pts)
+        after = _end_beat_once(kp, A, g, beat, dist, pts)
         if after < kp.beats:
-            _begin_beat(kp, A, g, after)
+            _begin_beat_once(kp, A, g, after)
 
 
 def act_games(params, state: State, actions, slot: int) -> None:
