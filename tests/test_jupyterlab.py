@@ -201,6 +201,11 @@ def _publish_opens_report(page, panel):
     link = page.wait_for_selector(".gamelab-panel a[href$='.html']", timeout=120_000)
     href = link.get_attribute("href")
     assert href.startswith("/files/reports/") and href.endswith(".html"), href
+    _link_opens_report(page, link)
+
+
+def _link_opens_report(page, link):
+    """The link looks like one (underlined) and opens a balance report in a new tab."""
     assert link.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
     with page.context.expect_page() as opened:
         link.click()
@@ -323,13 +328,7 @@ def test_tour_notebook_runs_in_words_and_its_link_opens_the_report(lab, browser)
     link = page.query_selector(f"{SHOWN} .jp-OutputArea-output a[href$='.html']")
     href = link.get_attribute("href")
     assert href == "/files/reports/tour-strand-cap8.html", href
-    assert link.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
-    with page.context.expect_page() as opened:
-        link.click()
-    report = opened.value
-    report.wait_for_load_state("load")
-    assert "Balance review" in report.inner_text("body")
-    report.close()
+    _link_opens_report(page, link)
     shown = _no_raw_words(page, "strand", keep=lab[2] / "tour-shown.txt")
     assert "Every figure of the record agrees with the rules." in shown and "gamelab 0." in shown
     sweep = shown[shown.index("Sum cap 8 against 7: change in each style's win rate, in points") :]
