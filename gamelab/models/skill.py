@@ -20,6 +20,7 @@ when they decide nothing).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -103,39 +104,36 @@ def ladder(
     Level 0 (the weakest) has no level below: its win figures are None."""
     run = run or RunConfig()
     names = ladder_of(game, levels)
-    out = [
-        dict(
-            level=0,
-            agent=names[0],
-            below=None,
-            win_rate_vs_below=None,
-            low=None,
-            high=None,
-            games=0,
-            fair=1 / n_players,
-            beats_below=None,
-            deal_share=None,
-        )
-    ]
+    out = [ladder_row(names, 0, n_players)]
     for k in range(1, len(names)):
         res, frame = head_to_head(
             game, names[k], names[k - 1], n_players=n_players, n_games=n_games, seed=seed + k, params=params, run=run
         )
-        out.append(
-            dict(
-                level=k,
-                agent=names[k],
-                below=names[k - 1],
-                win_rate_vs_below=res["win_rate"],
-                low=res["low"],
-                high=res["high"],
-                games=res["games"],
-                fair=1 / n_players,
-                beats_below=bool(res["low"] > 1 / n_players),
-                deal_share=deal_share(frame, names[k]),
-            )
-        )
+        out.append(ladder_row(names, k, n_players, res, deal_share(frame, names[k])))
     return out
+
+
+def ladder_row(
+    names: Sequence[str], k: int, n_players: int, res: dict | None = None, deal: float | None = None
+) -> dict:
+    """Level ``k`` of a ladder of ``names``: one seat of it against the level
+    below, from ``res`` (its head-to-head win rate, interval and games; None
+    for level 0, which has no level below); it beats the level below when
+    the interval lies above the fair share."""
+    fair = 1 / n_players
+    got = res or {}
+    return dict(
+        level=k,
+        agent=names[k],
+        below=names[k - 1] if res else None,
+        win_rate_vs_below=got.get("win_rate"),
+        low=got.get("low"),
+        high=got.get("high"),
+        games=got.get("games", 0),
+        fair=fair,
+        beats_below=bool(got["low"] > fair) if res else None,
+        deal_share=deal,
+    )
 
 
 def luck(
@@ -629,37 +627,9 @@ def ladder_from_trace(t: Trace) -> list[dict]:
     one below, from the head-to-head matrix) for its table and figure."""
     cell = {(c["row"], c["column"]): c for c in t.matrix}
     names = [r["level"] for r in t.rows]
-    out = [
-        dict(
-            level=0,
-            agent=names[0],
-            below=None,
-            win_rate_vs_below=None,
-            low=None,
-            high=None,
-            games=0,
-            fair=1 / t.players,
-            beats_below=None,
-            deal_share=None,
-        )
+    return [ladder_row(names, 0, t.players)] + [
+        ladder_row(names, k, t.players, cell[(names[k], names[k - 1])]) for k in range(1, len(names))
     ]
-    for k in range(1, len(names)):
-        c = cell[(names[k], names[k - 1])]
-        out.append(
-            dict(
-                level=k,
-                agent=names[k],
-                below=names[k - 1],
-                win_rate_vs_below=c["win_rate"],
-                low=c["low"],
-                high=c["high"],
-                games=c["games"],
-                fair=c["fair"],
-                beats_below=c["beats"],
-                deal_share=None,
-            )
-        )
-    return out
 
 
 def luck_run(game: str, *, n_players: int, n_games: int, seed: int = 0, params=None) -> Run:
