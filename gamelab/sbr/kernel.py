@@ -8,18 +8,20 @@ microseconds rather than hundreds of numpy calls each, at any batch size.
 (every decision of random and agent play under every rule reading) and
 whole games (bit-identical results).
 
-* :class:`Arrays`: the batch :class:`~gamelab.sbr.state.State`'s arrays as
-  one typed tuple (the six counters of ``state.stats`` stacked as (G, 6, R));
-  :func:`arrays_of` / :func:`write_back` convert without changing a value.
-* :class:`Rules`: the rules and agent knobs as plain numbers and tables
-  (:func:`rules_of`); the float32 knobs are rounded exactly as the batch
-  agents round them.
-* The kernel, game ``g`` of an :class:`Arrays` at a time: :func:`_act`
+* :data:`Arrays`: the batch :class:`~gamelab.sbr.state.State`'s arrays as
+  one typed tuple, built from State's own array fields (the six counters of
+  ``state.stats`` stacked as (G, 6, R)); :func:`arrays_of` / :func:`write_back`
+  convert without changing a value.
+* :data:`Rules`: every declared parameter of the rules and the agent knobs
+  (``core.params.specs``) under its own name, a reading as its index in the
+  declaration (:func:`choice`), the float knobs rounded to float32 as the
+  batch agents round them; then the tables derived from them (:func:`rules_of`).
+* The kernel, game ``g`` of an :data:`Arrays` at a time: :func:`_act`
   (section 6.2 steps 1-6, :mod:`~gamelab.sbr.turn`), :func:`_walk` (the move
   square by square, :mod:`~gamelab.sbr.movement`), :func:`_end_beat` /
   :func:`_begin_beat` (segment scoring, acting order), :func:`_greedy`
-  (:func:`~gamelab.sbr.greedy.greedy_policy`), :func:`_search` (the
-  lookahead's and deep's search, :mod:`~gamelab.sbr.lookahead`).
+  (:func:`~gamelab.sbr.greedy.greedy_policy`), :func:`_lookahead` and
+  :func:`_deep` (the lookahead's and deep's search, :mod:`~gamelab.sbr.lookahead`).
 * Entry points: :func:`play_games` (whole games, every seat greedy,
   lookahead or deep) and :func:`search_actions` (one decision of the search
   agents for a batch, used by the lookahead policies inside the batch
@@ -27,21 +29,36 @@ whole games (bit-identical results).
 
 Float arithmetic follows the batch agents' dtypes step by step (float32 for
 the greedy's values, float64 for the margins), so ties break the same way.
-The compiled code is cached on disk (``cache=True``): a fresh install (or
-any edit of this file) compiles for 2-5 minutes of CPU on a 2-core machine
-(``make``'s install step does it once: ``python -m gamelab.sbr.kernel``);
-later processes load it in about half a second.
+
+Compile time.  The compiled code is cached on disk (``cache=True``; ``make``'s
+install step compiles it once: ``python -m gamelab.sbr.kernel``); later
+processes load it in about half a second.  From an empty cache it costs
+about 140 s of one core (docs/performance.md, "Compile time"), three times
+less than before: every function now compiles exactly once (numba compiles
+one version per distinct argument type, so the kernel passes typed
+constants, never a literal ``0`` or ``False``, riders as int64, and the state
+as C-contiguous arrays), and the greedy's turn is inlined into only two
+places, the greedy play-out (:func:`_greedy_play_out`, where it is hot) and
+one called copy (:func:`_greedy_once`) for everything else.  Calling instead
+of inlining costs more than it saves: a call passes every array of the
+state, the rules and the scratch buffers (a few hundred machine words), and
+the kernel with only its small helpers inlined compiled in ~190 s but played
+the lookahead 5.5x slower.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
+from gamelab.core.params import specs
+
 from .greedy import SEQUENTIAL_SUM_RIDERS
-from .knobs import knobs
+from .knobs import AgentParams, knobs
+from .movement import max_move
 from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, SKULL, TOWN
 from .state import STATS, State
 
@@ -55,6 +72,10 @@ AGENT_CODES = {"greedy": GREEDY, "lookahead": LOOKAHEAD, "deep": DEEP}
 GREEDY_TIE_BONUS = 1e-6  # as lookahead.GREEDY_TIE_BONUS: ties go to the greedy's choice
 LEVELS = 3  # scratch games: deep's play-out, the lookahead's inside it, one spare
 NO_REPLY = -1  # a search whose play-outs are all greedy (the lookahead)
+# Typed constants for the arguments of compiled calls: numba compiles a function once more for each
+# literal argument (0, 1, False, True as written), so the kernel passes these instead.
+I0, I1, NONE = np.int64(0), np.int64(1), np.int64(-1)
+NO, YES = np.bool_(False), np.bool_(True)
 
 
 def _jit(fn):
@@ -71,38 +92,25 @@ def _inline(fn):
     return fn if njit is None else njit(cache=True, _nrt=False, inline="always")(fn)
 
 
-class Arrays(NamedTuple):
-    """A batch State's arrays (games first), as the kernel reads them."""
-
-    pos: np.ndarray
-    spin: np.ndarray
-    seals_left: np.ndarray
-    hand: np.ndarray
-    discard: np.ndarray
-    deck: np.ndarray
-    drawn: np.ndarray
-    seal: np.ndarray
-    relic: np.ndarray
-    relic_pts: np.ndarray
-    relic_n: np.ndarray
-    seg_start: np.ndarray
-    seg_points: np.ndarray
-    seg_dist: np.ndarray
-    seg_pts: np.ndarray
-    finish_beat: np.ndarray
-    order: np.ndarray
-    start: np.ndarray
-    stats: np.ndarray  # (G, 6, R) in the order of state.STATS
-
-
+#: the counters of ``state.stats`` as the rows of ``Arrays.stats`` (G, 6, R), in the order of state.STATS
 SPIN_SPENT, SEALS_PLACED, SEAL_HITS, CARD_SUM, CARDS_PLAYED, TERRAIN_TAX = range(len(STATS))
 assert STATS == ("spin_spent", "seals_placed", "seal_hits", "card_sum", "cards_played", "terrain_tax")
+#: the batch State's arrays (games first), as the kernel reads them: every array field of State, in its
+#: order, then ``stats`` stacked
+STATE_ARRAYS = tuple(f.name for f in dataclasses.fields(State) if f.type == "np.ndarray")
+Arrays = NamedTuple("Arrays", [(name, np.ndarray) for name in (*STATE_ARRAYS, "stats")])
 
 
 def arrays_of(state: State) -> Arrays:
-    """The kernel's view of ``state`` (the stats stacked: a copy)."""
-    fields = {name: getattr(state, name) for name in Arrays._fields if name != "stats"}
-    return Arrays(**fields, stats=np.stack([state.stats[k] for k in STATS], axis=1))
+    """The kernel's view of ``state``: its own arrays (a C-contiguous copy
+    put into the state where one was not, so that the kernel compiles one
+    layout) and the stats stacked (a copy)."""
+    for name in STATE_ARRAYS:
+        a = getattr(state, name)
+        if not a.flags.c_contiguous:
+            setattr(state, name, np.ascontiguousarray(a))
+    fields = [getattr(state, name) for name in STATE_ARRAYS]
+    return Arrays(*fields, np.stack([state.stats[k] for k in STATS], axis=1))
 
 
 def write_back(arr: Arrays, state: State) -> None:
@@ -117,70 +125,62 @@ def scratch(like: Arrays, n: int = LEVELS) -> Arrays:
     return Arrays(*(np.zeros((n, *a.shape[1:]), a.dtype) for a in like))
 
 
-class Rules(NamedTuple):
-    """The rules and agent knobs as the kernel reads them (see :func:`rules_of`)."""
+#: knobs the batch agents compare in float64 (every other float knob is rounded to float32, as they round it)
+FLOAT64_KNOBS = ("greedy_seal_min",)
 
-    L: int
-    M: int  # the most movement of a beat
-    S: int  # max_spin_per_beat
-    cap: int
-    big_card: int
-    curve_penalty: int
-    rock_penalty: int
-    seal_penalty: int
-    seal_break_cost: int
-    seal_range: int
-    seal_sign: int  # +1 ahead, -1 behind
-    owner_bonus: int
-    river_spin: int
-    town_spin: int
-    eye_spin: int
-    heart_steps: int
-    skull_cards: int
-    riders_per_player: int
-    beats: int
-    seals_per_player: int
-    stop_before: bool
-    seal_no_rider: bool
-    seal_spent_on_stop: bool
-    break_on_stop: bool
-    heart_passes_seals: bool
-    skull_takes_current: bool
-    team_seals_ignored: bool
-    from_start: bool
-    terrain: np.ndarray  # (L+1,) int64
-    relic_points: np.ndarray  # (5,) int64, index 4 (unknown) and -1 (none) worth 0
-    segment_of_beat: np.ndarray  # (beats+1,) the segment scored after beat b (1-based), -1 none
-    segment_points: np.ndarray  # int64
-    final_points: np.ndarray  # int64
-    # the greedy's knobs, rounded as the batch greedy rounds them
-    w_move: np.float32
-    w_relic: np.float32
-    w_spin: np.float32
-    w_tax: np.float32
-    w_skull: np.float32
-    w_break: np.float32
-    w_segment: np.float32
-    w_final: np.float32
-    w_expect: np.float32
-    card_cost: np.ndarray  # (6,) float32: float32(greedy_card * card) by card value
-    relic_value: np.ndarray  # (5,) float32: relic points as float32, index -1 = none
-    reach: np.ndarray  # float64 expected victims by gap + reach_off (greedy._reach_table)
-    reach_off: int
-    seal_min: float
-    lookahead_k: int
-    lookahead_beats: int
-    deep_k: int
-    deep_reply: int
-    f64_values: bool  # the batch greedy computes values in float64 under heart_passes_seals
+
+def _declared_type(spec):
+    """The kernel's type of a declared parameter (None: not read by the kernel, e.g. the board's codes,
+    read as ``terrain``): bools and ints as they are, a choice as its index in ``spec.choices``
+    (:func:`choice`), floats as float32 (:data:`FLOAT64_KNOBS` float64), tuples as arrays."""
+    if spec.choices is not None:
+        return np.int64
+    if spec.kind is tuple:
+        return {int: np.ndarray, float: np.ndarray}.get(spec.item_kind)
+    if spec.kind is float:
+        return float if spec.name in FLOAT64_KNOBS else np.float32
+    return {bool: bool, int: int}[spec.kind]
+
+
+def _declared_value(spec, value):
+    """``value`` of the declared parameter ``spec`` as :func:`_declared_type` says."""
+    if spec.choices is not None:
+        return spec.choices.index(value)
+    if spec.kind is tuple:
+        return np.asarray(value, np.int64 if spec.item_kind is int else np.float64)
+    return _declared_type(spec)(value)
+
+
+def choice(name: str, value: str) -> int:
+    """The code of reading ``value`` of the declared choice ``name`` (its index in the declaration)."""
+    return next(s for s in specs(AgentParams) if s.name == name).choices.index(value)
+
+
+_DECLARED = [(s, _declared_type(s)) for s in specs(AgentParams)]
+#: what the kernel derives from the declarations (tables, and numbers of a board or a reading)
+_DERIVED = [
+    ("L", int),  # the finish square (params.length)
+    ("M", int),  # the most movement of a beat (movement.max_move)
+    ("seal_sign", int),  # +1 ahead, -1 behind (seal_direction)
+    ("terrain", np.ndarray),  # (L+1,) int64
+    ("relic_worth", np.ndarray),  # (5,) int64 relic_points, index 4 (unknown) and -1 (none) worth 0
+    ("relic_value", np.ndarray),  # (5,) float32: the same as the greedy values them
+    ("segment_of_beat", np.ndarray),  # (beats+1,) the segment scored after beat b (1-based), -1 none
+    ("card_cost", np.ndarray),  # (6,) float32: float32(greedy_card * card) by card value
+    ("reach", np.ndarray),  # float64 expected victims by gap + reach_off (greedy._reach_table)
+    ("reach_off", int),
     # the batch greedy's tables of a move with no seal on the way (greedy.value_table, options.option_table)
-    raw_end: np.ndarray  # (L+1, K) int64: the end square before the stop square's relic (option_move_tables)
-    stop_square: np.ndarray  # (L+1, K) int64: the square the move stops on, 0 if none
-    table_value: np.ndarray  # (L+1, H, K, RELIC_CODES) float32: the greedy's value before skull and ranks
-    table_end: np.ndarray  # (L+1, H, K, RELIC_CODES) int64: the end square
-    table_spin: np.ndarray  # (L+1, H, K, RELIC_CODES) int64: the spin held after the move
-    raw_stop: np.ndarray  # (L+1, K) int64: the stop square, -1 if none
-    raw_tax: np.ndarray  # (L+1, K) int64: the terrain tax
+    ("raw_end", np.ndarray),  # (L+1, K) int64: the end square before the stop square's relic
+    ("raw_stop", np.ndarray),  # (L+1, K) int64: the stop square, -1 if none
+    ("raw_tax", np.ndarray),  # (L+1, K) int64: the terrain tax
+    ("stop_square", np.ndarray),  # (L+1, K) int64: the square the move stops on, 0 if none
+    ("table_value", np.ndarray),  # (L+1, H, K, RELIC_CODES) float32: the greedy's value before skull and ranks
+    ("table_end", np.ndarray),  # (L+1, H, K, RELIC_CODES) int64: the end square
+    ("table_spin", np.ndarray),  # (L+1, H, K, RELIC_CODES) int64: the spin held after the move
+]
+#: the rules and agent knobs as the kernel reads them: every declared parameter under its own name
+#: (:func:`_declared_type`), then :data:`_DERIVED`; built by :func:`rules_of`
+Rules = NamedTuple("Rules", [(s.name, t) for s, t in _DECLARED if t is not None] + _DERIVED)
 
 
 def supported(params, n_riders: int) -> bool:
@@ -197,73 +197,38 @@ def rules_of(params) -> Rules:
     from .options import option_move_tables, option_table
 
     kn = knobs(params)
-    f32 = np.float32
     seg_of = np.full(params.beats + 1, -1, np.int64)
     for k, b in enumerate(params.segment_ends()):
         seg_of[b] = k
-    card = np.arange(N_VALUES + 1)
     reach, off = _reach_table(params)
-    return Rules(
+    moves, table = option_move_tables(params), option_table(params)
+    worth = list(params.relic_points) + [0]
+    derived = dict(
         L=params.length,
-        M=N_VALUES + params.max_spin_per_beat,
-        S=params.max_spin_per_beat,
-        cap=params.spin_cap,
-        big_card=params.big_card,
-        curve_penalty=params.curve_penalty,
-        rock_penalty=params.rock_penalty,
-        seal_penalty=params.seal_penalty,
-        seal_break_cost=params.seal_break_cost,
-        seal_range=params.seal_range,
+        M=max_move(params),
         seal_sign=1 if params.seal_direction == "ahead" else -1,
-        owner_bonus=params.seal_owner_bonus,
-        river_spin=params.river_spin,
-        town_spin=params.town_spin,
-        eye_spin=params.eye_spin,
-        heart_steps=params.heart_steps,
-        skull_cards=params.skull_cards,
-        riders_per_player=params.riders_per_player,
-        beats=params.beats,
-        seals_per_player=params.seals_per_player,
-        stop_before=params.extra_cost_rule == "stop_before",
-        seal_no_rider=params.seal_empty == "no_seal_no_rider",
-        seal_spent_on_stop=bool(params.seal_spent_on_stop),
-        break_on_stop=bool(params.break_on_stop),
-        heart_passes_seals=bool(params.heart_passes_seals),
-        skull_takes_current=bool(params.skull_takes_current),
-        team_seals_ignored=bool(params.team_seals_ignored),
-        from_start=params.seat_order == "from_start",
         terrain=params.terrain_array().astype(np.int64),
-        relic_points=np.array(list(params.relic_points) + [0], np.int64),
+        relic_worth=np.array(worth, np.int64),
+        relic_value=np.array(worth, np.float32),
         segment_of_beat=seg_of,
-        segment_points=np.array(params.segment_points, np.int64),
-        final_points=np.array(params.final_points, np.int64),
-        w_move=f32(kn.greedy_move),
-        w_relic=f32(kn.greedy_relic),
-        w_spin=f32(kn.greedy_spin),
-        w_tax=f32(kn.greedy_tax),
-        w_skull=f32(kn.greedy_skull_card),
-        w_break=f32(kn.greedy_break_margin),
-        w_segment=f32(kn.greedy_segment),
-        w_final=f32(kn.greedy_final),
-        w_expect=f32(kn.greedy_expect),
-        card_cost=(kn.greedy_card * card).astype(f32),
-        relic_value=np.array(list(params.relic_points) + [0], f32),
+        card_cost=(kn.greedy_card * np.arange(N_VALUES + 1)).astype(np.float32),
         reach=np.asarray(reach, np.float64),
         reach_off=int(off),
-        seal_min=float(kn.greedy_seal_min),
-        lookahead_k=kn.lookahead_k,
-        lookahead_beats=kn.lookahead_beats,
-        deep_k=kn.deep_k,
-        deep_reply=kn.deep_reply_beats,
-        f64_values=bool(params.heart_passes_seals),
-        raw_end=option_move_tables(params)["end"].astype(np.int64),
-        stop_square=option_table(params)["stop_square"].astype(np.int64),
-        table_value=value_table(params)["value"].reshape(option_table(params)["end"].shape),
-        table_end=option_table(params)["end"].astype(np.int64),
-        table_spin=option_table(params)["spin"].astype(np.int64),
-        raw_stop=option_move_tables(params)["stop"].astype(np.int64),
-        raw_tax=option_move_tables(params)["tax"].astype(np.int64),
+        raw_end=moves["end"].astype(np.int64),
+        raw_stop=moves["stop"].astype(np.int64),
+        raw_tax=moves["tax"].astype(np.int64),
+        stop_square=table["stop_square"].astype(np.int64),
+        table_value=value_table(params)["value"].reshape(table["end"].shape),
+        table_end=table["end"].astype(np.int64),
+        table_spin=table["spin"].astype(np.int64),
     )
+    declared = {s.name: _declared_value(s, getattr(params, s.name, getattr(kn, s.name))) for s, t in _DECLARED if t}
+    return Rules(**declared, **derived)
+
+
+STOP_BEFORE = choice("extra_cost_rule", "stop_before")
+NO_SEAL_NO_RIDER = choice("seal_empty", "no_seal_no_rider")
+FROM_START = choice("seat_order", "from_start")
 
 
 # ---------------------------------------------------------------- the move
@@ -284,7 +249,7 @@ def _extra_cost(kp, sq, big):
 def _ignored(kp, owner, r):
     """movement._ignored for one seal: passed without effect by rider ``r``."""
     k = kp.riders_per_player
-    if kp.owner_bonus:
+    if kp.seal_owner_bonus:
         return owner >= 0 and owner // k == r // k and owner != r and kp.team_seals_ignored
     own = owner == r
     if kp.team_seals_ignored:
@@ -299,8 +264,8 @@ def _meet_seal(kp, owner, r, m, brk, spin):
     into slow code.)"""
     if owner < 0:
         return m, spin, False, False
-    if kp.owner_bonus != 0 and owner == r:  # 9.3: the owner's bonus, the seal taken off
-        return m + kp.owner_bonus, spin, False, True
+    if kp.seal_owner_bonus != 0 and owner == r:  # 9.3: the owner's bonus, the seal taken off
+        return m + kp.seal_owner_bonus, spin, False, True
     if _ignored(kp, owner, r):
         return m, spin, False, False
     if m == 0 and not kp.break_on_stop:  # entered with no movement left
@@ -335,7 +300,7 @@ def _walk(kp, A, g, r, pos, m, big, brk, spin, removed):
         m -= 1
         extra = _extra_cost(kp, sq, big)
         if extra > 0 and m > 0:
-            if kp.stop_before and m < extra:  # FAQ Q3 read as: stop before the square
+            if kp.extra_cost_rule == STOP_BEFORE and m < extra:  # FAQ Q3 read as: stop before the square
                 tax += m
                 m = 0
                 break
@@ -346,7 +311,7 @@ def _walk(kp, A, g, r, pos, m, big, brk, spin, removed):
         stop = sq
         if kp.terrain[sq] == RIVER and river == 0:  # a river's spin once per beat
             river = 1
-            spin = min(kp.cap, spin + kp.river_spin)
+            spin = min(kp.spin_cap, spin + kp.river_spin)
         m, spin, hit, rem = _meet_seal(kp, A.seal[g, sq], r, m, brk, spin)
         if rem:
             hits += hit
@@ -357,14 +322,14 @@ def _walk(kp, A, g, r, pos, m, big, brk, spin, removed):
     if stop >= 0:
         kind = np.int64(A.relic[g, stop])
         if kind == EYE:
-            spin = min(kp.cap, spin + kp.eye_spin)
+            spin = min(kp.spin_cap, spin + kp.eye_spin)
         if kind == HEART:
             if kp.heart_passes_seals:
                 end, hits, n_rem = _heart_walk(kp, A, g, r, end, hits, n_rem, removed)
             else:
                 end = min(L, end + kp.heart_steps)
         if kp.terrain[stop] == TOWN:
-            spin = min(kp.cap, spin + kp.town_spin)
+            spin = min(kp.spin_cap, spin + kp.town_spin)
     return stop, end, tax, spin, hits, kind, n_rem
 
 
@@ -387,7 +352,7 @@ def _heart_walk(kp, A, g, r, end, hits, n_rem, removed):
         sq = min(end + 1, kp.L)
         end = sq
         steps -= 1
-        steps, _, hit, rem = _meet_seal(kp, A.seal[g, sq], r, steps, False, 0)
+        steps, _, hit, rem = _meet_seal(kp, A.seal[g, sq], r, steps, NO, I0)
         hits += hit
         if rem:
             removed[n_rem] = sq
@@ -418,7 +383,7 @@ def _take_back(A, g, r, want):
 @_inline
 def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
     """turn.act for game ``g``: the ``slot``-th rider plays (finished riders skip)."""
-    r = A.order[g, slot]
+    r = np.int64(A.order[g, slot])
     pos = A.pos[g, r]
     if pos >= kp.L:
         return
@@ -433,8 +398,12 @@ def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
         A.seal[g, pos + kp.seal_sign * seal_d] = r
         A.seals_left[g, r] -= 1
         A.stats[g, SEALS_PLACED, r] += 1
-    k = c * (kp.S + 1) + spend
-    if not kp.heart_passes_seals and spend <= kp.S and kp.raw_end[pos, k] - pos < _first_seal(kp, A, g, r):
+    k = c * (kp.max_spin_per_beat + 1) + spend
+    if (
+        not kp.heart_passes_seals
+        and spend <= kp.max_spin_per_beat
+        and kp.raw_end[pos, k] - pos < _first_seal(kp, A, g, r)
+    ):
         stop, end, tax, spin, hits, kind, n_rem = _table_move(kp, A, g, pos, k, A.spin[g, r])
     else:
         stop, end, tax, spin, hits, kind, n_rem = _walk(
@@ -448,7 +417,7 @@ def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
         A.seal[g, removed[i]] = -1
     if kind >= 0:
         A.relic[g, stop] = -1
-        A.relic_pts[g, r] += kp.relic_points[kind]
+        A.relic_pts[g, r] += kp.relic_worth[kind]
         A.relic_n[g, r] += 1
         if kind == SKULL:
             for _ in range(kp.skull_cards):
@@ -467,7 +436,7 @@ def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
 def _seat(kp, A, g, o, first_beat):
     """ranking.seat_rank: rider ``o``'s place in the seat order."""
     R = A.pos.shape[1]
-    if first_beat or kp.from_start:
+    if first_beat or kp.seat_order == FROM_START:
         return (np.int64(o) - np.int64(A.start[g])) % R
     return np.int64(o)
 
@@ -497,11 +466,11 @@ def _rank_points(kp, A, g, points, dist, with_dist, out):
                 -dist[j] if with_dist else 0,
                 -np.int64(A.pos[g, j]),
                 -np.int64(A.relic_n[g, j]),
-                _seat(kp, A, g, j, False),
+                _seat(kp, A, g, j, NO),
                 -dist[i] if with_dist else 0,
                 -np.int64(A.pos[g, i]),
                 -np.int64(A.relic_n[g, i]),
-                _seat(kp, A, g, i, False),
+                _seat(kp, A, g, i, NO),
             ):
                 rank += 1
         out[i] = points[rank]
@@ -517,7 +486,7 @@ def _end_beat(kp, A, g, beat, dist, pts):
         R = A.pos.shape[1]
         for o in range(R):
             dist[o] = A.pos[g, o] - A.seg_start[g, o]
-        _rank_points(kp, A, g, kp.segment_points, dist, True, pts)
+        _rank_points(kp, A, g, kp.segment_points, dist, YES, pts)
         for o in range(R):
             A.seg_points[g, o] += pts[o]
             A.seg_dist[g, k, o] = dist[o]
@@ -556,7 +525,7 @@ def _scores(kp, A, g, beat, P, dist, pts, out):
     points by the squares reached included) and, before the end, those
     final points again (as lookahead._margin counts them)."""
     k = kp.riders_per_player
-    _rank_points(kp, A, g, kp.final_points, dist, False, pts)  # 6.3: position, relics, seat order
+    _rank_points(kp, A, g, kp.final_points, dist, NO, pts)  # 6.3: position, relics, seat order
     for p in range(P):
         score = 0
         for o in range(p * k, p * k + k):
@@ -598,14 +567,14 @@ def _values(kp, A, g, r, beat, brk, first, val, w):
     An option whose move stops short of the first seal reads the batch
     greedy's tables (greedy.value_table: the same float32 steps, done once
     per entry), as the batch greedy does; the others walk square by square."""
-    L, S1 = kp.L, kp.S + 1
+    L, S1 = kp.L, kp.max_spin_per_beat + 1
     pos = A.pos[g, r]
     held = A.spin[g, r]
     beat1 = beat + 1
     seg_end = kp.segment_of_beat[beat1] >= 0
     last = beat1 == kp.beats
     mine = _projections(kp, A, g, r, w.proj, w.dproj) if seg_end or last else 0
-    smax = min(held, kp.S)
+    smax = min(held, kp.max_spin_per_beat)
     for c in range(N_VALUES):  # option k = c * S1 + s (cards major; no division per option)
         card = c + 1
         have = (A.hand[g, r, c] > 0) & (pos < L)
@@ -614,7 +583,7 @@ def _values(kp, A, g, r, beat, brk, first, val, w):
             if not have or s > smax:
                 val[k] = -np.inf
                 continue
-            if not kp.f64_values and kp.raw_end[pos, k] - pos < first:  # no seal on the way: the tables
+            if not kp.heart_passes_seals and kp.raw_end[pos, k] - pos < first:  # no seal on the way: the tables
                 kind = np.int64(A.relic[g, kp.stop_square[pos, k]])  # square 0 (no stop) holds none
                 end = kp.table_end[pos, held, k, kind + 1]
                 base = kp.table_value[pos, held, k, kind + 1]
@@ -626,7 +595,7 @@ def _values(kp, A, g, r, beat, brk, first, val, w):
                 base = _base32(kp, pos, held, card, end, spin, tax, kind)
             seg_rank, fin_rank = _ranks(kp, A, g, r, end, mine, w.proj, w.dproj) if seg_end or last else (0, 0)
             back = _card_back(kp, A, g, r, card) if kind == SKULL else 0
-            if kp.f64_values:
+            if kp.heart_passes_seals:
                 val[k] = _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank)
             else:
                 val[k] = _value32(kp, base, kind, back, seg_end, seg_rank, last, fin_rank)
@@ -638,10 +607,10 @@ def _base32(kp, pos, held, card, end, spin, tax, kind):
     """greedy._base_value of one option (float32 steps; as the batch's tables hold it)."""
     f32 = np.float32
     return (
-        kp.w_move * (f32(end) - f32(pos))
-        + kp.w_relic * kp.relic_value[kind]  # kind -1: the appended 0
-        + kp.w_spin * (f32(spin) - f32(held))
-        - kp.w_tax * f32(tax)
+        kp.greedy_move * (f32(end) - f32(pos))
+        + kp.greedy_relic * kp.relic_value[kind]  # kind -1: the appended 0
+        + kp.greedy_spin * (f32(spin) - f32(held))
+        - kp.greedy_tax * f32(tax)
         - kp.card_cost[card]
     )
 
@@ -652,11 +621,11 @@ def _value32(kp, v, kind, back, seg_end, seg_rank, last, fin_rank):
     greedy's float32 steps (the skull's card, projection.rank_terms)."""
     f32 = np.float32
     if kind == SKULL:  # float32 += float32 scalar * int64: added in float64, rounded once
-        v = f32(np.float64(v) + np.float64(kp.w_skull) * back)
+        v = f32(np.float64(v) + np.float64(kp.greedy_skull_card) * back)
     if seg_end:
-        v = v + kp.w_segment * f32(kp.segment_points[seg_rank])
+        v = v + kp.greedy_segment * f32(kp.segment_points[seg_rank])
     if last:
-        v = v + kp.w_final * f32(kp.final_points[fin_rank])
+        v = v + kp.greedy_final * f32(kp.final_points[fin_rank])
     return v
 
 
@@ -667,18 +636,18 @@ def _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank,
     run in float64), rounded to float32 at the end."""
     f64 = np.float64
     v = (
-        f64(kp.w_move) * (f64(end) - f64(np.float32(pos)))
-        + f64(kp.w_relic * kp.relic_value[kind])
-        + f64(kp.w_spin) * (f64(spin) - f64(np.float32(held)))
-        - f64(tax) * f64(kp.w_tax)
+        f64(kp.greedy_move) * (f64(end) - f64(np.float32(pos)))
+        + f64(kp.greedy_relic * kp.relic_value[kind])
+        + f64(kp.greedy_spin) * (f64(spin) - f64(np.float32(held)))
+        - f64(tax) * f64(kp.greedy_tax)
         - f64(kp.card_cost[card])
     )
     if kind == SKULL:
-        v = v + f64(kp.w_skull) * back
+        v = v + f64(kp.greedy_skull_card) * back
     if seg_end:
-        v = v + f64(kp.w_segment * np.float32(kp.segment_points[seg_rank]))
+        v = v + f64(kp.greedy_segment * np.float32(kp.segment_points[seg_rank]))
     if last:
-        v = v + f64(kp.w_final * np.float32(kp.final_points[fin_rank]))
+        v = v + f64(kp.greedy_final * np.float32(kp.final_points[fin_rank]))
     return np.float32(v)
 
 
@@ -697,7 +666,7 @@ def _projections(kp, A, g, r, proj, dproj):
         o = A.order[g, s]
         po = f32(A.pos[g, o])
         later = s > mine and A.pos[g, o] < kp.L
-        proj[s] = min(f32(kp.L), po + kp.w_expect * f32(later))
+        proj[s] = min(f32(kp.L), po + kp.greedy_expect * f32(later))
         dproj[s] = np.float64(proj[s] - f32(A.seg_start[g, o]))
     return mine
 
@@ -739,7 +708,7 @@ def _seal_choice(kp, A, g, r, beat):
             w = -1.0
         if d == 1 or w > best_v:  # the first of the largest (np.where(w > best, d, best) per d)
             best_v, best_i = w, d
-    return best_i if best_v >= kp.seal_min else 0
+    return best_i if best_v >= kp.greedy_seal_min else 0
 
 
 @_inline
@@ -752,7 +721,7 @@ def _seal_allowed(kp, A, g, r, d):
         return False
     if A.seal[g, sq] >= 0:
         return False
-    if kp.seal_no_rider:
+    if kp.seal_empty == NO_SEAL_NO_RIDER:
         for o in range(A.pos.shape[1]):
             if A.pos[g, o] == sq:
                 return False
@@ -774,21 +743,22 @@ def _greedy(kp, A, g, r, beat, w):
     """greedy.greedy_policy for one rider: (option, seal, break); the
     values without breaking are left in ``w.val``."""
     first = _first_seal(kp, A, g, r)
-    best = _argmax(_values(kp, A, g, r, beat, False, first, w.val, w))
+    best = _argmax(_values(kp, A, g, r, beat, NO, first, w.val, w))
     brk = False
     if A.pos[g, r] < kp.L and A.spin[g, r] >= kp.seal_break_cost and first <= kp.M:
-        _values(kp, A, g, r, beat, True, first, w.vb, w)
+        _values(kp, A, g, r, beat, YES, first, w.vb, w)
         bb = _argmax(w.vb)
-        if w.vb[bb] > w.val[best] + kp.w_break:
+        if w.vb[bb] > w.val[best] + kp.greedy_break_margin:
             best, brk = bb, True
     return best, _seal_choice(kp, A, g, r, beat), brk
 
 
 # One compiled copy each of the turn, the beat's end and start and the
 # greedy, for the places where they are not hot (a decision of the real
-# game, a search's own move); the play-outs inline them (a call between
-# compiled functions passes every array of the state and the rules: the
-# greedy play-out ran 3x slower through calls).
+# game, a search's own move, the lookahead beats of deep's play-outs); the
+# greedy play-out inlines them (a call between compiled functions passes
+# every array of the state and the rules: the greedy play-out ran 3x slower
+# through calls).
 
 
 @_jit
@@ -841,7 +811,7 @@ class Work(NamedTuple):
 
 def work(kp: Rules, n_riders: int) -> tuple:
     """One :class:`Work` per search level."""
-    K = N_VALUES * (kp.S + 1)
+    K = N_VALUES * (kp.max_spin_per_beat + 1)
     return tuple(
         Work(
             np.zeros(K, np.float32),
@@ -911,15 +881,27 @@ def _greedy_play_out(kp, A, g, slot, beat, last, w):
     R = A.pos.shape[1]
     while True:
         for s in range(slot, R):
-            r = A.order[g, s]
+            r = np.int64(A.order[g, s])
             if A.pos[g, r] < kp.L:
                 k, seal, brk = _greedy(kp, A, g, r, beat, w)
-                _act(kp, A, g, s, beat, k // (kp.S + 1) + 1, k % (kp.S + 1), seal, brk, 0, w.removed)
+                _act(
+                    kp,
+                    A,
+                    g,
+                    s,
+                    beat,
+                    k // (kp.max_spin_per_beat + 1) + 1,
+                    k % (kp.max_spin_per_beat + 1),
+                    seal,
+                    brk,
+                    I0,
+                    w.removed,
+                )
         beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
         if beat >= last:
             return beat
         _begin_beat(kp, A, g, beat)
-        slot = 0
+        slot = I0
 
 
 @_inline
@@ -1004,8 +986,8 @@ def _lookahead(kp, A, g, r, slot, beat, B, level, works, pv_ok):
         else:
             opt = w.top[j]
             _copy_game(A, g, B, level)
-            S1 = kp.S + 1
-            _act_once(kp, B, level, slot, beat, opt // S1 + 1, opt % S1, seal, brk and opt == w.top[0], 0, w.removed)
+            S1 = kp.max_spin_per_beat + 1
+            _act_once(kp, B, level, slot, beat, opt // S1 + 1, opt % S1, seal, brk and opt == w.top[0], I0, w.removed)
             end = _greedy_play_out(kp, B, level, slot + 1, beat, last, works[LEVELS - 1])
             _scores(kp, B, level, end, P, w.dist, w.pts, w.scores[j])
         w.margin[j] = _margin_of(w.scores[j], player, P)
@@ -1023,30 +1005,30 @@ def _lookahead(kp, A, g, r, slot, beat, B, level, works, pv_ok):
 @_jit
 def _mixed_play_out(kp, A, g, slot, beat, until, B, works, moves, j):
     """lookahead._play_out with the riders playing as the lookahead before
-    beat ``until`` and greedy after, to the end of the game; the moves of
-    this beat (option, break) by slot into ``moves[j]`` (-1: none)."""
+    beat ``until`` and greedy after (:func:`_greedy_play_out`), to the end
+    of the game; the moves of this beat (option, break) by slot into
+    ``moves[j]`` (-1: none)."""
     R = A.pos.shape[1]
+    S1 = kp.max_spin_per_beat + 1
     w = works[LEVELS - 1]
-    pv_ok = False  # no continuation known at the start of the play-out
+    pv_ok = NO  # no continuation known at the start of the play-out
     root = beat
     for s in range(R):
         moves[j, s, 0] = -1
-    while True:
+    while beat < until:
         for s in range(slot, R):
-            r = A.order[g, s]
+            r = np.int64(A.order[g, s])
             if A.pos[g, r] < kp.L:
-                if beat < until:
-                    k, seal, brk, pv_ok = _lookahead(kp, A, g, r, s, beat, B, 1, works, pv_ok)
-                    if beat == root:
-                        moves[j, s, 0], moves[j, s, 1] = k, brk
-                else:
-                    k, seal, brk = _greedy(kp, A, g, r, beat, w)
-                _act(kp, A, g, s, beat, k // (kp.S + 1) + 1, k % (kp.S + 1), seal, brk, 0, w.removed)
-        beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
+                k, seal, brk, pv_ok = _lookahead(kp, A, g, r, s, beat, B, I1, works, pv_ok)
+                if beat == root:
+                    moves[j, s, 0], moves[j, s, 1] = k, brk
+                _act_once(kp, A, g, s, beat, k // S1 + 1, k % S1, seal, brk, I0, w.removed)
+        beat = _end_beat_once(kp, A, g, beat, w.dist, w.pts)
         if beat >= kp.beats:
             return beat
-        _begin_beat(kp, A, g, beat)
-        slot = 0
+        _begin_beat_once(kp, A, g, beat)
+        slot = I0
+    return _greedy_play_out(kp, A, g, slot, beat, kp.beats, w)
 
 
 @_jit
@@ -1067,7 +1049,7 @@ def _deep(kp, A, g, r, slot, beat, B, works, cont_ok):
         return best, seal, brk, False
     R = A.pos.shape[1]
     P = R // kp.riders_per_player
-    until = beat + 1 + kp.deep_reply
+    until = beat + 1 + kp.deep_reply_beats
     known = cont_ok and w.cbeat[0] == beat and w.cmoves[slot, 0] >= 0
     for j in range(n_valid):
         opt = w.top[j]
@@ -1079,10 +1061,22 @@ def _deep(kp, A, g, r, slot, beat, B, works, cont_ok):
                 w.moves[j, s, 0] = w.cmoves[s, 0] if s > slot else -1
                 w.moves[j, s, 1] = w.cmoves[s, 1]
         else:
-            _copy_game(A, g, B, 0)
-            _act_once(kp, B, 0, slot, beat, opt // (kp.S + 1) + 1, opt % (kp.S + 1), seal, brk_j, 0, w.removed)
-            end = _mixed_play_out(kp, B, 0, slot + 1, beat, until, B, works, w.moves, j)
-            _scores(kp, B, 0, end, P, w.dist, w.pts, w.scores[j])
+            _copy_game(A, g, B, I0)
+            _act_once(
+                kp,
+                B,
+                I0,
+                slot,
+                beat,
+                opt // (kp.max_spin_per_beat + 1) + 1,
+                opt % (kp.max_spin_per_beat + 1),
+                seal,
+                brk_j,
+                I0,
+                w.removed,
+            )
+            end = _mixed_play_out(kp, B, I0, slot + 1, beat, until, B, works, w.moves, j)
+            _scores(kp, B, I0, end, P, w.dist, w.pts, w.scores[j])
         w.margin[j] = _margin_of(w.scores[j], r // kp.riders_per_player, P)
     col = _choose(w, k, first)
     choice = w.top[col]
@@ -1106,7 +1100,7 @@ def _decide(kp, A, g, r, slot, beat, code, B, works, cont):
     DEEP (deep's, see :func:`_deep`) or -1 (none).  ``cont``: the same
     before the move."""
     if code == LOOKAHEAD:
-        k, seal, brk, ok = _lookahead(kp, A, g, r, slot, beat, B, 0, works, cont == LOOKAHEAD)
+        k, seal, brk, ok = _lookahead(kp, A, g, r, slot, beat, B, I0, works, cont == LOOKAHEAD)
         return k, seal, brk, LOOKAHEAD if ok else -1
     if code == DEEP:
         k, seal, brk, ok = _deep(kp, A, g, r, slot, beat, B, works, cont == DEEP)
@@ -1121,17 +1115,17 @@ def _play_games(kp, A, codes, B, works, points):
     rider ``r`` playing as agent ``codes[r]``; ``points`` (beats, G, R):
     segment + relic points after each beat (the lead changes)."""
     G, R = A.pos.shape
-    S1 = kp.S + 1
+    S1 = kp.max_spin_per_beat + 1
     w = works[LEVELS - 1]
     for g in range(G):
-        beat = 0
-        cont = -1
+        beat = I0
+        cont = NONE
         for b in range(kp.beats):
             for s in range(R):
-                r = A.order[g, s]
+                r = np.int64(A.order[g, s])
                 if A.pos[g, r] < kp.L:
                     k, seal, brk, cont = _decide(kp, A, g, r, s, beat, codes[r], B, works, cont)
-                    _act_once(kp, A, g, s, beat, k // S1 + 1, k % S1, seal, brk, 0, w.removed)
+                    _act_once(kp, A, g, s, beat, k // S1 + 1, k % S1, seal, brk, I0, w.removed)
             beat = _end_beat_once(kp, A, g, beat, w.dist, w.pts)
             for o in range(R):
                 points[b, g, o] = A.seg_points[g, o] + A.relic_pts[g, o]
@@ -1142,14 +1136,14 @@ def _play_games(kp, A, codes, B, works, points):
 @_jit
 def _search_actions(kp, A, rider, acting, slot, beat, code, B, works, out):
     """One decision of agent ``code`` in every game: ``out`` (G, 3) option,
-    seal, break (0/1) of ``rider[g]``; the acting games search, the others
+    seal, break (0/1) of ``np.int64(rider[g])``; the acting games search, the others
     get the greedy's choice (as the batch search's ``base``)."""
     w = works[0]
     for g in range(A.pos.shape[0]):
         if acting[g]:
-            k, seal, brk, _ = _decide(kp, A, g, rider[g], slot, beat, code, B, works, -1)
+            k, seal, brk, _ = _decide(kp, A, g, np.int64(rider[g]), slot, beat, code, B, works, NONE)
         else:
-            k, seal, brk = _greedy_once(kp, A, g, rider[g], beat, w)
+            k, seal, brk = _greedy_once(kp, A, g, np.int64(rider[g]), beat, w)
             brk = False  # the batch greedy breaks only where acting
         out[g, 0], out[g, 1], out[g, 2] = k, seal, brk
 
@@ -1240,7 +1234,7 @@ ENABLED = True
 def warm() -> float:
     """Compile every entry point once (or load it from the on-disk cache):
     one short game of each compiled agent, one search, one turn and beat.
-    Returns the seconds it took (1-3 minutes of CPU the first time after
+    Returns the seconds it took (about 140 s of CPU the first time after
     an install or an edit of this file, well under a second after)."""
     import time
 
