@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from gamelab.sim.run import RunConfig
 
 
@@ -76,8 +78,15 @@ def _skill_trace(args, g, params) -> int:
     from gamelab.sim.store import ChunkStore
 
     runner.resolve(g.name, params, None, args.players)  # the player count, before any game
-    n_levels = len(skill.trace_levels(g.name, args.players, params))
-    cells = n_levels + n_levels * (n_levels - 1) // 2  # the levels' tables and the matrix
+    run = RunConfig(workers=args.workers, store=ChunkStore())
+    print(
+        f"deciding the ladder: each rung against the one below, as many games as each test needs "
+        f"(at most {skill.STEP_MAX_GAMES:,} a step)",
+        file=sys.stderr,
+    )
+    decided = skill.climb(g.name, n_players=args.players, seed=args.seed, params=params, run=run)
+    n_levels = len(decided.rungs)
+    cells = n_levels + n_levels * (n_levels - 1) // 2  # the rungs' tables and the matrix
     announce(f"gamelab skill {g.name}", g.name, cells * args.games, slow=True, workers=args.workers)
     t = skill.trace(
         g.name,
@@ -86,7 +95,9 @@ def _skill_trace(args, g, params) -> int:
         n_games=args.games,
         seed=args.seed,
         params=params,
-        run=RunConfig(workers=args.workers, store=ChunkStore()),
+        run=run,
+        decided=decided,
+        styles=g.skill.restricted is not None,
     )
     if args.json:
         print(dumps(t.to_json(), indent=2))

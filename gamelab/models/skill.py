@@ -230,6 +230,7 @@ def render(levels: list[dict], luck_measures: dict | None = None) -> str:
 # a level "beats the one below" when its seat's win-rate interval lies above the fair share.
 
 SEEDS_APART = 7919  # seed offset between the runs of one trace (a prime: no two runs share deals by accident)
+STYLE_GAMES = 2048  # games per restricted-play style row
 
 
 def level_runs(levels: list[Level], *, n_players: int, n_games: int, seed: int, frames=None) -> dict[str, Run]:
@@ -307,7 +308,12 @@ class Trace:
     fair: float | None  # the metric's fair value (0 for a spread or a gap, 1 / P for a win rate)
     rows: list[dict]  # level, agent, budget, metric, value, low, high, games (and note)
     matrix: list[dict]  # row level, column level, win rate of the row's seat, interval, games
-    steps: list[dict]  # each level against the one below: beats it or not
+    steps: list[dict]  # each rung against the one below, decided (the accepted steps only)
+    stop: dict | None = None  # the first step that did not beat the rung below: where skill stops
+    headroom: dict | None = None  # the top rung as one seat among default-model seats
+    ladder_games: int = 0  # games the ladder's tests took
+    decided_at: int = 0  # the player count the rungs were decided at (0: this one)
+    styles: list[dict] = dataclasses.field(default_factory=list)  # restricted-play style rows
 
     def to_json(self) -> dict:
         return {
@@ -318,6 +324,11 @@ class Trace:
             "levels": self.rows,
             "matrix": self.matrix,
             "steps": self.steps,
+            "stop": self.stop,
+            "headroom": self.headroom,
+            "ladder_games": self.ladder_games,
+            "rungs_decided_at": self.decided_at or self.players,
+            "styles": self.styles,
         }
 
 
@@ -396,18 +407,30 @@ def trace(
     pairs: str = "all",
     matrix_games: int | None = None,
     run: RunConfig | None = None,
+    rungs: Sequence[str] | None = None,
+    decided: Climb | None = None,
+    decided_at: int = 0,
+    styles: bool = False,
+    style_games: int = STYLE_GAMES,
 ) -> Trace:
-    """``metric`` at each level of ``game``'s trace, the head-to-head matrix
-    and each step's answer (see above); ``frames``: level tables already
-    played (a report's own default-model table)."""
+    """``metric`` at each rung of ``game``'s decided ladder (:func:`climb`:
+    only rungs that beat the one below), the head-to-head matrix of the
+    rungs, each step's verdict, where skill stops and the headroom (see
+    above).  ``rungs``: the names of rungs decided elsewhere (at
+    ``decided_at`` players: the trace then measures the metric at them and
+    decides nothing); ``decided``: a climb already made at this count;
+    ``frames``: level tables already played (a report's own default-model
+    table)."""
     run = run or RunConfig()
     from gamelab.stats import balance
 
     g = registry.get(game)
     balance.metric(g, metric)  # an unknown metric is refused before any game is played
-    levels = trace_levels(game, n_players, params)
+    if decided is not None:
+        rungs = [lv.name for lv in decided.rungs]
+    levels = [lv for lv in trace_levels(game, n_players, params) if rungs is None or lv.name in rungs]
     kw = dict(n_players=n_players, n_games=n_games, seed=seed, params=params, frames=frames, pairs=pairs)
-    prefetch(game, trace_runs(game, **kw, matrix_games=matrix_games), run=run)  # every table in one pass
+    prefetch(game, trace_runs(game, **kw, matrix_games=matrix_games, rungs=rungs), run=run)  # one pass
     tables = level_frames(game, levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames, run=run)
     rows = []
     for lv in levels:
@@ -427,14 +450,40 @@ def trace(
             }
         )
     cells = matrix(game, levels, n_players=n_players, n_games=matrix_games or n_games, seed=seed, pairs=pairs, run=run)
-    by_pair = {(c["row"], c["column"]): c for c in cells}
-    steps = []
-    for hi, lo in zip(levels[1:], levels):
-        if (hi.name, lo.name) not in by_pair:  # pairs="none": the levels' tables only
-            continue
-        c = by_pair[(hi.name, lo.name)]
-        steps.append({"level": hi.name, "below": lo.name, "beats": c["beats"], "win_rate": c["win_rate"]})
-    return Trace(g.name, n_players, metric, fair_value(metric, n_players), rows, cells, steps)
+    style_at = [lv for lv in levels if lv.name == "default"] + levels[-1:] if styles and len(levels) > 1 else []
+    shown = style_rows(game, style_at, n_players=n_players, n_games=style_games, seed=seed, run=run)
+    if decided is None:  # levels measured, not decided: each step by its matrix cell's interval
+        by_pair = {(c["row"], c["column"]): c for c in cells}
+        steps = [
+            {"level": hi.name, "below": lo.name, "beats": c["beats"], "win_rate": c["win_rate"], "decision": "interval"}
+            for hi, lo in zip(levels[1:], levels)
+            if (c := by_pair.get((hi.name, lo.name))) is not None
+        ]
+        return Trace(
+            g.name,
+            n_players,
+            metric,
+            fair_value(metric, n_players),
+            rows,
+            cells,
+            steps,
+            decided_at=decided_at,
+            styles=shown,
+        )
+    steps = [s for s in decided.steps if s["beats"]]
+    return Trace(
+        g.name,
+        n_players,
+        metric,
+        fair_value(metric, n_players),
+        rows,
+        cells,
+        steps,
+        decided.stop,
+        decided.headroom,
+        decided.games,
+        styles=shown,
+    )
 
 
 def trace_runs(
@@ -447,11 +496,13 @@ def trace_runs(
     frames: dict | None = None,
     pairs: str = "all",
     matrix_games: int | None = None,
+    rungs: Sequence[str] | None = None,
 ) -> list[Run]:
     """The runs :func:`trace` plays (its levels' tables, then its matrix's
     cells), the strongest levels first: a pool starts them in this order,
-    so the longest runs do not come last."""
-    levels = trace_levels(game, n_players, params)
+    so the longest runs do not come last.  ``rungs``: the names of the
+    rungs traced (None: every candidate level)."""
+    levels = [lv for lv in trace_levels(game, n_players, params) if rungs is None or lv.name in rungs]
     tables = level_runs(levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames)
     cells = matrix_runs(game, levels, n_players=n_players, n_games=matrix_games or n_games, seed=seed, pairs=pairs)
     ordered = [tables[lv.name] for lv in reversed(levels) if lv.name in tables]
@@ -459,19 +510,26 @@ def trace_runs(
 
 
 def steps_words(t: Trace) -> str:
-    """Whether each better level beats the one below, and where it does not."""
-    fails = [s for s in t.steps if not s["beats"]]
-    if not fails:
-        return "Every level beats the one below."
-    return (
-        "Every level beats the one below except "
-        + "; ".join(
-            f"{s['level']} against {s['below']} ({100 * s['win_rate']:.1f} % for one seat, fair "
-            f"{100 / t.players:.1f} %, not above it)"
-            for s in fails
+    """The decided ladder in words: the rungs that beat one another, where
+    skill stops and the headroom, and the games the tests took."""
+    if any(s.get("decision") == "interval" for s in t.steps):  # levels measured, not decided
+        fails = [s for s in t.steps if not s["beats"]]
+        return "Levels measured, not decided: " + (
+            "each beats the one below by its interval."
+            if not fails
+            else "; ".join(
+                f"{s['level']} does not beat {s['below']} ({100 * s['win_rate']:.1f} % for one seat, fair "
+                f"{100 / t.players:.1f} %, not above it)"
+                for s in fails
+            )
+            + "."
         )
-        + "."
-    )
+    if not t.steps and t.stop is None:
+        if t.decided_at:
+            return f"The rungs were decided at {t.decided_at} players; here the metric is measured at them."
+        return "No step of the ladder was decided."
+    top = t.steps[-1]["level"] if t.steps else t.rows[0]["level"]
+    return ladder_words(t.game, top, t.steps, t.stop, t.headroom, t.ladder_games, t.players)
 
 
 def metric_words(t: Trace) -> tuple[str, bool]:
@@ -519,6 +577,23 @@ def render_trace(t: Trace) -> str:
         )
     if t.fair is not None:
         lines.append(f"fair: {num(t.fair)}{' points' if pct else ''}")
+    if t.steps or t.stop:
+        lines.append("\nsteps (one seat of the rung among the rung below, sequential test, 2 points over fair):")
+        shown = t.steps + ([t.stop] if t.stop else [])
+        if t.headroom:
+            shown.append(dict(t.headroom, level=f"headroom: {t.headroom['level']}"))
+        for s in shown:
+            lines.append(
+                f"  {s['level']:<22} vs {s['below']:<14} {100 * s['win_rate']:5.1f} % "
+                f"[{100 * s['low']:5.1f}, {100 * s['high']:5.1f}]  {s['decision']:<9} {s['games']:>7,} games"
+            )
+    if t.styles:
+        lines.append("\nstyles by restricted play (one seat restricted to the style among unrestricted seats):")
+        for r in t.styles:
+            lines.append(
+                f"  {r['rung']:<10} {r['style']:<13} {100 * r['win_rate']:5.1f} % "
+                f"[{100 * r['low']:5.1f}, {100 * r['high']:5.1f}]  {r['games']:>6} games  {r['edge']} fair"
+            )
     names = [r["level"] for r in t.rows]
     cell = {(c["row"], c["column"]): c for c in t.matrix}
     lines.append(
@@ -669,3 +744,269 @@ def trace_luck(
         "fair": 1 / n_players,
         "deal_share": deal_share(frame, weak.seat),
     }
+
+
+# --- the decided ladder: a rung is kept only if it beats the rung below (issue 27) -------------------
+#
+# After TAG's graded populations (a rule set's players must be ordered, better beating worse) and
+# Ludii's SkillTrace (double the budget until the curve flattens): the candidates are the trace's
+# levels, weakest first (random play, the default model, the search at doubling budgets).  A candidate
+# is accepted as the next rung when one seat of it among the accepted rung below on every other seat
+# (seats rotated, the same deals) wins more than the fair share, decided by the sequential test
+# (``gamelab.decide.sequential``: the GSPRT with error rates 0.05, indifference zone from the fair
+# share to 2 points above it).  The first candidate that does not beat the rung below ends the ladder
+# there; the trace then reports the game's skill headroom: the top rung as one seat among
+# default-model players, with its interval.
+
+STEP_MARGIN = 0.02  # a rung must be able to show 2 points over the fair share
+STEP_ALPHA = STEP_BETA = 0.05  # the step test's error rates
+STEP_MAX_GAMES = 24_576  # games a step may play before it is called undecided
+HEADROOM_KEY = 0x4EAD  # seed offset of the headroom test
+
+
+def step_question(seat: str) -> str:
+    """The step test's question for one seat of agent ``seat``: H0 its win
+    rate is the fair share, H1 it is 2 points above (the zone around the
+    midpoint)."""
+    return f"win_rate[agent={seat}] - fair > {STEP_MARGIN / 2:g}"
+
+
+def decide_step(
+    game: str,
+    high: Level,
+    low: Level,
+    *,
+    n_players: int,
+    seed: int,
+    max_games: int = STEP_MAX_GAMES,
+    run: RunConfig | None = None,
+) -> dict:
+    """One seat of ``high`` among ``low`` on every other seat, decided by the
+    sequential test: level, below, decision (yes / no / undecided), beats,
+    win_rate (median-unbiased), low, high, games, fair."""
+    from gamelab.decide import sequential
+
+    fair = 1 / n_players
+    d = sequential.decide(
+        game,
+        step_question(high.seat),
+        n_players=n_players,
+        params=mixed_params(game, high, low),
+        lineup=(high.seat, *low.rest),
+        alpha=STEP_ALPHA,
+        beta=STEP_BETA,
+        zone=STEP_MARGIN,
+        max_games=max_games,
+        seed=seed,
+        run=(run or RunConfig()).quiet(),
+    )
+    return {
+        "level": high.name,
+        "below": low.name,
+        "decision": d.decision,
+        "beats": d.decision == "yes",
+        "win_rate": d.estimate,  # T of ``T > c``: the seat's win rate (the fair share is in c)
+        "low": max(0.0, d.low),
+        "high": min(1.0, d.high),
+        "games": d.games,
+        "fair": fair,
+    }
+
+
+@dataclasses.dataclass
+class Climb:
+    """The decided ladder at one player count: the accepted rungs (each beat
+    the one before), every step tried (the last one, if it failed, is where
+    skill stops), and the headroom (the top rung among default-model seats)."""
+
+    rungs: list[Level]
+    steps: list[dict]
+    stop: dict | None  # the first step that did not beat the rung below (None: every candidate did)
+    headroom: dict | None  # the top rung as one seat among default-model seats (None: the top is the default)
+
+    @property
+    def games(self) -> int:
+        """Games the ladder's tests played (the headroom's included)."""
+        return sum(s["games"] for s in self.steps) + (self.headroom["games"] if self.headroom else 0)
+
+
+def candidates(game: str, n_players: int, params=None) -> list[Level]:
+    """The levels a ladder tries, weakest first (:func:`gamelab.sim.levels.trace_levels`)."""
+    return trace_levels(game, n_players, params)
+
+
+def climb(
+    game: str,
+    *,
+    n_players: int,
+    seed: int = 0,
+    params=None,
+    max_games: int = STEP_MAX_GAMES,
+    run: RunConfig | None = None,
+) -> Climb:
+    """Accept candidates while each beats the accepted rung below (see
+    above); stop at the first that does not."""
+    run = run or RunConfig()
+    levels = candidates(game, n_players, params)
+    rungs, steps, stop = [levels[0]], [], None
+    for k, lv in enumerate(levels[1:], start=1):
+        step = decide_step(
+            game, lv, rungs[-1], n_players=n_players, seed=seed + SEEDS_APART * k, max_games=max_games, run=run
+        )
+        steps.append(step)
+        _said(run, step)
+        if not step["beats"]:
+            stop = step
+            break
+        rungs.append(lv)
+    headroom = None
+    default = next((lv for lv in rungs if lv.name == "default"), None)
+    if default is not None and rungs[-1].name != "default":
+        headroom = decide_step(
+            game,
+            rungs[-1],
+            default,
+            n_players=n_players,
+            seed=seed + HEADROOM_KEY,
+            max_games=max_games,
+            run=run,
+        )
+        _said(run, headroom, "headroom: ")
+    return Climb(rungs, steps, stop, headroom)
+
+
+def _said(run: RunConfig, step: dict, lead: str = "") -> None:
+    """A progress line for a decided step (the tests run quietly)."""
+    if run.progress is not False:
+        import sys
+
+        print(
+            f"  {lead}{step['level']} against {step['below']}: {100 * step['win_rate']:.1f} % for one seat, "
+            f"{step['decision']} after {step['games']:,} games",
+            file=sys.stderr,
+        )
+
+
+def rung_words(game: str, name: str) -> str:
+    """A rung in the game's words (``GAME.skill.rung_words``; else its name)."""
+    words = registry.get(game).skill.rung_words
+    return words(name) if words else name
+
+
+def climb_words(game: str, c: Climb, players: int) -> str:
+    """:func:`ladder_words` of a climb."""
+    accepted = [s for s in c.steps if s["beats"]]
+    return ladder_words(game, c.rungs[-1].name, accepted, c.stop, c.headroom, c.games, players)
+
+
+def ladder_words(game: str, top: str, accepted, stop, headroom, games: int, players: int) -> str:
+    """The rungs that beat one another (``accepted`` steps), where skill
+    stops (``stop``) and the headroom, with the games the tests took."""
+
+    def pct(x):
+        return f"{100 * x:.1f} %"
+
+    parts = []
+    if accepted:
+        parts.append(
+            "Each rung beats the one below (one seat among the rung below, decided by the sequential test): "
+            + "; ".join(
+                f"{rung_words(game, s['level'])} {pct(s['win_rate'])} against {rung_words(game, s['below'])} "
+                f"({s['games']:,} games)"
+                for s in accepted
+            )
+            + "."
+        )
+    if stop is not None:
+        why = (
+            "a sample that could have shown 2 points did not"
+            if stop["decision"] == "no"
+            else f"{stop['games']:,} games did not settle it"
+        )
+        parts.append(
+            f"Skill stops at {rung_words(game, top)}: {rung_words(game, stop['level'])} wins "
+            f"{pct(stop['win_rate'])} [{pct(stop['low'])}, {pct(stop['high'])}] against it "
+            f"(fair {pct(stop['fair'])}; {why}, {stop['games']:,} games)."
+        )
+    if headroom is not None:
+        h = headroom
+        low_ceiling = h["high"] < h["fair"] + 0.05
+        parts.append(
+            f"Skill headroom: one seat of the top rung, {rung_words(game, top)}, among default-model players "
+            f"wins {pct(h['win_rate'])} [{pct(h['low'])}, {pct(h['high'])}] against a fair {pct(h['fair'])} "
+            f"({h['games']:,} games)" + ("; a low ceiling: skill buys little in this game." if low_ceiling else ".")
+        )
+    parts.append(f"The ladder's tests took {games:,} games at {players} players.")
+    return " ".join(parts)
+
+
+# --- styles at skill by restricted play (Jaffe et al. 2012) -------------------------------------------
+
+
+def style_runs(game: str, rung: Level, *, n_players: int, n_games: int, seed: int) -> list[tuple[str, str, Run]]:
+    """(style, agent, run) of each restricted-play row at ``rung``: one seat
+    of the rung's player restricted to the style among unrestricted seats."""
+    g = registry.get(game)
+    named = g.skill.restricted(rung.name) if g.skill.restricted else {}
+    out = []
+    for k, (style, agent) in enumerate(named.items()):
+        r = h2h_run(
+            agent,
+            rung.rest,
+            n_players=n_players,
+            n_games=n_games,
+            seed=seed + SEEDS_APART * (101 + k),
+            params=mixed_params(game, rung, rung),
+        )
+        out.append((style, agent, r))
+    return out
+
+
+def style_rows(
+    game: str,
+    rungs: Sequence[Level],
+    *,
+    n_players: int,
+    n_games: int = STYLE_GAMES,
+    seed: int = 0,
+    run: RunConfig | None = None,
+) -> list[dict]:
+    """Each style's edge at each of ``rungs``: the win rate of one seat of the
+    rung's player restricted to the style's defining choice among P - 1
+    unrestricted seats of the rung, with its 95 % interval, against the fair
+    share (``edge``: above, below or neither)."""
+    run = run or RunConfig()
+    out = []
+    for rung in rungs:
+        todo = style_runs(game, rung, n_players=n_players, n_games=n_games, seed=seed)
+        prefetch(game, [r for _, _, r in todo], run=run)
+        for style, agent, r in todo:
+            res, _ = head_to_head(
+                game, agent, rung.rest, n_players=n_players, n_games=n_games, seed=r.seed, params=r.params, run=run
+            )
+            fair = 1 / n_players
+            edge = "above" if res["low"] > fair else "below" if res["high"] < fair else "neither"
+            out.append({"rung": rung.name, "style": style, "agent": agent, **res, "fair": fair, "edge": edge})
+    return out
+
+
+def style_words(game: str, rows: list[dict]) -> str:
+    """The styles' edges at the top rung of ``rows`` in words (restricted play)."""
+    if not rows:
+        return ""
+    top = rows[-1]["rung"]
+    at = [r for r in rows if r["rung"] == top]
+    best = max(at, key=lambda r: r["win_rate"])
+    worst = min(at, key=lambda r: r["win_rate"])
+
+    def pct(x):
+        return f"{100 * x:.1f} %"
+
+    def said(r):
+        return f"the {r['style'].replace('_', ' ')} style {pct(r['win_rate'])} [{pct(r['low'])}, {pct(r['high'])}]"
+
+    return (
+        f"Styles at {rung_words(game, top)} (the rung's player restricted to each style's defining choice, "
+        f"one seat among unrestricted ones, fair {pct(best['fair'])}): {said(best)} wins the most, {said(worst)} "
+        "the least."
+    )

@@ -60,6 +60,8 @@ GAME = contract.Game(
         budget="best_rollouts",
         budgets=sim.TRACE_BUDGETS,
         search_knobs={"best_proxy": "mix"},  # every level plays the style mix: style verdicts can be traced
+        rung_words=sim.rung_words,
+        restricted=sim.restricted_agents,
     ),
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,
