@@ -248,6 +248,7 @@ class SkillSettings:
     # styles at skill by restricted play (Jaffe et al. 2012): {style: agent name} of a rung's player
     # restricted to each style's defining choice, for a rung's name (empty: none at that rung)
     restricted: Callable[[str], Mapping[str, str]] | None = None
+    restricted_group: str = ""  # the report group whose values ``restricted`` names (a win rate of it is traced so)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

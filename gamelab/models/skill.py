@@ -430,12 +430,17 @@ def trace(
         rungs = [lv.name for lv in decided.rungs]
     levels = [lv for lv in trace_levels(game, n_players, params) if rungs is None or lv.name in rungs]
     kw = dict(n_players=n_players, n_games=n_games, seed=seed, params=params, frames=frames, pairs=pairs)
-    prefetch(game, trace_runs(game, **kw, matrix_games=matrix_games, rungs=rungs), run=run)  # one pass
+    prefetch(game, trace_runs(game, **kw, matrix_games=matrix_games, rungs=rungs, metric=metric), run=run)  # one pass
     tables = level_frames(game, levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames, run=run)
     rows = []
     for lv in levels:
         f = tables[lv.name]
         got = measure(game, f, metric)
+        played = restricted_table(game, lv, metric, n_players=n_players, n_games=n_games, seed=seed)
+        if played is not None:  # a style at a search rung: its restricted player among unrestricted ones
+            agent, r = played
+            f = _simulate(game, r, run)
+            got = measure(game, f, f"win_rate[agent={agent}]")
         rows.append(
             {
                 "level": lv.name,
@@ -447,6 +452,7 @@ def trace(
                 "high": got["high"],
                 "games": int(f["game"].nunique()),
                 **({"note": got["note"]} if got["note"] else {}),
+                **({"restricted": played[0]} if played else {}),
             }
         )
     cells = matrix(game, levels, n_players=n_players, n_games=matrix_games or n_games, seed=seed, pairs=pairs, run=run)
@@ -486,6 +492,28 @@ def trace(
     )
 
 
+def restricted_table(
+    game: str, lv: Level, metric: str, *, n_players: int, n_games: int, seed: int
+) -> tuple[str, Run] | None:
+    """(agent, run) that measures ``metric`` at search rung ``lv`` by
+    restricted play, when ``metric`` is the win rate of one value of the
+    game's ``skill.restricted_group`` (``win_rate[style=heavy]``): one seat of
+    the rung's player restricted to it among unrestricted seats of the rung
+    (a search seat's style is otherwise only how the table models it)."""
+    import re
+
+    g = registry.get(game)
+    found = re.match(r"^win_rate\[(\w+)=([^\]]+)\]$", metric)
+    if not (lv.search and found and g.skill.restricted and found.group(1) == g.skill.restricted_group):
+        return None
+    agent = g.skill.restricted(lv.name).get(found.group(2))
+    if agent is None:
+        return None
+    seed = seed + SEEDS_APART * 97  # apart from the rung's own table
+    params = mixed_params(game, lv, lv)
+    return agent, h2h_run(agent, lv.rest, n_players=n_players, n_games=n_games, seed=seed, params=params)
+
+
 def trace_runs(
     game: str,
     *,
@@ -497,6 +525,7 @@ def trace_runs(
     pairs: str = "all",
     matrix_games: int | None = None,
     rungs: Sequence[str] | None = None,
+    metric: str | None = None,
 ) -> list[Run]:
     """The runs :func:`trace` plays (its levels' tables, then its matrix's
     cells), the strongest levels first: a pool starts them in this order,
@@ -506,6 +535,9 @@ def trace_runs(
     tables = level_runs(levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames)
     cells = matrix_runs(game, levels, n_players=n_players, n_games=matrix_games or n_games, seed=seed, pairs=pairs)
     ordered = [tables[lv.name] for lv in reversed(levels) if lv.name in tables]
+    if metric is not None:  # a style at the search rungs: their restricted tables
+        kept = (restricted_table(game, lv, metric, n_players=n_players, n_games=n_games, seed=seed) for lv in levels)
+        ordered += [r for got in kept if got is not None for r in got[1:]]
     return ordered + [r for _, _, r in reversed(cells)]
 
 
@@ -700,17 +732,28 @@ def verdict_words(subject: str, t: Trace, kind: str) -> str:
 def ladder_from_trace(t: Trace) -> list[dict]:
     """The trace's levels in :func:`ladder`'s form (each level against the
     one below, from the head-to-head matrix) for its table and figure."""
-    cell = {(c["row"], c["column"]): c for c in t.matrix}
     names = [r["level"] for r in t.rows]
+    decided = {s["level"]: s for s in t.steps if s.get("decision") in ("yes", "no", "undecided")}
+    if decided:  # the decided ladder: each rung's own test against the one below
+        return [ladder_row(names, 0, t.players)] + [
+            dict(ladder_row(names, k, t.players, decided[names[k]]), beats_below=decided[names[k]]["beats"])
+            for k in range(1, len(names))
+        ]
+    cell = {(c["row"], c["column"]): c for c in t.matrix}
     return [ladder_row(names, 0, t.players)] + [
         ladder_row(names, k, t.players, cell[(names[k], names[k - 1])]) for k in range(1, len(names))
     ]
 
 
-def luck_run(game: str, *, n_players: int, n_games: int, seed: int = 0, params=None) -> Run:
-    """The run of :func:`trace_luck`: one random seat among the strongest search."""
-    levels = trace_levels(game, n_players, params)
-    weak, strong = levels[0], levels[-1]
+def _weak_strong(game: str, n_players: int, params, rungs) -> tuple[Level, Level]:
+    """Random play and the strongest of ``rungs`` (rung names; None: every level)."""
+    levels = [lv for lv in trace_levels(game, n_players, params) if rungs is None or lv.name in rungs]
+    return levels[0], levels[-1]
+
+
+def luck_run(game: str, *, n_players: int, n_games: int, seed: int = 0, params=None, rungs=None) -> Run:
+    """The run of :func:`trace_luck`: one random seat among the strongest rung."""
+    weak, strong = _weak_strong(game, n_players, params, rungs)
     return h2h_run(
         weak.seat, strong.rest, n_players=n_players, n_games=n_games, seed=seed, params=mixed_params(game, weak, strong)
     )
@@ -724,13 +767,13 @@ def trace_luck(
     seed: int = 0,
     params=None,
     run: RunConfig | None = None,
+    rungs=None,
 ) -> dict:
     """:func:`luck` over the trace's levels: one seat of random play among
-    the strongest search on every other seat."""
+    the strongest rung (of ``rungs``, the decided ones; None: every level) on every other seat."""
     run = run or RunConfig()
-    levels = trace_levels(game, n_players, params)
-    weak, strong = levels[0], levels[-1]
-    r = luck_run(game, n_players=n_players, n_games=n_games, seed=seed, params=params)
+    weak, strong = _weak_strong(game, n_players, params, rungs)
+    r = luck_run(game, n_players=n_players, n_games=n_games, seed=seed, params=params, rungs=rungs)
     res, frame = head_to_head(
         game, weak.seat, strong.rest, n_players=n_players, n_games=n_games, seed=seed, params=r.params, run=run.quiet()
     )
@@ -1010,3 +1053,42 @@ def style_words(game: str, rows: list[dict]) -> str:
         f"one seat among unrestricted ones, fair {pct(best['fair'])}): {said(best)} wins the most, {said(worst)} "
         "the least."
     )
+
+
+# --- a verdict across skill from sequential tests at the default model and the top rung --------------
+
+DECIDED_KINDS = {
+    "holds": "holds from the default model to the top rung",
+    "grows": "grows with skill",
+    "shrinks": "shrinks with skill",
+    "vanishes": "vanishes at the top rung",
+    "appears": "appears with skill",
+    "reverses": "reverses at the top rung",
+    "absent": "is not there at the default model or the top rung",
+    "undecided": "is not decided at both ends",
+}
+RULES_CLASSES = ("holds", "grows", "shrinks", "appears")  # the imbalance is there with skilled play
+
+
+def decided_class(at_default: dict, at_top: dict, reverse_at_top: dict | None = None) -> str:
+    """The class of a directional verdict from its sequential tests (each
+    {decision, estimate, low, high}: "is it more than the margin away from
+    fair on its side?") at the default model and at the top rung, and the
+    opposite side's test at the top rung (asked when the first says no):
+    holds, grows / shrinks (both yes, the corrected intervals apart),
+    vanishes, appears, reverses, absent (no at both ends), undecided."""
+    d0, d1 = at_default["decision"], at_top["decision"]
+    if reverse_at_top is not None and reverse_at_top["decision"] == "yes":
+        return "reverses"
+    if "undecided" in (d0, d1):
+        return "undecided"
+    if d0 == "yes" and d1 == "yes":
+        sign = at_top.get("sign", 1)
+        lo0, hi0 = sorted((sign * at_default["low"], sign * at_default["high"]))
+        lo1, hi1 = sorted((sign * at_top["low"], sign * at_top["high"]))
+        return "grows" if lo1 > hi0 else "shrinks" if hi1 < lo0 else "holds"
+    if d0 == "yes":
+        return "vanishes"
+    if d1 == "yes":
+        return "appears"
+    return "absent"

@@ -62,6 +62,7 @@ GAME = contract.Game(
         search_knobs={"best_proxy": "mix"},  # every level plays the style mix: style verdicts can be traced
         rung_words=sim.rung_words,
         restricted=sim.restricted_agents,
+        restricted_group="style",
     ),
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,

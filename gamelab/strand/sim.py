@@ -332,7 +332,7 @@ REPORT_PLAYERS = (3, 4, 5, 6)
 #: finds a partner and stays every round
 SKILL_LADDER = ("random", GREEDY, BEST)
 #: the skill trace: ``best`` at doubling play-outs per option, each seat searching as its style of the mix
-TRACE_BUDGETS = BUDGETS[:4]
+TRACE_BUDGETS = BUDGETS
 REPORT_GROUPS = ("style", "role", "seat")
 
 
