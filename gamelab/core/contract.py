@@ -249,6 +249,9 @@ class SkillSettings:
     # restricted to each style's defining choice, for a rung's name (empty: none at that rung)
     restricted: Callable[[str], Mapping[str, str]] | None = None
     restricted_group: str = ""  # the report group whose values ``restricted`` names (a win rate of it is traced so)
+    # the highest rung a report's ladder tries ("": every candidate): the report's first screen must be
+    # played in minutes, ``gamelab skill --trace`` climbs further
+    report_top: str = ""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

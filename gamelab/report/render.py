@@ -660,6 +660,8 @@ def style_blocks(t) -> list:
 def matrix_blocks(t) -> list:
     from gamelab.models import skill
 
+    if not t.matrix:  # the decided ladder: each step's own test (the table above) is the figure
+        return [Block("text", skill.steps_words(t))]
     return [
         Block(
             "text",

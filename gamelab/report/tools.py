@@ -71,7 +71,8 @@ def run_tools(
 
         k = data.game.skill.players or data.game.players[0]
         with phase(f"{name}: the skill ladder, each rung decided against the one below ({k} players)", run.progress):
-            data.climb = skill.climb(name, n_players=k, seed=data.seed, params=data.params, run=run.quiet())
+            top = data.game.skill.report_top or None
+            data.climb = skill.climb(name, n_players=k, seed=data.seed, params=data.params, up_to=top, run=run.quiet())
         with phase(f"{name}: games at every decided rung (traces, matrix, luck)", run.progress):
             prefetch(name, skill_runs(data, tools), run=run)  # one pass: every worker busy to the end
     if tools.cross_model:
@@ -117,7 +118,9 @@ def skill_runs(data, tools: Tools) -> list:
     if tools.skill:
         k = g.skill.players or g.players[0]
         k_frames: dict | None = {"default": data.frames[k]} if k in data.frames else None
-        lists.append(skill.trace_runs(g.name, n_players=k, n_games=tools.trace_games, frames=k_frames, **kw))
+        lists.append(
+            skill.trace_runs(g.name, n_players=k, n_games=tools.trace_games, frames=k_frames, pairs="none", **kw)
+        )
         lists.append([skill.luck_run(g.name, n_players=k, n_games=tools.trace_games, **kw)])
     return [r for r in chain.from_iterable(zip_longest(*lists)) if r is not None]
 
@@ -235,7 +238,9 @@ def skill_data(
             n_games=trace_games,
             frames=frames,
             decided=climb,
+            pairs="none",  # each step's own test is the ladder's figure
             styles=data.game.skill.restricted is not None,
+            style_games=STYLE_GAMES,
             **{**kw, "run": run.quiet()},
         )
         luck = skill.trace_luck(data.game.name, n_games=trace_games, rungs=rung_names(data), **kw)
@@ -247,7 +252,8 @@ def skill_data(
     return SkillData(n_players, levels, luck)
 
 
-ACROSS_MAX_GAMES = 8192  # games a test of a verdict at the default model or the top rung may play
+ACROSS_MAX_GAMES = 6144  # games a test of a verdict at the default model or the top rung may play
+STYLE_GAMES = 1024  # games per restricted-play style row in a report
 
 
 def skill_verdicts(

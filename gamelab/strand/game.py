@@ -63,6 +63,7 @@ GAME = contract.Game(
         rung_words=sim.rung_words,
         restricted=sim.restricted_agents,
         restricted_group="style",
+        report_top="best@4",  # best@8 and best@16 on every seat cost minutes a player count
     ),
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,
