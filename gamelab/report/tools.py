@@ -254,6 +254,7 @@ def skill_data(
 
 ACROSS_MAX_GAMES = 6144  # games a test of a verdict at the default model or the top rung may play
 STYLE_GAMES = 1024  # games per restricted-play style row in a report
+TOP_CHUNK_DEALS = 64  # deals per look of a verdict's test at the top rung (search on every seat is slow)
 
 
 def skill_verdicts(
@@ -311,7 +312,7 @@ def across_tests(data, f, t, *, run: RunConfig) -> tuple[dict, dict, dict | None
     its side?") at the default model (the report's own lineup) and at the
     top rung of trace ``t`` (a style there by restricted play), and the
     opposite side's test at the top rung when the first says no."""
-    from gamelab.decide.sequential import decide
+    from gamelab.decide.sequential import CHUNK_DEALS, decide
     from gamelab.models import skill
     from gamelab.sim.levels import mixed_params, trace_levels
 
@@ -319,10 +320,22 @@ def across_tests(data, f, t, *, run: RunConfig) -> tuple[dict, dict, dict | None
     above = f.effect > 0
     levels = {lv.name: lv for lv in trace_levels(g.name, f.players, data.params)}
     top = levels[t.rows[-1]["level"]]
-    kw = dict(n_players=f.players, seed=data.seed, max_games=ACROSS_MAX_GAMES, run=run.quiet())
 
     def asked(expr, lineup, params, seed_key=0):
-        d = decide(g.name, expr, params=params, lineup=list(lineup), **{**kw, "seed": data.seed + seed_key})
+        # the default model's test is the headline's own (same chunks: read from the store); the top
+        # rung's looks are small (TOP_CHUNK_DEALS), so a clear answer stops after a few hundred games
+        chunk_deals = CHUNK_DEALS if seed_key == 0 else TOP_CHUNK_DEALS
+        d = decide(
+            g.name,
+            expr,
+            params=params,
+            lineup=list(lineup),
+            n_players=f.players,
+            seed=data.seed + seed_key,
+            max_games=ACROSS_MAX_GAMES,
+            chunk_deals=chunk_deals,
+            run=run.quiet(),
+        )
         return {
             "decision": d.decision,
             "estimate": d.estimate,
