@@ -252,7 +252,7 @@ def skill_data(
     return SkillData(n_players, levels, luck)
 
 
-ACROSS_MAX_GAMES = 6144  # games a test of a verdict at the default model or the top rung may play
+ACROSS_MAX_GAMES = 3072  # games a test of a verdict at the default model or the top rung may play
 STYLE_GAMES = 1024  # games per restricted-play style row in a report
 TOP_CHUNK_DEALS = 64  # deals per look of a verdict's test at the top rung (search on every seat is slow)
 
