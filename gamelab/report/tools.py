@@ -72,7 +72,10 @@ def run_tools(
         k = data.game.skill.players or data.game.players[0]
         with phase(f"{name}: the skill ladder, each rung decided against the one below ({k} players)", run.progress):
             top = data.game.skill.report_top or None
-            data.climb = skill.climb(name, n_players=k, seed=data.seed, params=data.params, up_to=top, run=run.quiet())
+            steps = min(skill.STEP_MAX_GAMES, LADDER_GAMES_PER_TRACE_GAME * tools.trace_games)
+            data.climb = skill.climb(
+                name, n_players=k, seed=data.seed, params=data.params, up_to=top, max_games=steps, run=run.quiet()
+            )
         with phase(f"{name}: games at every decided rung (traces, matrix, luck)", run.progress):
             prefetch(name, skill_runs(data, tools), run=run)  # one pass: every worker busy to the end
     if tools.cross_model:
@@ -131,6 +134,7 @@ def rung_names(data) -> list[str] | None:
     return [lv.name for lv in climb.rungs] if climb is not None else None
 
 
+LADDER_GAMES_PER_TRACE_GAME = 80  # a ladder step may play this many times a trace level's games (300: 24,000)
 MARGIN = 0.02  # "advantaged by more than 2 points": the sequential test's threshold around fair
 TOP_LEVERS = 5
 
