@@ -242,7 +242,7 @@ def render(levels: list[dict], luck_measures: dict | None = None) -> str:
 # levels meet head to head (one seat of the row's level among P - 1 seats of the column's level), and
 # a level "beats the one below" when its seat's win-rate interval lies above the fair share.
 
-STYLE_GAMES = 2048  # games per restricted-play style row
+STYLE_GAMES = 1024  # games per restricted-play style row
 
 
 def level_runs(levels: list[Level], *, n_players: int, n_games: int, seed: int, frames=None) -> dict[str, Run]:
