@@ -1,7 +1,9 @@
 """The three questions of docs/balance-findings.md at two skill levels: the
-default model and the strongest level of each game's skill trace (through
-the chunk store; prints one line per figure).  Usage:
-    .venv/bin/python scripts/skill_findings.py [GAMES_DEFAULT] [GAMES_STRONG]
+default model and the top decided rung of each game's skill ladder at 4
+players (``TOP``: each rung beat the one below by the sequential test,
+``gamelab skill GAME --players 4 --trace METRIC``; through the chunk store;
+prints one line per figure).  Usage:
+    .venv/bin/python scripts/skill_findings.py [GAMES_DEFAULT] [GAMES_STRONG] [GAME]
 """
 
 import sys
@@ -16,6 +18,8 @@ from gamelab.sim.store import ChunkStore
 N_DEFAULT = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
 N_STRONG = int(sys.argv[2]) if len(sys.argv) > 2 else 400
 STORE = ChunkStore()
+ONLY = sys.argv[3] if len(sys.argv) > 3 else None
+TOP = {"sbr": "lookahead@4", "strand": "best@16"}  # the top decided rungs at 4 players, seed 0 (docs/models.md)
 
 QUESTIONS = [
     (
@@ -78,12 +82,14 @@ def params_of(game, changes):
 
 
 for title, game, counts, metrics, settings in QUESTIONS:
+    if ONLY and game != ONLY:
+        continue
     print(f"\n## {title}", flush=True)
     for label, changes in settings.items():
         p = params_of(game, changes)
         for n in counts:
-            levels = trace_levels(game, n, p)
-            for lv, games in ((levels[1], N_DEFAULT), (levels[-1], N_STRONG)):
+            levels = {lv.name: lv for lv in trace_levels(game, n, p)}
+            for lv, games in ((levels["default"], N_DEFAULT), (levels[TOP[game]], N_STRONG)):
                 f = runner.simulate(
                     game,
                     n_games=games,

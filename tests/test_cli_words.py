@@ -103,11 +103,12 @@ def test_skill_trace_reads_as_sentences_in_the_games_words(capsys, tmp_path, mon
     from gamelab.cli import commands as cli
 
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
-    args = ["skill", "strand", "--players", "4", "--trace", "style_spread", "--games", "12"]
+    args = ["skill", "strand", "--players", "4", "--trace", "style_spread", "--games", "12", "--top", "best@1"]
     assert cli.main(args) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[1].startswith("The style spread is ") and " points at the " in lines[1]
-    assert lines[2].startswith("Every level beats the one below")
+    assert lines[2].startswith("Each rung beats the one below") and "search, 1 play-out per option" in lines[2]
+    assert "styles by restricted play" in out
     assert "style spread (points)" in out
     assert raw_words(out, "strand") == [], out

@@ -311,11 +311,14 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert "Across skill: a property of the rules, or of naive play?" in page["text"] and "n.s." not in page["text"]
     for n in (3, 4, 5, 6):
         assert f"{n} players: the headline imbalance is " in page["text"]
-    kinds = ("holds at every skill level", "grows with skill", "shrinks with skill", "vanishes at high skill")
-    assert any(k in page["text"] for k in kinds + ("reverses", "appears with skill", "comes and goes", "not seen"))
-    assert "with the strongest search, best@8" in page["text"]
+    from gamelab.models.skill import DECIDED_KINDS
+
+    # issue 27: classes from sequential tests at the default model and the top decided rung
+    assert any(k in page["text"] for k in DECIDED_KINDS.values())
+    assert "the top rung that beats the one below; sequential tests" in page["text"]
     assert "skill" in page["sections"] and "beats the level below" in page["text"]
-    assert "The skill trace's levels head to head, 4 players" in page["text"] and "among best@4" in page["text"]
+    assert "Each rung beats the one below" in page["text"] and "not shown" not in page["text"]
+    assert "Styles at skill by restricted play" in page["text"]
     assert "decided by a sequential test after" in page["text"]
     assert page["overflow"] == []
     from words import raw_words

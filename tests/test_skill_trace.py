@@ -131,10 +131,20 @@ def test_skill_trace_command_json(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
     assert cli.main(["skill", "sbr", "--players", "2", "--trace", "seat_spread", "--games", "8", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert len(out["levels"]) >= 5 and out["metric"] == "seat_spread"
+    assert len(out["levels"]) >= 3 and out["metric"] == "seat_spread"
     assert set(out["levels"][0]) >= {"level", "agent", "budget", "metric", "value", "low", "high", "games"}
     assert len(out["matrix"]) == len(out["levels"]) * (len(out["levels"]) - 1) // 2
     assert np.isfinite([r["value"] for r in out["levels"]]).all()
+    # issue 27: only decided steps, from random up to the top listed rung; where skill stops, and the headroom
+    names = [r["level"] for r in out["levels"]]
+    assert [(s["below"], s["level"]) for s in out["steps"]] == list(zip(names, names[1:]))
+    assert all(s["decision"] == "yes" and s["games"] >= 512 for s in out["steps"])
+    if out["stop"] is not None:
+        assert out["stop"]["below"] == names[-1] and out["stop"]["decision"] in ("no", "undecided")
+    assert out["headroom"]["level"] == names[-1] and out["headroom"]["below"] == "default"
+    assert out["ladder_games"] == sum(s["games"] for s in out["steps"]) + out["headroom"]["games"] + (
+        out["stop"]["games"] if out["stop"] else 0
+    )
 
 
 def _sbr_goal(**more):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from gamelab.sim.run import RunConfig
 
 
@@ -76,8 +78,15 @@ def _skill_trace(args, g, params) -> int:
     from gamelab.sim.store import ChunkStore
 
     runner.resolve(g.name, params, None, args.players)  # the player count, before any game
-    n_levels = len(skill.trace_levels(g.name, args.players, params))
-    cells = n_levels + n_levels * (n_levels - 1) // 2  # the levels' tables and the matrix
+    run = RunConfig(workers=args.workers, store=ChunkStore())
+    print(
+        f"deciding the ladder: each rung against the one below, as many games as each test needs "
+        f"(at most {skill.STEP_MAX_GAMES:,} a step)",
+        file=sys.stderr,
+    )
+    decided = skill.climb(g.name, n_players=args.players, seed=args.seed, params=params, run=run, up_to=args.top)
+    n_levels = len(decided.rungs)
+    cells = n_levels + n_levels * (n_levels - 1) // 2  # the rungs' tables and the matrix
     announce(f"gamelab skill {g.name}", g.name, cells * args.games, slow=True, workers=args.workers)
     t = skill.trace(
         g.name,
@@ -86,7 +95,9 @@ def _skill_trace(args, g, params) -> int:
         n_games=args.games,
         seed=args.seed,
         params=params,
-        run=RunConfig(workers=args.workers, store=ChunkStore()),
+        run=run,
+        decided=decided,
+        styles=g.skill.restricted is not None,
     )
     if args.json:
         print(dumps(t.to_json(), indent=2))
@@ -182,8 +193,14 @@ def add_commands(sub) -> None:
         "--trace",
         default=None,
         metavar="METRIC",
-        help="the metric at each level of the game's trace (random, the default model, the search agent at "
-        "doubling budgets) with the head-to-head matrix; e.g. seat_spread, style_spread, win_rate[seat=1]",
+        help="the metric at each rung of the decided ladder (random, the default model, each search budget that "
+        "beats the one below by a sequential test) with the head-to-head matrix; e.g. seat_spread, style_spread",
+    )
+    p.add_argument(
+        "--top",
+        default=None,
+        metavar="RUNG",
+        help="with --trace: the highest rung the ladder tries (e.g. best@4; default every candidate)",
     )
     p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile")
     p.add_argument("--out", default=None, metavar="FILE.png", help="save the skill-trace plot")

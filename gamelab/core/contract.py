@@ -242,6 +242,16 @@ class SkillSettings:
     budget: str = ""  # its budget knob, an agent knob of ``Game.knobs``
     budgets: tuple[int, ...] = ()  # the doubling schedule
     search_knobs: Mapping[str, Any] = dataclasses.field(default_factory=dict)  # more knob values at search levels
+    # a rung's name (``random``, ``default``, ``search@b``) in the game's words for sentences a designer reads
+    # ("search, 8 play-outs per option"); None: the name itself
+    rung_words: Callable[[str], str] | None = None
+    # styles at skill by restricted play (Jaffe et al. 2012): {style: agent name} of a rung's player
+    # restricted to each style's defining choice, for a rung's name (empty: none at that rung)
+    restricted: Callable[[str], Mapping[str, str]] | None = None
+    restricted_group: str = ""  # the report group whose values ``restricted`` names (a win rate of it is traced so)
+    # the highest rung a report's ladder tries ("": every candidate): the report's first screen must be
+    # played in minutes, ``gamelab skill --trace`` climbs further
+    report_top: str = ""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

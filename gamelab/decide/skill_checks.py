@@ -1,10 +1,13 @@
 """A tune's proposals checked across skill (a goal's ``skill:`` and ``keep_skill:``).
 
-``skill: [default, best@8]``: every target must hold at each named level of
-the game's skill trace (:mod:`gamelab.sim.levels`: the table of that level
-on every seat, under the proposal's rules), not only with the goal's own
-lineup.  ``keep_skill: 0.6``: each level (the named ones, or every level of
-the trace) must still beat the one below under the proposal's rules: one
+``skill: [default, best@8]``: every target must hold at each named rung of
+the game's decided skill ladder (:func:`gamelab.models.skill.climb`: only
+rungs that beat the one below by the sequential test, decided under the
+game's default rules at the goal's player count; a named level that does
+not climb is refused in one line), each the table of that rung on every
+seat under the proposal's rules, not only with the goal's own lineup.
+``keep_skill: 0.6``: each rung (the named ones, or every decided rung)
+must still beat the one below under the proposal's rules: one
 seat of the level among seats of the level below finishes ahead of a seat
 of the lower level in at least that share of pairings
 (:func:`gamelab.sim.levels.beat_share`; with two players, of games).  A
@@ -50,6 +53,8 @@ def skill_checks(
     if goal.skill is None and goal.keep_skill is None:
         return {}, True
     levels = {lv.name: lv for lv in trace_levels(goal.game, n_players, params)}
+    climbing = decided_rungs(goal, n_players, run)
+    levels = {name: lv for name, lv in levels.items() if name in climbing}
     kw = dict(n_games=n_games, seed=seed, n_players=n_players, store=run.store, executor=run.executor, progress=False)
     row, ok = {}, True
     for name in goal.skill or ():
@@ -74,3 +79,25 @@ def skill_checks(
             ok &= met
             row.update({key: share, f"{key} met": met})
     return row, ok
+
+
+def decided_rungs(goal, n_players: int, run: RunConfig) -> list[str]:
+    """The names of the decided ladder's rungs the goal may use (up to its
+    highest named level, or all of them), under the game's default rules;
+    a named level that does not beat the one below is refused in one line."""
+    from gamelab.decide.ladder import climb
+
+    names = level_names(goal.game)
+    named = [n for n in names if n in (goal.skill or ())]
+    c = climb(goal.game, n_players=n_players, up_to=named[-1] if named else None, headroom=False, run=run.quiet())
+    rungs = [lv.name for lv in c.rungs]
+    missing = [n for n in named if n not in rungs]
+    if missing:
+        s = c.stop or {}
+        raise GamelabError(
+            f"skill: {missing[0]} is not a rung that climbs at {n_players} players: "
+            f"{s.get('level', missing[0])} does not beat {s.get('below', '?')} "
+            f"({s.get('decision', 'not decided')} after {s.get('games', 0):,} games); the decided rungs are "
+            + ", ".join(rungs)
+        )
+    return rungs

@@ -28,6 +28,19 @@ import pandas as pd
 from gamelab.core import registry
 from gamelab.core.contract import Run
 from gamelab.core.errors import GamelabError
+from gamelab.decide.ladder import (  # noqa: F401  (the decided ladder, re-exported: callers know it as skill.X)
+    HEADROOM_KEY,
+    SEEDS_APART,
+    STEP_ALPHA,
+    STEP_BETA,
+    STEP_MARGIN,
+    STEP_MAX_GAMES,
+    Climb,
+    candidates,
+    climb,
+    decide_step,
+    step_question,
+)
 from gamelab.sim import runner
 from gamelab.sim.levels import Level, mixed_params, trace_levels
 from gamelab.sim.prefetch import prefetch, run_args
@@ -229,7 +242,7 @@ def render(levels: list[dict], luck_measures: dict | None = None) -> str:
 # levels meet head to head (one seat of the row's level among P - 1 seats of the column's level), and
 # a level "beats the one below" when its seat's win-rate interval lies above the fair share.
 
-SEEDS_APART = 7919  # seed offset between the runs of one trace (a prime: no two runs share deals by accident)
+STYLE_GAMES = 1024  # games per restricted-play style row
 
 
 def level_runs(levels: list[Level], *, n_players: int, n_games: int, seed: int, frames=None) -> dict[str, Run]:
@@ -307,7 +320,12 @@ class Trace:
     fair: float | None  # the metric's fair value (0 for a spread or a gap, 1 / P for a win rate)
     rows: list[dict]  # level, agent, budget, metric, value, low, high, games (and note)
     matrix: list[dict]  # row level, column level, win rate of the row's seat, interval, games
-    steps: list[dict]  # each level against the one below: beats it or not
+    steps: list[dict]  # each rung against the one below, decided (the accepted steps only)
+    stop: dict | None = None  # the first step that did not beat the rung below: where skill stops
+    headroom: dict | None = None  # the top rung as one seat among default-model seats
+    ladder_games: int = 0  # games the ladder's tests took
+    decided_at: int = 0  # the player count the rungs were decided at (0: this one)
+    styles: list[dict] = dataclasses.field(default_factory=list)  # restricted-play style rows
 
     def to_json(self) -> dict:
         return {
@@ -318,6 +336,11 @@ class Trace:
             "levels": self.rows,
             "matrix": self.matrix,
             "steps": self.steps,
+            "stop": self.stop,
+            "headroom": self.headroom,
+            "ladder_games": self.ladder_games,
+            "rungs_decided_at": self.decided_at or self.players,
+            "styles": self.styles,
         }
 
 
@@ -396,23 +419,40 @@ def trace(
     pairs: str = "all",
     matrix_games: int | None = None,
     run: RunConfig | None = None,
+    rungs: Sequence[str] | None = None,
+    decided: Climb | None = None,
+    decided_at: int = 0,
+    styles: bool = False,
+    style_games: int = STYLE_GAMES,
 ) -> Trace:
-    """``metric`` at each level of ``game``'s trace, the head-to-head matrix
-    and each step's answer (see above); ``frames``: level tables already
-    played (a report's own default-model table)."""
+    """``metric`` at each rung of ``game``'s decided ladder (:func:`climb`:
+    only rungs that beat the one below), the head-to-head matrix of the
+    rungs, each step's verdict, where skill stops and the headroom (see
+    above).  ``rungs``: the names of rungs decided elsewhere (at
+    ``decided_at`` players: the trace then measures the metric at them and
+    decides nothing); ``decided``: a climb already made at this count;
+    ``frames``: level tables already played (a report's own default-model
+    table)."""
     run = run or RunConfig()
     from gamelab.stats import balance
 
     g = registry.get(game)
     balance.metric(g, metric)  # an unknown metric is refused before any game is played
-    levels = trace_levels(game, n_players, params)
+    if decided is not None:
+        rungs = [lv.name for lv in decided.rungs]
+    levels = [lv for lv in trace_levels(game, n_players, params) if rungs is None or lv.name in rungs]
     kw = dict(n_players=n_players, n_games=n_games, seed=seed, params=params, frames=frames, pairs=pairs)
-    prefetch(game, trace_runs(game, **kw, matrix_games=matrix_games), run=run)  # every table in one pass
+    prefetch(game, trace_runs(game, **kw, matrix_games=matrix_games, rungs=rungs, metric=metric), run=run)  # one pass
     tables = level_frames(game, levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames, run=run)
     rows = []
     for lv in levels:
         f = tables[lv.name]
         got = measure(game, f, metric)
+        played = restricted_table(game, lv, metric, n_players=n_players, n_games=n_games, seed=seed)
+        if played is not None:  # a style at a search rung: its restricted player among unrestricted ones
+            agent, r = played
+            f = _simulate(game, r, run)
+            got = measure(game, f, f"win_rate[agent={agent}]")
         rows.append(
             {
                 "level": lv.name,
@@ -424,17 +464,66 @@ def trace(
                 "high": got["high"],
                 "games": int(f["game"].nunique()),
                 **({"note": got["note"]} if got["note"] else {}),
+                **({"restricted": played[0]} if played else {}),
             }
         )
     cells = matrix(game, levels, n_players=n_players, n_games=matrix_games or n_games, seed=seed, pairs=pairs, run=run)
-    by_pair = {(c["row"], c["column"]): c for c in cells}
-    steps = []
-    for hi, lo in zip(levels[1:], levels):
-        if (hi.name, lo.name) not in by_pair:  # pairs="none": the levels' tables only
-            continue
-        c = by_pair[(hi.name, lo.name)]
-        steps.append({"level": hi.name, "below": lo.name, "beats": c["beats"], "win_rate": c["win_rate"]})
-    return Trace(g.name, n_players, metric, fair_value(metric, n_players), rows, cells, steps)
+    style_at = [lv for lv in levels if lv.name == "default"] + levels[-1:] if styles and len(levels) > 1 else []
+    shown = style_rows(game, style_at, n_players=n_players, n_games=style_games, seed=seed, run=run)
+    if decided is None:  # levels measured, not decided: each step by its matrix cell's interval
+        by_pair = {(c["row"], c["column"]): c for c in cells}
+        steps = [
+            {"level": hi.name, "below": lo.name, "beats": c["beats"], "win_rate": c["win_rate"], "decision": "interval"}
+            for hi, lo in zip(levels[1:], levels)
+            if (c := by_pair.get((hi.name, lo.name))) is not None
+        ]
+        return Trace(
+            g.name,
+            n_players,
+            metric,
+            fair_value(metric, n_players),
+            rows,
+            cells,
+            steps,
+            decided_at=decided_at,
+            styles=shown,
+        )
+    steps = [s for s in decided.steps if s["beats"]]
+    return Trace(
+        g.name,
+        n_players,
+        metric,
+        fair_value(metric, n_players),
+        rows,
+        cells,
+        steps,
+        decided.stop,
+        decided.headroom,
+        decided.games,
+        styles=shown,
+    )
+
+
+def restricted_table(
+    game: str, lv: Level, metric: str, *, n_players: int, n_games: int, seed: int
+) -> tuple[str, Run] | None:
+    """(agent, run) that measures ``metric`` at search rung ``lv`` by
+    restricted play, when ``metric`` is the win rate of one value of the
+    game's ``skill.restricted_group`` (``win_rate[style=heavy]``): one seat of
+    the rung's player restricted to it among unrestricted seats of the rung
+    (a search seat's style is otherwise only how the table models it)."""
+    import re
+
+    g = registry.get(game)
+    found = re.match(r"^win_rate\[(\w+)=([^\]]+)\]$", metric)
+    if not (lv.search and found and g.skill.restricted and found.group(1) == g.skill.restricted_group):
+        return None
+    agent = g.skill.restricted(lv.name).get(found.group(2))
+    if agent is None:
+        return None
+    seed = seed + SEEDS_APART * 97  # apart from the rung's own table
+    params = mixed_params(game, lv, lv)
+    return agent, h2h_run(agent, lv.rest, n_players=n_players, n_games=n_games, seed=seed, params=params)
 
 
 def trace_runs(
@@ -447,31 +536,44 @@ def trace_runs(
     frames: dict | None = None,
     pairs: str = "all",
     matrix_games: int | None = None,
+    rungs: Sequence[str] | None = None,
+    metric: str | None = None,
 ) -> list[Run]:
     """The runs :func:`trace` plays (its levels' tables, then its matrix's
     cells), the strongest levels first: a pool starts them in this order,
-    so the longest runs do not come last."""
-    levels = trace_levels(game, n_players, params)
+    so the longest runs do not come last.  ``rungs``: the names of the
+    rungs traced (None: every candidate level)."""
+    levels = [lv for lv in trace_levels(game, n_players, params) if rungs is None or lv.name in rungs]
     tables = level_runs(levels, n_players=n_players, n_games=n_games, seed=seed, frames=frames)
     cells = matrix_runs(game, levels, n_players=n_players, n_games=matrix_games or n_games, seed=seed, pairs=pairs)
     ordered = [tables[lv.name] for lv in reversed(levels) if lv.name in tables]
+    if metric is not None:  # a style at the search rungs: their restricted tables
+        kept = (restricted_table(game, lv, metric, n_players=n_players, n_games=n_games, seed=seed) for lv in levels)
+        ordered += [r for got in kept if got is not None for r in got[1:]]
     return ordered + [r for _, _, r in reversed(cells)]
 
 
 def steps_words(t: Trace) -> str:
-    """Whether each better level beats the one below, and where it does not."""
-    fails = [s for s in t.steps if not s["beats"]]
-    if not fails:
-        return "Every level beats the one below."
-    return (
-        "Every level beats the one below except "
-        + "; ".join(
-            f"{s['level']} against {s['below']} ({100 * s['win_rate']:.1f} % for one seat, fair "
-            f"{100 / t.players:.1f} %, not above it)"
-            for s in fails
+    """The decided ladder in words: the rungs that beat one another, where
+    skill stops and the headroom, and the games the tests took."""
+    if any(s.get("decision") == "interval" for s in t.steps):  # levels measured, not decided
+        fails = [s for s in t.steps if not s["beats"]]
+        return "Levels measured, not decided: " + (
+            "each beats the one below by its interval."
+            if not fails
+            else "; ".join(
+                f"{s['level']} does not beat {s['below']} ({100 * s['win_rate']:.1f} % for one seat, fair "
+                f"{100 / t.players:.1f} %, not above it)"
+                for s in fails
+            )
+            + "."
         )
-        + "."
-    )
+    if not t.steps and t.stop is None:
+        if t.decided_at:
+            return f"The rungs were decided at {t.decided_at} players; here the metric is measured at them."
+        return "No step of the ladder was decided."
+    top = t.steps[-1]["level"] if t.steps else t.rows[0]["level"]
+    return ladder_words(t.game, top, t.steps, t.stop, t.headroom, t.ladder_games, t.players)
 
 
 def metric_words(t: Trace) -> tuple[str, bool]:
@@ -519,6 +621,23 @@ def render_trace(t: Trace) -> str:
         )
     if t.fair is not None:
         lines.append(f"fair: {num(t.fair)}{' points' if pct else ''}")
+    if t.steps or t.stop:
+        lines.append("\nsteps (one seat of the rung among the rung below, sequential test, 2 points over fair):")
+        shown = t.steps + ([t.stop] if t.stop else [])
+        if t.headroom:
+            shown.append(dict(t.headroom, level=f"headroom: {t.headroom['level']}"))
+        for s in shown:
+            lines.append(
+                f"  {s['level']:<22} vs {s['below']:<14} {100 * s['win_rate']:5.1f} % "
+                f"[{100 * s['low']:5.1f}, {100 * s['high']:5.1f}]  {s['decision']:<9} {s['games']:>7,} games"
+            )
+    if t.styles:
+        lines.append("\nstyles by restricted play (one seat restricted to the style among unrestricted seats):")
+        for r in t.styles:
+            lines.append(
+                f"  {r['rung']:<10} {r['style']:<13} {100 * r['win_rate']:5.1f} % "
+                f"[{100 * r['low']:5.1f}, {100 * r['high']:5.1f}]  {r['games']:>6} games  {r['edge']} fair"
+            )
     names = [r["level"] for r in t.rows]
     cell = {(c["row"], c["column"]): c for c in t.matrix}
     lines.append(
@@ -625,17 +744,28 @@ def verdict_words(subject: str, t: Trace, kind: str) -> str:
 def ladder_from_trace(t: Trace) -> list[dict]:
     """The trace's levels in :func:`ladder`'s form (each level against the
     one below, from the head-to-head matrix) for its table and figure."""
-    cell = {(c["row"], c["column"]): c for c in t.matrix}
     names = [r["level"] for r in t.rows]
+    decided = {s["level"]: s for s in t.steps if s.get("decision") in ("yes", "no", "undecided")}
+    if decided:  # the decided ladder: each rung's own test against the one below
+        return [ladder_row(names, 0, t.players)] + [
+            dict(ladder_row(names, k, t.players, decided[names[k]]), beats_below=decided[names[k]]["beats"])
+            for k in range(1, len(names))
+        ]
+    cell = {(c["row"], c["column"]): c for c in t.matrix}
     return [ladder_row(names, 0, t.players)] + [
         ladder_row(names, k, t.players, cell[(names[k], names[k - 1])]) for k in range(1, len(names))
     ]
 
 
-def luck_run(game: str, *, n_players: int, n_games: int, seed: int = 0, params=None) -> Run:
-    """The run of :func:`trace_luck`: one random seat among the strongest search."""
-    levels = trace_levels(game, n_players, params)
-    weak, strong = levels[0], levels[-1]
+def _weak_strong(game: str, n_players: int, params, rungs) -> tuple[Level, Level]:
+    """Random play and the strongest of ``rungs`` (rung names; None: every level)."""
+    levels = [lv for lv in trace_levels(game, n_players, params) if rungs is None or lv.name in rungs]
+    return levels[0], levels[-1]
+
+
+def luck_run(game: str, *, n_players: int, n_games: int, seed: int = 0, params=None, rungs=None) -> Run:
+    """The run of :func:`trace_luck`: one random seat among the strongest rung."""
+    weak, strong = _weak_strong(game, n_players, params, rungs)
     return h2h_run(
         weak.seat, strong.rest, n_players=n_players, n_games=n_games, seed=seed, params=mixed_params(game, weak, strong)
     )
@@ -649,13 +779,13 @@ def trace_luck(
     seed: int = 0,
     params=None,
     run: RunConfig | None = None,
+    rungs=None,
 ) -> dict:
     """:func:`luck` over the trace's levels: one seat of random play among
-    the strongest search on every other seat."""
+    the strongest rung (of ``rungs``, the decided ones; None: every level) on every other seat."""
     run = run or RunConfig()
-    levels = trace_levels(game, n_players, params)
-    weak, strong = levels[0], levels[-1]
-    r = luck_run(game, n_players=n_players, n_games=n_games, seed=seed, params=params)
+    weak, strong = _weak_strong(game, n_players, params, rungs)
+    r = luck_run(game, n_players=n_players, n_games=n_games, seed=seed, params=params, rungs=rungs)
     res, frame = head_to_head(
         game, weak.seat, strong.rest, n_players=n_players, n_games=n_games, seed=seed, params=r.params, run=run.quiet()
     )
@@ -669,3 +799,167 @@ def trace_luck(
         "fair": 1 / n_players,
         "deal_share": deal_share(frame, weak.seat),
     }
+
+
+def rung_words(game: str, name: str) -> str:
+    """A rung in the game's words (``GAME.skill.rung_words``; else its name)."""
+    words = registry.get(game).skill.rung_words
+    return words(name) if words else name
+
+
+def climb_words(game: str, c: Climb, players: int) -> str:
+    """:func:`ladder_words` of a climb."""
+    accepted = [s for s in c.steps if s["beats"]]
+    return ladder_words(game, c.rungs[-1].name, accepted, c.stop, c.headroom, c.games, players)
+
+
+def ladder_words(game: str, top: str, accepted, stop, headroom, games: int, players: int) -> str:
+    """The rungs that beat one another (``accepted`` steps), where skill
+    stops (``stop``) and the headroom, with the games the tests took."""
+
+    def pct(x):
+        return f"{100 * x:.1f} %"
+
+    parts = []
+    if accepted:
+        parts.append(
+            "Each rung beats the one below (one seat among the rung below, decided by the sequential test): "
+            + "; ".join(
+                f"{rung_words(game, s['level'])} {pct(s['win_rate'])} against {rung_words(game, s['below'])} "
+                f"({s['games']:,} games)"
+                for s in accepted
+            )
+            + "."
+        )
+    if stop is not None:
+        why = (
+            "a sample that could have shown 2 points did not"
+            if stop["decision"] == "no"
+            else f"{stop['games']:,} games did not settle it"
+        )
+        parts.append(
+            f"Skill stops at {rung_words(game, top)}: {rung_words(game, stop['level'])} wins "
+            f"{pct(stop['win_rate'])} [{pct(stop['low'])}, {pct(stop['high'])}] against it "
+            f"(fair {pct(stop['fair'])}; {why}, {stop['games']:,} games)."
+        )
+    if headroom is not None:
+        h = headroom
+        low_ceiling = h["high"] < h["fair"] + 0.05
+        parts.append(
+            f"Skill headroom: one seat of the top rung, {rung_words(game, top)}, among default-model players "
+            f"wins {pct(h['win_rate'])} [{pct(h['low'])}, {pct(h['high'])}] against a fair {pct(h['fair'])} "
+            f"({h['games']:,} games)" + ("; a low ceiling: skill buys little in this game." if low_ceiling else ".")
+        )
+    parts.append(f"The ladder's tests took {games:,} games at {players} players.")
+    return " ".join(parts)
+
+
+# --- styles at skill by restricted play (Jaffe et al. 2012) -------------------------------------------
+
+
+def style_runs(game: str, rung: Level, *, n_players: int, n_games: int, seed: int) -> list[tuple[str, str, Run]]:
+    """(style, agent, run) of each restricted-play row at ``rung``: one seat
+    of the rung's player restricted to the style among unrestricted seats."""
+    g = registry.get(game)
+    named = g.skill.restricted(rung.name) if g.skill.restricted else {}
+    out = []
+    for k, (style, agent) in enumerate(named.items()):
+        r = h2h_run(
+            agent,
+            rung.rest,
+            n_players=n_players,
+            n_games=n_games,
+            seed=seed + SEEDS_APART * (101 + k),
+            params=mixed_params(game, rung, rung),
+        )
+        out.append((style, agent, r))
+    return out
+
+
+def style_rows(
+    game: str,
+    rungs: Sequence[Level],
+    *,
+    n_players: int,
+    n_games: int = STYLE_GAMES,
+    seed: int = 0,
+    run: RunConfig | None = None,
+) -> list[dict]:
+    """Each style's edge at each of ``rungs``: the win rate of one seat of the
+    rung's player restricted to the style's defining choice among P - 1
+    unrestricted seats of the rung, with its 95 % interval, against the fair
+    share (``edge``: above, below or neither)."""
+    run = run or RunConfig()
+    out = []
+    for rung in rungs:
+        todo = style_runs(game, rung, n_players=n_players, n_games=n_games, seed=seed)
+        prefetch(game, [r for _, _, r in todo], run=run)
+        for style, agent, r in todo:
+            res, _ = head_to_head(
+                game, agent, rung.rest, n_players=n_players, n_games=n_games, seed=r.seed, params=r.params, run=run
+            )
+            fair = 1 / n_players
+            edge = "above" if res["low"] > fair else "below" if res["high"] < fair else "neither"
+            out.append({"rung": rung.name, "style": style, "agent": agent, **res, "fair": fair, "edge": edge})
+    return out
+
+
+def style_words(game: str, rows: list[dict]) -> str:
+    """The styles' edges at the top rung of ``rows`` in words (restricted play)."""
+    if not rows:
+        return ""
+    top = rows[-1]["rung"]
+    at = [r for r in rows if r["rung"] == top]
+    best = max(at, key=lambda r: r["win_rate"])
+    worst = min(at, key=lambda r: r["win_rate"])
+
+    def pct(x):
+        return f"{100 * x:.1f} %"
+
+    def said(r):
+        return f"the {r['style'].replace('_', ' ')} style {pct(r['win_rate'])} [{pct(r['low'])}, {pct(r['high'])}]"
+
+    return (
+        f"Styles at {rung_words(game, top)} (the rung's player restricted to each style's defining choice, "
+        f"one seat among unrestricted ones, fair {pct(best['fair'])}): {said(best)} wins the most, {said(worst)} "
+        "the least."
+    )
+
+
+# --- a verdict across skill from sequential tests at the default model and the top rung --------------
+
+DECIDED_KINDS = {
+    "holds": "holds from the default model to the top rung",
+    "grows": "grows with skill",
+    "shrinks": "shrinks with skill",
+    "vanishes": "vanishes at the top rung",
+    "appears": "appears with skill",
+    "reverses": "reverses at the top rung",
+    "absent": "is not there at the default model or the top rung",
+    "undecided": "is not decided at both ends",
+}
+RULES_CLASSES = ("holds", "grows", "shrinks", "appears")  # the imbalance is there with skilled play
+
+
+def decided_class(at_default: dict, at_top: dict, reverse_at_top: dict | None = None) -> str:
+    """The class of a directional verdict from its sequential tests (each
+    {decision, estimate, low, high}: "is it more than the margin away from
+    fair on its side?") at the default model and at the top rung, and the
+    opposite side's test at the top rung (asked when the first says no):
+    holds, grows / shrinks (both yes, the corrected intervals apart),
+    vanishes, appears, reverses, absent (no at both ends), undecided."""
+    d0, d1 = at_default["decision"], at_top["decision"]
+    if reverse_at_top is not None and reverse_at_top["decision"] == "yes":
+        return "reverses"
+    if "undecided" in (d0, d1):
+        return "undecided"
+    if d0 == "yes" and d1 == "yes":
+        sign = at_top.get("sign", 1)
+        lo0, hi0 = sorted((sign * at_default["low"], sign * at_default["high"]))
+        lo1, hi1 = sorted((sign * at_top["low"], sign * at_top["high"]))
+        return "grows" if lo1 > hi0 else "shrinks" if hi1 < lo0 else "holds"
+    if d0 == "yes":
+        return "vanishes"
+    if d1 == "yes":
+        return "appears"
+    return "absent"

@@ -208,6 +208,7 @@ class ReportData:
     levers_steps: Any = None  # every rule step's row (sensitivity.levers), the tornado chart's data
     levers_metric: str = ""  # the metric the levers move
     traces: dict | None = None  # {players: skill.Trace}: the headline finding traced over skill levels
+    climb: Any = None  # skill.Climb: the decided ladder (rungs that beat the one below, stop, headroom)
     levers_framing: Any = None  # sensitivity.Framing: the levers framed by the metric's better side
 
     def lineup(self, players: int) -> str:

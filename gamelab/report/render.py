@@ -163,9 +163,10 @@ def across_skill_blocks(data: ReportData) -> list:
             Block(
                 "figure",
                 trace_chart(data.traces),
-                caption="The headline group's win rate at each skill level (random play, the default model, "
-                "the search agent at doubling budgets), its 95 % interval as a band; the dashed line is the "
-                "fair share.",
+                caption="The headline group's win rate at each rung of the decided skill ladder (random play, "
+                "the default model, then each search rung that beats the one below; a style at a search rung "
+                "by restricted play), its 95 % interval as a band; the dashed line is the fair share. The "
+                "sentence's class comes from sequential tests at the default model and the top rung.",
             )
         )
         shown = data.cross_model.drop(columns=["words", "rules"]).map(lambda x: str(x).replace("_", " "))
@@ -593,7 +594,7 @@ def skill_section(sk) -> Section:
                 "win rate": fmt.number(lv["win_rate_vs_below"], percent=True),
                 "95 % interval": fmt.interval(lv["low"], lv["high"], percent=True),
                 "fair share": fmt.number(lv["fair"], percent=True),
-                "beats the level below": "yes" if lv["beats_below"] else "not shown",
+                "beats the level below": "yes" if lv["beats_below"] else "no",
                 "games": f"{lv['games']:,}",
             }
         )
@@ -623,13 +624,44 @@ def skill_section(sk) -> Section:
             ),
             Block("text", text),
             *(matrix_blocks(sk.trace) if sk.trace is not None else []),
+            *(style_blocks(sk.trace) if sk.trace is not None and sk.trace.styles else []),
         ],
     )
+
+
+def style_blocks(t) -> list:
+    """Styles at skill by restricted play: each style's edge at the default
+    model and at the top rung."""
+    from gamelab.models import skill
+
+    rows = [
+        {
+            "rung": skill.rung_words(t.game, r["rung"]),
+            "style": fmt.choice_label(r["style"]),
+            "win rate of one seat": fmt.number(r["win_rate"], percent=True),
+            "95 % interval": fmt.interval(r["low"], r["high"], percent=True),
+            "fair share": fmt.number(r["fair"], percent=True),
+            "edge": {"above": "above fair", "below": "below fair", "neither": "not apart from fair"}[r["edge"]],
+            "games": f"{r['games']:,}",
+        }
+        for r in t.styles
+    ]
+    return [
+        Block(
+            "text",
+            "Styles at skill by restricted play (Jaffe et al. 2012): at a search rung, one seat of the rung's "
+            "player restricted to the style's defining choice among unrestricted players of the rung; at the "
+            "default model, one seat of the style among the style mix. " + skill.style_words(t.game, t.styles),
+        ),
+        Block("table", table_html(pd.DataFrame(rows))),
+    ]
 
 
 def matrix_blocks(t) -> list:
     from gamelab.models import skill
 
+    if not t.matrix:  # the decided ladder: each step's own test (the table above) is the figure
+        return [Block("text", skill.steps_words(t))]
     return [
         Block(
             "text",

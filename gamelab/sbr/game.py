@@ -56,6 +56,7 @@ GAME = contract.Game(
         search="lookahead",  # the skill trace: the lookahead at doubling play-out depths
         budget="lookahead_beats",
         budgets=(1, 2, 4, 8),
+        rung_words=sim.rung_words,
     ),
     bench=contract.Bench(
         random_batch=sim.random_batch,

@@ -188,6 +188,21 @@ PLAYERS = (2, 5)
 REPORT_PLAYERS = (2, 3, 4, 5)
 CHUNK_DEALS = 8192
 REPORT_GROUPS = ("agent", "seat")
+
+
+def rung_words(name: str) -> str:
+    """A rung of the skill ladder in words (``GAME.skill.rung_words``):
+    ``lookahead, play-outs 4 beats deep``."""
+    if name == "random":
+        return "random play"
+    if name == "default":
+        return "the default model (greedy)"
+    if name.startswith("lookahead@"):
+        b = int(name.split("@", 1)[1])
+        return f"lookahead, play-outs {b} beat{'s' if b > 1 else ''} deep"
+    return name
+
+
 TITLE = "STEEL BALL RUN: CONTINENTAL SPIN"
 
 

@@ -4,7 +4,8 @@ For each game (4 players): games per second with the game's agents
 (``GAME.bench.agent_lineup``, through ``GAME.play`` with all its
 diagnostics), under uniformly random legal play through the batch engine
 (``GAME.bench.random_batch``) and through the plain reference
-(``GAME.reference.play_random``), the same game one at a time,
+(``GAME.reference.play_random``), the same game one at a time, the games/s of
+every rung of the skill ladder (:func:`rung_rates`),
 their ratio, the time of one interactive slider update (2,000 games of one
 cell through the runner, nothing cached) and the peak memory of 100,000 games
 in flight (measured in a fresh subprocess).  Medians of several repetitions.
@@ -91,6 +92,8 @@ def bench_game(
         slider.append(time.perf_counter() - t0)
     out["slider_update_s"] = statistics.median(slider)
     out.update(extra_rates(ad, params, reps))
+    if ad.skill.search:
+        out.update(rung_rates(game, n_players))
     if memory:
         out["memory_100k_games_mib"] = peak_memory_mib(game, 100_000, n_players)
     return out
@@ -109,6 +112,36 @@ def extra_rates(ad, params, reps: int) -> dict:
             return ad.play(params, lineup, batch, players, seq)
 
         out[f"{name}_games_per_s"] = _median_rate(play, batch, max(3, reps // 2))
+    return out
+
+
+RUNG_BATCH = 200  # games per timed call of a rung (the search rungs are slow: one repetition each)
+
+
+def rung_rates(game: str, n_players: int = 4) -> dict:
+    """Games/s of each rung the skill ladder may try (issue 27), recorded (no
+    target): ``rung_<name>_all_games_per_s`` the rung on every seat,
+    ``rung_<name>_seat_games_per_s`` one seat of it among default-model
+    seats; one timed call of ``RUNG_BATCH`` games each (the search rungs
+    take seconds a call), after a warm-up."""
+    from gamelab.sim.levels import mixed_params, trace_levels
+
+    ad = registry.get(game)
+    levels = trace_levels(game, n_players)
+    default = next(lv for lv in levels if lv.name == "default")
+    out = {}
+    for lv in levels:
+        for kind, lineup, params in (
+            ("all", list(lv.lineup), lv.params),
+            ("seat", [lv.seat, *default.rest], mixed_params(game, lv, default)),
+        ):
+            seq = np.random.SeedSequence(777)
+            ad.play(params, lineup, WARM_GAMES, n_players, seq)
+
+            def play(lineup=lineup, params=params, seq=seq):
+                return ad.play(params, lineup, RUNG_BATCH, n_players, seq)
+
+            out[f"rung_{lv.name}_{kind}_games_per_s"] = _median_rate(play, RUNG_BATCH, 1)
     return out
 
 

@@ -315,7 +315,7 @@ def group_values(game, group: str) -> tuple[str, ...] | None:
 
 def check_group(game, group: str, value: str) -> None:
     """``win_rate[group=value]``: a declared report group and one of its values."""
-    if group not in game.report.groups:
+    if group not in game.report.groups and group != "agent":  # every table has its seats' agents
         raise GamelabError(
             f"win_rate[{short(group)}=...]: {short(group)} is not a report group of {game.name}; "
             f"its groups are {', '.join(game.report.groups)}"

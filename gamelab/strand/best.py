@@ -31,6 +31,8 @@ import numpy as np
 from . import engine
 from .arrays import hand_sizes
 from .cards import refill
+from .restricted import RESTRICTIONS, restrict, restricted_name
+from .restricted import parse as parse_restricted
 from .scoring import standing
 from .state import CARGO, REACT, ROPE, Chance
 from .styles import Table
@@ -42,7 +44,10 @@ GREEDY_HORIZON = 1  # rounds a greedy play-out settles
 #: ``best`` with ``b`` play-outs per option on its seat only, so that levels can meet at one table
 BUDGETS = (1, 2, 4, 8, 16)
 BUDGETED = tuple(f"{BEST}@{b}" for b in BUDGETS)
-SEARCHERS = (GREEDY, BEST) + BUDGETED
+#: ``best@b`` restricted to a style's defining choice (``restricted.py``): ``heavy@8``; the table sees
+#: it as that style (styles at skill by restricted play, Jaffe et al. 2012)
+RESTRICTED = tuple(restricted_name(s, b) for s in RESTRICTIONS for b in BUDGETS)
+SEARCHERS = (GREEDY, BEST) + BUDGETED + RESTRICTED
 MIX_PROXY = "mix"  # best_proxy: each searching seat takes its own style of the deal's style mix
 
 
@@ -73,9 +78,16 @@ def search_agents(params, table, seats: dict, rng):
     horizon = params.best_horizon or None
     for name in seats:
         if name != GREEDY:
+            restricted = parse_restricted(name)
             out.append(
                 BestResponse(
-                    params, table, seats[name], rngs[name], rollouts=rollouts_of(params, name), horizon=horizon
+                    params,
+                    table,
+                    seats[name],
+                    rngs[name],
+                    rollouts=rollouts_of(params, name),
+                    horizon=horizon,
+                    style=restricted[0] if restricted else None,
                 )
             )
     return out
@@ -92,8 +104,9 @@ class BestResponse:
     """Best responses for ``seats`` of the games ``table`` (the game's own
     table model) plays; ``rng`` the agent's own generator."""
 
-    def __init__(self, params, table, seats, rng, *, rollouts, horizon=None):
+    def __init__(self, params, table, seats, rng, *, rollouts, horizon=None, style=None):
         self.p, self.table, self.rng = params, table, rng
+        self.style = style  # restricted play: the style whose defining choice it must make (None: free)
         self.seats = tuple(int(s) for s in seats)
         self.rollouts = int(rollouts)  # play-outs per option
         self.horizon = horizon  # rounds a play-out settles at most (None: to the end)
@@ -105,7 +118,8 @@ class BestResponse:
         legal = engine.legal(self.p, st)
         acts = np.array(acts, np.int64)
         for s in self.seats:
-            acts[:, s] = self.choose(st, s, legal[:, s])
+            mask = legal[:, s] if self.style is None else restrict(self.p, st, s, legal[:, s], self.style)
+            acts[:, s] = self.choose(st, s, mask)
         return acts
 
     def choose(self, st, seat, mask):

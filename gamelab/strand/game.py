@@ -60,6 +60,10 @@ GAME = contract.Game(
         budget="best_rollouts",
         budgets=sim.TRACE_BUDGETS,
         search_knobs={"best_proxy": "mix"},  # every level plays the style mix: style verdicts can be traced
+        rung_words=sim.rung_words,
+        restricted=sim.restricted_agents,
+        restricted_group="style",
+        report_top="best@4",  # best@8 and best@16 on every seat cost minutes a player count
     ),
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,

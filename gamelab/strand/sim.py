@@ -46,14 +46,26 @@ from gamelab.stats.leads import sole_leader_step
 from . import engine
 from .agents import knobs
 from .arrays import onehot
-from .best import BEST, BUDGETED, BUDGETS, GREEDY, MIX_PROXY, SEARCHERS, search_agents, searcher_seats, with_searchers
+from .best import (
+    BEST,
+    BUDGETED,
+    BUDGETS,
+    GREEDY,
+    MIX_PROXY,
+    RESTRICTED,
+    SEARCHERS,
+    search_agents,
+    searcher_seats,
+    with_searchers,
+)
+from .restricted import restricted_name
 from .rules import ROLES
 from .state import N_VALUES, REACT_PASS
 from .styles import CUSTOM, RANDOM, STYLES, Table
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
 ANY_STYLE = "mix"  # each such seat: the next style of the deal's random ordering (mix1, mix2, ... in seat order)
-AGENTS = STYLES + ("random",) + MIX + (ANY_STYLE, GREEDY, BEST) + BUDGETED
+AGENTS = STYLES + ("random",) + MIX + (ANY_STYLE, GREEDY, BEST) + BUDGETED + RESTRICTED
 STYLE_NAMES = np.array(STYLES + ("random", "custom"))
 ROLE_NAMES = np.array(("none",) + ROLES)
 PER_SEAT = ("ropes", "mutual")
@@ -90,6 +102,8 @@ def deal_styles(seating, n_deals, rng, best_proxy=None):
         elif name == ANY_STYLE:
             styles[:, s] = order[:, n_any]
             n_any += 1
+        elif name in RESTRICTED:  # restricted play: the table sees the style it is restricted to
+            styles[:, s] = STYLES.index(name.split("@", 1)[0])
         elif name in SEARCHERS:
             if best_proxy is None:
                 raise ValueError("a best seat needs its proxy style (AgentParams.best_proxy)")
@@ -166,7 +180,8 @@ def play_games(params, styles, chance, agents, *, custom=None, searchers=None) -
     names = STYLE_NAMES[styles]
     if params.best_proxy != MIX_PROXY:  # else a search seat keeps its style of the mix
         for name, where in seats.items():
-            names[:, list(where)] = name  # a search agent's code is its proxy's
+            if name not in RESTRICTED:  # a restricted seat is shown as its style
+                names[:, list(where)] = name  # a search agent's code is its proxy's
     out.update(
         d.columns(),
         style=names,
@@ -317,7 +332,34 @@ REPORT_PLAYERS = (3, 4, 5, 6)
 #: finds a partner and stays every round
 SKILL_LADDER = ("random", GREEDY, BEST)
 #: the skill trace: ``best`` at doubling play-outs per option, each seat searching as its style of the mix
-TRACE_BUDGETS = BUDGETS[:4]
+TRACE_BUDGETS = BUDGETS
 REPORT_GROUPS = ("style", "role", "seat")
+
+
+def restricted_agents(rung: str) -> dict:
+    """{style: agent} of a rung restricted to each style (``GAME.skill.restricted``):
+    at a search rung ``best@b`` the search restricted to the style's defining
+    choice (``restricted.py``); at the default model, the style itself."""
+    if rung == "default":
+        return {s: s for s in STYLES}
+    if rung.startswith(f"{BEST}@"):
+        b = int(rung.split("@", 1)[1])
+        return {s: restricted_name(s, b) for s in STYLES}
+    return {}
+
+
+def rung_words(name: str) -> str:
+    """A rung of the skill ladder in words (``GAME.skill.rung_words``):
+    ``search, 8 play-outs per option``."""
+    if name == "random":
+        return "random play"
+    if name == "default":
+        return "the default model (the style mix)"
+    if name.startswith(f"{BEST}@"):
+        b = int(name.split("@", 1)[1])
+        return f"search, {b} play-out{'s' if b > 1 else ''} per option"
+    return name
+
+
 CHUNK_DEALS = 4096
 DERIVED = {"node_scale": node_scale, "node_shift": node_shift}

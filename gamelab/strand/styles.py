@@ -18,7 +18,9 @@ With negotiation the table forms disjoint pairs greedily by mutual preference
 (smallest sum of the two ranks first, then the larger sum of utilities; both
 must find the other acceptable: U above the knob ``accept``), then each matched player independently
 reneges with chance ``reneging`` (``renege_to`` says what a reneger does);
-unmatched players stay.  Without negotiation (``negotiation=False``, variant
+unmatched players stay, except that one left out while a seat that does not
+negotiate (random, custom) is at the table points at the silent seat it
+scores best, if acceptable (it may point back).  Without negotiation (``negotiation=False``, variant
 B, the fog card) each styled seat points at its best-scored partner if
 acceptable, else stays.
 
@@ -123,6 +125,7 @@ class Table:
         self.any_steady = bool((self.styles == STEADY).any())
         self.any_mirror = bool((self.styles == MIRROR).any())
         self.any_random = bool(self.random.any())
+        self.any_silent = bool((~self.talks).any())  # random or custom seats: they do not negotiate
         self.talks_t = _seat_major(self.talks)
         self.row_t = _seat_major(self.styles).astype(np.int16) * STRIDE_STYLE  # style's offset in utility_lookup
         self.fixed_t = np.full((P, G), -1, np.int8)  # steady's partner (last teammate), seat-major
@@ -235,6 +238,8 @@ class Table:
             keeps = rope < stay  # the rope a bb would lock
         if talk.any():
             agreed, mate = self._negotiated(U, P)
+            if self.any_silent:
+                agreed = self._silent_chance(U, agreed, mate, stay)
             kept = (mate >= 0) & (agreed == mate) & (p.reneging > 0)
             if every:
                 rope, keeps = agreed, kept
@@ -243,6 +248,17 @@ class Table:
                 keeps = np.where(talk, kept, keeps)
         acts = self._locks(st, _seat_major(rope), _seat_major(keeps))
         return self._others(st, acts)
+
+    def _silent_chance(self, U, agreed, mate, stay):
+        """(P,G) rope codes: a styled seat the negotiation left without a
+        partner points at the seat it scores best among those that did not
+        negotiate (random and custom seats: silent, they may still point
+        back, 6.2 step 4), if acceptable; else it stays.  Among styled seats
+        only, nobody is left out who could be asked, so nothing changes."""
+        silent = U - self.talks_t[None, :, :] * SHUN  # talkers shunned: only silent partners
+        top, top_u = _best(silent)
+        ask = (mate < 0) & self.talks_t & (top_u > self.accept)
+        return agreed + ask * (top - agreed)  # np.where(ask, top, agreed)
 
     def _negotiated(self, U, P):
         """Rope codes after the negotiation and the reneging; and the agreed partners (seat-major)."""
