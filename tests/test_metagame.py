@@ -144,3 +144,46 @@ def test_metagame_command_json(capsys, tmp_path, monkeypatch):
 def test_a_game_without_strategies_has_no_metagame():
     with pytest.raises(GamelabError, match="declares no strategies"):
         metagame.declared("pig")
+
+
+def test_random_profiles_make_every_multiset_equally_likely():
+    from gamelab.strand.sim import random_profiles
+
+    styles = random_profiles(3, 56_000, np.random.default_rng(0))
+    counts = {}
+    for row in np.sort(styles, axis=1):
+        counts[tuple(row)] = counts.get(tuple(row), 0) + 1
+    assert len(counts) == 56  # every multiset of three of the six styles
+    freq = np.array(list(counts.values())) / len(styles)
+    assert np.abs(freq - 1 / 56).max() < 0.004  # about 1,000 games each, within a few standard errors
+    ordered = np.sort(styles, 1)
+    assert len({tuple(r) for r in styles[ordered[:, 0] != ordered[:, 2]]}) > 56  # the seat orders vary too
+
+
+def test_metagame_metrics_in_the_catalogue_from_a_run_of_random_profiles():
+    from gamelab.core import registry
+    from gamelab.sim import runner
+    from gamelab.stats import balance
+
+    g = registry.get("strand")
+    worth, spread = balance.metric(g, "styles_worth_playing"), balance.metric(g, "equilibrium_spread")
+    frame = runner.simulate("strand", n_games=6000, seed=2, lineup=["any_profile"] * 3, progress=False)
+    est = balance.estimate(frame, [worth, spread, balance.metric(g, "style_spread")]).set_index("metric")
+    w = est.loc["styles_worth_playing"]
+    assert 1 <= w["value"] <= 6 and w["value"] == int(w["value"]) and w["low"] <= w["value"] <= w["high"]
+    assert 0 <= est.loc["equilibrium_spread", "value"] <= 1
+    # the same figure as solving the table of the run by hand
+    sums = balance.deal_sums(frame, [worth])
+    table, P = balance._payoff_tables({c: sums[c].sum() for c in sums.columns}, 6)
+    eqs = mg.equilibria(table, P)
+    assert w["value"] == len({s for e in eqs for s in range(6) if e.shares[s] >= mg.WORTH})
+    mixed = runner.simulate("strand", n_games=300, seed=2, n_players=3, progress=False)  # the default style mix
+    with pytest.raises(GamelabError, match="any_profile on every seat"):
+        balance.estimate(mixed, [worth])
+
+
+def test_a_sequential_test_refuses_a_metagame_metric():
+    from gamelab.decide import sequential
+
+    with pytest.raises(GamelabError, match="cannot be decided by a sequential test"):
+        sequential.decide("strand", "styles_worth_playing >= 4", n_players=4, lineup=["any_profile"] * 4)

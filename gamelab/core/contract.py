@@ -253,6 +253,11 @@ class Strategies:
 
     names: tuple[str, ...]  # agent names (appendix B's styles, say)
     label: str = "strategy"  # one of them in the game's words ("style")
+    column: str = "agent"  # the results table's column naming each seat's strategy
+    # a lineup entry that plays a random profile per deal (every multiset equally likely; "": none):
+    # with it on every seat one run holds the whole meta-game, so its metrics (styles_worth_playing,
+    # equilibrium_spread) are metrics of a run like any other (sensitivity, tune, test)
+    profile_agent: str = ""
     deals: int = 2048  # deals per profile (each played in every seat rotation)
     # PSRO: the search agents added in turn as best responses to the equilibrium (weakest first;
     # () : none), and the agent knob that names the strategy the search plays its own seat as in

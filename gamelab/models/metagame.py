@@ -33,256 +33,34 @@ for "at least 4 styles worth playing at 4 players".
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from gamelab.core import registry
 from gamelab.core.contract import Run
-from gamelab.core.errors import GamelabError
 from gamelab.core.labels import key_words
-from gamelab.sim import runner
-from gamelab.sim.prefetch import play_chunks, run_args
+from gamelab.sim.profiles import declared, payoff_table, play_profiles, profile_lineups, profile_runs
 from gamelab.sim.run import RunConfig
 from gamelab.stats import metagame as solve
+from gamelab.stats.metagame import N_BOOT, Analysis, DealSums, analyse, boot_weights
 
-N_BOOT = 200  # bootstrap resamples of the deals
+__all__ = [
+    "Analysis",
+    "DealSums",
+    "analyse",
+    "as_json",
+    "declared",
+    "metagame",
+    "payoff_table",
+    "profile_lineups",
+    "profile_runs",
+    "psro",
+    "sentence",
+    "style_table",
+]
+
 GAIN = 0.01  # PSRO stops when the best response gains less than this (1 point) over the equilibrium's value
-
-
-def declared(game) -> Any:
-    """The game's strategies (``Game.strategies``), or a one-line error naming the game."""
-    game = registry.get(game) if isinstance(game, str) else game
-    if game.strategies is None:
-        raise GamelabError(f"{game.name} declares no strategies, so it has no meta-game (Game.strategies)")
-    return game.strategies
-
-
-def profile_lineups(names: Sequence[str], n_players: int) -> list[tuple[str, ...]]:
-    """Every profile as a lineup (one name per seat), in :func:`solve.profiles` order."""
-    return [
-        tuple(n for s, c in enumerate(row) for n in [names[s]] * int(c))
-        for row in solve.profiles(len(names), n_players)
-    ]
-
-
-@dataclasses.dataclass(frozen=True)
-class DealSums:
-    """Per deal, the wins and seats of each strategy in each profile:
-    ``wins`` and ``seats`` (D, K, S), rows of ``profiles`` (K, S) over
-    ``names``; NaN-free (a strategy absent from a profile has 0 seats)."""
-
-    names: tuple[str, ...]
-    n_players: int
-    profiles: np.ndarray
-    wins: np.ndarray
-    seats: np.ndarray
-
-    def payoffs(self, weights: np.ndarray | None = None) -> np.ndarray:
-        """(K, S), or (B, K, S) with bootstrap ``weights`` (B, D): win share per seat (NaN: absent)."""
-        D = self.wins.shape[0]
-        w = self.wins.reshape(D, -1)
-        n = self.seats.reshape(D, -1)
-        if weights is None:
-            tw, tn = w.sum(0), n.sum(0)
-        else:
-            tw, tn = weights @ w, weights @ n
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out = tw / np.where(tn > 0, tn, np.nan)
-        return out.reshape(*out.shape[:-1], *self.wins.shape[1:])
-
-
-def profile_runs(game, n_players: int, *, params=None, deals: int | None = None, seed: int = 0, names=None) -> list:
-    """The runs of every profile (:class:`gamelab.core.contract.Run`), on the same deals."""
-    game = registry.get(game) if isinstance(game, str) else game
-    strategies = declared(game)
-    names = tuple(names or strategies.names)
-    deals = int(deals or strategies.deals)
-    return [
-        Run(
-            n_players=n_players,
-            n_games=deals * (1 if len(set(lu)) == 1 else n_players),
-            seed=seed,
-            lineup=lu,
-            params=params,
-        )
-        for lu in profile_lineups(names, n_players)
-    ]
-
-
-def sums_of(frame: pd.DataFrame, names: Sequence[str], deal_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(D, S) wins and seats of each strategy per deal of one profile's table."""
-    S, D = len(names), len(deal_ids)
-    strategy = pd.Categorical(frame["agent"], categories=list(names)).codes
-    deal = np.searchsorted(deal_ids, frame["deal"].to_numpy())
-    flat = deal * S + strategy
-    wins = np.bincount(flat, frame["win"].to_numpy(float), D * S).reshape(D, S)
-    seats = np.bincount(flat, minlength=D * S).astype(float).reshape(D, S)
-    return wins, seats
-
-
-def play_profiles(game, runs: Sequence[Run], names, *, run: RunConfig) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``runs`` through the chunk store (the missing chunks in one pass
-    through the run's executor, :func:`gamelab.sim.prefetch.play_chunks`),
-    each chunk reduced to per-deal sums as it is read or lands: (D, K, S) wins and seats.
-    Every run has the same seed, so the same deals (common random numbers)."""
-    game = registry.get(game) if isinstance(game, str) else game
-    run = run.ready()
-    store = run.chunk_store()
-    chunks = [(k, c) for k, r in enumerate(runs) for c in runner.plan(game.name, **run_args(r))]
-    n_deals = sum(c.n_deals for k, c in chunks if k == 0)
-    if any(sum(c.n_deals for j, c in chunks if j == k) != n_deals for k in range(len(runs))):
-        raise GamelabError("every profile must be played on the same deals")
-    deal_ids = np.concatenate(
-        [np.arange(c.n_deals, dtype=np.int64) + c.index * 10**7 for k, c in chunks if k == 0]
-    )  # runner._tidy's deal numbers
-    wins = np.zeros((len(deal_ids), len(runs), len(names)))
-    seats = np.zeros_like(wins)
-
-    def add(i, frame):
-        k = chunks[i][0]
-        w, n = sums_of(frame, names, deal_ids)
-        wins[:, k] += w
-        seats[:, k] += n
-
-    todo = []
-    for i, (_, c) in enumerate(chunks):
-        frame = store.get(c)
-        if frame is None:
-            todo.append(i)
-        else:
-            add(i, frame)
-    play_chunks([chunks[i][1] for i in todo], store, run=run, on_result=lambda j, df: add(todo[j], df))
-    return wins, seats
-
-
-def payoff_table(
-    game, n_players: int, *, params=None, deals: int | None = None, seed: int = 0, run: RunConfig | None = None
-) -> DealSums:
-    """Every profile of the game's strategies at ``n_players`` played on the same deals, as per-deal sums."""
-    game = registry.get(game) if isinstance(game, str) else game
-    strategies = declared(game)
-    lo, hi = game.players
-    if not lo <= n_players <= hi:
-        raise GamelabError(f"--players {n_players} is out of range: {game.name} is for {lo}-{hi} players")
-    names = tuple(strategies.names)
-    runs = profile_runs(game, n_players, params=params, deals=deals, seed=seed)
-    wins, seats = play_profiles(game, runs, names, run=run or RunConfig())
-    return DealSums(names, n_players, solve.profiles(len(names), n_players), wins, seats)
-
-
-def boot_weights(n_deals: int, n_boot: int = N_BOOT, seed: int = 0) -> np.ndarray:
-    """(B, D) how often each deal is drawn in each resample (the same for every profile)."""
-    rng = np.random.default_rng(seed)
-    return rng.multinomial(n_deals, np.full(n_deals, 1 / n_deals), size=n_boot).astype(float)
-
-
-# --- the analysis -------------------------------------------------------------------------
-
-
-@dataclasses.dataclass
-class Analysis:
-    """The meta-game at one player count, solved, with intervals (plain data)."""
-
-    names: tuple[str, ...]
-    n_players: int
-    label: str
-    payoffs: np.ndarray  # (K, S) the table
-    payoffs_low: np.ndarray  # (K, S) 95 % bootstrap interval
-    payoffs_high: np.ndarray
-    equilibria: list  # [solve.Equilibrium]
-    shares_low: list  # per equilibrium (S,) intervals of the shares
-    shares_high: list
-    regret_low: list
-    regret_high: list
-    support_held: list  # per equilibrium: share of resamples whose table has an equilibrium on its support
-    dominated: np.ndarray  # (S,) bool
-    dominated_share: np.ndarray  # (S,) share of resamples in which it is dominated
-    alpha_rank: np.ndarray  # (S,)
-    alpha_low: np.ndarray
-    alpha_high: np.ndarray
-    deals: int
-    games: int
-    half_width: float  # the widest 95 % half-width of a table entry
-    psro: list = dataclasses.field(default_factory=list)  # [dict] one per iteration
-    exploitability: float | None = None
-
-    @property
-    def worth(self) -> list[int]:
-        """Strategies in the support of some equilibrium found, in order."""
-        return sorted({s for e in self.equilibria for s in e.support})
-
-    def vs_mixture(self, x) -> np.ndarray:
-        """(S,) each strategy's expected win share against the others drawn from ``x``."""
-        return solve.payoff_vs(self.payoffs, np.asarray(x, float), self.n_players)
-
-
-def _percentiles(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The 95 % interval over resamples (axis 0); an entry with no value (an absent strategy) stays NaN."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: the absent strategies
-        return np.nanpercentile(a, 2.5, axis=0), np.nanpercentile(a, 97.5, axis=0)
-
-
-def analyse(sums: DealSums, *, label: str = "strategy", n_boot: int = N_BOOT, seed: int = 0) -> Analysis:
-    """Solve the table of ``sums`` and resample its deals for intervals."""
-    P = sums.n_players
-    point = sums.payoffs()
-    if np.isnan(point[sums.profiles > 0]).any():
-        raise GamelabError("the payoff table has a profile with no games: play it with more deals")
-    weights = boot_weights(sums.wins.shape[0], n_boot, seed)
-    boot = sums.payoffs(weights)
-    low, high = _percentiles(boot)
-    eqs = solve.equilibria(point, P)
-    sh_lo, sh_hi, rg_lo, rg_hi, held = [], [], [], [], []
-    for e in eqs:
-        got = [solve.refine(b, e, P) for b in boot]
-        ok = [g for g in got if g is not None]
-        held.append(len(ok) / len(boot))
-        shares = np.array([g.shares for g in ok]) if ok else e.shares[None]
-        regrets = np.array([g.regret for g in ok]) if ok else e.regret[None]
-        lo, hi = _percentiles(shares)
-        sh_lo.append(lo)
-        sh_hi.append(hi)
-        lo, hi = _percentiles(regrets)
-        rg_lo.append(lo)
-        rg_hi.append(hi)
-    dom = solve.dominated(point, P)
-    n_dom = min(n_boot, 50)  # a linear programme per strategy and resample: 50 resamples tell the share
-    dom_share = np.mean([solve.dominated(b, P) for b in boot[:n_dom]], axis=0)
-    ar = solve.alpha_rank(point, P)
-    n_ar = min(n_boot, 50)
-    ar_boot = np.array([solve.alpha_rank(b, P) for b in boot[:n_ar]])
-    ar_lo, ar_hi = _percentiles(ar_boot)
-    present = sums.profiles > 0
-    half = float(np.nanmax(((high - low) / 2)[present]))
-    games = int(sum(sums.seats[:, k].sum() / P for k in range(len(sums.profiles))))
-    return Analysis(
-        names=sums.names,
-        n_players=P,
-        label=label,
-        payoffs=point,
-        payoffs_low=low,
-        payoffs_high=high,
-        equilibria=eqs,
-        shares_low=sh_lo,
-        shares_high=sh_hi,
-        regret_low=rg_lo,
-        regret_high=rg_hi,
-        support_held=held,
-        dominated=dom,
-        dominated_share=dom_share,
-        alpha_rank=ar,
-        alpha_low=ar_lo,
-        alpha_high=ar_hi,
-        deals=int(sums.wins.shape[0]),
-        games=games,
-        half_width=half,
-    )
 
 
 # --- PSRO: best responses added to the meta-game -------------------------------------------

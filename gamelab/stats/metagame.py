@@ -17,8 +17,11 @@ each strategy and the payoff of each present one.  Given that table:
   equations again, from where it was), for bootstrap intervals;
 * :func:`dominated`: whether a strategy is strictly dominated by a mixture of
   the others against every opponent profile (a linear programme, HiGHS);
-* :func:`alpha_rank`: α-Rank (Omidshafiei et al. 2019), OpenSpiel's
-  ``open_spiel.python.egt.alpharank`` on the same table.
+* :func:`alpha_rank`: α-Rank (Omidshafiei et al. 2019), for any number of
+  seats (OpenSpiel's ``egt.alpharank`` gives the same numbers for two);
+* :class:`DealSums` and :func:`analyse`: a measured table as per-deal sums
+  (:mod:`gamelab.sim.profiles` plays it), solved, with intervals from
+  resampling the deals (the same draws for every profile).
 
 What is written here and why: OpenSpiel's ``egt.dynamics`` integrates the
 replicator equation only for two-player matrix games, and a replicator run
@@ -30,8 +33,8 @@ each a small system.  ``pygambit`` (installable here as a wheel) solves the
 full normal form (``S ** P`` cells: 46,656 at six players) for equilibria of
 any kind, with no way to ask for the symmetric ones; ``egttools`` has an
 N-player replicator but works one table at a time, and the bootstrap needs
-hundreds of resampled tables in one array operation.  α-Rank is called from
-OpenSpiel.
+hundreds of resampled tables in one array operation.  α-Rank: see
+:func:`alpha_rank` (OpenSpiel's handles two seats only; tests hold ours to it).
 """
 
 from __future__ import annotations
@@ -44,9 +47,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from gamelab.core.errors import GamelabError
+
+N_BOOT = 200  # bootstrap resamples of the deals
 TOL = 1e-7  # payoff units: a best reply within this of the best counts as one
 SHARE_MIN = 1e-6  # a strategy below this share is outside the support
 SAME = 1e-3  # two equilibria closer than this (largest share difference) are one
+WORTH = 0.01  # a strategy with at least this share of the seats in an equilibrium is "worth playing"
 
 
 @functools.lru_cache(maxsize=64)
@@ -376,3 +383,141 @@ def alpha_rank(payoffs: np.ndarray, n_players: int, *, alpha: float = ALPHA, m: 
     pi = np.linalg.lstsq(A, b, rcond=None)[0]
     pi = np.clip(pi, 0.0, None)
     return pi / pi.sum()
+
+
+# --- a measured table: per-deal sums, resampled ------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class DealSums:
+    """Per deal, the wins and seats of each strategy in each profile:
+    ``wins`` and ``seats`` (D, K, S), rows of ``profiles`` (K, S) over
+    ``names``; NaN-free (a strategy absent from a profile has 0 seats)."""
+
+    names: tuple[str, ...]
+    n_players: int
+    profiles: np.ndarray
+    wins: np.ndarray
+    seats: np.ndarray
+
+    def payoffs(self, weights: np.ndarray | None = None) -> np.ndarray:
+        """(K, S), or (B, K, S) with bootstrap ``weights`` (B, D): win share per seat (NaN: absent)."""
+        D = self.wins.shape[0]
+        w = self.wins.reshape(D, -1)
+        n = self.seats.reshape(D, -1)
+        if weights is None:
+            tw, tn = w.sum(0), n.sum(0)
+        else:
+            tw, tn = weights @ w, weights @ n
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = tw / np.where(tn > 0, tn, np.nan)
+        return out.reshape(*out.shape[:-1], *self.wins.shape[1:])
+
+
+def boot_weights(n_deals: int, n_boot: int = N_BOOT, seed: int = 0) -> np.ndarray:
+    """(B, D) how often each deal is drawn in each resample (the same for every profile)."""
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(n_deals, np.full(n_deals, 1 / n_deals), size=n_boot).astype(float)
+
+
+@dataclasses.dataclass
+class Analysis:
+    """The meta-game at one player count, solved, with intervals (plain data)."""
+
+    names: tuple[str, ...]
+    n_players: int
+    label: str
+    payoffs: np.ndarray  # (K, S) the table
+    payoffs_low: np.ndarray  # (K, S) 95 % bootstrap interval
+    payoffs_high: np.ndarray
+    equilibria: list  # [Equilibrium]
+    shares_low: list  # per equilibrium (S,) intervals of the shares
+    shares_high: list
+    regret_low: list
+    regret_high: list
+    support_held: list  # per equilibrium: share of resamples whose table has an equilibrium on its support
+    dominated: np.ndarray  # (S,) bool
+    dominated_share: np.ndarray  # (S,) share of resamples in which it is dominated
+    alpha_rank: np.ndarray  # (S,)
+    alpha_low: np.ndarray
+    alpha_high: np.ndarray
+    deals: int
+    games: int
+    half_width: float  # the widest 95 % half-width of a table entry
+    psro: list = dataclasses.field(default_factory=list)  # [dict] one per iteration
+    exploitability: float | None = None
+
+    @property
+    def worth(self) -> list[int]:
+        """Strategies in the support of some equilibrium found, in order."""
+        return sorted({s for e in self.equilibria for s in e.support})
+
+    def vs_mixture(self, x) -> np.ndarray:
+        """(S,) each strategy's expected win share against the others drawn from ``x``."""
+        return payoff_vs(self.payoffs, np.asarray(x, float), self.n_players)
+
+
+def _percentiles(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 95 % interval over resamples (axis 0); an entry with no value (an absent strategy) stays NaN."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: the absent strategies
+        return np.nanpercentile(a, 2.5, axis=0), np.nanpercentile(a, 97.5, axis=0)
+
+
+def analyse(sums: DealSums, *, label: str = "strategy", n_boot: int = N_BOOT, seed: int = 0) -> Analysis:
+    """Solve the table of ``sums`` and resample its deals for intervals."""
+    P = sums.n_players
+    point = sums.payoffs()
+    if np.isnan(point[sums.profiles > 0]).any():
+        raise GamelabError("the payoff table has a profile with no games: play it with more deals")
+    weights = boot_weights(sums.wins.shape[0], n_boot, seed)
+    boot = sums.payoffs(weights)
+    low, high = _percentiles(boot)
+    eqs = equilibria(point, P)
+    sh_lo, sh_hi, rg_lo, rg_hi, held = [], [], [], [], []
+    for e in eqs:
+        got = [refine(b, e, P) for b in boot]
+        ok = [g for g in got if g is not None]
+        held.append(len(ok) / len(boot))
+        shares = np.array([g.shares for g in ok]) if ok else e.shares[None]
+        regrets = np.array([g.regret for g in ok]) if ok else e.regret[None]
+        lo, hi = _percentiles(shares)
+        sh_lo.append(lo)
+        sh_hi.append(hi)
+        lo, hi = _percentiles(regrets)
+        rg_lo.append(lo)
+        rg_hi.append(hi)
+    dom = dominated(point, P)
+    n_dom = min(n_boot, 50)  # a linear programme per strategy and resample: 50 resamples tell the share
+    dom_share = np.mean([dominated(b, P) for b in boot[:n_dom]], axis=0)
+    ar = alpha_rank(point, P)
+    n_ar = min(n_boot, 50)
+    ar_boot = np.array([alpha_rank(b, P) for b in boot[:n_ar]])
+    ar_lo, ar_hi = _percentiles(ar_boot)
+    present = sums.profiles > 0
+    half = float(np.nanmax(((high - low) / 2)[present]))
+    games = int(sum(sums.seats[:, k].sum() / P for k in range(len(sums.profiles))))
+    return Analysis(
+        names=sums.names,
+        n_players=P,
+        label=label,
+        payoffs=point,
+        payoffs_low=low,
+        payoffs_high=high,
+        equilibria=eqs,
+        shares_low=sh_lo,
+        shares_high=sh_hi,
+        regret_low=rg_lo,
+        regret_high=rg_hi,
+        support_held=held,
+        dominated=dom,
+        dominated_share=dom_share,
+        alpha_rank=ar,
+        alpha_low=ar_lo,
+        alpha_high=ar_hi,
+        deals=int(sums.wins.shape[0]),
+        games=games,
+        half_width=half,
+    )
