@@ -220,6 +220,7 @@ def _cmd_report(args) -> int:
             games=args.tool_games,
             model_games=args.model_games,
             trace_games=args.trace_games,
+            metagame=not args.no_metagame,
         ),
         run=RunConfig(workers=args.workers),
         reuse=not args.fresh,
@@ -448,6 +449,11 @@ def _add_report(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument("--no-levers", action="store_true", help="leave out the top levers (sensitivity)")
     p.add_argument("--no-cross-model", action="store_true", help="leave out the verdicts under other agent models")
     p.add_argument("--no-skill", action="store_true", help="leave out the skill ladder")
+    p.add_argument(
+        "--no-metagame",
+        action="store_true",
+        help="leave out the styles' meta-game (every profile at every player count; games declaring strategies)",
+    )
     p.add_argument(
         "--no-sequential", action="store_true", help="judge findings by their interval, not by a sequential test"
     )

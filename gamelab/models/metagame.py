@@ -39,6 +39,7 @@ import pandas as pd
 
 from gamelab.core import registry
 from gamelab.core.contract import Run
+from gamelab.core.errors import GamelabError
 from gamelab.core.labels import key_words
 from gamelab.sim.profiles import declared, payoff_table, play_profiles, profile_lineups, profile_runs
 from gamelab.sim.run import RunConfig
@@ -302,6 +303,59 @@ def style_table(a: Analysis) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+PANEL_GAMES = 40_000  # games of random profiles behind a notebook panel's line
+
+
+def sums_from_run(frame: pd.DataFrame, strategies, n_players: int) -> DealSums:
+    """A run of random profiles (``strategies.profile_agent`` on every seat) as the meta-game's
+    sums, per block of deals (:func:`gamelab.stats.balance.deal_blocks`)."""
+    from gamelab.stats.balance import _profile_sums, deal_blocks
+
+    parts = _profile_sums(frame, strategies, deal_blocks(frame["deal"].to_numpy()))
+    S = len(strategies.names)
+    K = solve.profiles(S, n_players)
+    wins = np.zeros((len(parts), len(K), S))
+    seats = np.zeros_like(wins)
+    for col in parts.columns:
+        _, k, st, what = col.split(":")
+        (wins if what == "w" else seats)[:, int(k), int(st)] = parts[col].to_numpy()
+    return DealSums(tuple(strategies.names), n_players, K, wins, seats)
+
+
+def worth_line(
+    game, n_players: int, *, params=None, seed: int = 0, n_games: int = PANEL_GAMES, run: RunConfig | None = None
+) -> str:
+    """A notebook panel's one line: the strategies worth playing if players adapt, with the
+    interval of their number, from one run of ``n_games`` random profiles (through the chunk
+    store: a profile's few games each, so a wider interval than ``gamelab metagame``'s)."""
+    from gamelab.sim import runner
+
+    game = registry.get(game) if isinstance(game, str) else game
+    strategies = declared(game)
+    if not strategies.profile_agent:
+        raise GamelabError(f"{game.name} declares no agent that plays random profiles (Strategies.profile_agent)")
+    run = run or RunConfig(progress=False)
+    frame = runner.simulate(
+        game.name,
+        n_games=n_games,
+        seed=seed,
+        params=params,
+        lineup=[strategies.profile_agent] * n_players,
+        store=run.chunk_store(),
+        progress=False,
+    )
+    sums = sums_from_run(frame, strategies, n_players)
+    if np.isnan(sums.payoffs()[sums.profiles > 0]).any():
+        return f"{strategies.label.capitalize()}s worth playing: too few games to meet every profile ({n_games:,})"
+    a = analyse(sums, label=strategies.label, n_boot=40, seed=seed, light=True)
+    names = ", ".join(key_words(a.names[s]) for s in a.worth) or "none"
+    span = f"{a.worth_low}" if a.worth_low == a.worth_high else f"{a.worth_low} to {a.worth_high}"
+    return (
+        f"{strategies.label.capitalize()}s worth playing if players adapt: {names} "
+        f"({len(a.worth)} of {len(a.names)}; 95 % interval {span}; {n_games:,} games of random profiles)"
+    )
+
+
 def _f(x) -> float | None:
     x = float(x)
     return x if np.isfinite(x) else None
@@ -349,6 +403,7 @@ def as_json(a: Analysis) -> dict:
         "equilibria": eqs,
         "unique": len(a.equilibria) == 1,
         "worth_playing": [a.names[s] for s in a.worth],
+        "worth_playing_count_interval": [a.worth_low, a.worth_high],
         "dominated": {n: bool(d) for n, d in zip(a.names, a.dominated)},
         "dominated_in_resamples": {n: _f(d) for n, d in zip(a.names, a.dominated_share)},
         "alpha_rank": {n: _f(x) for n, x in zip(a.names, a.alpha_rank)},

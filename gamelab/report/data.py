@@ -209,6 +209,7 @@ class ReportData:
     levers_metric: str = ""  # the metric the levers move
     traces: dict | None = None  # {players: skill.Trace}: the headline finding traced over skill levels
     levers_framing: Any = None  # sensitivity.Framing: the levers framed by the metric's better side
+    metagame: dict | None = None  # {players: models.metagame.Analysis}: the strategies' meta-game
 
     def lineup(self, players: int) -> str:
         """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``, ``hold at 20 × 2``)."""

@@ -174,7 +174,7 @@ def payoff_gradient(payoffs: np.ndarray, x: np.ndarray, n_players: int) -> np.nd
     return grad
 
 
-NEWTON_STEPS = 60
+NEWTON_STEPS = 40
 
 
 def _newton(payoffs, support, n_players, x0) -> np.ndarray | None:
@@ -196,7 +196,7 @@ def _newton(payoffs, support, n_players, x0) -> np.ndarray | None:
         except np.linalg.LinAlgError:
             step = np.linalg.lstsq(J, -F, rcond=None)[0]
         x[T] = x[T] + step
-        if np.abs(x[T]).max() > 10:  # left the simplex far behind: no solution near here
+        if x[T].min() < -1.0 or x[T].max() > 2.0:  # left the simplex far behind: no solution near here
             return None
     u = payoff_vs(payoffs, x, n_players)
     return x if np.abs(u[T] - u[T[0]]).max() < TOL * 1e-2 and abs(x[T].sum() - 1) < 1e-9 else None
@@ -444,13 +444,15 @@ class Analysis:
     deals: int
     games: int
     half_width: float  # the widest 95 % half-width of a table entry
+    worth_low: int = 0  # 95 % interval of the number of strategies worth playing, over resamples
+    worth_high: int = 0
     psro: list = dataclasses.field(default_factory=list)  # [dict] one per iteration
     exploitability: float | None = None
 
     @property
     def worth(self) -> list[int]:
-        """Strategies in the support of some equilibrium found, in order."""
-        return sorted({s for e in self.equilibria for s in e.support})
+        """Strategies worth playing: at least WORTH of the seats in some equilibrium found, in order."""
+        return sorted({int(s) for e in self.equilibria for s in np.flatnonzero(e.shares >= WORTH)})
 
     def vs_mixture(self, x) -> np.ndarray:
         """(S,) each strategy's expected win share against the others drawn from ``x``."""
@@ -466,8 +468,19 @@ def _percentiles(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.nanpercentile(a, 2.5, axis=0), np.nanpercentile(a, 97.5, axis=0)
 
 
-def analyse(sums: DealSums, *, label: str = "strategy", n_boot: int = N_BOOT, seed: int = 0) -> Analysis:
-    """Solve the table of ``sums`` and resample its deals for intervals."""
+FULL_RESOLVES = 20  # resamples solved afresh (all supports) when the equilibria's own supports give none
+
+
+def analyse(
+    sums: DealSums, *, label: str = "strategy", n_boot: int = N_BOOT, seed: int = 0, light: bool = False
+) -> Analysis:
+    """Solve the table of ``sums`` and resample its deals for intervals.  Each
+    equilibrium is followed on every resample on its support (:func:`refine`);
+    the number worth playing per resample is the union of those, or where none
+    holds, of a fresh search (the first FULL_RESOLVES such resamples).
+    ``light``: the dominance and α-Rank verdicts without resampling, and no fresh
+    searches on resamples (a panel's: the count's interval from the resamples
+    where an equilibrium found keeps its support)."""
     P = sums.n_players
     point = sums.payoffs()
     if np.isnan(point[sums.profiles > 0]).any():
@@ -477,8 +490,12 @@ def analyse(sums: DealSums, *, label: str = "strategy", n_boot: int = N_BOOT, se
     low, high = _percentiles(boot)
     eqs = equilibria(point, P)
     sh_lo, sh_hi, rg_lo, rg_hi, held = [], [], [], [], []
+    worth_sets: list[set] = [set() for _ in boot]
     for e in eqs:
         got = [refine(b, e, P) for b in boot]
+        for w, g in zip(worth_sets, got):
+            if g is not None:
+                w.update(int(x) for x in np.flatnonzero(g.shares >= WORTH))
         ok = [g for g in got if g is not None]
         held.append(len(ok) / len(boot))
         shares = np.array([g.shares for g in ok]) if ok else e.shares[None]
@@ -489,13 +506,20 @@ def analyse(sums: DealSums, *, label: str = "strategy", n_boot: int = N_BOOT, se
         lo, hi = _percentiles(regrets)
         rg_lo.append(lo)
         rg_hi.append(hi)
+    empty = [i for i, w in enumerate(worth_sets) if not w][: 0 if light else FULL_RESOLVES]
+    for i in empty:
+        worth_sets[i] = {s for e in equilibria(boot[i], P) for s in np.flatnonzero(e.shares >= WORTH).tolist()}
+    counts = np.array([len(w) for w in worth_sets if w] or [len({s for e in eqs for s in e.support})], float)
     dom = dominated(point, P)
-    n_dom = min(n_boot, 50)  # a linear programme per strategy and resample: 50 resamples tell the share
-    dom_share = np.mean([dominated(b, P) for b in boot[:n_dom]], axis=0)
     ar = alpha_rank(point, P)
-    n_ar = min(n_boot, 50)
-    ar_boot = np.array([alpha_rank(b, P) for b in boot[:n_ar]])
-    ar_lo, ar_hi = _percentiles(ar_boot)
+    if light:
+        dom_share, ar_lo, ar_hi = dom.astype(float), ar, ar
+    else:
+        n_dom = min(n_boot, 50)  # a linear programme per strategy and resample: 50 resamples tell the share
+        dom_share = np.mean([dominated(b, P) for b in boot[:n_dom]], axis=0)
+        n_ar = min(n_boot, 50)
+        ar_boot = np.array([alpha_rank(b, P) for b in boot[:n_ar]])
+        ar_lo, ar_hi = _percentiles(ar_boot)
     present = sums.profiles > 0
     half = float(np.nanmax(((high - low) / 2)[present]))
     games = int(sum(sums.seats[:, k].sum() / P for k in range(len(sums.profiles))))
@@ -520,4 +544,6 @@ def analyse(sums: DealSums, *, label: str = "strategy", n_boot: int = N_BOOT, se
         deals=int(sums.wins.shape[0]),
         games=games,
         half_width=half,
+        worth_low=int(np.percentile(counts, 2.5, method="lower")),
+        worth_high=int(np.percentile(counts, 97.5, method="higher")),
     )
