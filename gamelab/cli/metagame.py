@@ -73,7 +73,7 @@ def add_commands(sub) -> None:
         "--deals",
         type=bounded(int, 16, 100_000, "a whole number"),
         default=None,
-        help="deals per profile, each in every seat rotation (default: the game's, 2048 for STRAND)",
+        help="deals per profile, each in every seat rotation (default: the game's own)",
     )
     p.add_argument(
         "--psro",

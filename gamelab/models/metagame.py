@@ -1,8 +1,8 @@
 """A game's meta-game of strategies, measured and solved: which strategies
 adapting players keep (empirical game-theoretic analysis, Wellman 2006).
 
-A game that declares strategies (``Game.strategies``, e.g. STRAND's six
-styles of appendix B) has a meta-game at each player count ``P``: a profile
+A game that declares strategies (``Game.strategies``, e.g. six play
+styles) has a meta-game at each player count ``P``: a profile
 seats one strategy on each seat (every multiset of ``P`` strategies: 126 of
 six styles at four players), and its payoffs are the win shares of each
 strategy's seats.  :func:`payoff_table` plays every profile through the
