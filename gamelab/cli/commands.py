@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from gamelab.cli import decide, models
+from gamelab.cli import decide, metagame, models
 from gamelab.cli.common import (
     GAMES_ARG,
     PLAYERS,
@@ -29,7 +29,7 @@ from gamelab.core.files import check_directory, check_output
 from gamelab.core.limits import MAX_GAMES, announce
 from gamelab.sim.run import RunConfig
 
-COMMAND_GROUPS = (decide, models)  # further command groups, each with add_commands(subparsers)
+COMMAND_GROUPS = (decide, models, metagame)  # further command groups, each with add_commands(subparsers)
 
 
 def _cmd_replay(args) -> int:
@@ -220,6 +220,7 @@ def _cmd_report(args) -> int:
             games=args.tool_games,
             model_games=args.model_games,
             trace_games=args.trace_games,
+            metagame=not args.no_metagame,
         ),
         run=RunConfig(workers=args.workers),
         reuse=not args.fresh,
@@ -448,6 +449,11 @@ def _add_report(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument("--no-levers", action="store_true", help="leave out the top levers (sensitivity)")
     p.add_argument("--no-cross-model", action="store_true", help="leave out the verdicts under other agent models")
     p.add_argument("--no-skill", action="store_true", help="leave out the skill ladder")
+    p.add_argument(
+        "--no-metagame",
+        action="store_true",
+        help="leave out the styles' meta-game (every profile at every player count; games declaring strategies)",
+    )
     p.add_argument(
         "--no-sequential", action="store_true", help="judge findings by their interval, not by a sequential test"
     )

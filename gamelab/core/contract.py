@@ -255,6 +255,29 @@ class SkillSettings:
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class Strategies:
+    """The moves of the game's meta-game (``gamelab metagame``, :mod:`gamelab.models.metagame`):
+    agents a designer asks "which would adapting players keep?" about, each a lineup entry
+    that plays the same way on any seat.  A profile seats one on every seat; every profile is
+    played on the same deals."""
+
+    names: tuple[str, ...]  # agent names (appendix B's styles, say)
+    label: str = "strategy"  # one of them in the game's words ("style")
+    column: str = "agent"  # the results table's column naming each seat's strategy
+    # a lineup entry that plays a random profile per deal (every multiset equally likely; "": none):
+    # with it on every seat one run holds the whole meta-game, so its metrics (styles_worth_playing,
+    # equilibrium_spread) are metrics of a run like any other (sensitivity, tune, test)
+    profile_agent: str = ""
+    deals: int = 2048  # deals per profile (each played in every seat rotation)
+    # PSRO: the search agents added in turn as best responses to the equilibrium (weakest first;
+    # () : none), and the agent knob that names the strategy the search plays its own seat as in
+    # its play-outs and is seen as by the others (set to the equilibrium's leading strategy)
+    searches: tuple[str, ...] = ()
+    proxy_knob: str = ""
+    search_deals: int = 128  # deals per profile with a search seat (a search is slow)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Game:
     """Everything the shared layer knows of one game.
 
@@ -288,6 +311,7 @@ class Game:
     skill: SkillSettings = SkillSettings()
     derived: Mapping[str, Callable[[Any, Any], dict]] = dataclasses.field(default_factory=dict)
     metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
+    strategies: Strategies | None = None  # the meta-game's moves (None: the game has no meta-game)
     chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
     max_steps: int = 10_000  # engine steps a game takes at most (conformance)
 

@@ -393,6 +393,12 @@ def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, 
         for a, q in arms.items()
     }
     metrics = {t.metric: balance.metric(g, t.metric) for t in question.terms}
+    for name, m in metrics.items():
+        if m.sums is not None:  # a meta-game metric: a count of an equilibrium's support, no gradient to weigh
+            raise GamelabError(
+                f"{name} cannot be decided by a sequential test (it counts or compares an equilibrium's "
+                f"shares: no smooth margin); measure it with an interval instead: gamelab metagame {game}"
+            )
     return _Setup(
         game,
         question,

@@ -356,6 +356,35 @@ def verdict_sentence(verdict: str, games: int, n_targets: int, room: str = "") -
     return f"not sure: a sequential test on fresh deals was still undecided after {games:,} games"
 
 
+def interval_verdict(st: Setting, row: dict) -> str:
+    """A verdict from the verification's 95 % intervals (for metrics a sequential test cannot
+    weigh: the meta-game's): meets when every interval is inside its bound, misses when one
+    is wholly outside, else not sure."""
+    inside, outside = True, False
+    for t in st.goal.targets:
+        for n in st.lineups:
+            key = st.key(t, n)
+            lo, hi = row[f"{key} low"], row[f"{key} high"]
+            if t.at_least is not None:
+                inside &= lo >= t.at_least
+                outside |= hi < t.at_least
+            else:
+                inside &= hi <= t.at_most
+                outside |= lo > t.at_most
+    return MISSES if outside else MEETS if inside else NOT_SURE
+
+
+def interval_sentence(verdict: str, games: int, n_targets: int) -> str:
+    """:func:`verdict_sentence`'s words for a verdict from intervals."""
+    what = "the target" if n_targets == 1 else "every target"
+    where = f"its 95 % interval on {games:,} fresh games"
+    if verdict == MEETS:
+        return f"meets {what}: {where} is inside the bound"
+    if verdict == MISSES:
+        return f"misses {'the target' if n_targets == 1 else 'a target'}: {where} is outside the bound"
+    return f"not sure: {where} reaches across the bound"
+
+
 def zone_words(st: Setting) -> str:
     """The sequential test's indifference zone in the targets' unit: ``1 point``."""
     from gamelab.decide.sequential import DEFAULT_ZONE
@@ -429,13 +458,18 @@ def _measure(st, chosen, n_games, seed, run: RunConfig, max_games) -> list[dict]
             )
             row.update(across)
             kept &= skill_kept
-        verdict, tested, _ = judge(st, p, seed=seed, max_games=max_games or 4 * n_games, run=run)
         n_targets = len(st.goal.targets) * len(st.lineups)
+        if any(m.sums is not None for m in st.metrics):  # a meta-game metric: no sequential test can weigh it
+            verdict, tested = interval_verdict(st, row), 0
+            how = interval_sentence(verdict, sum(r.games for r in by_n.values()), n_targets)
+        else:
+            verdict, tested, _ = judge(st, p, seed=seed, max_games=max_games or 4 * n_games, run=run)
+            how = verdict_sentence(verdict, tested, n_targets, zone_words(st))
         if not kept:  # the goal's skill: or keep_skill: checks fail (decide/skill_checks.py)
             verdict = MISSES
         row.update(
             verdict=verdict,
-            **{"how sure": verdict_sentence(verdict, tested, n_targets, zone_words(st))},
+            **{"how sure": how},
             miss=miss(st, measured),
             games=sum(r.games for r in by_n.values()),
             tested=tested,

@@ -210,6 +210,7 @@ class ReportData:
     traces: dict | None = None  # {players: skill.Trace}: the headline finding traced over skill levels
     climb: Any = None  # skill.Climb: the decided ladder (rungs that beat the one below, stop, headroom)
     levers_framing: Any = None  # sensitivity.Framing: the levers framed by the metric's better side
+    metagame: dict | None = None  # {players: models.metagame.Analysis}: the strategies' meta-game
 
     def lineup(self, players: int) -> str:
         """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``, ``hold at 20 × 2``)."""

@@ -143,6 +143,10 @@ def summary_section(data: ReportData) -> Section:
         blocks.append(verdicts)
         if chart:
             blocks.append(wins)
+    if data.metagame:  # issue 28: what adapting players keep, one sentence (the section: beside the claims)
+        from gamelab.report.metagame import front_sentence
+
+        blocks.append(Block("text", front_sentence(data.metagame) + " (Styles when players adapt, below.)"))
     blocks += levers_blocks(data)
     if data.proposals is not None:
         blocks += proposal_blocks(data.proposals)
@@ -525,6 +529,10 @@ def sections_of(data: ReportData) -> list[Section]:
         sections.append(diff_section(data))
     if data.with_claims:
         sections.append(claims_section(data))
+    if data.metagame:  # beside appendix B's comparison (in the claims section)
+        from gamelab.report.metagame import section as metagame_section
+
+        sections.append(metagame_section(data.metagame, figure_svg))
     from gamelab.report.sentences import sentences_section
 
     changed = sentences_section(data)  # exact figures only: cheap, shown with or without the claims audit

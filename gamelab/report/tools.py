@@ -31,6 +31,17 @@ class Tools:
     games: int = 2000  # per rule step (levers)
     model_games: int = 1000  # per model and ladder level (strong agents are slow)
     trace_games: int = 300  # per skill-trace level and player count, and per cell of the skill matrix
+    metagame: bool = False  # the meta-game of the game's strategies at each player count (no PSRO: gamelab metagame)
+
+
+METAGAME_FULL = 20_000  # a report of at least this many games a player count plays the meta-game in full
+
+
+def metagame_deals(game, n_games: int) -> int:
+    """Deals per profile of a report's meta-game: the game's own (``Strategies.deals``) for a
+    report of METAGAME_FULL games or more, else a tenth of the report's games (at least 32)."""
+    full = game.strategies.deals
+    return full if n_games >= METAGAME_FULL else max(32, min(full, n_games // 10))
 
 
 def reference_players(data) -> int:
@@ -62,6 +73,16 @@ def run_tools(
         from gamelab.decide.sensitivity import framing
 
         data.levers_framing = framing(data.levers_steps, data.levers_metric)
+    if tools.metagame and data.game.strategies is not None:
+        from gamelab.models import metagame
+
+        data.metagame = {}
+        deals = metagame_deals(data.game, data.n_games)
+        for k in data.counts:
+            with phase(f"{name}: the styles' meta-game at {k} players (every profile)", run.progress):
+                data.metagame[k] = metagame.metagame(
+                    data.game, k, params=data.params, deals=deals, seed=data.seed, run=run.quiet(), psro_limit=0
+                )
     if tools.tune:
         with phase(f"{name}: tuner proposals", run.progress):
             data.proposals = proposals_table(tools.tune, run=run)

@@ -5,10 +5,13 @@ For each game (4 players): games per second with the game's agents
 diagnostics), under uniformly random legal play through the batch engine
 (``GAME.bench.random_batch``) and through the plain reference
 (``GAME.reference.play_random``), the same game one at a time, the games/s of
-every rung of the skill ladder (:func:`rung_rates`),
-their ratio, the time of one interactive slider update (2,000 games of one
-cell through the runner, nothing cached) and the peak memory of 100,000 games
-in flight (measured in a fresh subprocess).  Medians of several repetitions.
+every rung of the skill ladder (:func:`rung_rates`), their ratio, the time of
+one interactive slider update (2,000 games of one cell through the runner,
+nothing cached), for a game with a meta-game
+(``GAME.strategies``) the seconds of its payoff table and equilibria at 4
+players from nothing cached (``metagame_s``, once), and the peak memory of
+100,000 games in flight (measured in a fresh subprocess).  Medians of several
+repetitions.
 
 A game may declare more timed lineups (``GAME.bench.extra_lineups``: name ->
 (players, lineup, target), e.g. a search agent against the default agents):
@@ -94,9 +97,35 @@ def bench_game(
     out.update(extra_rates(ad, params, reps))
     if ad.skill.search:
         out.update(rung_rates(game, n_players))
+    if ad.strategies is not None and ad.players[0] <= METAGAME_PLAYERS <= ad.players[1]:
+        out["metagame_s"] = metagame_seconds(game)
     if memory:
         out["memory_100k_games_mib"] = peak_memory_mib(game, 100_000, n_players)
     return out
+
+
+METAGAME_PLAYERS = 4
+METAGAME_WORKERS = 2
+TARGET_METAGAME_S = 30.0
+
+
+def metagame_seconds(game: str) -> float:
+    """Seconds for the meta-game at 4 players from nothing cached: every profile played
+    (:func:`gamelab.sim.profiles.payoff_table`, 2 worker processes, a fresh chunk store) and
+    solved with its bootstrap intervals (:func:`gamelab.stats.metagame.analyse`); no PSRO."""
+    import tempfile
+
+    from gamelab.sim.profiles import payoff_table
+    from gamelab.sim.run import RunConfig
+    from gamelab.sim.store import ChunkStore
+    from gamelab.stats.metagame import analyse
+
+    with tempfile.TemporaryDirectory() as tmp:
+        run = RunConfig(store=ChunkStore(tmp), workers=METAGAME_WORKERS, progress=False).ready()
+        t0 = time.perf_counter()
+        sums = payoff_table(game, METAGAME_PLAYERS, run=run)
+        analyse(sums)
+        return time.perf_counter() - t0
 
 
 def extra_rates(ad, params, reps: int) -> dict:
@@ -209,6 +238,14 @@ def verdicts(results: dict) -> list[tuple[str, bool, str]]:
                 need, wording = extra_target(target, r)
                 ratio = f" (1/{r['agent_games_per_s'] / rate:,.0f})" if isinstance(target, Fraction) else ""
                 rows.append((f"{game} {name} ({players} players) >= {wording}", rate >= need, f"{rate:,.1f}{ratio}"))
+        if "metagame_s" in r:
+            rows.append(
+                (
+                    f"{game} meta-game at {METAGAME_PLAYERS} players < {TARGET_METAGAME_S:g} s",
+                    r["metagame_s"] < TARGET_METAGAME_S,
+                    f"{r['metagame_s']:.1f} s",
+                )
+            )
         if "memory_100k_games_mib" in r:
             rows.append(
                 (
@@ -234,6 +271,7 @@ def render(results: dict) -> str:
             f"{r['reference_games_per_s']:,.0f} games/s (x{r['batch_over_reference']:.1f}); slider "
             f"update {r['slider_update_s']:.3f} s"
             + "".join(f"; {k[: -len('_games_per_s')]} {v:,.1f} games/s" for k, v in r.items() if _extra_key(k))
+            + (f"; meta-game {r['metagame_s']:.1f} s" if "metagame_s" in r else "")
             + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r else "")
         )
     lines.append("")

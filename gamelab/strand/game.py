@@ -74,6 +74,15 @@ GAME = contract.Game(
     ),
     derived=sim.DERIVED,
     metrics=game_metrics.METRICS,
+    # appendix B's styles as the moves of a meta-game (gamelab metagame); PSRO adds best, then best@16
+    strategies=contract.Strategies(
+        names=sim.STYLES,
+        label="style",
+        column="style",
+        profile_agent=sim.PROFILE,
+        searches=(sim.BEST, f"{sim.BEST}@16"),
+        proxy_knob="best_proxy",
+    ),
     chunk_deals=sim.CHUNK_DEALS,
     max_steps=int(MAX_ROUNDS) * len(PHASES) + STEP_SLACK,
 )

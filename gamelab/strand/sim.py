@@ -65,7 +65,10 @@ from .styles import CUSTOM, RANDOM, STYLES, Table
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
 ANY_STYLE = "mix"  # each such seat: the next style of the deal's random ordering (mix1, mix2, ... in seat order)
-AGENTS = STYLES + ("random",) + MIX + (ANY_STYLE, GREEDY, BEST) + BUDGETED + RESTRICTED
+#: the meta-game's seats (models/metagame.py): per deal, the styles of all such seats are a multiset drawn
+#: uniformly from every multiset of the six (repeats allowed), in a random seat order
+PROFILE = "any_profile"
+AGENTS = STYLES + ("random",) + MIX + (ANY_STYLE, GREEDY, BEST) + BUDGETED + RESTRICTED + (PROFILE,)
 STYLE_NAMES = np.array(STYLES + ("random", "custom"))
 ROLE_NAMES = np.array(("none",) + ROLES)
 PER_SEAT = ("ropes", "mutual")
@@ -111,13 +114,31 @@ def deal_styles(seating, n_deals, rng, best_proxy=None):
                 styles[:, s] = order[:, free.pop(0)]
             else:
                 styles[:, s] = STYLES.index(best_proxy)
+        elif name == PROFILE:
+            continue  # below, once every other seat is set
         elif name == "random":
             styles[:, s] = RANDOM
         elif name == "custom":
             styles[:, s] = CUSTOM
         else:
             styles[:, s] = STYLES.index(name)
+    profile_seats = [s for s, name in enumerate(seating) if name == PROFILE]
+    if profile_seats:  # an extra draw only for these lineups: every other lineup's deals are as they were
+        styles[:, profile_seats] = random_profiles(len(profile_seats), n_deals, rng)
     return styles
+
+
+def random_profiles(n_seats: int, n_deals: int, rng) -> np.ndarray:
+    """(G, n_seats) style codes: per deal one multiset of ``n_seats`` styles,
+    each of the C(6 + n - 1, n) multisets equally likely, seated in a random
+    order (one draw of (G, n + 1) uniforms: the multiset, then the order)."""
+    import itertools
+
+    multisets = np.array(list(itertools.combinations_with_replacement(range(len(STYLES)), n_seats)), np.int8)
+    u = rng.random((n_deals, n_seats + 1))
+    pick = multisets[np.minimum((u[:, 0] * len(multisets)).astype(np.int64), len(multisets) - 1)]
+    order = np.argsort(u[:, 1:], axis=1)
+    return np.take_along_axis(pick, order, axis=1)
 
 
 def deal_roles(params, n_deals, n_players, rng):

@@ -181,6 +181,15 @@ def _knob_slider(name: str, lo: float, hi: float, step: float, default: float):
     )
 
 
+def metagame_line(game, params, n_players: int, seed: int, run) -> str | None:
+    """The strategies worth playing if players adapt, one line (None: the game has no meta-game)."""
+    if game.strategies is None or not game.strategies.profile_agent:
+        return None
+    from gamelab.models.metagame import worth_line
+
+    return worth_line(game, n_players, params=params, seed=seed, run=run)
+
+
 class BalancePanel:
     """Sliders for some parameters of ``game``; win rates with intervals,
     plots and the identity table follow every change."""
@@ -324,6 +333,7 @@ class BalancePanel:
             self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
             self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
             self.sentences = rulebook_sentences(self.game, params)
+            self.worth = metagame_line(self.game_def, params, self.players.value, self.seed, kw["run"])
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
         note = f"{run.games:,} games" + (
@@ -343,6 +353,8 @@ class BalancePanel:
         if shown:
             panels = [fmt.WinPanel(f"win rate by {fmt.words(by)}", t, by, fair) for by, t in shown]
             out.append(fmt.win_rate_chart(panels, columns=min(3, len(panels))))
+        if getattr(self, "worth", None):  # the meta-game's line (issue 28): what adapting players keep
+            out.append(Note(f"<b>{html.escape(str(self.worth))}</b>"))
         for by, t in groups:
             t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
             caption = f"Win rate by {fmt.words(by)} (95 % interval; fair share {fair * 100:.1f} %)"

@@ -1,0 +1,189 @@
+"""The meta-game solver on games whose equilibria are known by hand, and
+STRAND's meta-game played through the runner and the chunk store."""
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from gamelab.core.errors import GamelabError
+from gamelab.models import metagame
+from gamelab.sim.run import RunConfig
+from gamelab.sim.store import ChunkStore
+from gamelab.stats import metagame as mg
+
+
+def two_seat_table(M):
+    """The heuristic payoff table of the symmetric two-seat game with row payoffs ``M``."""
+    M = np.asarray(M, float)
+    K = mg.profiles(len(M), 2)
+    out = np.full(K.shape, np.nan)
+    for k, row in enumerate(K):
+        present = np.flatnonzero(row)
+        i, j = (present[0], present[0]) if len(present) == 1 else present
+        out[k, i], out[k, j] = M[i, j], M[j, i]
+    return out
+
+
+def three_seat_table(pay_a, pay_b):
+    """Two strategies A, B at three seats: ``pay_a[j]`` an A seat's payoff with j other A seats, ``pay_b[j]`` a B's."""
+    K = mg.profiles(2, 3)
+    out = np.full(K.shape, np.nan)
+    for k, (a, b) in enumerate(K):
+        if a:
+            out[k, 0] = pay_a[a - 1]
+        if b:
+            out[k, 1] = pay_b[a]
+    return out
+
+
+RPS = [[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]]  # win shares: a tie splits the win
+
+
+def test_rock_paper_scissors_one_third_each():
+    t = two_seat_table(RPS)
+    eqs = mg.equilibria(t, 2)
+    assert len(eqs) == 1
+    np.testing.assert_allclose(eqs[0].shares, [1 / 3] * 3, atol=1e-9)
+    assert eqs[0].value == pytest.approx(0.5)
+    np.testing.assert_allclose(eqs[0].regret, 0, atol=1e-9)
+    assert not mg.dominated(t, 2).any()
+    np.testing.assert_allclose(mg.alpha_rank(t, 2), [1 / 3] * 3, atol=1e-9)
+    # against a table of rock only, paper wins everything and scissors nothing
+    np.testing.assert_allclose(mg.payoff_vs(t, np.array([1.0, 0, 0]), 2), [0.5, 1.0, 0.0])
+
+
+def test_a_strategy_dominated_by_a_mixture_is_never_played():
+    # C earns 1 against A and B (more than B against A, more than A against B), but half A half B earns more
+    M = [[3, 0, 2], [0, 3, 2], [1, 1, 1]]
+    t = two_seat_table(M)
+    np.testing.assert_array_equal(mg.dominated(t, 2), [False, False, True])
+    assert mg.undominated(t, 2) == [0, 1]
+    eqs = mg.equilibria(t, 2)
+    assert all(e.shares[2] == 0 for e in eqs)
+    # A, B and the half-half mix are the equilibria of the coordination game that is left
+    found = sorted(tuple(np.round(e.shares, 6)) for e in eqs)
+    assert found == [(0.0, 1.0, 0.0), (0.5, 0.5, 0.0), (1.0, 0.0, 0.0)]
+    half = next(e for e in eqs if e.shares[0] == pytest.approx(0.5))
+    assert half.regret[2] == pytest.approx(0.5)  # C earns 1 where A and B earn 1.5
+
+
+def test_three_seat_game_with_two_equilibria():
+    # A seat of A earns 1, -1, 1 with 0, 1, 2 other A seats; B earns 0: u_A - u_B = (2p - 1)^2 >= 0,
+    # so all-A is an equilibrium, all-B is not, and at p = 1/2 the two tie: exactly two equilibria
+    t = three_seat_table(pay_a=[1.0, -1.0, 1.0], pay_b=[0.0, 0.0, 0.0])
+    eqs = mg.equilibria(t, 3)
+    assert len(eqs) == 2
+    np.testing.assert_allclose(eqs[0].shares, [1.0, 0.0])
+    np.testing.assert_allclose(eqs[1].shares, [0.5, 0.5], atol=1e-4)
+
+
+def test_three_seat_coordination_game_its_two_pure_equilibria_and_the_mixed_one():
+    # a seat earns 1 per other A seat when it plays A, 2 per other B seat when it plays B: 2p = 4(1 - p) at p = 2/3
+    t = three_seat_table(pay_a=[0.0, 1.0, 2.0], pay_b=[4.0, 2.0, 0.0])
+    found = sorted(tuple(np.round(e.shares, 6)) for e in mg.equilibria(t, 3))
+    assert found == [(0.0, 1.0), (0.666667, 0.333333), (1.0, 0.0)]
+    got = mg.payoff_vs(t, np.array([2 / 3, 1 / 3]), 3)
+    np.testing.assert_allclose(got, [4 / 3, 4 / 3])
+
+
+def test_alpha_rank_equals_openspiel_for_two_seats():
+    alpharank = pytest.importorskip("open_spiel.python.egt.alpharank")
+    from open_spiel.python.egt import heuristic_payoff_table as hpt
+
+    rng = np.random.default_rng(3)
+    for M in (np.array(RPS), rng.random((4, 4)), np.array([[0.5, 0.3, 0.6], [0.7, 0.5, 0.2], [0.4, 0.8, 0.5]])):
+        table = hpt.PayoffTable(2, len(M))
+        for i, j in itertools.combinations_with_replacement(range(len(M)), 2):
+            counts = [0] * len(M)
+            counts[i] += 1
+            counts[j] += 1
+            pay = np.zeros(len(M))
+            pay[i], pay[j] = M[i, j], M[j, i]
+            table[tuple(counts)] = pay
+        ref = alpharank.compute([table], alpha=5, m=50, use_local_selection_model=False)[2]
+        np.testing.assert_allclose(mg.alpha_rank(two_seat_table(M), 2, alpha=5), ref, atol=1e-9)
+
+
+def test_strand_payoff_table_through_the_store(tmp_path):
+    run = RunConfig(store=ChunkStore(tmp_path), progress=False)
+    sums = metagame.payoff_table("strand", 3, deals=32, seed=5, run=run)
+    assert sums.profiles.shape == (56, 6) and sums.wins.shape == (32, 56, 6)
+    # every deal of a profile is played in every seat rotation: P seats a game, P games a deal (one if all alike)
+    per_deal = sums.seats.sum(2)
+    alike = sums.profiles.max(1) == 3
+    assert (per_deal[:, alike] == 3).all() and (per_deal[:, ~alike] == 9).all()
+    table = sums.payoffs()
+    np.testing.assert_allclose(np.nanmax(table[alike], 1), 1 / 3)  # one style on every seat: a third each
+    assert np.isnan(table[sums.profiles == 0]).all()
+    files = sorted(p.name for p in tmp_path.rglob("*.parquet"))
+    again = metagame.payoff_table("strand", 3, deals=32, seed=5, run=run)  # read back, nothing played
+    assert sorted(p.name for p in tmp_path.rglob("*.parquet")) == files
+    np.testing.assert_array_equal(again.wins, sums.wins)
+    a = metagame.analyse(sums, label="style", n_boot=40)
+    assert a.equilibria and all(mg.exploitability(a.payoffs, e.shares, 3) <= mg.TOL for e in a.equilibria)
+    for e, lo, hi in zip(a.equilibria, a.shares_low, a.shares_high):
+        assert np.all(lo <= e.shares + 1e-9) and np.all(e.shares <= hi + 1e-9)
+    assert metagame.sentence(a).startswith("If players adapt, at 3 players ")
+    data = json.loads(json.dumps(metagame.as_json(a), allow_nan=False))
+    assert len(data["payoff_table"]) == 56 and data["worth_playing"]
+    assert set(data["alpha_rank"]) == set(a.names)
+
+
+def test_metagame_command_json(capsys, tmp_path, monkeypatch):
+    from gamelab.cli import commands as cli
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    assert cli.main(["metagame", "strand", "--players", "3", "--deals", "32", "--psro", "0", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["players"] == 3 and data["equilibria"] and data["psro"] == []
+    assert data["answer"].startswith("If players adapt")
+
+
+def test_a_game_without_strategies_has_no_metagame():
+    with pytest.raises(GamelabError, match="declares no strategies"):
+        metagame.declared("pig")
+
+
+def test_random_profiles_make_every_multiset_equally_likely():
+    from gamelab.strand.sim import random_profiles
+
+    styles = random_profiles(3, 56_000, np.random.default_rng(0))
+    counts = {}
+    for row in np.sort(styles, axis=1):
+        counts[tuple(row)] = counts.get(tuple(row), 0) + 1
+    assert len(counts) == 56  # every multiset of three of the six styles
+    freq = np.array(list(counts.values())) / len(styles)
+    assert np.abs(freq - 1 / 56).max() < 0.004  # about 1,000 games each, within a few standard errors
+    ordered = np.sort(styles, 1)
+    assert len({tuple(r) for r in styles[ordered[:, 0] != ordered[:, 2]]}) > 56  # the seat orders vary too
+
+
+def test_metagame_metrics_in_the_catalogue_from_a_run_of_random_profiles():
+    from gamelab.core import registry
+    from gamelab.sim import runner
+    from gamelab.stats import balance
+
+    g = registry.get("strand")
+    worth, spread = balance.metric(g, "styles_worth_playing"), balance.metric(g, "equilibrium_spread")
+    frame = runner.simulate("strand", n_games=6000, seed=2, lineup=["any_profile"] * 3, progress=False)
+    est = balance.estimate(frame, [worth, spread, balance.metric(g, "style_spread")]).set_index("metric")
+    w = est.loc["styles_worth_playing"]
+    assert 1 <= w["value"] <= 6 and w["value"] == int(w["value"]) and w["low"] <= w["value"] <= w["high"]
+    assert 0 <= est.loc["equilibrium_spread", "value"] <= 1
+    # the same figure as solving the table of the run by hand
+    sums = balance.deal_sums(frame, [worth])
+    table, P = balance._payoff_tables({c: sums[c].sum() for c in sums.columns}, 6)
+    eqs = mg.equilibria(table, P)
+    assert w["value"] == len({s for e in eqs for s in range(6) if e.shares[s] >= mg.WORTH})
+    mixed = runner.simulate("strand", n_games=300, seed=2, n_players=3, progress=False)  # the default style mix
+    with pytest.raises(GamelabError, match="any_profile on every seat"):
+        balance.estimate(mixed, [worth])
+
+
+def test_a_sequential_test_refuses_a_metagame_metric():
+    from gamelab.decide import sequential
+
+    with pytest.raises(GamelabError, match="cannot be decided by a sequential test"):
+        sequential.decide("strand", "styles_worth_playing >= 4", n_players=4, lineup=["any_profile"] * 4)
