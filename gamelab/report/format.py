@@ -115,9 +115,15 @@ def group_words(by: str, group) -> str:
 
 
 def param_label(spec, item: int | None = None) -> str:
-    """A parameter's label: its name in words, an item's number for a list."""
+    """A parameter's label: its name in words; a list's item by its declared
+    name (``relic points: skull``) or else its number (``node values 3``)."""
     name = spec.name.replace("_", " ")
-    return f"{name} {item + 1}" if item is not None else name
+    if item is None:
+        return name
+    names = getattr(spec, "items", None)
+    if names and item < len(names):
+        return f"{name}: {names[item]}"
+    return f"{name} {item + 1}"
 
 
 def param_tooltip(spec) -> str:

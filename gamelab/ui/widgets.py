@@ -164,9 +164,13 @@ class Busy:
         return False
 
 
-def _knob_slider(name: str, lo: float, hi: float, step: float, default: float):
-    """A slider for a derived knob (one that sets several rule parameters at once)."""
+def _knob_slider(name: str, doc: str, lo: float, hi: float, step: float, default: float):
+    """A slider for a derived knob (one that sets several rule parameters at
+    once); its tooltip is the knob's docstring, first sentence."""
     import ipywidgets as w
+
+    what = doc.strip().split("\n\n")[0]  # the docstring's first paragraph, in the designer's words
+    what = " ".join(what.split()).removeprefix("Sweep knob: ").rstrip(".")
 
     return w.FloatSlider(
         value=default,
@@ -177,7 +181,8 @@ def _knob_slider(name: str, lo: float, hi: float, step: float, default: float):
         continuous_update=False,
         style={"description_width": "initial"},
         layout=w.Layout(width="340px"),
-        tooltip=f"{fmt.words(name)}: sets several rule parameters at once",
+        tooltip=f"{fmt.words(name)}: {what or 'sets several rule parameters at once'}; "
+        "it moves the sliders of what it sets, and a slider moved after it wins",
     )
 
 
@@ -213,7 +218,10 @@ class BalancePanel:
         if unknown:
             raise ValueError(f"no parameter {unknown[0]!r} in {game}; known: {', '.join(by_name)}")
         self.controls = {n: param_widgets(by_name[n], getattr(self.base, n)) for n in sliders}
-        self.knobs = {name: _knob_slider(name, *spec) for name, spec in (knobs or {}).items()}
+        self.knobs = {
+            name: _knob_slider(name, self.game_def.derived[name].__doc__ or "", *spec)
+            for name, spec in (knobs or {}).items()
+        }
         self.players, self.focus = self._table_controls(n_players)
         self.full_button = w.Button(
             description="Full precision run",
@@ -227,8 +235,13 @@ class BalancePanel:
         self.busy_note = w.HTML()
         self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, layout=w.Layout(visibility="hidden"))
         self.out = w.Output()
+        self._holding = False  # True while a knob writes its derived values into the sliders
         for widget in self._all_controls():
-            widget.observe(lambda change: self.update(), names="value")
+            if widget in self.knobs.values():
+                continue
+            widget.observe(lambda change: None if self._holding else self.update(), names="value")
+        for name, slider in self.knobs.items():
+            slider.observe(lambda change, name=name: self._apply_knob(name), names="value")
         self.full_button.on_click(lambda b: self.update(full=True))
         self.publish_button.on_click(lambda b: self.publish())
         self.frame = None
@@ -265,14 +278,43 @@ class BalancePanel:
         yield self.players
         yield self.focus
 
+    def _knob_changes(self) -> dict:
+        """What the derived knobs set (from the rulebook's values), in knob order."""
+        changes: dict = {}
+        for name, slider in self.knobs.items():
+            changes.update(self.game_def.derived[name](self.base, slider.value))
+        return changes
+
+    def _apply_knob(self, name: str) -> None:
+        """A knob moved: write the values it derives into the sliders of the
+        parameters it sets (so the sliders show the rules in use), then
+        re-simulate once.  A slider moved after the knob wins: the sliders
+        are what :meth:`params` reads."""
+        from gamelab.core.errors import GamelabError
+
+        try:
+            derived = self.game_def.derived[name](self.base, self.knobs[name].value)
+        except GamelabError as exc:
+            self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
+            return
+        self._holding = True
+        try:
+            for param, value in derived.items():
+                for widget, v in zip(self.controls.get(param, ()), value if isinstance(value, tuple) else (value,)):
+                    widget.value = v
+        finally:
+            self._holding = False
+        self.update()
+
     def params(self):
-        """The parameter object the sliders describe (validated)."""
-        changes = {}
+        """The parameter object the sliders describe (validated): a derived
+        knob's values for the parameters without a slider, then every
+        slider's value (a knob has already written its values into the
+        sliders of the parameters it sets, :meth:`_apply_knob`)."""
+        changes = {k: v for k, v in self._knob_changes().items() if k not in self.controls}
         for name, ws in self.controls.items():
             values = [x.value for x in ws]
             changes[name] = tuple(values) if isinstance(getattr(self.base, name), tuple) else values[0]
-        for name, slider in self.knobs.items():
-            changes.update(self.game_def.derived[name](self.base, slider.value))
         return self.base.replace(**changes)
 
     def lineup(self):
