@@ -55,3 +55,13 @@ def change_words(name: str, old, new) -> str:
     """``hand size 5 → 4``; ``node values, item 6: 6 → 7``."""
     sep = ": " if _ITEM.match(str(name)) else " "
     return f"{param_words(name)}{sep}{value_words(old)} → {value_words(new)}"
+
+
+def changes_words(changed) -> str:
+    """Changed parameters (``{name: value}``, as ``Params.changed()``) in
+    words: ``sum cap = 8; node values = 3, 4, 6``; a string passes through."""
+    if isinstance(changed, str):
+        return changed
+    if not changed:
+        return "the rulebook's rules"
+    return "; ".join(f"{param_words(k)} = {value_words(v)}" for k, v in changed.items())

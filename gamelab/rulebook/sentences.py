@@ -235,10 +235,15 @@ def to_records(table: pd.DataFrame) -> list[dict]:
     return recs
 
 
-def rewrite(game: str, table: pd.DataFrame, changed: str) -> str:
+def rewrite(game: str, table: pd.DataFrame, changed) -> str:
     """A Markdown list to work through while editing the rulebook: section,
-    the old text, the corrected number."""
-    out = [f"# {game}: rulebook sentences to update ({changed})", ""]
+    the old text, the corrected number (``changed``: the changed rules, a
+    ``{name: value}`` mapping or words)."""
+    from gamelab.core import registry
+    from gamelab.core.labels import changes_words, key_words
+
+    out = [f"# {registry.get(game).title}: rulebook sentences to update", ""]
+    out += [f"Rules changed from the rulebook: {changes_words(changed)}.", ""]
     for section, part in table.groupby("section", sort=False):
         out.append(f"## {section}")
         out.append("")
@@ -246,7 +251,8 @@ def rewrite(game: str, table: pd.DataFrame, changed: str) -> str:
             where = f"line {int(r.line)}" if not pd.isna(r.line) else "no line"
             new = _new_text(r)
             out.append(
-                f"- [ ] {where}: 「{r.sentence}」 — printed **{r.printed}**, now **{new}** {r.unit} (`{r.quantity}`)"
+                f"- [ ] {where}: 「{r.sentence}」 — printed **{r.printed}**, now **{new}** {r.unit} "
+                f"({key_words(r.quantity)})"
             )
         out.append("")
     return "\n".join(out)

@@ -144,9 +144,12 @@ class Busy:
                 self.shown = True
                 self.panel.mark_stale(True)
             bar = self.panel.progress
-            if self.expected:
+            if self.expected and elapsed < self.expected:
                 bar.value = min(0.97, elapsed / self.expected)
-                left = f", about {max(0.0, self.expected - elapsed):.0f} s left"
+                left = f", about {max(1.0, self.expected - elapsed):.0f} s left"
+            elif self.expected:  # past the estimate: say so rather than "0 s left"
+                bar.value = (elapsed % 4) / 4
+                left = f", longer than the {self.expected:.0f} s the last similar run took"
             else:
                 bar.value = (elapsed % 4) / 4
                 left = ""
@@ -365,14 +368,21 @@ class BalancePanel:
             self.tables = {by: stats.win_table(run.frame, by) for by in self.game_def.report.groups if by in run.frame}
             self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
             self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
-            self.sentences = rulebook_sentences(self.game, params)
+            self.sentences = None
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
+        self.seconds = busy.seconds  # the last run's time to its numbers (the bench's slider key reads it)
         note = f"{run.games:,} games" + (
             "" if run.target_met is None else (" (precision target met)" if run.target_met else " (cap reached)")
         )
         self.status.value = html.escape(note)
-        self._draw()
+        self._draw()  # the numbers first; the rulebook sentences (not simulation) after them
+        if sentences_pending(self.game, params):
+            self.busy_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
+        self.sentences = rulebook_sentences(self.game, params)
+        self.busy_note.value = ""
+        if self.sentences is not None:
+            self._draw()
 
     def items(self) -> list:
         """What the panel shows under its controls, in order: the win-rate
@@ -505,6 +515,23 @@ class Note:
 _SENTENCES: dict = {}
 
 
+def _sentences_key(game: str, params):
+    from gamelab.rulebook import sentences
+
+    changed = sentences.rules_of(game, params).changed()
+    return (game, repr(sorted(changed.items()))) if changed else None
+
+
+def sentences_pending(game: str, params) -> bool:
+    """Whether :func:`rulebook_sentences` has work to do (rules not checked before)."""
+    from gamelab.rulebook import coverage
+
+    if game not in coverage.rulebooks() or not coverage.seed_path(game).exists():
+        return False
+    key = _sentences_key(game, params)
+    return key is not None and key not in _SENTENCES
+
+
 def rulebook_sentences(game: str, params) -> Note | None:
     """How many rulebook sentences the panel's rules make wrong, with a link
     to the list (``reports/<game>-sentences.md``, the Markdown of ``gamelab
@@ -517,16 +544,16 @@ def rulebook_sentences(game: str, params) -> Note | None:
         return None
     rules = sentences.rules_of(game, params)
     changed = rules.changed()
-    if not changed:
+    key = _sentences_key(game, params)
+    if key is None:
         return None
-    key = (game, repr(sorted(changed.items())))
     if key not in _SENTENCES:  # asking the rules takes a second or two: once per rule set
         table, counts = sentences.changed_sentences(game, rules)
         _SENTENCES[key] = (table, counts, changed)
     table, counts, changed = _SENTENCES[key]
     path = reports_dir() / f"{game}-sentences.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(sentences.rewrite(game, table, str(changed)), encoding="utf-8")
+    path.write_text(sentences.rewrite(game, table, changed), encoding="utf-8")
     return Note(
         f"{len(table)} rulebook sentences no longer hold under these rules "
         f"({counts['lines_hold']} of {counts['lines']} lines checked by the rules still do): "
@@ -537,21 +564,44 @@ def rulebook_sentences(game: str, params) -> Note | None:
 LINK_STYLE = "color:#1565c0;text-decoration:underline;cursor:pointer"
 
 
+def running_servers() -> list[dict]:
+    """The running Jupyter servers' info files (``jpserver-*.json`` in the
+    runtime folder, whose process is alive): what
+    ``jupyter_server.serverapp.list_running_servers`` reads, by hand because
+    importing ``jupyter_server.serverapp`` takes 6 s of a kernel's first
+    slider move (it loads jsonschema's format grammars)."""
+    import json
+
+    from jupyter_core.paths import jupyter_runtime_dir
+
+    out = []
+    for file in sorted(Path(jupyter_runtime_dir()).glob("jpserver-*.json")):
+        try:
+            info = json.loads(file.read_text(encoding="utf-8"))
+            pid = int(info["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        try:
+            os.kill(pid, 0)  # signal 0: only asks whether the process exists
+        except PermissionError:  # another user's process: it exists
+            pass
+        except OSError:
+            continue
+        out.append(info)
+    return out
+
+
 def server_href(path: Path) -> str | None:
     """The address of ``path`` on the Jupyter server this kernel belongs to:
     ``<base_url>files/<path under the server's root>``, which opens from any
     JupyterLab location (``/lab/tree/notebooks`` too).  The server is the
     running one whose root holds the kernel's working directory (the
     notebook's folder); None when no running server serves the file."""
-    try:
-        from jupyter_server.serverapp import list_running_servers
-    except ImportError:  # pragma: no cover - JupyterLab is a dependency
-        return None
     from urllib.parse import quote
 
     here = Path.cwd().resolve()
     best = None
-    for info in list_running_servers():
+    for info in running_servers():
         root = Path(info.get("root_dir") or info.get("notebook_dir") or "").resolve()
         if not info.get("root_dir") and not info.get("notebook_dir"):
             continue
