@@ -234,7 +234,16 @@ def _cmd_bench(args) -> int:
 
     for game in args.games or [g for g in registry.shipped_games() if registry.get(g).bench is not None]:
         announce(f"gamelab bench {game}", game, 3 * args.reps * args.batch, at_least=True)
-    results = bench.run(args.games, n_players=args.players, batch=args.batch, reps=args.reps, memory=not args.no_memory)
+    from gamelab.ui.widgets import time_slider_move
+
+    results = bench.run(
+        args.games,
+        n_players=args.players,
+        batch=args.batch,
+        reps=args.reps,
+        memory=not args.no_memory,
+        panel_slider=time_slider_move,
+    )
     print(bench.to_json(results) if args.json else bench.render(results))
     return 0
 

@@ -177,6 +177,9 @@ class Bench:
     extra_lineups: Mapping[str, tuple[int, Callable[[int], Sequence[str]], float]] = dataclasses.field(
         default_factory=dict
     )
+    # one rule slider of the game's notebook panel and the value it is moved to: ``panel_slider_s``
+    # times that move at the notebook's default sample (the numbers drawn, nothing cached)
+    panel_slider: tuple[str, Any] | None = None
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

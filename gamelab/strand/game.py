@@ -40,6 +40,7 @@ GAME = contract.Game(
         agent_target=50_000,
         # issue 20: best on every seat, a share of the style mix's games/s, at 200-game runs
         extra_lineups={"strong": (4, sim.strong_lineup, Fraction(1, 100))},
+        panel_slider=("node_values", (3, 4, 6, 5, 5, 6, 7, 8)),  # issue 31: node value 3 from 4 to 6
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     explorers={"trust": panels.TRUST},

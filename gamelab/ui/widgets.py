@@ -15,6 +15,7 @@ path is tested without a browser.  Tables and charts come from
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 import threading
@@ -238,6 +239,8 @@ class BalancePanel:
         self.busy_note = w.HTML()
         self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, layout=w.Layout(visibility="hidden"))
         self.out = w.Output()
+        self.sentence_note = w.HTML()  # the rulebook sentences: after the numbers, without redrawing them
+        self.stale_too = (self.sentence_note,)
         self._holding = False  # True while a knob writes its derived values into the sliders
         for widget in self._all_controls():
             if widget in self.knobs.values():
@@ -340,6 +343,7 @@ class BalancePanel:
         from gamelab.rulebook.identities import identity_table
         from gamelab.sim.store import ChunkStore
 
+        start = time.perf_counter()
         try:
             params = self.params()
         except GamelabError as exc:
@@ -371,23 +375,23 @@ class BalancePanel:
             self.sentences = None
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
-        self.seconds = busy.seconds  # the last run's time to its numbers (the bench's slider key reads it)
         note = f"{run.games:,} games" + (
             "" if run.target_met is None else (" (precision target met)" if run.target_met else " (cap reached)")
         )
         self.status.value = html.escape(note)
         self._draw()  # the numbers first; the rulebook sentences (not simulation) after them
+        self.seconds = time.perf_counter() - start  # a move's time to its numbers (``gamelab bench``)
         if sentences_pending(self.game, params):
-            self.busy_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
+            self.sentence_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
         self.sentences = rulebook_sentences(self.game, params)
-        self.busy_note.value = ""
-        if self.sentences is not None:
-            self._draw()
+        self.sentence_note.value = self.sentences.to_html() if self.sentences is not None else ""
 
-    def items(self) -> list:
+    def items(self, sentences: bool = True) -> list:
         """What the panel shows under its controls, in order: the win-rate
         chart (every grouping on one axis, the fair share marked), the win
-        tables, the game's own diagnostics, the identity table."""
+        tables, the game's own diagnostics, the identity table, then (with
+        ``sentences``) the rulebook sentences note (a widget of its own in
+        the notebook, :attr:`sentence_note`)."""
         fair = 1 / self.players.value
         groups = [(by, t) for by, t in self.tables.items() if by != "identities"]
         out: list = []
@@ -403,7 +407,7 @@ class BalancePanel:
         ids = self.tables["identities"]
         if len(ids):
             out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption="Identities"))
-        if getattr(self, "sentences", None) is not None:
+        if sentences and getattr(self, "sentences", None) is not None:
             out.append(self.sentences)
         return out
 
@@ -412,7 +416,7 @@ class BalancePanel:
 
         self.out.clear_output(wait=True)
         with self.out:
-            for item in self.items():
+            for item in self.items(sentences=False):
                 display(item)
 
     def snapshot_html(self) -> str:
@@ -485,6 +489,7 @@ class BalancePanel:
                 self.status,
                 w.HBox([self.progress, self.busy_note]),
                 self.out,
+                self.sentence_note,
             ],
             layout=w.Layout(flex="1 1 auto", min_width="0"),
         )
@@ -498,6 +503,46 @@ class BalancePanel:
         self.update()
         display(self.widget())
         return self
+
+
+def time_slider_move(game: str, parameter: str, value, *, reps: int = 3) -> float:
+    """Seconds from moving ``parameter``'s slider(s) to ``value`` until the
+    panel's numbers are drawn, at the notebook's default sample
+    (:data:`QUICK_GAMES`) and 4 players, nothing cached (a fresh chunk store
+    each time; one move first to warm imports and compiled code); the median of
+    ``reps``.  What ``gamelab bench`` reports as ``panel_slider_s``."""
+    import statistics
+    import tempfile
+
+    from gamelab.sim.store import ChunkStore
+
+    times = []
+    for i in range(reps + 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            panel = BalancePanel(game, sliders=[parameter], n_players=4, seed=100 + i, store=ChunkStore(Path(tmp)))
+            panel._draw = functools.partial(_render, panel)  # type: ignore[method-assign]
+            panel.update()
+            ws = panel.controls[parameter]
+            for widget, v in zip(ws, value if isinstance(value, tuple) else (value,)):
+                if widget.value != v:
+                    panel._holding = True  # every item but the last: no run of its own
+                    widget.value = v
+            panel._holding = False
+            panel.update()
+            if i:  # the first: imports and compiled code
+                times.append(panel.seconds)
+    return statistics.median(times)
+
+
+def _render(panel) -> None:
+    """What a notebook does to show a panel's items: a figure to PNG, a table to HTML."""
+    import io
+
+    for item in panel.items(sentences=False):
+        if hasattr(item, "savefig"):
+            item.savefig(io.BytesIO(), format="png")
+        elif hasattr(item, "to_html"):
+            item.to_html()
 
 
 class Note:
