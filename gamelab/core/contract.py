@@ -227,6 +227,8 @@ class ReportSettings:
     group_values: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     assumptions: str = ""  # the agents' model, one paragraph
     errata_heading: str = ""  # the game's ``## `` heading in docs/errata.md
+    # the game's headline imbalance: what ``sensitivity``, ``test`` and the Levers panel ask by default
+    headline: str = "seat_spread"
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -65,6 +65,7 @@ GAME = contract.Game(
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,
         groups=sim.REPORT_GROUPS,
+        headline="style_spread",  # appendix B's styles: the imbalance STRAND's findings are about
         group_values={"style": tuple(map(str, sim.STYLE_NAMES)), "role": tuple(map(str, sim.ROLE_NAMES))},
         assumptions=sim.ASSUMPTIONS,
         errata_heading="STRAND",
