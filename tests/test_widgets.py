@@ -301,3 +301,44 @@ def test_every_control_of_every_notebook_panel_changes_the_rules_used_and_the_re
     by_name = {s.name: s for s in specs(panel.base)}
     for name in moved_params:
         assert fmt.param_label(by_name[name]) in said, f"{name} missing from {said!r}"
+
+
+def test_identity2_table_chart_caption_and_simulated_side_agree_at_every_slider_position(monkeypatch):
+    """At every sum cap and lone penalty of the sliders' ranges: one EV line
+    per cargo with a p* (none for a cargo that cannot team in full), each
+    crossing the stay at its p*; the caption names exactly the cargo without
+    p* (empty at the rulebook's rules); the simulated side's verdict is its
+    reached rate against the p* it shows."""
+    import numpy as np
+
+    from gamelab.strand import identities as ids
+    from gamelab.ui.explorer import ExplorerPanel
+
+    monkeypatch.setenv("GAMELAB_QUICK_GAMES", "300")
+    panel = ExplorerPanel("strand", "trust")
+    panel.update()
+    assert panel.caption() == ""  # the rulebook's rules: every cargo has a p*
+    (cap,) = panel.rule_controls["sum_cap"]
+    (lone,) = panel.rule_controls["lone_penalty"]
+    for c in range(cap.min, cap.max + 1):
+        for penalty in (lone.min, 2, lone.max):
+            cap.value, lone.value = c, penalty
+            table, fig = panel.table, panel.figure
+            lines = {int(x.get_label().split()[1]): x for x in fig.axes[0].lines if x.get_label().startswith("cargo")}
+            with_p = table.dropna(subset=["p_star"])
+            assert sorted(lines) == list(with_p["cargo"]), (c, penalty)
+            stay = panel.controls().stay_value
+            for row in with_p.itertuples():
+                x, y = lines[row.cargo].get_data()
+                assert np.interp(row.p_star * 100, x, y) == pytest.approx(stay, abs=1e-6) or row.p_star == 0
+            missing = [str(v) for v in table.loc[table["p_star"].isna(), "cargo"]]
+            assert (panel.caption() != "") == bool(missing)
+            assert all(f"cargo {', '.join(missing)} cannot team" in panel.caption() for _ in missing[:1])
+    cap.value = 5  # cargo 5 teams with nobody in full: its simulated verdict is against the p* as played
+    panel.follow(seed=2)
+    sim = panel.sim_table.set_index("cargo")
+    for v, r in sim.iterrows():
+        assert r["betting_beats_staying"] == bool(r["low"] > r["p_star_measured_N_S"]), v
+    assert not np.isnan(sim.loc[5, "p_star_measured_N_S"])  # overweight teams counted: a threshold exists
+    assert "as played" in panel.simulate(seed=2).caption
+    assert ids.partner_fit(panel.rules(), 5)[0] == 0

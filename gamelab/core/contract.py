@@ -210,7 +210,7 @@ class Explorer:
     idle: Callable[[Any, Any], dict] = lambda rules, controls: {}
     labels: Mapping[str, str] = dataclasses.field(default_factory=dict)  # column -> words
     percent: tuple[str, ...] = ()  # columns shown as percentages
-    caption: str = ""
+    caption: str | Callable[[Any], str] = ""  # the table's caption, or a function of the table that writes it
     # the same table beside play: rules, frame -> DataFrame (None: exact only)
     simulated: Callable[[Any, Any], Any] | None = None
     sim_players: int = 0  # the player count ``simulated`` is played at
