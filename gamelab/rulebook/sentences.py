@@ -202,9 +202,12 @@ def changed_sentences(game: str, params, *, simulate: dict | None = None) -> tup
     return table, counts
 
 
-def render(game: str, table: pd.DataFrame, counts: dict, changed: str) -> str:
+def render(game: str, table: pd.DataFrame, counts: dict, changed) -> str:
+    """The sentences to update as text: a head line (the changed rules in words), then the table."""
+    from gamelab.core.labels import changes_words, key_words
+
     head = (
-        f"{game} with {changed}: {len(table)} rulebook sentences to update "
+        f"{game} with {changes_words(changed)}: {len(table)} rulebook sentences to update "
         f"({table['quantity'].nunique()} of {counts['rows']} figures asked); "
         f"{counts['rows_hold']} rows and {counts['lines_hold']} of {counts['lines']} lines still hold"
     )
@@ -214,6 +217,7 @@ def render(game: str, table: pd.DataFrame, counts: dict, changed: str) -> str:
         line=table["line"].map(lambda n: "" if pd.isna(n) else str(int(n))),
         rulebook=table["rulebook"].map(_fmt),
         new=[_new_text(r) for r in table.itertuples()],
+        quantity=table["quantity"].map(key_words),
     )[["section", "line", "printed", "new", "quantity", "sentence"]]
     with pd.option_context("display.width", 250, "display.max_colwidth", 90, "display.unicode.east_asian_width", True):
         return head + "\n" + shown.to_string(index=False)

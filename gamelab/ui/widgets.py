@@ -598,7 +598,9 @@ def rulebook_sentences(game: str, params) -> Note | None:
     table, counts, changed = _SENTENCES[key]
     path = reports_dir() / f"{game}-sentences.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(sentences.rewrite(game, table, changed), encoding="utf-8")
+    # with a byte-order mark: Jupyter serves .md as text/markdown without a charset, and a browser
+    # then reads the Chinese sentences as Latin-1 (mojibake); the mark makes it read UTF-8
+    path.write_text(sentences.rewrite(game, table, changed), encoding="utf-8-sig")
     return Note(
         f"{len(table)} rulebook sentences no longer hold under these rules "
         f"({counts['lines_hold']} of {counts['lines']} lines checked by the rules still do): "
