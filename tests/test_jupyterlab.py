@@ -326,7 +326,7 @@ def test_sbr_notebook_slider_levers_tune_and_publish(lab, browser):
     _levers_grey_then_sentence(page, "seat spread", shots=ROOT / "reports" / "sbr-notebook-levers.png")
     _tune_progress_then_answer(page, shots=ROOT / "reports" / "sbr-notebook-tune.png")
     shown = _no_raw_words(page, "sbr", keep=lab[2] / "sbr-shown.txt")
-    assert re.search(r"lookahead,\sbudget\s4", shown) and "lookahead@" not in shown  # the seat-1 agents in words
+    assert re.search(r"lookahead,\s4\sbeats\sdeep", shown) and "lookahead@" not in shown  # the seat-1 agents in words
     page.close()
 
 

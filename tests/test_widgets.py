@@ -342,3 +342,18 @@ def test_identity2_table_chart_caption_and_simulated_side_agree_at_every_slider_
     assert not np.isnan(sim.loc[5, "p_star_measured_N_S"])  # overweight teams counted: a threshold exists
     assert "as played" in panel.simulate(seed=2).caption
     assert ids.partner_fit(panel.rules(), 5)[0] == 0
+
+
+def test_seat_one_agents_and_lineups_in_the_games_words():
+    """The seat-1 list and the progress note name agents as the game declares
+    them (``Game.agent_words``): no ``@``, no ``mix1``."""
+    from gamelab.core import registry
+    from gamelab.core.labels import agent_label, lineup_words
+
+    strand, sbr = registry.get("strand"), registry.get("sbr")
+    assert agent_label(strand, "best@8") == "search, 8 play-outs per option"
+    assert agent_label(sbr, "lookahead@4") == "lookahead, 4 beats deep"
+    assert lineup_words(strand, strand.default_lineup(4)) == "the style mix on every seat"
+    panel = BalancePanel("strand", sliders=[], n_players=4)
+    labels = [label for label, _ in panel.focus.options]
+    assert not [x for x in labels if "@" in x or "_" in x or x[-1].isdigit()], labels

@@ -285,6 +285,11 @@ class Game:
     metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
     chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
     max_steps: int = 10_000  # engine steps a game takes at most (conformance)
+    # agents as the rulebook and docs/agents.md name them (``labels.agent_label``): name -> words; a
+    # numbered seat of a family (``mix1``) takes its family's words; ``budget_words`` says a search
+    # agent at a budget (``best@8``), with ``{agent}`` and ``{budget}``
+    agent_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    budget_words: str = "{agent}, budget {budget}"
 
     def default_lineup(self, n_players: int) -> list[str]:
         """The lineup a run uses when none is given."""

@@ -42,6 +42,13 @@ GAME = contract.Game(
     engine=engine,
     reference=reference,
     agents=tuple(agents.POLICIES),
+    agent_words={
+        "greedy": "greedy rider",
+        "lookahead": "lookahead search",
+        "deep": "deep lookahead search",
+        "random": "random legal play",
+    },
+    budget_words="lookahead, {budget} beats deep",
     controller=agents.controller,
     play=sim.play,
     record=contract.RecordFormat(

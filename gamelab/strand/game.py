@@ -30,6 +30,13 @@ GAME = contract.Game(
     engine=engine,
     reference=reference,
     agents=sim.AGENTS,
+    agent_words={
+        "mix": "the style mix",
+        "best": "search to the end of the game",
+        "greedy": "search to the end of the round",
+        "random": "random legal play",
+    },
+    budget_words="search, {budget} play-outs per option",
     controller=controller,
     play=sim.play,
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),

@@ -26,6 +26,7 @@ import pandas as pd
 
 from gamelab import stats
 from gamelab.core import registry
+from gamelab.core.labels import agent_label, lineup_words
 from gamelab.core.params import specs
 from gamelab.report import format as fmt
 from gamelab.sim import sweep
@@ -269,7 +270,8 @@ class BalancePanel:
             tooltip=f"players at the table ({lo} to {hi})",
         )
         focus = w.Dropdown(
-            options=[("default lineup", DEFAULT_LINEUP)] + [(_agent_label(a), a) for a in self.game_def.agents],
+            options=[("default lineup", DEFAULT_LINEUP)]
+            + [(agent_label(self.game_def, a), a) for a in self.game_def.agents],
             description="agent in seat 1",
             style={"description_width": "initial"},
             tooltip="one seat played by this agent against the default lineup (the runner "
@@ -359,7 +361,7 @@ class BalancePanel:
         )
         if full:
             kw.update(precision=self.precision)
-        lineup = ", ".join(self.lineup())
+        lineup = lineup_words(self.game_def, self.lineup())
         with Busy(
             self,
             f"Simulating {self.quick_games:,} games ({lineup})"
@@ -684,13 +686,6 @@ def publish_link(path: Path) -> str:
         f'published <a href="{html.escape(href)}" target="_blank" rel="noopener" style="{LINK_STYLE}">'
         f"{html.escape(name)}</a>"
     )
-
-
-def _agent_label(name: str) -> str:
-    """An agent in the seat-1 list: ``lookahead, budget 4`` for ``lookahead@4``
-    (a search agent at one budget of the skill trace), else its words."""
-    agent, at, budget = name.partition("@")
-    return f"{fmt.choice_label(agent)}, budget {budget}" if at else fmt.choice_label(name)
 
 
 def _shown_value(widget) -> str:
