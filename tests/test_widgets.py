@@ -1,5 +1,7 @@
 """Notebook panels: sliders come from the declarations and drive real runs."""
 
+import html
+
 import pytest
 
 from gamelab.core.params import specs
@@ -281,6 +283,13 @@ def test_every_control_of_every_notebook_panel_changes_the_rules_used_and_the_re
     moves = [(n, i, x) for n, ws in panel.controls.items() for i, x in enumerate(ws)]
     moves = [(n, None, x) for n, x in panel.knobs.items()] + moves  # a knob first, then the sliders it wrote
     moved_params = set()
+    from gamelab.ui.widgets import plain_label
+
+    for name, _item, widget in moves:  # every control explains itself on hover, beyond its name
+        tip = widget.tooltip or ""
+        assert len(tip) > len(plain_label(widget)) + 10 and "_" not in tip.split("Rulebook")[0], (name, tip)
+        if not hasattr(widget, "max"):  # a dropdown or checkbox: ipywidgets shows its tooltip from the label
+            assert f"title='{html.escape(tip, quote=True)}'" in widget.description, widget.description
     for name, item, widget in moves:
         before, runs = used[-1], len(used)
         _moved(widget)

@@ -134,7 +134,13 @@ def param_tooltip(spec) -> str:
     default = spec.default
     if isinstance(default, tuple):
         default = ", ".join(map(str, default)) if len(default) <= 12 else f"{len(default)} items"
-    parts.append(f"Rulebook value: {choice_label(default) if spec.choices else default}; allowed: {spec.allowed()}.")
+    if spec.choices is not None:  # the choices in words, as the dropdown shows them
+        allowed = ", ".join(choice_label(c) for c in spec.choices)
+    elif spec.kind is bool:
+        allowed, default = "on or off", "on" if default else "off"
+    else:
+        allowed = spec.allowed()
+    parts.append(f"Rulebook value: {choice_label(default) if spec.choices else default}; allowed: {allowed}.")
     return " ".join(parts)
 
 

@@ -72,18 +72,22 @@ def param_widgets(spec, value):
         continuous_update=False, style={"description_width": "initial"}, layout=w.Layout(width="340px"), tooltip=tip
     )
     label = fmt.param_label(spec)
+    # a dropdown or a checkbox with a description shows no tooltip in ipywidgets 8 (their views set
+    # ``title`` only without one): the description carries it, as an HTML span with a title
+    hover = f"<span title='{html.escape(tip, quote=True)}'>{html.escape(label)}</span>"
     if spec.choices is not None:
         return [
             w.Dropdown(
                 options=[(fmt.choice_label(c), c) for c in spec.choices],
                 value=value,
-                description=label,
+                description=hover,
+                description_allow_html=True,
                 style=common["style"],
                 tooltip=tip,
             )
         ]
     if spec.kind is bool:
-        return [w.Checkbox(value=value, description=label, tooltip=tip, indent=False)]
+        return [w.Checkbox(value=value, description=hover, description_allow_html=True, tooltip=tip, indent=False)]
     if spec.kind is tuple:
         lo = int(spec.low if spec.low is not None else 0)
         hi = int(spec.high if spec.high is not None else max(value) * 2)
@@ -426,7 +430,7 @@ class BalancePanel:
         values, then :meth:`items`): what a notebook shows, for a browser
         test or a file."""
         parts = [
-            f"<li title='{html.escape(getattr(x, 'tooltip', '') or '')}'>{html.escape(x.description)}: "
+            f"<li title='{html.escape(getattr(x, 'tooltip', '') or '')}'>{html.escape(plain_label(x))}: "
             f"<b>{html.escape(_shown_value(x))}</b></li>"
             for x in self._all_controls()
         ]
@@ -686,6 +690,13 @@ def publish_link(path: Path) -> str:
         f'published <a href="{html.escape(href)}" target="_blank" rel="noopener" style="{LINK_STYLE}">'
         f"{html.escape(name)}</a>"
     )
+
+
+def plain_label(widget) -> str:
+    """A control's description as text (a dropdown's or checkbox's is an HTML span carrying its tooltip)."""
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", widget.description))
 
 
 def _shown_value(widget) -> str:
