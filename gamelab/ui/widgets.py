@@ -402,9 +402,14 @@ class BalancePanel:
         groups = [(by, t) for by, t in self.tables.items() if by != "identities"]
         out: list = []
         shown = [(by, t) for by, t in groups if len(t) > 1]
+        headline = self.game_def.report.headline.removesuffix("_spread")
+        shown = [x for x in shown if x[0] == headline] or shown[:1]  # one chart: the headline grouping
         if shown:
-            panels = [fmt.WinPanel(f"win rate by {fmt.words(by)}", t, by, fair) for by, t in shown]
-            out.append(fmt.win_rate_chart(panels, columns=min(3, len(panels))))
+            panels = [
+                fmt.WinPanel(f"win rate by {fmt.words(by)}, {self.players.value} players", t, by, fair)
+                for by, t in shown
+            ]
+            out.append(fmt.win_rate_chart(panels, columns=1, width=6.5))
         for by, t in groups:
             t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
             caption = f"Win rate by {fmt.words(by)} (95 % interval; fair share {fair * 100:.1f} %)"
