@@ -242,7 +242,7 @@ def test_toy_report_from_build_report(tmp_path, monkeypatch):
     )
     assert out == tmp_path / "reports" / "toy.html"
     html = out.read_text()
-    assert "Changed from the rulebook: nothing" in html and "Model: default model" in html
+    assert "Changed from the rulebook: nothing" in html and "Model: the one Model assumptions describes" in html
     assert "Seat 1 wins" in html or "Seat 2 wins" in html or "One group per table" in html
     # one unit per metric: a spread in percentage points, a share in per cent
     design = html.split('id="metrics"', 1)[1].split("</section>", 1)[0]

@@ -88,9 +88,16 @@ def agent_label(game, name: str) -> str:
 def lineup_words(game, lineup) -> str:
     """A lineup in words, said once when every seat plays the same (``the
     style mix on every seat``, ``greedy rider on every seat``), else seat by seat."""
-    names = [re.sub(r"\d+$", "", a) if "@" not in a else a for a in lineup]
+    words = dict(getattr(game, "agent_words", {}) or {})
+    names = [_family(a, words) for a in lineup]
     if len(set(names)) == 1 and names:
         return f"{agent_label(game, names[0])} on every seat"
     if len(names) > 2 and len(set(names[1:])) == 1:  # one agent in seat 1 against a lineup
         return f"{agent_label(game, lineup[0])} in seat 1, {agent_label(game, names[1])} on the other seats"
     return "; ".join(agent_label(game, a) for a in lineup)
+
+
+def _family(name: str, words) -> str:
+    """``mix2`` -> ``mix`` when the game names the family ``mix``; else the name."""
+    m = re.match(r"^([a-z_]+?)(\d+)$", name)
+    return m[1] if m and m[1] in words else name

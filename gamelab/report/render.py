@@ -94,10 +94,18 @@ def chart_panels(data: ReportData) -> list[fmt.WinPanel]:
     ]
 
 
-def win_chart(data: ReportData, half: bool = False) -> str:
-    """The win-rate panels; ``half``: for half the page's width (beside the
-    trace chart), two panels a row when there is one grouping."""
+def headline_group(data: ReportData) -> str:
+    """The grouping of the game's headline imbalance (STRAND's styles, else seats)."""
+    return data.game.report.headline.removesuffix("_spread")
+
+
+def win_chart(data: ReportData, half: bool = False, only: str | None = None) -> str:
+    """The win-rate panels (``only``: of that grouping, when it has panels);
+    ``half``: for half the page's width (beside the trace chart), two panels
+    a row when there is one grouping."""
     panels = chart_panels(data)
+    if only is not None and any(p.by == only for p in panels):
+        panels = [p for p in panels if p.by == only]
     if not panels:
         return ""
     groups = list(dict.fromkeys(p.by for p in panels))
@@ -117,7 +125,8 @@ def provenance(data: ReportData) -> str:
     seats = "; ".join(f"{n} players: {data.lineup(n)}" for n in data.counts)
     games = ", ".join(f"{data.runs[n].games:,}" for n in data.counts)
     return (
-        f"Agents at the table: {seats}. Model: {data.profile or 'default model'}. "
+        f"Agents at the table: {seats}. Model: "
+        f"{data.profile or 'the one Model assumptions describes, not calibrated to playtests'}. "
         f"Games per player count: {games} (seed {data.seed})."
     )
 
@@ -126,13 +135,13 @@ def summary_section(data: ReportData) -> Section:
     blocks = [Block("text", provenance(data), css="meta")]
     sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
     skill_blocks = across_skill_blocks(data)
-    chart = win_chart(data, half=bool(skill_blocks))
+    chart = win_chart(data, half=bool(skill_blocks), only=headline_group(data))  # the grid: under Win rates
     wins = Block(
         "figure",
         chart,
-        caption="Win rate per seat with its 95 % interval; the dashed line "
-        "is the fair share (1 / players). Red: the interval "
-        "excludes the fair share.",
+        caption=f"Win rate by {fmt.words(headline_group(data))} with its 95 % interval, per player count; the "
+        "dashed line is the fair share (1 / players). Red: the interval excludes the fair share. "
+        "Every grouping: the section Win rates.",
     )
     verdicts = Block("list", sentences or [("", "One group per table: nothing to compare.")], css="verdict")
     if skill_blocks:  # first the answer across skill, its trace chart beside the win-rate chart, then the detail
@@ -305,6 +314,13 @@ def win_table(w: WinTable) -> pd.DataFrame:
         out["mean score"] = t["score_mean"]
         out["score interval"] = [fmt.interval(lo, hi) for lo, hi in zip(t["score_low"], t["score_high"])]
     return out
+
+
+def win_grid_blocks(data: ReportData) -> list:
+    """Every grouping's win rates at every player count, as one chart (the first screen shows the headline's)."""
+    chart = win_chart(data)
+    caption = "Win rates with 95 % intervals, a row per grouping, a column per player count; dashed: the fair share."
+    return [Block("figure", chart, caption=caption)] if chart else []
 
 
 def win_blocks(wins: list[WinTable]) -> list:
@@ -489,7 +505,7 @@ def sections_of(data: ReportData) -> list[Section]:
             [Block("text", plain_paths(game.report.assumptions) or "The agents' model is not described.")],
         ),
         parameter_section(data.params),
-        Section("win-rates", "Win rates", win_blocks(data.wins)),
+        Section("win-rates", "Win rates", win_grid_blocks(data) + win_blocks(data.wins)),
         Section("metrics", "Design metrics", design_blocks(data)),
     ]
     group = game.report.groups[0] if game.report.groups else "seat"
