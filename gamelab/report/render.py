@@ -61,7 +61,7 @@ def sureness(f: Finding) -> str:
     if f.decision is not None:
         return f.decision
     if f.clear:
-        return "clear"
+        return "a real imbalance, not noise (the interval excludes the fair share)"
     more = f.more_games
     if more is None or more > 50 * f.games:
         return f"no clear imbalance: fair to within {((f.high - f.low) / 2) * 100:.1f} points"
@@ -69,7 +69,7 @@ def sureness(f: Finding) -> str:
 
 
 def sentence(f: Finding) -> str:
-    """``Seat 1 wins 41.7 % of 4-player games against a fair 25.0 % (+16.7 points): clear.``"""
+    """``Seat 1 wins 41.7 % of 4-player games against a fair 25.0 % (+16.7 points): a real imbalance, ...``"""
     verb = "wins"
     other = ""
     if f.weakest is not None and f.weakest_rate is not None and f.weakest != f.group:
@@ -231,7 +231,7 @@ def status_blocks(data: ReportData) -> list:
         blocks.append(Block("list", status, css="status"))
     stats_lines = [Block("text", line) for line in chi_lines(data.wins)]
     if stats_lines:
-        blocks.append(Block("details", stats_lines, caption="Test statistics (chi-square tests of equal wins)"))
+        blocks.append(Block("details", stats_lines, caption="Do the groups win equally? (chi-square tests)"))
     return blocks
 
 
@@ -286,9 +286,9 @@ def chi_lines(wins: list[WinTable]) -> list[str]:
         if w.chi is None:
             continue
         fair = "no evidence that they differ" if w.chi.pvalue >= 0.05 else "they do not win equally"
-        out.append(
-            f"{w.players} players, by {fmt.words(w.by)}: chi-square {w.chi.statistic:.1f} on {w.chi.df} "
-            f"degrees of freedom, p = {w.chi.pvalue:.3g}: {fair}."
+        out.append(  # the answer first, the statistic after it
+            f"{w.players} players, by {fmt.words(w.by)}: {fair} (chi-square {w.chi.statistic:.1f} on {w.chi.df} "
+            f"degrees of freedom, p = {w.chi.pvalue:.3g})."
         )
     return out
 
