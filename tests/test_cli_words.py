@@ -112,3 +112,43 @@ def test_skill_trace_reads_as_sentences_in_the_games_words(capsys, tmp_path, mon
     assert "styles by restricted play" in out
     assert "style spread (points)" in out
     assert raw_words(out, "strand") == [], out
+
+
+ONLY = "sum_cap,rounds,rain_cards"
+
+
+def test_cli_answers_and_the_sentences_file_have_no_code_names_nan_reprs_or_mojibake(capsys, tmp_path, monkeypatch):
+    """``identities`` (with and without changed rules), ``sensitivity`` at the
+    game's headline with steps that cannot be played or change nothing, and
+    ``claims --params --rewrite`` (its answer and the Markdown file) pass the
+    words check: no snake_case name, NaN, Python repr or mojibake."""
+    from words import unreadable
+
+    from gamelab.cli import commands as cli
+    from gamelab.rulebook.coverage import seed_path
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("sum_cap: 8\n")
+    answers = []
+    for game, args in (
+        ("strand", ["identities", "strand", "--params", str(rules)]),
+        ("sbr", ["identities", "sbr"]),
+        ("strand", ["sensitivity", "strand", "--players", "4", "--games", "300", "--only", ONLY]),
+    ):
+        assert cli.main(args) == 0
+        answers.append((game, args, capsys.readouterr().out))
+    sensitivity = answers[-1][2]
+    assert sensitivity.startswith("To lower the style spread (now ")  # STRAND's headline by default
+    assert " at 4 players, 95 % interval " in sensitivity.splitlines()[0]
+    assert sensitivity.count("Not stepped: ") == 1 and "rain cards (a list of names" in sensitivity
+    if seed_path("strand").exists():
+        md = tmp_path / "sentences.md"
+        assert cli.main(["claims", "strand", "--params", str(rules), "--rewrite", str(md)]) == 0
+        answers.append(("strand", ["claims"], capsys.readouterr().out))
+        text = md.read_text(encoding="utf-8")
+        assert text.startswith("# STRAND") and "Rules changed from the rulebook: sum cap = 8." in text
+        answers.append(("strand", ["sentences file"], text))
+    for game, args, out in answers:
+        assert unreadable(out, game) == [], (args, unreadable(out, game))
+    assert "NaN" not in answers[0][2] and "{" not in answers[0][2].splitlines()[0]

@@ -195,24 +195,31 @@ def _slider_moves_result(page, panel, label, shots=None):
     return readout
 
 
-def _publish_opens_report(page, panel):
-    """Publish: a link that looks like one, on the server's files/ route, opens the report."""
+def _publish_opens_report(page, panel) -> str:
+    """Publish: a link that looks like one, on the server's files/ route, opens the report; its text."""
     panel.query_selector("button:has-text('Publish')").click()
     link = page.wait_for_selector(".gamelab-panel a[href$='.html']", timeout=120_000)
     href = link.get_attribute("href")
     assert href.startswith("/files/reports/") and href.endswith(".html"), href
-    _link_opens_report(page, link)
+    return _link_opens_report(page, link)
 
 
-def _link_opens_report(page, link):
-    """The link looks like one (underlined) and opens a balance report in a new tab."""
+def _link_opens_report(page, link) -> str:
+    """The link looks like one (underlined) and opens a balance report in a new tab; the report's text."""
     assert link.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
     with page.context.expect_page() as opened:
         link.click()
     report = opened.value
     report.wait_for_load_state("load")
-    assert "Balance review" in report.inner_text("body")
+    text = report.inner_text("body")
+    assert "Balance review" in text
     report.close()
+    return text
+
+
+def _changed_line(report_text: str) -> str:
+    """The report's "Changed from the rulebook: ..." line."""
+    return next(line for line in report_text.splitlines() if line.startswith("Changed from the rulebook: "))
 
 
 def _levers_grey_then_sentence(page, metric_label, shots=None):
@@ -274,7 +281,10 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     assert _slider(panel, "sum cap").query_selector(".widget-readout").inner_text().strip() == "7"
     _slider_moves_result(page, panel, "sum cap", shots=ROOT / "reports" / "strand-notebook-slider.png")
     assert _slider(panel, "sum cap").query_selector(".widget-readout").inner_text().strip() == "8"
-    _publish_opens_report(page, panel)
+    # every node value slider acts (issue 31: the node scale knob used to override them all)
+    moved = [int(_slider_moves_result(page, panel, f"node values {i}")) + 1 for i in range(1, 9)]
+    changed = _changed_line(_publish_opens_report(page, panel))
+    assert "sum cap = 8" in changed and f"node values = {', '.join(map(str, moved))}" in changed, changed
     _levers_grey_then_sentence(page, "style spread")
     _tune_progress_then_answer(page, shots=ROOT / "reports" / "strand-notebook-tune.png")
     _no_raw_words(page, "strand", keep=lab[2] / "strand-shown.txt")
@@ -310,11 +320,13 @@ def test_sbr_notebook_slider_levers_tune_and_publish(lab, browser):
     page = _open_and_run(browser, lab, "sbr_balance.ipynb")
     panel = page.query_selector(".gamelab-panel")
     _slider_moves_result(page, panel, "curve penalty", shots=ROOT / "reports" / "sbr-notebook-slider.png")
-    _publish_opens_report(page, panel)
+    spine = int(_slider_moves_result(page, panel, "relic points: spine")) + 1  # a relic by its name
+    changed = _changed_line(_publish_opens_report(page, panel))
+    assert "curve penalty = " in changed and f"relic points = 2, 2, {spine}, 1" in changed, changed
     _levers_grey_then_sentence(page, "seat spread", shots=ROOT / "reports" / "sbr-notebook-levers.png")
     _tune_progress_then_answer(page, shots=ROOT / "reports" / "sbr-notebook-tune.png")
     shown = _no_raw_words(page, "sbr", keep=lab[2] / "sbr-shown.txt")
-    assert re.search(r"lookahead,\sbudget\s4", shown) and "lookahead@" not in shown  # the seat-1 agents in words
+    assert re.search(r"lookahead,\s4\sbeats\sdeep", shown) and "lookahead@" not in shown  # the seat-1 agents in words
     page.close()
 
 

@@ -162,7 +162,8 @@ def test_more_games_and_sentences():
     clear = Finding(4, "seat", 1, 0.417, 0.41, 0.424, 0.25, 20000, 4, 0.18)
     assert sentence(clear) == (
         "Seat 1 wins 41.7 % of its 4-player games against a fair 25.0 % (+16.7 points, "
-        "95 % interval 41.0–42.4 %); seat 4 only 18.0 %: clear."
+        "95 % interval 41.0–42.4 %); seat 4 only 18.0 %: a real imbalance, not noise (the interval excludes the "
+        "fair share)."
     )
     unsure = Finding(4, "style", "heavy", 0.26, 0.24, 0.28, 0.25, 1000)
     assert sentence(unsure).startswith("The heavy style wins 26.0 %")
@@ -213,7 +214,8 @@ def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, t
     assert page["overflow"] == []  # every table fits the page, folded ones too
     first = page["first_screen"]
     assert "The strong agent wins 91.1 % of its 2-player games against a fair 50.0 %" in first
-    assert "clear." in first and "Model: cautious" in first and "Agents at the table: 2 players: strong, weak" in first
+    assert "a real imbalance, not noise" in first
+    assert "Model: cautious" in first and "Agents at the table: 2 players: strong, weak" in first
     assert "chi-square 1" not in page["text"] and "chi-square 1" in page["open_text"]  # statistics folded
     text = page["text"]
     for key in RAW_KEYS:
@@ -242,7 +244,7 @@ def test_toy_report_from_build_report(tmp_path, monkeypatch):
     )
     assert out == tmp_path / "reports" / "toy.html"
     html = out.read_text()
-    assert "Changed from the rulebook: nothing" in html and "Model: default model" in html
+    assert "Changed from the rulebook: nothing" in html and "Model: the one Model assumptions describes" in html
     assert "Seat 1 wins" in html or "Seat 2 wins" in html or "One group per table" in html
     # one unit per metric: a spread in percentage points, a share in per cent
     design = html.split('id="metrics"', 1)[1].split("</section>", 1)[0]

@@ -101,7 +101,7 @@ def test_the_report_section_shows_when_the_rules_change():
     assert sentences_section(SimpleNamespace(game=game, params=knobs())) is None
     sec = sentences_section(SimpleNamespace(game=game, params=knobs(sum_cap=6)))
     assert sec.title == "Rulebook sentences to update"
-    assert "sum_cap = 6" in sec.blocks[0].body and "关键规则" in sec.blocks[1].body
+    assert "Under sum cap = 6," in sec.blocks[0].body and "关键规则" in sec.blocks[1].body  # the rule in words
 
 
 def test_simulated_figures_with_their_interval():

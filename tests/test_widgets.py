@@ -1,5 +1,7 @@
 """Notebook panels: sliders come from the declarations and drive real runs."""
 
+import html
+
 import pytest
 
 from gamelab.core.params import specs
@@ -220,3 +222,147 @@ def test_identity2_controls_that_do_nothing_are_disabled_and_the_simulation_foll
     assert panel.sim_table.attrs["games"] == 300
     shown = panel.styled(panel.sim_table).to_html()
     assert "betting beats staying" in shown and "p_star" not in shown and "nan" not in shown
+
+
+def _notebook_panels():
+    """Every ``BalancePanel(...)`` call of the notebooks: game, sliders, knobs (read from the cells)."""
+    import ast
+    import json
+    from pathlib import Path
+
+    found = []
+    for path in sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] != "code" or "BalancePanel(" not in "".join(cell["source"]):
+                continue
+            for node in ast.walk(ast.parse("".join(cell["source"]))):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "BalancePanel":
+                    kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+                    found.append((path.stem, ast.literal_eval(node.args[0]), kw.get("sliders", []), kw.get("knobs")))
+    return found
+
+
+def _moved(widget):
+    """Move a control to another value within its range; the value it had."""
+    old = widget.value
+    if hasattr(widget, "options"):
+        values = [v for _, v in widget.options]
+        widget.value = values[(values.index(old) + 1) % len(values)]
+    elif isinstance(old, bool):
+        widget.value = not old
+    else:
+        step = widget.step if isinstance(old, float) else 1
+        up = old + (5 * step if isinstance(old, float) else 1)
+        widget.value = up if up <= widget.max else old - (5 * step if isinstance(old, float) else 1)
+    return old
+
+
+@pytest.mark.parametrize("where,game,sliders,knobs", _notebook_panels(), ids=lambda x: str(x)[:20])
+def test_every_control_of_every_notebook_panel_changes_the_rules_used_and_the_report(
+    where, game, sliders, knobs, tmp_path, monkeypatch
+):
+    """Each rule and model control of each notebook panel, moved in turn: the
+    rules the panel's run is played under change in that parameter (and only
+    there), and the report published after all the moves lists every change
+    (``Changed from the rulebook``).  A derived knob (``node scale``) writes
+    its values into the sliders it sets, and a slider moved after it still counts."""
+    from gamelab.report import format as fmt
+    from gamelab.sim import sweep
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    panel = BalancePanel(game, sliders=sliders, knobs=knobs, n_players=4, quick_games=64, store=ChunkStore(tmp_path))
+    used = []
+    real = sweep.run_cell
+
+    def spy(game, cell, **kw):  # the rules each re-simulation is played under
+        used.append(kw["base_params"])
+        return real(game, cell, **kw)
+
+    monkeypatch.setattr(sweep, "run_cell", spy)
+    panel.update()
+    moves = [(n, i, x) for n, ws in panel.controls.items() for i, x in enumerate(ws)]
+    moves = [(n, None, x) for n, x in panel.knobs.items()] + moves  # a knob first, then the sliders it wrote
+    moved_params = set()
+    from gamelab.ui.widgets import plain_label
+
+    for name, _item, widget in moves:  # every control explains itself on hover, beyond its name
+        tip = widget.tooltip or ""
+        assert len(tip) > len(plain_label(widget)) + 10 and "_" not in tip.split("Rulebook")[0], (name, tip)
+        if not hasattr(widget, "max"):  # a dropdown or checkbox: ipywidgets shows its tooltip from the label
+            assert f"title='{html.escape(tip, quote=True)}'" in widget.description, widget.description
+    for name, item, widget in moves:
+        before, runs = used[-1], len(used)
+        _moved(widget)
+        assert len(used) == runs + 1, f"{widget.description}: moving it re-simulates once"
+        after = used[-1]
+        changed = {k for k, v in after.changed().items() if before.changed().get(k, getattr(before, k)) != v}
+        changed |= {k for k in before.changed() if getattr(after, k) != getattr(before, k)}
+        expected = set(panel.game_def.derived[name](panel.base, widget.value)) if item is None else {name}
+        assert changed == expected, f"{widget.description}: the rules used changed in {changed}"
+        if item is not None:
+            shown = [x.value for x in panel.controls[name]]
+            value = getattr(after, name)
+            assert (list(value) if isinstance(value, tuple) else [value]) == shown, "the sliders show the rules used"
+        moved_params |= expected
+    path = panel.publish(tmp_path / "published.html")
+    text = path.read_text()
+    said = text[text.index("Changed from the rulebook: ") :].split("<", 1)[0]
+    by_name = {s.name: s for s in specs(panel.base)}
+    for name in moved_params:
+        assert fmt.param_label(by_name[name]) in said, f"{name} missing from {said!r}"
+
+
+def test_identity2_table_chart_caption_and_simulated_side_agree_at_every_slider_position(monkeypatch):
+    """At every sum cap and lone penalty of the sliders' ranges: one EV line
+    per cargo with a p* (none for a cargo that cannot team in full), each
+    crossing the stay at its p*; the caption names exactly the cargo without
+    p* (empty at the rulebook's rules); the simulated side's verdict is its
+    reached rate against the p* it shows."""
+    import numpy as np
+
+    from gamelab.strand import identities as ids
+    from gamelab.ui.explorer import ExplorerPanel
+
+    monkeypatch.setenv("GAMELAB_QUICK_GAMES", "300")
+    panel = ExplorerPanel("strand", "trust")
+    panel.update()
+    assert panel.caption() == ""  # the rulebook's rules: every cargo has a p*
+    (cap,) = panel.rule_controls["sum_cap"]
+    (lone,) = panel.rule_controls["lone_penalty"]
+    for c in range(cap.min, cap.max + 1):
+        for penalty in (lone.min, 2, lone.max):
+            cap.value, lone.value = c, penalty
+            table, fig = panel.table, panel.figure
+            lines = {int(x.get_label().split()[1]): x for x in fig.axes[0].lines if x.get_label().startswith("cargo")}
+            with_p = table.dropna(subset=["p_star"])
+            assert sorted(lines) == list(with_p["cargo"]), (c, penalty)
+            stay = panel.controls().stay_value
+            for row in with_p.itertuples():
+                x, y = lines[row.cargo].get_data()
+                assert np.interp(row.p_star * 100, x, y) == pytest.approx(stay, abs=1e-6) or row.p_star == 0
+            missing = [str(v) for v in table.loc[table["p_star"].isna(), "cargo"]]
+            assert (panel.caption() != "") == bool(missing)
+            assert all(f"cargo {', '.join(missing)} cannot team" in panel.caption() for _ in missing[:1])
+    cap.value = 5  # cargo 5 teams with nobody in full: its simulated verdict is against the p* as played
+    panel.follow(seed=2)
+    sim = panel.sim_table.set_index("cargo")
+    for v, r in sim.iterrows():
+        assert r["betting_beats_staying"] == bool(r["low"] > r["p_star_measured_N_S"]), v
+    assert not np.isnan(sim.loc[5, "p_star_measured_N_S"])  # overweight teams counted: a threshold exists
+    assert "as played" in panel.simulate(seed=2).caption
+    assert ids.partner_fit(panel.rules(), 5)[0] == 0
+
+
+def test_seat_one_agents_and_lineups_in_the_games_words():
+    """The seat-1 list and the progress note name agents as the game declares
+    them (``Game.agent_words``): no ``@``, no ``mix1``."""
+    from gamelab.core import registry
+    from gamelab.core.labels import agent_label, lineup_words
+
+    strand, sbr = registry.get("strand"), registry.get("sbr")
+    assert agent_label(strand, "best@8") == "search, 8 play-outs per option"
+    assert agent_label(sbr, "lookahead@4") == "lookahead, 4 beats deep"
+    assert lineup_words(strand, strand.default_lineup(4)) == "the style mix on every seat"
+    panel = BalancePanel("strand", sliders=[], n_players=4)
+    labels = [label for label, _ in panel.focus.options]
+    assert not [x for x in labels if "@" in x or "_" in x or x[-1].isdigit()], labels

@@ -170,17 +170,40 @@ def _cmd_identities(args) -> int:
             frames[n] = runner.simulate(
                 args.game, n_games=args.games, seed=args.seed, params=params, n_players=n, workers=args.workers
             )
+    from gamelab.core import registry
+    from gamelab.core.labels import changes_words
+
     t = identity_table(args.game, params, frames=frames)
     shown = t.copy()
-    for c in ("rulebook", "exact", "simulated", "sim_low", "sim_high"):
-        shown[c] = shown[c].map(fmt)
-    shown["n"] = shown["n"].map(lambda x: "" if x is None or pd.isna(x) else str(int(x)))
+    for c in ("rulebook", "exact", "simulated", "sim_low", "sim_high", "exact_at_rulebook"):
+        if c in shown:
+            shown[c] = shown[c].map(fmt)  # a missing figure shows as blank, never NaN
+    shown["n"] = shown["n"].map(lambda x: "" if x is None or pd.isna(x) else f"{int(x):,}")
+    if not frames:  # nothing simulated: the simulated columns would be empty
+        shown = shown.drop(columns=["simulated", "sim_low", "sim_high", "n"])
+    if not params.changed():  # the rulebook's rules: "exact at the rulebook's rules" is the exact column again
+        shown = shown.drop(columns=[c for c in ("exact_at_rulebook",) if c in shown])
+    shown = shown.rename(columns=IDENTITY_COLUMNS)
     with pd.option_context("display.width", 250, "display.max_colwidth", 90, "display.unicode.east_asian_width", True):
-        text = shown.to_string(index=False)
+        width = int(shown["quantity"].str.len().max())
+        text = shown.to_string(index=False, formatters={"quantity": lambda q: f"{q:<{width}}"}, justify="left")
     changed = params.changed()
-    head = f"{args.game} identities" + (f" with {changed}" if changed else " at the rulebook's parameters")
+    title = registry.get(args.game).title
+    head = f"{title}: identities" + (
+        f" with {changes_words(changed)} (the rest as the rulebook)" if changed else " at the rulebook's rules"
+    )
     print(f"{head}\n{text}")
     return 0
+
+
+#: the identity table's columns in words (``gamelab identities``; the notebook panel's IDENTITY_LABELS)
+IDENTITY_COLUMNS = {
+    "exact": "exact here",
+    "exact_at_rulebook": "exact at the rulebook's rules",
+    "sim_low": "low",
+    "sim_high": "high",
+    "n": "sample",
+}
 
 
 def _cmd_report(args) -> int:
@@ -235,7 +258,16 @@ def _cmd_bench(args) -> int:
 
     for game in args.games or [g for g in registry.shipped_games() if registry.get(g).bench is not None]:
         announce(f"gamelab bench {game}", game, 3 * args.reps * args.batch, at_least=True)
-    results = bench.run(args.games, n_players=args.players, batch=args.batch, reps=args.reps, memory=not args.no_memory)
+    from gamelab.ui.widgets import time_slider_move
+
+    results = bench.run(
+        args.games,
+        n_players=args.players,
+        batch=args.batch,
+        reps=args.reps,
+        memory=not args.no_memory,
+        panel_slider=time_slider_move,
+    )
     print(bench.to_json(results) if args.json else bench.render(results))
     return 0
 

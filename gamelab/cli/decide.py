@@ -75,7 +75,7 @@ def _cmd_sensitivity(args) -> int:
     game = registry.get(args.game)
     if args.metric is not None:
         balance.metric(game, args.metric)  # an unknown metric: one line naming the known ones
-    metric = args.metric or "seat_spread"
+    metric = args.metric or game.report.headline
     metrics = ([args.metric] if args.metric else None) if args.json or args.out else [metric]
     base = runner.resolve(args.game, params, args.lineup, args.players)[0]
     todo, _ = sensitivity.settings(game, base, only)  # unknown names refused before any game
@@ -109,8 +109,11 @@ def _cmd_sensitivity(args) -> int:
     lines += _lever_lines(fr, colour=sys.stdout.isatty())
     if args.verbose:
         lines.append(f"(seed {args.seed}; 95% paired bootstrap intervals over deals; 'sure': the interval excludes 0)")
-    for s in table.attrs["skipped"]:
-        lines.append(f"not played: {s['parameter'].replace('_', ' ')} → {s['value']}: {s['reason']}")
+    if fr.idle:
+        lines.append(fr.idle_words())
+    not_stepped = sensitivity.skipped_words(table.attrs["skipped"])
+    if not_stepped:
+        lines.append(not_stepped)
     if args.out:
         lines.append(f"wrote {write_table(table, args.out)}")
     if args.chart:
@@ -295,7 +298,8 @@ def _add_sensitivity(subparsers) -> None:
     p.add_argument(
         "--metric",
         default=None,
-        help="the metric ranked and charted (default seat_spread); with --json or --out only its rows",
+        help="the metric ranked and charted (default the game's headline: the style spread for STRAND, else the "
+        "seat spread); with --json or --out only its rows",
     )
     p.add_argument(
         "--goal",

@@ -177,6 +177,9 @@ class Bench:
     extra_lineups: Mapping[str, tuple[int, Callable[[int], Sequence[str]], float]] = dataclasses.field(
         default_factory=dict
     )
+    # one rule slider of the game's notebook panel and the value it is moved to: ``panel_slider_s``
+    # times that move at the notebook's default sample (the numbers drawn, nothing cached)
+    panel_slider: tuple[str, Any] | None = None
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -207,7 +210,7 @@ class Explorer:
     idle: Callable[[Any, Any], dict] = lambda rules, controls: {}
     labels: Mapping[str, str] = dataclasses.field(default_factory=dict)  # column -> words
     percent: tuple[str, ...] = ()  # columns shown as percentages
-    caption: str = ""
+    caption: str | Callable[[Any], str] = ""  # the table's caption, or a function of the table that writes it
     # the same table beside play: rules, frame -> DataFrame (None: exact only)
     simulated: Callable[[Any, Any], Any] | None = None
     sim_players: int = 0  # the player count ``simulated`` is played at
@@ -224,6 +227,8 @@ class ReportSettings:
     group_values: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     assumptions: str = ""  # the agents' model, one paragraph
     errata_heading: str = ""  # the game's ``## `` heading in docs/errata.md
+    # the game's headline imbalance: what ``sensitivity``, ``test`` and the Levers panel ask by default
+    headline: str = "seat_spread"
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -314,6 +319,11 @@ class Game:
     strategies: Strategies | None = None  # the meta-game's moves (None: the game has no meta-game)
     chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
     max_steps: int = 10_000  # engine steps a game takes at most (conformance)
+    # agents as the rulebook and docs/agents.md name them (``labels.agent_label``): name -> words; a
+    # numbered seat of a family (``mix1``) takes its family's words; ``budget_words`` says a search
+    # agent at a budget (``best@8``), with ``{agent}`` and ``{budget}``
+    agent_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    budget_words: str = "{agent}, budget {budget}"
 
     def default_lineup(self, n_players: int) -> list[str]:
         """The lineup a run uses when none is given."""

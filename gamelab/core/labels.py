@@ -55,3 +55,49 @@ def change_words(name: str, old, new) -> str:
     """``hand size 5 → 4``; ``node values, item 6: 6 → 7``."""
     sep = ": " if _ITEM.match(str(name)) else " "
     return f"{param_words(name)}{sep}{value_words(old)} → {value_words(new)}"
+
+
+def changes_words(changed) -> str:
+    """Changed parameters (``{name: value}``, as ``Params.changed()``) in
+    words: ``sum cap = 8; node values = 3, 4, 6``; a string passes through."""
+    if isinstance(changed, str):
+        return changed
+    if not changed:
+        return "the rulebook's rules"
+    return "; ".join(f"{param_words(k)} = {value_words(v)}" for k, v in changed.items())
+
+
+def agent_label(game, name: str) -> str:
+    """An agent in the words the game declares (``Game.agent_words``):
+    ``the style mix, style 2 of the deal`` for ``mix2``, ``search, 8 play-outs per
+    option`` for ``best@8`` (``Game.budget_words``), else its key in words."""
+    agent, at, budget = str(name).partition("@")
+    words = dict(getattr(game, "agent_words", {}) or {})
+    if at:
+        base = words.get(agent, key_words(agent))
+        text = getattr(game, "budget_words", "{agent}, budget {budget}").format(agent=base, budget=budget)
+        return text.replace("1 play-outs", "1 play-out").replace("1 beats", "1 beat") if budget == "1" else text
+    if name in words:
+        return words[name]
+    family = re.match(r"^([a-z_]+?)(\d+)$", name)
+    if family and family[1] in words:
+        return f"{words[family[1]]}, style {family[2]} of the deal"
+    return CHOICE_WORDS.get(name, key_words(name))
+
+
+def lineup_words(game, lineup) -> str:
+    """A lineup in words, said once when every seat plays the same (``the
+    style mix on every seat``, ``greedy rider on every seat``), else seat by seat."""
+    words = dict(getattr(game, "agent_words", {}) or {})
+    names = [_family(a, words) for a in lineup]
+    if len(set(names)) == 1 and names:
+        return f"{agent_label(game, names[0])} on every seat"
+    if len(names) > 2 and len(set(names[1:])) == 1:  # one agent in seat 1 against a lineup
+        return f"{agent_label(game, lineup[0])} in seat 1, {agent_label(game, names[1])} on the other seats"
+    return "; ".join(agent_label(game, a) for a in lineup)
+
+
+def _family(name: str, words) -> str:
+    """``mix2`` -> ``mix`` when the game names the family ``mix``; else the name."""
+    m = re.match(r"^([a-z_]+?)(\d+)$", name)
+    return m[1] if m and m[1] in words else name

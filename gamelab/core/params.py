@@ -43,6 +43,7 @@ class ParamSpec:
     doc: str = ""
     section: str = ""
     item_kind: type | None = None
+    items: tuple[str, ...] | None = None  # a list's items by name (SBR's relics: eye, heart, spine, skull)
 
     def allowed(self) -> str:
         if self.choices is not None:
@@ -69,7 +70,18 @@ def _fmt(x):
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
-def param(default, *, low=None, high=None, choices=None, length=None, doc: str = "", section: str = "", item_kind=None):
+def param(
+    default,
+    *,
+    low=None,
+    high=None,
+    choices=None,
+    length=None,
+    doc: str = "",
+    section: str = "",
+    item_kind=None,
+    items=None,
+):
     """A dataclass field carrying its :class:`ParamSpec` in ``metadata``."""
     meta = {
         "param": dict(
@@ -80,6 +92,7 @@ def param(default, *, low=None, high=None, choices=None, length=None, doc: str =
             doc=doc,
             section=section,
             item_kind=item_kind,
+            items=tuple(items) if items is not None else None,
         )
     }
     return dataclasses.field(default=default, metadata=meta)

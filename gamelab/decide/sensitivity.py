@@ -20,6 +20,7 @@ and an executor, and compared with the current rules by
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -174,6 +175,35 @@ def settings(game, base, only=None) -> tuple[list[tuple[Step, Any]], list[Skippe
     return out, skipped
 
 
+def skipped_words(skipped) -> str:
+    """The steps not played, said once in words: one clause per parameter
+    (``rounds → 7 or 9: refused by the rules (node values has 8 items but
+    rounds is 7 …)``); "changes nothing" steps are left out (the value is
+    the current one).  Empty when every step was played."""
+    from gamelab.core.labels import key_words, value_words
+
+    by_param: dict[str, list] = {}
+    for s in skipped:
+        if s["reason"] == "changes nothing":
+            continue
+        by_param.setdefault(s["parameter"].split("[")[0], []).append(s)
+    clauses = []
+    for name, rows in by_param.items():
+        reason = rows[0]["reason"]
+        words = param_words(name)
+        if reason == "a list that is not of whole numbers":
+            clauses.append(f"{words} (a list of names, with no step up or down: compare lists with a sweep)")
+        elif reason.startswith("refused: "):
+            values = " or ".join(dict.fromkeys(value_words(r["value"]) for r in rows))
+            why = reason.removeprefix("refused: ")
+            why = re.sub(r"\b[a-z]+(?:_[a-z0-9]+)+\b", lambda m: key_words(m.group(0)), why)  # snake_case in words
+            why = why.replace(" = ", " is ")
+            clauses.append(f"{words} → {values} (refused by the rules on its own: {why})")
+        else:
+            clauses.append(f"{words} ({key_words(reason)})")
+    return ("Not stepped: " + "; ".join(clauses) + ".") if clauses else ""
+
+
 def prefetch(game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, run: RunConfig, chunk_deals=None) -> None:
     """Play every missing chunk of ``jobs`` (each ``(params, lineup,
     n_players)``, all on the same deals) in one pass through the executor
@@ -299,10 +329,12 @@ def levers(
         rows,
         columns=["parameter", "value", "words", "direction", "metric", "base", "new", "change", "low", "high", "deals"],
     )
+    now = balance.estimate(runs[0].frame, chosen, rng=np.random.default_rng(seed))  # "now": the paired run itself
     table.attrs.update(
         game=game,
         players=n_players,
         games=runs[0].games,
+        now={r.metric: (r.value, r.low, r.high) for r in now.itertuples()},
         seed=seed,
         skipped=[dataclasses.asdict(s) | {"value": _text(s.value)} for s in skipped],
         percent={m.name: m.percent for m in chosen},
@@ -354,6 +386,12 @@ class Lever:
     low: float
     high: float
     sure: bool  # the 95 % interval excludes no change
+    parameter: str = ""  # "node_values[3]"
+
+    @property
+    def idle(self) -> bool:
+        """The step changed the metric in no deal at all (its rule is not used in these games)."""
+        return self.change == 0 and self.low == 0 and self.high == 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -368,7 +406,12 @@ class Framing:
     now: float
     helps: list[Lever]
     hurts: list[Lever]
-    unsure: list[Lever]
+    unsure: list[Lever]  # moved by less than the noise (the idle steps not among them)
+    idle: list[Lever] = dataclasses.field(default_factory=list)  # moved it in no deal at all
+    players: int | None = None  # the run "now" comes from: its player count, games and 95 % interval
+    games: int | None = None
+    now_low: float | None = None
+    now_high: float | None = None
 
     def amount(self, x: float, unit: bool = True) -> str:
         """``−6.0 points`` (a share) or ``−0.42``; a real minus sign."""
@@ -376,7 +419,28 @@ class Framing:
         return text.replace("-", "−")
 
     def level(self) -> str:
-        return f"{self.now * 100:.1f} points" if self.percent else f"{self.now:.3g}"
+        """``24.6 points at 4 players, 95 % interval 23.0–26.1, 2,000 games``: the figure now, with
+        the run it comes from (the one every step is paired with)."""
+        value = f"{self.now * 100:.1f} points" if self.percent else f"{self.now:.3g}"
+        if self.players:
+            value += f" at {self.players} players"
+        if self.now_low is not None and self.now_high is not None:
+            if self.percent:
+                value += f", 95 % interval {self.now_low * 100:.1f}–{self.now_high * 100:.1f}"
+            else:
+                value += f", 95 % interval {self.now_low:.3g}–{self.now_high:.3g}"
+        if self.games:
+            value += f", {self.games:,} games"
+        return value
+
+    def idle_words(self) -> str:
+        """One sentence for the steps that moved the metric in no deal (empty when none)."""
+        if not self.idle:
+            return ""
+        names = list(dict.fromkeys(param_words(x.parameter.split("[")[0]) for x in self.idle))
+        shown = ", ".join(names[:8]) + (", …" if len(names) > 8 else "")
+        n = len(self.idle)
+        return f"{n} step{'s' if n != 1 else ''} changed it in no game (their rules are not used here: {shown})."
 
     def text(self, top: int = 5) -> str:
         """``To lower the seat spread (now 30.9 points): hand size 5 → 4
@@ -399,7 +463,8 @@ class Framing:
             if self.unsure
             else ""
         )
-        return f"{head}{good}.{bad}{rest}"
+        idle = f" {self.idle_words()}" if self.idle else ""
+        return f"{head}{good}.{bad}{rest}{idle}"
 
 
 def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framing:
@@ -412,11 +477,12 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
         raise GamelabError(f"goal {goal!r}: expected lower or higher")
     words = rows["words"] if "words" in rows else rows["parameter"].map(param_words) + " → " + rows["value"]
     levers = [
-        Lever(w, float(r.change), float(r.low), float(r.high), bool(r.clear))
+        Lever(w, float(r.change), float(r.low), float(r.high), bool(r.clear), str(r.parameter))
         for w, r in zip(words, rows.itertuples(index=False))
     ]
     good = (lambda x: x.change < 0) if goal == "lower" else (lambda x: x.change > 0)
     by_size = sorted(levers, key=lambda x: -abs(x.change))
+    now = table.attrs.get("now", {}).get(metric)
     return Framing(
         metric,
         m.label,
@@ -425,7 +491,12 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
         float(rows["base"].iloc[0]),
         [x for x in by_size if x.sure and good(x)],
         [x for x in by_size if x.sure and not good(x)],
-        [x for x in by_size if not x.sure],
+        [x for x in by_size if not x.sure and not x.idle],
+        [x for x in by_size if x.idle],
+        players=table.attrs.get("players"),
+        games=table.attrs.get("games"),
+        now_low=None if now is None else now[1],
+        now_high=None if now is None else now[2],
     )
 
 

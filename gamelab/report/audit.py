@@ -27,13 +27,22 @@ PATH_WORDS = (
     (re.compile(r"`?(?:data|notebooks|scripts|reports)/[\w./-]+`?"), "the project files"),
 )
 TEST_NAMES = re.compile(r"\s*\(?Tests?: `?test_\w+`?(?:,\s*`?test_\w+`?)*\)?\.?")
+#: a code name in backticks (a claims row ``ex_r7_mule_fragile_sum``, a family ``team_seats_*``, a
+#: reading ``node_award="each"``): the reader gets its words
+CODE_NAME = re.compile(r'`([a-z][a-z0-9]*(?:_[a-z0-9*]+)+)(?:="?([\w ]+)"?)?`')
+
+
+def _code_words(m: re.Match) -> str:
+    name = re.sub(r"_?\*", " …", m.group(1)).replace("_", " ")
+    return f"“{name} {m.group(2)}”" if m.group(2) else f"“{name}”"
 
 
 def plain_paths(text: str) -> str:
-    """Errata text without repository paths or test names."""
+    """Errata text without repository paths, test names or code names (those in words, quoted)."""
     for pattern, words in PATH_WORDS:
         text = pattern.sub(words, text)
-    return TEST_NAMES.sub("", text)
+    text = TEST_NAMES.sub("", text)
+    return CODE_NAME.sub(_code_words, text)
 
 
 def errata_html(markdown_text: str) -> str:

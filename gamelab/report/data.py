@@ -213,19 +213,15 @@ class ReportData:
     metagame: dict | None = None  # {players: models.metagame.Analysis}: the strategies' meta-game
 
     def lineup(self, players: int) -> str:
-        """The agents at the table, in words (``greedy × 4``, ``lookahead, greedy × 3``, ``hold at 20 × 2``)."""
-        from gamelab.core.labels import key_words
+        """The agents at the table, in the game's words (``greedy rider × 4``, ``the style mix on every
+        seat``, ``lookahead search, greedy rider × 3``, ``hold at 20 × 2``)."""
+        from gamelab.core.labels import agent_label, lineup_words
 
-        seats = [key_words(a) for a in self.runs[players].lineup]
-        found = [re.fullmatch(r"(\D+)(\d+)", a) for a in seats]
-        numbered = [m for m in found if m is not None]
-        if (
-            len(seats) > 2
-            and len(numbered) == len(seats)
-            and len({m.group(1) for m in numbered}) == 1
-            and [int(m.group(2)) for m in numbered] == list(range(1, len(seats) + 1))
-        ):
-            return f"{seats[0]} to {seats[-1]}"  # mix1 ... mix4: one agent per seat, in order
+        lineup = list(self.runs[players].lineup)
+        family = {re.sub(r"\d+$", "", a) for a in lineup}
+        if len(family) == 1 and family.pop() in self.game.agent_words and len(set(lineup)) > 1:  # mix1 ... mix4
+            return lineup_words(self.game, lineup)
+        seats = [agent_label(self.game, a) for a in lineup]
         out, i = [], 0
         while i < len(seats):
             j = i

@@ -115,9 +115,15 @@ def group_words(by: str, group) -> str:
 
 
 def param_label(spec, item: int | None = None) -> str:
-    """A parameter's label: its name in words, an item's number for a list."""
+    """A parameter's label: its name in words; a list's item by its declared
+    name (``relic points: skull``) or else its number (``node values 3``)."""
     name = spec.name.replace("_", " ")
-    return f"{name} {item + 1}" if item is not None else name
+    if item is None:
+        return name
+    names = getattr(spec, "items", None)
+    if names and item < len(names):
+        return f"{name}: {names[item]}"
+    return f"{name} {item + 1}"
 
 
 def param_tooltip(spec) -> str:
@@ -128,7 +134,13 @@ def param_tooltip(spec) -> str:
     default = spec.default
     if isinstance(default, tuple):
         default = ", ".join(map(str, default)) if len(default) <= 12 else f"{len(default)} items"
-    parts.append(f"Rulebook value: {choice_label(default) if spec.choices else default}; allowed: {spec.allowed()}.")
+    if spec.choices is not None:  # the choices in words, as the dropdown shows them
+        allowed = ", ".join(choice_label(c) for c in spec.choices)
+    elif spec.kind is bool:
+        allowed, default = "on or off", "on" if default else "off"
+    else:
+        allowed = spec.allowed()
+    parts.append(f"Rulebook value: {choice_label(default) if spec.choices else default}; allowed: {allowed}.")
     return " ".join(parts)
 
 
@@ -333,18 +345,24 @@ def chart_limit(tables: Iterable[pd.DataFrame], fair: Iterable[float] = ()) -> f
     return min(100.0, 10 * math.ceil((top * 100 + 1) / 10))
 
 
+#: chart text in points: at a figure's own size (100 dpi) 9.5 pt is 13 px, and a 10-inch chart
+#: squeezed into a 1366 x 900 laptop's report column (about 1,000 px) keeps it above 11 px
+TICK_PT, TITLE_PT = 9.5, 10.5
+
+
 def win_rate_chart(
     panels: Sequence[WinPanel], *, xmax: float | None = None, columns: int | None = None, width: float = 10.0
 ):
     """Win rates with 95 % intervals, the fair share as a dashed line, every
     panel on one axis (0 to ``xmax`` percent), groups in reading order (seat 1
     at the top).  A group whose interval excludes the fair share is drawn in
-    red."""
+    red; every axis has its tick labels (``sharex`` would hide them above the
+    last row)."""
     plt = pyplot()
     columns = columns or min(len(panels), 4)
     rows = math.ceil(len(panels) / columns)
     height = max(len(p.table) for p in panels)
-    fig, axes = plt.subplots(rows, columns, figsize=(width, rows * (0.32 * height + 1.1)), squeeze=False, sharex=True)
+    fig, axes = plt.subplots(rows, columns, figsize=(width, rows * (0.34 * height + 1.2)), squeeze=False)
     xmax = xmax or chart_limit([p.table for p in panels], [p.fair for p in panels])
     for ax, p in zip(axes.flat, panels):
         t = p.table.reset_index(drop=True)
@@ -355,16 +373,16 @@ def win_rate_chart(
         ax.hlines(y, low, high, colors=colours, lw=2)
         ax.scatter(rate, y, c=colours, s=22, zorder=3)
         ax.axvline(p.fair * 100, color=FAIR_COLOUR, ls="--", lw=1)
-        ax.set_yticks(y, [group_label(p.by, v) for v in t[p.by]], fontsize=8)
+        ax.set_yticks(y, [group_label(p.by, v) for v in t[p.by]], fontsize=TICK_PT)
         ax.set_ylim(len(t) - 0.5, -0.5)  # first row at the top
         ax.set_xlim(0, xmax)
-        ax.set_title(f"{p.title} (fair {p.fair * 100:.0f} %)" if p.fair else p.title, fontsize=9, loc="left")
+        ax.set_title(f"{p.title} (fair {p.fair * 100:.0f} %)" if p.fair else p.title, fontsize=TITLE_PT, loc="left")
         ax.grid(axis="x", alpha=0.3)
-        ax.tick_params(axis="x", labelsize=8)
+        ax.tick_params(axis="x", labelsize=TICK_PT)
     for ax in list(axes.flat)[len(panels) :]:
         ax.set_visible(False)
     for ax in axes[-1]:
-        ax.set_xlabel("win rate, % (95 % interval)", fontsize=8)
+        ax.set_xlabel("win rate, % (95 % interval)", fontsize=TICK_PT)
     fig.tight_layout()
     plt.close(fig)
     return fig

@@ -61,7 +61,7 @@ def sureness(f: Finding) -> str:
     if f.decision is not None:
         return f.decision
     if f.clear:
-        return "clear"
+        return "a real imbalance, not noise (the interval excludes the fair share)"
     more = f.more_games
     if more is None or more > 50 * f.games:
         return f"no clear imbalance: fair to within {((f.high - f.low) / 2) * 100:.1f} points"
@@ -69,7 +69,7 @@ def sureness(f: Finding) -> str:
 
 
 def sentence(f: Finding) -> str:
-    """``Seat 1 wins 41.7 % of 4-player games against a fair 25.0 % (+16.7 points): clear.``"""
+    """``Seat 1 wins 41.7 % of 4-player games against a fair 25.0 % (+16.7 points): a real imbalance, ...``"""
     verb = "wins"
     other = ""
     if f.weakest is not None and f.weakest_rate is not None and f.weakest != f.group:
@@ -94,10 +94,18 @@ def chart_panels(data: ReportData) -> list[fmt.WinPanel]:
     ]
 
 
-def win_chart(data: ReportData, half: bool = False) -> str:
-    """The win-rate panels; ``half``: for half the page's width (beside the
-    trace chart), two panels a row when there is one grouping."""
+def headline_group(data: ReportData) -> str:
+    """The grouping of the game's headline imbalance (STRAND's styles, else seats)."""
+    return data.game.report.headline.removesuffix("_spread")
+
+
+def win_chart(data: ReportData, half: bool = False, only: str | None = None) -> str:
+    """The win-rate panels (``only``: of that grouping, when it has panels);
+    ``half``: for half the page's width (beside the trace chart), two panels
+    a row when there is one grouping."""
     panels = chart_panels(data)
+    if only is not None and any(p.by == only for p in panels):
+        panels = [p for p in panels if p.by == only]
     if not panels:
         return ""
     groups = list(dict.fromkeys(p.by for p in panels))
@@ -117,7 +125,8 @@ def provenance(data: ReportData) -> str:
     seats = "; ".join(f"{n} players: {data.lineup(n)}" for n in data.counts)
     games = ", ".join(f"{data.runs[n].games:,}" for n in data.counts)
     return (
-        f"Agents at the table: {seats}. Model: {data.profile or 'default model'}. "
+        f"Agents at the table: {seats}. Model: "
+        f"{data.profile or 'the one Model assumptions describes, not calibrated to playtests'}. "
         f"Games per player count: {games} (seed {data.seed})."
     )
 
@@ -126,13 +135,13 @@ def summary_section(data: ReportData) -> Section:
     blocks = [Block("text", provenance(data), css="meta")]
     sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
     skill_blocks = across_skill_blocks(data)
-    chart = win_chart(data, half=bool(skill_blocks))
+    chart = win_chart(data, half=bool(skill_blocks), only=headline_group(data))  # the grid: under Win rates
     wins = Block(
         "figure",
         chart,
-        caption="Win rate per seat with its 95 % interval; the dashed line "
-        "is the fair share (1 / players). Red: the interval "
-        "excludes the fair share.",
+        caption=f"Win rate by {fmt.words(headline_group(data))} with its 95 % interval, per player count; the "
+        "dashed line is the fair share (1 / players). Red: the interval excludes the fair share. "
+        "Every grouping: the section Win rates.",
     )
     verdicts = Block("list", sentences or [("", "One group per table: nothing to compare.")], css="verdict")
     if skill_blocks:  # first the answer across skill, its trace chart beside the win-rate chart, then the detail
@@ -227,7 +236,7 @@ def status_blocks(data: ReportData) -> list:
         blocks.append(Block("list", status, css="status"))
     stats_lines = [Block("text", line) for line in chi_lines(data.wins)]
     if stats_lines:
-        blocks.append(Block("details", stats_lines, caption="Test statistics (chi-square tests of equal wins)"))
+        blocks.append(Block("details", stats_lines, caption="Do the groups win equally? (chi-square tests)"))
     return blocks
 
 
@@ -282,9 +291,9 @@ def chi_lines(wins: list[WinTable]) -> list[str]:
         if w.chi is None:
             continue
         fair = "no evidence that they differ" if w.chi.pvalue >= 0.05 else "they do not win equally"
-        out.append(
-            f"{w.players} players, by {fmt.words(w.by)}: chi-square {w.chi.statistic:.1f} on {w.chi.df} "
-            f"degrees of freedom, p = {w.chi.pvalue:.3g}: {fair}."
+        out.append(  # the answer first, the statistic after it
+            f"{w.players} players, by {fmt.words(w.by)}: {fair} (chi-square {w.chi.statistic:.1f} on {w.chi.df} "
+            f"degrees of freedom, p = {w.chi.pvalue:.3g})."
         )
     return out
 
@@ -310,6 +319,13 @@ def win_table(w: WinTable) -> pd.DataFrame:
         out["mean score"] = t["score_mean"]
         out["score interval"] = [fmt.interval(lo, hi) for lo, hi in zip(t["score_low"], t["score_high"])]
     return out
+
+
+def win_grid_blocks(data: ReportData) -> list:
+    """Every grouping's win rates at every player count, as one chart (the first screen shows the headline's)."""
+    chart = win_chart(data)
+    caption = "Win rates with 95 % intervals, a row per grouping, a column per player count; dashed: the fair share."
+    return [Block("figure", chart, caption=caption)] if chart else []
 
 
 def win_blocks(wins: list[WinTable]) -> list:
@@ -494,7 +510,7 @@ def sections_of(data: ReportData) -> list[Section]:
             [Block("text", plain_paths(game.report.assumptions) or "The agents' model is not described.")],
         ),
         parameter_section(data.params),
-        Section("win-rates", "Win rates", win_blocks(data.wins)),
+        Section("win-rates", "Win rates", win_grid_blocks(data) + win_blocks(data.wins)),
         Section("metrics", "Design metrics", design_blocks(data)),
     ]
     group = game.report.groups[0] if game.report.groups else "seat"

@@ -19,7 +19,9 @@ def sentences_section(data):
     if not rules.changed():
         return None
     table, counts = sentences.changed_sentences(game, rules)
-    said = ", ".join(f"{k} = {v}" for k, v in rules.changed().items())
+    from gamelab.core.labels import changes_words
+
+    said = changes_words(rules.changed())
     blocks = [
         Block(
             "text",
@@ -27,13 +29,14 @@ def sentences_section(data):
             f"({counts['rows'] - counts['rows_hold']} of {counts['rows']} rules-decided figures); "
             f"{counts['lines_hold']} of the {counts['lines']} rulebook lines these figures check still hold. "
             "Only the figures the rules decide are asked; the simulated appendices are not. "
-            f"`gamelab claims {game} --params FILE --rewrite FILE.md` writes the list to work through.",
+            f"The command gamelab claims {game} --params FILE --rewrite FILE.md writes the list to work through.",
         )
     ]
     if len(table):
         shown = table.assign(
             line=table["line"].map(lambda n: "" if n != n else str(int(n))),
             new=table["new"].map(lambda x: "no longer defined" if x != x else f"{x:g}"),
+            quantity=table["quantity"].map(fmt.words),
         )[["section", "line", "sentence", "printed", "new", "quantity"]]
         blocks.append(Block("table", fmt.table_html(shown, css="wrap claims")))
     return Section("sentences", "Rulebook sentences to update", blocks)

@@ -23,7 +23,7 @@ COLUMNS = ["identity", "quantity", "rulebook", "exact", "simulated", "sim_low", 
 HOLDS, DIFFERS, NOT_SUPPORTED, NO_FIGURE, REFERENCE, NOT_MEASURED = (
     "holds",
     "differs",
-    "not supported",
+    "outside the simulated interval",
     "no rulebook figure",
     "reference (rules changed)",
     "not measured",
@@ -33,11 +33,12 @@ KINDS = (HOLDS, NOT_SUPPORTED, DIFFERS, REFERENCE, NOT_MEASURED, NO_FIGURE)
 
 def judge(row: Row, *, comparable: bool = True, exact_comparable: bool | None = None) -> str:
     """The row's verdict against the rulebook's figure: ``holds``, ``differs
-    by +x`` (the exact value), ``not supported`` (outside the simulation's
-    interval), ``no rulebook figure``, ``not measured``; or ``reference
-    (rules changed)`` when the figure was stated for other parameters than
-    these (``comparable`` False for the simulated value, ``exact_comparable``
-    for the exact one: it defaults to ``comparable``)."""
+    by +x`` (the exact value), ``outside the simulated interval`` (the
+    rulebook's figure outside the simulation's 95 % interval), ``no rulebook
+    figure``, ``not measured``; or ``reference (rules changed)`` when the
+    figure was stated for other parameters than these (``comparable`` False
+    for the simulated value, ``exact_comparable`` for the exact one: it
+    defaults to ``comparable``)."""
     if row.rulebook is None:
         return NO_FIGURE
     exact_ok = comparable if exact_comparable is None else exact_comparable
@@ -84,12 +85,12 @@ def counts(table: pd.DataFrame) -> dict[str, int]:
 
 
 def summary(table: pd.DataFrame) -> str:
-    """``11 hold, 9 not supported, 1 differs; 15 rows have no rulebook figure``."""
+    """``11 hold, 9 outside the simulated interval, 1 differs; 15 rows have no rulebook figure``."""
     c = counts(table)
     words = {
         HOLDS: ("holds", "hold"),
         DIFFERS: ("differs", "differ"),
-        NOT_SUPPORTED: ("not supported",) * 2,
+        NOT_SUPPORTED: ("outside the simulated interval",) * 2,
         REFERENCE: ("shown as reference (rules changed)",) * 2,
         NOT_MEASURED: ("not measured",) * 2,
     }

@@ -202,9 +202,12 @@ def changed_sentences(game: str, params, *, simulate: dict | None = None) -> tup
     return table, counts
 
 
-def render(game: str, table: pd.DataFrame, counts: dict, changed: str) -> str:
+def render(game: str, table: pd.DataFrame, counts: dict, changed) -> str:
+    """The sentences to update as text: a head line (the changed rules in words), then the table."""
+    from gamelab.core.labels import changes_words, key_words
+
     head = (
-        f"{game} with {changed}: {len(table)} rulebook sentences to update "
+        f"{game} with {changes_words(changed)}: {len(table)} rulebook sentences to update "
         f"({table['quantity'].nunique()} of {counts['rows']} figures asked); "
         f"{counts['rows_hold']} rows and {counts['lines_hold']} of {counts['lines']} lines still hold"
     )
@@ -214,6 +217,7 @@ def render(game: str, table: pd.DataFrame, counts: dict, changed: str) -> str:
         line=table["line"].map(lambda n: "" if pd.isna(n) else str(int(n))),
         rulebook=table["rulebook"].map(_fmt),
         new=[_new_text(r) for r in table.itertuples()],
+        quantity=table["quantity"].map(key_words),
     )[["section", "line", "printed", "new", "quantity", "sentence"]]
     with pd.option_context("display.width", 250, "display.max_colwidth", 90, "display.unicode.east_asian_width", True):
         return head + "\n" + shown.to_string(index=False)
@@ -235,10 +239,15 @@ def to_records(table: pd.DataFrame) -> list[dict]:
     return recs
 
 
-def rewrite(game: str, table: pd.DataFrame, changed: str) -> str:
+def rewrite(game: str, table: pd.DataFrame, changed) -> str:
     """A Markdown list to work through while editing the rulebook: section,
-    the old text, the corrected number."""
-    out = [f"# {game}: rulebook sentences to update ({changed})", ""]
+    the old text, the corrected number (``changed``: the changed rules, a
+    ``{name: value}`` mapping or words)."""
+    from gamelab.core import registry
+    from gamelab.core.labels import changes_words, key_words
+
+    out = [f"# {registry.get(game).title}: rulebook sentences to update", ""]
+    out += [f"Rules changed from the rulebook: {changes_words(changed)}.", ""]
     for section, part in table.groupby("section", sort=False):
         out.append(f"## {section}")
         out.append("")
@@ -246,7 +255,8 @@ def rewrite(game: str, table: pd.DataFrame, changed: str) -> str:
             where = f"line {int(r.line)}" if not pd.isna(r.line) else "no line"
             new = _new_text(r)
             out.append(
-                f"- [ ] {where}: 「{r.sentence}」 — printed **{r.printed}**, now **{new}** {r.unit} (`{r.quantity}`)"
+                f"- [ ] {where}: 「{r.sentence}」 — printed **{r.printed}**, now **{new}** {r.unit} "
+                f"({key_words(r.quantity)})"
             )
         out.append("")
     return "\n".join(out)

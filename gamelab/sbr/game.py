@@ -42,6 +42,13 @@ GAME = contract.Game(
     engine=engine,
     reference=reference,
     agents=tuple(agents.POLICIES),
+    agent_words={
+        "greedy": "greedy rider",
+        "lookahead": "lookahead search",
+        "deep": "deep lookahead search",
+        "random": "random legal play",
+    },
+    budget_words="lookahead, {budget} beats deep",
     controller=agents.controller,
     play=sim.play,
     record=contract.RecordFormat(
@@ -68,6 +75,7 @@ GAME = contract.Game(
             "strong": (4, sim.strong_lineup, Fraction(1, 300)),
             "strong_lookahead": (4, sim.all_lookahead_lineup, Fraction(1, 10)),
         },
+        panel_slider=("curve_penalty", 3),  # issue 31: 10.9 s in the notebook before the fix
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated, needs=identities.needs),

@@ -88,10 +88,22 @@ class SbrParams(Params):
         (10, 6, 3, 1, 0), low=0, high=100, length=(1, 10), section="6.3", doc="points by final position rank"
     )
     relic_counts: tuple = param(
-        (3, 3, 3, 3), low=0, high=20, length=(4, 4), section="5.4", doc="relic cards: eye, heart, spine, skull"
+        (3, 3, 3, 3),
+        low=0,
+        high=20,
+        length=(4, 4),
+        section="5.4",
+        doc="relic cards: eye, heart, spine, skull",
+        items=RELIC_TYPES,
     )
     relic_points: tuple = param(
-        (2, 2, 3, 1), low=0, high=20, length=(4, 4), section="5.4", doc="points of eye, heart, spine, skull"
+        (2, 2, 3, 1),
+        low=0,
+        high=20,
+        length=(4, 4),
+        section="5.4",
+        doc="points of eye, heart, spine, skull",
+        items=RELIC_TYPES,
     )
     eye_spin: int = param(2, low=0, high=9, section="5.4", doc="spin an eye gives")
     heart_steps: int = param(3, low=0, high=10, section="5.4", doc="squares a heart moves forward")

@@ -7,11 +7,14 @@ diagnostics), under uniformly random legal play through the batch engine
 (``GAME.reference.play_random``), the same game one at a time, the games/s of
 every rung of the skill ladder (:func:`rung_rates`), their ratio, the time of
 one interactive slider update (2,000 games of one cell through the runner,
-nothing cached), for a game with a meta-game
-(``GAME.strategies``) the seconds of its payoff table and equilibria at 4
-players from nothing cached (``metagame_s``, once), and the peak memory of
-100,000 games in flight (measured in a fresh subprocess).  Medians of several
-repetitions.
+nothing cached), the time of one rule slider move in the game's notebook
+panel until its numbers are drawn (``panel_slider_s``: ``GAME.bench.panel_slider``,
+the panel's default sample, nothing cached; the timer comes from the notebook
+layer, ``gamelab.ui.widgets.time_slider_move``, passed in by the command), for
+a game with a meta-game (``GAME.strategies``) the seconds of its payoff table
+and equilibria at 4 players from nothing cached (``metagame_s``, once), and the
+peak memory of 100,000 games in flight (measured in a fresh subprocess).
+Medians of several repetitions.
 
 A game may declare more timed lineups (``GAME.bench.extra_lineups``: name ->
 (players, lineup, target), e.g. a search agent against the default agents):
@@ -64,6 +67,7 @@ def bench_game(
     reps: int = 5,
     reference_games: int = 300,
     memory: bool = True,
+    panel_slider=None,
 ) -> dict:
     ad = registry.get(game)
     if ad.bench is None:
@@ -95,6 +99,9 @@ def bench_game(
         slider.append(time.perf_counter() - t0)
     out["slider_update_s"] = statistics.median(slider)
     out.update(extra_rates(ad, params, reps))
+    if panel_slider is not None and ad.bench.panel_slider is not None:
+        name, value = ad.bench.panel_slider
+        out["panel_slider_s"] = panel_slider(game, name, value, reps=max(3, reps // 2))
     if ad.skill.search:
         out.update(rung_rates(game, n_players))
     if ad.strategies is not None and ad.players[0] <= METAGAME_PLAYERS <= ad.players[1]:
@@ -238,6 +245,15 @@ def verdicts(results: dict) -> list[tuple[str, bool, str]]:
                 need, wording = extra_target(target, r)
                 ratio = f" (1/{r['agent_games_per_s'] / rate:,.0f})" if isinstance(target, Fraction) else ""
                 rows.append((f"{game} {name} ({players} players) >= {wording}", rate >= need, f"{rate:,.1f}{ratio}"))
+        if "panel_slider_s" in r:
+            name, _value = bench.panel_slider or ("", None)
+            rows.append(
+                (
+                    f"{game} panel slider ({name.replace('_', ' ')}) < {TARGET_SLIDER_S:g} s",
+                    r["panel_slider_s"] < TARGET_SLIDER_S,
+                    f"{r['panel_slider_s']:.3f} s",
+                )
+            )
         if "metagame_s" in r:
             rows.append(
                 (
@@ -270,6 +286,7 @@ def render(results: dict) -> str:
             f"games/s; random {r['random_games_per_s']:,.0f} games/s; reference "
             f"{r['reference_games_per_s']:,.0f} games/s (x{r['batch_over_reference']:.1f}); slider "
             f"update {r['slider_update_s']:.3f} s"
+            + (f"; panel slider {r['panel_slider_s']:.3f} s" if "panel_slider_s" in r else "")
             + "".join(f"; {k[: -len('_games_per_s')]} {v:,.1f} games/s" for k, v in r.items() if _extra_key(k))
             + (f"; meta-game {r['metagame_s']:.1f} s" if "metagame_s" in r else "")
             + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r else "")

@@ -30,6 +30,13 @@ GAME = contract.Game(
     engine=engine,
     reference=reference,
     agents=sim.AGENTS,
+    agent_words={
+        "mix": "the style mix",
+        "best": "search to the end of the game",
+        "greedy": "search to the end of the round",
+        "random": "random legal play",
+    },
+    budget_words="search, {budget} play-outs per option",
     controller=controller,
     play=sim.play,
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
@@ -40,6 +47,7 @@ GAME = contract.Game(
         agent_target=50_000,
         # issue 20: best on every seat, a share of the style mix's games/s, at 200-game runs
         extra_lineups={"strong": (4, sim.strong_lineup, Fraction(1, 100))},
+        panel_slider=("node_values", (3, 4, 6, 5, 5, 6, 7, 8)),  # issue 31: node value 3 from 4 to 6
     ),
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     explorers={"trust": panels.TRUST},
@@ -68,6 +76,7 @@ GAME = contract.Game(
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,
         groups=sim.REPORT_GROUPS,
+        headline="style_spread",  # appendix B's styles: the imbalance STRAND's findings are about
         group_values={"style": tuple(map(str, sim.STYLE_NAMES)), "role": tuple(map(str, sim.ROLE_NAMES))},
         assumptions=sim.ASSUMPTIONS,
         errata_heading="STRAND",

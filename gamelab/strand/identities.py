@@ -384,17 +384,22 @@ def measured_thresholds(params: StrandParams, node: Estimate, stay: Estimate) ->
 
 def trust_table(frame: pd.DataFrame, params=None) -> pd.DataFrame:
     """② beside simulated play (``frame``, a runner table played under
-    ``params``): per cargo value the threshold p* at the rulebook's N and S
-    and at the N and S the simulation measures, the mutual-trust rate the
-    style mix actually reaches (95 % interval), and whether betting beats
-    staying at that rate."""
+    ``params``): per cargo value the threshold p* of the rulebook's formula
+    at these rules (their lone penalty and sum cap; N the rulebook's 6
+    followed to the node values, S = 1.2), the threshold at the N and S the
+    simulation measures with overweight teams counted (what play does: a
+    mutual pair over the cap scores half each, 6.3), the mutual-trust rate
+    the style mix actually reaches (95 % interval), and whether betting
+    beats staying at that rate: the reached rate's interval above the
+    threshold as played (no when a team never beats a stay there)."""
     from .sim import measures
 
     rules = params if params is not None else StrandParams()
     m = measures(frame)
     book = ev_threshold(rules).set_index("cargo")["p_star"]
     sim_n, sim_s = m["node_share_N"].value, m["stay_value_S"].value
-    measured = ev_threshold(rules, node_share=sim_n, stay_value=sim_s).set_index("cargo")["p_star"]
+    played = ev_threshold(rules, node_share=sim_n, stay_value=sim_s).set_index("cargo")
+    measured = played["p_star_with_cap"]  # the trust reached counts overweight mutual pairs too
     rows = []
     for v in VALUES:
         r = m[f"mutual_rate_{v}"]
@@ -407,9 +412,15 @@ def trust_table(frame: pd.DataFrame, params=None) -> pd.DataFrame:
                 "low": r.low,
                 "high": r.high,
                 "ropes": r.n,
-                "betting_beats_staying": bool(r.low > measured[v]) if r.n else None,
+                "betting_beats_staying": bool(r.n and not np.isnan(measured[v]) and r.low > measured[v]),
             }
         )
     out = pd.DataFrame(rows)
-    out.attrs.update(N=sim_n, S=sim_s, games=int(frame["game"].nunique()))
+    out.attrs.update(
+        N=sim_n,
+        S=sim_s,
+        games=int(frame["game"].nunique()),
+        caption=f"N = {sim_n:.2f} and S = {sim_s:.2f} as played; betting beats staying where the trust "
+        "reached (its 95 % interval) lies above the p* as played, which counts overweight teams",
+    )
     return out

@@ -23,9 +23,9 @@ from .sim import measures
 EV_LABELS = {
     "mutual": "mutual (v + N)",
     "lone": "lone (half v − L)",
-    "p_star": "p* (rulebook's formula)",
-    "fit": "chance a partner fits",
-    "p_star_with_cap": "p* counting overweight teams",
+    "p_star": "p*, rulebook's formula (full teams only)",
+    "fit": "chance a partner fits the cap",
+    "p_star_with_cap": "p*, overweight teams counted",
     "pairable_partners": "partner values that fit",
 }
 
@@ -118,12 +118,14 @@ def trust_figure(rules, controls: TrustControls):
     n = _node_share(rules, controls)
     p = np.linspace(0, 1, 101)
     fig, ax = plt.subplots(figsize=(6, 3.6))
-    for v in ids.VALUES:
-        ax.plot(p * 100, ids.ev_curve(rules, v, p, node_share=n), label=f"cargo {v}")
+    for v in ids.VALUES:  # the table's p* column: a cargo with no full partner has no line, as it has no p*
+        if ids.partner_fit(rules, v)[0]:
+            ax.plot(p * 100, ids.ev_curve(rules, v, p, node_share=n), label=f"cargo {v}")
     ax.axhline(controls.stay_value, color="k", ls="--", lw=1, label="stay (S)")
     ax.set_xlabel("trust rate p (%)")
-    ax.set_ylabel("EV of betting")
-    ax.legend(fontsize=8)
+    ax.set_ylabel("expected points of betting")
+    ax.set_title("a line crosses the stay at its p* (full teams, the rulebook's formula)", fontsize=10)
+    ax.legend(fontsize=9)
     fig.tight_layout()
     plt.close(fig)
     return fig
@@ -132,8 +134,8 @@ def trust_figure(rules, controls: TrustControls):
 TRUST_LABELS = {
     **EV_LABELS,
     "cargo": "cargo value",
-    "p_star_rulebook": "p* at the rulebook's N and S",
-    "p_star_measured_N_S": "p* at the N and S play shows",
+    "p_star_rulebook": "p*, rulebook's formula at these rules (N = 6 followed to the node values, S = 1.2)",
+    "p_star_measured_N_S": "p* at the N and S play shows, overweight teams counted",
     "trust_reached": "trust reached in play",
     "low": "low (95 %)",
     "high": "high (95 %)",
@@ -161,7 +163,13 @@ TRUST = Explorer(
         "low",
         "high",
     ),
-    caption="p* empty: the cargo cannot team in full under the sum cap",
+    caption=lambda table: (
+        "p* empty: cargo "
+        + ", ".join(str(v) for v in table.loc[table["p_star"].isna(), "cargo"])
+        + " cannot team in full under this sum cap (no partner value fits), so the rulebook's formula has no p*"
+        if table["p_star"].isna().any()
+        else ""
+    ),
     simulated=lambda rules, frame: ids.trust_table(frame, rules),
     sim_players=4,
 )

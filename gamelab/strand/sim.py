@@ -311,8 +311,9 @@ def measures(frame: pd.DataFrame) -> dict:
 
 
 def node_scale(base, value):
-    """Sweep knob: every node value times ``value`` (rounded half up, section
-    5.4); ``value`` from 0 to NODE_MAX / the largest node, so no node is
+    """Sweep knob: every node value times this factor, rounded half up (section 5.4).
+
+    ``value`` from 0 to NODE_MAX / the largest node, so no node is
     negative or clipped (a negative factor would zero every node)."""
     top = max(base.node_values)
     high = NODE_MAX / top if top > 0 else NODE_MAX
@@ -321,8 +322,9 @@ def node_scale(base, value):
 
 
 def node_shift(base, value):
-    """Sweep knob: every node value plus ``value``, a whole number from minus
-    the smallest node to NODE_MAX minus the largest (none clipped, section 5.4)."""
+    """Sweep knob: every node value plus this whole number (section 5.4).
+
+    ``value`` from minus the smallest node to NODE_MAX minus the largest (none clipped)."""
     low, high = -min(base.node_values), NODE_MAX - max(base.node_values)
     value = knob_value("node_shift", value, low, high, integer=True, meaning="added to every node value")
     return {"node_values": tuple(min(NODE_MAX, max(0, int(v + value))) for v in base.node_values)}

@@ -24,7 +24,6 @@ from gamelab.decide import sensitivity, tune
 from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
-DEFAULT_METRIC = "seat_spread"
 MAX_TARGETS = 3
 
 
@@ -101,7 +100,8 @@ def _framing_html(fr) -> str:
         good = listed(fr.helps, HELPS_COLOUR) if fr.helps else "no single step is sure to"
         bad = f"<br>What lowers it: {listed(fr.hurts, HURTS_COLOUR)}." if fr.hurts else ""
     rest = f"<br>{len(fr.unsure)} other steps move it by less than the noise (not sure)." if fr.unsure else ""
-    return f"<div class='gamelab-framing'>{head}{good}.{bad}{rest}</div>"
+    idle = f"<br>{html.escape(fr.idle_words())}" if fr.idle else ""
+    return f"<div class='gamelab-framing'>{head}{good}.{bad}{rest}{idle}</div>"
 
 
 class LeversPanel(_Progress):
@@ -113,7 +113,7 @@ class LeversPanel(_Progress):
         self,
         source,
         *,
-        metric: str = DEFAULT_METRIC,
+        metric: str | None = None,
         only=None,
         n_players: int | None = None,
         quick_games: int | None = None,
@@ -124,6 +124,7 @@ class LeversPanel(_Progress):
 
         self.src = _Source(source, n_players, quick_games)
         self.only, self.seed, self.top = only, seed, top
+        metric = metric or self.src.game_def.report.headline  # the game's headline imbalance by default
         self.metric = w.Dropdown(options=_metric_options(self.src.game_def), value=metric, description="metric")
         self.button = w.Button(description="Find levers", icon="search")
         self.status = w.HTML()

@@ -125,7 +125,7 @@ class ExplorerPanel:
 
             self._out.clear_output(wait=True)
             with self._out:
-                display(self.styled(self.table, self.spec.caption))
+                display(self.styled(self.table, self.caption()))
                 if self.figure is not None:
                     display(self.figure)
         if self.following:
@@ -148,6 +148,11 @@ class ExplorerPanel:
         with self.out:
             display(shown)
 
+    def caption(self) -> str:
+        """The table's caption at the current sliders (a function of the table when the game declares one)."""
+        c = self.spec.caption
+        return c(self.table) if callable(c) else c
+
     def styled(self, table, caption: str = ""):
         return fmt.styler(table, labels=dict(self.spec.labels), percent=self.spec.percent, caption=caption)
 
@@ -165,7 +170,11 @@ class ExplorerPanel:
         )
         self.sim_table = self.spec.simulated(rules, frame)
         games = int(frame["game"].nunique())
-        return self.styled(self.sim_table, f"{games:,} simulated {players}-player games at the rules above")
+        table = self.sim_table
+        caption = f"{games:,} simulated {players}-player games at the rules above"
+        if table is not None and table.attrs.get("caption"):
+            caption += f"; {table.attrs['caption']}"
+        return self.styled(table, caption)
 
     def widget(self):
         """Controls on the left (scrolling on their own), the table, the

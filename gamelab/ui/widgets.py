@@ -15,6 +15,7 @@ path is tested without a browser.  Tables and charts come from
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 import threading
@@ -25,6 +26,7 @@ import pandas as pd
 
 from gamelab import stats
 from gamelab.core import registry
+from gamelab.core.labels import agent_label, lineup_words
 from gamelab.core.params import specs
 from gamelab.report import format as fmt
 from gamelab.sim import sweep
@@ -70,18 +72,22 @@ def param_widgets(spec, value):
         continuous_update=False, style={"description_width": "initial"}, layout=w.Layout(width="340px"), tooltip=tip
     )
     label = fmt.param_label(spec)
+    # a dropdown or a checkbox with a description shows no tooltip in ipywidgets 8 (their views set
+    # ``title`` only without one): the description carries it, as an HTML span with a title
+    hover = f"<span title='{html.escape(tip, quote=True)}'>{html.escape(label)}</span>"
     if spec.choices is not None:
         return [
             w.Dropdown(
                 options=[(fmt.choice_label(c), c) for c in spec.choices],
                 value=value,
-                description=label,
+                description=hover,
+                description_allow_html=True,
                 style=common["style"],
                 tooltip=tip,
             )
         ]
     if spec.kind is bool:
-        return [w.Checkbox(value=value, description=label, tooltip=tip, indent=False)]
+        return [w.Checkbox(value=value, description=hover, description_allow_html=True, tooltip=tip, indent=False)]
     if spec.kind is tuple:
         lo = int(spec.low if spec.low is not None else 0)
         hi = int(spec.high if spec.high is not None else max(value) * 2)
@@ -144,9 +150,12 @@ class Busy:
                 self.shown = True
                 self.panel.mark_stale(True)
             bar = self.panel.progress
-            if self.expected:
+            if self.expected and elapsed < self.expected:
                 bar.value = min(0.97, elapsed / self.expected)
-                left = f", about {max(0.0, self.expected - elapsed):.0f} s left"
+                left = f", about {max(1.0, self.expected - elapsed):.0f} s left"
+            elif self.expected:  # past the estimate: say so rather than "0 s left"
+                bar.value = (elapsed % 4) / 4
+                left = f", longer than the {self.expected:.0f} s the last similar run took"
             else:
                 bar.value = (elapsed % 4) / 4
                 left = ""
@@ -164,9 +173,13 @@ class Busy:
         return False
 
 
-def _knob_slider(name: str, lo: float, hi: float, step: float, default: float):
-    """A slider for a derived knob (one that sets several rule parameters at once)."""
+def _knob_slider(name: str, doc: str, lo: float, hi: float, step: float, default: float):
+    """A slider for a derived knob (one that sets several rule parameters at
+    once); its tooltip is the knob's docstring, first sentence."""
     import ipywidgets as w
+
+    what = doc.strip().split("\n\n")[0]  # the docstring's first paragraph, in the designer's words
+    what = " ".join(what.split()).removeprefix("Sweep knob: ").rstrip(".")
 
     return w.FloatSlider(
         value=default,
@@ -177,7 +190,8 @@ def _knob_slider(name: str, lo: float, hi: float, step: float, default: float):
         continuous_update=False,
         style={"description_width": "initial"},
         layout=w.Layout(width="340px"),
-        tooltip=f"{fmt.words(name)}: sets several rule parameters at once",
+        tooltip=f"{fmt.words(name)}: {what or 'sets several rule parameters at once'}; "
+        "it moves the sliders of what it sets, and a slider moved after it wins",
     )
 
 
@@ -222,7 +236,10 @@ class BalancePanel:
         if unknown:
             raise ValueError(f"no parameter {unknown[0]!r} in {game}; known: {', '.join(by_name)}")
         self.controls = {n: param_widgets(by_name[n], getattr(self.base, n)) for n in sliders}
-        self.knobs = {name: _knob_slider(name, *spec) for name, spec in (knobs or {}).items()}
+        self.knobs = {
+            name: _knob_slider(name, self.game_def.derived[name].__doc__ or "", *spec)
+            for name, spec in (knobs or {}).items()
+        }
         self.players, self.focus = self._table_controls(n_players)
         self.full_button = w.Button(
             description="Full precision run",
@@ -236,8 +253,16 @@ class BalancePanel:
         self.busy_note = w.HTML()
         self.progress = w.FloatProgress(value=0.0, min=0.0, max=1.0, layout=w.Layout(visibility="hidden"))
         self.out = w.Output()
+        self.sentence_note = w.HTML()  # the rulebook sentences: after the numbers, without redrawing them
+        self.worth_note = w.HTML()  # the styles worth playing (a game with a meta-game): after them too
+        self.stale_too = (self.sentence_note, self.worth_note)
+        self._holding = False  # True while a knob writes its derived values into the sliders
         for widget in self._all_controls():
-            widget.observe(lambda change: self.update(), names="value")
+            if widget in self.knobs.values():
+                continue
+            widget.observe(lambda change: None if self._holding else self.update(), names="value")
+        for name, slider in self.knobs.items():
+            slider.observe(lambda change, name=name: self._apply_knob(name), names="value")
         self.full_button.on_click(lambda b: self.update(full=True))
         self.publish_button.on_click(lambda b: self.publish())
         self.frame = None
@@ -259,7 +284,8 @@ class BalancePanel:
             tooltip=f"players at the table ({lo} to {hi})",
         )
         focus = w.Dropdown(
-            options=[("default lineup", DEFAULT_LINEUP)] + [(_agent_label(a), a) for a in self.game_def.agents],
+            options=[("default lineup", DEFAULT_LINEUP)]
+            + [(agent_label(self.game_def, a), a) for a in self.game_def.agents],
             description="agent in seat 1",
             style={"description_width": "initial"},
             tooltip="one seat played by this agent against the default lineup (the runner "
@@ -274,14 +300,43 @@ class BalancePanel:
         yield self.players
         yield self.focus
 
+    def _knob_changes(self) -> dict:
+        """What the derived knobs set (from the rulebook's values), in knob order."""
+        changes: dict = {}
+        for name, slider in self.knobs.items():
+            changes.update(self.game_def.derived[name](self.base, slider.value))
+        return changes
+
+    def _apply_knob(self, name: str) -> None:
+        """A knob moved: write the values it derives into the sliders of the
+        parameters it sets (so the sliders show the rules in use), then
+        re-simulate once.  A slider moved after the knob wins: the sliders
+        are what :meth:`params` reads."""
+        from gamelab.core.errors import GamelabError
+
+        try:
+            derived = self.game_def.derived[name](self.base, self.knobs[name].value)
+        except GamelabError as exc:
+            self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
+            return
+        self._holding = True
+        try:
+            for param, value in derived.items():
+                for widget, v in zip(self.controls.get(param, ()), value if isinstance(value, tuple) else (value,)):
+                    widget.value = v
+        finally:
+            self._holding = False
+        self.update()
+
     def params(self):
-        """The parameter object the sliders describe (validated)."""
-        changes = {}
+        """The parameter object the sliders describe (validated): a derived
+        knob's values for the parameters without a slider, then every
+        slider's value (a knob has already written its values into the
+        sliders of the parameters it sets, :meth:`_apply_knob`)."""
+        changes = {k: v for k, v in self._knob_changes().items() if k not in self.controls}
         for name, ws in self.controls.items():
             values = [x.value for x in ws]
             changes[name] = tuple(values) if isinstance(getattr(self.base, name), tuple) else values[0]
-        for name, slider in self.knobs.items():
-            changes.update(self.game_def.derived[name](self.base, slider.value))
         return self.base.replace(**changes)
 
     def lineup(self):
@@ -304,6 +359,7 @@ class BalancePanel:
         from gamelab.rulebook.identities import identity_table
         from gamelab.sim.store import ChunkStore
 
+        start = time.perf_counter()
         try:
             params = self.params()
         except GamelabError as exc:
@@ -319,7 +375,7 @@ class BalancePanel:
         )
         if full:
             kw.update(precision=self.precision)
-        lineup = ", ".join(self.lineup())
+        lineup = lineup_words(self.game_def, self.lineup())
         with Busy(
             self,
             f"Simulating {self.quick_games:,} games ({lineup})"
@@ -332,29 +388,44 @@ class BalancePanel:
             self.tables = {by: stats.win_table(run.frame, by) for by in self.game_def.report.groups if by in run.frame}
             self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
             self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
-            self.sentences = rulebook_sentences(self.game, params)
-            self.worth = metagame_line(self.game_def, params, self.players.value, self.seed, kw["run"])
+            self.sentences = None
+            self.worth = None
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
         note = f"{run.games:,} games" + (
             "" if run.target_met is None else (" (precision target met)" if run.target_met else " (cap reached)")
         )
         self.status.value = html.escape(note)
-        self._draw()
+        self._draw()  # the numbers first; the rulebook sentences (not simulation) after them
+        self.seconds = time.perf_counter() - start  # a move's time to its numbers (``gamelab bench``)
+        if sentences_pending(self.game, params):
+            self.sentence_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
+        self.sentences = rulebook_sentences(self.game, params)
+        self.sentence_note.value = self.sentences.to_html() if self.sentences is not None else ""
+        # the meta-game's line (issue 28): a payoff table of its own, so it comes after the numbers too
+        if self.game_def.strategies is not None:
+            self.worth_note.value = "<i>Solving which styles adapting players would keep…</i>"
+        self.worth = metagame_line(self.game_def, params, self.players.value, self.seed, kw["run"])
+        self.worth_note.value = f"<b>{html.escape(self.worth)}</b>" if self.worth else ""
 
-    def items(self) -> list:
+    def items(self, sentences: bool = True) -> list:
         """What the panel shows under its controls, in order: the win-rate
         chart (every grouping on one axis, the fair share marked), the win
-        tables, the game's own diagnostics, the identity table."""
+        tables, the game's own diagnostics, the identity table, then (with
+        ``sentences``) the styles worth playing and the rulebook sentences note (a widget of its own in
+        the notebook, :attr:`sentence_note`)."""
         fair = 1 / self.players.value
         groups = [(by, t) for by, t in self.tables.items() if by != "identities"]
         out: list = []
         shown = [(by, t) for by, t in groups if len(t) > 1]
+        headline = self.game_def.report.headline.removesuffix("_spread")
+        shown = [x for x in shown if x[0] == headline] or shown[:1]  # one chart: the headline grouping
         if shown:
-            panels = [fmt.WinPanel(f"win rate by {fmt.words(by)}", t, by, fair) for by, t in shown]
-            out.append(fmt.win_rate_chart(panels, columns=min(3, len(panels))))
-        if getattr(self, "worth", None):  # the meta-game's line (issue 28): what adapting players keep
-            out.append(Note(f"<b>{html.escape(str(self.worth))}</b>"))
+            panels = [
+                fmt.WinPanel(f"win rate by {fmt.words(by)}, {self.players.value} players", t, by, fair)
+                for by, t in shown
+            ]
+            out.append(fmt.win_rate_chart(panels, columns=1, width=6.5))
         for by, t in groups:
             t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
             caption = f"Win rate by {fmt.words(by)} (95 % interval; fair share {fair * 100:.1f} %)"
@@ -363,7 +434,9 @@ class BalancePanel:
         ids = self.tables["identities"]
         if len(ids):
             out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption="Identities"))
-        if getattr(self, "sentences", None) is not None:
+        if sentences and getattr(self, "worth", None):  # the meta-game's line (issue 28)
+            out.append(Note(f"<b>{html.escape(str(self.worth))}</b>"))
+        if sentences and getattr(self, "sentences", None) is not None:
             out.append(self.sentences)
         return out
 
@@ -372,7 +445,7 @@ class BalancePanel:
 
         self.out.clear_output(wait=True)
         with self.out:
-            for item in self.items():
+            for item in self.items(sentences=False):
                 display(item)
 
     def snapshot_html(self) -> str:
@@ -380,7 +453,7 @@ class BalancePanel:
         values, then :meth:`items`): what a notebook shows, for a browser
         test or a file."""
         parts = [
-            f"<li title='{html.escape(getattr(x, 'tooltip', '') or '')}'>{html.escape(x.description)}: "
+            f"<li title='{html.escape(getattr(x, 'tooltip', '') or '')}'>{html.escape(plain_label(x))}: "
             f"<b>{html.escape(_shown_value(x))}</b></li>"
             for x in self._all_controls()
         ]
@@ -445,6 +518,8 @@ class BalancePanel:
                 self.status,
                 w.HBox([self.progress, self.busy_note]),
                 self.out,
+                self.worth_note,
+                self.sentence_note,
             ],
             layout=w.Layout(flex="1 1 auto", min_width="0"),
         )
@@ -458,6 +533,46 @@ class BalancePanel:
         self.update()
         display(self.widget())
         return self
+
+
+def time_slider_move(game: str, parameter: str, value, *, reps: int = 3) -> float:
+    """Seconds from moving ``parameter``'s slider(s) to ``value`` until the
+    panel's numbers are drawn, at the notebook's default sample
+    (:data:`QUICK_GAMES`) and 4 players, nothing cached (a fresh chunk store
+    each time; one move first to warm imports and compiled code); the median of
+    ``reps``.  What ``gamelab bench`` reports as ``panel_slider_s``."""
+    import statistics
+    import tempfile
+
+    from gamelab.sim.store import ChunkStore
+
+    times = []
+    for i in range(reps + 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            panel = BalancePanel(game, sliders=[parameter], n_players=4, seed=100 + i, store=ChunkStore(Path(tmp)))
+            panel._draw = functools.partial(_render, panel)  # type: ignore[method-assign]
+            panel.update()
+            ws = panel.controls[parameter]
+            for widget, v in zip(ws, value if isinstance(value, tuple) else (value,)):
+                if widget.value != v:
+                    panel._holding = True  # every item but the last: no run of its own
+                    widget.value = v
+            panel._holding = False
+            panel.update()
+            if i:  # the first: imports and compiled code
+                times.append(panel.seconds)
+    return statistics.median(times)
+
+
+def _render(panel) -> None:
+    """What a notebook does to show a panel's items: a figure to PNG, a table to HTML."""
+    import io
+
+    for item in panel.items(sentences=False):
+        if hasattr(item, "savefig"):
+            item.savefig(io.BytesIO(), format="png")
+        elif hasattr(item, "to_html"):
+            item.to_html()
 
 
 class Note:
@@ -475,6 +590,23 @@ class Note:
 _SENTENCES: dict = {}
 
 
+def _sentences_key(game: str, params):
+    from gamelab.rulebook import sentences
+
+    changed = sentences.rules_of(game, params).changed()
+    return (game, repr(sorted(changed.items()))) if changed else None
+
+
+def sentences_pending(game: str, params) -> bool:
+    """Whether :func:`rulebook_sentences` has work to do (rules not checked before)."""
+    from gamelab.rulebook import coverage
+
+    if game not in coverage.rulebooks() or not coverage.seed_path(game).exists():
+        return False
+    key = _sentences_key(game, params)
+    return key is not None and key not in _SENTENCES
+
+
 def rulebook_sentences(game: str, params) -> Note | None:
     """How many rulebook sentences the panel's rules make wrong, with a link
     to the list (``reports/<game>-sentences.md``, the Markdown of ``gamelab
@@ -487,16 +619,18 @@ def rulebook_sentences(game: str, params) -> Note | None:
         return None
     rules = sentences.rules_of(game, params)
     changed = rules.changed()
-    if not changed:
+    key = _sentences_key(game, params)
+    if key is None:
         return None
-    key = (game, repr(sorted(changed.items())))
     if key not in _SENTENCES:  # asking the rules takes a second or two: once per rule set
         table, counts = sentences.changed_sentences(game, rules)
         _SENTENCES[key] = (table, counts, changed)
     table, counts, changed = _SENTENCES[key]
     path = reports_dir() / f"{game}-sentences.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(sentences.rewrite(game, table, str(changed)), encoding="utf-8")
+    # with a byte-order mark: Jupyter serves .md as text/markdown without a charset, and a browser
+    # then reads the Chinese sentences as Latin-1 (mojibake); the mark makes it read UTF-8
+    path.write_text(sentences.rewrite(game, table, changed), encoding="utf-8-sig")
     return Note(
         f"{len(table)} rulebook sentences no longer hold under these rules "
         f"({counts['lines_hold']} of {counts['lines']} lines checked by the rules still do): "
@@ -507,21 +641,44 @@ def rulebook_sentences(game: str, params) -> Note | None:
 LINK_STYLE = "color:#1565c0;text-decoration:underline;cursor:pointer"
 
 
+def running_servers() -> list[dict]:
+    """The running Jupyter servers' info files (``jpserver-*.json`` in the
+    runtime folder, whose process is alive): what
+    ``jupyter_server.serverapp.list_running_servers`` reads, by hand because
+    importing ``jupyter_server.serverapp`` takes 6 s of a kernel's first
+    slider move (it loads jsonschema's format grammars)."""
+    import json
+
+    from jupyter_core.paths import jupyter_runtime_dir
+
+    out = []
+    for file in sorted(Path(jupyter_runtime_dir()).glob("jpserver-*.json")):
+        try:
+            info = json.loads(file.read_text(encoding="utf-8"))
+            pid = int(info["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        try:
+            os.kill(pid, 0)  # signal 0: only asks whether the process exists
+        except PermissionError:  # another user's process: it exists
+            pass
+        except OSError:
+            continue
+        out.append(info)
+    return out
+
+
 def server_href(path: Path) -> str | None:
     """The address of ``path`` on the Jupyter server this kernel belongs to:
     ``<base_url>files/<path under the server's root>``, which opens from any
     JupyterLab location (``/lab/tree/notebooks`` too).  The server is the
     running one whose root holds the kernel's working directory (the
     notebook's folder); None when no running server serves the file."""
-    try:
-        from jupyter_server.serverapp import list_running_servers
-    except ImportError:  # pragma: no cover - JupyterLab is a dependency
-        return None
     from urllib.parse import quote
 
     here = Path.cwd().resolve()
     best = None
-    for info in list_running_servers():
+    for info in running_servers():
         root = Path(info.get("root_dir") or info.get("notebook_dir") or "").resolve()
         if not info.get("root_dir") and not info.get("notebook_dir"):
             continue
@@ -559,11 +716,11 @@ def publish_link(path: Path) -> str:
     )
 
 
-def _agent_label(name: str) -> str:
-    """An agent in the seat-1 list: ``lookahead, budget 4`` for ``lookahead@4``
-    (a search agent at one budget of the skill trace), else its words."""
-    agent, at, budget = name.partition("@")
-    return f"{fmt.choice_label(agent)}, budget {budget}" if at else fmt.choice_label(name)
+def plain_label(widget) -> str:
+    """A control's description as text (a dropdown's or checkbox's is an HTML span carrying its tooltip)."""
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", widget.description))
 
 
 def _shown_value(widget) -> str:
