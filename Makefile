@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # numba's on-disk caches of the compiled kernels, built once (and again after an edit of a kernel), not
-# on the first search: the SBR kernel takes a few minutes of one core (lint needs none of it: CI runs both at once)
+# on the first search: the SBR kernel takes about 2.5 minutes of one core (lint needs none of it: CI runs both at once)
 $(COMPILED): $(STAMP) $(KERNELS)
 	$(BIN)/python -m gamelab.sbr.kernel
 	$(BIN)/python -m gamelab.strand.kernel
