@@ -298,8 +298,8 @@ def _add_sensitivity(subparsers) -> None:
     p.add_argument(
         "--metric",
         default=None,
-        help="the metric ranked and charted (default the game's headline: the style spread for STRAND, else the "
-        "seat spread); with --json or --out only its rows",
+        help="the metric ranked and charted (default the game's headline imbalance, e.g. a style spread, else "
+        "the seat spread); with --json or --out only its rows",
     )
     p.add_argument(
         "--goal",

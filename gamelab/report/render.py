@@ -95,7 +95,7 @@ def chart_panels(data: ReportData) -> list[fmt.WinPanel]:
 
 
 def headline_group(data: ReportData) -> str:
-    """The grouping of the game's headline imbalance (STRAND's styles, else seats)."""
+    """The grouping of the game's headline imbalance (a game's styles, or its seats)."""
     return data.game.report.headline.removesuffix("_spread")
 
 
