@@ -34,11 +34,15 @@ report: $(COMPILED)
 	$(BIN)/gamelab report sbr --workers $(WORKERS) --out reports/sbr.html
 	$(BIN)/gamelab report strand --workers $(WORKERS) --out reports/strand.html
 
+# The tests run on every core (pytest-xdist, a test file per process: a file's session fixtures,
+# such as the JupyterLab server, start once); the suite is about 8 minutes of CPU.
+TEST_PROCS ?= auto
+
 test: $(COMPILED)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile
 
 test-fast: $(COMPILED)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check gamelab tests scripts
