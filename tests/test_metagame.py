@@ -182,8 +182,13 @@ def test_metagame_metrics_in_the_catalogue_from_a_run_of_random_profiles():
         balance.estimate(mixed, [worth])
 
 
-def test_a_sequential_test_refuses_a_metagame_metric():
-    from gamelab.decide import sequential
+def test_a_sequential_test_decides_a_metagame_metric_by_its_grouped_form(tmp_path):
+    from gamelab.decide import grouped, sequential
 
-    with pytest.raises(GamelabError, match="cannot be decided by a sequential test"):
-        sequential.decide("strand", "styles_worth_playing >= 4", n_players=4, lineup=["any_profile"] * 4)
+    run = RunConfig(store=ChunkStore(tmp_path), progress=False)
+    d = sequential.decide("strand", "equilibrium_spread < 0.3", n_players=3, max_games=8192, run=run)
+    assert isinstance(d, grouped.Decision)  # no gradient to weigh: the group-sequential bootstrap test
+    # at three players adapting players keep heavy alone: the spread is 100 points, far above 30
+    assert d.decision == "no" and d.estimate == pytest.approx(1.0) and d.games <= 8192
+    assert d.answer.startswith("No: the equilibrium spread is 100.0 points (95 % interval ")
+    # (the metric refuses any run but one of random profiles: the lineup defaulted to any_profile on every seat)

@@ -55,6 +55,14 @@ class Metric:
     # the per-deal sums straight from a frame (rows: deals, sorted), for a metric of many sums a deal
     # (the meta-game's wins per profile and strategy) that per-row columns would make too wide
     sums: Callable[[pd.DataFrame, np.ndarray], pd.DataFrame] | None = None  # frame, each row's block
+    count: bool = False  # a whole number of things ("the number of styles worth playing")
+
+    @property
+    def smooth(self) -> bool:
+        """Whether the metric is a smooth function of its sums (a gradient weighs it: the SPRT
+        of :mod:`gamelab.decide.sequential`); the meta-game's are not (a count of an
+        equilibrium's support jumps), and :mod:`gamelab.decide.grouped` decides them."""
+        return self.sums is None
 
 
 DIFFERENCES = ("_spread", "_gap", "_advantage")  # metric names that are differences of two shares
@@ -432,6 +440,7 @@ def metagame_metrics(strategies) -> list[Metric]:
             lambda s: _solved(s, S, _worth),
             goal="higher",
             sums=sums,
+            count=True,
         ),
         Metric(
             "equilibrium_spread",
