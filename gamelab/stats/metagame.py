@@ -481,6 +481,7 @@ class Analysis:
     deals: int
     games: int
     half_width: float  # the widest 95 % half-width of a table entry
+    deals_fewest: int = 0  # the fewest deals a profile was played on (a table sized by precision: some get more)
     worth_low: int = 0  # 95 % interval of the number of strategies worth playing, over resamples
     worth_high: int = 0
     psro: list = dataclasses.field(default_factory=list)  # [dict] one per iteration
@@ -581,6 +582,7 @@ def analyse(
         deals=int(sums.wins.shape[0]),
         games=games,
         half_width=half,
+        deals_fewest=int((sums.seats.sum(2) > 0).sum(0).min()),
         worth_low=int(np.percentile(counts, 2.5, method="lower")),
         worth_high=int(np.percentile(counts, 97.5, method="higher")),
     )
