@@ -127,17 +127,8 @@ def play_profiles(
 
 
 def half_widths(wins: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """(K, S) the 95 % half-width of each win share of the table (NaN: the strategy is not in the
-    profile): 1.96 standard errors of a ratio of sums over deals (the delta method,
-    ``Σ (w_d - p n_d)² / (Σ n_d)²`` with the small-sample factor ``D / (D - 1)``, ``D`` the
-    profile's deals); resampling deals gives the same to first order."""
-    tw, tn = wins.sum(0), seats.sum(0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = tw / np.where(tn > 0, tn, np.nan)
-        resid = (wins - p * seats) ** 2
-        played = (seats.sum(2) > 0).sum(0)[:, None]  # deals each profile was played on
-        var = resid.sum(0) / tn**2 * played / np.maximum(played - 1, 1)
-    return 1.96 * np.sqrt(var)
+    """(K, S) the 95 % half-width of each win share of per-deal sums (:meth:`DealSums.half_widths`)."""
+    return DealSums((), 0, np.zeros((0, 0)), wins, seats).half_widths()
 
 
 def deals_needed(half: np.ndarray, deals: np.ndarray, target: float = TARGET, chunk: int = PROFILE_CHUNK) -> np.ndarray:

@@ -21,7 +21,8 @@ each strategy and the payoff of each present one.  Given that table:
   seats (OpenSpiel's ``egt.alpharank`` gives the same numbers for two);
 * :class:`DealSums` and :func:`analyse`: a measured table as per-deal sums
   (:mod:`gamelab.sim.profiles` plays it), solved, with intervals from
-  resampling the deals (the same draws for every profile).
+  resampling the deals (the same draws for every profile); the table's own
+  entries by the delta method over deals (:meth:`DealSums.half_widths`).
 
 What is written here and why: OpenSpiel's ``egt.dynamics`` integrates the
 replicator equation only for two-player matrix games, and a replicator run
@@ -450,6 +451,22 @@ class DealSums:
             out = tw / np.where(tn > 0, tn, np.nan)
         return out.reshape(*out.shape[:-1], *self.wins.shape[1:])
 
+    def half_widths(self) -> np.ndarray:
+        """(K, S) the 95 % half-width of each win share (NaN: the strategy is not in the profile):
+        1.96 standard errors of a ratio of sums over deals by the delta method,
+        ``Σ (w_d - p n_d)² / (Σ n_d)²`` with the factor ``D / (D - 1)`` (``D`` the deals the
+        profile was played on).  Resampling deals gives the same to first order; the formula
+        has no resampling noise, which the widest of a few thousand percentile intervals
+        from 200 resamples would add (at six players, 0.91 points here and 1.08 there)."""
+        wins, seats = self.wins, self.seats
+        tw, tn = wins.sum(0), seats.sum(0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = tw / np.where(tn > 0, tn, np.nan)
+            resid = ((wins - p * seats) ** 2).sum(0)
+            played = (seats.sum(2) > 0).sum(0)[:, None]  # deals each profile was played on
+            var = resid / tn**2 * played / np.maximum(played - 1, 1)
+        return 1.96 * np.sqrt(var)
+
 
 def boot_weights(n_deals: int, n_boot: int = N_BOOT, seed: int = 0) -> np.ndarray:
     """(B, D) how often each deal is drawn in each resample (the same for every profile)."""
@@ -465,7 +482,7 @@ class Analysis:
     n_players: int
     label: str
     payoffs: np.ndarray  # (K, S) the table
-    payoffs_low: np.ndarray  # (K, S) 95 % bootstrap interval
+    payoffs_low: np.ndarray  # (K, S) 95 % interval over deals (DealSums.half_widths)
     payoffs_high: np.ndarray
     equilibria: list  # [Equilibrium]
     shares_low: list  # per equilibrium (S,) intervals of the shares
@@ -525,7 +542,8 @@ def analyse(
         raise GamelabError("the payoff table has a profile with no games: play it with more deals")
     weights = boot_weights(sums.wins.shape[0], n_boot, seed)
     boot = sums.payoffs(weights)
-    low, high = _percentiles(boot)
+    half_widths = sums.half_widths()
+    low, high = point - half_widths, point + half_widths
     eqs = equilibria(point, P)
     sh_lo, sh_hi, rg_lo, rg_hi, held = [], [], [], [], []
     worth_sets: list[set] = [set() for _ in boot]
@@ -558,8 +576,7 @@ def analyse(
         n_ar = min(n_boot, 50)
         ar_boot = np.array([alpha_rank(b, P) for b in boot[:n_ar]])
         ar_lo, ar_hi = _percentiles(ar_boot)
-    present = sums.profiles > 0
-    half = float(np.nanmax(((high - low) / 2)[present]))
+    half = float(np.nanmax(half_widths[sums.profiles > 0]))
     games = int(sum(sums.seats[:, k].sum() / P for k in range(len(sums.profiles))))
     return Analysis(
         names=sums.names,
