@@ -570,6 +570,14 @@ def _values(metrics, sums: pd.DataFrame, weights: np.ndarray | None):
         return {m.name: np.asarray(m.value(named), float) for m in metrics}
 
 
+def _tail(values: np.ndarray, q: float, m: Metric) -> float:
+    """A percentile of resampled values; of a count, one of the values themselves (a count's
+    interval is whole numbers: 2 to 2, never 2 to 2.02)."""
+    if m.count:
+        return float(np.nanpercentile(values, q, method="lower" if q < 50 else "higher"))
+    return float(np.nanpercentile(values, q))
+
+
 def estimate(
     frame: pd.DataFrame, metrics: Sequence[Metric], *, n_boot: int = BOOTSTRAP, rng: np.random.Generator | None = None
 ) -> pd.DataFrame:
@@ -582,8 +590,8 @@ def estimate(
             {
                 "metric": m.name,
                 "value": float(point[m.name]),
-                "low": float(np.nanpercentile(boot[m.name], 2.5)),
-                "high": float(np.nanpercentile(boot[m.name], 97.5)),
+                "low": _tail(boot[m.name], 2.5, m),
+                "high": _tail(boot[m.name], 97.5, m),
                 "deals": len(sums),
             }
             for m in metrics
@@ -619,8 +627,8 @@ def paired_change(
                 "value": float(pa[m.name]),
                 "base": float(pb[m.name]),
                 "change": float(pa[m.name] - pb[m.name]),
-                "low": float(np.nanpercentile(d, 2.5)),
-                "high": float(np.nanpercentile(d, 97.5)),
+                "low": _tail(d, 2.5, m),
+                "high": _tail(d, 97.5, m),
                 "deals": len(deals),
             }
         )
