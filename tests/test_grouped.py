@@ -174,3 +174,25 @@ def test_gamelab_test_decides_a_metagame_metric(capsys, tmp_path, monkeypatch):
     plan = capsys.readouterr().out
     assert plan.startswith("Is the number of styles worth playing at least 4? A first ")
     assert "most likely answers no after" in plan
+
+
+def test_the_tuner_judges_a_metagame_target_by_the_grouped_test_on_the_bound(tmp_path):
+    from gamelab.decide import tune
+    from gamelab.decide.goals import Goal
+    from gamelab.sim.run import RunConfig
+    from gamelab.sim.store import ChunkStore
+
+    goal = Goal(
+        game="strand",
+        players=3,
+        lineup=["any_profile"] * 3,
+        free={"sum_cap": [6, 8]},
+        targets=[{"metric": "styles_worth_playing", "at_least": 4}],
+    )
+    st = tune.setting(goal)
+    run = RunConfig(store=ChunkStore(tmp_path), progress=False)
+    verdict, games, decisions = tune.judge(st, st.base, seed=0, max_games=8192, run=run)
+    # the rulebook keeps one style at three players: "at least 4" misses, asked on the bound itself
+    assert verdict == tune.MISSES and 0 < games <= 8192
+    (d,) = decisions
+    assert isinstance(d, grouped.Decision) and d.question == "styles_worth_playing >= 4.0" and d.decision == "no"
