@@ -182,8 +182,37 @@ def test_metagame_metrics_in_the_catalogue_from_a_run_of_random_profiles():
         balance.estimate(mixed, [worth])
 
 
-def test_a_sequential_test_refuses_a_metagame_metric():
-    from gamelab.decide import sequential
+def test_a_sequential_test_decides_a_metagame_metric_by_its_grouped_form(tmp_path):
+    from gamelab.decide import grouped, sequential
 
-    with pytest.raises(GamelabError, match="cannot be decided by a sequential test"):
-        sequential.decide("strand", "styles_worth_playing >= 4", n_players=4, lineup=["any_profile"] * 4)
+    run = RunConfig(store=ChunkStore(tmp_path), progress=False)
+    d = sequential.decide("strand", "equilibrium_spread < 0.3", n_players=3, max_games=8192, run=run)
+    assert isinstance(d, grouped.Decision)  # no gradient to weigh: the group-sequential bootstrap test
+    # at three players adapting players keep heavy alone: the spread is 100 points, far above 30
+    assert d.decision == "no" and d.estimate == pytest.approx(1.0) and d.games <= 8192
+    assert d.answer.startswith("No: the equilibrium spread is 100.0 points (95 % interval ")
+    # (the metric refuses any run but one of random profiles: the lineup defaulted to any_profile on every seat)
+
+
+def test_payoff_table_sized_by_its_precision_keeps_common_deals(tmp_path):
+    from gamelab.sim import profiles
+
+    run = RunConfig(store=ChunkStore(tmp_path), progress=False)
+    said = []
+    sums = profiles.payoff_table("strand", 3, seed=4, run=run, target=0.08, pilot=64, say=said.append)
+    played = (sums.seats.sum(2) > 0).sum(0)  # deals each profile was played on
+    assert played.min() == 64 and played.max() > 64 and said  # some profiles topped up, in whole chunks
+    assert (played % 64 == 0).all()
+    # every win share of the table within the target now (the half-width that sized it)
+    assert np.nanmax(profiles.half_widths(sums.wins, sums.seats)) <= 0.08
+    # common random numbers: the pilot's 64 deals of every profile are the table of 64 deals
+    pilot = profiles.payoff_table("strand", 3, seed=4, run=run, deals=64)
+    np.testing.assert_array_equal(sums.wins[:64], pilot.wins)
+    np.testing.assert_array_equal(sums.seats[:64], pilot.seats)
+    files = sorted(p.name for p in tmp_path.rglob("*.parquet"))
+    again = profiles.payoff_table("strand", 3, seed=4, run=run, target=0.08, pilot=64)  # read back, nothing played
+    assert sorted(p.name for p in tmp_path.rglob("*.parquet")) == files
+    np.testing.assert_array_equal(again.wins, sums.wins)
+    a = metagame.analyse(again, label="style", n_boot=40)
+    assert a.deals_fewest == 64 and a.deals == played.max()
+    assert metagame.table_sentence(a).startswith("The payoff table: 56 profiles, each on 64 to ")

@@ -227,15 +227,7 @@ def _cmd_test(args) -> int:
         return 0
     lines = [d.answer]
     if args.verbose:
-        lines += [
-            "",
-            f"{d.sentence}",
-            f"  decision: {d.decision}; games: {d.games:,} ({d.deals:,} deals, each in every seat rotation)",
-            f"  estimate {d.estimate:.4g}, 95% interval {d.low:.4g} to {d.high:.4g}, corrected for stopping early "
-            f"(median-unbiased under the stage-wise ordering; uncorrected {d.naive:.4g})",
-            f"  log-likelihood ratio {d.llr_words} (stops at {d.bounds[0]:+.3f} or {d.bounds[1]:+.3f}; "
-            f"alpha {d.alpha}, beta {d.beta}, indifference zone {d.zone})",
-        ]
+        lines += ["", *d.details()]
     print("\n".join(lines))
     return 0
 

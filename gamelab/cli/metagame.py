@@ -45,6 +45,7 @@ def _cmd_metagame(args) -> int:
             print(metagame.sentence(a))
             if a.psro:
                 print(metagame.psro_sentence(a))
+            print(metagame.table_sentence(a))
             print()
             print(metagame.style_table(a).to_string(index=False))
             print()
@@ -73,7 +74,8 @@ def add_commands(sub) -> None:
         "--deals",
         type=bounded(int, 16, 100_000, "a whole number"),
         default=None,
-        help="deals per profile, each in every seat rotation (default: the game's own)",
+        help="deals per profile, each in every seat rotation (default: as many as every win share needs to be "
+        "within ±1 point, 95 %%: a pilot, then a top-up of the profiles that need it)",
     )
     p.add_argument(
         "--psro",

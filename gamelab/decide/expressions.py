@@ -64,6 +64,9 @@ class Question:
     constant: float
     fair_coef: float
     sign: int  # +1: is T above c?  -1: is T below c?
+    # ``>=`` / ``<=``: T equal to c counts as yes (the same for a smooth metric; for a count,
+    # "styles_worth_playing >= 4" holds at 4 and "> 4" does not)
+    inclusive: bool = False
 
     def threshold(self, n_players: int) -> float:
         return self.constant + self.fair_coef / n_players + 0.0  # + 0.0: never print -0
@@ -228,7 +231,12 @@ def parse_question(text: str, check_metric: Callable[[str], object], with_baseli
         raise GamelabError(f"expression {short(text)}: no metric to test (both sides are numbers)")
     _check_scale(text, terms, diff.coefs.get("1", 0.0), diff.coefs.get("fair", 0.0))
     return Question(
-        text.strip(), terms, -diff.coefs.get("1", 0.0), -diff.coefs.get("fair", 0.0), 1 if op.startswith(">") else -1
+        text.strip(),
+        terms,
+        -diff.coefs.get("1", 0.0),
+        -diff.coefs.get("fair", 0.0),
+        1 if op.startswith(">") else -1,
+        op.endswith("="),
     )
 
 

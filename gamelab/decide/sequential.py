@@ -36,6 +36,7 @@ It is moved into the form ``T > c`` or ``T < c`` (``T`` the metric terms,
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 
@@ -45,6 +46,7 @@ import pandas as pd
 from gamelab.core import paths, registry
 from gamelab.core.errors import GamelabError
 from gamelab.core.limits import MAX_GAMES, check_count
+from gamelab.decide import grouped
 from gamelab.decide.expressions import Question, parse_question
 from gamelab.sim import runner
 from gamelab.sim.run import RunConfig
@@ -122,6 +124,17 @@ class Decision:
             f"{self.question}: {how}; estimate {self.estimate:.4g} (95% interval {self.low:.4g} to "
             f"{self.high:.4g}, corrected for stopping early) against {self.threshold:.4g}"
         )
+
+    def details(self) -> list[str]:
+        """The test's statistics, one line each (``--verbose``)."""
+        return [
+            self.sentence,
+            f"  decision: {self.decision}; games: {self.games:,} ({self.deals:,} deals, each in every seat rotation)",
+            f"  estimate {self.estimate:.4g}, 95% interval {self.low:.4g} to {self.high:.4g}, corrected for stopping "
+            f"early (median-unbiased under the stage-wise ordering; uncorrected {self.naive:.4g})",
+            f"  log-likelihood ratio {self.llr_words} (stops at {self.bounds[0]:+.3f} or {self.bounds[1]:+.3f}; "
+            f"alpha {self.alpha}, beta {self.beta}, indifference zone {self.zone})",
+        ]
 
     @property
     def llr_words(self) -> str:
@@ -381,6 +394,9 @@ def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, 
     g = registry.get(game)
     check_count("max_games", max_games, MAX_GAMES)
     question = question_for(game, expr, with_baseline=baseline is not None)
+    metrics = {t.metric: balance.metric(g, t.metric) for t in question.terms}
+    if lineup is None and n_players is not None and g.strategies and not all(m.smooth for m in metrics.values()):
+        lineup = [g.strategies.profile_agent] * n_players  # the meta-game's metrics: a run of random profiles
     p, lineup, n_players = runner.resolve(game, params, lineup, n_players)
     arms = {"params": p}
     if baseline is not None:
@@ -392,13 +408,6 @@ def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, 
         )
         for a, q in arms.items()
     }
-    metrics = {t.metric: balance.metric(g, t.metric) for t in question.terms}
-    for name, m in metrics.items():
-        if m.sums is not None:  # a meta-game metric: a count of an equilibrium's support, no gradient to weigh
-            raise GamelabError(
-                f"{name} cannot be decided by a sequential test (it counts or compares an equilibrium's "
-                f"shares: no smooth margin); measure it with an interval instead: gamelab metagame {game}"
-            )
     return _Setup(
         game,
         question,
@@ -447,11 +456,14 @@ def decide(
     seed: int = 0,
     chunk_deals: int = CHUNK_DEALS,
     run: RunConfig | None = None,
-) -> Decision:
-    """Decide ``expr`` by the sequential test (see the module docstring)."""
+) -> Decision | grouped.Decision:
+    """Decide ``expr`` by the sequential test (see the module docstring); a question on a metric
+    with no smooth margin (the meta-game's) by the group-sequential test of :mod:`grouped`."""
     setup, run = _prepared(
         game, expr, n_players, params, baseline, lineup, seed, max_games, chunk_deals, alpha, beta, zone, run
     )
+    if not smooth(setup):
+        return _decide_grouped(setup, run, alpha, beta, seed, max_games)
     walk = _walk(setup, run, alpha, beta, zone)
     lo, hi = bounds(alpha, beta)
     decision = "yes" if walk.ratio >= hi else "no" if walk.ratio <= lo else "undecided"
@@ -564,7 +576,9 @@ def question_words(setup: _Setup) -> tuple[str, bool, int]:
     percent = all(setup.metrics[t.metric].percent for t in terms)
 
     def label(t):
-        return f"the {setup.metrics[t.metric].label}" + (" under the baseline" if t.arm == "baseline" else "")
+        m = setup.metrics[t.metric]
+        what = f"the number of {m.label}" if m.count else f"the {m.label}"
+        return what + (" under the baseline" if t.arm == "baseline" else "")
 
     if len(terms) == 1 and terms[0].coef == 1:
         about = label(terms[0])
@@ -621,7 +635,7 @@ def plan(
     seed: int = 0,
     chunk_deals: int = CHUNK_DEALS,
     run: RunConfig | None = None,
-) -> Plan:
+) -> Plan | grouped.Plan:
     """Games the question will need: a pilot (the test's own first chunks,
     kept in the store for the real run) estimates the spread of the
     increments; the test's Brownian approximation is then simulated on its
@@ -629,6 +643,8 @@ def plan(
     setup, run = _prepared(
         game, expr, n_players, params, baseline, lineup, seed, max_games, chunk_deals, alpha, beta, zone, run
     )
+    if not smooth(setup):
+        return _plan_grouped(setup, run, alpha, beta, seed)
     n_pilot = min(PILOT_CHUNKS, len(setup.chunks["params"]))
     acc = Accumulator()
     for tables in _play(setup, 0, n_pilot, run):
@@ -668,3 +684,140 @@ def _operating(d, sigma, looks, zone, lo, hi, z, per_deal):
     games = looks[first] * per_deal
     yes = ratio[np.arange(len(ratio)), first] >= hi
     return float(games.mean()), float(np.percentile(games, 90)), float(yes.mean()), float((~any_cross).mean())
+
+
+# -- metrics with no smooth margin: the group-sequential test (decide/grouped.py) ------------------
+
+PROFILE_GAMES = 16  # games per profile, about, before the grouped test's first look (the meta-game's)
+GROUPED_KEY = 0x6B0  # spawn key of the grouped test's resampling
+
+
+def smooth(setup: _Setup) -> bool:
+    """Whether every metric of the question is smooth (the SPRT weighs it), else the grouped test decides."""
+    return all(m.smooth for m in setup.metrics.values())
+
+
+def grouped_looks(setup: _Setup) -> list[int]:
+    """The grouped test's looks, in chunks: the first after :data:`PILOT_CHUNKS` chunks, or
+    when the game has a meta-game, after about :data:`PROFILE_GAMES` games of each profile;
+    then at each doubling, the last at the limit."""
+    from gamelab.stats import metagame as solve
+
+    g = registry.get(setup.game)
+    chunks = setup.chunks["params"]
+    size = chunks[0].n_deals * setup.rotations
+    first = PILOT_CHUNKS
+    if g.strategies is not None:
+        profiles = len(solve.profiles(len(g.strategies.names), setup.n_players))
+        first = max(first, math.ceil(PROFILE_GAMES * profiles / size))
+    return grouped.schedule(first, len(chunks))
+
+
+def _grouped_parts(setup: _Setup, run: RunConfig, seed: int):
+    """What the grouped test's walk and plan take: the feed of each chunk's sums (both arms,
+    side by side), the statistic, the side of the question, the looks and the resampling."""
+
+    def feed(start, stop):
+        metrics = list(setup.metrics.values())
+        for tables in _play(setup, start, stop, run):
+            parts = [_arm_sums(tables[a], metrics, a) for a in setup.chunks]
+            yield pd.concat(parts, axis=1, join="inner")
+
+    def value(cols, x):
+        return float(_value(setup.question, setup.metrics, cols, np.asarray(x, float)))
+
+    side = grouped.Side(setup.question.sign, setup.threshold, setup.question.inclusive)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(GROUPED_KEY,)))
+    return feed, value, side, grouped_looks(setup), rng
+
+
+def _games(setup: _Setup, n_chunks: int) -> int:
+    return sum(c.n_deals for c in setup.chunks["params"][:n_chunks]) * setup.rotations * len(setup.chunks)
+
+
+def _decide_grouped(setup: _Setup, run: RunConfig, alpha: float, beta: float, seed: int, max_games: int):
+    feed, value, side, looks, rng = _grouped_parts(setup, run, seed)
+    out = grouped.walk(feed, value, side, looks, alpha=alpha, beta=beta, rng=rng)
+    n_chunks = looks[len(out.looks) - 1]
+    games = _games(setup, n_chunks)
+    reason = ""
+    if out.decision == "undecided" and not math.isfinite(out.estimate):
+        names = ", ".join(sorted(setup.metrics))
+        reason = f"{names} has no value on these {games:,} games (a part of it was never played); raise --max-games"
+    rows = tuple(
+        {
+            "games": _games(setup, looks[i]),
+            "estimate": k.estimate,
+            "p_yes": k.p_yes,
+            "p_no": k.p_no,
+            "resamples": k.resamples,
+        }
+        for i, k in enumerate(out.looks)
+    )
+    about, percent, sign = question_words(setup)
+    return grouped.Decision(
+        setup.question.text,
+        out.decision,
+        games,
+        sum(c.n_deals for c in setup.chunks["params"][:n_chunks]),
+        out.estimate,
+        out.low,
+        out.high,
+        setup.threshold,
+        alpha,
+        beta,
+        out.alpha_k,
+        out.beta_k,
+        rows,
+        max_games,
+        reason,
+        about,
+        percent,
+        sign,
+        setup.question.inclusive,
+    )
+
+
+PLAN_LOOKS = 3  # looks a grouped plan plays at most while its resamples straddle the threshold
+
+
+def _plan_grouped(setup: _Setup, run: RunConfig, alpha: float, beta: float, seed: int) -> grouped.Plan:
+    """The grouped test's first looks played (kept in the store for the test itself), until
+    fewer than half the resamples straddle the threshold (at most :data:`PLAN_LOOKS`), and the
+    likely stop from there (:func:`grouped.likely_stop`)."""
+    feed, value, side, looks, rng = _grouped_parts(setup, run, seed)
+    a_k, b_k = grouped.spent(alpha, len(looks)), grouped.spent(beta, len(looks))
+    blocks, done = grouped.Blocks(), 0
+    for k in range(min(PLAN_LOOKS, len(looks))):
+        for sums in feed(done, looks[k]):
+            blocks.add(sums)
+        done = looks[k]
+        at_look = functools.partial(value, list(blocks.cols))
+        first, boot = grouped.look(at_look, blocks, side, a_k, b_k, rng, full=True)
+        at: int | None = 0
+        if first.decision:
+            likely, across = first.decision, 0.0
+            break
+        likely, at, across = grouped.likely_stop(boot, first.estimate, side, looks[k:], a_k, b_k)
+        if across < 0.5:
+            break
+    low, high = grouped.interval(boot)
+    about, percent, sign = question_words(setup)
+    return grouped.Plan(
+        setup.question.text,
+        _games(setup, looks[k]),
+        first.estimate,
+        low,
+        high,
+        across,
+        tuple(_games(setup, n) for n in looks),
+        likely,
+        None if at is None else _games(setup, looks[k + at]),
+        a_k,
+        b_k,
+        setup.threshold,
+        about,
+        percent,
+        sign,
+        setup.question.inclusive,
+    )

@@ -318,13 +318,16 @@ def judge(st: Setting, params, *, seed: int, max_games: int, run: RunConfig) -> 
     (``style_spread <= 0.185`` for a target of at most 0.19, zone 0.01), so
     a yes is wrong at most 5 % of the time even for rules exactly on the
     bound; a no means the rules miss the target or clear it by less than
-    the zone."""
+    the zone.  A metric with no smooth margin (the meta-game's) is asked on
+    the bound itself: its group-sequential test has no indifference zone
+    (``styles_worth_playing >= 4`` holds at 4, :mod:`gamelab.decide.grouped`)."""
     from gamelab.decide import sequential
 
+    smooth = {m.name: m.smooth for m in st.metrics}
     decisions = [
         sequential.decide(
             st.goal.game,
-            t.question(room=sequential.DEFAULT_ZONE / 2),
+            t.question(room=sequential.DEFAULT_ZONE / 2 if smooth.get(t.metric, True) else 0.0),
             n_players=n,
             params=params,
             lineup=lu,
@@ -354,35 +357,6 @@ def verdict_sentence(verdict: str, games: int, n_targets: int, room: str = "") -
             f"a sequential test on fresh deals decided it after {games:,} games"
         )
     return f"not sure: a sequential test on fresh deals was still undecided after {games:,} games"
-
-
-def interval_verdict(st: Setting, row: dict) -> str:
-    """A verdict from the verification's 95 % intervals (for metrics a sequential test cannot
-    weigh: the meta-game's): meets when every interval is inside its bound, misses when one
-    is wholly outside, else not sure."""
-    inside, outside = True, False
-    for t in st.goal.targets:
-        for n in st.lineups:
-            key = st.key(t, n)
-            lo, hi = row[f"{key} low"], row[f"{key} high"]
-            if t.at_least is not None:
-                inside &= lo >= t.at_least
-                outside |= hi < t.at_least
-            else:
-                inside &= hi <= t.at_most
-                outside |= lo > t.at_most
-    return MISSES if outside else MEETS if inside else NOT_SURE
-
-
-def interval_sentence(verdict: str, games: int, n_targets: int) -> str:
-    """:func:`verdict_sentence`'s words for a verdict from intervals."""
-    what = "the target" if n_targets == 1 else "every target"
-    where = f"its 95 % interval on {games:,} fresh games"
-    if verdict == MEETS:
-        return f"meets {what}: {where} is inside the bound"
-    if verdict == MISSES:
-        return f"misses {'the target' if n_targets == 1 else 'a target'}: {where} is outside the bound"
-    return f"not sure: {where} reaches across the bound"
 
 
 def zone_words(st: Setting) -> str:
@@ -459,12 +433,9 @@ def _measure(st, chosen, n_games, seed, run: RunConfig, max_games) -> list[dict]
             row.update(across)
             kept &= skill_kept
         n_targets = len(st.goal.targets) * len(st.lineups)
-        if any(m.sums is not None for m in st.metrics):  # a meta-game metric: no sequential test can weigh it
-            verdict, tested = interval_verdict(st, row), 0
-            how = interval_sentence(verdict, sum(r.games for r in by_n.values()), n_targets)
-        else:
-            verdict, tested, _ = judge(st, p, seed=seed, max_games=max_games or 4 * n_games, run=run)
-            how = verdict_sentence(verdict, tested, n_targets, zone_words(st))
+        verdict, tested, _ = judge(st, p, seed=seed, max_games=max_games or 4 * n_games, run=run)
+        smooth = all(m.smooth for m in st.metrics)  # else a group-sequential test: no zone to clear
+        how = verdict_sentence(verdict, tested, n_targets, zone_words(st) if smooth else "")
         if not kept:  # the goal's skill: or keep_skill: checks fail (decide/skill_checks.py)
             verdict = MISSES
         row.update(

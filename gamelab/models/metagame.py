@@ -284,6 +284,23 @@ def psro_sentence(a: Analysis) -> str:
     return out
 
 
+def deal_words(a: Analysis) -> str:
+    """``2,048 deals`` or ``1,024 to 3,584 deals`` (a table sized by its precision)."""
+    if a.deals_fewest and a.deals_fewest < a.deals:
+        return f"{a.deals_fewest:,} to {a.deals:,} deals"
+    return f"{a.deals:,} deals"
+
+
+def table_sentence(a: Analysis) -> str:
+    """How precise the payoff table is, in one sentence: its profiles, deals, games and the
+    widest 95 % half-width of a win share in it."""
+    n = len(solve.profiles(len(a.names), a.n_players))
+    return (
+        f"The payoff table: {n:,} profiles, each on {deal_words(a)} in every seat rotation ({a.games:,} games); "
+        f"every {a.label}'s win share in every profile within ±{100 * a.half_width:.2f} points (95 %)."
+    )
+
+
 def style_table(a: Analysis) -> pd.DataFrame:
     """One row per strategy: win share against an even mix, share in the first
     equilibrium (interval), regret against it (interval, points), dominated, α-Rank."""
@@ -396,6 +413,8 @@ def as_json(a: Analysis) -> dict:
         "answer": sentence(a),
         "psro_answer": psro_sentence(a),
         "deals_per_profile": a.deals,
+        "deals_per_profile_fewest": a.deals_fewest,
+        "table_answer": table_sentence(a),
         "games": a.games,
         "widest_half_width": _f(a.half_width),
         "payoff_table": rows,
@@ -426,11 +445,13 @@ def metagame(
     psro_limit: int | None = None,
     say=None,
 ) -> Analysis:
-    """The payoff table played, solved, and (``psro_limit`` not 0) PSRO's iterations on it."""
+    """The payoff table played (``deals`` None: sized so that every win share is within ±1
+    point, :func:`gamelab.sim.profiles.payoff_table`), solved, and (``psro_limit`` not 0)
+    PSRO's iterations on it."""
     game = registry.get(game) if isinstance(game, str) else game
     strategies = declared(game)
     run = (run or RunConfig()).ready()
-    sums = payoff_table(game, n_players, params=params, deals=deals, seed=seed, run=run)
+    sums = payoff_table(game, n_players, params=params, deals=deals, seed=seed, run=run, say=say)
     a = analyse(sums, label=strategies.label, n_boot=n_boot, seed=seed)
     if psro_limit != 0 and strategies.searches:
         a.psro, a.exploitability = psro(

@@ -103,7 +103,7 @@ def section(found: dict, figure_svg) -> Section:
 def _caption(a: metagame.Analysis) -> str:
     return (
         f"Left: the win share of one seat of the row's {a.label} with every other seat the column's "
-        f"({a.deals:,} deals a profile, every seat rotation; the widest 95 % half-width of a table entry is "
+        f"({metagame.deal_words(a)} a profile, every seat rotation; the widest 95 % half-width of a table entry is "
         f"{100 * a.half_width:.1f} points). Right: each {a.label}'s share of the seats in each equilibrium "
         "found, with its 95 % bootstrap interval."
     )

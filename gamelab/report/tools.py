@@ -37,11 +37,13 @@ class Tools:
 METAGAME_FULL = 20_000  # a report of at least this many games a player count plays the meta-game in full
 
 
-def metagame_deals(game, n_games: int) -> int:
-    """Deals per profile of a report's meta-game: the game's own (``Strategies.deals``) for a
-    report of METAGAME_FULL games or more, else a tenth of the report's games (at least 32)."""
-    full = game.strategies.deals
-    return full if n_games >= METAGAME_FULL else max(32, min(full, n_games // 10))
+def metagame_deals(game, n_games: int) -> int | None:
+    """Deals per profile of a report's meta-game: None (as many as every win share needs to be
+    within ±1 point, :func:`gamelab.sim.profiles.payoff_table`) for a report of METAGAME_FULL
+    games or more, else a tenth of the report's games (at least 32, at most ``Strategies.deals``)."""
+    if n_games >= METAGAME_FULL:
+        return None
+    return max(32, min(game.strategies.deals, n_games // 10))
 
 
 def reference_players(data) -> int:

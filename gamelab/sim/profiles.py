@@ -46,21 +46,32 @@ def profile_lineups(names: Sequence[str], n_players: int) -> list[tuple[str, ...
     ]
 
 
-def profile_runs(game, n_players: int, *, params=None, deals: int | None = None, seed: int = 0, names=None) -> list:
-    """The runs of every profile (:class:`gamelab.core.contract.Run`), on the same deals."""
+PROFILE_CHUNK = 512  # deals per chunk of a profile's run: a top-up adds whole chunks, the same for every profile
+PILOT_DEALS = 1024  # deals per profile before the table is sized by its precision
+TARGET = 0.01  # every win share of the table within this (95 % half-width): ±1 point
+# the half-widths sizing the table are estimates, and the ones reported come from resampling (the widest
+# of a few hundred noisy ones): a profile is topped up past TRIGGER of the target, to AIM of it
+TRIGGER, AIM = 0.92, 0.86
+TOP_UPS = 3  # rounds of top-up at most
+
+
+def profile_runs(game, n_players: int, *, params=None, deals=None, seed: int = 0, names=None) -> list:
+    """The runs of every profile (:class:`gamelab.core.contract.Run`), on the same deals
+    (``deals``: one number for every profile, or one per profile)."""
     game = registry.get(game) if isinstance(game, str) else game
     strategies = declared(game)
     names = tuple(names or strategies.names)
-    deals = int(deals or strategies.deals)
+    lineups = profile_lineups(names, n_players)
+    per = np.broadcast_to(np.asarray(strategies.deals if deals is None else deals, np.int64), (len(lineups),))
     return [
         Run(
             n_players=n_players,
-            n_games=deals * (1 if len(set(lu)) == 1 else n_players),
+            n_games=int(d) * (1 if len(set(lu)) == 1 else n_players),
             seed=seed,
             lineup=lu,
             params=params,
         )
-        for lu in profile_lineups(names, n_players)
+        for lu, d in zip(lineups, per)
     ]
 
 
@@ -75,21 +86,26 @@ def sums_of(frame: pd.DataFrame, names: Sequence[str], deal_ids: np.ndarray) -> 
     return wins, seats
 
 
-def play_profiles(game, runs: Sequence[Run], names, *, run: RunConfig) -> tuple[np.ndarray, np.ndarray]:
+def play_profiles(
+    game, runs: Sequence[Run], names, *, run: RunConfig, chunk_deals: int | None = None, skip=None
+) -> tuple[np.ndarray, np.ndarray]:
     """Play ``runs`` through the chunk store (the missing chunks in one pass
     through the run's executor, :func:`gamelab.sim.prefetch.play_chunks`),
-    each chunk reduced to per-deal sums as it is read or lands: (D, K, S) wins and seats.
-    Every run has the same seed, so the same deals (common random numbers)."""
+    each chunk reduced to per-deal sums as it is read or lands: (D, K, S) wins and seats,
+    ``D`` the longest run's deals.  Every run has the same seed and chunk size, so its deals
+    are the first of the longest run's (common random numbers); a profile's later deals
+    hold zeros.  ``skip[k]``: chunks of run ``k`` already counted elsewhere (a top-up)."""
     game = registry.get(game) if isinstance(game, str) else game
     run = run.ready()
     store = run.chunk_store()
-    chunks = [(k, c) for k, r in enumerate(runs) for c in runner.plan(game.name, **run_args(r))]
-    n_deals = sum(c.n_deals for k, c in chunks if k == 0)
-    if any(sum(c.n_deals for j, c in chunks if j == k) != n_deals for k in range(len(runs))):
-        raise GamelabError("every profile must be played on the same deals")
+    plans = [runner.plan(game.name, **run_args(r), chunk_deals=chunk_deals) for r in runs]
+    longest = max(plans, key=lambda p: sum(c.n_deals for c in p))
+    if any(c.n_deals != longest[i].n_deals for p in plans for i, c in enumerate(p)):
+        raise GamelabError("every profile must be played on the same deals (a shorter run: the first of them)")
     deal_ids = np.concatenate(
-        [np.arange(c.n_deals, dtype=np.int64) + c.index * 10**7 for k, c in chunks if k == 0]
+        [np.arange(c.n_deals, dtype=np.int64) + c.index * 10**7 for c in longest]
     )  # runner._tidy's deal numbers
+    chunks = [(k, c) for k, p in enumerate(plans) for c in p[(0 if skip is None else int(skip[k])) :]]
     wins = np.zeros((len(deal_ids), len(runs), len(names)))
     seats = np.zeros_like(wins)
 
@@ -110,16 +126,71 @@ def play_profiles(game, runs: Sequence[Run], names, *, run: RunConfig) -> tuple[
     return wins, seats
 
 
+def half_widths(wins: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """(K, S) the 95 % half-width of each win share of per-deal sums (:meth:`DealSums.half_widths`)."""
+    return DealSums((), 0, np.zeros((0, 0)), wins, seats).half_widths()
+
+
+def deals_needed(half: np.ndarray, deals: np.ndarray, target: float = TARGET, chunk: int = PROFILE_CHUNK) -> np.ndarray:
+    """(K,) deals each profile needs for its widest half-width to come within ``target``
+    (past ``TRIGGER`` of it, aiming at ``AIM`` of it): the half-width shrinks as one over the root of the deals;
+    in whole chunks, never fewer than now."""
+    widest = np.nan_to_num(np.nanmax(half, axis=1))  # every profile holds some strategy
+    want = np.ceil(deals * (widest / (target * AIM)) ** 2)
+    chunks = np.ceil(np.maximum(want, deals) / chunk).astype(np.int64)
+    return np.where(widest > target * TRIGGER, chunks * chunk, deals)
+
+
 def payoff_table(
-    game, n_players: int, *, params=None, deals: int | None = None, seed: int = 0, run: RunConfig | None = None
+    game,
+    n_players: int,
+    *,
+    params=None,
+    deals: int | None = None,
+    seed: int = 0,
+    run: RunConfig | None = None,
+    target: float = TARGET,
+    pilot: int = PILOT_DEALS,
+    say=None,
 ) -> DealSums:
-    """Every profile of the game's strategies at ``n_players`` played on the same deals, as per-deal sums."""
+    """Every profile of the game's strategies at ``n_players`` played on the same deals, as per-deal sums.
+
+    ``deals`` given: that many deals per profile.  Else the table is sized by its precision:
+    a pilot of ``pilot`` deals per profile, then each profile whose widest win share's
+    95 % half-width is above ``target`` is topped up (:func:`deals_needed`, at most
+    :data:`TOP_UPS` rounds): whole chunks of :data:`PROFILE_CHUNK` deals (or of the pilot's, if
+    fewer) added after the ones
+    it has, so every profile's deals are the first of the others' (common random numbers kept)
+    and a rerun reads every chunk back from the store."""
     game = registry.get(game) if isinstance(game, str) else game
     strategies = declared(game)
     lo, hi = game.players
     if not lo <= n_players <= hi:
         raise GamelabError(f"--players {n_players} is out of range: {game.name} is for {lo}-{hi} players")
     names = tuple(strategies.names)
-    runs = profile_runs(game, n_players, params=params, deals=deals, seed=seed)
-    wins, seats = play_profiles(game, runs, names, run=run or RunConfig())
-    return DealSums(names, n_players, solve.profiles(len(names), n_players), wins, seats)
+    K = solve.profiles(len(names), n_players)
+    say = say or (lambda text: None)
+    per = np.full(len(K), int(deals or pilot), np.int64)
+    chunk = min(PROFILE_CHUNK, int(per[0]))  # a top-up adds whole chunks of this many deals
+    run = (run or RunConfig()).ready()
+    wins = seats = np.zeros((0, len(K), len(names)))
+    have = np.zeros(len(K), np.int64)  # chunks of each profile counted so far
+    for step in range(TOP_UPS + 1):
+        runs = profile_runs(game, n_players, params=params, deals=per, seed=seed)
+        w, n = play_profiles(game, runs, names, run=run, chunk_deals=chunk, skip=have)
+        wins, seats = _grown(wins, len(w)) + w, _grown(seats, len(n)) + n
+        have = -(-per // chunk)
+        if deals is not None:
+            break
+        need = deals_needed(half_widths(wins, seats), per, target, chunk)
+        if (need <= per).all() or step == TOP_UPS:
+            break
+        more = need > per
+        say(f"  {int(more.sum())} of {len(K)} profiles topped up to within ±{100 * target:g} points")
+        per = np.maximum(per, need)
+    return DealSums(names, n_players, K, wins, seats)
+
+
+def _grown(a: np.ndarray, n_deals: int) -> np.ndarray:
+    """``a`` (D, K, S) padded with zero deals to ``n_deals``."""
+    return np.pad(a, ((0, n_deals - len(a)), (0, 0), (0, 0)))

@@ -55,6 +55,14 @@ class Metric:
     # the per-deal sums straight from a frame (rows: deals, sorted), for a metric of many sums a deal
     # (the meta-game's wins per profile and strategy) that per-row columns would make too wide
     sums: Callable[[pd.DataFrame, np.ndarray], pd.DataFrame] | None = None  # frame, each row's block
+    count: bool = False  # a whole number of things ("the number of styles worth playing")
+
+    @property
+    def smooth(self) -> bool:
+        """Whether the metric is a smooth function of its sums (a gradient weighs it: the SPRT
+        of :mod:`gamelab.decide.sequential`); the meta-game's are not (a count of an
+        equilibrium's support jumps), and :mod:`gamelab.decide.grouped` decides them."""
+        return self.sums is None
 
 
 DIFFERENCES = ("_spread", "_gap", "_advantage")  # metric names that are differences of two shares
@@ -432,6 +440,7 @@ def metagame_metrics(strategies) -> list[Metric]:
             lambda s: _solved(s, S, _worth),
             goal="higher",
             sums=sums,
+            count=True,
         ),
         Metric(
             "equilibrium_spread",
@@ -561,6 +570,14 @@ def _values(metrics, sums: pd.DataFrame, weights: np.ndarray | None):
         return {m.name: np.asarray(m.value(named), float) for m in metrics}
 
 
+def _tail(values: np.ndarray, q: float, m: Metric) -> float:
+    """A percentile of resampled values; of a count, one of the values themselves (a count's
+    interval is whole numbers: 2 to 2, never 2 to 2.02)."""
+    if m.count:
+        return float(np.nanpercentile(values, q, method="lower" if q < 50 else "higher"))
+    return float(np.nanpercentile(values, q))
+
+
 def estimate(
     frame: pd.DataFrame, metrics: Sequence[Metric], *, n_boot: int = BOOTSTRAP, rng: np.random.Generator | None = None
 ) -> pd.DataFrame:
@@ -573,8 +590,8 @@ def estimate(
             {
                 "metric": m.name,
                 "value": float(point[m.name]),
-                "low": float(np.nanpercentile(boot[m.name], 2.5)),
-                "high": float(np.nanpercentile(boot[m.name], 97.5)),
+                "low": _tail(boot[m.name], 2.5, m),
+                "high": _tail(boot[m.name], 97.5, m),
                 "deals": len(sums),
             }
             for m in metrics
@@ -610,8 +627,8 @@ def paired_change(
                 "value": float(pa[m.name]),
                 "base": float(pb[m.name]),
                 "change": float(pa[m.name] - pb[m.name]),
-                "low": float(np.nanpercentile(d, 2.5)),
-                "high": float(np.nanpercentile(d, 97.5)),
+                "low": _tail(d, 2.5, m),
+                "high": _tail(d, 97.5, m),
                 "deals": len(deals),
             }
         )
