@@ -189,6 +189,10 @@ def test_tune_panel_form_in_words_and_its_answer(tmp_path, monkeypatch):
     assert any("trial 12 of 12" in s and "best so far" in s for s in seen)
     answer = tuner.answer.value
     assert answer.startswith("<b>Proposal 1, bonus scale 1 → ") or "Nothing found" in answer
+    # which run the figures are, where they are: the player count and the fresh games (not Levers' run)
+    assert "seat spread, 2 players (8,000 fresh games)" in tuner.shown.columns
+    status = html.unescape(tuner.status.value)
+    assert "on 8,000 fresh games at 2 players, other deals than the panel's and Levers'" in status
     text = tuner.shown.to_string()
     for raw in ("all_met", "all_sure", "search_miss", "nan", "False", "True", "bonus_scale", "@2"):
         assert raw not in text, raw

@@ -412,6 +412,7 @@ class Framing:
     games: int | None = None
     now_low: float | None = None
     now_high: float | None = None
+    source: str = ""  # which run "now" is when it is not the paired run's own ("as in Design metrics; ...")
 
     def amount(self, x: float, unit: bool = True) -> str:
         """``−6.0 points`` (a share) or ``−0.42``; a real minus sign."""
@@ -431,7 +432,13 @@ class Framing:
                 value += f", 95 % interval {self.now_low:.3g}–{self.now_high:.3g}"
         if self.games:
             value += f", {self.games:,} games"
-        return value
+        return value + (f", {self.source}" if self.source else "")
+
+    def from_run(self, value: float, low: float, high: float, games: int, source: str) -> Framing:
+        """The same levers with "now" read from another run of the same rules
+        and deals (a report's main run, of which the steps' paired games are
+        the first): one figure for the metric wherever it is shown."""
+        return dataclasses.replace(self, now=value, now_low=low, now_high=high, games=games, source=source)
 
     def idle_words(self) -> str:
         """One sentence for the steps that moved the metric in no deal (empty when none)."""

@@ -72,7 +72,7 @@ def run_tools(
             )
         from gamelab.decide.sensitivity import framing
 
-        data.levers_framing = framing(data.levers_steps, data.levers_metric)
+        data.levers_framing = design_now(data, framing(data.levers_steps, data.levers_metric), n)
     if tools.metagame and data.game.strategies is not None:
         from gamelab.models import metagame
 
@@ -197,6 +197,23 @@ def levers_table(
     )
     steps.attrs["players"] = n_players
     return lever_rows(framing(steps, name), n_players), steps, name
+
+
+def design_now(data, fr, n_players: int):
+    """The levers' "now" read from the report's own run at ``n_players`` (the
+    Design metrics figure: one number for the metric in the whole report); the
+    steps' paired games are that run's first deals (the same seed and chunks).
+    Unchanged when the Design metrics table has no such row."""
+    design = data.design
+    if design is None or not len(design):
+        return fr
+    row = design[(design["players"] == n_players) & (design["metric"] == fr.metric)]
+    if not len(row):
+        return fr
+    r = row.iloc[0]
+    games = int(data.runs[n_players].games)
+    source = f"as in Design metrics; each step is played on the first {fr.games:,} of those games"
+    return fr.from_run(float(r["value"]), float(r["low"]), float(r["high"]), games, source)
 
 
 def lever_rows(fr, n_players: int) -> pd.DataFrame:

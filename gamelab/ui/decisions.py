@@ -363,8 +363,12 @@ class TunePanel(_Progress):
         with self.out:  # the table first: the answer above it never shows beside the last run's table
             display(fmt.styler(self.shown))
             display(tune.front_figure(st, result.study, result.proposals))
+        counts = ", ".join(map(str, goal.player_counts()))
         self.status.value = html.escape(
-            f"{result.trials} trials of {goal.games:,} games; proposals written to {result.out.name}/"
+            f"{result.trials} trials of {goal.games:,} games; proposals written to {result.out.name}/. "
+            f"The table's figures are on {tune.verify_games(goal):,} fresh games at {counts} players, "
+            "other deals than the panel's and Levers' (so the search cannot pick lucky deals): the rules now "
+            "differ there from Levers' “now” only by the noise their 95 % intervals show."
         )
         self.answer.value = f"<b>{html.escape(result.summary)}</b>"
         self.mark_stale(False)

@@ -428,7 +428,8 @@ class BalancePanel:
             out.append(fmt.win_rate_chart(panels, columns=1, width=6.5))
         for by, t in groups:
             t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
-            caption = f"Win rate by {fmt.words(by)} (95 % interval; fair share {fair * 100:.1f} %)"
+            n = self.players.value
+            caption = f"Win rate by {fmt.words(by)}, {n} players (95 % interval; fair share {fair * 100:.1f} %)"
             out.append(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)}, caption=caption))
         out += [fmt.styler(x) if isinstance(x, pd.DataFrame) else x for x in self.extras]
         ids = self.tables["identities"]
