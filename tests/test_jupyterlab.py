@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from browser import FLAGS, ensure_chromium
-from words import raw_words
+from words import unreadable
 
 pytestmark = pytest.mark.slow
 
@@ -211,8 +211,11 @@ def _link_opens_report(page, link) -> str:
         link.click()
     report = opened.value
     report.wait_for_load_state("load")
+    report.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     text = report.inner_text("body")
     assert "Balance review" in text
+    game = "sbr" if "STEEL BALL RUN" in text else "strand"
+    assert unreadable(text, game) == [], unreadable(text, game)  # every fold opened
     report.close()
     return text
 
@@ -266,12 +269,14 @@ def _tune_progress_then_answer(page, shots=None):
 
 
 def _no_raw_words(page, game, keep=None):
-    """No visible output names a raw parameter or metric identifier, ``nan``
-    or ``n.s.``; the text kept in the file ``keep`` to read after a failure."""
+    """No visible output names a raw parameter or metric identifier or any
+    snake_case name, ``nan``, ``n.s.``, a Python repr or mojibake
+    (:func:`words.unreadable`); the text kept in the file ``keep`` to read
+    after a failure."""
     shown = page.evaluate(OUTPUT_TEXT_JS)
     if keep:
         Path(keep).write_text(shown, encoding="utf-8")
-    assert raw_words(shown, game) == [], raw_words(shown, game)
+    assert unreadable(shown, game) == [], unreadable(shown, game)
     return shown
 
 
@@ -312,7 +317,7 @@ def test_identity2_notebook_sliders_move_the_tables_beside_them(lab, browser):
     assert n_slider.query_selector(".widget-readout").inner_text().strip() == "6.00"  # the N in use
     page.screenshot(path=str(ROOT / "reports" / "identity2-notebook.png"))
     shown = page.evaluate(OUTPUT_TEXT_JS)
-    assert raw_words(shown, "strand") == [], raw_words(shown, "strand")
+    assert unreadable(shown, "strand") == [], unreadable(shown, "strand")
     page.close()
 
 
