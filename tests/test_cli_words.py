@@ -2,6 +2,7 @@
 and long commands report progress off a terminal."""
 
 import argparse
+from pathlib import Path
 
 from gamelab.cli.commands import build_parser
 
@@ -115,6 +116,7 @@ def test_skill_trace_reads_as_sentences_in_the_games_words(capsys, tmp_path, mon
 
 
 ONLY = "sum_cap,rounds,rain_cards"
+PLAYTESTS = Path(__file__).resolve().parent.parent / "data" / "playtests"
 
 
 def test_cli_answers_and_the_sentences_file_have_no_code_names_nan_reprs_or_mojibake(capsys, tmp_path, monkeypatch):
@@ -149,6 +151,14 @@ def test_cli_answers_and_the_sentences_file_have_no_code_names_nan_reprs_or_moji
         text = md.read_text(encoding="utf-8")
         assert text.startswith("# STRAND") and "Rules changed from the rulebook: sum cap = 8." in text
         answers.append(("strand", ["sentences file"], text))
+    for game, args in (  # the playtest ledgers and the claims audit: tables in words, no NaN or True/False
+        ("sbr", ["replay", str(PLAYTESTS / "sbr_example.json")]),
+        ("strand", ["replay", str(PLAYTESTS / "strand_example.json")]),
+        ("strand", ["claims", "strand", "--n-games", "300", "--workers", "1"]),
+    ):
+        assert cli.main(args) == 0
+        answers.append((game, args, capsys.readouterr().out))
+    assert "inside our interval" in answers[-1][2] and "sbr " not in answers[-1][2]  # only the game asked
     for game, args, out in answers:
         assert unreadable(out, game) == [], (args, unreadable(out, game))
     assert "NaN" not in answers[0][2] and "{" not in answers[0][2].splitlines()[0]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from browser import FLAGS, ensure_chromium
-from words import unreadable
+from words import prose, unreadable
 
 pytestmark = pytest.mark.slow
 
@@ -215,7 +215,7 @@ def _link_opens_report(page, link) -> str:
     text = report.inner_text("body")
     assert "Balance review" in text
     game = "sbr" if "STEEL BALL RUN" in text else "strand"
-    assert unreadable(text, game) == [], unreadable(text, game)  # every fold opened
+    assert unreadable(prose(text), game) == [], unreadable(prose(text), game)  # every fold opened
     report.close()
     return text
 

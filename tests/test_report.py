@@ -332,7 +332,7 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     )
     html = out.read_text()
     assert "<script>" not in html
-    page = inspect_page(out)
+    page = inspect_page(out, **LAPTOP)
     assert "playtests" in page["sections"] and page["errors"] == [] and page["outside"] == [] and page["scripts"] == 0
     assert evil in page["text"]  # the name is shown as text
     assert "Changed from the rulebook: sum cap = 8" in page["text"]
@@ -364,6 +364,12 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert raw_words(page["first_screen"], "strand") == [] and raw_words(summary, "strand") == [], summary
     for key in RAW_KEYS:
         assert key not in page["text"], key
+    from words import prose, unreadable
+
+    assert "--params FILE   # FILE: {sum_cap: 8}" in page["text"]  # the command to copy, its file as YAML
+    shown = prose(page["open_text"]).replace(evil, "")  # the hostile record's name is the reader's own text
+    assert unreadable(shown, "strand") == [], unreadable(shown, "strand")
+    assert small_chart_text(page) == [], small_chart_text(page)  # the trace chart's, the levers' too
 
 
 def test_an_unchanged_report_is_copied_and_any_changed_input_recomputes_it(tmp_path, monkeypatch):
@@ -431,8 +437,12 @@ def test_pig_report_states_each_verdict_once_from_the_headline_to_the_table(tmp_
     out = tmp_path / "pig.html"
     args = ["report", "pig", "--games", "4000", "--no-claims", "--tool-games", "500", "--model-games", "1000"]
     assert cli.main([*args, "--out", str(out)]) == 0
-    page = inspect_page(out, first_screen=REPORTS / "pig-first-screen.png")
+    page = inspect_page(out, first_screen=REPORTS / "pig-first-screen.png", **LAPTOP)
     assert page["errors"] == [] and page["outside"] == [] and page["overflow"] == []
+    from words import unreadable
+
+    assert unreadable(page["open_text"], "pig") == [], unreadable(page["open_text"], "pig")
+    assert small_chart_text(page) == [], small_chart_text(page)
     text, opened = page["text"], page["open_text"]
     statements = ("holds under every model we tried", "only under the", "does not hold", "not decided")
     said = re.findall(r"Seat (\d) wins [^%]+% of its (\d)-player games.*?Across agent models: ([^.]+)\.", text)

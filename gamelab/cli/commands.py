@@ -22,6 +22,7 @@ from gamelab.cli.common import (
     executor_for,
     one_line,
     scheduler_address,
+    words_table,
     write_table,
 )
 from gamelab.core.errors import GamelabError, short
@@ -327,37 +328,36 @@ def _cmd_claims(args) -> int:
         return _claims_sentences(args)
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
-    profiles = _claims_profiles(args.profile or (), args.games or list(games_with_claims()))
+    games = args.games or ([args.game] if args.game else None)  # ``gamelab claims strand``: that game's figures
+    profiles = _claims_profiles(args.profile or (), games or list(games_with_claims()))
     params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
-    table = audit(args.games, n_games=args.n_games, seed=args.seed, params=params, run=RunConfig(workers=args.workers))
+    table = audit(games, n_games=args.n_games, seed=args.seed, params=params, run=RunConfig(workers=args.workers))
     if args.out:
         print(f"wrote {write_table(table, args.out)}")
     bands = [c for c in table.columns if c.startswith("inside") and c[6:].isdigit()]
     cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", *bands, "residual"]
-    with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
-        print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
+    names = {"value": "published", "column": "figure", "inside": "inside our interval"}
+    names |= {b: f"inside the {b[6:]}-game band" for b in bands}
+    with pd.option_context("display.width", 250, "display.max_rows", 1000):
+        print(words_table(table[[c for c in cols if c in table]].rename(columns=names)))
     exact = is_exact(table)
     _print_bands(table[~exact & table["inside"].notna()], bands, profiles, args)
     held = table[exact]
     wrong = held[~held["inside"].astype(bool)]
     print(f"{len(held) - len(wrong)} of {len(held)} rules-decided figures hold exactly; these do not:")
     with pd.option_context("display.width", 250, "display.max_colwidth", 60):
-        print(
-            wrong[["game", "section", "row", "column", "value", "ours", "note"]]
-            .rename(columns={"value": "published"})
-            .to_string(index=False)
-        )
-    for name in args.games or games_with_claims():
+        print(words_table(wrong[["game", "section", "row", "column", "value", "ours", "note"]].rename(columns=names)))
+    for name in games or games_with_claims():
         game = registry.get(name)
         c = conclusions(
             name, n_games=args.n_games, seed=args.seed, params=params.get(name), run=RunConfig(workers=args.workers)
         )
         if c is None:
             continue
-        with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format):
+        with pd.option_context("display.width", 250):
             print(
                 f"\n{game.title}: the rulebook's balance conclusions, two-proportion tests against the "
-                "runner-up:\n" + c.to_string(index=False)
+                "runner-up:\n" + words_table(c)
             )
     return 0
 

@@ -11,7 +11,7 @@ import re
 
 import pandas as pd
 
-from gamelab.core.labels import key_words
+from gamelab.core.labels import doc_words, key_words
 from gamelab.report import format as fmt
 from gamelab.report.blocks import Block, Section
 from gamelab.report.data import ReportData
@@ -103,7 +103,9 @@ def claim_rows(audit: pd.DataFrame) -> pd.DataFrame:
                 )
                 for e, m, lo, hi, d in zip(exact, measured, audit["low"], audit["high"], places)
             ],
-            "note": [fmt.words(n) if n != "exact" else "" for n in note.map(lambda s: s.removeprefix("exact; "))],
+            "note": [
+                doc_words(fmt.words(n)) if n != "exact" else "" for n in note.map(lambda s: s.removeprefix("exact; "))
+            ],
         }
     )
     rows["_state"] = [

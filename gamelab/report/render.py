@@ -832,8 +832,9 @@ def _command(game, params, n_games, seed, precision) -> str:
     cmd = f"gamelab report {game} --games {n_games} --seed {seed}"
     if precision:
         cmd += f" --precision {precision}"
-    if params.changed():
-        cmd += " --params FILE   # FILE: " + str(
-            {k: list(v) if isinstance(v, tuple) else v for k, v in params.changed().items()}
-        )
+    if params.changed():  # the file's content as YAML, as the designer would write it
+        import yaml
+
+        changed = {k: list(v) if isinstance(v, tuple) else v for k, v in params.changed().items()}
+        cmd += " --params FILE   # FILE: " + yaml.safe_dump(changed, default_flow_style=True, width=1000).strip()
     return cmd
