@@ -370,3 +370,48 @@ def test_seat_one_agents_and_lineups_in_the_games_words():
     panel = BalancePanel("strand", sliders=[], n_players=4)
     labels = [label for label, _ in panel.focus.options]
     assert not [x for x in labels if "@" in x or "_" in x or x[-1].isdigit()], labels
+
+
+#: a notebook shows a figure as a PNG at 100 dpi, at its own size in a 1366 x 900 window: 8 points is 11 px
+MIN_PANEL_PT = 8
+
+
+def small_text(fig) -> list[tuple[str, float]]:
+    """Every visible text of ``fig`` under :data:`MIN_PANEL_PT` points."""
+    from matplotlib.text import Text
+
+    return [
+        (t.get_text(), t.get_fontsize())
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_PANEL_PT
+    ]
+
+
+def test_every_panel_chart_has_text_of_11_px_at_least(tmp_path):
+    """The balance panel's win-rate chart, the Levers tornado, the Tune
+    front and the identity explorer's chart: no text under 8 points (11 px
+    as a notebook shows them)."""
+    from gamelab.decide.sequential import MemoryStore
+    from gamelab.ui.decisions import LeversPanel, TunePanel
+    from gamelab.ui.explorer import ExplorerPanel
+
+    panel = BalancePanel("strand", sliders=["sum_cap"], n_players=4, quick_games=300, store=ChunkStore(tmp_path))
+    panel.update()
+    figures = [x for x in panel.items() if hasattr(x, "savefig")]
+    toy = BalancePanel("toy", sliders=["bonus_scale"], n_players=2, quick_games=400, store=ChunkStore(tmp_path))
+    levers = LeversPanel(toy, metric="seat_spread", only=["bonus_scale", "die"])
+    levers.run()
+    figures.append(levers.figure)
+    tuner = TunePanel(toy, free=["bonus_scale"], targets=[("seat_spread", "at_most", 0.2)], trials=4)
+    toy.store = MemoryStore()
+    tuner.run()
+    from gamelab.decide import tune
+
+    st = tune.setting(tuner.goal())
+    figures.append(tune.front_figure(st, tuner.result.study, tuner.result.proposals))
+    explorer = ExplorerPanel("strand", "trust")
+    explorer.update()
+    figures.append(explorer.figure)
+    assert len(figures) == 4 and all(f is not None for f in figures)
+    small = [(i, s) for i, f in enumerate(figures) for s in small_text(f)]
+    assert small == [], small

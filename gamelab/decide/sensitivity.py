@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -508,6 +509,7 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
 
 
 HELPS_COLOUR, HURTS_COLOUR, UNSURE_COLOUR = "#2e7d32", "#c62828", "#9e9e9e"
+TORNADO_PT = 8.5  # the labels and legend: 12 px as a notebook shows the chart (100 dpi), more in a report
 
 
 # Over 60 lines: matplotlib drawing, one statement per element of the chart (bars, colours, labels, legend).
@@ -547,7 +549,7 @@ def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15, goal: str
             ax.annotate(
                 "→ " + r["words"].split(" → ")[-1],
                 (end, yy),
-                fontsize=7,
+                fontsize=TORNADO_PT,
                 va="center",
                 xytext=(3 if r["change"] >= 0 else -3, 0),
                 textcoords="offset points",
@@ -564,11 +566,12 @@ def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15, goal: str
     ax.legend(
         handles=[Patch(color=HELPS_COLOUR, label=better), Patch(color=HURTS_COLOUR, label=worse)]
         + [Patch(color=UNSURE_COLOUR, label="not sure")],
-        fontsize=7,
+        fontsize=TORNADO_PT,
         loc="best",
     )
     aim = f"; {fr.goal} is better" if fr.goal else ""
-    ax.set_title(f"What moves the {fr.label} (now {fr.level()}{aim})", fontsize=9)
+    title = f"What moves the {fr.label} (now {fr.level()}{aim})"
+    ax.set_title(textwrap.fill(title, 80), fontsize=TORNADO_PT + 1)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     plt.close(fig)
