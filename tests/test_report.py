@@ -507,7 +507,11 @@ def test_levers_now_is_the_design_metrics_figure(tmp_path):
     fr = data.levers_framing
     row = data.design[(data.design["players"] == fr.players) & (data.design["metric"] == fr.metric)].iloc[0]
     assert (fr.now, fr.now_low, fr.now_high) == (row["value"], row["low"], row["high"])
-    assert fr.games == data.runs[fr.players].games > data.levers_steps.attrs["games"] == 400
+    assert fr.games == data.runs[fr.players].games > 400
+    from gamelab.decide.sensitivity import tornado_figure
+
+    title = tornado_figure(data.levers_steps, data.levers_metric).axes[0].get_title().replace("\n", " ")
+    assert f"(now {fr.now * 100:.1f} points at {fr.players} players" in title, title  # the chart says it too
     html = render_report(data)
     said = re.search(r"\(now (\d+\.\d) points at (\d) players, 95 % interval (\d+\.\d)–(\d+\.\d), ([\d,]+) games", html)
     design = html.split('id="metrics"', 1)[1].split("</section>", 1)[0]

@@ -435,12 +435,6 @@ class Framing:
             value += f", {self.games:,} games"
         return value + (f", {self.source}" if self.source else "")
 
-    def from_run(self, value: float, low: float, high: float, games: int, source: str) -> Framing:
-        """The same levers with "now" read from another run of the same rules
-        and deals (a report's main run, of which the steps' paired games are
-        the first): one figure for the metric wherever it is shown."""
-        return dataclasses.replace(self, now=value, now_low=low, now_high=high, games=games, source=source)
-
     def idle_words(self) -> str:
         """One sentence for the steps that moved the metric in no deal (empty when none)."""
         if not self.idle:
@@ -491,12 +485,13 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
     good = (lambda x: x.change < 0) if goal == "lower" else (lambda x: x.change > 0)
     by_size = sorted(levers, key=lambda x: -abs(x.change))
     now = table.attrs.get("now", {}).get(metric)
+    source = table.attrs.get("now_source", "")  # "now" from another run of the same rules (a report's)
     return Framing(
         metric,
         m.label,
         m.percent,
         goal,
-        float(rows["base"].iloc[0]),
+        float(now[0]) if source and now is not None else float(rows["base"].iloc[0]),
         [x for x in by_size if x.sure and good(x)],
         [x for x in by_size if x.sure and not good(x)],
         [x for x in by_size if not x.sure and not x.idle],
@@ -505,6 +500,7 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
         games=table.attrs.get("games"),
         now_low=None if now is None else now[1],
         now_high=None if now is None else now[2],
+        source=source,
     )
 
 
@@ -570,7 +566,7 @@ def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15, goal: str
         loc="best",
     )
     aim = f"; {fr.goal} is better" if fr.goal else ""
-    title = f"What moves the {fr.label} (now {fr.level()}{aim})"
+    title = f"What moves the {fr.label} (now {dataclasses.replace(fr, source='').level()}{aim})"
     ax.set_title(textwrap.fill(title, 80), fontsize=TORNADO_PT + 1)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
