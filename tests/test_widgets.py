@@ -134,6 +134,8 @@ def test_sbr_panel_changes_the_rules(tmp_path, monkeypatch):
         assert "额外消耗 2 点移动力" in (tmp_path / "reports" / "sbr-sentences.md").read_text(encoding="utf-8")
     panel.controls["relic_points"][2].value = 6  # spine worth 6
     assert panel.params().relic_points == (2, 2, 6, 1)
+    captions = [x.caption for x in panel.items(sentences=False) if hasattr(x, "caption")]
+    assert len(captions) >= 4 and all(c and ("3 players" in c or "3-player" in c) for c in captions), captions
     ids = panel.tables["identities"].set_index("quantity")
     assert ids.loc["relic points on offer, 4 players", "exact"] == 2 * 3 + 2 * 3 + 6 * 3 + 1 * 3
 

@@ -431,10 +431,17 @@ class BalancePanel:
             n = self.players.value
             caption = f"Win rate by {fmt.words(by)}, {n} players (95 % interval; fair share {fair * 100:.1f} %)"
             out.append(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)}, caption=caption))
-        out += [fmt.styler(x) if isinstance(x, pd.DataFrame) else x for x in self.extras]
+        n = self.players.value
+        for x in self.extras:  # the game's own measures: a table says its player count
+            out.append(
+                fmt.styler(x, caption=f"The game's own measures, {n} players, the same games")
+                if isinstance(x, pd.DataFrame)
+                else x
+            )
         ids = self.tables["identities"]
         if len(ids):
-            out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption="Identities"))
+            caption = f"Identities (exact: from the rules; simulated: these {n}-player games)"
+            out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption=caption))
         if sentences and getattr(self, "worth", None):  # the meta-game's line (issue 28)
             out.append(Note(f"<b>{html.escape(str(self.worth))}</b>"))
         if sentences and getattr(self, "sentences", None) is not None:
