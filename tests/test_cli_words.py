@@ -155,10 +155,12 @@ def test_cli_answers_and_the_sentences_file_have_no_code_names_nan_reprs_or_moji
         ("sbr", ["replay", str(PLAYTESTS / "sbr_example.json")]),
         ("strand", ["replay", str(PLAYTESTS / "strand_example.json")]),
         ("strand", ["claims", "strand", "--n-games", "300", "--workers", "1"]),
+        ("strand", ["simulate", "strand", "--players", "4", "--games", "300"]),  # win tables in words
     ):
         assert cli.main(args) == 0
         answers.append((game, args, capsys.readouterr().out))
-    assert "inside our interval" in answers[-1][2] and "sbr " not in answers[-1][2]  # only the game asked
+    assert "inside our interval" in answers[-2][2] and "sbr " not in answers[-2][2]  # only the game asked
+    assert "Win rate by style, 4 players (95 % Wilson interval)" in answers[-1][2] and " %" in answers[-1][2]
     for game, args, out in answers:
         assert unreadable(out, game) == [], (args, unreadable(out, game))
     assert "NaN" not in answers[0][2] and "{" not in answers[0][2].splitlines()[0]

@@ -91,13 +91,35 @@ def _cmd_simulate(args) -> int:
         f"{args.game}: {df['game'].nunique()} games, {run.n_players} players, seed {args.seed} "
         f"({store.computed} chunks simulated, {store.loaded} read from the cache)"
     ]
-    with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
+    with pd.option_context("display.width", 200):
         for by in dict.fromkeys(groups):
-            lines.append(f"\nWin rate by {by} (95% Wilson interval)\n" + stats.win_table(df, by).to_string(index=False))
+            table = win_words(stats.win_table(df, by), by)
+            lines.append(f"\nWin rate by {by}, {run.n_players} players (95 % Wilson interval)\n{table}")
     if args.out:
         lines.append(f"\nwrote {write_table(df, args.out)}")
     print("\n".join(lines))
     return 0
+
+
+def win_words(t, by: str) -> str:
+    """A win table as a designer reads it: the group, seats played, the win
+    rate and its interval in per cent, the mean score and its interval."""
+    import pandas as pd
+
+    from gamelab.report import format as fmt
+
+    out = pd.DataFrame(
+        {
+            by: [fmt.group_label(by, v) for v in t[by]],
+            "seats played": [f"{n:,}" for n in t["n"]],
+            "win rate": [fmt.number(x, percent=True) for x in t["win_rate"]],
+            "95 % interval": [fmt.interval(lo, hi, percent=True) for lo, hi in zip(t["win_low"], t["win_high"])],
+        }
+    )
+    if "score_mean" in t:
+        out["mean score"] = [f"{x:.1f}" for x in t["score_mean"]]
+        out["score interval"] = [fmt.interval(lo, hi) for lo, hi in zip(t["score_low"], t["score_high"])]
+    return out.to_string(index=False)
 
 
 def _cmd_sweep(args) -> int:
