@@ -101,6 +101,12 @@ def _cmd_simulate(args) -> int:
     return 0
 
 
+def players_words(res) -> str:
+    """``4 players`` (``3, 4 players`` when the grid changes it): the player count of a sweep's cells."""
+    counts = sorted({c.n_players for c in res.cells})
+    return f"{', '.join(map(str, counts))} players"
+
+
 def win_words(t, by: str) -> str:
     """A win table as a designer reads it: the group, seats played, the win
     rate and its interval in per cent, the mean score and its interval."""
@@ -165,12 +171,20 @@ def _cmd_sweep(args) -> int:
     )
     written = write_table(res.table, out or paths.runs_dir() / res.sweep_id / "table.csv")
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")
-    keys = list(grid)
-    with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
-        summary = wr[keys + ["group", "value", "low", "high", "games"]].to_string(index=False)
+    from gamelab.core.labels import agent_label, param_words, value_words
+    from gamelab.report import format as fmt
+
+    shown = pd.DataFrame({param_words(k): [value_words(v) for v in wr[k]] for k in grid})
+    shown["agent"] = [agent_label(game, g) for g in wr["group"]]  # the rulebook's words: "the style mix, ..."
+    shown["win rate"] = [fmt.number(x, percent=True) for x in wr["value"]]
+    shown["95 % interval"] = [fmt.interval(lo, hi, percent=True) for lo, hi in zip(wr["low"], wr["high"])]
+    shown["games"] = [f"{int(n):,}" for n in wr["games"]]
+    with pd.option_context("display.width", 200):
+        summary = shown.to_string(index=False)
     print(
         f"sweep {res.sweep_id}: {len(res.cells)} cells ({res.resumed} read back finished), {res.computed} chunks "
-        f"simulated, {res.loaded} read from the cache\n\nWin rate by agent\n{summary}\n\nwrote {written}"
+        f"simulated, {res.loaded} read from the cache\n\nWin rate by agent, {players_words(res)}\n{summary}\n\n"
+        f"wrote {written}"
     )
     return 0
 
