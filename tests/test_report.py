@@ -475,15 +475,15 @@ def _trace(metric: str, fair: float):
 def test_trace_chart_says_its_unit_and_draws_a_tick_only_where_a_point_is(metric, fair, unit):
     """The y axis names the values' unit (a win rate in per cent, a spread in
     points); random play, which has no style, gets no tick and the x axis says
-    it was not measured."""
+    it was not measured; a search rung is its budget, said in the game's words."""
     from gamelab.models import skill
 
     fig = skill.trace_figure(_trace(metric, fair))
     ax = fig.axes[0]
     assert ax.get_ylabel().endswith(", " + unit), ax.get_ylabel()
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["default", "best@4"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["default", "4"]  # a search rung by its budget
+    assert ax.get_xlabel().splitlines() == ["N: search, N play-outs per option", "not measured: random"]
     assert list(ax.lines[0].get_ydata()) == pytest.approx([31.0, 35.0])  # in the unit the axis says
-    assert "not measured: random" in ax.get_xlabel()
 
 
 def test_levers_now_is_the_design_metrics_figure(tmp_path):

@@ -662,6 +662,19 @@ def render_trace(t: Trace) -> str:
     return "\n".join(lines)
 
 
+def level_ticks(game: str, levels: list[str]) -> tuple[list[str], str]:
+    """A trace chart's x ticks in the game's words: a search rung by its
+    budget alone (``best@8`` -> ``8``) and one line saying what the number is
+    (``N: search, N play-outs per option``); other levels as named."""
+    from gamelab.core.labels import agent_label
+
+    searched = [lv.partition("@") for lv in levels if "@" in lv]
+    ticks = [lv.partition("@")[2] if "@" in lv else lv for lv in levels]
+    if not searched:
+        return ticks, ""
+    return ticks, "N: " + agent_label(registry.get(game), f"{searched[0][0]}@N")
+
+
 #: the trace chart's text in points (ticks and axis labels, title, legend): at least 11 px in a report at 1366 x 900
 TRACE_PT = (9.5, 10, 9)
 
@@ -692,11 +705,13 @@ def trace_figure(t: Trace, *, title: str = "", ax=None):
     ax.plot(x, val, marker="o")  # the title and the y axis name it
     if t.fair is not None:
         ax.axhline(t.fair * pct, ls="--", color="grey", label="fair")
-    ax.set_xticks(x, [r["level"] for r in rows], rotation=30, ha="right")
+    ticks, searched = level_ticks(t.game, [r["level"] for r in rows])
+    ax.set_xticks(x, ticks, rotation=30, ha="right")
     ax.tick_params(labelsize=TRACE_PT[0])
     missing = [r["level"] for r in t.rows if r["value"] is None]
-    if missing:
-        ax.set_xlabel(f"not measured: {', '.join(missing)} (no value there)", fontsize=TRACE_PT[0])
+    notes = ([searched] if searched else []) + ([f"not measured: {', '.join(missing)}"] if missing else [])
+    if notes:
+        ax.set_xlabel("\n".join(notes), fontsize=TRACE_PT[0])
     ax.set_ylabel(("win rate" if t.metric.startswith("win_rate[") else m.label) + unit, fontsize=TRACE_PT[0])
     ax.set_title(title or f"{t.players} players: {m.label} by skill level", fontsize=TRACE_PT[1])
     ax.legend(loc="best", fontsize=TRACE_PT[2])
