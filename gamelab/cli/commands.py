@@ -364,7 +364,7 @@ def _cmd_claims(args) -> int:
         return _claims_sentences(args)
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
-    games = args.games or ([args.game] if args.game else None)  # ``gamelab claims strand``: that game's figures
+    games = args.games or ([args.game] if args.game else None)  # ``gamelab claims GAME``: that game's figures
     profiles = _claims_profiles(args.profile or (), games or list(games_with_claims()))
     params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
     table = audit(games, n_games=args.n_games, seed=args.seed, params=params, run=RunConfig(workers=args.workers))

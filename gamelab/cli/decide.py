@@ -248,7 +248,7 @@ COMPARISONS = ("<", ">")
 
 def headline_question(game: str, expr: str | None) -> str:
     """The question as given, or about the game's headline imbalance
-    (``ReportSettings.headline``, STRAND's style spread) when it names no
+    (``ReportSettings.headline``, a game's style spread) when it names no
     metric: ``"< 0.10"`` is ``"style_spread < 0.10"``, and no question at all
     asks whether it is within 5 points (``"style_spread < 0.05"``)."""
     headline = registry.get(game).report.headline
