@@ -417,3 +417,34 @@ def test_every_panel_chart_has_text_of_11_px_at_least(tmp_path):
     assert len(figures) == 4 and all(f is not None for f in figures)
     small = [(i, s) for i, f in enumerate(figures) for s in small_text(f)]
     assert small == [], small
+
+
+def test_the_panel_states_the_headline_figure_that_levers_calls_now(tmp_path):
+    """One number per quantity in the notebook: the panel states the game's
+    headline imbalance with its player count and games, and Levers' "now"
+    is that figure, said to be the panel's games; after a slider move that
+    Levers has not followed, it is not said to be."""
+    import re
+
+    from gamelab.ui.decisions import LeversPanel
+
+    panel = BalancePanel("strand", sliders=["sum_cap"], n_players=4, quick_games=300, store=ChunkStore(tmp_path))
+    panel.update()
+    line = re.fullmatch(
+        r"Style spread, 4 players: (\d+\.\d) points \(95 % interval (\d+\.\d)–(\d+\.\d)\), these 300 games",
+        panel.headline,
+    )
+    assert line, panel.headline
+    notes = [x.to_html() for x in panel.items(sentences=False) if hasattr(x, "body")]
+    assert any(panel.headline in n for n in notes)
+    levers = LeversPanel(panel, metric="style_spread", only=["sum_cap"])
+    levers.run()
+    said = html.unescape(levers.sentence.value)
+    now = f"(now {line[1]} points at 4 players, 95 % interval {line[2]}–{line[3]}, 300 games"
+    assert f"{now}, the same games as the panel's)" in said, said
+    panel.controls["sum_cap"][0].value = 8  # the panel moves on; the Levers run is no longer its run
+    levers.run()
+    assert "the same games as the panel's" in html.unescape(levers.sentence.value)  # it replayed at the new rules
+    other = LeversPanel(panel, metric="style_spread", only=["sum_cap"], seed=7)
+    other.run()
+    assert "the same games as the panel's" not in html.unescape(other.sentence.value)  # other deals: not said

@@ -162,6 +162,8 @@ class LeversPanel(_Progress):
             only=self.only,
             run=RunConfig(store=self.src.store(), progress=False),
         )
+        if self._same_run_as_panel(table):
+            table.attrs["now_source"] = "the same games as the panel's"
         self.table = table
         labels = {name: label for label, name in _metric_options(self.src.game_def)}
         names = list(dict.fromkeys(table["metric"]))
@@ -172,6 +174,21 @@ class LeversPanel(_Progress):
         note = f"{table.attrs['games']:,} games per setting, the same deals for each"
         self.status.value = html.escape(note + (f"; {len(skipped)} steps not played" if skipped else ""))
         self._draw()
+
+    def _same_run_as_panel(self, table) -> bool:
+        """Whether the steps' paired base run is the panel's own run (its rules,
+        lineup, player count, seed and games): then "now" is the panel's figure."""
+        panel = self.src.panel
+        frame = getattr(panel, "frame", None)
+        if panel is None or frame is None:
+            return False
+        return (
+            getattr(panel, "seed", None) == self.seed
+            and table.attrs.get("games") == frame["game"].nunique()
+            and table.attrs.get("players") == panel.players.value
+            and panel.frame_params == self.src.params()
+            and panel.frame_lineup == self.src.lineup()
+        )
 
     def _draw(self):
         from IPython.display import display

@@ -385,11 +385,13 @@ class BalancePanel:
         ) as busy:
             run = sweep.run_cell(self.game, {}, **kw)
             self.frame = run.frame
+            self.frame_params, self.frame_lineup = params, kw["lineup"]  # what the frame was played with
             self.tables = {by: stats.win_table(run.frame, by) for by in self.game_def.report.groups if by in run.frame}
             self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
             self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
             self.sentences = None
             self.worth = None
+            self.headline = headline_figure(self.game_def, run.frame, self.players.value, self.seed)
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
         note = f"{run.games:,} games" + (
@@ -418,6 +420,8 @@ class BalancePanel:
         groups = [(by, t) for by, t in self.tables.items() if by != "identities"]
         out: list = []
         shown = [(by, t) for by, t in groups if len(t) > 1]
+        if getattr(self, "headline", None):  # the headline imbalance, the figure Levers says "now" for
+            out.append(Note(f"<b>{html.escape(self.headline)}</b>"))
         headline = self.game_def.report.headline.removesuffix("_spread")
         shown = [x for x in shown if x[0] == headline] or shown[:1]  # one chart: the headline grouping
         if shown:
@@ -581,6 +585,32 @@ def _render(panel) -> None:
             item.savefig(io.BytesIO(), format="png")
         elif hasattr(item, "to_html"):
             item.to_html()
+
+
+def headline_figure(game_def, frame, n_players: int, seed: int) -> str:
+    """``Style spread, 4 players: 24.6 points (95 % interval 20.8–27.8), these
+    2,000 games``: the game's headline imbalance on the panel's run, estimated as
+    Levers estimates its "now" (the same games give the same figure); empty
+    when this run cannot give it."""
+    import numpy as np
+
+    from gamelab.core.errors import GamelabError
+    from gamelab.stats import balance
+
+    m = balance.metric(game_def, game_def.report.headline)
+    try:
+        e = balance.estimate(frame, [m], rng=np.random.default_rng(seed)).iloc[0]
+    except (GamelabError, KeyError, ValueError):
+        return ""
+    if not np.isfinite(e["value"]):
+        return ""
+    scale, unit = (100, " points" if balance.in_points(m) else " %") if m.percent else (1, "")
+    value, low, high = (f"{x * scale:.1f}" if scale == 100 else f"{x:.3g}" for x in (e["value"], e["low"], e["high"]))
+    games = frame["game"].nunique()
+    return (
+        f"{m.label[0].upper()}{m.label[1:]}, {n_players} players: {value}{unit} (95 % interval {low}–{high}), "
+        f"these {games:,} games"
+    )
 
 
 class Note:
