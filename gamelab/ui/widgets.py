@@ -411,8 +411,9 @@ class BalancePanel:
         self.worth_note.value = f"<b>{html.escape(self.worth)}</b>" if self.worth else ""
 
     def items(self, sentences: bool = True) -> list:
-        """What the panel shows under its controls, in order: the win-rate
-        chart (every grouping on one axis, the fair share marked), the win
+        """What the panel shows under its controls, in order: the headline
+        imbalance in a line (:func:`headline_figure`), the win-rate
+        chart (the headline grouping, the fair share marked), the win
         tables, the game's own diagnostics, the identity table, then (with
         ``sentences``) the styles worth playing and the rulebook sentences note (a widget of its own in
         the notebook, :attr:`sentence_note`)."""
@@ -430,12 +431,11 @@ class BalancePanel:
                 for by, t in shown
             ]
             out.append(fmt.win_rate_chart(panels, columns=1, width=6.5))
+        n = self.players.value
         for by, t in groups:
             t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
-            n = self.players.value
             caption = f"Win rate by {fmt.words(by)}, {n} players (95 % interval; fair share {fair * 100:.1f} %)"
             out.append(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)}, caption=caption))
-        n = self.players.value
         for x in self.extras:  # the game's own measures: a table says its player count
             out.append(
                 fmt.styler(x, caption=f"The game's own measures, {n} players, the same games")
