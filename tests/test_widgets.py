@@ -435,7 +435,7 @@ def test_the_panel_states_the_headline_figure_that_levers_calls_now(tmp_path):
         panel.headline,
     )
     assert line, panel.headline
-    notes = [x.to_html() for x in panel.items(sentences=False) if hasattr(x, "body")]
+    notes = [x.to_html() for x in panel.items() if hasattr(x, "body")]
     assert any(panel.headline in n for n in notes)
     levers = LeversPanel(panel, metric="style_spread", only=["sum_cap"])
     levers.run()

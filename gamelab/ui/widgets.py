@@ -255,7 +255,9 @@ class BalancePanel:
         self.out = w.Output()
         self.sentence_note = w.HTML()  # the rulebook sentences: after the numbers, without redrawing them
         self.worth_note = w.HTML()  # the styles worth playing (a game with a meta-game): after them too
-        self.stale_too = (self.sentence_note, self.worth_note)
+        # the headline imbalance in a line (a bootstrap interval, 0.1-0.3 s): just after the numbers, above them
+        self.headline_note = w.HTML()
+        self.stale_too = (self.sentence_note, self.worth_note, self.headline_note)
         self._holding = False  # True while a knob writes its derived values into the sliders
         for widget in self._all_controls():
             if widget in self.knobs.values():
@@ -391,15 +393,18 @@ class BalancePanel:
             self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
             self.sentences = None
             self.worth = None
-            self.headline = headline_figure(self.game_def, run.frame, self.players.value, self.seed)
+            self.headline = ""
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
         note = f"{run.games:,} games" + (
             "" if run.target_met is None else (" (precision target met)" if run.target_met else " (cap reached)")
         )
         self.status.value = html.escape(note)
+        self.headline_note.value = ""  # never the last run's figure beside these numbers
         self._draw()  # the numbers first; the rulebook sentences (not simulation) after them
         self.seconds = time.perf_counter() - start  # a move's time to its numbers (``gamelab bench``)
+        self.headline = headline_figure(self.game_def, self.frame, self.players.value, self.seed)
+        self.headline_note.value = f"<b>{html.escape(self.headline)}</b>" if self.headline else ""
         if sentences_pending(self.game, params):
             self.sentence_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
         self.sentences = rulebook_sentences(self.game, params)
@@ -421,7 +426,7 @@ class BalancePanel:
         groups = [(by, t) for by, t in self.tables.items() if by != "identities"]
         out: list = []
         shown = [(by, t) for by, t in groups if len(t) > 1]
-        if getattr(self, "headline", None):  # the headline imbalance, the figure Levers says "now" for
+        if sentences and getattr(self, "headline", None):  # the figure Levers says "now" for (its own widget)
             out.append(Note(f"<b>{html.escape(self.headline)}</b>"))
         headline = self.game_def.report.headline.removesuffix("_spread")
         shown = [x for x in shown if x[0] == headline] or shown[:1]  # one chart: the headline grouping
@@ -529,6 +534,7 @@ class BalancePanel:
                 actions,
                 self.status,
                 w.HBox([self.progress, self.busy_note]),
+                self.headline_note,
                 self.out,
                 self.worth_note,
                 self.sentence_note,
