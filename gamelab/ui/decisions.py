@@ -186,8 +186,8 @@ class LeversPanel(_Progress):
             getattr(panel, "seed", None) == self.seed
             and table.attrs.get("games") == frame["game"].nunique()
             and table.attrs.get("players") == panel.players.value
-            and panel.frame_params == self.src.params()
-            and panel.frame_lineup == self.src.lineup()
+            and getattr(panel, "frame_params", None) == self.src.params()
+            and getattr(panel, "frame_lineup", None) == self.src.lineup()
         )
 
     def _draw(self):
