@@ -45,6 +45,10 @@ WATCH_JS = """(root) => {
 SHOWN = ".gamelab-test-shown"
 MARK_SHOWN_JS = """() => document.querySelectorAll('.jp-NotebookPanel').forEach(
   p => p.classList.toggle('gamelab-test-shown', p.getBoundingClientRect().width > 0))"""
+# a cell of the notebook on show has started or run ("[*]" or "[1]"), not every prompt still "[ ]"
+STARTED_JS = (
+    f"""() => [...document.querySelectorAll('{SHOWN} .jp-InputPrompt')].some(p => /\\[[*0-9]/.test(p.innerText))"""
+)
 # the visible text of every output area (not the code) of the notebook on show, stderr left out
 OUTPUT_TEXT_JS = f"""() => [...document.querySelectorAll('{SHOWN} .jp-OutputArea-output')]
   .filter(e => e.getAttribute('data-mime-type') !== 'application/vnd.jupyter.stderr')
@@ -132,8 +136,16 @@ def _open_and_run(browser, lab, name, ready=".gamelab-panel"):
         timeout=90_000,
     )
     time.sleep(2)
-    page.click("li.lm-MenuBar-item:has-text('Run')")
-    page.click("li.lm-Menu-item:has-text('Run All Cells')")
+    page.evaluate(MARK_SHOWN_JS)
+    for attempt in range(3):  # on a loaded machine the first click can land before the notebook takes it
+        page.click("li.lm-MenuBar-item:has-text('Run')")
+        page.click("li.lm-Menu-item:has-text('Run All Cells')")
+        try:
+            page.wait_for_function(STARTED_JS, timeout=30_000)
+            break
+        except Exception:
+            if attempt == 2:
+                raise
     try:
         page.wait_for_selector(ready, state="attached", timeout=180_000)
     except Exception:
