@@ -82,12 +82,29 @@ OVERFLOW_JS = """() => {
 }"""
 
 
+# every text of every drawn chart (matplotlib writes a glyph run as ``<g id="text_N"><!-- words --><g
+# transform="translate(..) scale(s -s)">`` with s = font size / 100): its size in CSS pixels as shown
+CHART_TEXT_JS = """() => {
+  const out = [];
+  for (const run of document.querySelectorAll('svg g[id^="text_"] > g[transform]')) {
+    const box = run.getBoundingClientRect();
+    if (box.width === 0 || !run.getScreenCTM()) continue;
+    const m = run.getScreenCTM();
+    const words = [...run.parentNode.childNodes].filter(n => n.nodeType === 8).map(n => n.data.trim()).join(' ');
+    out.push({words, px: Math.round(Math.hypot(m.a, m.b) * 1000) / 10});
+  }
+  return out;
+}"""
+
+
 def inspect_page(path, *, screenshot=None, first_screen=None, width=1200, height=900):
     """Open a local HTML file as a reader would and return what they meet:
     ``sections``, ``errors`` (console), ``outside`` (requests off the file),
     ``text`` (visible text, folded blocks closed), ``first_screen`` (text in
     the first viewport), ``overflow`` (elements past the page's right edge,
-    with every details block opened), ``scripts``."""
+    with every details block opened), ``scripts``, ``chart_text`` and
+    ``folded_chart_text`` (each chart text's words and size in CSS pixels, shown
+    unfolded, and with every details block opened)."""
     from playwright.sync_api import sync_playwright
 
     errors, outside = [], []
@@ -114,8 +131,10 @@ def inspect_page(path, *, screenshot=None, first_screen=None, width=1200, height
         }
         if first_screen:
             page.screenshot(path=str(first_screen))
+        found["chart_text"] = page.evaluate(CHART_TEXT_JS)  # the charts shown unfolded
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
         found["overflow"] = page.evaluate(OVERFLOW_JS)
+        found["folded_chart_text"] = page.evaluate(CHART_TEXT_JS)
         found["open_text"] = page.inner_text("body")
         if screenshot:
             page.screenshot(path=str(screenshot), full_page=True)

@@ -2,6 +2,7 @@
 and long commands report progress off a terminal."""
 
 import argparse
+from pathlib import Path
 
 from gamelab.cli.commands import build_parser
 
@@ -115,6 +116,7 @@ def test_skill_trace_reads_as_sentences_in_the_games_words(capsys, tmp_path, mon
 
 
 ONLY = "sum_cap,rounds,rain_cards"
+PLAYTESTS = Path(__file__).resolve().parent.parent / "data" / "playtests"
 
 
 def test_cli_answers_and_the_sentences_file_have_no_code_names_nan_reprs_or_mojibake(capsys, tmp_path, monkeypatch):
@@ -149,6 +151,20 @@ def test_cli_answers_and_the_sentences_file_have_no_code_names_nan_reprs_or_moji
         text = md.read_text(encoding="utf-8")
         assert text.startswith("# STRAND") and "Rules changed from the rulebook: sum cap = 8." in text
         answers.append(("strand", ["sentences file"], text))
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("game: strand\ngrid: {sum_cap: [6, 7]}\nn_games: 200\nseed: 1\nn_players: 4\n")
+    for game, args in (  # the ledgers, the claims audit, a run, a sweep: tables in words, no NaN or True/False
+        ("sbr", ["replay", str(PLAYTESTS / "sbr_example.json")]),
+        ("strand", ["replay", str(PLAYTESTS / "strand_example.json")]),
+        ("strand", ["claims", "strand", "--n-games", "300", "--workers", "1"]),
+        ("strand", ["simulate", "strand", "--players", "4", "--games", "300"]),  # win tables in words
+        ("strand", ["sweep", str(grid), "--runs-dir", str(tmp_path / "runs")]),
+    ):
+        assert cli.main(args) == 0
+        answers.append((game, args, capsys.readouterr().out))
+    assert "inside our interval" in answers[-3][2] and "sbr " not in answers[-3][2]  # only the game asked
+    assert "Win rate by style, 4 players (95 % Wilson interval)" in answers[-2][2] and " %" in answers[-2][2]
+    assert "Win rate by agent, 4 players\nsum cap " in answers[-1][2] and "the style mix, style 1" in answers[-1][2]
     for game, args, out in answers:
         assert unreadable(out, game) == [], (args, unreadable(out, game))
     assert "NaN" not in answers[0][2] and "{" not in answers[0][2].splitlines()[0]

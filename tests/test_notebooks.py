@@ -35,6 +35,29 @@ def _text(output) -> str:
     return output.get("text", "") + data.get("text/plain", "") + data.get("text/html", "")
 
 
+#: the game each notebook's words are checked against
+GAME_OF = {"sbr_balance.ipynb": "sbr"}
+
+
+def shown_text(output) -> str:
+    """What a reader sees of an output: its stdout, an HTML output's visible
+    text (no style or script), else its plain text; a widget is drawn by the
+    browser (``tests/test_jupyterlab.py`` reads it there), not its Python repr."""
+    from bs4 import BeautifulSoup
+
+    if output.get("name") == "stderr":
+        return ""
+    data = output.get("data", {})
+    if "application/vnd.jupyter.widget-view+json" in data:
+        return ""
+    if "text/html" in data:
+        soup = BeautifulSoup(data["text/html"], "html.parser")
+        for hidden in soup(["style", "script"]):
+            hidden.decompose()
+        return soup.get_text("\n")
+    return output.get("text", "") + data.get("text/plain", "")
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path, tmp_path, monkeypatch):
     raw = json.loads(path.read_text())
@@ -45,6 +68,11 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
+    from words import unreadable
+
+    shown = "\n".join(shown_text(o) for c in nb.cells for o in c.get("outputs", []))
+    game = GAME_OF.get(path.name, "strand")
+    assert unreadable(shown, game) == [], unreadable(shown, game)
     if path.name == "tour.ipynb":
         first = "".join(_text(o) for o in nb.cells[3].outputs)
         assert "Cargo shown" in first and "<table" in first  # starts at a table's start, as a table
@@ -73,5 +101,5 @@ def test_strand_panel_in_chromium(tmp_path):
     for key in RAW_KEYS:
         assert key not in text, key
     assert "sum cap: 7" in text and "roles: the first P roles" in text and "agent in seat 1: default lineup" in text
-    assert "Win rate by style (95 % interval; fair share 25.0 %)" in text and "seats played" in text
+    assert "Win rate by style, 4 players (95 % interval; fair share 25.0 %)" in text and "seats played" in text
     assert "%" in text and "<svg" in out.read_text()

@@ -2,6 +2,7 @@
 the first screen read and screenshot."""
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -54,6 +55,15 @@ Rulebook `shared/seeds/000_toy.txt`; the record `data/playtests/toy_example.json
 1. **2.1: "a die has 6 faces".** The rules give 10 (see `gamelab/toy.py`). Test: `test_die_faces`.
 2. Scores are **whole** numbers, listed in `data/claims/toy_rules.csv`.
 """
+
+
+LAPTOP = dict(width=1366, height=900)  # the issue's laptop: chart text at least 11 px there
+MIN_CHART_PX = 11
+
+
+def small_chart_text(page) -> list:
+    """Every chart text under 11 px, folded charts included (:data:`browser.CHART_TEXT_JS`)."""
+    return [x for x in page["folded_chart_text"] if x["px"] < MIN_CHART_PX]
 
 
 def _toy_identities(params, **kw):
@@ -233,8 +243,33 @@ def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, t
     assert "mean final square" in page["open_text"]
     # errata as HTML, without repository paths or test names
     assert "<strong>whole</strong>" in html and "<ol>" in html and "test_die_faces" not in html
-    assert "the claims table toy_rules" in text and "the playtest record toy_example keeps" in text
+    assert "the claims table “toy rules”" in text and "the playtest record “toy example” keeps" in text
     assert "Identities: 1 holds, 2 shown as reference (rules changed); 1 row has no rulebook figure." in text
+
+
+@pytest.mark.slow
+def test_a_report_reads_in_words_with_chart_text_of_11_px_on_a_laptop(tmp_path, monkeypatch):
+    """Every fold opened, the report names no code (snake_case, NaN, a Python
+    repr, mojibake: :func:`words.unreadable`); every chart's text, the folded
+    ones included, is at least 11 px at 1366 x 900."""
+    from words import unreadable
+
+    from gamelab.report.tools import Tools
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    out = build_report(
+        "toy",
+        n_games=600,
+        seed=2,
+        player_counts=(2, 3),
+        lineups={2: ["strong", "weak"], 3: ["strong", "weak", "weak"]},
+        tools=Tools(levers=True, games=300),
+        run=RunConfig(store=ChunkStore(tmp_path / "cache")),
+    )
+    page = inspect_page(out, **LAPTOP)
+    assert len(page["folded_chart_text"]) >= len(page["chart_text"]) > 20  # the charts' text was read
+    assert small_chart_text(page) == [], small_chart_text(page)
+    assert unreadable(page["open_text"], "toy") == [], unreadable(page["open_text"], "toy")
 
 
 def test_toy_report_from_build_report(tmp_path, monkeypatch):
@@ -297,7 +332,7 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     )
     html = out.read_text()
     assert "<script>" not in html
-    page = inspect_page(out)
+    page = inspect_page(out, **LAPTOP)
     assert "playtests" in page["sections"] and page["errors"] == [] and page["outside"] == [] and page["scripts"] == 0
     assert evil in page["text"]  # the name is shown as text
     assert "Changed from the rulebook: sum cap = 8" in page["text"]
@@ -329,6 +364,12 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert raw_words(page["first_screen"], "strand") == [] and raw_words(summary, "strand") == [], summary
     for key in RAW_KEYS:
         assert key not in page["text"], key
+    from words import prose, unreadable
+
+    assert "--params FILE   # FILE: {sum_cap: 8}" in page["text"]  # the command to copy, its file as YAML
+    shown = prose(page["open_text"]).replace(evil, "")  # the hostile record's name is the reader's own text
+    assert unreadable(shown, "strand") == [], unreadable(shown, "strand")
+    assert small_chart_text(page) == [], small_chart_text(page)  # the trace chart's, the levers' too
 
 
 def test_an_unchanged_report_is_copied_and_any_changed_input_recomputes_it(tmp_path, monkeypatch):
@@ -396,8 +437,12 @@ def test_pig_report_states_each_verdict_once_from_the_headline_to_the_table(tmp_
     out = tmp_path / "pig.html"
     args = ["report", "pig", "--games", "4000", "--no-claims", "--tool-games", "500", "--model-games", "1000"]
     assert cli.main([*args, "--out", str(out)]) == 0
-    page = inspect_page(out, first_screen=REPORTS / "pig-first-screen.png")
+    page = inspect_page(out, first_screen=REPORTS / "pig-first-screen.png", **LAPTOP)
     assert page["errors"] == [] and page["outside"] == [] and page["overflow"] == []
+    from words import unreadable
+
+    assert unreadable(page["open_text"], "pig") == [], unreadable(page["open_text"], "pig")
+    assert small_chart_text(page) == [], small_chart_text(page)
     text, opened = page["text"], page["open_text"]
     statements = ("holds under every model we tried", "only under the", "does not hold", "not decided")
     said = re.findall(r"Seat (\d) wins [^%]+% of its (\d)-player games.*?Across agent models: ([^.]+)\.", text)
@@ -413,3 +458,80 @@ def test_pig_report_states_each_verdict_once_from_the_headline_to_the_table(tmp_
     assert "The models, per player count: this report's model, 4,000 games; race on every seat, 1,000 games" in text
     assert "n.s." not in opened and "Agents at the table: 2 players: hold at 20 × 2" in text
     assert raw_words(opened, "pig") == [], raw_words(opened, "pig")
+
+
+def _trace(metric: str, fair: float):
+    from gamelab.models.skill import Trace
+
+    rows = [dict(level="random", agent="random", budget=None, value=None, low=None, high=None, games=100)]
+    rows += [
+        dict(level=name, agent=name, budget=None, value=v, low=v - 0.02, high=v + 0.02, games=100)
+        for name, v in (("default", 0.31), ("best@4", 0.35))
+    ]
+    return Trace("strand", 4, metric, fair, rows, [], [])
+
+
+@pytest.mark.parametrize("metric, fair, unit", [("win_rate[style=heavy]", 0.25, "%"), ("style_spread", 0.0, "points")])
+def test_trace_chart_says_its_unit_and_draws_a_tick_only_where_a_point_is(metric, fair, unit):
+    """The y axis names the values' unit (a win rate in per cent, a spread in
+    points); random play, which has no style, gets no tick and the x axis says
+    it was not measured; a search rung is its budget, said in the game's words."""
+    from gamelab.models import skill
+
+    fig = skill.trace_figure(_trace(metric, fair))
+    ax = fig.axes[0]
+    assert ax.get_ylabel().endswith(", " + unit), ax.get_ylabel()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["default", "4"]  # a search rung by its budget
+    assert ax.get_xlabel().splitlines() == ["N: search, N play-outs per option", "not measured: random"]
+    assert list(ax.lines[0].get_ydata()) == pytest.approx([31.0, 35.0])  # in the unit the axis says
+
+
+def test_levers_now_is_the_design_metrics_figure(tmp_path):
+    """One number per quantity: the levers' "now" is the Design metrics
+    figure of the same player count (the report's run, whose first games the
+    steps are paired on), and the sentence says so."""
+    import re
+
+    from gamelab.report.tools import Tools
+
+    data = compute_report(
+        "toy",
+        n_games=1200,
+        seed=3,
+        claims=False,
+        player_counts=(2, 3),
+        lineups={2: ["strong", "weak"], 3: ["strong", "weak", "weak"]},
+        tools=Tools(levers=True, games=400),
+        run=RunConfig(store=ChunkStore(tmp_path / "cache")),
+    )
+    fr = data.levers_framing
+    row = data.design[(data.design["players"] == fr.players) & (data.design["metric"] == fr.metric)].iloc[0]
+    assert (fr.now, fr.now_low, fr.now_high) == (row["value"], row["low"], row["high"])
+    assert fr.games == data.runs[fr.players].games > 400
+    from gamelab.decide.sensitivity import tornado_figure
+
+    title = tornado_figure(data.levers_steps, data.levers_metric).axes[0].get_title().replace("\n", " ")
+    assert f"(now {fr.now * 100:.1f} points at {fr.players} players" in title, title  # the chart says it too
+    html = render_report(data)
+    said = re.search(r"\(now (\d+\.\d) points at (\d) players, 95 % interval (\d+\.\d)–(\d+\.\d), ([\d,]+) games", html)
+    design = html.split('id="metrics"', 1)[1].split("</section>", 1)[0]
+    cell = design.split(f"<td>{row['label']}</td>", 1)[1].split("</tr>", 1)[0]
+    shown = re.findall(r"(\d+\.\d) points \((\d+\.\d)–(\d+\.\d)\)", cell)
+    assert said and said.group(2) == str(fr.players) and shown, (said, cell)
+    assert (said.group(1), said.group(3), said.group(4)) in shown  # the same figure in both places
+    assert "as in Design metrics; each step is played on the first 400 of those games" in html
+
+
+@pytest.mark.parametrize("game", ["sbr", "strand"])
+def test_the_parameter_table_reads_in_words(game):
+    """Every parameter's value and meaning in words: no code name from a
+    declaration's text (``crate_bonus``, ``RAIN_CARDS``, ``stop_before``) or
+    a list's items (the rain card ``bt_tide``)."""
+    from words import unreadable
+
+    from gamelab.report.render import parameter_section
+
+    section = parameter_section(registry.get(game).knobs())
+    table = next(b for b in section.blocks if b.kind == "details").body[0].body
+    text = re.sub(r"<[^>]+>", " ", table)
+    assert "meaning" in text and unreadable(text, game) == [], unreadable(text, game)

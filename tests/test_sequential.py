@@ -132,18 +132,19 @@ def test_command_line(capsys):
     assert main(["test", "toy", "win_rate[agent=strong] > 0.72", "--lineup", *LINEUP]) == 0
     out = capsys.readouterr().out
     # the answer first, in one sentence of the game's words; the statistics only with --verbose
-    assert re.fullmatch(
-        r"Yes: the win rate of the strong agent is \d+\.\d points \(interval \d+\.\d–\d+\.\d\), above 72, "
-        r"decided after [\d,]+ games\.\n",
+    assert re.fullmatch(  # a win rate in per cent, at the player count it was played at
+        r"Yes: the win rate of the strong agent is \d+\.\d % at 2 players \(interval \d+\.\d–\d+\.\d\), "
+        r"above 72 %, decided after [\d,]+ games\.\n",
         out,
     ), out
     assert main(["test", "toy", "win_rate[agent=strong] < 0.72", "--lineup", *LINEUP, "--verbose"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("No: the win rate of the strong agent is ") and ", not below 72, decided after" in out
+    assert out.startswith("No: the win rate of the strong agent is ") and ", not below 72 %, decided after" in out
     assert "log-likelihood ratio" in out.split("\n", 2)[2]
     assert main(["test", "toy", "win_rate[agent=strong] > 0.75", "--lineup", *LINEUP, "--plan"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Is the win rate of the strong agent above 75? A first 2,048 games put it at ")
+    assert out.startswith("Is the win rate of the strong agent above 75 %? A first 2,048 games put it at ")
+    assert re.search(r"If it really is \d+\.\d % \(", out), out
     for jargon in ("P(limit)", "margin D", "P(yes)", "win_rate", "median-unbiased", "stage-wise"):
         assert jargon not in out, jargon
     assert main(["test", "toy", "win_rate[agent=strong] >", "--lineup", *LINEUP]) == 2
@@ -151,3 +152,26 @@ def test_command_line(capsys):
     assert err.startswith("gamelab test: error: expression") and err.count("\n") == 1
     assert main(["metrics", "toy"]) == 0
     assert "seat_spread            lower" in capsys.readouterr().out
+
+
+def test_the_command_asks_the_games_headline_by_default(capsys, monkeypatch):
+    """``gamelab test GAME`` with no question asks whether the game's headline
+    imbalance (``ReportSettings.headline``) is within 5 points; a comparison
+    alone asks it of the headline; a spread reads in points."""
+    import dataclasses
+
+    headline = dataclasses.replace(TOY, report=dataclasses.replace(TOY.report, headline="agent_spread"))
+    real = registry.get
+    monkeypatch.setattr(registry, "get", lambda name: headline if name == "toy" else real(name))
+    assert main(["test", "toy", "--lineup", *LINEUP]) == 0  # the agent spread is exactly 51 points
+    out = capsys.readouterr().out
+    assert re.fullmatch(
+        r"No: the agent spread is \d+\.\d points at 2 players \(interval \d+\.\d–\d+\.\d\), not below 5, "
+        r"decided after [\d,]+ games\.\n",
+        out,
+    ), out
+    assert main(["test", "toy", " > 0.55", "--lineup", *LINEUP]) == 0
+    assert capsys.readouterr().out.startswith("No: the agent spread is ")
+    monkeypatch.setattr(registry, "get", real)  # the toy's own headline: the seat spread, exactly 0 here
+    assert main(["test", "toy", "<= 0.05", "--lineup", *LINEUP]) == 0
+    assert capsys.readouterr().out.startswith("Yes: the seat spread is ")

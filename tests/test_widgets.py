@@ -134,6 +134,8 @@ def test_sbr_panel_changes_the_rules(tmp_path, monkeypatch):
         assert "额外消耗 2 点移动力" in (tmp_path / "reports" / "sbr-sentences.md").read_text(encoding="utf-8")
     panel.controls["relic_points"][2].value = 6  # spine worth 6
     assert panel.params().relic_points == (2, 2, 6, 1)
+    captions = [x.caption for x in panel.items(sentences=False) if hasattr(x, "caption")]
+    assert len(captions) >= 4 and all(c and ("3 players" in c or "3-player" in c) for c in captions), captions
     ids = panel.tables["identities"].set_index("quantity")
     assert ids.loc["relic points on offer, 4 players", "exact"] == 2 * 3 + 2 * 3 + 6 * 3 + 1 * 3
 
@@ -189,6 +191,10 @@ def test_tune_panel_form_in_words_and_its_answer(tmp_path, monkeypatch):
     assert any("trial 12 of 12" in s and "best so far" in s for s in seen)
     answer = tuner.answer.value
     assert answer.startswith("<b>Proposal 1, bonus scale 1 → ") or "Nothing found" in answer
+    # which run the figures are, where they are: the player count and the fresh games (not Levers' run)
+    assert "seat spread, 2 players (8,000 fresh games)" in tuner.shown.columns
+    status = html.unescape(tuner.status.value)
+    assert "on 8,000 fresh games at 2 players, other deals than the panel's and Levers'" in status
     text = tuner.shown.to_string()
     for raw in ("all_met", "all_sure", "search_miss", "nan", "False", "True", "bonus_scale", "@2"):
         assert raw not in text, raw
@@ -366,3 +372,79 @@ def test_seat_one_agents_and_lineups_in_the_games_words():
     panel = BalancePanel("strand", sliders=[], n_players=4)
     labels = [label for label, _ in panel.focus.options]
     assert not [x for x in labels if "@" in x or "_" in x or x[-1].isdigit()], labels
+
+
+#: a notebook shows a figure as a PNG at 100 dpi, at its own size in a 1366 x 900 window: 8 points is 11 px
+MIN_PANEL_PT = 8
+
+
+def small_text(fig) -> list[tuple[str, float]]:
+    """Every visible text of ``fig`` under :data:`MIN_PANEL_PT` points."""
+    from matplotlib.text import Text
+
+    return [
+        (t.get_text(), t.get_fontsize())
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_PANEL_PT
+    ]
+
+
+def test_every_panel_chart_has_text_of_11_px_at_least(tmp_path):
+    """The balance panel's win-rate chart, the Levers tornado, the Tune
+    front and the identity explorer's chart: no text under 8 points (11 px
+    as a notebook shows them)."""
+    from gamelab.decide.sequential import MemoryStore
+    from gamelab.ui.decisions import LeversPanel, TunePanel
+    from gamelab.ui.explorer import ExplorerPanel
+
+    panel = BalancePanel("strand", sliders=["sum_cap"], n_players=4, quick_games=300, store=ChunkStore(tmp_path))
+    panel.update()
+    figures = [x for x in panel.items() if hasattr(x, "savefig")]
+    toy = BalancePanel("toy", sliders=["bonus_scale"], n_players=2, quick_games=400, store=ChunkStore(tmp_path))
+    levers = LeversPanel(toy, metric="seat_spread", only=["bonus_scale", "die"])
+    levers.run()
+    figures.append(levers.figure)
+    tuner = TunePanel(toy, free=["bonus_scale"], targets=[("seat_spread", "at_most", 0.2)], trials=4)
+    toy.store = MemoryStore()
+    tuner.run()
+    from gamelab.decide import tune
+
+    st = tune.setting(tuner.goal())
+    figures.append(tune.front_figure(st, tuner.result.study, tuner.result.proposals))
+    explorer = ExplorerPanel("strand", "trust")
+    explorer.update()
+    figures.append(explorer.figure)
+    assert len(figures) == 4 and all(f is not None for f in figures)
+    small = [(i, s) for i, f in enumerate(figures) for s in small_text(f)]
+    assert small == [], small
+
+
+def test_the_panel_states_the_headline_figure_that_levers_calls_now(tmp_path):
+    """One number per quantity in the notebook: the panel states the game's
+    headline imbalance with its player count and games, and Levers' "now"
+    is that figure, said to be the panel's games; after a slider move that
+    Levers has not followed, it is not said to be."""
+    import re
+
+    from gamelab.ui.decisions import LeversPanel
+
+    panel = BalancePanel("strand", sliders=["sum_cap"], n_players=4, quick_games=300, store=ChunkStore(tmp_path))
+    panel.update()
+    line = re.fullmatch(
+        r"Style spread, 4 players: (\d+\.\d) points \(95 % interval (\d+\.\d)–(\d+\.\d)\), these 300 games",
+        panel.headline,
+    )
+    assert line, panel.headline
+    notes = [x.to_html() for x in panel.items() if hasattr(x, "body")]
+    assert any(panel.headline in n for n in notes)
+    levers = LeversPanel(panel, metric="style_spread", only=["sum_cap"])
+    levers.run()
+    said = html.unescape(levers.sentence.value)
+    now = f"(now {line[1]} points at 4 players, 95 % interval {line[2]}–{line[3]}, 300 games"
+    assert f"{now}, the same games as the panel's)" in said, said
+    panel.controls["sum_cap"][0].value = 8  # the panel moves on; the Levers run is no longer its run
+    levers.run()
+    assert "the same games as the panel's" in html.unescape(levers.sentence.value)  # it replayed at the new rules
+    other = LeversPanel(panel, metric="style_spread", only=["sum_cap"], seed=7)
+    other.run()
+    assert "the same games as the panel's" not in html.unescape(other.sentence.value)  # other deals: not said

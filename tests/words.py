@@ -51,3 +51,9 @@ def unreadable(text: str, game: str) -> list[str]:
     found += [m.group(0) for p in REPRS for m in p.finditer(text)][:5]
     found += [repr(m.group(0)) for m in MOJIBAKE.finditer(text)][:5]
     return found
+
+
+def prose(text: str) -> str:
+    """``text`` without the commands it gives to copy (a line starting
+    ``gamelab ``, whose flags and parameter file name parameters as code)."""
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("gamelab "))

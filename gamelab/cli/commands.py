@@ -22,6 +22,7 @@ from gamelab.cli.common import (
     executor_for,
     one_line,
     scheduler_address,
+    words_table,
     write_table,
 )
 from gamelab.core.errors import GamelabError, short
@@ -90,13 +91,41 @@ def _cmd_simulate(args) -> int:
         f"{args.game}: {df['game'].nunique()} games, {run.n_players} players, seed {args.seed} "
         f"({store.computed} chunks simulated, {store.loaded} read from the cache)"
     ]
-    with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
+    with pd.option_context("display.width", 200):
         for by in dict.fromkeys(groups):
-            lines.append(f"\nWin rate by {by} (95% Wilson interval)\n" + stats.win_table(df, by).to_string(index=False))
+            table = win_words(stats.win_table(df, by), by)
+            lines.append(f"\nWin rate by {by}, {run.n_players} players (95 % Wilson interval)\n{table}")
     if args.out:
         lines.append(f"\nwrote {write_table(df, args.out)}")
     print("\n".join(lines))
     return 0
+
+
+def players_words(res) -> str:
+    """``4 players`` (``3, 4 players`` when the grid changes it): the player count of a sweep's cells."""
+    counts = sorted({c.n_players for c in res.cells})
+    return f"{', '.join(map(str, counts))} players"
+
+
+def win_words(t, by: str) -> str:
+    """A win table as a designer reads it: the group, seats played, the win
+    rate and its interval in per cent, the mean score and its interval."""
+    import pandas as pd
+
+    from gamelab.report import format as fmt
+
+    out = pd.DataFrame(
+        {
+            by: [fmt.group_label(by, v) for v in t[by]],
+            "seats played": [f"{n:,}" for n in t["n"]],
+            "win rate": [fmt.number(x, percent=True) for x in t["win_rate"]],
+            "95 % interval": [fmt.interval(lo, hi, percent=True) for lo, hi in zip(t["win_low"], t["win_high"])],
+        }
+    )
+    if "score_mean" in t:
+        out["mean score"] = [f"{x:.1f}" for x in t["score_mean"]]
+        out["score interval"] = [fmt.interval(lo, hi) for lo, hi in zip(t["score_low"], t["score_high"])]
+    return out.to_string(index=False)
 
 
 def _cmd_sweep(args) -> int:
@@ -142,12 +171,20 @@ def _cmd_sweep(args) -> int:
     )
     written = write_table(res.table, out or paths.runs_dir() / res.sweep_id / "table.csv")
     wr = res.table.query("metric == 'win_rate' and by == 'agent'")
-    keys = list(grid)
-    with pd.option_context("display.width", 200, "display.float_format", "{:.4f}".format):
-        summary = wr[keys + ["group", "value", "low", "high", "games"]].to_string(index=False)
+    from gamelab.core.labels import agent_label, param_words, value_words
+    from gamelab.report import format as fmt
+
+    shown = pd.DataFrame({param_words(k): [value_words(v) for v in wr[k]] for k in grid})
+    shown["agent"] = [agent_label(game, g) for g in wr["group"]]  # the rulebook's words: "the style mix, ..."
+    shown["win rate"] = [fmt.number(x, percent=True) for x in wr["value"]]
+    shown["95 % interval"] = [fmt.interval(lo, hi, percent=True) for lo, hi in zip(wr["low"], wr["high"])]
+    shown["games"] = [f"{int(n):,}" for n in wr["games"]]
+    with pd.option_context("display.width", 200):
+        summary = shown.to_string(index=False)
     print(
         f"sweep {res.sweep_id}: {len(res.cells)} cells ({res.resumed} read back finished), {res.computed} chunks "
-        f"simulated, {res.loaded} read from the cache\n\nWin rate by agent\n{summary}\n\nwrote {written}"
+        f"simulated, {res.loaded} read from the cache\n\nWin rate by agent, {players_words(res)}\n{summary}\n\n"
+        f"wrote {written}"
     )
     return 0
 
@@ -327,37 +364,36 @@ def _cmd_claims(args) -> int:
         return _claims_sentences(args)
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
-    profiles = _claims_profiles(args.profile or (), args.games or list(games_with_claims()))
+    games = args.games or ([args.game] if args.game else None)  # ``gamelab claims GAME``: that game's figures
+    profiles = _claims_profiles(args.profile or (), games or list(games_with_claims()))
     params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
-    table = audit(args.games, n_games=args.n_games, seed=args.seed, params=params, run=RunConfig(workers=args.workers))
+    table = audit(games, n_games=args.n_games, seed=args.seed, params=params, run=RunConfig(workers=args.workers))
     if args.out:
         print(f"wrote {write_table(table, args.out)}")
     bands = [c for c in table.columns if c.startswith("inside") and c[6:].isdigit()]
     cols = ["game", "section", "table", "row", "column", "value", "ours", "low", "high", "inside", *bands, "residual"]
-    with pd.option_context("display.width", 250, "display.max_rows", 1000, "display.float_format", "{:.3f}".format):
-        print(table[[c for c in cols if c in table]].rename(columns={"value": "published"}).to_string(index=False))
+    names = {"value": "published", "column": "figure", "inside": "inside our interval"}
+    names |= {b: f"inside the {b[6:]}-game band" for b in bands}
+    with pd.option_context("display.width", 250, "display.max_rows", 1000):
+        print(words_table(table[[c for c in cols if c in table]].rename(columns=names)))
     exact = is_exact(table)
     _print_bands(table[~exact & table["inside"].notna()], bands, profiles, args)
     held = table[exact]
     wrong = held[~held["inside"].astype(bool)]
     print(f"{len(held) - len(wrong)} of {len(held)} rules-decided figures hold exactly; these do not:")
     with pd.option_context("display.width", 250, "display.max_colwidth", 60):
-        print(
-            wrong[["game", "section", "row", "column", "value", "ours", "note"]]
-            .rename(columns={"value": "published"})
-            .to_string(index=False)
-        )
-    for name in args.games or games_with_claims():
+        print(words_table(wrong[["game", "section", "row", "column", "value", "ours", "note"]].rename(columns=names)))
+    for name in games or games_with_claims():
         game = registry.get(name)
         c = conclusions(
             name, n_games=args.n_games, seed=args.seed, params=params.get(name), run=RunConfig(workers=args.workers)
         )
         if c is None:
             continue
-        with pd.option_context("display.width", 250, "display.float_format", "{:.3f}".format):
+        with pd.option_context("display.width", 250):
             print(
                 f"\n{game.title}: the rulebook's balance conclusions, two-proportion tests against the "
-                "runner-up:\n" + c.to_string(index=False)
+                "runner-up:\n" + words_table(c)
             )
     return 0
 

@@ -88,3 +88,23 @@ def scheduler_address(text: str) -> str:
     if not re.fullmatch(r"(tcp|tls|inproc|ucx|ws|wss)://\S+", text):
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a scheduler address: expected tcp://HOST:PORT")
     return text
+
+
+def words_table(df) -> str:
+    """A table as plain text in a designer's words: headers and text cells
+    with code names in words, yes/no for flags, no ``NaN`` (an empty cell),
+    numbers to four significant figures with a real minus sign."""
+    import math
+
+    from gamelab.core.labels import doc_words
+
+    def cell(x) -> str:
+        if isinstance(x, bool) or type(x).__name__ == "bool_":
+            return "yes" if x else "no"
+        if isinstance(x, (int, float)) or type(x).__module__ == "numpy":
+            x = float(x)
+            return "" if math.isnan(x) else f"{x:.4g}".replace("-", "−")
+        return "" if x is None else doc_words(str(x))
+
+    shown = df.map(cell).rename(columns=lambda c: doc_words(str(c).replace("_", " ")))
+    return shown.to_string(index=False)

@@ -194,6 +194,7 @@ def _cmd_test(args) -> int:
 
     params = load_params(args.game, args.params)
     baseline = load_params(args.game, args.baseline) if args.baseline else None
+    args.expr = headline_question(args.game, args.expr)
     sequential.question_for(args.game, args.expr, with_baseline=baseline is not None)  # before any game
     if not args.plan:
         announce(
@@ -230,6 +231,21 @@ def _cmd_test(args) -> int:
         lines += ["", *d.details()]
     print("\n".join(lines))
     return 0
+
+
+#: the question ``gamelab test GAME`` asks without one: is the headline imbalance within 5 points?
+DEFAULT_BOUND = "< 0.05"
+COMPARISONS = ("<", ">")
+
+
+def headline_question(game: str, expr: str | None) -> str:
+    """The question as given, or about the game's headline imbalance
+    (``ReportSettings.headline``, a game's style spread) when it names no
+    metric: ``"< 0.10"`` is ``"style_spread < 0.10"``, and no question at all
+    asks whether it is within 5 points (``"style_spread < 0.05"``)."""
+    headline = registry.get(game).report.headline
+    text = (expr if expr is not None else DEFAULT_BOUND).strip()
+    return f"{headline} {text}" if text.startswith(COMPARISONS) else text
 
 
 def names_list(text: str | None, flag: str, what: str) -> list[str] | None:
@@ -352,7 +368,11 @@ def _add_test(subparsers) -> None:
     p.add_argument(
         "expr",
         metavar="EXPR",
-        help="the question: metrics (see 'gamelab metrics GAME'), numbers and 'fair' compared by < <= > >=",
+        nargs="?",
+        default=None,
+        help="the question: metrics (see 'gamelab metrics GAME'), numbers and 'fair' compared by < <= > >=; "
+        "a comparison alone ('< 0.10') asks it of the game's headline imbalance (a style spread, else the seat "
+        f"spread), and no question asks whether that is within 5 points ('{DEFAULT_BOUND}')",
     )
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")

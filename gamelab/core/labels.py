@@ -51,6 +51,17 @@ def value_words(value) -> str:
     return str(value)
 
 
+#: a code name inside a declaration's text: snake_case (``crate_bonus``) or a constant (``RAIN_CARDS``)
+_CODE_NAME = re.compile(r"\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b")
+
+
+def doc_words(text: str) -> str:
+    """A declaration's text as a designer reads it: every code name in words
+    (``each member scores crate_bonus`` -> ``each member scores crate bonus``;
+    a choice by its words, ``better_or_stay`` -> ``better, or stay``)."""
+    return _CODE_NAME.sub(lambda m: CHOICE_WORDS.get(m.group(0), key_words(m.group(0).lower())), text)
+
+
 def change_words(name: str, old, new) -> str:
     """``hand size 5 → 4``; ``node values, item 6: 6 → 7``."""
     sep = ": " if _ITEM.match(str(name)) else " "

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -412,6 +413,7 @@ class Framing:
     games: int | None = None
     now_low: float | None = None
     now_high: float | None = None
+    source: str = ""  # which run "now" is when it is not the paired run's own ("as in Design metrics; ...")
 
     def amount(self, x: float, unit: bool = True) -> str:
         """``−6.0 points`` (a share) or ``−0.42``; a real minus sign."""
@@ -431,7 +433,7 @@ class Framing:
                 value += f", 95 % interval {self.now_low:.3g}–{self.now_high:.3g}"
         if self.games:
             value += f", {self.games:,} games"
-        return value
+        return value + (f", {self.source}" if self.source else "")
 
     def idle_words(self) -> str:
         """One sentence for the steps that moved the metric in no deal (empty when none)."""
@@ -483,12 +485,13 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
     good = (lambda x: x.change < 0) if goal == "lower" else (lambda x: x.change > 0)
     by_size = sorted(levers, key=lambda x: -abs(x.change))
     now = table.attrs.get("now", {}).get(metric)
+    source = table.attrs.get("now_source", "")  # "now" from another run of the same rules (a report's)
     return Framing(
         metric,
         m.label,
         m.percent,
         goal,
-        float(rows["base"].iloc[0]),
+        float(now[0]) if source and now is not None else float(rows["base"].iloc[0]),
         [x for x in by_size if x.sure and good(x)],
         [x for x in by_size if x.sure and not good(x)],
         [x for x in by_size if not x.sure and not x.idle],
@@ -497,10 +500,12 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
         games=table.attrs.get("games"),
         now_low=None if now is None else now[1],
         now_high=None if now is None else now[2],
+        source=source,
     )
 
 
 HELPS_COLOUR, HURTS_COLOUR, UNSURE_COLOUR = "#2e7d32", "#c62828", "#9e9e9e"
+TORNADO_PT = 8.5  # the labels and legend: 12 px as a notebook shows the chart (100 dpi), more in a report
 
 
 # Over 60 lines: matplotlib drawing, one statement per element of the chart (bars, colours, labels, legend).
@@ -540,7 +545,7 @@ def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15, goal: str
             ax.annotate(
                 "→ " + r["words"].split(" → ")[-1],
                 (end, yy),
-                fontsize=7,
+                fontsize=TORNADO_PT,
                 va="center",
                 xytext=(3 if r["change"] >= 0 else -3, 0),
                 textcoords="offset points",
@@ -557,11 +562,12 @@ def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15, goal: str
     ax.legend(
         handles=[Patch(color=HELPS_COLOUR, label=better), Patch(color=HURTS_COLOUR, label=worse)]
         + [Patch(color=UNSURE_COLOUR, label="not sure")],
-        fontsize=7,
+        fontsize=TORNADO_PT,
         loc="best",
     )
     aim = f"; {fr.goal} is better" if fr.goal else ""
-    ax.set_title(f"What moves the {fr.label} (now {fr.level()}{aim})", fontsize=9)
+    title = f"What moves the {fr.label} (now {dataclasses.replace(fr, source='').level()}{aim})"
+    ax.set_title(textwrap.fill(title, 80), fontsize=TORNADO_PT + 1)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     plt.close(fig)

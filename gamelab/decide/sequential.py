@@ -86,14 +86,16 @@ class Decision:
     about: str = ""  # T in words ("the style spread")
     percent: bool = False  # T is a share, said in points
     sign: int = 1  # +1: is T above the threshold?  -1: below?
+    players: int = 0  # the player count every game was played at (0: not said)
+    points: bool = True  # T is a difference of shares (said in points), not one share (said in per cent)
 
     def amount(self, x: float) -> str:
-        """A value of T in its unit: ``27.6 points`` or ``0.42``."""
-        text = f"{x * 100:.1f} points" if self.percent else f"{x:.3g}"
-        return text.replace("-", "−")
+        """A value of T in its unit: ``27.6 points`` (a spread), ``41.7 %`` (a win rate) or ``0.42``."""
+        return amount_words(x, self.percent, self.points)
 
     def _level(self, x: float) -> str:
-        return (f"{x * 100:.3g}" if self.percent else f"{x:.3g}").replace("-", "−")
+        text = f"{x * 100:.3g}" + ("" if self.points else " %") if self.percent else f"{x:.3g}"
+        return text.replace("-", "−")
 
     @property
     def answer(self) -> str:
@@ -103,7 +105,8 @@ class Decision:
         what = self.about or self.question
         lo, hi = (f"{x * 100:.1f}" if self.percent else f"{x:.3g}" for x in (self.low, self.high))
         sep = " to " if self.low < 0 else "–"
-        figure = f"{what} is {self.amount(self.estimate)} (interval {lo}{sep}{hi})".replace("-", "−")
+        at = f" at {self.players} players" if self.players else ""
+        figure = f"{what} is {self.amount(self.estimate)}{at} (interval {lo}{sep}{hi})".replace("-", "−")
         c = self._level(self.threshold)
         if self.decision == "yes":
             return f"Yes: {figure}, {side} {c}, decided after {self.games:,} games."
@@ -159,17 +162,18 @@ class Plan:
     percent: bool = False
     threshold: float = 0.0
     sign: int = 1
+    points: bool = True  # as :attr:`Decision.points`
 
     def words(self) -> str:
         """How many games the question needs, in words (the statistics in
         :meth:`text`)."""
 
         def value(d: float) -> str:
-            t = self.threshold + self.sign * d
-            return (f"{t * 100:.1f} points" if self.percent else f"{t:.3g}").replace("-", "−")
+            return amount_words(self.threshold + self.sign * d, self.percent, self.points)
 
         side = "above" if self.sign > 0 else "below"
-        c = (f"{self.threshold * 100:.3g}" if self.percent else f"{self.threshold:.3g}").replace("-", "−")
+        c = f"{self.threshold * 100:.3g}" + ("" if self.points else " %") if self.percent else f"{self.threshold:.3g}"
+        c = c.replace("-", "−")
         what = self.about or self.question
         lines = [f"Is {what} {side} {c}? A first {self.pilot_games:,} games put it at {value(self.estimate_d())}."]
         for label, d, mean, p90, yes, limit in self.rows:
@@ -492,6 +496,8 @@ def decide(
         zone,
         reason,
         *question_words(setup),
+        players=setup.n_players,
+        points=in_points(setup),
     )
 
 
@@ -598,6 +604,20 @@ def question_words(setup: _Setup) -> tuple[str, bool, int]:
     return about, percent, setup.question.sign
 
 
+def in_points(setup: _Setup) -> bool:
+    """Whether the question's T reads in percentage points (a spread, a gap,
+    a difference of win rates) rather than in per cent (one win rate or share)."""
+    terms = setup.question.terms
+    single = len(terms) == 1 and terms[0].coef == 1
+    return not single or balance.in_points(setup.metrics[terms[0].metric])
+
+
+def amount_words(x: float, percent: bool, points: bool) -> str:
+    """``27.6 points``, ``41.7 %`` or ``0.42``, with a real minus sign."""
+    text = (f"{x * 100:.1f} points" if points else f"{x * 100:.1f} %") if percent else f"{x:.3g}"
+    return text.replace("-", "−")
+
+
 def _corrected_t(setup, decision, d_hat, sigma, looks, zone, lo, hi, seed):
     """The corrected estimate and interval of D, mapped back to T."""
     q, c = setup.question, setup.threshold
@@ -671,7 +691,20 @@ def plan(
     z_a, z_b = norm.ppf(1 - alpha), norm.ppf(1 - beta)
     fixed = math.ceil(((z_a + z_b) * sigma / zone) ** 2) * per_deal
     about, percent, sign = question_words(setup)
-    return Plan(q.text, acc.n * per_deal, t, sigma, per_deal, tuple(rows), fixed, about, percent, setup.threshold, sign)
+    return Plan(
+        q.text,
+        acc.n * per_deal,
+        t,
+        sigma,
+        per_deal,
+        tuple(rows),
+        fixed,
+        about,
+        percent,
+        setup.threshold,
+        sign,
+        in_points(setup),
+    )
 
 
 def _operating(d, sigma, looks, zone, lo, hi, z, per_deal):

@@ -475,27 +475,30 @@ def summary(st: Setting, proposals: pd.DataFrame) -> str:
     return f"Proposal 1, {first['changes']}, {first['how sure']}."
 
 
-def figure_words(value: float, low: float, high: float, percent: bool) -> str:
-    """``16.9 points (15.8–18.0)`` for a share, ``0.42 (0.40–0.44)`` otherwise."""
+def figure_words(value: float, low: float, high: float, percent: bool, points: bool = True) -> str:
+    """``16.9 points (15.8–18.0)`` for a difference of shares (a spread),
+    ``41.7 % (40.1–43.2)`` for a share, ``0.42 (0.40–0.44)`` otherwise."""
     if not np.isfinite(value):
         return "cannot be computed"
     if percent:
-        return f"{value * 100:.1f} points ({low * 100:.1f}–{high * 100:.1f})"
+        return f"{value * 100:.1f}{' points' if points else ' %'} ({low * 100:.1f}–{high * 100:.1f})"
     return f"{value:.3g} ({low:.3g}–{high:.3g})"
 
 
 def shown_rows(st: Setting, proposals: pd.DataFrame) -> pd.DataFrame:
     """The proposals as a designer reads them: the changes in words, each
-    target's verified figure in its unit, how sure (one sentence)."""
+    target's verified figure in its unit under a heading that says which run
+    it is (the player count, the fresh games), how sure (one sentence)."""
     rows = []
+    fresh = verify_games(st.goal)
     for r in proposals.to_dict("records"):
         row = {"proposal": "rules now" if r["proposal"] == "start" else r["proposal"], "changes": r["changes"]}
         for t in st.goal.targets:
             m = next(m for m in st.metrics if m.name == t.metric)
             for n in st.lineups:
                 key = st.key(t, n)
-                head = f"{m.label} ({n} players)" if len(st.lineups) > 1 else m.label
-                row[head] = figure_words(r[key], r[f"{key} low"], r[f"{key} high"], m.percent)
+                head = f"{m.label}, {n} players ({fresh:,} fresh games)"
+                row[head] = figure_words(r[key], r[f"{key} low"], r[f"{key} high"], m.percent, balance.in_points(m))
         row["how sure"] = r["how sure"]
         rows.append(row)
     return pd.DataFrame(rows)

@@ -585,6 +585,13 @@ def metric_words(t: Trace) -> tuple[str, bool]:
     return m.label, bool(m.percent)
 
 
+def _in_points(t: Trace) -> bool:
+    """Whether the traced metric reads in points (a spread) rather than per cent (a win rate)."""
+    from gamelab.stats import balance
+
+    return balance.in_points(balance.metric(registry.get(t.game), t.metric))
+
+
 def trace_sentence(t: Trace) -> str:
     """The answer first: how the metric moves from random play to the strongest search."""
     label, pct = metric_words(t)
@@ -593,7 +600,7 @@ def trace_sentence(t: Trace) -> str:
         return f"The {label} could not be measured at two skill levels."
 
     def amount(x):
-        return f"{100 * x:.1f} points" if pct else f"{x:.3g}"
+        return (f"{100 * x:.1f} points" if _in_points(t) else f"{100 * x:.1f} %") if pct else f"{x:.3g}"
 
     first, last = measured[0], measured[-1]
     return (
@@ -609,7 +616,7 @@ def render_trace(t: Trace) -> str:
     def num(x):
         return "—" if x is None else (f"{100 * x:.1f}" if pct else f"{x:.3g}")
 
-    unit = " (points)" if pct else ""
+    unit = (" (points)" if _in_points(t) else " (%)") if pct else ""
     lines = [trace_sentence(t), steps_words(t), ""]
     lines.append(f"{'level':<14} {'agent':<28} {'budget':>6}  {label + unit:>22}  95% interval   games")
     for r in t.rows:
@@ -620,7 +627,7 @@ def render_trace(t: Trace) -> str:
             + (f"  ({r['note']})" if r.get("note") else "")
         )
     if t.fair is not None:
-        lines.append(f"fair: {num(t.fair)}{' points' if pct else ''}")
+        lines.append(f"fair: {num(t.fair)}{' ' + unit.strip(' ()') if unit else ''}")
     if t.steps or t.stop:
         lines.append("\nsteps (one seat of the rung among the rung below, sequential test, 2 points over fair):")
         shown = t.steps + ([t.stop] if t.stop else [])
@@ -655,32 +662,59 @@ def render_trace(t: Trace) -> str:
     return "\n".join(lines)
 
 
+def level_ticks(game: str, levels: list[str]) -> tuple[list[str], str]:
+    """A trace chart's x ticks in the game's words: a search rung by its
+    budget alone (``best@8`` -> ``8``) and one line saying what the number is
+    (``N: search, N play-outs per option``); other levels as named."""
+    from gamelab.core.labels import agent_label
+
+    searched = [lv.partition("@") for lv in levels if "@" in lv]
+    ticks = [lv.partition("@")[2] if "@" in lv else lv for lv in levels]
+    if not searched:
+        return ticks, ""
+    return ticks, "N: " + agent_label(registry.get(game), f"{searched[0][0]}@N")
+
+
+#: the trace chart's text in points (ticks and axis labels, title, legend): at least 11 px in a report at 1366 x 900
+TRACE_PT = (9.5, 10, 9)
+
+
 def trace_figure(t: Trace, *, title: str = "", ax=None):
     """The trace chart: the metric against skill level, its 95 % interval as
-    a band, the fair value as a dashed line."""
+    a band, the fair value as a dashed line.  The y axis says the values' unit
+    (a win rate in per cent, a spread in points); a level where the metric has
+    no value (random play has no style) gets no tick, and the x axis says so."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pct = 100 if (t.metric.endswith(("_spread", "_gap")) or t.metric.startswith("win_rate[")) else 1
+    from gamelab.stats import balance
+
+    m = balance.metric(registry.get(t.game), t.metric)
+    pct = 100 if m.percent else 1
+    unit = (", points" if balance.in_points(m) else ", %") if m.percent else ""
     if ax is None:
         fig, ax = plt.subplots(figsize=(6, 3.2))
     else:
         fig = ax.figure
-    x = np.arange(len(t.rows))
-    val = np.array([np.nan if r["value"] is None else r["value"] for r in t.rows], float) * pct
-    low = np.array([np.nan if r["low"] is None else r["low"] for r in t.rows], float) * pct
-    high = np.array([np.nan if r["high"] is None else r["high"] for r in t.rows], float) * pct
+    rows = [r for r in t.rows if r["value"] is not None]
+    x = np.arange(len(rows))
+    val, low, high = (np.array([r[k] for r in rows], float) * pct for k in ("value", "low", "high"))
     ax.fill_between(x, low, high, alpha=0.25, label="95 % interval")
-    label, _ = metric_words(t)
-    ax.plot(x, val, marker="o", label=label)
+    ax.plot(x, val, marker="o")  # the title and the y axis name it
     if t.fair is not None:
         ax.axhline(t.fair * pct, ls="--", color="grey", label="fair")
-    ax.set_xticks(x, [r["level"] for r in t.rows], rotation=30, ha="right")
-    ax.set_ylabel(label + (", points" if pct == 100 else ""), fontsize=8)
-    ax.set_title(title or f"{t.players} players: {label} by skill level", fontsize=9)
-    ax.legend(loc="best", fontsize=7)
+    ticks, searched = level_ticks(t.game, [r["level"] for r in rows])
+    ax.set_xticks(x, ticks, rotation=30, ha="right")
+    ax.tick_params(labelsize=TRACE_PT[0])
+    missing = [r["level"] for r in t.rows if r["value"] is None]
+    notes = ([searched] if searched else []) + ([f"not measured: {', '.join(missing)}"] if missing else [])
+    if notes:
+        ax.set_xlabel("\n".join(notes), fontsize=TRACE_PT[0])
+    ax.set_ylabel(("win rate" if t.metric.startswith("win_rate[") else m.label) + unit, fontsize=TRACE_PT[0])
+    ax.set_title(title or f"{t.players} players: {m.label} by skill level", fontsize=TRACE_PT[1])
+    ax.legend(loc="best", fontsize=TRACE_PT[2])
     fig.tight_layout()
     return fig
 

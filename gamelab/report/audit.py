@@ -11,6 +11,7 @@ import re
 
 import pandas as pd
 
+from gamelab.core.labels import doc_words, key_words
 from gamelab.report import format as fmt
 from gamelab.report.blocks import Block, Section
 from gamelab.report.data import ReportData
@@ -18,8 +19,8 @@ from gamelab.report.data import ReportData
 #: how errata name files of the repository, and the words a reader gets instead
 PATH_WORDS = (
     (re.compile(r"Rulebook `shared/seeds/[^`]+`\.\s*"), ""),
-    (re.compile(r"`?data/playtests/(\w+)\.json`?"), r"the playtest record \1"),
-    (re.compile(r"`?data/claims/(\w+)\.csv`?"), r"the claims table \1"),
+    (re.compile(r"`?data/playtests/(\w+)\.json`?"), lambda m: f"the playtest record “{key_words(m[1])}”"),
+    (re.compile(r"`?data/claims/(\w+)\.csv`?"), lambda m: f"the claims table “{key_words(m[1])}”"),
     (re.compile(r"`?shared/seeds/[\w./-]+`?"), "the rulebook text"),
     (re.compile(r"`?tests/[\w./-]+\.py(::\w+)?`?"), "our tests"),
     (re.compile(r"`?docs/([\w-]+)\.md`?"), r"the \1 notes"),
@@ -102,7 +103,9 @@ def claim_rows(audit: pd.DataFrame) -> pd.DataFrame:
                 )
                 for e, m, lo, hi, d in zip(exact, measured, audit["low"], audit["high"], places)
             ],
-            "note": [fmt.words(n) if n != "exact" else "" for n in note.map(lambda s: s.removeprefix("exact; "))],
+            "note": [
+                doc_words(fmt.words(n)) if n != "exact" else "" for n in note.map(lambda s: s.removeprefix("exact; "))
+            ],
         }
     )
     rows["_state"] = [

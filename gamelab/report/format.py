@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from gamelab.core.labels import CHOICE_WORDS
+from gamelab.core.labels import CHOICE_WORDS, doc_words, value_words
 from gamelab.stats.tables import percent_rows  # noqa: F401 (one formatting vocabulary: reports and panels)
 
 #: the shared layer's own column keys, in words
@@ -128,12 +128,12 @@ def param_label(spec, item: int | None = None) -> str:
 
 def param_tooltip(spec) -> str:
     """What a parameter means, where the rulebook says so and what it may be."""
-    parts = [spec.doc.rstrip(".") + "." if spec.doc else spec.name.replace("_", " ") + "."]
+    parts = [doc_words(spec.doc).rstrip(".") + "." if spec.doc else spec.name.replace("_", " ") + "."]
     if spec.section:
         parts.append(f"Rulebook {spec.section}.")
     default = spec.default
     if isinstance(default, tuple):
-        default = ", ".join(map(str, default)) if len(default) <= 12 else f"{len(default)} items"
+        default = value_words(default) if len(default) <= 12 else f"{len(default)} items"
     if spec.choices is not None:  # the choices in words, as the dropdown shows them
         allowed = ", ".join(choice_label(c) for c in spec.choices)
     elif spec.kind is bool:
@@ -348,6 +348,7 @@ def chart_limit(tables: Iterable[pd.DataFrame], fair: Iterable[float] = ()) -> f
 #: chart text in points: at a figure's own size (100 dpi) 9.5 pt is 13 px, and a 10-inch chart
 #: squeezed into a 1366 x 900 laptop's report column (about 1,000 px) keeps it above 11 px
 TICK_PT, TITLE_PT = 9.5, 10.5
+LEGEND_PT = 8  # a legend inside a panel of a 10-inch chart: 12 px in that column
 
 
 def win_rate_chart(
@@ -402,14 +403,14 @@ def score_multiples(frames: dict, group: str, *, bins: int = 30, width: float = 
         by = group if group in df else "seat"
         for key, g in df.groupby(by, sort=True):
             ax.hist(g["score"], bins=edges, histtype="step", density=True, lw=1.3, label=group_label(by, key))
-        ax.set_title(f"{players} players", fontsize=9, loc="left")
-        ax.legend(fontsize=7, title=words(by), title_fontsize=7, frameon=False, loc="upper right")
-        ax.tick_params(labelsize=8)
+        ax.set_title(f"{players} players", fontsize=TITLE_PT, loc="left")
+        ax.legend(fontsize=LEGEND_PT, title=words(by), title_fontsize=LEGEND_PT, frameon=False, loc="upper right")
+        ax.tick_params(labelsize=TICK_PT)
         ax.set_yticks([])
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
     for ax in axes[-1]:
-        ax.set_xlabel("final score", fontsize=8)
+        ax.set_xlabel("final score", fontsize=TICK_PT)
     fig.tight_layout()
     plt.close(fig)
     return fig

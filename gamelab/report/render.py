@@ -21,10 +21,12 @@ become markup.
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 import pandas as pd
 
+from gamelab.core.labels import doc_words, value_words
 from gamelab.report import format as fmt
 from gamelab.report.audit import claims_section, plain_paths
 from gamelab.report.blocks import Block, Section
@@ -99,6 +101,11 @@ def headline_group(data: ReportData) -> str:
     return data.game.report.headline.removesuffix("_spread")
 
 
+#: a panel's width in inches in a chart half the page wide: two panels (5.8 in) fill the half column of
+#: a 1366 x 900 laptop's report (about 535 px) at 1.28 px a point, so 9.5-point text is 12 px there
+HALF_PANEL_IN = 2.9
+
+
 def win_chart(data: ReportData, half: bool = False, only: str | None = None) -> str:
     """The win-rate panels (``only``: of that grouping, when it has panels);
     ``half``: for half the page's width (beside the trace chart), two panels
@@ -117,7 +124,7 @@ def win_chart(data: ReportData, half: bool = False, only: str | None = None) -> 
     )
     if half and len(groups) == 1:
         columns = min(2, columns)
-    width = 3.6 * columns if half else 10.0  # inches: the trace chart's panel width when beside it
+    width = HALF_PANEL_IN * columns if half else 10.0  # inches: the trace chart's panel width when beside it
     return figure_svg(fmt.win_rate_chart(ordered, columns=columns, width=width))
 
 
@@ -377,7 +384,7 @@ def parameter_section(params) -> Section:
                 "value": _value_text(getattr(params, s.name), s.default),
                 "rulebook": _value_text(s.default, s.default),
                 "section": s.section,
-                "meaning": s.doc,
+                "meaning": doc_words(s.doc),
                 "_changed": s.name in changed,
             }
             for s in specs(params)
@@ -572,10 +579,10 @@ def trace_chart(traces: dict) -> str:
 
     cols = min(2, len(traces))
     rows = -(-len(traces) // cols)  # ceil(len / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 2.9 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(HALF_PANEL_IN * cols, 2.9 * rows), squeeze=False)
     for ax, (n, t) in zip(axes.ravel(), sorted(traces.items())):
         label, _ = skill.metric_words(t)
-        skill.trace_figure(t, ax=ax, title=f"{n} players: {label}")
+        skill.trace_figure(t, ax=ax, title=textwrap.fill(f"{n} players: {label}", 34))  # a half-page panel
     for ax in axes.ravel()[len(traces) :]:
         ax.set_visible(False)
     fig.tight_layout()
@@ -815,7 +822,7 @@ def _value_text(value, default) -> str:
         shown = ", ".join(f"{i}: {value[i - 1] if i <= len(value) else '-'}" for i in changed[:12])
         return f"{len(value)} items; changed {shown}" + (" ..." if len(changed) > 12 else "")
     if isinstance(value, tuple):
-        return ", ".join(map(str, value))
+        return value_words(value)  # items in words: a rain card "BT tide", not its code name
     if isinstance(value, str):
         return fmt.choice_label(value)
     return fmt.number(value) if not isinstance(value, bool) else ("yes" if value else "no")
@@ -825,8 +832,9 @@ def _command(game, params, n_games, seed, precision) -> str:
     cmd = f"gamelab report {game} --games {n_games} --seed {seed}"
     if precision:
         cmd += f" --precision {precision}"
-    if params.changed():
-        cmd += " --params FILE   # FILE: " + str(
-            {k: list(v) if isinstance(v, tuple) else v for k, v in params.changed().items()}
-        )
+    if params.changed():  # the file's content as YAML, as the designer would write it
+        import yaml
+
+        changed = {k: list(v) if isinstance(v, tuple) else v for k, v in params.changed().items()}
+        cmd += " --params FILE   # FILE: " + yaml.safe_dump(changed, default_flow_style=True, width=1000).strip()
     return cmd

@@ -74,6 +74,7 @@ def run_tools(
             )
         from gamelab.decide.sensitivity import framing
 
+        design_now(data, data.levers_steps, data.levers_metric, n)
         data.levers_framing = framing(data.levers_steps, data.levers_metric)
     if tools.metagame and data.game.strategies is not None:
         from gamelab.models import metagame
@@ -199,6 +200,25 @@ def levers_table(
     )
     steps.attrs["players"] = n_players
     return lever_rows(framing(steps, name), n_players), steps, name
+
+
+def design_now(data, steps: pd.DataFrame, metric: str, n_players: int) -> None:
+    """The levers' "now" read from the report's own run at ``n_players`` (the
+    Design metrics figure: one number for the metric in the whole report, the
+    sentence and the chart's title alike); the steps' paired games are that
+    run's first deals (the same seed and chunks).  Unchanged when the Design
+    metrics table has no such row."""
+    design = data.design
+    if design is None or not len(design):
+        return
+    row = design[(design["players"] == n_players) & (design["metric"] == metric)]
+    if not len(row):
+        return
+    r = row.iloc[0]
+    paired = steps.attrs["games"]
+    steps.attrs["now"] = {**steps.attrs.get("now", {}), metric: (float(r["value"]), float(r["low"]), float(r["high"]))}
+    steps.attrs["games"] = int(data.runs[n_players].games)
+    steps.attrs["now_source"] = f"as in Design metrics; each step is played on the first {paired:,} of those games"
 
 
 def lever_rows(fr, n_players: int) -> pd.DataFrame:

@@ -30,6 +30,7 @@ from gamelab.core import registry
 from gamelab.core.contract import RecordFormat
 from gamelab.core.errors import GamelabError, RecordError
 from gamelab.core.files import load_mapping
+from gamelab.core.labels import key_words
 from gamelab.core.records import check_names, check_record, name_key  # noqa: F401 (also the playtest API)
 from gamelab.core.schemas import RecordBase, RecordGame
 
@@ -107,11 +108,12 @@ def render(ledger: dict) -> str:
     blocks = []
     with pd.option_context("display.unicode.east_asian_width", True, "display.width", 200, "display.max_columns", 50):
         for title, frame in module.tables(ledger):
+            frame = frame.rename(columns=lambda c: key_words(c) if isinstance(c, str) else c)  # headers in words
             blocks.append(f"{title}\n{frame.to_string()}")
     mism = ledger.get("mismatches", [])
     if mism:
         lines = [
-            f"  {m['key']}{''.join(f'[{i}]' for i in m['index'])}: "
+            f"  {key_words(m['key'])}{''.join(f'[{i}]' for i in m['index'])}: "
             f"record says {m['expected']!r}, rules give {m['actual']!r}"
             for m in mism
         ]

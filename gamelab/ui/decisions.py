@@ -162,6 +162,8 @@ class LeversPanel(_Progress):
             only=self.only,
             run=RunConfig(store=self.src.store(), progress=False),
         )
+        if self._same_run_as_panel(table):
+            table.attrs["now_source"] = "the same games as the panel's"
         self.table = table
         labels = {name: label for label, name in _metric_options(self.src.game_def)}
         names = list(dict.fromkeys(table["metric"]))
@@ -172,6 +174,21 @@ class LeversPanel(_Progress):
         note = f"{table.attrs['games']:,} games per setting, the same deals for each"
         self.status.value = html.escape(note + (f"; {len(skipped)} steps not played" if skipped else ""))
         self._draw()
+
+    def _same_run_as_panel(self, table) -> bool:
+        """Whether the steps' paired base run is the panel's own run (its rules,
+        lineup, player count, seed and games): then "now" is the panel's figure."""
+        panel = self.src.panel
+        frame = getattr(panel, "frame", None)
+        if panel is None or frame is None:
+            return False
+        return (
+            getattr(panel, "seed", None) == self.seed
+            and table.attrs.get("games") == frame["game"].nunique()
+            and table.attrs.get("players") == panel.players.value
+            and getattr(panel, "frame_params", None) == self.src.params()
+            and getattr(panel, "frame_lineup", None) == self.src.lineup()
+        )
 
     def _draw(self):
         from IPython.display import display
@@ -363,8 +380,12 @@ class TunePanel(_Progress):
         with self.out:  # the table first: the answer above it never shows beside the last run's table
             display(fmt.styler(self.shown))
             display(tune.front_figure(st, result.study, result.proposals))
+        counts = ", ".join(map(str, goal.player_counts()))
         self.status.value = html.escape(
-            f"{result.trials} trials of {goal.games:,} games; proposals written to {result.out.name}/"
+            f"{result.trials} trials of {goal.games:,} games; proposals written to {result.out.name}/. "
+            f"The table's figures are on {tune.verify_games(goal):,} fresh games at {counts} players, "
+            "other deals than the panel's and Levers' (so the search cannot pick lucky deals): the rules now "
+            "differ there from Levers' “now” only by the noise their 95 % intervals show."
         )
         self.answer.value = f"<b>{html.escape(result.summary)}</b>"
         self.mark_stale(False)

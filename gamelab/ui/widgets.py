@@ -255,7 +255,9 @@ class BalancePanel:
         self.out = w.Output()
         self.sentence_note = w.HTML()  # the rulebook sentences: after the numbers, without redrawing them
         self.worth_note = w.HTML()  # the styles worth playing (a game with a meta-game): after them too
-        self.stale_too = (self.sentence_note, self.worth_note)
+        # the headline imbalance in a line (a bootstrap interval, 0.1-0.3 s): just after the numbers, above them
+        self.headline_note = w.HTML()
+        self.stale_too = (self.sentence_note, self.worth_note, self.headline_note)
         self._holding = False  # True while a knob writes its derived values into the sliders
         for widget in self._all_controls():
             if widget in self.knobs.values():
@@ -385,19 +387,24 @@ class BalancePanel:
         ) as busy:
             run = sweep.run_cell(self.game, {}, **kw)
             self.frame = run.frame
+            self.frame_params, self.frame_lineup = params, kw["lineup"]  # what the frame was played with
             self.tables = {by: stats.win_table(run.frame, by) for by in self.game_def.report.groups if by in run.frame}
             self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
             self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
             self.sentences = None
             self.worth = None
+            self.headline = ""
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
         note = f"{run.games:,} games" + (
             "" if run.target_met is None else (" (precision target met)" if run.target_met else " (cap reached)")
         )
         self.status.value = html.escape(note)
+        self.headline_note.value = ""  # never the last run's figure beside these numbers
         self._draw()  # the numbers first; the rulebook sentences (not simulation) after them
         self.seconds = time.perf_counter() - start  # a move's time to its numbers (``gamelab bench``)
+        self.headline = headline_figure(self.game_def, self.frame, self.players.value, self.seed)
+        self.headline_note.value = f"<b>{html.escape(self.headline)}</b>" if self.headline else ""
         if sentences_pending(self.game, params):
             self.sentence_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
         self.sentences = rulebook_sentences(self.game, params)
@@ -409,8 +416,9 @@ class BalancePanel:
         self.worth_note.value = f"<b>{html.escape(self.worth)}</b>" if self.worth else ""
 
     def items(self, sentences: bool = True) -> list:
-        """What the panel shows under its controls, in order: the win-rate
-        chart (every grouping on one axis, the fair share marked), the win
+        """What the panel shows under its controls, in order: the headline
+        imbalance in a line (:func:`headline_figure`), the win-rate
+        chart (the headline grouping, the fair share marked), the win
         tables, the game's own diagnostics, the identity table, then (with
         ``sentences``) the styles worth playing and the rulebook sentences note (a widget of its own in
         the notebook, :attr:`sentence_note`)."""
@@ -418,6 +426,8 @@ class BalancePanel:
         groups = [(by, t) for by, t in self.tables.items() if by != "identities"]
         out: list = []
         shown = [(by, t) for by, t in groups if len(t) > 1]
+        if sentences and getattr(self, "headline", None):  # the figure Levers says "now" for (its own widget)
+            out.append(Note(f"<b>{html.escape(self.headline)}</b>"))
         headline = self.game_def.report.headline.removesuffix("_spread")
         shown = [x for x in shown if x[0] == headline] or shown[:1]  # one chart: the headline grouping
         if shown:
@@ -426,14 +436,21 @@ class BalancePanel:
                 for by, t in shown
             ]
             out.append(fmt.win_rate_chart(panels, columns=1, width=6.5))
+        n = self.players.value
         for by, t in groups:
             t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
-            caption = f"Win rate by {fmt.words(by)} (95 % interval; fair share {fair * 100:.1f} %)"
+            caption = f"Win rate by {fmt.words(by)}, {n} players (95 % interval; fair share {fair * 100:.1f} %)"
             out.append(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)}, caption=caption))
-        out += [fmt.styler(x) if isinstance(x, pd.DataFrame) else x for x in self.extras]
+        for x in self.extras:  # the game's own measures: a table says its player count
+            out.append(
+                fmt.styler(x, caption=f"The game's own measures, {n} players, the same games")
+                if isinstance(x, pd.DataFrame)
+                else x
+            )
         ids = self.tables["identities"]
         if len(ids):
-            out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption="Identities"))
+            caption = f"Identities (exact: from the rules; simulated: these {n}-player games)"
+            out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption=caption))
         if sentences and getattr(self, "worth", None):  # the meta-game's line (issue 28)
             out.append(Note(f"<b>{html.escape(str(self.worth))}</b>"))
         if sentences and getattr(self, "sentences", None) is not None:
@@ -517,6 +534,7 @@ class BalancePanel:
                 actions,
                 self.status,
                 w.HBox([self.progress, self.busy_note]),
+                self.headline_note,
                 self.out,
                 self.worth_note,
                 self.sentence_note,
@@ -573,6 +591,32 @@ def _render(panel) -> None:
             item.savefig(io.BytesIO(), format="png")
         elif hasattr(item, "to_html"):
             item.to_html()
+
+
+def headline_figure(game_def, frame, n_players: int, seed: int) -> str:
+    """``Style spread, 4 players: 24.6 points (95 % interval 20.8–27.8), these
+    2,000 games``: the game's headline imbalance on the panel's run, estimated as
+    Levers estimates its "now" (the same games give the same figure); empty
+    when this run cannot give it."""
+    import numpy as np
+
+    from gamelab.core.errors import GamelabError
+    from gamelab.stats import balance
+
+    m = balance.metric(game_def, game_def.report.headline)
+    try:
+        e = balance.estimate(frame, [m], rng=np.random.default_rng(seed)).iloc[0]
+    except (GamelabError, KeyError, ValueError):
+        return ""
+    if not np.isfinite(e["value"]):
+        return ""
+    scale, unit = (100, " points" if balance.in_points(m) else " %") if m.percent else (1, "")
+    value, low, high = (f"{x * scale:.1f}" if scale == 100 else f"{x:.3g}" for x in (e["value"], e["low"], e["high"]))
+    games = frame["game"].nunique()
+    return (
+        f"{m.label[0].upper()}{m.label[1:]}, {n_players} players: {value}{unit} (95 % interval {low}–{high}), "
+        f"these {games:,} games"
+    )
 
 
 class Note:
