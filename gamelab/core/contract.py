@@ -331,6 +331,11 @@ class Game:
     agent_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
     budget_words: str = "{agent}, budget {budget}"
 
+    @property
+    def playable(self) -> tuple[str, ...]:
+        """Every name a lineup may use: ``agents``, then the skill trace's rungs beyond its budgets."""
+        return (*self.agents, *self.skill.beyond)
+
     def default_lineup(self, n_players: int) -> list[str]:
         """The lineup a run uses when none is given."""
         if self.lineup is not None:
