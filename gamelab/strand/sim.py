@@ -47,7 +47,7 @@ from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
 from gamelab.stats.leads import sole_leader_step
 
 from . import engine
-from .agents import knobs
+from .agents import AgentParams, knobs
 from .arrays import onehot
 from .best import (
     BEST,
@@ -240,7 +240,9 @@ def prepare(params, lineup, n_players: int) -> None:
 def distilled_models(params, seats: dict, n_players: int) -> dict:
     """{level-k agent name: the policy its play-outs play} for the search seats ``seats``."""
     levels = {name: level_of(name) for name in seats}
-    return {name: distilled(knobs(params), *lv, n_players) for name, lv in levels.items() if lv}
+    # a named search agent carries its budget: the budget knob does not change the model (one model per rung)
+    params = knobs(params).replace(best_rollouts=AgentParams().best_rollouts)
+    return {name: distilled(params, *lv, n_players) for name, lv in levels.items() if lv}
 
 
 @functools.lru_cache(maxsize=16)
