@@ -2,17 +2,23 @@
 default model and the top decided rung of each game's skill ladder at 4
 players (``TOP``: each rung beat the one below by the sequential test,
 ``gamelab skill GAME --players 4 --trace METRIC``; through the chunk store;
-prints one line per figure).  Usage:
+prints one line per figure).  A STRAND style metric at the top rung is
+measured by restricted play (one seat of ``heavy@16`` .. ``stay@16`` among
+``best@16`` seats, ``GAMES_STRONG`` games a style), not from seats that all
+play the same search.  Usage:
     .venv/bin/python scripts/skill_findings.py [GAMES_DEFAULT] [GAMES_STRONG] [GAME]
 """
 
 import sys
 
+import numpy as np
+
 from gamelab.core import registry
 from gamelab.core.params import from_mapping
+from gamelab.decide.ladder import SEEDS_APART
 from gamelab.models import skill
 from gamelab.sim import runner
-from gamelab.sim.levels import trace_levels
+from gamelab.sim.levels import mixed_params, trace_levels
 from gamelab.sim.store import ChunkStore
 
 N_DEFAULT = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
@@ -81,6 +87,37 @@ def params_of(game, changes):
     return from_mapping(g.knobs, {**derived, **changes}, base=base, source="findings")
 
 
+def restricted(game, lv, n, games):
+    """A style metric at a search rung by restricted play: one seat of the rung restricted to
+    each style among P - 1 unrestricted seats (a run per style); the spread (largest minus
+    smallest of the six win rates) and the gap (largest distance from fair), each with a 95 %
+    bootstrap interval over deals (the six runs resampled independently)."""
+    g = registry.get(game)
+    rates, per_deal = {}, []
+    for k, (style, agent) in enumerate(g.skill.restricted(lv.name).items()):
+        f = runner.simulate(
+            game,
+            n_games=games,
+            seed=SEEDS_APART * (101 + k),
+            n_players=n,
+            lineup=[agent, *lv.rest],
+            params=mixed_params(game, lv, lv),
+            store=STORE,
+            progress=False,
+        )
+        mine = f[f["agent"] == agent].groupby("deal")["win"].mean().to_numpy()
+        rates[style], per_deal = mine.mean(), [*per_deal, mine]
+    rng = np.random.default_rng(0)
+    boot = np.array([[d[rng.integers(0, len(d), len(d))].mean() for d in per_deal] for _ in range(2000)])
+    r = np.array(list(rates.values()))
+    out = {
+        "style_spread": (r.max() - r.min(), np.percentile(boot.max(1) - boot.min(1), [2.5, 97.5])),
+        "style_gap": (np.abs(r - 1 / n).max(), np.percentile(np.abs(boot - 1 / n).max(1), [2.5, 97.5])),
+    }
+    words = ", ".join(f"{s} {100 * v:.1f}" for s, v in sorted(rates.items(), key=lambda x: -x[1]))
+    return out, words
+
+
 for title, game, counts, metrics, settings in QUESTIONS:
     if ONLY and game != ONLY:
         continue
@@ -90,6 +127,19 @@ for title, game, counts, metrics, settings in QUESTIONS:
         for n in counts:
             levels = {lv.name: lv for lv in trace_levels(game, n, p)}
             for lv, games in ((levels["default"], N_DEFAULT), (levels[TOP[game]], N_STRONG)):
+                if lv.search and registry.get(game).skill.restricted:  # styles at skill: restricted play
+                    found, words = restricted(game, lv, n, games)
+                    parts = [
+                        f"{m} {100 * found[m][0]:.1f} [{100 * found[m][1][0]:.1f}, {100 * found[m][1][1]:.1f}]"
+                        for m in metrics
+                    ]
+                    print(
+                        f"{label} | {n}p | {lv.name} restricted play ({games} games a style) | "
+                        + "; ".join(parts)
+                        + f" | {words}",
+                        flush=True,
+                    )
+                    continue
                 f = runner.simulate(
                     game,
                     n_games=games,

@@ -22,12 +22,15 @@ def test_each_game_declares_a_doubling_ladder_of_at_least_five_levels(game):
     levels = skill.trace_levels(game, 4)
     assert len(levels) >= 5
     assert [lv.name for lv in levels[:2]] == ["random", "default"]
-    budgets = [lv.budget for lv in levels[2:]]
+    doubling = levels[2 : len(levels) - len(g.skill.beyond)]  # the rungs beyond the budgets: level-k at the top
+    budgets = [lv.budget for lv in doubling]
     assert all(b == 2 * a for a, b in zip(budgets, budgets[1:])), budgets
     assert g.skill.budget in {s.name for s in specs(g.knobs)}
-    for lv in levels[2:]:
+    for lv in doubling:
         assert getattr(lv.params, g.skill.budget) == lv.budget
         assert lv.seat == f"{g.skill.search}@{lv.budget}" and lv.seat in g.agents
+    for lv in levels[len(levels) - len(g.skill.beyond) :]:
+        assert lv.budget == budgets[-1] and lv.seat in g.skill.beyond
 
 
 def _without_agent(frame: pd.DataFrame) -> pd.DataFrame:

@@ -247,6 +247,12 @@ class SkillSettings:
     budget: str = ""  # its budget knob, an agent knob of ``Game.knobs``
     budgets: tuple[int, ...] = ()  # the doubling schedule
     search_knobs: Mapping[str, Any] = dataclasses.field(default_factory=dict)  # more knob values at search levels
+    # candidate rungs after the top budget, weakest first, each an agent name the game accepts on any
+    # seat (level-k search: the search whose play-outs model the other seats as the rung before)
+    beyond: tuple[str, ...] = ()
+    # learns (or reads from the cache) the models a lineup's agents need, ``prepare(params, lineup,
+    # n_players)``, in the process that decides a step, so that its workers find them on disk
+    prepare: Callable[[Any, tuple[str, ...], int], None] | None = None
     # a rung's name (``random``, ``default``, ``search@b``) in the game's words for sentences a designer reads
     # ("search, 8 play-outs per option"); None: the name itself
     rung_words: Callable[[str], str] | None = None
@@ -324,6 +330,11 @@ class Game:
     # agent at a budget (``best@8``), with ``{agent}`` and ``{budget}``
     agent_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
     budget_words: str = "{agent}, budget {budget}"
+
+    @property
+    def playable(self) -> tuple[str, ...]:
+        """Every name a lineup may use: ``agents``, then the skill trace's rungs beyond its budgets."""
+        return (*self.agents, *self.skill.beyond)
 
     def default_lineup(self, n_players: int) -> list[str]:
         """The lineup a run uses when none is given."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from gamelab.core import registry
 from gamelab.core.errors import GamelabError
 from gamelab.sim.levels import Level, mixed_params, trace_levels
 from gamelab.sim.run import RunConfig
@@ -52,12 +53,16 @@ def decide_step(
     from gamelab.decide import sequential
 
     fair = 1 / n_players
+    params, lineup = mixed_params(game, high, low), (high.seat, *low.rest)
+    prepare = registry.get(game).skill.prepare
+    if prepare is not None:  # the agents' learned models, once here rather than in every worker
+        prepare(params, lineup, n_players)
     d = sequential.decide(
         game,
         step_question(high.seat),
         n_players=n_players,
-        params=mixed_params(game, high, low),
-        lineup=(high.seat, *low.rest),
+        params=params,
+        lineup=lineup,
         alpha=STEP_ALPHA,
         beta=STEP_BETA,
         zone=STEP_MARGIN,

@@ -5,7 +5,8 @@ verifies proposals at them).
 Level 0 is random play on every seat, level 1 the game's default model,
 then the game's search agent (``GAME.skill.search``) on every seat at each
 budget of ``GAME.skill.budgets`` (the value of its knob
-``GAME.skill.budget``), with ``GAME.skill.search_knobs``.  In a table of
+``GAME.skill.budget``), with ``GAME.skill.search_knobs``, then the rungs of
+``GAME.skill.beyond`` (level-k search at the top budget).  In a table of
 mixed levels a search seat carries its budget in its name
 (``search@budget``).
 """
@@ -66,13 +67,18 @@ def trace_levels(game: str, n_players: int, params=None) -> list[Level]:
                 True,
             )
         )
+    top = searching.replace(**{sk.budget: sk.budgets[-1]})
+    for name in sk.beyond:
+        out.append(Level(len(out), name, name, int(sk.budgets[-1]), (name,) * P, top, name, (name,) * (P - 1), True))
     return out
 
 
 def level_names(game: str) -> list[str]:
     """The names of the game's trace levels (``random``, ``default``, ``best@1``, ...)."""
     g = registry.get(game)
-    return ["random", "default"] + [f"{g.skill.search}@{b}" for b in g.skill.budgets] if g.skill.search else []
+    if not g.skill.search:
+        return []
+    return ["random", "default"] + [f"{g.skill.search}@{b}" for b in g.skill.budgets] + list(g.skill.beyond)
 
 
 def mixed_params(game: str, high: Level, low: Level):

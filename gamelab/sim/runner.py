@@ -83,7 +83,7 @@ def resolve(game: str, params=None, lineup=None, n_players=None):
         raise GamelabError(f"n_players = {n_players} is out of range: {ad.name} is for {lo}-{hi} players")
     if len(lineup) != n_players:
         raise GamelabError(f"the lineup has {len(lineup)} agents for {n_players} players")
-    unknown = [a for a in lineup if ad.agents and a not in ad.agents]
+    unknown = [a for a in lineup if ad.agents and a not in ad.playable]
     if unknown:
         raise GamelabError(f"unknown agent {unknown[0]!r}: expected one of {', '.join(ad.agents)}")
     return params, lineup, n_players

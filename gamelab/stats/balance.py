@@ -465,7 +465,7 @@ def group_values(game, group: str) -> tuple[str, ...] | None:
     if group == "seat":
         return tuple(str(s) for s in range(1, game.players[1] + 1))
     if group == "agent" and game.agents:
-        return tuple(game.agents)
+        return game.playable
     values = game.report.group_values.get(group)
     return tuple(values) if values is not None else None
 

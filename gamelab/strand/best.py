@@ -15,7 +15,9 @@ positions).  A play-out is a copy of the game (``State.take``) in which:
 * every seat, itself included, is played by the table model
   (``styles.Table``): the others by their styles, itself by its proxy style
   ``best_proxy``, which is also how the other seats see it in the
-  negotiation (they agree pairs with it as with that style).
+  negotiation (they agree pairs with it as with that style); a level-k
+  agent (``level2@b``) plays them all by the policy distilled from the rung
+  below instead (``distill.py``): opponents who also search.
 
 So the agent is one step of policy improvement over its proxy style against
 the table model (a rollout algorithm); options of one game share their
@@ -47,7 +49,12 @@ BUDGETED = tuple(f"{BEST}@{b}" for b in BUDGETS)
 #: ``best@b`` restricted to a style's defining choice (``restricted.py``): ``heavy@8``; the table sees
 #: it as that style (styles at skill by restricted play, Jaffe et al. 2012)
 RESTRICTED = tuple(restricted_name(s, b) for s in RESTRICTIONS for b in BUDGETS)
-SEARCHERS = (GREEDY, BEST) + BUDGETED + RESTRICTED
+#: level-k search (issue 27): ``level{k}@b`` is ``best@b`` whose play-outs model every seat as a
+#: policy distilled from the rung below (``level{k-1}@b``; level 1 is ``best@b``, whose play-outs
+#: model them by the table model: the default model is level 0); ``distill.py``, ``sim.distilled``
+LEVELS = (2, 3)
+LEVELED = tuple(f"level{k}@{b}" for k in LEVELS for b in BUDGETS)
+SEARCHERS = (GREEDY, BEST) + BUDGETED + RESTRICTED + LEVELED
 MIX_PROXY = "mix"  # best_proxy: each searching seat takes its own style of the deal's style mix
 
 
@@ -57,14 +64,28 @@ def searcher_seats(seating) -> dict:
     return {name: s for name, s in seats.items() if s}
 
 
+def level_of(name: str) -> tuple[int, int] | None:
+    """(k, budget) of a level-k search agent's name (``level2@16``: (2, 16)), else None."""
+    head, at, budget = name.partition("@")
+    if not (at and head.startswith("level") and head[5:].isdigit() and budget.isdigit()):
+        return None
+    return int(head[5:]), int(budget)
+
+
+def below(k: int, budget: int) -> str:
+    """The rung a level-k search models the other seats as: ``level{k-1}@b``, ``best@b`` at k = 2."""
+    return f"{BEST}@{budget}" if k <= 2 else f"level{k - 1}@{budget}"
+
+
 def rollouts_of(params, name: str) -> int:
     """Play-outs per option of a ``best`` seat: ``best@b``'s own ``b``, else ``best_rollouts``."""
     return int(name.split("@", 1)[1]) if "@" in name else int(params.best_rollouts)
 
 
-def search_agents(params, table, seats: dict, rng):
+def search_agents(params, table, seats: dict, rng, models=None):
     """The search agents of a seating over ``table``'s games (None if none),
-    each with a child generator of ``rng`` (``rng`` itself is not advanced)."""
+    each with a child generator of ``rng`` (``rng`` itself is not advanced);
+    ``models`` {level-k agent name: the distilled policy its play-outs play}."""
     if not seats:
         return None
     rngs = dict(zip(seats, rng.spawn(len(seats)), strict=True))
@@ -88,6 +109,7 @@ def search_agents(params, table, seats: dict, rng):
                     rollouts=rollouts_of(params, name),
                     horizon=horizon,
                     style=restricted[0] if restricted else None,
+                    model=(models or {}).get(name),
                 )
             )
     return out
@@ -104,9 +126,10 @@ class BestResponse:
     """Best responses for ``seats`` of the games ``table`` (the game's own
     table model) plays; ``rng`` the agent's own generator."""
 
-    def __init__(self, params, table, seats, rng, *, rollouts, horizon=None, style=None):
+    def __init__(self, params, table, seats, rng, *, rollouts, horizon=None, style=None, model=None):
         self.p, self.table, self.rng = params, table, rng
         self.style = style  # restricted play: the style whose defining choice it must make (None: free)
+        self.model = model  # level-k: the distilled policy that plays every seat of its play-outs (None: the table)
         self.seats = tuple(int(s) for s in seats)
         self.rollouts = int(rollouts)  # play-outs per option
         self.horizon = horizon  # rounds a play-out settles at most (None: to the end)
@@ -158,7 +181,8 @@ class BestResponse:
         draws = self.rng.random((p.rounds, base.n_games, st.n_players, engine.DRAWS), dtype=np.float32)
         draws = draws.take(rows, axis=1)  # draws[:, rows]
         chance = Chance(hands=None, draws=draws, rain_order=st.rain_order, roles=st.role)
-        table = Table(
+        make = Table if self.model is None else self.model.table
+        table = make(
             p, self.table.styles.take(games, axis=0), SharedDraws(self.rng, rows, base.n_games), self.table.custom
         )
         table.fixed_t = self.table.fixed_t.take(games, axis=1)  # steady's memory (a copy), fixed_t[:, games]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .agents import knobs
 from .best import search_agents, searcher_seats, with_searchers
-from .sim import deal_styles
+from .sim import deal_styles, distilled_models
 from .state import CARGO, ROPE
 from .styles import Table
 
@@ -25,7 +25,10 @@ class Controller:
         self.params = knobs(params)
         self.styles = deal_styles(seating, n_games, rng, self.params.best_proxy)
         self.table = Table(self.params, self.styles, rng, custom)
-        self.search = search_agents(self.params, self.table, searcher_seats(seating), rng)
+        seats = searcher_seats(seating)
+        self.search = search_agents(
+            self.params, self.table, seats, rng, distilled_models(self.params, seats, len(seating))
+        )
 
     def act(self, state, legal=None):
         """(G,P) the table's actions for the current phase (``legal`` is not

@@ -36,6 +36,9 @@ non-stay; their difference is our measured value S of a stay).  Per game (G,):
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -44,7 +47,7 @@ from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
 from gamelab.stats.leads import sole_leader_step
 
 from . import engine
-from .agents import knobs
+from .agents import AgentParams, knobs
 from .arrays import onehot
 from .best import (
     BEST,
@@ -54,10 +57,13 @@ from .best import (
     MIX_PROXY,
     RESTRICTED,
     SEARCHERS,
+    below,
+    level_of,
     search_agents,
     searcher_seats,
     with_searchers,
 )
+from .distill import Policy, Recorder
 from .restricted import restricted_name
 from .rules import ROLES
 from .state import N_VALUES, REACT_PASS
@@ -175,11 +181,12 @@ def play(params, seating, n_deals, n_players, seed_seq, custom=None) -> dict:
     return play_games(params, styles, chance, agents, custom=custom, searchers=searcher_seats(seating))
 
 
-def play_games(params, styles, chance, agents, *, custom=None, searchers=None) -> dict:
+def play_games(params, styles, chance, agents, *, custom=None, searchers=None, record=None) -> dict:
     """Play a batch: ``styles`` (G,P) codes, ``chance`` the engine's Chance
     (drawn before any decision), ``agents`` the agents' generator;
     ``searchers`` {name: seats} of the search agents (their generators:
-    children of ``agents``'s)."""
+    children of ``agents``'s); ``record`` a ``distill.Recorder`` shown every
+    cargo and rope decision and every settlement."""
     params = knobs(params)
     G, P = styles.shape
     st = engine.init(params, G, P, chance)
@@ -187,10 +194,17 @@ def play_games(params, styles, chance, agents, *, custom=None, searchers=None) -
     reacts = bool((chance.roles > 0).any()) or table.any_random or bool(custom)
     d = Diagnostics(G, P)
     seats = searchers or {}
-    over = search_agents(params, table, seats, agents)
+    over = search_agents(params, table, seats, agents, distilled_models(params, seats, P))
+    seen = record or (lambda st, acts, proposed: None)
     for r in range(params.rounds):
-        st, _ = engine.step(params, st, with_searchers(over, st, table.cargo(st)), chance, inplace=True)
-        st, _ = engine.step(params, st, with_searchers(over, st, table.ropes(st)), chance, inplace=True)
+        proposed = table.cargo(st)
+        acts = with_searchers(over, st, proposed)
+        seen(st, acts, proposed)
+        st, _ = engine.step(params, st, acts, chance, inplace=True)
+        proposed = table.ropes(st)
+        acts = with_searchers(over, st, proposed)
+        seen(st, acts, proposed)
+        st, _ = engine.step(params, st, acts, chance, inplace=True)
         d.ropes(st)
         acts = table.react(st) if reacts else np.full((G, P), REACT_PASS, np.int64)
         st, ev = engine.step(params, st, with_searchers(over, st, acts), chance, inplace=True)
@@ -211,6 +225,60 @@ def play_games(params, styles, chance, agents, *, custom=None, searchers=None) -
         rounds=st.rnd.copy(),
     )
     return out
+
+
+DISTILL_GAMES = 1024  # games of the rung below a level-k search's model of it is distilled from
+DISTILL_BATCH = 256  # of them played at once (a search's play-outs hold every option's copies)
+DISTILL_SEED = 0x1E7E1  # their deals: the same for every run, so the model is a function of code and rules
+
+
+def prepare(params, lineup, n_players: int) -> None:
+    """``GAME.skill.prepare``: the distilled policies ``lineup``'s level-k seats play out with."""
+    distilled_models(knobs(params), searcher_seats(lineup), n_players)
+
+
+def distilled_models(params, seats: dict, n_players: int) -> dict:
+    """{level-k agent name: the policy its play-outs play} for the search seats ``seats``."""
+    levels = {name: level_of(name) for name in seats}
+    # a named search agent carries its budget: the budget knob does not change the model (one model per rung)
+    params = knobs(params).replace(best_rollouts=AgentParams().best_rollouts)
+    return {name: distilled(params, *lv, n_players) for name, lv in levels.items() if lv}
+
+
+@functools.lru_cache(maxsize=16)
+def distilled(params, k: int, budget: int, n_players: int) -> Policy:
+    """The policy ``level{k}@budget`` models every seat by: distilled from ``DISTILL_GAMES``
+    games of the rung below on every seat (``distill.Recorder``), cached on disk by the code
+    and the rules (``core.learned``), learned again when either changes."""
+    from gamelab.core import learned
+
+    rung = below(k, budget)
+    identity = {"params": params.as_dict(), "rung": rung, "players": n_players, "games": DISTILL_GAMES}
+    arrays = learned.cached(
+        "strand-distilled",
+        {**identity, "seed": DISTILL_SEED},
+        [Path(__file__).parent],
+        lambda: self_play(params, rung, n_players).policy().arrays(),
+        say=f"learning how {rung} players play, for level{k}@{budget}: {DISTILL_GAMES:,} games of {rung} "
+        f"on every seat at {n_players} players (once for these rules and this code)",
+    )
+    return Policy.from_arrays(arrays)
+
+
+def self_play(params, rung: str, n_players: int, n_games: int = DISTILL_GAMES) -> Recorder:
+    """The decisions of ``n_games`` games of ``rung`` on every seat, counted (``distill.Recorder``)."""
+    seating = (rung,) * n_players
+    rec = None
+    for i, seed in enumerate(np.random.SeedSequence(DISTILL_SEED).spawn(-(-n_games // DISTILL_BATCH))):
+        n = min(DISTILL_BATCH, n_games - i * DISTILL_BATCH)
+        cards, setup, rain, agents = (np.random.default_rng(s) for s in seed.spawn(4))
+        styles, roles = deal_setup(params, seating, n, n_players, setup)
+        chance = deal_chance(params, n, n_players, roles, cards, rain)
+        part = Recorder(params, styles)
+        play_games(params, styles, chance, agents, searchers=searcher_seats(seating), record=part)
+        rec = part if rec is None else rec.merge(part)
+    assert rec is not None
+    return rec
 
 
 class Diagnostics:
@@ -356,6 +424,8 @@ REPORT_PLAYERS = (3, 4, 5, 6)
 SKILL_LADDER = ("random", GREEDY, BEST)
 #: the skill trace: ``best`` at doubling play-outs per option, each seat searching as its style of the mix
 TRACE_BUDGETS = BUDGETS
+#: after the top budget: level-k search at it, each modelling every seat as the rung before
+TRACE_BEYOND = tuple(f"level{k}@{BUDGETS[-1]}" for k in (2, 3))
 REPORT_GROUPS = ("style", "role", "seat")
 
 
@@ -381,6 +451,9 @@ def rung_words(name: str) -> str:
     if name.startswith(f"{BEST}@"):
         b = int(name.split("@", 1)[1])
         return f"search, {b} play-out{'s' if b > 1 else ''} per option"
+    if level_of(name):
+        k, b = level_of(name)
+        return f"level-{k} search, {b} play-outs per option, modelling every seat as {rung_words(below(k, b))}"
     return name
 
 

@@ -136,14 +136,7 @@ class Table:
     # --- step 2 -------------------------------------------------------------
     def cargo(self, st):
         p = self.p
-        code = hand_code(st.hand) + self.styles.astype(np.int32) * HANDS  # row = style (cargo_table's layout)
-        cap = engine.round_cap(p, st)
-        caps = [cap.min()] if cap.min() == cap.max() else np.unique(cap)  # np.unique(cap): one cap is the rule
-        v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players, p.steady_mate).take(code)
-        for c in caps[1:]:
-            shown = cargo_table(int(c), p.cargo_counts, st.n_players, p.steady_mate).take(code)
-            v = np.where((cap == c)[:, None], shown, v)
-        value = v + 1  # the table holds value - 1
+        value = self.shown(st, engine.round_cap(p, st))
         porter = engine.can_use(st, PORTER) & (value < MAX_VALUE)
         if porter.any():
             left = engine.rounds_left(p, st)[:, None]
@@ -154,6 +147,17 @@ class Table:
         else:
             porter = False
         return self._others(st, engine.cargo_action(value, porter).astype(np.int64))
+
+    def shown(self, st, cap):
+        """(G,P) the card each seat shows, by its style, under the round caps ``cap`` (G,)."""
+        p = self.p
+        code = hand_code(st.hand) + self.styles.astype(np.int32) * HANDS  # row = style (cargo_table's layout)
+        caps = [cap.min()] if cap.min() == cap.max() else np.unique(cap)  # np.unique(cap): one cap is the rule
+        v = cargo_table(int(caps[0]), p.cargo_counts, st.n_players, p.steady_mate).take(code)
+        for c in caps[1:]:
+            shown = cargo_table(int(c), p.cargo_counts, st.n_players, p.steady_mate).take(code)
+            v = np.where((cap == c)[:, None], shown, v)
+        return v + 1  # the table holds value - 1
 
     def _others(self, st, acts):
         """Random and custom seats overwrite their columns."""
