@@ -535,3 +535,28 @@ def test_the_parameter_table_reads_in_words(game):
     table = next(b for b in section.blocks if b.kind == "details").body[0].body
     text = re.sub(r"<[^>]+>", " ", table)
     assert "meaning" in text and unreadable(text, game) == [], unreadable(text, game)
+
+
+def test_skill_section_names_every_level_in_the_games_words():
+    """The skill section's table and luck line name rungs and agents as the game says them (issue 31:
+    no ``best@8`` or ``lookahead@4`` where a designer reads)."""
+    from types import SimpleNamespace
+
+    from gamelab.core import registry
+    from gamelab.models.skill import ladder_row
+    from gamelab.report.render import skill_section
+
+    names = ["random", "default", "best@8"]
+    res = dict(win_rate=0.3, low=0.27, high=0.33, games=1024)
+    sk = SimpleNamespace(
+        players=4,
+        levels=[ladder_row(names, k, 4, res if k else None) for k in range(3)],
+        luck=dict(
+            weakest="random", strongest="best@8", weakest_wins=0.05, low=0.04, high=0.06, fair=0.25, deal_share=0.2
+        ),
+        trace=None,
+    )
+    section = skill_section(sk, registry.get("strand"))
+    text = "".join(str(b.body) for b in section.blocks if b.kind in ("table", "text"))
+    assert "search, 8 play-outs per option" in text and "random play" in text
+    assert "best@8" not in text and ">default<" not in text

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from gamelab.core import registry
 from gamelab.core.labels import doc_words, value_words
 from gamelab.report import format as fmt
 from gamelab.report.audit import claims_section, plain_paths
@@ -546,7 +547,7 @@ def sections_of(data: ReportData) -> list[Section]:
             )
         )
     if data.skill is not None:
-        sections.append(skill_section(data.skill))
+        sections.append(skill_section(data.skill, data.game))
     sections.append(Section("identities", "Identities", identity_blocks(data)))
     if data.baseline is not None:
         sections.append(diff_section(data))
@@ -589,16 +590,28 @@ def trace_chart(traces: dict) -> str:
     return figure_svg(fig)
 
 
+def level_words(game, name: str) -> str:
+    """A level of a ladder or trace in the game's words: a rung as the game says it
+    (``GAME.skill.rung_words``: ``search, 8 play-outs per option`` for ``best@8``), any other
+    agent as it declares (:func:`gamelab.core.labels.agent_label`)."""
+    from gamelab.core.labels import agent_label
+    from gamelab.models import skill
+
+    said = skill.rung_words(game.name, name)
+    return said if said != name else agent_label(game, name)
+
+
 def matrix_table(t) -> pd.DataFrame:
     """The head-to-head matrix: one seat of the row's level among the column's."""
+    game = registry.get(t.game)
     names = [r["level"] for r in t.rows]
     cell = {(c["row"], c["column"]): c for c in t.matrix}
     rows = []
     for hi in names[1:]:
-        row = {"one seat of": hi}
+        row = {"one seat of": level_words(game, hi)}
         for lo in names[:-1]:
             c = cell.get((hi, lo))
-            row[f"among {lo}"] = (
+            row[f"among {level_words(game, lo)}"] = (
                 "" if c is None else fmt.number(c["win_rate"], percent=True) + (" ✓" if c["beats"] else "")
             )
         rows.append(row)
@@ -612,7 +625,7 @@ def skill_figure(sk) -> str:
     return figure_svg(skill.figure(sk.levels, title=f"{sk.players} players"))
 
 
-def skill_section(sk) -> Section:
+def skill_section(sk, game) -> Section:
     """The skill ladder: each level against the level below, and how much is luck."""
     rows = []
     for lv in sk.levels:
@@ -620,8 +633,8 @@ def skill_section(sk) -> Section:
             continue
         rows.append(
             {
-                "agent": fmt.choice_label(lv["agent"]),
-                "against": f"{fmt.choice_label(lv['below'])} on the other seats",
+                "agent": level_words(game, lv["agent"]),
+                "against": f"{level_words(game, lv['below'])} on the other seats",
                 "win rate": fmt.number(lv["win_rate_vs_below"], percent=True),
                 "95 % interval": fmt.interval(lv["low"], lv["high"], percent=True),
                 "fair share": fmt.number(lv["fair"], percent=True),
@@ -631,7 +644,7 @@ def skill_section(sk) -> Section:
         )
     luck = sk.luck
     text = (
-        f"Luck: one {fmt.choice_label(luck['weakest'])} seat among {fmt.choice_label(luck['strongest'])} seats still "
+        f"Luck: one {level_words(game, luck['weakest'])} seat among {level_words(game, luck['strongest'])} seats still "
         f"wins {fmt.number(luck['weakest_wins'], percent=True)} of {sk.players}-player games "
         f"({fmt.interval(luck['low'], luck['high'], percent=True)}; fair "
         f"{fmt.number(luck['fair'], percent=True)}), and the deal explains "
