@@ -216,3 +216,17 @@ def test_payoff_table_sized_by_its_precision_keeps_common_deals(tmp_path):
     a = metagame.analyse(again, label="style", n_boot=40)
     assert a.deals_fewest == 64 and a.deals == played.max()
     assert metagame.table_sentence(a).startswith("The payoff table: 56 profiles, each on 64 to ")
+
+
+def test_metagame_answer_in_words_with_one_psro_round(capsys, tmp_path, monkeypatch):
+    """The command's plain answer (issue 31's words check): the styles by name, no code names,
+    NaN, Python reprs or mojibake, with the PSRO line included."""
+    from words import unreadable
+
+    from gamelab.cli import commands as cli
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    assert cli.main(["metagame", "strand", "--players", "3", "--deals", "32", "--psro", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("If players adapt") or "If players adapt" in out.splitlines()[1], out
+    assert unreadable(out, "strand") == [], unreadable(out, "strand")
