@@ -128,6 +128,11 @@ def inspect_page(path, *, screenshot=None, first_screen=None, width=1200, height
             "text": page.inner_text("body"),
             "first_screen": page.evaluate(FIRST_SCREEN_JS),
             "scripts": page.evaluate("document.querySelectorAll('script').length"),
+            # how far down the page each chart starts and how tall it is, in CSS pixels (folded ones: 0 x 0)
+            "charts": page.evaluate(
+                "[...document.querySelectorAll('figure svg')].map(e => {const r = e.getBoundingClientRect(); "
+                "return [r.top + window.scrollY, r.height];})"
+            ),
         }
         if first_screen:
             page.screenshot(path=str(first_screen))

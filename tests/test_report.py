@@ -358,6 +358,10 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert "Styles at skill by restricted play" in page["text"]
     assert "decided by a sequential test after" in page["text"]
     assert page["overflow"] == []
+    # issue 31: the first screen answers across skill in one sentence, then shows the two headline charts
+    assert "Across skill, the headline imbalance is " in page["first_screen"]
+    top_two = sorted(page["charts"])[:2]
+    assert len(top_two) == 2 and all(top + height / 2 < LAPTOP["height"] for top, height in top_two), page["charts"]
     from words import raw_words
 
     summary = page["text"].split("Balance review", 1)[1].split("Across skill", 1)[0]

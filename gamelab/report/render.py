@@ -153,8 +153,9 @@ def summary_section(data: ReportData) -> Section:
     )
     verdicts = Block("list", sentences or [("", "One group per table: nothing to compare.")], css="verdict")
     if skill_blocks:  # first the answer across skill, its trace chart beside the win-rate chart, then the detail
-        heading, across, trace, details = skill_blocks
-        blocks += [heading, across, Block("row", [wins, trace] if chart else [trace])]
+        # the one-sentence answer, then the two charts (within the first screen at 1366 x 900), then each count's
+        heading, lead, across, trace, details = skill_blocks
+        blocks += [heading, lead, Block("row", [wins, trace] if chart else [trace]), across]
         blocks += [Block("heading", "With this report's agents"), verdicts, details]
     else:
         blocks.append(verdicts)
@@ -176,9 +177,10 @@ def across_skill_blocks(data: ReportData) -> list:
     """Whether each headline verdict holds across skill, with the trace chart."""
     blocks: list = []
     if data.traces and isinstance(data.cross_model, pd.DataFrame):
-        from gamelab.report.tools import skill_summary
+        from gamelab.report.tools import skill_lead, skill_summary
 
         blocks.append(Block("heading", "Across skill: a property of the rules, or of naive play?"))
+        blocks.append(Block("text", skill_lead(data.cross_model), css="verdict"))
         blocks.append(Block("list", [("", line) for line in skill_summary(data.cross_model)], css="verdict"))
         blocks.append(
             Block(

@@ -432,20 +432,37 @@ def across_words(game: str, subject: str, t, kind: str, tests) -> str:
 def skill_summary(table: pd.DataFrame) -> list[str]:
     """One sentence per player count: is the headline imbalance a property of
     the rules (it holds across skill) or of naive play?"""
-    out = []
+    return [
+        f"{r['players']} players: the headline imbalance is {skill_class_words(r)}; {r['words']}."
+        for _, r in table.iterrows()
+    ]
+
+
+def skill_lead(table: pd.DataFrame) -> str:
+    """The answer across skill in one sentence over every player count (the first screen's lead, above
+    the charts): the counts grouped by their class, in the order the classes first appear."""
+    by: dict[str, list[int]] = {}
     for _, r in table.iterrows():
-        status = r["status"]
-        what = (
-            "a property of the rules: skilled play keeps it"
-            if r["rules"]
-            else "a product of naive play: skilled play does not keep it"
-            if status in (skill_kind("vanishes"), skill_kind("reverses"))
-            else "not there at the default model or the top rung"
-            if status == skill_kind("absent")
-            else "not decided across skill"
-        )
-        out.append(f"{r['players']} players: the headline imbalance is {what}; {r['words']}.")
-    return out
+        by.setdefault(skill_class_words(r), []).append(int(r["players"]))
+    parts = [f"{what} at {_counts_words(counts)} players" for what, counts in by.items()]
+    return "Across skill, the headline imbalance is " + "; ".join(parts) + " (each count's sentence under the charts)."
+
+
+def _counts_words(counts: list[int]) -> str:
+    said = [str(c) for c in counts]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def skill_class_words(r) -> str:
+    """A row of the across-skill table in words: a property of the rules, of naive play, absent, or not decided."""
+    status = r["status"]
+    if r["rules"]:
+        return "a property of the rules: skilled play keeps it"
+    if status in (skill_kind("vanishes"), skill_kind("reverses")):
+        return "a product of naive play: skilled play does not keep it"
+    if status == skill_kind("absent"):
+        return "not there at the default model or the top rung"
+    return "not decided across skill"
 
 
 def skill_kind(key: str) -> str:
