@@ -168,3 +168,22 @@ def test_cli_answers_and_the_sentences_file_have_no_code_names_nan_reprs_or_moji
     for game, args, out in answers:
         assert unreadable(out, game) == [], (args, unreadable(out, game))
     assert "NaN" not in answers[0][2] and "{" not in answers[0][2].splitlines()[0]
+
+
+def test_calibrate_and_the_plain_skill_ladder_answer_in_words(capsys, tmp_path, monkeypatch):
+    """``gamelab calibrate`` (a couple of trials) and ``gamelab skill`` without a trace pass the words
+    check too: no snake_case name, NaN, Python repr or mojibake."""
+    from words import unreadable
+
+    from gamelab.cli import commands as cli
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    answers = []
+    for game, args in (
+        ("strand", ["calibrate", "strand", "--trials", "2", "--games", "200", "--out", str(tmp_path / "p.yaml")]),
+        ("sbr", ["skill", "sbr", "--players", "2", "--games", "40"]),
+    ):
+        assert cli.main(args) == 0
+        answers.append((game, args, capsys.readouterr().out))
+    for game, args, out in answers:
+        assert out.strip() and unreadable(out, game) == [], (args, unreadable(out, game))

@@ -40,25 +40,35 @@ def _cmd_calibrate(args) -> int:
         workers=args.workers,
         log=print if args.verbose else None,
     )
+    from gamelab.cli.common import words_table
+    from gamelab.core.labels import param_words, value_words
+
     written = result.write(out)
     b, a = result.before, result.after
     lines = [
-        f"{args.game}: fitted {', '.join(result.free)} to {result.target} ({result.trials} trials, "
+        f"{g.title}: fitted {', '.join(param_words(k) for k in result.free)} to {result.target} "
+        f"({result.trials} trials, "
         f"{result.n_games} games per player count per candidate, seed {result.seed}; study {result.study})",
         f"verified on fresh deals (seed {result.seed + 1_000_003}, {2 * result.n_games} games per player count):",
         f"  objective (chi-square) {b['objective']:.1f} with the defaults -> {a['objective']:.1f} fitted",
         f"  cells inside the published sample's band: {b['band']} -> {a['band']} of {a['cells']}"
         + (f" ({a['excluded']} cells excluded: no model of the described kind can meet them)" if a["excluded"] else ""),
-        "fitted knobs: " + (", ".join(f"{k} = {v}" for k, v in result.knobs.items()) or "none (the defaults fit best)"),
+        "fitted knobs: "
+        + (
+            ", ".join(f"{param_words(k)} = {value_words(v)}" for k, v in result.knobs.items())
+            or "none (the defaults fit best)"
+        ),
     ]
     m = result.measured
-    shown = m[["table", "row", "column", "value", "ours", "z", "band", "excluded"]].rename(columns={"value": "target"})
-    with pd.option_context("display.width", 200, "display.max_rows", 500, "display.float_format", "{:.2f}".format):
-        lines.append("\ncells at the fitted knobs (z = standardised residual):\n" + shown.to_string(index=False))
+    shown = m[["table", "row", "column", "value", "ours", "z", "band", "excluded"]].rename(
+        columns={"value": "target", "band": "inside the band"}
+    )
+    with pd.option_context("display.width", 200, "display.max_rows", 500):
+        lines.append("\ncells at the fitted knobs (z = standardised residual):\n" + words_table(shown))
         if len(result.readings):
             lines.append(
                 "\nrule readings at the fitted knobs (never changed by calibration; lower objective = better fit):\n"
-                + result.readings.to_string(index=False)
+                + words_table(result.readings)
             )
     lines.append(f"\nwrote {written}")
     print("\n".join(lines))
