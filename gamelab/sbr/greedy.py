@@ -29,9 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .kernel import (
-    NO,
     RELIC_CODES,
-    YES,
     arrays_of,
     entry,
     first_seal,
@@ -295,10 +293,12 @@ def greedy(kp, tb, gv, A, g, r, beat, w):
     chosen if its best value beats not breaking by more than
     ``greedy_break_margin``.  The values without breaking are left in ``w.val``."""
     first = first_seal(kp, A, g, r)
-    best = _argmax(values(kp, tb, gv, A, g, r, beat, NO, first, w.val, w))
+    tries = 2 if A.pos[g, r] < kp.L and A.spin[g, r] >= kp.seal_break_cost and first <= kp.M else 1
+    for t in range(tries):  # without breaking into w.val, then breaking into w.vb (one copy of the values' code)
+        values(kp, tb, gv, A, g, r, beat, t == 1, first, w.vb if t else w.val, w)
+    best = _argmax(w.val)
     brk = False
-    if A.pos[g, r] < kp.L and A.spin[g, r] >= kp.seal_break_cost and first <= kp.M:
-        values(kp, tb, gv, A, g, r, beat, YES, first, w.vb, w)
+    if tries == 2:
         bb = _argmax(w.vb)
         if w.vb[bb] > w.val[best] + kp.greedy_break_margin:
             best, brk = bb, True

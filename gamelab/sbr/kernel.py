@@ -586,14 +586,14 @@ def act_games(kp, tb, A, slot, beat, card, spin, seal, brk, retrieve, mask, stop
 def end_beat_games(kp, A, beat, dist, pts):
     """:func:`end_beat` in every game."""
     for g in range(A.pos.shape[0]):
-        end_beat(kp, A, g, beat, dist, pts)
+        end_beat_once(kp, A, g, beat, dist, pts)
 
 
 @entry
 def begin_beat_games(kp, A, beat):
     """:func:`begin_beat` in every game."""
     for g in range(A.pos.shape[0]):
-        begin_beat(kp, A, g, beat)
+        begin_beat_once(kp, A, g, beat)
 
 
 @entry
