@@ -214,8 +214,8 @@ def values(kp, tb, gv, A, g, r, beat, brk, first, val, w):
     short of the first seal reads :class:`Values`' table (the same float32
     steps, done once per entry); the others walk."""
     L, S1 = kp.L, kp.S1
-    pos = A.pos[g, r]
-    held = A.spin[g, r]
+    pos = np.int64(A.pos[g, r])
+    held = np.int64(A.spin[g, r])
     beat1 = beat + 1
     seg_end = kp.segment_of_beat[beat1] >= 0
     last = beat1 == kp.beats

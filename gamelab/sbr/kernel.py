@@ -187,7 +187,7 @@ def moves_of(params) -> Moves:
         *(np.zeros((L1, K), np.int64) for _ in range(4)),
         *(np.zeros((L1, H, K, RELIC_CODES), np.int64) for _ in range(2)),
     )
-    _fill_moves(kp, tb, np.full(L1, -1, np.int64), np.zeros(2 * L1, np.int64))
+    _fill_moves(kp, tb, np.full(L1, -1, np.int8), np.zeros(2 * L1, np.int64))
     return tb
 
 
@@ -261,7 +261,7 @@ def _move(kp, seal, r, pos, m, big, brk, spin, removed):
         if kp.terrain[sq] == RIVER and river == 0:
             river = 1
             spin = min(kp.spin_cap, spin + kp.river_spin)
-        m, spin, hit, rem = _meet_seal(kp, seal[sq], r, m, brk, spin)
+        m, spin, hit, rem = _meet_seal(kp, np.int64(seal[sq]), r, m, brk, spin)
         if rem:
             hits += hit
             removed[n_rem] = sq
@@ -294,7 +294,7 @@ def _heart_walk(kp, seal, r, end, hits, n_rem, removed):
         sq = min(end + 1, kp.L)
         end = sq
         steps -= 1
-        steps, _, hit, rem = _meet_seal(kp, seal[sq], r, steps, NO, I0)
+        steps, _, hit, rem = _meet_seal(kp, np.int64(seal[sq]), r, steps, NO, I0)
         hits += hit
         if rem:
             removed[n_rem] = sq
@@ -323,7 +323,7 @@ def first_seal(kp, A, g, r):
     matters to him (M + 1 if none within one move)."""
     pos = A.pos[g, r]
     for off in range(1, kp.M + 1):
-        owner = A.seal[g, min(pos + off, kp.L)]
+        owner = np.int64(A.seal[g, min(pos + off, kp.L)])
         if owner >= 0 and not ignored(kp, owner, r):
             return off
     return kp.M + 1
@@ -343,11 +343,11 @@ def move(kp, tb, A, g, r, card, spend, brk, removed):
     """What playing ``card`` with ``spend`` spin (and breaking seals or not)
     does for rider ``r`` of game ``g``: :func:`walk` (the table where no seal
     lies within the move)."""
-    pos, held = A.pos[g, r], A.spin[g, r]
+    pos, held = np.int64(A.pos[g, r]), np.int64(A.spin[g, r])
     k = (card - 1) * kp.S1 + spend
     tabled = not kp.heart_passes_seals and spend <= kp.max_spin_per_beat and held <= kp.spin_cap
     if tabled and tb.raw_end[pos, k] - pos < first_seal(kp, A, g, r):
-        return table_move(kp, tb, A, g, pos, k, np.int64(held))
+        return table_move(kp, tb, A, g, pos, k, held)
     return walk(kp, A, g, r, pos, card + spend, card >= kp.big_card, brk, held - spend, removed)
 
 
@@ -530,11 +530,11 @@ def begin_beat(kp, A, g, beat):
                 np.int64(A.pos[g, j]),
                 np.int64(A.spin[g, j]),
                 _seat(kp, A, g, j, first),
-                0,
+                I0,
                 np.int64(A.pos[g, i]),
                 np.int64(A.spin[g, i]),
                 _seat(kp, A, g, i, first),
-                0,
+                I0,
             ):
                 rank += 1
         A.order[g, rank] = i
