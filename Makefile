@@ -10,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 COMPILED := $(VENV)/.compiled
-KERNELS := gamelab/sbr/kernel.py gamelab/strand/kernel.py
+KERNELS := gamelab/core/compiled.py gamelab/sbr/kernel.py gamelab/sbr/greedy.py gamelab/sbr/lookahead.py gamelab/strand/kernel.py
 
 .PHONY: report test test-fast lint format bench clean
 
@@ -20,8 +20,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# numba's on-disk caches of the compiled kernels, built once (and again after an edit of a kernel), not
-# on the first search: the SBR kernel takes about 2.5 minutes of one core (lint needs none of it: CI runs both at once)
+# numba's on-disk caches of the games' compiled code, built once (and again after an edit of a compiled
+# module), not on the first search; its CPU time: docs/performance.md, "Compile time" (lint needs none of it:
+# CI runs both at once)
 $(COMPILED): $(STAMP) $(KERNELS)
 	$(BIN)/python -m gamelab.sbr.kernel
 	$(BIN)/python -m gamelab.strand.kernel

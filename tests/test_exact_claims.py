@@ -18,7 +18,9 @@ at least one attack:
   ``engine`` of every module in ``ENGINE_CALLERS`` (the exact modules and the
   game's ``record``) is swapped for a proxy that hands changed parameters to
   every engine function, and some engine kernels that no parameter reaches
-  (acting order, rank tie-breaks, node ranking) are sabotaged in place.  A
+  (acting order, rank tie-breaks, node ranking) are sabotaged in place (SBR's
+  in a copy of its kernel run as Python: compiled callers keep the code they
+  were compiled with, so a patch must meet Python ones).  A
   value that restates the rulebook's formula from the parameters the exact
   module holds (say "deck empty from beat 20 - 5") never meets the changed
   rules, so it does not move and the test names it.  Only a value that asked
@@ -29,6 +31,9 @@ at least one attack:
 import dataclasses
 import importlib
 import inspect
+import sys
+import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -268,15 +273,16 @@ SBR_CHANGES = [
 
 
 def _reverse_order(orig):
-    def sabotaged(*a, **k):
-        return orig(*a, **k)[:, ::-1].copy()
+    def sabotaged(kp, A, g, beat):
+        orig(kp, A, g, beat)
+        A.order[g] = A.order[g][::-1].copy()
 
     return sabotaged
 
 
 def _reverse_keys(orig):
-    def sabotaged(points, seat, *keys):
-        return orig(points, -seat, *[-np.asarray(k) for k in keys])
+    def sabotaged(*keys):
+        return orig(*keys[4:], *keys[:4])  # every order and rank by its keys reversed
 
     return sabotaged
 
@@ -296,17 +302,27 @@ def _win_by_seat(orig):
     return sabotaged
 
 
-def _stop_one_back(orig):
-    def sabotaged(params, st, tb, g, r, stop, *rest):
-        # the relic and town of the square passed, not the one stopped on
-        return orig(params, st, tb, g, r, np.where(stop > 0, stop - 1, stop), *rest)
+def _town_one_back(orig):
+    def sabotaged(kp, kind, stop, end, spin):
+        # the town of the square passed, not the one stopped on
+        return orig(kp, kind, stop - 1 if stop > 0 else stop, end, spin)
+
+    return sabotaged
+
+
+def _relic_one_back(orig):
+    def sabotaged(kp, tb, A, g, r, *rest):
+        stop, end, tax, spin, hits, kind, n_rem = orig(kp, tb, A, g, r, *rest)
+        if stop > 0:  # the relic of the square passed, not the one stopped on
+            kind = int(A.relic[g, stop - 1])
+        return stop, end, tax, spin, hits, kind, n_rem
 
     return sabotaged
 
 
 def _no_break(orig):
-    def sabotaged(params, owner, r, m, brk, spin):
-        return orig(params, owner, r, m, np.zeros_like(brk), spin)
+    def sabotaged(kp, owner, r, m, brk, spin):
+        return orig(kp, owner, r, m, False, spin)
 
     return sabotaged
 
@@ -314,38 +330,66 @@ def _no_break(orig):
 def _never_removed(orig):
     def sabotaged(*a):
         m, spin, hit, removed = orig(*a)
-        return m, spin, hit, np.zeros_like(removed)
+        return m, spin, hit, False
 
     return sabotaged
 
 
 def _inverted(orig):
-    def sabotaged(params, owner, r):
-        return (np.asarray(owner) >= 0) & ~orig(params, owner, r)
+    def sabotaged(kp, owner, r):
+        return owner >= 0 and not orig(kp, owner, r)
 
     return sabotaged
 
 
-def _mask_inverted(orig):
+def _not(orig):
     def sabotaged(*a):
-        mask = orig(*a)
-        mask[:, 1:] = ~mask[:, 1:]
-        return mask
+        return not orig(*a)
 
     return sabotaged
 
 
+#: the game's compiled kernel run as Python (:func:`_python_sbr`), so that a function patched there
+#: reaches every caller (compiled callers keep the code they were compiled with)
+SBR_PY = "gamelab.sbr._as_python"
 SBR_SABOTAGE = [
-    ("gamelab.sbr.engine", "acting_order", _reverse_order),
-    ("gamelab.sbr.engine", "points_by_rank", _reverse_keys),
-    ("gamelab.sbr.engine", "win_key", _negate),
-    ("gamelab.sbr.engine", "win_key", _win_by_seat),
-    ("gamelab.sbr.movement", "_stop_square", _stop_one_back),
-    ("gamelab.sbr.movement", "_meet_seal", _no_break),
-    ("gamelab.sbr.movement", "_meet_seal", _never_removed),
-    ("gamelab.sbr.movement", "_ignored", _inverted),
-    ("gamelab.sbr.legality", "_seal_mask", _mask_inverted),
+    (f"{SBR_PY}.kernel", "begin_beat", _reverse_order),
+    (f"{SBR_PY}.kernel", "_ahead", _reverse_keys),
+    (f"{SBR_PY}.engine", "win_key", _negate),
+    (f"{SBR_PY}.engine", "win_key", _win_by_seat),
+    (f"{SBR_PY}.kernel", "_stop_effects", _town_one_back),
+    (f"{SBR_PY}.kernel", "move", _relic_one_back),
+    (f"{SBR_PY}.kernel", "_meet_seal", _no_break),
+    (f"{SBR_PY}.kernel", "_meet_seal", _never_removed),
+    (f"{SBR_PY}.kernel", "ignored", _inverted),
+    (f"{SBR_PY}.kernel", "seal_allowed", _not),
 ]
+#: the modules of gamelab.sbr that hold compiled code or call it by name: copied (the others are shared)
+SBR_COMPILED_CALLERS = ("kernel", "legality", "movement", "options", "engine")
+
+
+def _python_sbr(monkeypatch, exact):
+    """Every engine caller of ``exact`` (``ENGINE_CALLERS``) plays through a copy of
+    ``gamelab.sbr.engine`` whose compiled kernel runs as Python (loaded once, under
+    :data:`SBR_PY`; its caches cleared, so that tables follow a sabotage)."""
+    from gamelab.core import compiled
+
+    if f"{SBR_PY}.engine" not in sys.modules:
+        pkg = types.ModuleType(SBR_PY)
+        pkg.__path__ = [str(Path(sbr_exact.__file__).parent)]
+        monkeypatch.setitem(sys.modules, SBR_PY, pkg)
+        for name in ("rules", "knobs", "state", "indexing", "ranking"):
+            monkeypatch.setitem(sys.modules, f"{SBR_PY}.{name}", importlib.import_module(f"gamelab.sbr.{name}"))
+        with monkeypatch.context() as m:
+            m.setattr(compiled, "COMPILED", False)
+            for name in SBR_COMPILED_CALLERS:
+                monkeypatch.setitem(sys.modules, f"{SBR_PY}.{name}", importlib.import_module(f"{SBR_PY}.{name}"))
+    kernel = sys.modules[f"{SBR_PY}.kernel"]
+    kernel.rules_of.cache_clear()
+    kernel.moves_of.cache_clear()
+    for name in exact.ENGINE_CALLERS:
+        monkeypatch.setattr(importlib.import_module(name), "engine", sys.modules[f"{SBR_PY}.engine"])
+
 
 STRAND_CHANGES = [
     {"sum_cap": 6},
@@ -516,8 +560,8 @@ STRAND_DATA = [
 ]
 
 GAMES = {
-    "sbr": (sbr_exact, SbrParams, SBR_CHANGES, SBR_SABOTAGE, []),
-    "strand": (strand_exact, StrandParams, STRAND_CHANGES, STRAND_SABOTAGE, STRAND_DATA),
+    "sbr": (sbr_exact, SbrParams, SBR_CHANGES, SBR_SABOTAGE, [], _python_sbr),
+    "strand": (strand_exact, StrandParams, STRAND_CHANGES, STRAND_SABOTAGE, STRAND_DATA, None),
 }
 
 
@@ -564,7 +608,7 @@ def _engine_swapped(monkeypatch, exact, params_type, changes):
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_value_depends_on_its_source(game, monkeypatch):
-    exact, params_type, changes, sabotage, constants = GAMES[game]
+    exact, params_type, changes, sabotage, constants, sabotage_setup = GAMES[game]
     params = params_type()
     stuck = {}
     for part in exact.PARTS:
@@ -588,6 +632,8 @@ def test_every_value_depends_on_its_source(game, monkeypatch):
                 if moved >= set(base):
                     break
                 with monkeypatch.context() as m:
+                    if sabotage_setup is not None:
+                        sabotage_setup(m, exact)
                     mod = importlib.import_module(module)
                     m.setattr(mod, name, wrap(getattr(mod, name)))
                     moved |= _moved(base, _values(part.fn, params))

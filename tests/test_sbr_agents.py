@@ -195,55 +195,6 @@ def test_greedy_plays_every_variant(variant):
     assert out["score"].shape == (60, n)
 
 
-@pytest.mark.parametrize(
-    "params",
-    [
-        P,
-        agents.AgentParams(greedy_expect=2.5, seal_direction="ahead"),
-        agents.AgentParams(extra_cost_rule="stop_before", max_spin_per_beat=3),
-    ],
-)
-def test_dense_greedy_values_equal_the_general_path(params):
-    """The greedy's table path (all games, no breaking) gives bit-identical
-    values to the general per-option path, rank terms and seals included."""
-    checked = 0
-    for st, rider, lg, _ in _states(params, 500, 4, seed=5, stops=tuple(range(params.beats))):
-        first = engine.seal_ahead(params, st, rider)
-        dense = agents.greedy_values(params, st, rider, lg, first=first)
-        games = np.arange(st.n_games)
-        general = agents.greedy_values(params, st, rider, lg, games=games, first=first)
-        assert dense.dtype == general.dtype == np.float32
-        assert np.array_equal(dense, general)
-        assert np.array_equal(
-            agents.seal_choice(params, agents.knobs(params), st, rider, lg),
-            _seal_choice_broadcast(params, st, rider, lg),
-        )
-        checked += 1
-    assert checked > 50
-
-
-def _seal_choice_broadcast(params, state, rider, legal):
-    """The seal choice as first written: a (G, D, R) broadcast summed over riders."""
-    kn = agents.knobs(params)
-    G, R = state.pos.shape
-    if params.seals_per_player == 0 or (state.beat + 1) in params.segment_ends():
-        return np.zeros(G, np.intp)
-    reach = np.asarray(kn.greedy_seal_reach, np.float64)
-    d = np.arange(1, params.seal_range + 1)
-    pos = state.pos.astype(np.intp)
-    me = np.take_along_axis(pos, rider[:, None], axis=1)
-    sq = me + (d if params.seal_direction == "ahead" else -d)
-    gap = sq[:, :, None] - pos[:, None, :]
-    team = np.arange(R) // params.riders_per_player
-    opp = (team[None, :] != team[rider][:, None]) & (pos < params.length)
-    w = np.where(
-        (gap >= 1) & (gap <= reach.size) & opp[:, None, :], reach[np.clip(gap - 1, 0, reach.size - 1)], 0.0
-    ).sum(axis=2)
-    w = np.where(legal.seal[:, 1:], w, -1.0)
-    best = np.argmax(w, axis=1)
-    return np.where(w.max(axis=1) >= kn.greedy_seal_min, best + 1, 0)
-
-
 def test_lead_changes_and_game_length_are_reported():
     from gamelab.sim import runner
 

@@ -1,44 +1,79 @@
-"""SBR search agents: the fast lookahead against a plain one, the memo, the
-deep agent, the seat masks, the greedy's declared knobs and the bench's
-extra lineups."""
+"""SBR search agents: the compiled lookahead and deep against a plain search
+written on the engine's own calls, whole games with and without the known
+continuations, the seat masks, deep against the lookahead, the greedy's
+declared knobs and the bench's extra lineups."""
 
 import numpy as np
 import pytest
 
 from gamelab.core import registry
-from gamelab.sbr import agents, engine, kernel, lookahead, memo
-from gamelab.sbr.greedy import greedy_policy, greedy_values
+from gamelab.sbr import agents, engine, lookahead, sim
 from gamelab.sbr.options import option_index
 from gamelab.sbr.rules import params_for_variant
 from gamelab.sbr.state import Actions
 from gamelab.sim import bench
 
 P = agents.AgentParams()
+DUAL = agents.AgentParams(**params_for_variant("dual").as_dict())
 
 
-def _plain_lookahead(params, state, rider, legal, rng=None):
-    """The lookahead written plainly: every game one at a time, every one of
-    the greedy's top options played out on its own copy to the end of the
-    game with every rider greedy (no batching, no memo)."""
-    kn = agents.knobs(params)
-    base = greedy_policy(params, state, rider, legal)
+def _play_out(params, st, slot, last, until):
+    """Finish the beat from ``slot`` and play on until ``last`` beats are
+    over, every rider greedy (the lookahead before beat ``until``)."""
+    R = st.pos.shape[1]
+    while True:
+        for s in range(slot, R):
+            rider = st.order[:, s].astype(np.intp)
+            lg = engine.legal_for(params, st, rider)
+            if lg.acting.any():
+                policy = agents.lookahead_policy if st.beat < until else agents.greedy_policy
+                engine.act(params, st, policy(params, st, rider, lg), s, inplace=True)
+        engine.end_beat(params, st, inplace=True)
+        if st.beat >= last:
+            return
+        engine.begin_beat(params, st, inplace=True)
+        slot = 0
+
+
+def _margin(params, st, player):
+    """Points so far plus final points by the squares reached (twice before
+    the end, as the search counts them), own minus the best opponent's."""
+    res = engine.result(params, st)
+    P_, k = st.n_players, params.riders_per_player
+    score = res["score"][0].astype(np.float64)
+    if st.beat < params.beats:
+        score = score + res["final_points"][0].reshape(P_, k).sum(axis=1)
+    others = [score[p] for p in range(P_) if p != player]
+    return score[player] - (max(others) if others else 0.0)
+
+
+def _plain_search(params, state, rider, legal, k, beats, reply=None):
+    """The search written plainly: every game one at a time, every one of the
+    greedy's ``k`` best options played out on its own copy through the
+    engine's calls, to the end (``beats`` 0) or ``beats`` beats after this
+    one, the riders greedy (the lookahead for this beat and ``reply`` more);
+    the best margin, ties to the greedy's own option."""
+    base = agents.greedy_policy(params, state, rider, legal)
     card_k, spin_k = engine.option_list(params.max_spin_per_beat)
     out = Actions(*(np.array(x, copy=True) for x in base))
+    last = params.beats if beats == 0 else min(params.beats, state.beat + 1 + beats)
+    until = 0 if reply is None else state.beat + 1 + reply
     for g in np.nonzero(legal.acting)[0]:
         one = state.take(np.array([g]))
         r = rider[g : g + 1]
-        val = greedy_values(params, state, r, legal, games=np.array([g]))[0]
-        order = [int(o) for o in np.argsort(-val, kind="stable")[: kn.lookahead_k] if val[o] > -np.inf]
+        val = agents.greedy_values(params, state, r, games=np.array([g]))[0]
+        order = [int(o) for o in np.argsort(-val, kind="stable")[:k] if val[o] > -np.inf]
         pick = int(option_index(base.card[g], base.spin[g], params.max_spin_per_beat))
         own = pick if pick in order else order[0]  # the greedy's own option (its tie bonus, its break)
         best, best_m = None, -np.inf
         for o in order:
-            sim = one.copy()
+            sim_ = one.copy()
             brk = bool(base.brk[g]) and o == order[0]
             act = Actions(card_k[[o]], spin_k[[o]], base.seal[[g]], np.array([brk]), np.zeros(1, np.intp))
-            engine.act(params, sim, act, int(engine.slot_of(one, r)[0]), inplace=True)
-            lookahead._play_out(params, sim, sim.slot, params.beats)
-            m = lookahead._margin(params, sim, r // params.riders_per_player)[0]
+            slot = int(engine.slot_of(one, r)[0])
+            engine.act(params, sim_, act, slot, inplace=True)
+            _play_out(params, sim_, slot + 1, last, until)
+            m = _margin(params, sim_, int(r[0]) // params.riders_per_player)
             m += lookahead.GREEDY_TIE_BONUS if o == own else 0.0
             if m > best_m:
                 best, best_m = o, m
@@ -47,81 +82,78 @@ def _plain_lookahead(params, state, rider, legal, rng=None):
     return out
 
 
-def _checked(calls):
-    def policy(params, state, rider, legal, rng=None):
-        fast = agents.lookahead_policy(params, state, rider, legal, rng)
-        plain = _plain_lookahead(params, state, rider, legal)
+def _held_to_plain(policy, plain, decisions):
+    def checked(params, state, rider, legal, rng=None):
+        fast = policy(params, state, rider, legal, rng)
+        want = plain(params, state, rider, legal)
         on = legal.acting
-        for name, a, b in zip(Actions._fields, fast, plain):
+        for name, a, b in zip(Actions._fields, fast, want):
             assert (np.asarray(a)[on] == np.asarray(b)[on]).all(), name
-        calls.append(int(on.sum()))
+        decisions.append(int(on.sum()))
         return fast
 
-    return policy
+    return checked
+
+
+@pytest.mark.parametrize("params, n_players, n_games", [(P, 2, 6), (P, 4, 3), (DUAL, 2, 2)])
+def test_lookahead_chooses_what_the_plain_search_chooses(params, n_players, n_games):
+    """Every decision of whole games (a lookahead against greedy riders)."""
+    kn = agents.knobs(params)
+    decisions = []
+    plain = lambda *a: _plain_search(*a, kn.lookahead_k, kn.lookahead_beats)  # noqa: E731
+    seating = [_held_to_plain(agents.lookahead_policy, plain, decisions)] + [agents.greedy_policy] * (n_players - 1)
+    engine.play_batch(params, seating, n_games, np.random.default_rng(4), n_players)
+    assert sum(decisions) >= 0.8 * n_games * params.beats * params.riders_per_player  # finished riders wait
+
+
+@pytest.mark.parametrize("budget", [1, 4])
+def test_a_budgeted_lookahead_chooses_what_the_plain_search_chooses(budget):
+    decisions = []
+    plain = lambda *a: _plain_search(*a, P.lookahead_k, budget)  # noqa: E731
+    policy = _held_to_plain(lookahead.lookahead_at(budget), plain, decisions)
+    engine.play_batch(P, [policy, agents.random_policy, agents.greedy_policy], 4, np.random.default_rng(2), 3)
+    assert sum(decisions) > 50
+
+
+def test_deep_chooses_what_the_plain_search_chooses():
+    """Deep's decisions in the first beats of short games (its play-outs play
+    the lookahead for a beat and a half: the plain search is slow)."""
+    params = agents.AgentParams(**params_for_variant("short").as_dict(), deep_reply_beats=1, lookahead_beats=2)
+    decisions = []
+    plain = lambda *a: _plain_search(*a, params.deep_k, 0, params.deep_reply_beats)  # noqa: E731
+    policy = _held_to_plain(agents.deep_policy, plain, decisions)
+    chance = engine.draw_chance(params, 2, 2, np.random.default_rng(4))
+    st = engine.init(params, 2, 2, chance)
+    for _ in range(4):
+        st, _ = engine.step(params, st, policy(params, st, engine.to_move(st), engine.legal(params, st)), chance)
+    assert sum(decisions) == 8
 
 
 @pytest.mark.parametrize(
-    "params, n_players, n_games",
-    [(P, 2, 10), (P, 4, 4), (agents.AgentParams(**params_for_variant("dual").as_dict()), 2, 2)],
+    "params, seating",
+    [
+        (P, ["lookahead", "greedy", "greedy", "lookahead"]),
+        (P.replace(seal_direction="ahead", seal_owner_bonus=2), ["lookahead"] * 4),
+        (DUAL, ["lookahead", "greedy"]),
+        (P.replace(start_player="random", seat_order="from_start"), ["lookahead"] * 3),
+        (agents.AgentParams(**params_for_variant("short").as_dict(), deep_reply_beats=1), ["deep", "lookahead"]),
+        (agents.AgentParams(**params_for_variant("short").as_dict(), deep_reply_beats=0), ["deep", "greedy"]),
+    ],
 )
-def test_fast_lookahead_chooses_what_the_plain_one_chooses(params, n_players, n_games, monkeypatch):
-    """Every decision of whole games (lookahead against greedy riders, so
-    the memo hits) equals the plain lookahead's on the same state.  The
-    batch search (the compiled kernel is held to it in test_sbr_kernel.py)."""
-    monkeypatch.setattr(kernel, "ENABLED", False)
-    memo.clear()
-    hits = []
-    get = memo.Memo.get
-
-    def counted(self, key):
-        got = get(self, key)
-        hits.append(got is not None)
-        return got
-
-    monkeypatch.setattr(memo.Memo, "get", counted)
-    calls = []
-    seating = [_checked(calls)] + [agents.greedy_policy] * (n_players - 1)
-    engine.play_batch(params, seating, n_games, np.random.default_rng(4), n_players)
-    assert sum(calls) >= 0.8 * n_games * params.beats * params.riders_per_player  # finished riders wait
-    assert sum(hits) > len(hits) / 4  # the memo answered a good share of the greedy's own options
-
-
-def test_memo_changes_no_game(monkeypatch):
-    """Whole games with and without the memo (cleared before every decision;
-    the batch search: the compiled kernel keeps no memo)."""
-    monkeypatch.setattr(kernel, "ENABLED", False)
-
-    def forgetful(params, state, rider, legal, rng=None):
-        memo.clear()
-        return agents.lookahead_policy(params, state, rider, legal, rng)
-
-    chance = engine.draw_chance(P, 150, 3, np.random.default_rng(8))
-    memo.clear()
-    a = engine.play_batch(
-        P,
-        [agents.lookahead_policy, agents.greedy_policy, agents.random_policy],
-        150,
-        np.random.default_rng(1),
-        chance=chance,
-    )
-    b = engine.play_batch(
-        P, [forgetful, agents.greedy_policy, agents.random_policy], 150, np.random.default_rng(1), chance=chance
-    )
-    for key in ("score", "position", "card_sum", "seals_placed"):
-        assert np.array_equal(a[key], b[key]), key
-
-
-def test_memo_keys_tell_states_apart():
-    st = engine.init(P, 3, 2, engine.draw_chance(P, 3, 2, np.random.default_rng(0)))
-    keys = memo.state_keys(st, np.array([0, 1, 0]), np.array([0, 0, 1]), 0)
-    assert keys[0] != keys[1] and keys[0] != keys[2]  # other deal; other rider
-    other = st.copy()
-    other.hand[0, 0, 0] += 1
-    assert memo.state_keys(other, np.array([0]), np.array([0]), 0)[0] != keys[0]
-    assert memo.state_keys(st, np.array([0]), np.array([0]), 1)[0] != keys[0]  # other slot
-    small = memo.Memo(size=2)
-    small.put([b"a", b"b", b"c", b"d", b"e"], [1.0, 2.0, 3.0, 4.0, 5.0])  # two generations of two kept
-    assert small.get(b"e") == 5.0 and small.get(b"c") == 3.0 and small.get(b"b") is None
+def test_whole_games_keep_their_decisions(params, seating):
+    """Whole games played by ``lookahead.play_games`` (a search reads the
+    margin of the play-out the game has followed since, and deep the one of
+    its own previous choice) equal the batch engine's loop of one search per
+    decision (nothing carried over), bit for bit."""
+    n, n_players = 6, len(seating)
+    chance = engine.draw_chance(params, n, n_players, np.random.default_rng(21))
+    policies = [agents.POLICIES[a] for a in seating]
+    want = engine.play_batch(params, policies, n, np.random.default_rng(1), chance=chance)
+    assert sim.compiled_lineup(params, seating, n_players)
+    got = sim.kernel_play(params, seating, n, n_players, chance)
+    assert sorted(got) == sorted(want)
+    for key in want:
+        np.testing.assert_array_equal(got[key], want[key], err_msg=key)
 
 
 def test_a_policy_sees_only_its_own_seats_games_as_acting():

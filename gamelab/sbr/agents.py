@@ -20,8 +20,9 @@ sliders read it like a rule; a plain ``SbrParams`` gets the knobs' defaults.
 
 This module is the agents' front: the random policy and custom agents live
 here; the knobs in :mod:`~gamelab.sbr.knobs`, the greedy in
-:mod:`~gamelab.sbr.greedy` (its rank terms in :mod:`~gamelab.sbr.projection`)
-and the lookahead in :mod:`~gamelab.sbr.lookahead`, all importable from here.
+:mod:`~gamelab.sbr.greedy` and the lookahead and deep in
+:mod:`~gamelab.sbr.lookahead` (both compiled, calling the kernel's rules),
+all importable from here.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import numpy as np
 from gamelab.core.errors import GamelabError
 
 from . import engine
-from .greedy import greedy_policy, greedy_values, seal_choice, value_table
+from .greedy import greedy_policy, greedy_values
 from .knobs import AgentParams, knobs
 from .legality import pick
 from .lookahead import BUDGETED, deep_policy, lookahead_policy
@@ -48,8 +49,6 @@ __all__ = [
     "greedy_policy",
     "lookahead_policy",
     "deep_policy",
-    "seal_choice",
-    "value_table",
     "POLICIES",
     "Controller",
     "controller",

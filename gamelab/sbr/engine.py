@@ -34,15 +34,17 @@ move riders themselves); ``seal_ahead`` and ``slot_of`` help them.
 ``play_batch(params, policies, n_games, rng, n_players=4)`` plays whole games in a
 tight loop (identical to a loop of ``step``).
 
-This module holds set-up (6.1), the beat (6.2 step 0 order, segment
-scoring), the end (6.3) and whole games; the rest lives below it and every
-name above is importable from here: :mod:`~gamelab.sbr.state` (the types),
+This module holds set-up (6.1), the turn, the beat and the end (6.3) of a
+batch, and whole games.  The rules themselves are written once, compiled, in
+:mod:`~gamelab.sbr.kernel` (the walk, the turn, the beat's end and start,
+the ranks), one game at a time; ``act``, ``end_beat``, ``begin_beat`` and
+``result`` run them over the batch.  The rest lives below and every name
+above is importable from here: :mod:`~gamelab.sbr.state` (the types),
 :mod:`~gamelab.sbr.legality` (``legal_for``, ``is_legal``,
-``random_actions``), :mod:`~gamelab.sbr.turn` (``act``, 6.2 steps 1-6),
-:mod:`~gamelab.sbr.movement` (``outcome``, ``seal_ahead``: the move, 4.2,
-5.3, 5.4), :mod:`~gamelab.sbr.options` (``options``, ``option_list``,
-``option_table``), :mod:`~gamelab.sbr.ranking` (``seat_rank``, tie-breaks)
-and :mod:`~gamelab.sbr.indexing` (flat offsets).
+``random_actions``), :mod:`~gamelab.sbr.movement` (``outcome``,
+``seal_ahead``: the move asked, 4.2, 5.3, 5.4), :mod:`~gamelab.sbr.options`
+(``options``, ``option_list``), :mod:`~gamelab.sbr.ranking` (the winners of
+6.3) and :mod:`~gamelab.sbr.indexing` (flat offsets).
 
 A policy is ``policy(params, state, rider, legal, rng) -> Actions``: ``rider``
 (G,) is the rider acting in each game (its seat's games are those where
@@ -62,13 +64,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import kernel
 from .legality import idle_actions, is_legal, legal_for, random_actions
 from .movement import outcome, seal_ahead
-from .options import option_list, option_table, options
-from .ranking import acting_order, count_below, points_by_rank, seat_rank, win_key
+from .options import option_list, options
+from .ranking import count_below, win_key
 from .rules import N_VALUES, RELIC_TYPES, SbrParams, n_riders
 from .state import STATS, UNKNOWN, Actions, Chance, Legal, State
-from .turn import act
 
 __all__ = [
     "UNKNOWN",
@@ -79,7 +81,6 @@ __all__ = [
     "State",
     "draw_chance",
     "init",
-    "seat_rank",
     "begin_beat",
     "legal",
     "legal_for",
@@ -93,7 +94,6 @@ __all__ = [
     "outcome",
     "options",
     "option_list",
-    "option_table",
     "seal_ahead",
     "end_beat",
     "result",
@@ -168,7 +168,7 @@ def begin_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
     (beat 1, or every beat under ``seat_order = from_start``: counted from
     the start rider); the first slot is next."""
     st = state if inplace else state.copy()
-    st.order = acting_order(params, st)
+    kernel.begin_beat_games(kernel.rules_of(params), kernel.arrays_of(st), st.beat)
     st.slot = 0
     return st
 
@@ -187,6 +187,48 @@ def legal(params: SbrParams, state: State) -> Legal:
     if state.beat >= params.beats:
         lg = lg._replace(card=np.zeros_like(lg.card), acting=np.zeros_like(lg.acting))
     return lg
+
+
+def act(
+    params: SbrParams, state: State, actions: Actions, slot: int, inplace: bool = False, mask: np.ndarray | None = None
+):
+    """Section 6.2 steps 1-6 for the ``slot``-th rider of the order in every
+    game (:func:`kernel.act`; finished riders skip, and so do the games where
+    ``mask`` (G,) is False: a record that leaves a rider out of a beat).
+    Afterwards ``state.slot`` is ``slot + 1``.  Events: ``rider``, ``acted``,
+    ``stop`` (the square stopped on, -1 none), ``relic`` (the kind taken, -1 none)."""
+    st = state if inplace else state.copy()
+    G = st.n_games
+    rider = st.order[:, slot].astype(np.intp)
+    acted = np.take_along_axis(st.pos, rider[:, None], axis=1)[:, 0] < params.length
+    if mask is not None:
+        acted &= np.asarray(mask, bool)
+    stop, relic = np.full(G, -1, np.int16), np.full(G, -1, np.int8)
+    if acted.any():
+        a = _checked(params, st, actions, rider, acted)
+        removed = np.zeros(2 * params.length + 2, np.int64)
+        kp, tb = kernel.rules_of(params), kernel.moves_of(params)
+        kernel.act_games(kp, tb, kernel.arrays_of(st), slot, st.beat, *a, acted, stop, relic, removed)
+    st.slot = slot + 1
+    return st, dict(rider=rider, acted=acted, stop=stop, relic=relic)
+
+
+def _checked(params, st, actions, rider, acted):
+    """``actions`` as the kernel takes them (int64 card, spin, seal, bool break,
+    int64 retrieve), refused where a card, a spin or a seal square of an acting
+    game lies off the hand, the track or the beat's spin."""
+    G = st.n_games
+    card, spin, seal, brk, retrieve = (
+        np.ascontiguousarray(np.broadcast_to(np.asarray(x), (G,)), t)
+        for x, t in zip(actions, (np.int64, np.int64, np.int64, np.bool_, np.int64))
+    )
+    pos = np.take_along_axis(st.pos, rider[:, None], axis=1)[:, 0].astype(np.int64)
+    square = pos + np.where(seal > 0, seal, 0) * (1 if params.seal_direction == "ahead" else -1)
+    bad = acted & ((card < 1) | (card > N_VALUES) | (spin < 0) | (seal < 0) | (square < 0) | (square > params.length))
+    if bad.any():
+        g = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"game {g}: card {card[g]}, spin {spin[g]}, seal {seal[g]} cannot be played (6.2 steps 1-3)")
+    return card, spin, seal, brk, retrieve
 
 
 def step(
@@ -226,16 +268,11 @@ def end_beat(params: SbrParams, state: State, inplace: bool = False) -> State:
     """Segment scoring after every third beat (6.2): distance this segment,
     ties by position, then relics, then seat order; seals cleared."""
     st = state if inplace else state.copy()
+    R = st.pos.shape[1]
+    kernel.end_beat_games(
+        kernel.rules_of(params), kernel.arrays_of(st), st.beat, np.zeros(R, np.int64), np.zeros(R, np.int64)
+    )
     st.beat += 1
-    ends = params.segment_ends()
-    if st.beat in ends:
-        k = ends.index(st.beat)
-        dist = st.pos.astype(np.int16) - st.seg_start
-        pts = points_by_rank(params.segment_points, seat_rank(params, st), dist, st.pos, st.relic_n)
-        st.seg_points += pts
-        st.seg_dist[:, k], st.seg_pts[:, k] = dist, pts
-        st.seg_start = st.pos.copy()
-        st.seal[:] = -1
     return st
 
 
@@ -246,7 +283,9 @@ def result(params: SbrParams, state: State) -> dict:
     st = state
     G = st.n_games
     P, k = st.n_players, params.riders_per_player
-    final = points_by_rank(params.final_points, seat_rank(params, st), st.pos, st.relic_n)
+    final = np.zeros(st.pos.shape, np.int64)
+    kernel.final_points_games(kernel.rules_of(params), kernel.arrays_of(st), np.zeros(st.pos.shape[1], np.int64), final)
+    final = final.astype(np.int16)
     rider_total = st.seg_points + st.relic_pts + final
     score = rider_total.reshape(G, P, k).sum(axis=2)
     relics = st.relic_n.reshape(G, P, k).sum(axis=2, dtype=np.int64)

@@ -1,262 +1,359 @@
-"""STEEL BALL RUN greedy agent (``docs/agents.md``).
+"""STEEL BALL RUN greedy agent (``docs/agents.md``), compiled.
 
 The rulebook's "deterministic greedy, full information" AI (appendix A),
 with our objective: every legal (card, spin) option is valued by what the
-engine says it does (:func:`engine.options`: squares gained, relic points
-of 5.4, spin held, cards kept, terrain tax of 4.2), plus the rank terms of
-a scoring beat (:mod:`gamelab.sbr.projection`); breaking a seal (5.3) is
-tried where one lies within reach; a seal goes where it catches the most
-opponents (5.3, cleared at the segment's end, 6.2).  Knobs:
+rules' own move says it does (:func:`gamelab.sbr.kernel.move`: squares
+gained, relic points of 5.4, spin held, cards kept, terrain tax of 4.2),
+plus, on a scoring beat, the segment (6.2) and final (6.3) points its end
+square would earn against the others' projected squares; breaking a seal
+(5.3) is tried where one lies within reach; a seal goes where it catches the
+most opponents (5.3, cleared at the segment's end, 6.2).  Knobs:
 :class:`~gamelab.sbr.knobs.AgentParams`.
 
-* :func:`greedy_policy` and :func:`greedy_values`;
-* :func:`value_table` and :func:`_dense_values`: the same values from
-  tables by start square, spin held and option, where no seal is near;
-* :func:`seal_choice`: where to place a seal.
+One implementation, compiled (numba, the kernel's group): :func:`greedy`
+decides for one rider of one game; the batch policy (:func:`greedy_policy`)
+and the search's play-outs (:mod:`gamelab.sbr.lookahead`) call it.
+``reference.greedy_choice`` is the plain version the tests hold it to.
+
+Float arithmetic: the values are float32, step by step (a skull's card added
+in float64 and rounded once; under ``heart_passes_seals`` the whole sum in
+float64, rounded at the end), the seal's expected victims float64 summed in
+seat order; ties go to the first option (smaller card, less spin), no break.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
-from . import engine
-from .indexing import flat_index, row_starts, row_starts_k
+from .kernel import (
+    RELIC_CODES,
+    arrays_of,
+    entry,
+    first_seal,
+    inline,
+    jit,
+    moves_of,
+    rules_of,
+    seal_allowed,
+    walk,
+)
 from .knobs import knobs
-from .movement import max_move
-from .projection import dense_rank_terms, rank_terms
+from .options import option_list
 from .rules import N_VALUES, SKULL
 from .state import Actions
 
-LEGAL_TABLE_BITS = 14  # legal patterns (card bits + spin bits) up to this wide go through a table
-SEQUENTIAL_SUM_RIDERS = 7  # numpy sums up to 7 terms along an axis in order: column loops match it
+
+class Values(NamedTuple):
+    """The greedy's numbers derived from its knobs (:func:`values_of`)."""
+
+    table: np.ndarray  # (L+1, H, K, RELIC_CODES) float32: an option's value where no seal lies on the way
+    card_cost: np.ndarray  # (6,) float32: float32(greedy_card * card) by card value
+    relic_value: np.ndarray  # (5,) float32 relic_points, index 4 (unknown) and -1 (none) worth 0
+    reach: np.ndarray  # float64 expected victims of a seal by gap + L + seal_range + 1 (index 0: 0)
 
 
-def greedy_policy(params, state, rider, legal, rng=None) -> Actions:
-    """Deterministic greedy with full information: the option of highest
-    :func:`greedy_values` (ties: smaller card, less spin, no break); breaking
-    (5.3) is tried where a seal lies within reach and the rider can pay, and
-    chosen if it beats not breaking by more than ``greedy_break_margin``."""
-    rider = np.asarray(rider, np.intp)
-    kn = knobs(params)
-    G = state.n_games
-    card_k, spin_k = engine.option_list(params.max_spin_per_beat)
-    first = engine.seal_ahead(params, state, rider)
-    val = greedy_values(params, state, rider, legal, first=first)
-    best = np.argmax(val, axis=1)
-    brk = np.zeros(G, bool)
-    held = state.spin.reshape(-1)[flat_index(np.arange(G), state.pos.shape[1], rider)]
-    need = legal.acting & (held >= params.seal_break_cost) & (first <= max_move(params))
-    if need.any():
-        gs = np.nonzero(need)[0]
-        vb = greedy_values(params, state, rider[gs], legal, games=gs, brk=True, first=first[gs])
-        better = vb.max(axis=1) > val[gs].max(axis=1) + np.float32(kn.greedy_break_margin)
-        best[gs[better]] = np.argmax(vb[better], axis=1)
-        brk[gs[better]] = True
-    seal = seal_choice(params, kn, state, rider, legal)
-    return Actions(card=card_k[best], spin=spin_k[best], seal=seal, brk=brk, retrieve=np.zeros(G, np.intp))
+class Scratch(NamedTuple):
+    """Buffers of one greedy decision (:func:`scratch`)."""
+
+    val: np.ndarray  # (K,) float32 the values without breaking
+    vb: np.ndarray  # (K,) float32 the values breaking
+    removed: np.ndarray  # (2 L + 2,) int64 squares of seals taken off
+    proj: np.ndarray  # (R,) float32 the others' projected squares (:func:`_projections`)
+    dproj: np.ndarray  # (R,) float64 their segment distances
 
 
-def greedy_values(params, state, rider, legal, games=None, brk=False, first=None):
-    """(n, K) greedy value of every (card, spin) option of
-    :func:`engine.option_list` (-inf if illegal), for the games ``games``
-    (default all; ``rider`` (n,)) and breaking seals or not.  Only the legal
-    options are evaluated."""
-    kn = knobs(params)
-    card_k, _ = engine.option_list(params.max_spin_per_beat)
-    if games is None and not brk and not params.heart_passes_seals and first is not None:
-        return _dense_values(params, kn, state, rider, legal, first)
-    lc, ls = legal.card, legal.spin
-    if games is not None:
-        lc, ls = lc[games], ls[games]
-    ok = (lc[:, :, None] & ls[:, None, :]).reshape(lc.shape[0], -1)
-    out = engine.options(params, state, rider, brk, games=games, first=first, mask=ok)
-    games = np.arange(state.n_games) if games is None else games
-    i, k = out["row"], out["option"]
-    fi = flat_index(games, state.pos.shape[1], rider)[i]
-    pos = state.pos.reshape(-1)[fi].astype(np.float32)
-    held = state.spin.reshape(-1)[fi].astype(np.float32)
-    kind = out["relic"]
-    v = _base_value(params, kn, out["end"], pos, kind, out["spin"], held, out["tax"], k)
-    skull = np.nonzero(kind == SKULL)[0]
-    if skull.size:
-        v[skull] += np.float32(kn.greedy_skull_card) * _card_back(params, state, fi[skull], card_k[k[skull]])
-    v = rank_terms(params, kn, state, games, rider, i, out["end"], v)
-    val = np.full(ok.shape, -np.inf, np.float32)
-    val[i, k] = v
-    return val
-
-
-def _base_value(params, kn, end, pos, kind, spin, held, tax, k):
-    """The greedy value before a skull's card and the rank terms (float32;
-    ``pos`` and ``held`` float32, the outcome arrays as :func:`engine.options`
-    gives them)."""
-    card_k, _ = engine.option_list(params.max_spin_per_beat)
-    points = np.array(list(params.relic_points) + [0], np.float32)
-    f32 = np.float32
-    return (
-        f32(kn.greedy_move) * (end - pos)
-        + f32(kn.greedy_relic) * points[kind]
-        + f32(kn.greedy_spin) * (spin - held)
-        - f32(kn.greedy_tax) * tax
-        - (kn.greedy_card * card_k).astype(f32)[k]
+def scratch(kp, n_riders: int) -> Scratch:
+    return Scratch(
+        np.zeros(kp.K, np.float32),
+        np.zeros(kp.K, np.float32),
+        np.zeros(2 * kp.L + 2, np.int64),
+        np.zeros(n_riders, np.float32),
+        np.zeros(n_riders, np.float64),
     )
 
 
 @lru_cache(maxsize=32)
-def value_table(params):
-    """:func:`_base_value` of every entry of :func:`engine.option_table`
-    (the same float32 arithmetic): (L+1, H, K, RELIC_CODES) flattened, and
-    the end squares; ``rowk[pos * H + held, k]`` is the flat index of
-    (pos, held, k, relic code 0), so adding the relic code + 1 finds an entry."""
+def values_of(params) -> Values:
+    """:class:`Values` of ``params`` (the knobs' defaults if a plain SbrParams)."""
     kn = knobs(params)
-    ot = engine.option_table(params)
-    L1, H, K, C = ot["end"].shape
+    kp, tb = rules_of(params), moves_of(params)
+    off = params.length + params.seal_range + 1
+    reach = np.zeros(2 * off + 1)
+    reach[off + 1 : off + 1 + len(kn.greedy_seal_reach)] = kn.greedy_seal_reach
+    gv = Values(
+        np.zeros(tb.end.shape, np.float32),
+        (kn.greedy_card * np.arange(N_VALUES + 1)).astype(np.float32),
+        np.array([*params.relic_points, 0], np.float32),
+        reach,
+    )
+    _fill_table(kp, tb, gv)
+    return gv
 
-    def b(a):
-        return np.broadcast_to(a, ot["end"].shape)
 
-    pos = b(np.arange(L1, dtype=np.float32)[:, None, None, None])
-    held = b(np.arange(H, dtype=np.float32)[None, :, None, None])
-    k = b(np.arange(K)[None, None, :, None])
-    v = _base_value(params, kn, ot["end"], pos, ot["relic"], ot["spin"], held, ot["tax"], k)
-    dend = (ot["end"] - np.arange(L1, dtype=np.int16)[:, None, None, None]).astype(np.intp).reshape(-1)
-    return dict(
-        value=np.ascontiguousarray(v, np.float32).reshape(-1),
-        dend=dend,
-        J=int(dend.max()) + 1,
-        rowk=flat_index(flat_index(np.arange(L1 * H)[:, None], K, np.arange(K)), C, 1),
-        stop_square=ot["stop_square"].astype(np.intp),
-        K=K,
-        M=max_move(params),
+@jit
+def _base32(kp, gv, pos, held, card, end, spin, tax, kind):
+    """An option's value before a skull's card and the ranks (float32 steps)."""
+    f32 = np.float32
+    return (
+        kp.greedy_move * (f32(end) - f32(pos))
+        + kp.greedy_relic * gv.relic_value[kind]  # kind -1: the appended 0
+        + kp.greedy_spin * (f32(spin) - f32(held))
+        - kp.greedy_tax * f32(tax)
+        - gv.card_cost[card]
     )
 
 
-def _dense_values(params, kn, state, rider, legal, first):
-    """:func:`greedy_values` of all games at once, no breaking, from the
-    tables of :func:`value_table` (identical values: the same arithmetic,
-    done once per table entry); games with a seal that matters within reach
-    (``first``) go through the general path."""
-    tv = value_table(params)
-    G, R = state.pos.shape
-    L1, K = params.length + 1, tv["K"]
-    fi = row_starts(G, R) + rider
-    pos = state.pos.reshape(-1).take(fi).astype(np.intp)
-    held = state.spin.reshape(-1).take(fi).astype(np.intp)
-    sq = tv["stop_square"].take(pos, axis=0)  # (G, K)
-    sq += row_starts_k(G, L1, K)  # flat squares of each game's relic row
-    kind = state.relic.reshape(-1).take(sq)  # (G, K) int8 (square 0: never a relic)
-    idx = tv["rowk"].take(flat_index(pos, params.spin_cap + 1, held), axis=0)
-    idx += kind  # value[pos, held, k, kind + 1], flat
-    v = tv["value"].take(idx)
-    flat = v.reshape(-1)
-    skull = np.flatnonzero(kind == SKULL)
-    if skull.size:
-        card_k, _ = engine.option_list(params.max_spin_per_beat)
-        game, option = np.divmod(skull, K)  # skull = flat_index(game, K, option)
-        flat[skull] += np.float32(kn.greedy_skull_card) * _card_back(params, state, fi[game], card_k[option])
-    beat = state.beat + 1
-    if beat in params.segment_ends() or beat == params.beats:
-        v = dense_rank_terms(params, kn, state, rider, pos, tv["dend"].take(idx), tv["J"], v)
-    v += _illegal(legal.card, legal.spin)
-    near = np.flatnonzero(first <= tv["M"])
-    if near.size:
-        v[near] = greedy_values(params, state, rider[near], legal, games=near, first=first[near])
+@entry
+def _fill_table(kp, tb, gv):
+    """``gv.table``: :func:`_base32` of every entry of the kernel's :class:`~gamelab.sbr.kernel.Moves`."""
+    for pos in range(kp.L + 1):
+        for held in range(tb.end.shape[1]):
+            for k in range(kp.K):
+                stop = tb.raw_stop[pos, k]
+                for code in range(RELIC_CODES):
+                    kind = code - 1 if stop >= 0 else -1
+                    end, spin = tb.end[pos, held, k, code], tb.spin[pos, held, k, code]
+                    card = k // kp.S1 + 1
+                    gv.table[pos, held, k, code] = _base32(kp, gv, pos, held, card, end, spin, tb.raw_tax[pos, k], kind)
+
+
+@jit
+def _value32(kp, v, kind, back, seg_end, seg_rank, last, fin_rank):
+    """One option's value from its base value ``v``: a skull's card (float32
+    plus a float32 times an int: added in float64, rounded once), the rank terms."""
+    f32 = np.float32
+    if kind == SKULL:
+        v = f32(np.float64(v) + np.float64(kp.greedy_skull_card) * back)
+    if seg_end:
+        v = v + kp.greedy_segment * f32(kp.segment_points[seg_rank])
+    if last:
+        v = v + kp.greedy_final * f32(kp.final_points[fin_rank])
     return v
 
 
-@lru_cache(maxsize=8)
-def _illegal_table(n_card, n_spin):
-    """(2**(n_card + n_spin), n_card * n_spin): 0 for the options a (card
-    bits, spin bits << n_card) pattern allows, -inf for the others."""
-    codes = np.arange(2 ** (n_card + n_spin))
-    c = (codes[:, None] >> np.arange(n_card)) & 1
-    s = (codes[:, None] >> (n_card + np.arange(n_spin))) & 1
-    ok = (c[:, :, None] & s[:, None, :]).reshape(codes.size, -1).astype(bool)
-    return np.where(ok, np.float32(0), np.float32(-np.inf)).astype(np.float32)
+@jit
+def _value64(kp, gv, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank):
+    """:func:`_value32` under ``heart_passes_seals``: the sum in float64, rounded to float32 at the end."""
+    f64 = np.float64
+    v = (
+        f64(kp.greedy_move) * (f64(end) - f64(np.float32(pos)))
+        + f64(kp.greedy_relic * gv.relic_value[kind])
+        + f64(kp.greedy_spin) * (f64(spin) - f64(np.float32(held)))
+        - f64(tax) * f64(kp.greedy_tax)
+        - f64(gv.card_cost[card])
+    )
+    if kind == SKULL:
+        v = v + f64(kp.greedy_skull_card) * back
+    if seg_end:
+        v = v + f64(kp.greedy_segment * np.float32(kp.segment_points[seg_rank]))
+    if last:
+        v = v + f64(kp.greedy_final * np.float32(kp.final_points[fin_rank]))
+    return np.float32(v)
 
 
-def _illegal(card, spin):
-    """(G, K) 0 where the (card, spin) option is legal, -inf elsewhere."""
-    nc, ns = card.shape[1], spin.shape[1]
-    if nc + ns > LEGAL_TABLE_BITS:
-        ok = (card[:, :, None] & spin[:, None, :]).reshape(card.shape[0], -1)
-        return np.where(ok, np.float32(0), np.float32(-np.inf))
-    bits = np.zeros(card.shape[0], np.intp)  # bits = card bits | spin bits << nc: the pattern as a number
-    for j, m in enumerate([card[:, c] for c in range(nc)] + [spin[:, c] for c in range(ns)]):
-        bits |= m.view(np.uint8).astype(np.intp) << j
-    return _illegal_table(nc, ns).take(bits, axis=0)
+@jit
+def _card_back(kp, A, g, r, card):
+    """The card a skull would bring back (the highest in the discard; the card
+    played this beat too under ``skull_takes_current``)."""
+    high = 0
+    for c in range(N_VALUES - 1, -1, -1):
+        if A.discard[g, r, c] > 0:
+            high = c + 1
+            break
+    return max(high, card) if kp.skull_takes_current else high
 
 
-def _card_back(params, state, fi, cards):
-    """The card a skull would bring back (the highest in the discard)."""
-    disc = state.discard.reshape(-1, N_VALUES)[fi] > 0
-    high = np.where(disc.any(axis=1), N_VALUES - np.argmax(disc[:, ::-1], axis=1), 0)
-    return np.maximum(high, cards) if params.skull_takes_current else high
+@jit
+def _projections(kp, A, g, r, proj, dproj):
+    """The others as a scoring beat's ranks see them, once per rider's values:
+    ``proj`` (R,) float32 each one's square, ``greedy_expect`` more for those
+    still to act this beat, and ``dproj`` (R,) float64 his segment distance,
+    by slot; returns rider ``r``'s slot."""
+    R = A.pos.shape[1]
+    f32 = np.float32
+    mine = 0
+    for s in range(R):
+        if A.order[g, s] == r:
+            mine = s
+    for s in range(R):
+        o = A.order[g, s]
+        po = f32(A.pos[g, o])
+        later = s > mine and A.pos[g, o] < kp.L
+        proj[s] = min(f32(kp.L), po + kp.greedy_expect * f32(later))
+        dproj[s] = np.float64(proj[s] - f32(A.seg_start[g, o]))
+    return mine
 
 
-def seal_choice(params, kn, state, rider, legal):
-    """The seal square with the most expected victims (opponents racing
-    behind it, weighted by ``greedy_seal_reach``), if enough and the segment
-    has a beat left (seals are cleared at its end)."""
-    G, R = state.pos.shape
-    if params.seals_per_player == 0 or (state.beat + 1) in params.segment_ends():
-        return np.zeros(G, np.intp)
-    if R <= SEQUENTIAL_SUM_RIDERS:
-        return _seal_choice_cols(params, kn, state, rider, legal)
-    reach = np.asarray(kn.greedy_seal_reach, np.float64)
-    d = np.arange(1, params.seal_range + 1)
-    pos = state.pos.astype(np.intp)
-    me = np.take_along_axis(pos, rider[:, None], axis=1)
-    sq = me + (d if params.seal_direction == "ahead" else -d)  # (G, D)
-    gap = sq[:, :, None] - pos[:, None, :]  # (G, D, R)
-    team = np.arange(R) // params.riders_per_player
-    opp = (team[None, :] != team[rider][:, None]) & (pos < params.length)
-    w = np.where(
-        (gap >= 1) & (gap <= reach.size) & opp[:, None, :], reach[np.clip(gap - 1, 0, reach.size - 1)], 0.0
-    ).sum(axis=2)
-    w = np.where(legal.seal[:, 1:], w, -1.0)
-    best = np.argmax(w, axis=1)
-    return np.where(w.max(axis=1) >= kn.greedy_seal_min, best + 1, 0)
+@jit
+def _ranks(kp, A, g, r, end, mine, proj, dproj):
+    """The segment and final rank end square ``end`` would give against the
+    others' projections (:func:`_projections`)."""
+    R = A.pos.shape[1]
+    d_me = np.float64(end) - np.float64(np.float32(A.seg_start[g, r]))
+    seg_rank, fin_rank = 0, 0
+    for s in range(R):
+        if s == mine:
+            continue
+        ahead = proj[s] > end
+        if dproj[s] > d_me or (dproj[s] == d_me and ahead):
+            seg_rank += 1
+        if ahead:
+            fin_rank += 1
+    return seg_rank, fin_rank
 
 
-@lru_cache(maxsize=32)
-def _reach_table(params):
-    """Expected victims by gap (square minus the opponent's square) + offset:
-    ``greedy_seal_reach`` for gaps 1..n, 0 elsewhere (index 0 always 0)."""
-    reach = np.asarray(knobs(params).greedy_seal_reach, np.float64)
-    off = params.length + params.seal_range + 1
-    table = np.zeros(2 * off + 1)
-    table[off + 1 : off + 1 + reach.size] = reach
-    return table, off
+@inline
+def values(kp, tb, gv, A, g, r, beat, brk, first, val, w):
+    """``val`` (K,) float32: the value of every (card, spin) option of rider
+    ``r`` in game ``g`` (-inf where the card is not held or the spin not
+    affordable), breaking seals or not.  ``first``: the kernel's
+    :func:`~gamelab.sbr.kernel.first_seal`.  An option whose move stops
+    short of the first seal reads :class:`Values`' table (the same float32
+    steps, done once per entry); the others walk."""
+    L, S1 = kp.L, kp.S1
+    pos = np.int64(A.pos[g, r])
+    held = np.int64(A.spin[g, r])
+    beat1 = beat + 1
+    seg_end = kp.segment_of_beat[beat1] >= 0
+    last = beat1 == kp.beats
+    mine = _projections(kp, A, g, r, w.proj, w.dproj) if seg_end or last else 0
+    smax = min(held, kp.max_spin_per_beat)
+    for c in range(N_VALUES):  # option k = c * S1 + s (cards major; no division per option)
+        card = c + 1
+        have = (A.hand[g, r, c] > 0) & (pos < L)
+        for s in range(S1):
+            k = c * S1 + s
+            if not have or s > smax:
+                val[k] = -np.inf
+                continue
+            if not kp.heart_passes_seals and tb.raw_end[pos, k] - pos < first:  # no seal on the way
+                kind = np.int64(A.relic[g, tb.stop_square[pos, k]])  # square 0 (no stop) holds none
+                end = tb.end[pos, held, k, kind + 1]
+                base = gv.table[pos, held, k, kind + 1]
+                spin, tax = 0, 0  # read only by the float64 values, which always walk
+            else:
+                _, end, tax, spin, _, kind, _ = walk(
+                    kp, A, g, r, pos, card + s, card >= kp.big_card, brk, held - s, w.removed
+                )
+                base = _base32(kp, gv, pos, held, card, end, spin, tax, kind)
+            seg_rank, fin_rank = _ranks(kp, A, g, r, end, mine, w.proj, w.dproj) if seg_end or last else (0, 0)
+            back = _card_back(kp, A, g, r, card) if kind == SKULL else 0
+            if kp.heart_passes_seals:
+                val[k] = _value64(
+                    kp, gv, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank
+                )
+            else:
+                val[k] = _value32(kp, base, kind, back, seg_end, seg_rank, last, fin_rank)
+    return val
 
 
-def _seal_choice_cols(params, kn, state, rider, legal):
-    """:func:`seal_choice` as loops over the few squares and riders (the
-    same float64 sums in the same order as ``sum(axis=2)`` for up to 7
-    riders)."""
-    G, R = state.pos.shape
-    table, off = _reach_table(params)
-    fi = row_starts(G, R) + rider
-    me = state.pos.reshape(-1).take(fi).astype(np.intp)
-    team = np.arange(R) // params.riders_per_player
-    my_team = team.take(rider)
-    pos = [state.pos[:, o].astype(np.intp) for o in range(R)]
-    opp = [(my_team != team[o]) & (pos[o] < params.length) for o in range(R)]
-    sign = 1 if params.seal_direction == "ahead" else -1
-    seal_ok = legal.seal
-    best_v = best_i = None
-    for d in range(1, params.seal_range + 1):
-        base = me + (sign * d + off)
-        w = np.zeros(G)
+@inline
+def seal_choice(kp, gv, A, g, r, beat):
+    """The seal distance with the most expected victims (opponents racing
+    behind it, weighted by ``greedy_seal_reach``), 0 for none: if enough
+    (``greedy_seal_min``) and the segment has a beat left (seals are cleared
+    at its end)."""
+    R = A.pos.shape[1]
+    if kp.seals_per_player == 0 or kp.segment_of_beat[beat + 1] >= 0:
+        return 0
+    me = A.pos[g, r]
+    off = kp.L + kp.seal_range + 1
+    best_v, best_i = 0.0, 0
+    for d in range(1, kp.seal_range + 1):
+        base = me + kp.seal_sign * d + off
+        w = 0.0
         for o in range(R):
-            w = w + table.take((base - pos[o]) * opp[o])  # np.where(opp[o], table[sq - pos[o] + off], 0)
-        w = np.where(seal_ok[:, d], w, -1.0)
-        if best_v is None:
-            best_v, best_i = w, np.full(G, d, np.intp)
-        else:
-            up = w > best_v
-            best_i = np.where(up, d, best_i)
-            best_v = np.maximum(best_v, w)
-    return np.where(best_v >= kn.greedy_seal_min, best_i, 0)
+            opp = kp.team[o] != kp.team[r] and A.pos[g, o] < kp.L
+            w = w + gv.reach[(base - A.pos[g, o]) * opp]
+        if not seal_allowed(kp, A, g, r, d):
+            w = -1.0
+        if d == 1 or w > best_v:  # the first of the largest
+            best_v, best_i = w, d
+    return best_i if best_v >= kp.greedy_seal_min else 0
+
+
+@inline
+def _argmax(val):
+    """The first index of the largest entry (np.argmax)."""
+    best = 0
+    for k in range(1, val.size):
+        if val[k] > val[best]:
+            best = k
+    return best
+
+
+@inline
+def greedy(kp, tb, gv, A, g, r, beat, w):
+    """Rider ``r``'s choice in game ``g``: (option, seal distance, break).  The
+    option of highest value (ties: smaller card, less spin); breaking (5.3)
+    is tried where a seal lies within reach and the rider can pay, and
+    chosen if its best value beats not breaking by more than
+    ``greedy_break_margin``.  The values without breaking are left in ``w.val``."""
+    first = first_seal(kp, A, g, r)
+    tries = 2 if A.pos[g, r] < kp.L and A.spin[g, r] >= kp.seal_break_cost and first <= kp.M else 1
+    for t in range(tries):  # without breaking into w.val, then breaking into w.vb (one copy of the values' code)
+        values(kp, tb, gv, A, g, r, beat, t == 1, first, w.vb if t else w.val, w)
+    best = _argmax(w.val)
+    brk = False
+    if tries == 2:
+        bb = _argmax(w.vb)
+        if w.vb[bb] > w.val[best] + kp.greedy_break_margin:
+            best, brk = bb, True
+    return best, seal_choice(kp, gv, A, g, r, beat), brk
+
+
+@jit
+def greedy_once(kp, tb, gv, A, g, r, beat, w):
+    """:func:`greedy`, called (where a decision is not in a hot loop)."""
+    return greedy(kp, tb, gv, A, g, r, beat, w)
+
+
+@entry
+def _greedy_games(kp, tb, gv, A, rider, acting, beat, w, out):
+    """:func:`greedy` of rider ``rider[g]`` in every acting game: ``out`` (G, 3) option, seal, break."""
+    for g in range(A.pos.shape[0]):
+        if acting[g]:
+            out[g, 0], out[g, 1], out[g, 2] = greedy_once(kp, tb, gv, A, g, np.int64(rider[g]), beat, w)
+
+
+@entry
+def _values_games(kp, tb, gv, A, games, rider, beat, w, out):
+    """The values (without breaking) of rider ``rider[i]`` in game ``games[i]`` into ``out[i]``."""
+    for i in range(games.size):
+        greedy_once(kp, tb, gv, A, games[i], np.int64(rider[i]), beat, w)
+        for k in range(w.val.size):
+            out[i, k] = w.val[k]
+
+
+def greedy_policy(params, state, rider, legal, rng=None) -> Actions:
+    """Deterministic greedy with full information (:func:`greedy`) for the
+    rider ``rider[g]`` of every game where ``legal.acting`` (elsewhere card 1,
+    no spin, no seal, no break)."""
+    kp = rules_of(params)
+    G = state.n_games
+    out = np.zeros((G, 3), np.int64)
+    acting = np.asarray(legal.acting, np.bool_)
+    if acting.any():
+        A, w = arrays_of(state), scratch(kp, state.pos.shape[1])
+        rider = np.asarray(rider, np.int64)
+        _greedy_games(kp, moves_of(params), values_of(params), A, rider, acting, state.beat, w, out)
+    card_k, spin_k = option_list(params.max_spin_per_beat)
+    return Actions(card_k[out[:, 0]], spin_k[out[:, 0]], out[:, 1], out[:, 2] > 0, np.zeros(G, np.intp))
+
+
+def greedy_values(params, state, rider, games=None) -> np.ndarray:
+    """(n, K) the greedy's value of every (card, spin) option of
+    :func:`~gamelab.sbr.options.option_list` for rider ``rider[i]`` (n,) in
+    game ``games[i]`` (default: every game), without breaking seals; -inf
+    where the option is not legal."""
+    kp = rules_of(params)
+    games = np.arange(state.n_games) if games is None else np.asarray(games, np.int64)
+    out = np.zeros((games.size, kp.K), np.float32)
+    if games.size:
+        A, w = arrays_of(state), scratch(kp, state.pos.shape[1])
+        rider = np.asarray(rider, np.int64)
+        _values_games(kp, moves_of(params), values_of(params), A, games, rider, state.beat, w, out)
+    return out

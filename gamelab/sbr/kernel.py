@@ -1,49 +1,40 @@
-"""STEEL BALL RUN compiled play: one game at a time, for the search agents.
+"""STEEL BALL RUN's rules compiled: one game at a time, the one implementation.
 
-The batch engine (:mod:`gamelab.sbr.engine`) is the reference; this module
-plays the same rules and the same agents (greedy, lookahead, deep) one game
-at a time in numba-compiled loops, so a search agent's play-outs cost
-microseconds rather than hundreds of numpy calls each, at any batch size.
-``tests/test_sbr_kernel.py`` holds it to the batch engine step by step
-(every decision of random and agent play under every rule reading) and
-whole games (bit-identical results).
+Every move of the batch engine (:mod:`gamelab.sbr.engine`) and of the
+agents' play-outs (:mod:`gamelab.sbr.greedy`, :mod:`gamelab.sbr.lookahead`)
+runs through these functions; ``reference.py`` is the plain specification the
+differential tests hold them to.  Compiled by numba (``gamelab.core.compiled``;
+without numba they run as Python).
 
-* :data:`Arrays`: the batch :class:`~gamelab.sbr.state.State`'s arrays as
-  one typed tuple, built from State's own array fields (the six counters of
-  ``state.stats`` stacked as (G, 6, R)); :func:`arrays_of` / :func:`write_back`
-  convert without changing a value.
-* :data:`Rules`: every declared parameter of the rules and the agent knobs
-  (``core.params.specs``) under its own name, a reading as its index in the
-  declaration (:func:`choice`), the float knobs rounded to float32 as the
-  batch agents round them; then the tables derived from them (:func:`rules_of`).
-* The kernel, game ``g`` of an :data:`Arrays` at a time: :func:`_act`
-  (section 6.2 steps 1-6, :mod:`~gamelab.sbr.turn`), :func:`_walk` (the move
-  square by square, :mod:`~gamelab.sbr.movement`), :func:`_end_beat` /
-  :func:`_begin_beat` (segment scoring, acting order), :func:`_greedy`
-  (:func:`~gamelab.sbr.greedy.greedy_policy`), :func:`_lookahead` and
-  :func:`_deep` (the lookahead's and deep's search, :mod:`~gamelab.sbr.lookahead`).
-* Entry points: :func:`play_games` (whole games, every seat greedy,
-  lookahead or deep) and :func:`search_actions` (one decision of the search
-  agents for a batch, used by the lookahead policies inside the batch
-  engine's loop, e.g. against random seats).
+* :data:`Arrays`: the batch :class:`~gamelab.sbr.state.State`'s own arrays
+  (every array field, then each counter of ``state.stats``), read and
+  written in place, game ``g`` at a time (:func:`arrays_of`).
+* :func:`rules_of`: every declared parameter of the rules and the agent knobs
+  (``core.params.specs``) as one numpy record, under its own name (a reading
+  as its index in the declaration, :func:`choice`; floats as float32, as the
+  agents round them), plus the numbers derived from them; one record is one
+  machine word to pass.  :func:`moves_of`: the move of every option from
+  every square where no seal lies on the way (:class:`Moves`), tabulated by
+  :func:`walk` itself.
+* The rules: :func:`walk` (section 6.2 steps 4-5: the terrain of 4.2, the
+  seals of 5.3, the stop square's relic of 5.4 and town), :func:`act` (a
+  rider's turn, steps 1-6), :func:`end_beat` (segment scoring, 6.2) and
+  :func:`begin_beat` (the acting order, step 0), :func:`rank_points` (the
+  ranks of 6.2 and 6.3), :func:`seal_allowed` (5.3), :func:`first_seal`.
+* Batch loops for the engine (``*_games``): each runs one rule over every
+  game of a batch.
 
-Float arithmetic follows the batch agents' dtypes step by step (float32 for
-the greedy's values, float64 for the margins), so ties break the same way.
-
-Compile time.  The compiled code is cached on disk (``cache=True``; ``make``'s
-install step compiles it once: ``python -m gamelab.sbr.kernel``); later
-processes load it in about half a second.  From an empty cache it costs
-about 140 s of one core (docs/performance.md, "Compile time"), three times
-less than before: every function now compiles exactly once (numba compiles
-one version per distinct argument type, so the kernel passes typed
-constants, never a literal ``0`` or ``False``, riders as int64, and the state
-as C-contiguous arrays), and the greedy's turn is inlined into only two
-places, the greedy play-out (:func:`_greedy_play_out`, where it is hot) and
-one called copy (:func:`_greedy_once`) for everything else.  Calling instead
-of inlining costs more than it saves: a call passes every array of the
-state, the rules and the scratch buffers (a few hundred machine words), and
-the kernel with only its small helpers inlined compiled in ~190 s but played
-the lookahead 5.5x slower.
+Compile time.  Numba compiles each function once per argument types and
+caches it on disk (``python -m gamelab.sbr.kernel`` compiles every entry
+point of the game: the Makefile's install step).  From an empty cache this
+game's compiled code (this module, the greedy's and the search's) takes the
+figure in docs/performance.md, "Compile time"; later processes load it in
+about a second.  What keeps it small: the rules as one record (a tuple of
+sixty fields was a few hundred machine words to lower at every call), no
+Python wrappers on internal functions, typed constants instead of literals
+(numba compiles a function once more for each literal argument), the state
+as C-contiguous arrays, and numba's inlining only for the turn-sized
+functions in the hot loops (:meth:`~gamelab.core.compiled.Group.inline`).
 """
 
 from __future__ import annotations
@@ -54,176 +45,89 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gamelab.core.compiled import Group
 from gamelab.core.params import specs
 
-from .greedy import SEQUENTIAL_SUM_RIDERS
 from .knobs import AgentParams, knobs
-from .movement import max_move
 from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, SKULL, TOWN
-from .state import STATS, State
+from .state import STATS, UNKNOWN, State
 
-try:  # numba is a dependency (pyproject.toml); without it the batch engine plays (slowly)
-    from numba import njit
-except ImportError:  # pragma: no cover - exercised only where numba is missing
-    njit = None
+#: this game's compiled modules: one cache stamp (an edit of any recompiles all; gamelab.core.compiled)
+GROUP = Group("gamelab.sbr.kernel", "gamelab.sbr.greedy", "gamelab.sbr.lookahead")
+jit, entry, inline = GROUP.jit, GROUP.entry, GROUP.inline
 
-GREEDY, LOOKAHEAD, DEEP = 0, 1, 2  # agent codes of a rider
-AGENT_CODES = {"greedy": GREEDY, "lookahead": LOOKAHEAD, "deep": DEEP}
-GREEDY_TIE_BONUS = 1e-6  # as lookahead.GREEDY_TIE_BONUS: ties go to the greedy's choice
-LEVELS = 3  # scratch games: deep's play-out, the lookahead's inside it, one spare
-NO_REPLY = -1  # a search whose play-outs are all greedy (the lookahead)
 # Typed constants for the arguments of compiled calls: numba compiles a function once more for each
-# literal argument (0, 1, False, True as written), so the kernel passes these instead.
+# literal argument (0, 1, False, True as written), so compiled callers pass these instead.
 I0, I1, NONE = np.int64(0), np.int64(1), np.int64(-1)
 NO, YES = np.bool_(False), np.bool_(True)
+RELIC_CODES = UNKNOWN + 2  # a stop square's relic code + 1: 0 none, 1..4 eye..skull, 5 unknown
 
-
-def _jit(fn):
-    """``numba.njit(cache=True)`` without reference counting (``_nrt=False``:
-    the kernel allocates nothing; with it, every call between compiled
-    functions counts references to each of the ~30 arrays of its
-    arguments, 40x the cost of a small helper), or the plain function
-    where numba is missing."""
-    return fn if njit is None else njit(cache=True, _nrt=False)(fn)
-
-
-def _inline(fn):
-    """:func:`_jit`, inlined into its callers by numba (small helpers)."""
-    return fn if njit is None else njit(cache=True, _nrt=False, inline="always")(fn)
-
-
-#: the counters of ``state.stats`` as the rows of ``Arrays.stats`` (G, 6, R), in the order of state.STATS
-SPIN_SPENT, SEALS_PLACED, SEAL_HITS, CARD_SUM, CARDS_PLAYED, TERRAIN_TAX = range(len(STATS))
-assert STATS == ("spin_spent", "seals_placed", "seal_hits", "card_sum", "cards_played", "terrain_tax")
-#: the batch State's arrays (games first), as the kernel reads them: every array field of State, in its
-#: order, then ``stats`` stacked
+#: the batch State's arrays (games first) as the kernel reads them: every array field, then the counters
 STATE_ARRAYS = tuple(f.name for f in dataclasses.fields(State) if f.type == "np.ndarray")
-Arrays = NamedTuple("Arrays", [(name, np.ndarray) for name in (*STATE_ARRAYS, "stats")])
+Arrays = NamedTuple("Arrays", [(name, np.ndarray) for name in (*STATE_ARRAYS, *STATS)])
 
 
 def arrays_of(state: State) -> Arrays:
-    """The kernel's view of ``state``: its own arrays (a C-contiguous copy
-    put into the state where one was not, so that the kernel compiles one
-    layout) and the stats stacked (a copy)."""
+    """The kernel's view of ``state``: its own arrays, no copy (a C-contiguous
+    copy is put into the state where one was not, so that the kernel
+    compiles one layout)."""
     for name in STATE_ARRAYS:
         a = getattr(state, name)
         if not a.flags.c_contiguous:
             setattr(state, name, np.ascontiguousarray(a))
-    fields = [getattr(state, name) for name in STATE_ARRAYS]
-    return Arrays(*fields, np.stack([state.stats[k] for k in STATS], axis=1))
+    for k in STATS:
+        if not state.stats[k].flags.c_contiguous:
+            state.stats[k] = np.ascontiguousarray(state.stats[k])
+    return Arrays(*(getattr(state, name) for name in STATE_ARRAYS), *(state.stats[k] for k in STATS))
 
 
-def write_back(arr: Arrays, state: State) -> None:
-    """The counters the kernel changed, back into ``state.stats`` (the other
-    arrays are the state's own)."""
-    for i, k in enumerate(STATS):
-        state.stats[k][...] = arr.stats[:, i]
-
-
-def scratch(like: Arrays, n: int = LEVELS) -> Arrays:
+def scratch(like: Arrays, n: int) -> Arrays:
     """``n`` scratch games shaped as ``like``'s."""
     return Arrays(*(np.zeros((n, *a.shape[1:]), a.dtype) for a in like))
 
 
-#: knobs the batch agents compare in float64 (every other float knob is rounded to float32, as they round it)
+# ---------------------------------------------------------------- the rules as one record
+
+#: knobs the agents compare in float64 (every other float knob is rounded to float32, as they round it)
 FLOAT64_KNOBS = ("greedy_seal_min",)
 
 
-def _declared_type(spec):
-    """The kernel's type of a declared parameter (None: not read by the kernel, e.g. the board's codes,
-    read as ``terrain``): bools and ints as they are, a choice as its index in ``spec.choices``
-    (:func:`choice`), floats as float32 (:data:`FLOAT64_KNOBS` float64), tuples as arrays."""
+def _spec(name):
+    return next(s for s in specs(AgentParams) if s.name == name)
+
+
+def _declared_field(spec):
+    """The record field of a declared parameter (None: not read compiled, e.g. the board's codes, read
+    as ``terrain``): bools and ints as they are, a choice as its index in ``spec.choices`` (:func:`choice`),
+    floats as float32 (:data:`FLOAT64_KNOBS` float64), tuples as arrays of their longest length."""
     if spec.choices is not None:
-        return np.int64
+        return spec.name, np.int64
     if spec.kind is tuple:
-        return {int: np.ndarray, float: np.ndarray}.get(spec.item_kind)
+        item = {int: np.int64, float: np.float64}.get(spec.item_kind)
+        return None if item is None else (spec.name, item, (spec.length[1],))
     if spec.kind is float:
-        return float if spec.name in FLOAT64_KNOBS else np.float32
-    return {bool: bool, int: int}[spec.kind]
+        return spec.name, np.float64 if spec.name in FLOAT64_KNOBS else np.float32
+    return spec.name, {bool: np.bool_, int: np.int64}[spec.kind]
 
 
-def _declared_value(spec, value):
-    """``value`` of the declared parameter ``spec`` as :func:`_declared_type` says."""
-    if spec.choices is not None:
-        return spec.choices.index(value)
-    if spec.kind is tuple:
-        return np.asarray(value, np.int64 if spec.item_kind is int else np.float64)
-    return _declared_type(spec)(value)
+#: what the kernel derives from the declarations (numbers of a board, a reading or the options)
+_DERIVED = [
+    ("L", np.int64),  # the finish square (params.length)
+    ("M", np.int64),  # the most movement of a beat (the highest card plus the most spin)
+    ("S1", np.int64),  # spin choices of a beat (max_spin_per_beat + 1): option k = (card - 1) * S1 + spin
+    ("K", np.int64),  # options (card, spin) of a turn
+    ("seal_sign", np.int64),  # +1 ahead, -1 behind (seal_direction)
+    ("terrain", np.int64, (_spec("board").length[1] + 1,)),  # by square 0..L
+    ("relic_worth", np.int64, (RELIC_CODES - 1,)),  # relic_points, index 4 (unknown) and -1 (none) worth 0
+    ("segment_of_beat", np.int64, (_spec("beats").high + 1,)),  # the segment scored after beat b, -1 none
+    ("team", np.int64, (_spec("max_players").high * _spec("riders_per_player").high,)),  # each rider's player
+]
+RULES = np.dtype([f for f in map(_declared_field, specs(AgentParams)) if f is not None] + _DERIVED, align=True)
 
 
 def choice(name: str, value: str) -> int:
     """The code of reading ``value`` of the declared choice ``name`` (its index in the declaration)."""
-    return next(s for s in specs(AgentParams) if s.name == name).choices.index(value)
-
-
-_DECLARED = [(s, _declared_type(s)) for s in specs(AgentParams)]
-#: what the kernel derives from the declarations (tables, and numbers of a board or a reading)
-_DERIVED = [
-    ("L", int),  # the finish square (params.length)
-    ("M", int),  # the most movement of a beat (movement.max_move)
-    ("seal_sign", int),  # +1 ahead, -1 behind (seal_direction)
-    ("terrain", np.ndarray),  # (L+1,) int64
-    ("relic_worth", np.ndarray),  # (5,) int64 relic_points, index 4 (unknown) and -1 (none) worth 0
-    ("relic_value", np.ndarray),  # (5,) float32: the same as the greedy values them
-    ("segment_of_beat", np.ndarray),  # (beats+1,) the segment scored after beat b (1-based), -1 none
-    ("card_cost", np.ndarray),  # (6,) float32: float32(greedy_card * card) by card value
-    ("reach", np.ndarray),  # float64 expected victims by gap + reach_off (greedy._reach_table)
-    ("reach_off", int),
-    # the batch greedy's tables of a move with no seal on the way (greedy.value_table, options.option_table)
-    ("raw_end", np.ndarray),  # (L+1, K) int64: the end square before the stop square's relic
-    ("raw_stop", np.ndarray),  # (L+1, K) int64: the stop square, -1 if none
-    ("raw_tax", np.ndarray),  # (L+1, K) int64: the terrain tax
-    ("stop_square", np.ndarray),  # (L+1, K) int64: the square the move stops on, 0 if none
-    ("table_value", np.ndarray),  # (L+1, H, K, RELIC_CODES) float32: the greedy's value before skull and ranks
-    ("table_end", np.ndarray),  # (L+1, H, K, RELIC_CODES) int64: the end square
-    ("table_spin", np.ndarray),  # (L+1, H, K, RELIC_CODES) int64: the spin held after the move
-]
-#: the rules and agent knobs as the kernel reads them: every declared parameter under its own name
-#: (:func:`_declared_type`), then :data:`_DERIVED`; built by :func:`rules_of`
-Rules = NamedTuple("Rules", [(s.name, t) for s, t in _DECLARED if t is not None] + _DERIVED)
-
-
-def supported(params, n_riders: int) -> bool:
-    """Whether the kernel plays ``params`` exactly as the batch engine: numba
-    is installed and the seal choice sums at most SEQUENTIAL_SUM_RIDERS
-    riders in order (numpy's wider sums group their terms)."""
-    return ENABLED and njit is not None and n_riders <= SEQUENTIAL_SUM_RIDERS
-
-
-@lru_cache(maxsize=32)
-def rules_of(params) -> Rules:
-    """:class:`Rules` of ``params`` (the rules; the knobs' defaults if a plain SbrParams)."""
-    from .greedy import _reach_table, value_table
-    from .options import option_move_tables, option_table
-
-    kn = knobs(params)
-    seg_of = np.full(params.beats + 1, -1, np.int64)
-    for k, b in enumerate(params.segment_ends()):
-        seg_of[b] = k
-    reach, off = _reach_table(params)
-    moves, table = option_move_tables(params), option_table(params)
-    worth = list(params.relic_points) + [0]
-    derived = dict(
-        L=params.length,
-        M=max_move(params),
-        seal_sign=1 if params.seal_direction == "ahead" else -1,
-        terrain=params.terrain_array().astype(np.int64),
-        relic_worth=np.array(worth, np.int64),
-        relic_value=np.array(worth, np.float32),
-        segment_of_beat=seg_of,
-        card_cost=(kn.greedy_card * np.arange(N_VALUES + 1)).astype(np.float32),
-        reach=np.asarray(reach, np.float64),
-        reach_off=int(off),
-        raw_end=moves["end"].astype(np.int64),
-        raw_stop=moves["stop"].astype(np.int64),
-        raw_tax=moves["tax"].astype(np.int64),
-        stop_square=table["stop_square"].astype(np.int64),
-        table_value=value_table(params)["value"].reshape(table["end"].shape),
-        table_end=table["end"].astype(np.int64),
-        table_spin=table["spin"].astype(np.int64),
-    )
-    declared = {s.name: _declared_value(s, getattr(params, s.name, getattr(kn, s.name))) for s, t in _DECLARED if t}
-    return Rules(**declared, **derived)
+    return _spec(name).choices.index(value)
 
 
 STOP_BEFORE = choice("extra_cost_rule", "stop_before")
@@ -231,12 +135,68 @@ NO_SEAL_NO_RIDER = choice("seal_empty", "no_seal_no_rider")
 FROM_START = choice("seat_order", "from_start")
 
 
-# ---------------------------------------------------------------- the move
+@lru_cache(maxsize=32)
+def rules_of(params):
+    """The :data:`RULES` record of ``params`` (the knobs' defaults if a plain SbrParams)."""
+    kn = knobs(params)
+    rec = np.zeros(1, RULES).view(np.recarray)[0]
+    for spec in specs(AgentParams):
+        field = _declared_field(spec)
+        if field is None:
+            continue
+        value = getattr(params, spec.name, getattr(kn, spec.name))
+        if spec.choices is not None:
+            rec[spec.name] = spec.choices.index(value)
+        elif spec.kind is tuple:
+            rec[spec.name][: len(value)] = value
+        else:
+            rec[spec.name] = value
+    rec.L = params.length
+    rec.S1 = params.max_spin_per_beat + 1
+    rec.M = N_VALUES + params.max_spin_per_beat
+    rec.K = N_VALUES * rec.S1
+    rec.seal_sign = 1 if params.seal_direction == "ahead" else -1
+    rec.terrain[: params.length + 1] = params.terrain_array()
+    rec.relic_worth[: len(params.relic_points)] = params.relic_points
+    rec.team[:] = np.arange(rec.team.size) // params.riders_per_player
+    rec.segment_of_beat[:] = -1
+    for k, b in enumerate(params.segment_ends()):
+        rec.segment_of_beat[b] = k
+    return rec
 
 
-@_inline
+class Moves(NamedTuple):
+    """A move with no seal on the way, by start square and option (:func:`moves_of`):
+    (L+1, K) ``raw_*`` before the stop square's relic, (L+1, H, K, RELIC_CODES) after it
+    by spin held (H = spin_cap + 1) and relic code at the stop square."""
+
+    raw_end: np.ndarray  # the end square
+    raw_stop: np.ndarray  # the square stopped on, -1 if none entered
+    raw_tax: np.ndarray  # movement lost to terrain
+    stop_square: np.ndarray  # the square stopped on, 0 if none (square 0 never holds a relic)
+    end: np.ndarray  # the end square (a heart's squares added)
+    spin: np.ndarray  # the spin held after the move (rivers, an eye, a town)
+
+
+@lru_cache(maxsize=32)
+def moves_of(params) -> Moves:
+    """:class:`Moves` of ``params``, each entry :func:`walk`'s answer on an empty board."""
+    kp = rules_of(params)
+    L1, K, H = kp.L + 1, kp.K, params.spin_cap + 1
+    tb = Moves(
+        *(np.zeros((L1, K), np.int64) for _ in range(4)),
+        *(np.zeros((L1, H, K, RELIC_CODES), np.int64) for _ in range(2)),
+    )
+    _fill_moves(kp, tb, np.full(L1, -1, np.int8), np.zeros(2 * L1, np.int64))
+    return tb
+
+
+# ---------------------------------------------------------------- the move (4.2, 5.3, 5.4)
+
+
+@jit
 def _extra_cost(kp, sq, big):
-    """Section 4.2: the extra cost of entering square ``sq``."""
+    """Section 4.2: the extra cost of entering square ``sq`` (a rock; a curve for a big card)."""
     t = kp.terrain[sq]
     if t == ROCK:
         return kp.rock_penalty
@@ -245,28 +205,28 @@ def _extra_cost(kp, sq, big):
     return 0
 
 
-@_inline
-def _ignored(kp, owner, r):
-    """movement._ignored for one seal: passed without effect by rider ``r``."""
-    k = kp.riders_per_player
+@jit
+def ignored(kp, owner, r):
+    """Whether rider ``r`` passes the seal of ``owner`` without effect (5.3): his
+    own (unless 9.3 pays him) and, if so read, his team mate's (9.5)."""
     if kp.seal_owner_bonus:
-        return owner >= 0 and owner // k == r // k and owner != r and kp.team_seals_ignored
+        return owner >= 0 and kp.team[owner] == kp.team[r] and owner != r and kp.team_seals_ignored
     own = owner == r
     if kp.team_seals_ignored:
-        own = own or (owner >= 0 and owner // k == r // k)
+        own = own or (owner >= 0 and kp.team[owner] == kp.team[r])
     return own
 
 
-@_inline
+@jit
 def _meet_seal(kp, owner, r, m, brk, spin):
-    """movement._meet_seal for one rider: (movement, spin, triggered, removed).
-    (Straight-line returns: numba compiles a bool reassigned in a branch
-    into slow code.)"""
+    """Section 5.3 on the square just entered (``owner`` -1: no seal): (movement,
+    spin, triggered, removed).  Straight-line returns: numba compiles a bool
+    reassigned in a branch into slow code."""
     if owner < 0:
         return m, spin, False, False
     if kp.seal_owner_bonus != 0 and owner == r:  # 9.3: the owner's bonus, the seal taken off
         return m + kp.seal_owner_bonus, spin, False, True
-    if _ignored(kp, owner, r):
+    if ignored(kp, owner, r):
         return m, spin, False, False
     if m == 0 and not kp.break_on_stop:  # entered with no movement left
         return m, spin, kp.seal_spent_on_stop, kp.seal_spent_on_stop
@@ -275,23 +235,12 @@ def _meet_seal(kp, owner, r, m, brk, spin):
     return max(0, m - kp.seal_penalty), spin, True, True
 
 
-@_inline
-def _first_seal(kp, A, g, r):
-    """movement.first_seal: offset 1..M of the first seal ahead that matters, M + 1 if none."""
-    pos = A.pos[g, r]
-    for off in range(1, kp.M + 1):
-        owner = A.seal[g, min(pos + off, kp.L)]
-        if owner >= 0 and not _ignored(kp, owner, r):
-            return off
-    return kp.M + 1
-
-
-@_inline
-def _walk(kp, A, g, r, pos, m, big, brk, spin, removed):
-    """Steps 4-5 of one move square by square (movement.walk, and the table
-    it equals where no seal lies ahead), then the stop square (relic, town;
-    the heart).  ``removed``: a buffer for the squares of the seals taken
-    off.  Returns stop, end, tax, spin, hits, relic kind, removed count."""
+@jit
+def _move(kp, seal, r, pos, m, big, brk, spin, removed):
+    """Step 4 square by square on the seal row ``seal``: terrain (4.2,
+    ``extra_cost_rule``: FAQ Q3), a river's spin once per beat, seals (5.3).
+    ``removed``: a buffer for the squares of the seals taken off.  Returns
+    stop (-1 if no square entered), end, tax, spin, hits, removed count."""
     L = kp.L
     pos, m, spin = np.int64(pos), np.int64(m), np.int64(spin)
     stop, tax, hits, n_rem, river = -1, 0, 0, 0, 0
@@ -309,50 +258,43 @@ def _walk(kp, A, g, r, pos, m, big, brk, spin, removed):
             m -= take
         pos = sq
         stop = sq
-        if kp.terrain[sq] == RIVER and river == 0:  # a river's spin once per beat
+        if kp.terrain[sq] == RIVER and river == 0:
             river = 1
             spin = min(kp.spin_cap, spin + kp.river_spin)
-        m, spin, hit, rem = _meet_seal(kp, A.seal[g, sq], r, m, brk, spin)
+        m, spin, hit, rem = _meet_seal(kp, np.int64(seal[sq]), r, m, brk, spin)
         if rem:
             hits += hit
             removed[n_rem] = sq
             n_rem += 1
-    end = pos
-    kind = -1
-    if stop >= 0:
-        kind = np.int64(A.relic[g, stop])
-        if kind == EYE:
-            spin = min(kp.spin_cap, spin + kp.eye_spin)
-        if kind == HEART:
-            if kp.heart_passes_seals:
-                end, hits, n_rem = _heart_walk(kp, A, g, r, end, hits, n_rem, removed)
-            else:
-                end = min(L, end + kp.heart_steps)
-        if kp.terrain[stop] == TOWN:
-            spin = min(kp.spin_cap, spin + kp.town_spin)
-    return stop, end, tax, spin, hits, kind, n_rem
+    return stop, pos, tax, spin, hits, n_rem
 
 
-@_inline
-def _table_move(kp, A, g, pos, k, held):
-    """:func:`_walk`'s result for option ``k`` from ``pos`` where no seal
-    lies on the way, from the batch's tables (options.option_table, as the
-    greedy's values read them)."""
-    kind = np.int64(A.relic[g, kp.stop_square[pos, k]])  # square 0 (no stop) holds none
-    end, spin = kp.table_end[pos, np.int64(held), k, kind + 1], kp.table_spin[pos, np.int64(held), k, kind + 1]
-    return kp.raw_stop[pos, k], end, kp.raw_tax[pos, k], spin, 0, kind, 0
+@jit
+def _stop_effects(kp, kind, stop, end, spin):
+    """Step 5 on the square stopped on (``stop`` -1: none): the relic of kind
+    ``kind`` (5.4: an eye's spin, a heart's squares where they meet no seals),
+    then a town's spin (4.2).  Returns end, spin."""
+    if stop < 0:
+        return end, spin
+    if kind == EYE:
+        spin = min(kp.spin_cap, spin + kp.eye_spin)
+    if kind == HEART and not kp.heart_passes_seals:
+        end = min(kp.L, end + kp.heart_steps)
+    if kp.terrain[stop] == TOWN:
+        spin = min(kp.spin_cap, spin + kp.town_spin)
+    return end, spin
 
 
-@_jit
-def _heart_walk(kp, A, g, r, end, hits, n_rem, removed):
-    """movement._heart_walk: the heart's squares meeting seals (no terrain,
-    no relic, no breaking)."""
+@jit
+def _heart_walk(kp, seal, r, end, hits, n_rem, removed):
+    """The heart's squares meeting seals (``heart_passes_seals``): no terrain,
+    no relic, no breaking."""
     steps = kp.heart_steps
     while steps > 0 and end < kp.L:
         sq = min(end + 1, kp.L)
         end = sq
         steps -= 1
-        steps, _, hit, rem = _meet_seal(kp, A.seal[g, sq], r, steps, NO, I0)
+        steps, _, hit, rem = _meet_seal(kp, np.int64(seal[sq]), r, steps, NO, I0)
         hits += hit
         if rem:
             removed[n_rem] = sq
@@ -360,12 +302,80 @@ def _heart_walk(kp, A, g, r, end, hits, n_rem, removed):
     return end, hits, n_rem
 
 
-# ---------------------------------------------------------------- a turn, a beat
+@jit
+def walk(kp, A, g, r, pos, m, big, brk, spin, removed):
+    """Steps 4-5 of rider ``r``'s move in game ``g`` from ``pos`` with movement
+    ``m`` (a big card or not), breaking seals or not, holding ``spin`` after
+    paying for it; nothing written.  Returns stop, end, tax, spin, hits,
+    relic kind taken (-1 none), and the count of seal squares in ``removed``."""
+    seal = A.seal[g]
+    stop, end, tax, spin, hits, n_rem = _move(kp, seal, r, pos, m, big, brk, spin, removed)
+    kind = np.int64(A.relic[g, stop]) if stop >= 0 else NONE
+    end, spin = _stop_effects(kp, kind, stop, end, spin)
+    if kind == HEART and kp.heart_passes_seals:
+        end, hits, n_rem = _heart_walk(kp, seal, r, end, hits, n_rem, removed)
+    return stop, end, tax, spin, hits, kind, n_rem
 
 
-@_inline
+@jit
+def first_seal(kp, A, g, r):
+    """Offset 1..M of the first square ahead of rider ``r`` holding a seal that
+    matters to him (M + 1 if none within one move)."""
+    pos = A.pos[g, r]
+    for off in range(1, kp.M + 1):
+        owner = np.int64(A.seal[g, min(pos + off, kp.L)])
+        if owner >= 0 and not ignored(kp, owner, r):
+            return off
+    return kp.M + 1
+
+
+@jit
+def table_move(kp, tb, A, g, pos, k, held):
+    """:func:`walk`'s answer for option ``k`` from ``pos`` holding ``held``
+    where no seal lies on the way, read from :class:`Moves`."""
+    kind = np.int64(A.relic[g, tb.stop_square[pos, k]])  # square 0 (no stop) holds none
+    end, spin = tb.end[pos, held, k, kind + 1], tb.spin[pos, held, k, kind + 1]
+    return tb.raw_stop[pos, k], end, tb.raw_tax[pos, k], spin, 0, kind, 0
+
+
+@jit
+def move(kp, tb, A, g, r, card, spend, brk, removed):
+    """What playing ``card`` with ``spend`` spin (and breaking seals or not)
+    does for rider ``r`` of game ``g``: :func:`walk` (the table where no seal
+    lies within the move)."""
+    pos, held = np.int64(A.pos[g, r]), np.int64(A.spin[g, r])
+    k = (card - 1) * kp.S1 + spend
+    tabled = not kp.heart_passes_seals and spend <= kp.max_spin_per_beat and held <= kp.spin_cap
+    if tabled and tb.raw_end[pos, k] - pos < first_seal(kp, A, g, r):
+        return table_move(kp, tb, A, g, pos, k, held)
+    return walk(kp, A, g, r, pos, card + spend, card >= kp.big_card, brk, held - spend, removed)
+
+
+@entry
+def _fill_moves(kp, tb, seal, removed):
+    """:class:`Moves` by :func:`walk`'s own steps on the empty seal row ``seal``."""
+    for pos in range(kp.L + 1):
+        for k in range(kp.K):
+            card, s = k // kp.S1 + 1, k % kp.S1
+            for held in range(tb.end.shape[1]):
+                stop, end, tax, spin, _, _ = _move(
+                    kp, seal, I0, pos, card + s, card >= kp.big_card, NO, held - s, removed
+                )
+                tb.raw_end[pos, k], tb.raw_stop[pos, k], tb.raw_tax[pos, k] = end, stop, tax
+                tb.stop_square[pos, k] = max(stop, 0)
+                for code in range(RELIC_CODES):
+                    tb.end[pos, held, k, code], tb.spin[pos, held, k, code] = _stop_effects(
+                        kp, np.int64(code - 1), stop, end, spin
+                    )
+
+
+# ---------------------------------------------------------------- a turn (6.2 steps 1-6)
+
+
+@jit
 def _take_back(A, g, r, want):
-    """turn._take_back: card ``want`` back from the discard, else the highest there."""
+    """Section 5.4's skull: card value ``want`` back from the discard, else the
+    highest there (nothing if the discard is empty)."""
     wi = min(max(want - 1, 0), N_VALUES - 1)
     v = -1
     if 1 <= want <= N_VALUES and A.discard[g, r, wi] > 0:
@@ -380,39 +390,34 @@ def _take_back(A, g, r, want):
         A.hand[g, r, v] += 1
 
 
-@_inline
-def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
-    """turn.act for game ``g``: the ``slot``-th rider plays (finished riders skip)."""
+@inline
+def act(kp, tb, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
+    """Section 6.2 steps 1-6 for the ``slot``-th rider of game ``g``'s order
+    in beat ``beat`` (0-based): the card (1, 5.1; into the discard at once
+    under ``skull_takes_current``), the spin (2, 5.2), a seal (3, 5.3), the
+    move (4-5), a relic and a skull's card back (5.4), the draw (6; nothing
+    once the deck is out, FAQ Q14), the finish beat.  A finished rider
+    skips.  Returns the square stopped on and the relic kind taken (-1 none)."""
     r = np.int64(A.order[g, slot])
     pos = A.pos[g, r]
     if pos >= kp.L:
-        return
+        return NONE, NONE
     c = card - 1
     A.hand[g, r, c] -= 1
     if kp.skull_takes_current:
         A.discard[g, r, c] += 1
-    A.stats[g, SPIN_SPENT, r] += spend
-    A.stats[g, CARD_SUM, r] += card
-    A.stats[g, CARDS_PLAYED, r] += 1
+    A.spin_spent[g, r] += spend
+    A.card_sum[g, r] += card
+    A.cards_played[g, r] += 1
     if seal_d > 0:
         A.seal[g, pos + kp.seal_sign * seal_d] = r
         A.seals_left[g, r] -= 1
-        A.stats[g, SEALS_PLACED, r] += 1
-    k = c * (kp.max_spin_per_beat + 1) + spend
-    if (
-        not kp.heart_passes_seals
-        and spend <= kp.max_spin_per_beat
-        and kp.raw_end[pos, k] - pos < _first_seal(kp, A, g, r)
-    ):
-        stop, end, tax, spin, hits, kind, n_rem = _table_move(kp, A, g, pos, k, A.spin[g, r])
-    else:
-        stop, end, tax, spin, hits, kind, n_rem = _walk(
-            kp, A, g, r, pos, card + spend, card >= kp.big_card, brk, A.spin[g, r] - spend, removed
-        )
+        A.seals_placed[g, r] += 1
+    stop, end, tax, spin, hits, kind, n_rem = move(kp, tb, A, g, r, card, spend, brk, removed)
     A.pos[g, r] = end
     A.spin[g, r] = spin
-    A.stats[g, TERRAIN_TAX, r] += tax
-    A.stats[g, SEAL_HITS, r] += hits
+    A.terrain_tax[g, r] += tax
+    A.seal_hits[g, r] += hits
     for i in range(n_rem):
         A.seal[g, removed[i]] = -1
     if kind >= 0:
@@ -430,18 +435,30 @@ def _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
         A.drawn[g, r] += 1
     if A.pos[g, r] >= kp.L and A.finish_beat[g, r] == 0:
         A.finish_beat[g, r] = beat + 1
+    return np.int64(stop), np.int64(kind)
 
 
-@_inline
+@jit
+def act_once(kp, tb, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
+    """:func:`act`, called (where a turn is not in a hot loop)."""
+    return act(kp, tb, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed)
+
+
+# ---------------------------------------------------------------- ranks and the beat (6.2, 6.3)
+
+
+@jit
 def _seat(kp, A, g, o, first_beat):
-    """ranking.seat_rank: rider ``o``'s place in the seat order."""
+    """Rider ``o``'s place in the "seat order" that breaks ties: clockwise from
+    the start rider in beat 1 (6.1) and, under ``seat_order = from_start``, in
+    every tie-break; else his seat number."""
     R = A.pos.shape[1]
     if first_beat or kp.seat_order == FROM_START:
         return (np.int64(o) - np.int64(A.start[g])) % R
     return np.int64(o)
 
 
-@_inline
+@jit
 def _ahead(a1, a2, a3, a4, b1, b2, b3, b4):
     """(a1, a2, a3, a4) < (b1, b2, b3, b4), as tuples."""
     if a1 != b1:
@@ -453,11 +470,11 @@ def _ahead(a1, a2, a3, a4, b1, b2, b3, b4):
     return a4 < b4
 
 
-@_inline
-def _rank_points(kp, A, g, points, dist, with_dist, out):
-    """ranking.points_by_rank: riders ranked by distance ``dist`` (if
-    ``with_dist``: segment scoring), position, relics (higher first), then
-    the seat order; each rider's points of ``points`` into ``out``."""
+@jit
+def rank_points(kp, A, g, points, dist, with_dist, out):
+    """Riders ranked by distance ``dist`` (if ``with_dist``: segment scoring,
+    6.2), then position, then relics (higher first), then the seat order
+    (6.3 without the distance); each rider's points of ``points`` into ``out``."""
     R = A.pos.shape[1]
     for i in range(R):
         rank = 0
@@ -476,17 +493,19 @@ def _rank_points(kp, A, g, points, dist, with_dist, out):
         out[i] = points[rank]
 
 
-@_inline
-def _end_beat(kp, A, g, beat, dist, pts):
-    """engine.end_beat for game ``g`` (``beat``: beats completed before it);
-    returns the new beat count.  ``dist``, ``pts``: (R,) scratch."""
+@inline
+def end_beat(kp, A, g, beat, dist, pts):
+    """The end of beat ``beat`` (0-based) of game ``g``: after every third beat
+    and the last (6.2), segment points by distance this segment (ties:
+    position, relics, seat order), and the seals cleared.  ``dist``, ``pts``:
+    (R,) scratch.  Returns the beats completed."""
     beat += 1
     k = kp.segment_of_beat[beat]
     if k >= 0:
         R = A.pos.shape[1]
         for o in range(R):
             dist[o] = A.pos[g, o] - A.seg_start[g, o]
-        _rank_points(kp, A, g, kp.segment_points, dist, YES, pts)
+        rank_points(kp, A, g, kp.segment_points, dist, YES, pts)
         for o in range(R):
             A.seg_points[g, o] += pts[o]
             A.seg_dist[g, k, o] = dist[o]
@@ -497,9 +516,11 @@ def _end_beat(kp, A, g, beat, dist, pts):
     return beat
 
 
-@_inline
-def _begin_beat(kp, A, g, beat):
-    """engine.begin_beat: the acting order, back to front, less spin, seat order."""
+@inline
+def begin_beat(kp, A, g, beat):
+    """Section 6.2 step 0 for beat ``beat`` (0-based): the acting order, back
+    to front, then less spin, then seat order (beat 1, or every beat under
+    ``seat_order = from_start``: counted from the start rider)."""
     R = A.pos.shape[1]
     first = beat == 0
     for i in range(R):
@@ -509,211 +530,33 @@ def _begin_beat(kp, A, g, beat):
                 np.int64(A.pos[g, j]),
                 np.int64(A.spin[g, j]),
                 _seat(kp, A, g, j, first),
-                0,
+                I0,
                 np.int64(A.pos[g, i]),
                 np.int64(A.spin[g, i]),
                 _seat(kp, A, g, i, first),
-                0,
+                I0,
             ):
                 rank += 1
         A.order[g, rank] = i
 
 
-@_jit
-def _scores(kp, A, g, beat, P, dist, pts, out):
-    """Each player's points so far into ``out`` (P,): result's score (final
-    points by the squares reached included) and, before the end, those
-    final points again (as lookahead._margin counts them)."""
-    k = kp.riders_per_player
-    _rank_points(kp, A, g, kp.final_points, dist, NO, pts)  # 6.3: position, relics, seat order
-    for p in range(P):
-        score = 0
-        for o in range(p * k, p * k + k):
-            score += A.seg_points[g, o] + A.relic_pts[g, o] + pts[o]
-            if beat < kp.beats:
-                score += pts[o]
-        out[p] = score
-    return out
+@jit
+def end_beat_once(kp, A, g, beat, dist, pts):
+    """:func:`end_beat`, called."""
+    return end_beat(kp, A, g, beat, dist, pts)
 
 
-@_inline
-def _margin_of(scores, player, P):
-    """lookahead._margin from the players' points: own minus the best opponent's (float64)."""
-    own, best = float(scores[player]), -np.inf
-    for p in range(P):
-        if p != player and scores[p] > best:
-            best = float(scores[p])
-    return own - (best if P > 1 else 0.0)
+@jit
+def begin_beat_once(kp, A, g, beat):
+    """:func:`begin_beat`, called."""
+    begin_beat(kp, A, g, beat)
 
 
-# ---------------------------------------------------------------- the greedy
-
-
-@_inline
-def _card_back(kp, A, g, r, card):
-    """greedy._card_back: the card a skull would bring back."""
-    high = 0
-    for c in range(N_VALUES - 1, -1, -1):
-        if A.discard[g, r, c] > 0:
-            high = c + 1
-            break
-    return max(high, card) if kp.skull_takes_current else high
-
-
-@_inline
-def _values(kp, A, g, r, beat, brk, first, val, w):
-    """greedy.greedy_values for one rider: ``val`` (K,) float32, -inf where
-    the (card, spin) option is not legal.  ``first``: :func:`_first_seal`.
-    An option whose move stops short of the first seal reads the batch
-    greedy's tables (greedy.value_table: the same float32 steps, done once
-    per entry), as the batch greedy does; the others walk square by square."""
-    L, S1 = kp.L, kp.max_spin_per_beat + 1
-    pos = A.pos[g, r]
-    held = A.spin[g, r]
-    beat1 = beat + 1
-    seg_end = kp.segment_of_beat[beat1] >= 0
-    last = beat1 == kp.beats
-    mine = _projections(kp, A, g, r, w.proj, w.dproj) if seg_end or last else 0
-    smax = min(held, kp.max_spin_per_beat)
-    for c in range(N_VALUES):  # option k = c * S1 + s (cards major; no division per option)
-        card = c + 1
-        have = (A.hand[g, r, c] > 0) & (pos < L)
-        for s in range(S1):
-            k = c * S1 + s
-            if not have or s > smax:
-                val[k] = -np.inf
-                continue
-            if not kp.heart_passes_seals and kp.raw_end[pos, k] - pos < first:  # no seal on the way: the tables
-                kind = np.int64(A.relic[g, kp.stop_square[pos, k]])  # square 0 (no stop) holds none
-                end = kp.table_end[pos, held, k, kind + 1]
-                base = kp.table_value[pos, held, k, kind + 1]
-                spin, tax = 0, 0  # read only by the float64 values, which always walk
-            else:
-                stop, end, tax, spin, hits, kind, _ = _walk(
-                    kp, A, g, r, pos, card + s, card >= kp.big_card, brk, held - s, w.removed
-                )
-                base = _base32(kp, pos, held, card, end, spin, tax, kind)
-            seg_rank, fin_rank = _ranks(kp, A, g, r, end, mine, w.proj, w.dproj) if seg_end or last else (0, 0)
-            back = _card_back(kp, A, g, r, card) if kind == SKULL else 0
-            if kp.heart_passes_seals:
-                val[k] = _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank)
-            else:
-                val[k] = _value32(kp, base, kind, back, seg_end, seg_rank, last, fin_rank)
-    return val
-
-
-@_inline
-def _base32(kp, pos, held, card, end, spin, tax, kind):
-    """greedy._base_value of one option (float32 steps; as the batch's tables hold it)."""
-    f32 = np.float32
-    return (
-        kp.greedy_move * (f32(end) - f32(pos))
-        + kp.greedy_relic * kp.relic_value[kind]  # kind -1: the appended 0
-        + kp.greedy_spin * (f32(spin) - f32(held))
-        - kp.greedy_tax * f32(tax)
-        - kp.card_cost[card]
-    )
-
-
-@_inline
-def _value32(kp, v, kind, back, seg_end, seg_rank, last, fin_rank):
-    """One option's greedy value from its base value ``v`` in the batch
-    greedy's float32 steps (the skull's card, projection.rank_terms)."""
-    f32 = np.float32
-    if kind == SKULL:  # float32 += float32 scalar * int64: added in float64, rounded once
-        v = f32(np.float64(v) + np.float64(kp.greedy_skull_card) * back)
-    if seg_end:
-        v = v + kp.greedy_segment * f32(kp.segment_points[seg_rank])
-    if last:
-        v = v + kp.greedy_final * f32(kp.final_points[fin_rank])
-    return v
-
-
-@_inline
-def _value64(kp, pos, held, card, end, spin, tax, kind, back, seg_end, seg_rank, last, fin_rank):
-    """:func:`_value32` as the batch greedy computes it under
-    ``heart_passes_seals`` (its outcome arrays are int64 there, so the sums
-    run in float64), rounded to float32 at the end."""
-    f64 = np.float64
-    v = (
-        f64(kp.greedy_move) * (f64(end) - f64(np.float32(pos)))
-        + f64(kp.greedy_relic * kp.relic_value[kind])
-        + f64(kp.greedy_spin) * (f64(spin) - f64(np.float32(held)))
-        - f64(tax) * f64(kp.greedy_tax)
-        - f64(kp.card_cost[card])
-    )
-    if kind == SKULL:
-        v = v + f64(kp.greedy_skull_card) * back
-    if seg_end:
-        v = v + f64(kp.greedy_segment * np.float32(kp.segment_points[seg_rank]))
-    if last:
-        v = v + f64(kp.greedy_final * np.float32(kp.final_points[fin_rank]))
-    return np.float32(v)
-
-
-@_inline
-def _projections(kp, A, g, r, proj, dproj):
-    """projection.rank_terms' view of the other riders, once per rider's
-    values: ``proj`` (R,) float32 each one's projected square and ``dproj``
-    (R,) float64 his segment distance, by slot; returns rider ``r``'s slot."""
-    R = A.pos.shape[1]
-    f32 = np.float32
-    mine = 0
-    for s in range(R):
-        if A.order[g, s] == r:
-            mine = s
-    for s in range(R):
-        o = A.order[g, s]
-        po = f32(A.pos[g, o])
-        later = s > mine and A.pos[g, o] < kp.L
-        proj[s] = min(f32(kp.L), po + kp.greedy_expect * f32(later))
-        dproj[s] = np.float64(proj[s] - f32(A.seg_start[g, o]))
-    return mine
-
-
-@_inline
-def _ranks(kp, A, g, r, end, mine, proj, dproj):
-    """projection.rank_terms' ranks of end square ``end``: (segment rank,
-    final rank), the others as :func:`_projections` gives them."""
-    R = A.pos.shape[1]
-    d_me = np.float64(end) - np.float64(np.float32(A.seg_start[g, r]))
-    seg_rank, fin_rank = 0, 0
-    for s in range(R):
-        if s == mine:
-            continue
-        ahead = proj[s] > end
-        if dproj[s] > d_me or (dproj[s] == d_me and ahead):
-            seg_rank += 1
-        if ahead:
-            fin_rank += 1
-    return seg_rank, fin_rank
-
-
-@_inline
-def _seal_choice(kp, A, g, r, beat):
-    """greedy._seal_choice_cols for one rider: the seal distance, 0 none."""
-    R = A.pos.shape[1]
-    if kp.seals_per_player == 0 or kp.segment_of_beat[beat + 1] >= 0:
-        return 0
-    k = kp.riders_per_player
-    me = A.pos[g, r]
-    best_v, best_i = 0.0, 0
-    for d in range(1, kp.seal_range + 1):
-        base = me + kp.seal_sign * d + kp.reach_off
-        w = 0.0
-        for o in range(R):
-            opp = o // k != r // k and A.pos[g, o] < kp.L
-            w = w + kp.reach[(base - A.pos[g, o]) * opp]
-        if not _seal_allowed(kp, A, g, r, d):
-            w = -1.0
-        if d == 1 or w > best_v:  # the first of the largest (np.where(w > best, d, best) per d)
-            best_v, best_i = w, d
-    return best_i if best_v >= kp.greedy_seal_min else 0
-
-
-@_inline
-def _seal_allowed(kp, A, g, r, d):
-    """legality._seal_mask for distance ``d`` >= 1."""
+@jit
+def seal_allowed(kp, A, g, r, d):
+    """Section 5.3: whether rider ``r`` may place a seal ``d`` >= 1 squares
+    away (``seal_direction``): a seal left, a square 1..L-1, empty
+    (``seal_empty``: no seal, or no seal and no rider)."""
     if A.seals_left[g, r] <= 0:
         return False
     sq = A.pos[g, r] + kp.seal_sign * d
@@ -728,534 +571,69 @@ def _seal_allowed(kp, A, g, r, d):
     return True
 
 
-@_inline
-def _argmax(val):
-    """The first index of the largest entry (np.argmax)."""
-    best = 0
-    for k in range(1, val.size):
-        if val[k] > val[best]:
-            best = k
-    return best
+# ---------------------------------------------------------------- batch loops (the engine's calls)
 
 
-@_inline
-def _greedy(kp, A, g, r, beat, w):
-    """greedy.greedy_policy for one rider: (option, seal, break); the
-    values without breaking are left in ``w.val``."""
-    first = _first_seal(kp, A, g, r)
-    best = _argmax(_values(kp, A, g, r, beat, NO, first, w.val, w))
-    brk = False
-    if A.pos[g, r] < kp.L and A.spin[g, r] >= kp.seal_break_cost and first <= kp.M:
-        _values(kp, A, g, r, beat, YES, first, w.vb, w)
-        bb = _argmax(w.vb)
-        if w.vb[bb] > w.val[best] + kp.greedy_break_margin:
-            best, brk = bb, True
-    return best, _seal_choice(kp, A, g, r, beat), brk
+@entry
+def act_games(kp, tb, A, slot, beat, card, spin, seal, brk, retrieve, mask, stop, relic, removed):
+    """:func:`act` in every game of ``mask``; the square stopped on and the relic taken into ``stop``, ``relic``."""
+    for g in range(A.pos.shape[0]):
+        if mask[g]:
+            stop[g], relic[g] = act(kp, tb, A, g, slot, beat, card[g], spin[g], seal[g], brk[g], retrieve[g], removed)
 
 
-# One compiled copy each of the turn, the beat's end and start and the
-# greedy, for the places where they are not hot (a decision of the real
-# game, a search's own move, the lookahead beats of deep's play-outs); the
-# greedy play-out inlines them (a call between compiled functions passes
-# every array of the state and the rules: the greedy play-out ran 3x slower
-# through calls).
+@entry
+def end_beat_games(kp, A, beat, dist, pts):
+    """:func:`end_beat` in every game."""
+    for g in range(A.pos.shape[0]):
+        end_beat_once(kp, A, g, beat, dist, pts)
 
 
-@_jit
-def _act_once(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed):
-    """:func:`_act`, called."""
-    _act(kp, A, g, slot, beat, card, spend, seal_d, brk, retrieve, removed)
+@entry
+def begin_beat_games(kp, A, beat):
+    """:func:`begin_beat` in every game."""
+    for g in range(A.pos.shape[0]):
+        begin_beat_once(kp, A, g, beat)
 
 
-@_jit
-def _end_beat_once(kp, A, g, beat, dist, pts):
-    """:func:`_end_beat`, called."""
-    return _end_beat(kp, A, g, beat, dist, pts)
+@entry
+def final_points_games(kp, A, dist, out):
+    """Each rider's final points by position (6.3: ties by relics, then seat order) into ``out`` (G, R)."""
+    for g in range(A.pos.shape[0]):
+        rank_points(kp, A, g, kp.final_points, dist, NO, out[g])
 
 
-@_jit
-def _begin_beat_once(kp, A, g, beat):
-    """:func:`_begin_beat`, called."""
-    _begin_beat(kp, A, g, beat)
+@entry
+def seal_masks(kp, A, rider, out):
+    """``out`` (G, seal_range + 1): the seal distances rider ``rider[g]`` may choose (0, no seal: always)."""
+    for g in range(A.pos.shape[0]):
+        out[g, 0] = True
+        for d in range(1, out.shape[1]):
+            out[g, d] = seal_allowed(kp, A, g, np.int64(rider[g]), np.int64(d))
 
 
-@_jit
-def _greedy_once(kp, A, g, r, beat, w):
-    """:func:`_greedy`, called."""
-    return _greedy(kp, A, g, r, beat, w)
+@entry
+def first_seals(kp, A, rider, out):
+    """:func:`first_seal` of rider ``rider[g]`` of every game into ``out``."""
+    for g in range(A.pos.shape[0]):
+        out[g] = first_seal(kp, A, g, np.int64(rider[g]))
 
 
-# ---------------------------------------------------------------- search
-
-
-class Work(NamedTuple):
-    """Scratch buffers of one search level."""
-
-    val: np.ndarray  # (K,) float32
-    vb: np.ndarray  # (K,) float32
-    top: np.ndarray  # (K,) int64
-    order: np.ndarray  # (K,) int64 sort scratch
-    margin: np.ndarray  # (K,) float64
-    removed: np.ndarray  # (2 L,) int64 squares of seals taken off
-    dist: np.ndarray  # (R,) int64
-    pts: np.ndarray  # (R,) int64
-    scores: np.ndarray  # (K, R) int64: the players' points at the end of each option's play-out
-    pv: np.ndarray  # (R,) int64: the same for the game's known greedy continuation (_lookahead)
-    proj: np.ndarray  # (R,) float32: the other riders' projected squares (_projections)
-    dproj: np.ndarray  # (R,) float64: their segment distances
-    moves: np.ndarray  # (K, R, 2) int64: each deep play-out's moves (option, break) by slot in its first beat
-    cmoves: np.ndarray  # (R, 2) int64: the same for deep's continuation (_deep), -1 where none
-    cpv: np.ndarray  # (R,) int64: the players' points at the end of deep's continuation
-    cbeat: np.ndarray  # (1,) int64: the beat of deep's continuation
-
-
-def work(kp: Rules, n_riders: int) -> tuple:
-    """One :class:`Work` per search level."""
-    K = N_VALUES * (kp.max_spin_per_beat + 1)
-    return tuple(
-        Work(
-            np.zeros(K, np.float32),
-            np.zeros(K, np.float32),
-            np.zeros(K, np.int64),
-            np.zeros(K, np.int64),
-            np.zeros(K, np.float64),
-            np.zeros(2 * kp.L + 2, np.int64),
-            np.zeros(n_riders, np.int64),
-            np.zeros(n_riders, np.int64),
-            np.zeros((K, n_riders), np.int64),
-            np.zeros(n_riders, np.int64),
-            np.zeros(n_riders, np.float32),
-            np.zeros(n_riders, np.float64),
-            np.zeros((K, n_riders, 2), np.int64),
-            np.zeros((n_riders, 2), np.int64),
-            np.zeros(n_riders, np.int64),
-            np.zeros(1, np.int64),
-        )
-        for _ in range(LEVELS)
-    )
-
-
-@_inline
-def _copy_row2(src, g, dst, h):
-    """``dst[h] = src[g]`` for 2-D arrays (a loop: slice assignment allocates)."""
-    for j in range(src.shape[1]):
-        dst[h, j] = src[g, j]
-
-
-@_inline
-def _copy_row3(src, g, dst, h):
-    """``dst[h] = src[g]`` for 3-D arrays."""
-    for j in range(src.shape[1]):
-        for k in range(src.shape[2]):
-            dst[h, j, k] = src[g, j, k]
-
-
-@_jit
-def _copy_game(A, g, B, h):
-    """Game ``g`` of ``A`` into game ``h`` of ``B``."""
-    _copy_row2(A.pos, g, B.pos, h)
-    _copy_row2(A.spin, g, B.spin, h)
-    _copy_row2(A.seals_left, g, B.seals_left, h)
-    _copy_row3(A.hand, g, B.hand, h)
-    _copy_row3(A.discard, g, B.discard, h)
-    _copy_row3(A.deck, g, B.deck, h)
-    _copy_row2(A.drawn, g, B.drawn, h)
-    _copy_row2(A.seal, g, B.seal, h)
-    _copy_row2(A.relic, g, B.relic, h)
-    _copy_row2(A.relic_pts, g, B.relic_pts, h)
-    _copy_row2(A.relic_n, g, B.relic_n, h)
-    _copy_row2(A.seg_start, g, B.seg_start, h)
-    _copy_row2(A.seg_points, g, B.seg_points, h)
-    _copy_row3(A.seg_dist, g, B.seg_dist, h)
-    _copy_row3(A.seg_pts, g, B.seg_pts, h)
-    _copy_row2(A.finish_beat, g, B.finish_beat, h)
-    _copy_row2(A.order, g, B.order, h)
-    B.start[h] = A.start[g]
-    _copy_row3(A.stats, g, B.stats, h)
-
-
-@_jit
-def _greedy_play_out(kp, A, g, slot, beat, last, w):
-    """lookahead._play_out with every rider greedy: finish the beat from
-    ``slot``, play on until ``last`` beats are over; returns the beat count."""
-    R = A.pos.shape[1]
-    while True:
-        for s in range(slot, R):
-            r = np.int64(A.order[g, s])
-            if A.pos[g, r] < kp.L:
-                k, seal, brk = _greedy(kp, A, g, r, beat, w)
-                _act(
-                    kp,
-                    A,
-                    g,
-                    s,
-                    beat,
-                    k // (kp.max_spin_per_beat + 1) + 1,
-                    k % (kp.max_spin_per_beat + 1),
-                    seal,
-                    brk,
-                    I0,
-                    w.removed,
-                )
-        beat = _end_beat(kp, A, g, beat, w.dist, w.pts)
-        if beat >= last:
-            return beat
-        _begin_beat(kp, A, g, beat)
-        slot = I0
-
-
-@_inline
-def _horizon(kp, beat, beats):
-    """lookahead.horizon."""
-    return kp.beats if beats == 0 else min(kp.beats, beat + 1 + beats)
-
-
-@_jit
-def _options(kp, A, g, r, slot, beat, k, w):
-    """The search's options: the greedy's choice (option, seal, break), the
-    greedy's ``k`` best options in ``w.top[:k]`` (invalid ones replaced by
-    the first), ``k``, the greedy's column among them and how many are
-    valid (legal; they come first)."""
-    best, seal, brk = _greedy_once(kp, A, g, r, beat, w)  # w.val: the values without breaking
-    K = w.val.size
-    k = min(k, K)
-    order = _sort_desc(w.val, w.order)  # np.argsort(-val, kind="stable")
-    first, n_valid = 0, 0
-    found = False
-    for j in range(k):
-        valid = w.val[order[j]] > -np.inf  # the invalid ones are last (sorted) and replaced by the first
-        n_valid += valid
-        w.top[j] = order[j] if valid else order[0]
-        if not found and w.top[j] == best:
-            first, found = j, True
-        w.margin[j] = -np.inf
-    return best, seal, brk, k, first, n_valid
-
-
-@_inline
-def _sort_desc(val, order):
-    """``order`` = the indices of ``val`` by value, largest first, equal
-    values in index order: plain, ``np.argsort(-val, kind="stable")``
-    (an insertion sort of the few options; allocates nothing)."""
-    for i in range(val.size):
-        j = i
-        while j > 0 and val[order[j - 1]] < val[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
-    return order
-
-
-@_jit
-def _choose(w, k, first):
-    """The column of the best margin (ties to the greedy's option, column ``first``)."""
-    w.margin[first] += GREEDY_TIE_BONUS
-    col = 0
-    for j in range(1, k):
-        if w.margin[j] > w.margin[col]:
-            col = j
-    return col
-
-
-@_jit
-def _lookahead(kp, A, g, r, slot, beat, B, level, works, pv_ok):
-    """lookahead.search for one rider, every play-out rider greedy (the
-    lookahead agent): (option, seal, break, whether ``works[level].pv``
-    holds the game's greedy continuation from the state after the move).
-
-    The continuation: where ``pv_ok``, ``w.pv`` holds the players' points
-    at the end of the play-out the real game has followed since (its
-    moves were the play-out's: greedy ones, or the search's own chosen
-    option); the greedy's own option is then that play-out's continuation
-    and its margin is read, not played again (lookahead.py's memo, kept
-    per game)."""
-    w = works[level]
-    best, seal, brk, k, first, n_valid = _options(kp, A, g, r, slot, beat, kp.lookahead_k, w)
-    if k == 1:
-        return best, seal, brk, pv_ok  # the greedy's move: the continuation still holds
-    last = _horizon(kp, beat, kp.lookahead_beats)
-    P = A.pos.shape[1] // kp.riders_per_player
-    player = r // kp.riders_per_player
-    to_end = last == kp.beats
-    # the greedy's own move exactly as the greedy plays it (its break only if it is also the top option)
-    known = pv_ok and to_end and w.top[first] == best and (first == 0 or not brk)
-    for j in range(n_valid):
-        if known and j == first:
-            for p in range(P):
-                w.scores[j, p] = w.pv[p]
-        else:
-            opt = w.top[j]
-            _copy_game(A, g, B, level)
-            S1 = kp.max_spin_per_beat + 1
-            _act_once(kp, B, level, slot, beat, opt // S1 + 1, opt % S1, seal, brk and opt == w.top[0], I0, w.removed)
-            end = _greedy_play_out(kp, B, level, slot + 1, beat, last, works[LEVELS - 1])
-            _scores(kp, B, level, end, P, w.dist, w.pts, w.scores[j])
-        w.margin[j] = _margin_of(w.scores[j], player, P)
-    col = _choose(w, k, first)
-    choice = w.top[col]
-    real_brk = brk and choice == w.top[first]
-    # the chosen option's play-out is the game's continuation if the move played is the one played out
-    followed = to_end and real_brk == (brk and choice == w.top[0])
-    if followed:
-        for p in range(P):
-            w.pv[p] = w.scores[col, p]
-    return choice, seal, real_brk, followed
-
-
-@_jit
-def _mixed_play_out(kp, A, g, slot, beat, until, B, works, moves, j):
-    """lookahead._play_out with the riders playing as the lookahead before
-    beat ``until`` and greedy after (:func:`_greedy_play_out`), to the end
-    of the game; the moves of this beat (option, break) by slot into
-    ``moves[j]`` (-1: none)."""
-    R = A.pos.shape[1]
-    S1 = kp.max_spin_per_beat + 1
-    w = works[LEVELS - 1]
-    pv_ok = NO  # no continuation known at the start of the play-out
-    root = beat
-    for s in range(R):
-        moves[j, s, 0] = -1
-    while beat < until:
-        for s in range(slot, R):
-            r = np.int64(A.order[g, s])
-            if A.pos[g, r] < kp.L:
-                k, seal, brk, pv_ok = _lookahead(kp, A, g, r, s, beat, B, I1, works, pv_ok)
-                if beat == root:
-                    moves[j, s, 0], moves[j, s, 1] = k, brk
-                _act_once(kp, A, g, s, beat, k // S1 + 1, k % S1, seal, brk, I0, w.removed)
-        beat = _end_beat_once(kp, A, g, beat, w.dist, w.pts)
-        if beat >= kp.beats:
-            return beat
-        _begin_beat_once(kp, A, g, beat)
-        slot = I0
-    return _greedy_play_out(kp, A, g, slot, beat, kp.beats, w)
-
-
-@_jit
-def _deep(kp, A, g, r, slot, beat, B, works, cont_ok):
-    """lookahead.deep_policy for one rider: the search with play-outs whose
-    riders play as the lookahead this beat and ``deep_reply`` more:
-    (option, seal, break, whether ``works[0]`` holds deep's continuation
-    after the move).
-
-    The continuation (as :func:`_lookahead`'s, for deep): where ``cont_ok``,
-    the real game has followed the play-out of deep's previous choice this
-    beat, whose moves by slot are ``w.cmoves`` and final points ``w.cpv``;
-    an option equal to that play-out's move at this slot has the same
-    play-out (the same riders, the same horizon), so its points are read."""
-    w = works[0]
-    best, seal, brk, k, first, n_valid = _options(kp, A, g, r, slot, beat, kp.deep_k, w)
-    if k == 1:
-        return best, seal, brk, False
-    R = A.pos.shape[1]
-    P = R // kp.riders_per_player
-    until = beat + 1 + kp.deep_reply_beats
-    known = cont_ok and w.cbeat[0] == beat and w.cmoves[slot, 0] >= 0
-    for j in range(n_valid):
-        opt = w.top[j]
-        brk_j = brk and opt == w.top[0]  # the break as the play-out plays the option
-        if known and opt == w.cmoves[slot, 0] and brk_j == (w.cmoves[slot, 1] == 1):
-            for p in range(P):
-                w.scores[j, p] = w.cpv[p]
-            for s in range(R):
-                w.moves[j, s, 0] = w.cmoves[s, 0] if s > slot else -1
-                w.moves[j, s, 1] = w.cmoves[s, 1]
-        else:
-            _copy_game(A, g, B, I0)
-            _act_once(
-                kp,
-                B,
-                I0,
-                slot,
-                beat,
-                opt // (kp.max_spin_per_beat + 1) + 1,
-                opt % (kp.max_spin_per_beat + 1),
-                seal,
-                brk_j,
-                I0,
-                w.removed,
+@entry
+def outcomes(kp, tb, A, games, rider, card, spend, brk, out, removed):
+    """:func:`move` of rider ``rider[i]`` in game ``games[i]`` for (n, K) options:
+    ``out`` (6, n, K) stop, end, spin, tax, hits, relic; nothing written."""
+    for i in range(card.shape[0]):
+        for j in range(card.shape[1]):
+            stop, end, tax, spin, hits, kind, _ = move(
+                kp, tb, A, games[i], np.int64(rider[i]), card[i, j], spend[i, j], brk[i, j], removed
             )
-            end = _mixed_play_out(kp, B, I0, slot + 1, beat, until, B, works, w.moves, j)
-            _scores(kp, B, I0, end, P, w.dist, w.pts, w.scores[j])
-        w.margin[j] = _margin_of(w.scores[j], r // kp.riders_per_player, P)
-    col = _choose(w, k, first)
-    choice = w.top[col]
-    real_brk = brk and choice == w.top[first]
-    # the chosen option's play-out is the continuation if the move played is the one played out
-    followed = real_brk == (brk and choice == w.top[0])
-    if followed:
-        w.cbeat[0] = beat
-        for p in range(P):
-            w.cpv[p] = w.scores[col, p]
-        for s in range(R):
-            w.cmoves[s, 0], w.cmoves[s, 1] = w.moves[col, s, 0], w.moves[col, s, 1]
-    return choice, seal, real_brk, followed
+            out[0, i, j], out[1, i, j], out[2, i, j] = stop, end, spin
+            out[3, i, j], out[4, i, j], out[5, i, j] = tax, hits, kind
 
 
-@_jit
-def _decide(kp, A, g, r, slot, beat, code, B, works, cont):
-    """The (option, seal, break) of rider ``r`` playing as agent ``code``,
-    and which continuation ``works[0]`` holds after the move: LOOKAHEAD
-    (``pv``, the greedy's, see :func:`_lookahead`; a greedy move keeps it),
-    DEEP (deep's, see :func:`_deep`) or -1 (none).  ``cont``: the same
-    before the move."""
-    if code == LOOKAHEAD:
-        k, seal, brk, ok = _lookahead(kp, A, g, r, slot, beat, B, I0, works, cont == LOOKAHEAD)
-        return k, seal, brk, LOOKAHEAD if ok else -1
-    if code == DEEP:
-        k, seal, brk, ok = _deep(kp, A, g, r, slot, beat, B, works, cont == DEEP)
-        return k, seal, brk, DEEP if ok else -1
-    k, seal, brk = _greedy_once(kp, A, g, r, beat, works[0])
-    return k, seal, brk, cont if cont == LOOKAHEAD else -1
+if __name__ == "__main__":  # python -m gamelab.sbr.kernel: compile (or load) every entry point of the game
+    import importlib
 
-
-@_jit
-def _play_games(kp, A, codes, B, works, points):
-    """engine.play_batch for every game of ``A`` (set up, beat 1's order done),
-    rider ``r`` playing as agent ``codes[r]``; ``points`` (beats, G, R):
-    segment + relic points after each beat (the lead changes)."""
-    G, R = A.pos.shape
-    S1 = kp.max_spin_per_beat + 1
-    w = works[LEVELS - 1]
-    for g in range(G):
-        beat = I0
-        cont = NONE
-        for b in range(kp.beats):
-            for s in range(R):
-                r = np.int64(A.order[g, s])
-                if A.pos[g, r] < kp.L:
-                    k, seal, brk, cont = _decide(kp, A, g, r, s, beat, codes[r], B, works, cont)
-                    _act_once(kp, A, g, s, beat, k // S1 + 1, k % S1, seal, brk, I0, w.removed)
-            beat = _end_beat_once(kp, A, g, beat, w.dist, w.pts)
-            for o in range(R):
-                points[b, g, o] = A.seg_points[g, o] + A.relic_pts[g, o]
-            if beat < kp.beats:
-                _begin_beat_once(kp, A, g, beat)
-
-
-@_jit
-def _search_actions(kp, A, rider, acting, slot, beat, code, B, works, out):
-    """One decision of agent ``code`` in every game: ``out`` (G, 3) option,
-    seal, break (0/1) of ``np.int64(rider[g])``; the acting games search, the others
-    get the greedy's choice (as the batch search's ``base``)."""
-    w = works[0]
-    for g in range(A.pos.shape[0]):
-        if acting[g]:
-            k, seal, brk, _ = _decide(kp, A, g, np.int64(rider[g]), slot, beat, code, B, works, NONE)
-        else:
-            k, seal, brk = _greedy_once(kp, A, g, np.int64(rider[g]), beat, w)
-            brk = False  # the batch greedy breaks only where acting
-        out[g, 0], out[g, 1], out[g, 2] = k, seal, brk
-
-
-# ---------------------------------------------------------------- from Python
-
-
-def play_games(params, state: State, seating) -> np.ndarray:
-    """Play the set-up games of ``state`` to the end in place (every seat
-    of ``seating`` greedy, lookahead or deep; :func:`supported` must
-    hold); returns (beats, G, P) points after each beat (segment + relic,
-    by player) for the lead changes."""
-    kp = rules_of(params)
-    R = state.pos.shape[1]
-    codes = np.array([AGENT_CODES[seating[r // params.riders_per_player]] for r in range(R)], np.int64)
-    A = arrays_of(state)
-    points = np.zeros((params.beats, state.n_games, R), np.int64)
-    _play_games(kp, A, codes, scratch(A), work(kp, R), points)
-    write_back(A, state)
-    state.beat, state.slot = params.beats, R
-    return points.reshape(params.beats, state.n_games, state.n_players, -1).sum(axis=3)
-
-
-def search_actions(params, state: State, rider, acting, agent: str):
-    """(card, spin, seal, brk) (G,) arrays: agent ``agent``'s decision for
-    ``rider`` in the games ``acting``, the greedy's in the others."""
-    from .engine import option_list, slot_of
-
-    kp = rules_of(params)
-    R = state.pos.shape[1]
-    rider = np.asarray(rider, np.int64)
-    ga = np.flatnonzero(acting)
-    slot = int(slot_of(state, rider)[ga[0]]) if ga.size else 0
-    A = arrays_of(state)
-    out = np.zeros((state.n_games, 3), np.int64)
-    _search_actions(
-        kp, A, rider, np.asarray(acting, bool), slot, state.beat, AGENT_CODES[agent], scratch(A), work(kp, R), out
-    )
-    card_k, spin_k = option_list(params.max_spin_per_beat)
-    return card_k[out[:, 0]], spin_k[out[:, 0]], out[:, 1], out[:, 2].astype(bool)
-
-
-@_jit
-def _act_games(kp, A, slot, beat, card, spin, seal, brk, retrieve, removed):
-    """:func:`_act` in every game (the differential tests' step)."""
-    for g in range(A.pos.shape[0]):
-        _act_once(kp, A, g, slot, beat, card[g], spin[g], seal[g], brk[g], retrieve[g], removed)
-
-
-@_jit
-def _next_beat(kp, A, beat, dist, pts):
-    """:func:`_end_beat` and, unless the game is over, :func:`_begin_beat` in every game."""
-    for g in range(A.pos.shape[0]):
-        after = _end_beat_once(kp, A, g, beat, dist, pts)
-        if after < kp.beats:
-            _begin_beat_once(kp, A, g, after)
-
-
-def act_games(params, state: State, actions, slot: int) -> None:
-    """engine.act(params, state, actions, slot, inplace=True) by the kernel
-    (no events; for the differential tests)."""
-    kp = rules_of(params)
-    A = arrays_of(state)
-    a = [np.ascontiguousarray(x, np.int64) for x in (actions.card, actions.spin, actions.seal, actions.retrieve)]
-    _act_games(
-        kp, A, slot, state.beat, a[0], a[1], a[2], np.asarray(actions.brk, np.bool_), a[3], work(kp, 1)[0].removed
-    )
-    write_back(A, state)
-    state.slot = slot + 1
-
-
-def next_beat(params, state: State) -> None:
-    """engine.end_beat and begin_beat (in place) by the kernel (for the differential tests)."""
-    kp = rules_of(params)
-    A = arrays_of(state)
-    R = state.pos.shape[1]
-    _next_beat(kp, A, state.beat, np.zeros(R, np.int64), np.zeros(R, np.int64))
-    write_back(A, state)
-    state.beat += 1
-    if state.beat < params.beats:
-        state.slot = 0
-
-
-# the kernel plays only while this is True (tests switch it off to run the batch engine's own search)
-ENABLED = True
-
-
-def warm() -> float:
-    """Compile every entry point once (or load it from the on-disk cache):
-    one short game of each compiled agent, one search, one turn and beat.
-    Returns the seconds it took (about 140 s of CPU the first time after
-    an install or an edit of this file, well under a second after)."""
-    import time
-
-    from . import engine
-    from .knobs import AgentParams
-
-    t0 = time.perf_counter()
-    params = AgentParams(beats=2, lookahead_beats=1, deep_reply_beats=0)
-    rng = np.random.default_rng(0)
-    chance = engine.draw_chance(params, 1, 2, rng)
-    play_games(params, engine.init(params, 1, 2, chance), ["deep", "lookahead"])
-    st = engine.init(params, 1, 2, chance)
-    rider = st.order[:, 0].astype(np.intp)
-    lg = engine.legal_for(params, st, rider)
-    search_actions(params, st, rider, lg.acting, "lookahead")
-    act_games(params, st, engine.random_actions(params, st, lg, rng), 0)
-    next_beat(params, st)
-    return time.perf_counter() - t0
-
-
-if __name__ == "__main__":  # python -m gamelab.sbr.kernel: warm the compiled cache (e.g. after an install)
-    from gamelab.sbr import kernel  # the package's module (functions compiled in __main__ are not cached)
-
-    print(f"sbr kernel ready in {kernel.warm():.1f} s")
+    # the game's top module, by name (it imports this one); functions compiled in __main__ are not cached
+    print(f"sbr compiled code ready in {importlib.import_module('gamelab.sbr.sim').warm():.1f} s")

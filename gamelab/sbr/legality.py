@@ -17,7 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .indexing import flat, row_starts, row_starts_k, spin_affordable
+from .indexing import flat, row_starts, spin_affordable
+from .kernel import arrays_of, rules_of, seal_masks
 from .rules import N_VALUES, SbrParams
 from .state import Actions, Legal, State
 
@@ -38,42 +39,15 @@ def legal_for(params: SbrParams, state: State, rider: np.ndarray) -> Legal:
     if not acting.all():
         card[~acting] = False
     spin_ok = spin_affordable(S).take(np.minimum(flat(state.spin).take(fi), S), axis=0)
-    seal = _seal_mask(params, state, pos, flat(state.seals_left).take(fi) > 0)
+    seal = _seal_mask(params, state, np.asarray(rider, np.int64))
     return Legal(card=card, spin=spin_ok, seal=seal, acting=acting)
 
 
-def _seal_mask(params, state, pos, has_seal):
-    """(G, D+1) seal distances allowed from ``pos`` (index 0, no seal: always)."""
-    G = state.n_games
-    L1, D1 = params.length + 1, params.seal_range + 1
-    sqc, valid = seal_squares(params)
-    pi = pos.astype(np.intp)
-    sq = sqc.take(pi, axis=0)  # (G, D+1) squares, clipped
-    free = state.seal.reshape(-1).take(sq + row_starts_k(G, L1, D1)) < 0  # seal[g, sq[g, d]] < 0
-    if params.seal_empty == "no_seal_no_rider":
-        free &= ~(state.pos[:, None, :] == sq[:, :, None]).any(axis=2)
-    seal = free & valid.take(seal_table_row(pi, has_seal, L1), axis=0)
-    seal[:, 0] = True
-    return seal
-
-
-@lru_cache(maxsize=32)
-def seal_squares(params: SbrParams):
-    """By the rider's square: the squares 0..seal_range away (clipped to
-    the board) and, (2 (L+1), D+1) by (has a seal left, square), whether a
-    seal may go there (a square 1..L-1; never without a seal left)."""
-    L, D = params.length, params.seal_range
-    d = np.arange(D + 1)
-    sq = np.arange(L + 1)[:, None] + (d if params.seal_direction == "ahead" else -d)
-    ok = (sq >= 1) & (sq < L)
-    valid = np.concatenate([np.zeros_like(ok), ok])
-    return np.minimum(np.maximum(sq, 0), L), valid
-
-
-def seal_table_row(pos, has_seal, L1):
-    """The row of :func:`seal_squares`' validity table for a rider on ``pos``:
-    plain, ``valid.reshape(2, L + 1, D + 1)[has_seal, pos]``."""
-    return pos + has_seal * L1
+def _seal_mask(params, state, rider):
+    """(G, D+1) seal distances allowed (index 0, no seal: always): :func:`kernel.seal_allowed`."""
+    out = np.zeros((state.n_games, params.seal_range + 1), bool)
+    seal_masks(rules_of(params), arrays_of(state), rider, out)
+    return out
 
 
 def is_legal(params: SbrParams, state: State, legal: Legal, actions: Actions) -> np.ndarray:

@@ -12,10 +12,19 @@ A game is driven beat by beat::
             g.act(r, card, spin, seal, brk, retrieve)   # steps 1-6
         g.end_beat()                        # segment scoring every 3rd beat
     g.result()
+
+Also here, plainly: the greedy agent's choice (:func:`greedy_choice`, appendix
+A's greedy with our objective, docs/agents.md), each option's outcome asked of
+a copy of the game; the compiled greedy (``greedy.py``) is held to it.
 """
 
 from __future__ import annotations
 
+import copy
+
+import numpy as np
+
+from .knobs import knobs
 from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, SKULL, TOWN, SbrParams, n_riders
 
 
@@ -238,6 +247,135 @@ class Game:
         win = [1 / len(winners) if i in winners else 0.0 for i in range(P)]
         rank = [1 + sum(key[j] > key[i] for j in range(P)) for i in range(P)]
         return dict(score=score, win=win, rank=rank, final_points=final, rider_total=rider_total)
+
+
+# --- the greedy agent (appendix A; docs/agents.md), plainly ---
+
+
+def _matters(game: Game, r: int, owner: int) -> bool:
+    """Whether rider ``r`` meets the seal of ``owner`` (5.3, 9.3, 9.5): not his own
+    (unless 9.3 pays him), not his team mate's if those are ignored."""
+    p = game.p
+    if owner == r:
+        return bool(p.seal_owner_bonus)
+    return not (p.team_seals_ignored and game.team[owner] == game.team[r])
+
+
+def _outcome(game: Game, r: int, card: int, spin: int, brk: bool):
+    """What the move does, asked of a copy of the game: end square, spin held
+    after, terrain tax, relic kind taken (-1 none)."""
+    g = copy.deepcopy(game, {id(game.p): game.p})
+    g.act(r, card, spin, 0, brk, 0)
+    taken = [game.relic[sq] for sq in range(game.L + 1) if game.relic[sq] >= 0 and g.relic[sq] < 0]
+    tax = g.stats["terrain_tax"][r] - game.stats["terrain_tax"][r]
+    return g.pos[r], g.spin[r], tax, taken[0] if taken else -1
+
+
+def greedy_values(game: Game, r: int, order: list, brk: bool = False) -> list:
+    """The greedy's value of each (card, spin) option of rider ``r`` (cards
+    major, spin minor; None where not legal), ``order`` this beat's acting
+    order.  Float32 step by step (a skull's card added in float64, rounded
+    once), float64 under ``heart_passes_seals`` rounded at the end."""
+    p, kn, f32, f64 = game.p, knobs(game.p), np.float32, np.float64
+    pos, held = game.pos[r], game.spin[r]
+    beat = game.beat + 1
+    seg_end, last = beat in p.segment_ends(), beat == p.beats
+    later = set(order[order.index(r) + 1 :]) if r in order else set()
+    proj = {o: min(f32(game.L), f32(game.pos[o]) + f32(kn.greedy_expect) * f32(o in later)) for o in range(game.R)}
+    high = max([v for v in range(1, N_VALUES + 1) if game.discard[r][v - 1] > 0], default=0)
+    out = []
+    for card in range(1, N_VALUES + 1):
+        for s in range(p.max_spin_per_beat + 1):
+            if pos >= game.L or game.hand[r][card - 1] == 0 or s > min(held, p.max_spin_per_beat):
+                out.append(None)
+                continue
+            end, spin, tax, kind = _outcome(game, r, card, s, brk)
+            worth = f32(p.relic_points[kind]) if 0 <= kind < len(p.relic_points) else f32(0)
+            back = (max(high, card) if p.skull_takes_current else high) if kind == SKULL else 0
+            d_me = f64(end) - f64(f32(game.seg_start[r]))
+            others = [o for o in range(game.R) if o != r]
+            d_o = {o: f64(proj[o] - f32(game.seg_start[o])) for o in others}
+            seg_rank = sum(d_o[o] > d_me or (d_o[o] == d_me and proj[o] > end) for o in others)
+            fin_rank = sum(proj[o] > end for o in others)
+            if p.heart_passes_seals:
+                v = (
+                    f64(f32(kn.greedy_move)) * (f64(end) - f64(f32(pos)))
+                    + f64(f32(kn.greedy_relic) * worth)
+                    + f64(f32(kn.greedy_spin)) * (f64(spin) - f64(f32(held)))
+                    - f64(tax) * f64(f32(kn.greedy_tax))
+                    - f64(f32(kn.greedy_card * card))
+                )
+                v += f64(f32(kn.greedy_skull_card)) * back if kind == SKULL else 0.0
+                v += f64(f32(kn.greedy_segment) * f32(p.segment_points[seg_rank])) if seg_end else 0.0
+                v += f64(f32(kn.greedy_final) * f32(p.final_points[fin_rank])) if last else 0.0
+                out.append(f32(v))
+                continue
+            v = (
+                f32(kn.greedy_move) * (f32(end) - f32(pos))
+                + f32(kn.greedy_relic) * worth
+                + f32(kn.greedy_spin) * (f32(spin) - f32(held))
+                - f32(kn.greedy_tax) * f32(tax)
+                - f32(kn.greedy_card * card)
+            )
+            if kind == SKULL:
+                v = f32(f64(v) + f64(f32(kn.greedy_skull_card)) * back)
+            if seg_end:
+                v = v + f32(kn.greedy_segment) * f32(p.segment_points[seg_rank])
+            if last:
+                v = v + f32(kn.greedy_final) * f32(p.final_points[fin_rank])
+            out.append(v)
+    return out
+
+
+def _best(values: list) -> int:
+    """The first option of the highest value."""
+    return max(range(len(values)), key=lambda k: (values[k] is not None, values[k] or 0, -k))
+
+
+def greedy_seal(game: Game, r: int) -> int:
+    """The seal distance with the most expected victims (opponents racing
+    behind it, weighted by ``greedy_seal_reach`` by the squares between),
+    0 if too few or the segment ends this beat (its seals are cleared)."""
+    p, kn = game.p, knobs(game.p)
+    if p.seals_per_player == 0 or game.beat + 1 in p.segment_ends():
+        return 0
+    reach = kn.greedy_seal_reach
+    best_v, best_d = 0.0, 0
+    for d in range(1, p.seal_range + 1):
+        sq = game.seal_square(r, d)
+        w = 0.0
+        for o in range(game.R):
+            if game.team[o] != game.team[r] and game.pos[o] < game.L and 1 <= sq - game.pos[o] <= len(reach):
+                w += reach[sq - game.pos[o] - 1]
+        w = w if game.seal_ok(r, d) else -1.0
+        if d == 1 or w > best_v:
+            best_v, best_d = w, d
+    return best_d if best_v >= kn.greedy_seal_min else 0
+
+
+def greedy_choice(game: Game, r: int, order: list) -> tuple:
+    """The greedy's (card, spin, seal, break) for rider ``r``: the option of
+    highest value (ties: smaller card, less spin); breaking seals (5.3) is
+    tried where one that matters lies within one move and the rider can pay,
+    and chosen if it beats not breaking by more than ``greedy_break_margin``."""
+    p = game.p
+    S1 = p.max_spin_per_beat + 1
+    val = greedy_values(game, r, order)
+    best, brk = _best(val), False
+    M = N_VALUES + p.max_spin_per_beat
+    near = [off for off in range(1, M + 1) if game.seal[min(game.pos[r] + off, game.L)] >= 0]
+    if game.spin[r] >= p.seal_break_cost and any(
+        _matters(game, r, game.seal[min(game.pos[r] + o, game.L)]) for o in near
+    ):
+        vb = greedy_values(game, r, order, brk=True)
+        bb = _best(vb)
+        if (
+            vb[bb] is not None
+            and val[best] is not None
+            and vb[bb] > val[best] + np.float32(knobs(p).greedy_break_margin)
+        ):
+            best, brk = bb, True
+    return best // S1 + 1, best % S1, greedy_seal(game, r), brk
 
 
 def play_random(params: SbrParams, n_players: int, rng) -> list:

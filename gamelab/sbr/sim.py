@@ -37,7 +37,7 @@ import numpy as np
 
 from gamelab.core.params import knob_value, specs
 
-from . import agents, engine, kernel
+from . import agents, engine, lookahead
 from .agents import POLICIES
 
 
@@ -57,20 +57,19 @@ def play(params, seating, n_deals, n_players, seed_seq) -> dict:
 
 
 def compiled_lineup(params, seating, n_players: int) -> bool:
-    """Whether the compiled kernel plays this seating: every seat greedy,
-    lookahead or deep, at least one searching (the batch engine plays an
-    all-greedy table faster: docs/performance.md), and
-    :func:`kernel.supported`.  The results are identical either way."""
-    compiled = all(name in kernel.AGENT_CODES for name in seating) and any(name != "greedy" for name in seating)
-    return compiled and kernel.supported(params, n_players * params.riders_per_player)
+    """Whether :func:`lookahead.play_games` plays this seating whole games at
+    a time: every seat greedy, lookahead or deep, at least one searching (an
+    all-greedy table runs faster through the batch engine, a slot of every
+    game per call: docs/performance.md).  The results are identical either way."""
+    return all(name in lookahead.AGENT_CODES for name in seating) and any(name != "greedy" for name in seating)
 
 
 def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
     """``engine.play_batch``'s result for a seating of compiled agents, played by
-    :func:`kernel.play_games` (the agents draw no random numbers, so the
+    :func:`lookahead.play_games` (the agents draw no random numbers, so the
     agents' generator is not needed)."""
     st = engine.init(params, n_deals, n_players, chance)
-    points = kernel.play_games(params, st, seating)
+    points = lookahead.play_games(params, st, seating)
     res = engine.result(params, st)
     res["lead_changes"] = lead_changes(points)
     return res
@@ -220,3 +219,21 @@ ASSUMPTIONS = (
 def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine (as ``reference.play_random``)."""
     return engine.play_batch(params, [agents.random_policy] * n_players, n_games, rng, n_players)
+
+
+def warm() -> float:
+    """Compile every entry point of the game's compiled code once (or load it
+    from the on-disk cache): a short game of each kind of seating and every
+    query.  Returns the seconds it took."""
+    import time
+
+    t0 = time.perf_counter()
+    params = agents.AgentParams(beats=2, lookahead_beats=1, deep_reply_beats=0)
+    seq = np.random.SeedSequence(0)
+    for seating in (["deep", "lookahead"], ["greedy", "random"], ["lookahead", "random"]):
+        play(params, seating, 1, 2, seq)
+    st = engine.init(params, 1, 2, engine.draw_chance(params, 1, 2, np.random.default_rng(0)))
+    engine.options(params, st, engine.to_move(st))
+    engine.seal_ahead(params, st, engine.to_move(st))
+    agents.greedy_values(params, st, engine.to_move(st))
+    return time.perf_counter() - t0
