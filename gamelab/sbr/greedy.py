@@ -317,7 +317,7 @@ def _greedy_games(kp, tb, gv, A, rider, acting, beat, w, out):
     """:func:`greedy` of rider ``rider[g]`` in every acting game: ``out`` (G, 3) option, seal, break."""
     for g in range(A.pos.shape[0]):
         if acting[g]:
-            out[g, 0], out[g, 1], out[g, 2] = greedy_once(kp, tb, gv, A, g, np.int64(rider[g]), beat, w)
+            out[g, 0], out[g, 1], out[g, 2] = greedy(kp, tb, gv, A, g, np.int64(rider[g]), beat, w)
 
 
 @entry
