@@ -29,8 +29,8 @@ Compile time.  Numba compiles each function once per argument types and
 caches it on disk (``python -m gamelab.sbr.kernel`` compiles every entry
 point of the game: the Makefile's install step).  From an empty cache this
 game's compiled code (this module, the greedy's and the search's) takes the
-figure in docs/performance.md, "Compile time"; later processes load it in
-about a second.  What keeps it small: the rules as one record (a tuple of
+figure in docs/performance.md, "Compile time and the first make report";
+later processes load it from the cache.  What keeps it small: the rules as one record (a tuple of
 sixty fields was a few hundred machine words to lower at every call), no
 Python wrappers on internal functions, typed constants instead of literals
 (numba compiles a function once more for each literal argument), the state
