@@ -21,8 +21,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # numba's on-disk caches of the games' compiled code, built once (and again after an edit of a compiled
-# module), not on the first search; its CPU time: docs/performance.md, "Compile time" (lint needs none of it:
-# CI runs both at once)
+# module), not on the first search (its CPU time: docs/performance.md, "Compile time and the first make
+# report"; lint needs none of it: CI runs both at once)
 $(COMPILED): $(STAMP) $(KERNELS)
 	$(BIN)/python -m gamelab.sbr.kernel
 	$(BIN)/python -m gamelab.strand.kernel

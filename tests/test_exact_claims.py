@@ -378,7 +378,7 @@ def _python_sbr(monkeypatch, exact):
         pkg = types.ModuleType(SBR_PY)
         pkg.__path__ = [str(Path(sbr_exact.__file__).parent)]
         monkeypatch.setitem(sys.modules, SBR_PY, pkg)
-        for name in ("rules", "knobs", "state", "indexing", "ranking"):
+        for name in ("rules", "knobs", "state", "ranking"):
             monkeypatch.setitem(sys.modules, f"{SBR_PY}.{name}", importlib.import_module(f"gamelab.sbr.{name}"))
         with monkeypatch.context() as m:
             m.setattr(compiled, "COMPILED", False)

@@ -34,6 +34,7 @@ from typing import Any
 
 try:  # numba is a dependency (pyproject.toml); without it the compiled code runs as Python
     import numba
+    import numba.extending
     from numba.core import caching
 except ImportError:  # pragma: no cover - exercised only where numba is missing
     numba = None  # type: ignore[assignment]
@@ -42,6 +43,8 @@ COMPILED = numba is not None
 #: ``for i in unroll(tup)``: a loop over a tuple of constants whose body numba compiles once per item
 #: (so ``arrays[i]`` may differ in type from item to item)
 unroll = numba.literal_unroll if COMPILED else (lambda items: items)
+#: numba's ``overload``: compiled code for a Python function, chosen by the argument types (None without numba)
+overload = numba.extending.overload if COMPILED else None
 _OPTIONS: dict[str, Any] = dict(_nrt=False)
 _INTERNAL: dict[str, Any] = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 

@@ -43,8 +43,8 @@ above is importable from here: :mod:`~gamelab.sbr.state` (the types),
 :mod:`~gamelab.sbr.legality` (``legal_for``, ``is_legal``,
 ``random_actions``), :mod:`~gamelab.sbr.movement` (``outcome``,
 ``seal_ahead``: the move asked, 4.2, 5.3, 5.4), :mod:`~gamelab.sbr.options`
-(``options``, ``option_list``), :mod:`~gamelab.sbr.ranking` (the winners of
-6.3) and :mod:`~gamelab.sbr.indexing` (flat offsets).
+(``options``, ``option_list``) and :mod:`~gamelab.sbr.ranking` (the winners
+of 6.3).
 
 A policy is ``policy(params, state, rider, legal, rng) -> Actions``: ``rider``
 (G,) is the rider acting in each game (its seat's games are those where

@@ -31,6 +31,7 @@ import numpy as np
 from .kernel import (
     RELIC_CODES,
     arrays_of,
+    card_playable,
     entry,
     first_seal,
     inline,
@@ -38,6 +39,7 @@ from .kernel import (
     moves_of,
     rules_of,
     seal_allowed,
+    spin_affordable,
     walk,
 )
 from .knobs import knobs
@@ -213,20 +215,19 @@ def values(kp, tb, gv, A, g, r, beat, brk, first, val, w):
     :func:`~gamelab.sbr.kernel.first_seal`.  An option whose move stops
     short of the first seal reads :class:`Values`' table (the same float32
     steps, done once per entry); the others walk."""
-    L, S1 = kp.L, kp.S1
+    S1 = kp.S1
     pos = np.int64(A.pos[g, r])
     held = np.int64(A.spin[g, r])
     beat1 = beat + 1
     seg_end = kp.segment_of_beat[beat1] >= 0
     last = beat1 == kp.beats
     mine = _projections(kp, A, g, r, w.proj, w.dproj) if seg_end or last else 0
-    smax = min(held, kp.max_spin_per_beat)
     for c in range(N_VALUES):  # option k = c * S1 + s (cards major; no division per option)
         card = c + 1
-        have = (A.hand[g, r, c] > 0) & (pos < L)
+        have = card_playable(kp, A, g, r, np.int64(c))
         for s in range(S1):
             k = c * S1 + s
-            if not have or s > smax:
+            if not have or not spin_affordable(kp, A, g, r, np.int64(s)):
                 val[k] = -np.inf
                 continue
             if not kp.heart_passes_seals and tb.raw_end[pos, k] - pos < first:  # no seal on the way
@@ -316,7 +317,7 @@ def _greedy_games(kp, tb, gv, A, rider, acting, beat, w, out):
     """:func:`greedy` of rider ``rider[g]`` in every acting game: ``out`` (G, 3) option, seal, break."""
     for g in range(A.pos.shape[0]):
         if acting[g]:
-            out[g, 0], out[g, 1], out[g, 2] = greedy_once(kp, tb, gv, A, g, np.int64(rider[g]), beat, w)
+            out[g, 0], out[g, 1], out[g, 2] = greedy(kp, tb, gv, A, g, np.int64(rider[g]), beat, w)
 
 
 @entry

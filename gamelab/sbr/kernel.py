@@ -20,7 +20,8 @@ without numba they run as Python).
   seals of 5.3, the stop square's relic of 5.4 and town), :func:`act` (a
   rider's turn, steps 1-6), :func:`end_beat` (segment scoring, 6.2) and
   :func:`begin_beat` (the acting order, step 0), :func:`rank_points` (the
-  ranks of 6.2 and 6.3), :func:`seal_allowed` (5.3), :func:`first_seal`.
+  ranks of 6.2 and 6.3), the legal choices (:func:`card_playable`,
+  :func:`spin_affordable`, :func:`seal_allowed`: 5.1-5.3), :func:`first_seal`.
 * Batch loops for the engine (``*_games``): each runs one rule over every
   game of a batch.
 
@@ -28,8 +29,8 @@ Compile time.  Numba compiles each function once per argument types and
 caches it on disk (``python -m gamelab.sbr.kernel`` compiles every entry
 point of the game: the Makefile's install step).  From an empty cache this
 game's compiled code (this module, the greedy's and the search's) takes the
-figure in docs/performance.md, "Compile time"; later processes load it in
-about a second.  What keeps it small: the rules as one record (a tuple of
+figure in docs/performance.md, "Compile time and the first make report";
+later processes load it from the cache.  What keeps it small: the rules as one record (a tuple of
 sixty fields was a few hundred machine words to lower at every call), no
 Python wrappers on internal functions, typed constants instead of literals
 (numba compiles a function once more for each literal argument), the state
@@ -553,6 +554,20 @@ def begin_beat_once(kp, A, g, beat):
 
 
 @jit
+def card_playable(kp, A, g, r, c):
+    """Section 5.1: rider ``r`` may play a card of value ``c + 1``: he holds one
+    and still races (a finished rider plays nothing, FAQ Q13)."""
+    return A.pos[g, r] < kp.L and A.hand[g, r, c] > 0
+
+
+@jit
+def spin_affordable(kp, A, g, r, s):
+    """Section 5.2: rider ``r`` may spend ``s`` spin: at most what he holds and
+    at most ``max_spin_per_beat``."""
+    return s <= min(np.int64(A.spin[g, r]), kp.max_spin_per_beat)
+
+
+@jit
 def seal_allowed(kp, A, g, r, d):
     """Section 5.3: whether rider ``r`` may place a seal ``d`` >= 1 squares
     away (``seal_direction``): a seal left, a square 1..L-1, empty
@@ -604,12 +619,20 @@ def final_points_games(kp, A, dist, out):
 
 
 @entry
-def seal_masks(kp, A, rider, out):
-    """``out`` (G, seal_range + 1): the seal distances rider ``rider[g]`` may choose (0, no seal: always)."""
+def legal_masks(kp, A, rider, card, spin, seal):
+    """The choices of rider ``rider[g]`` of every game (6.2 steps 1-3): ``card``
+    (G, 5) the values he may play, ``spin`` (G, max_spin_per_beat + 1) the
+    amounts he may spend, ``seal`` (G, seal_range + 1) the distances he may
+    seal (0, no seal: always)."""
     for g in range(A.pos.shape[0]):
-        out[g, 0] = True
-        for d in range(1, out.shape[1]):
-            out[g, d] = seal_allowed(kp, A, g, np.int64(rider[g]), np.int64(d))
+        r = np.int64(rider[g])
+        for c in range(card.shape[1]):
+            card[g, c] = card_playable(kp, A, g, r, np.int64(c))
+        for s in range(spin.shape[1]):
+            spin[g, s] = spin_affordable(kp, A, g, r, np.int64(s))
+        seal[g, 0] = True
+        for d in range(1, seal.shape[1]):
+            seal[g, d] = seal_allowed(kp, A, g, r, np.int64(d))
 
 
 @entry

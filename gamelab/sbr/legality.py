@@ -17,8 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .indexing import flat, row_starts, spin_affordable
-from .kernel import arrays_of, rules_of, seal_masks
+from .kernel import arrays_of, legal_masks, rules_of
 from .rules import N_VALUES, SbrParams
 from .state import Actions, Legal, State
 
@@ -29,25 +28,16 @@ PICK_TABLE_WIDTH = 8  # masks up to this wide are picked through a table by bit 
 
 def legal_for(params: SbrParams, state: State, rider: np.ndarray) -> Legal:
     """Masks of the legal choices for ``rider`` (G,) in each game (6.2 steps
-    1-3); a finished rider (FAQ Q13) is not ``acting`` and holds no card."""
-    G, R = state.pos.shape
-    L, S = params.length, params.max_spin_per_beat
-    fi = row_starts(G, R) + rider
-    pos = flat(state.pos).take(fi)
-    acting = pos < L
-    card = flat(state.hand).take(fi, axis=0) > 0
-    if not acting.all():
-        card[~acting] = False
-    spin_ok = spin_affordable(S).take(np.minimum(flat(state.spin).take(fi), S), axis=0)
-    seal = _seal_mask(params, state, np.asarray(rider, np.int64))
-    return Legal(card=card, spin=spin_ok, seal=seal, acting=acting)
-
-
-def _seal_mask(params, state, rider):
-    """(G, D+1) seal distances allowed (index 0, no seal: always): :func:`kernel.seal_allowed`."""
-    out = np.zeros((state.n_games, params.seal_range + 1), bool)
-    seal_masks(rules_of(params), arrays_of(state), rider, out)
-    return out
+    1-3: :func:`kernel.legal_masks`); a finished rider (FAQ Q13) is not
+    ``acting`` and holds no card."""
+    G = state.n_games
+    rider = np.asarray(rider, np.int64)
+    card = np.zeros((G, N_VALUES), bool)
+    spin = np.zeros((G, params.max_spin_per_beat + 1), bool)
+    seal = np.zeros((G, params.seal_range + 1), bool)
+    legal_masks(rules_of(params), arrays_of(state), rider, card, spin, seal)
+    acting = np.take_along_axis(state.pos, rider[:, None], axis=1)[:, 0] < params.length
+    return Legal(card=card, spin=spin, seal=seal, acting=acting)
 
 
 def is_legal(params: SbrParams, state: State, legal: Legal, actions: Actions) -> np.ndarray:

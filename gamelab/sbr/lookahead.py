@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from gamelab.core.compiled import unroll
+from gamelab.core.compiled import COMPILED, overload, unroll
 
 from . import greedy as gr
 from .kernel import (
@@ -105,19 +105,39 @@ def work(kp, n_riders: int) -> Work:
 # ---------------------------------------------------------------- play-outs
 
 
-@jit
-def _copy_rows(a, g, b, h):
-    """``b[h] = a[g]`` (a loop: slice assignment allocates)."""
-    src, dst = a[g : g + 1].reshape(-1), b[h : h + 1].reshape(-1)
-    for i in range(src.size):
-        dst[i] = src[i]
+def _copy_row(a, g, b, h):
+    """``b[h] = a[g]``: one game's row of a state array (compiled: a loop per axis, no allocation)."""
+    b[h] = a[g]
+
+
+if COMPILED:
+
+    @overload(_copy_row)
+    def _copy_row_loops(a, g, b, h):
+        """:func:`_copy_row` for numba, by the array's number of axes."""
+        if a.ndim == 1:
+            return _copy_row
+        if a.ndim == 2:
+
+            def rows2(a, g, b, h):
+                for j in range(a.shape[1]):
+                    b[h, j] = a[g, j]
+
+            return rows2
+
+        def rows3(a, g, b, h):
+            for j in range(a.shape[1]):
+                for k in range(a.shape[2]):
+                    b[h, j, k] = a[g, j, k]
+
+        return rows3
 
 
 @jit
 def _copy_game(A, g, B, h):
     """Game ``g`` of ``A`` into game ``h`` of ``B``, every array."""
     for i in unroll(ARRAY_INDEX):
-        _copy_rows(A[i], g, B[i], h)
+        _copy_row(A[i], g, B[i], h)
 
 
 @jit

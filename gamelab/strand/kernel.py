@@ -20,8 +20,9 @@ replaces on random states under every rule reading that reaches it.
 Float arithmetic keeps the numpy dtypes step by step (float32 keys, an
 int16 card count times the draw's own float type), so ties and truncations
 fall the same way.  The compiled code is cached on disk (``cache=True``);
-``python -m gamelab.strand.kernel`` warms it (the Makefile's install does).
-Without numba the numpy code runs (:data:`COMPILED` is False).
+``python -m gamelab.strand.kernel`` warms it (the Makefile's install does;
+its time from an empty cache: docs/performance.md, "Compile time and the
+first make report").  Without numba the numpy code runs (:data:`COMPILED` is False).
 """
 
 from __future__ import annotations
