@@ -14,10 +14,12 @@ KERNELS := gamelab/core/compiled.py gamelab/sbr/kernel.py gamelab/sbr/greedy.py 
 
 .PHONY: report test test-fast lint format bench clean
 
+# uv installs the same packages as pip in a fraction of the time (parallel downloads and unpacking:
+# docs/performance.md, "Compile time and the first make report"); pip does it where uv cannot be had
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	( $(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]' ) \
+	  || ( $(BIN)/python -m pip install --quiet --upgrade pip && $(BIN)/python -m pip install --quiet -e '.[test]' )
 	touch $(STAMP)
 
 # numba's on-disk caches of the games' compiled code, built once (and again after an edit of a compiled

@@ -159,3 +159,33 @@ def test_a_damaged_cell_checkpoint_is_recomputed(tmp_path):
         third = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
     assert third.resumed == 1 and third.cells[1] is not None
     pd.testing.assert_frame_equal(first.table, third.table)
+
+
+def _worker_pid(_item) -> int:
+    return os.getpid()
+
+
+def _fail(_item) -> int:
+    raise ValueError("a chunk that fails")
+
+
+def test_local_workers_are_kept_across_calls_from_one_thread():
+    """A report's many small runs share one pool: the second call is played by the first
+    call's workers; a failed chunk stops that pool, another thread gets its own."""
+    from gamelab.sim.executors import run_all
+
+    ex = LocalExecutor(2)
+    try:
+        first = set(run_all(ex, _worker_pid, range(8), progress=False))
+        assert set(run_all(ex, _worker_pid, range(8), progress=False)) <= first and os.getpid() not in first
+        with pytest.raises(ValueError, match="a chunk that fails"):
+            run_all(ex, _fail, range(2), progress=False)
+        after = set(run_all(ex, _worker_pid, range(8), progress=False))
+        assert not after & first  # the failed call's pool was stopped: new workers
+        other: list = []
+        t = threading.Thread(target=lambda: other.extend(run_all(ex, _worker_pid, range(8), progress=False)))
+        t.start()
+        t.join(60)
+        assert other and not set(other) & after  # PR_SET_PDEATHSIG follows the starting thread: its own pool
+    finally:
+        ex.close()

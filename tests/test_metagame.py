@@ -117,9 +117,10 @@ def test_strand_payoff_table_through_the_store(tmp_path):
     table = sums.payoffs()
     np.testing.assert_allclose(np.nanmax(table[alike], 1), 1 / 3)  # one style on every seat: a third each
     assert np.isnan(table[sums.profiles == 0]).all()
-    files = sorted(p.name for p in tmp_path.rglob("*.parquet"))
+    files = sorted(p.name for p in tmp_path.rglob("*.npz"))  # each chunk's per-deal sums, not its games' rows
+    assert len(files) == 56 and not list(tmp_path.rglob("*.parquet"))
     again = metagame.payoff_table("strand", 3, deals=32, seed=5, run=run)  # read back, nothing played
-    assert sorted(p.name for p in tmp_path.rglob("*.parquet")) == files
+    assert sorted(p.name for p in tmp_path.rglob("*.npz")) == files
     np.testing.assert_array_equal(again.wins, sums.wins)
     a = metagame.analyse(sums, label="style", n_boot=40)
     assert a.equilibria and all(mg.exploitability(a.payoffs, e.shares, 3) <= mg.TOL for e in a.equilibria)
@@ -209,9 +210,10 @@ def test_payoff_table_sized_by_its_precision_keeps_common_deals(tmp_path):
     pilot = profiles.payoff_table("strand", 3, seed=4, run=run, deals=64)
     np.testing.assert_array_equal(sums.wins[:64], pilot.wins)
     np.testing.assert_array_equal(sums.seats[:64], pilot.seats)
-    files = sorted(p.name for p in tmp_path.rglob("*.parquet"))
+    files = sorted(p.name for p in tmp_path.rglob("*.npz"))
+    assert len(files) == played.sum() // 64
     again = profiles.payoff_table("strand", 3, seed=4, run=run, target=0.08, pilot=64)  # read back, nothing played
-    assert sorted(p.name for p in tmp_path.rglob("*.parquet")) == files
+    assert sorted(p.name for p in tmp_path.rglob("*.npz")) == files
     np.testing.assert_array_equal(again.wins, sums.wins)
     a = metagame.analyse(again, label="style", n_boot=40)
     assert a.deals_fewest == 64 and a.deals == played.max()
@@ -230,3 +232,35 @@ def test_metagame_answer_in_words_with_one_psro_round(capsys, tmp_path, monkeypa
     out = capsys.readouterr().out
     assert out.startswith("If players adapt") or "If players adapt" in out.splitlines()[1], out
     assert unreadable(out, "strand") == [], unreadable(out, "strand")
+
+
+def test_a_chunks_sums_are_the_sums_of_its_table_and_the_same_on_two_workers(tmp_path):
+    """The reduction a worker keeps (``chunk_sums``) counts what ``sums_of`` counts from the
+    chunk's table, and a table played on two workers (each writing its own chunks) is the one
+    played in this process."""
+    from gamelab.sim import profiles, runner
+
+    names = profiles.declared("strand").names
+    run = profiles.profile_runs("strand", 4, deals=40, seed=2)[7]
+    (chunk,) = runner.plan("strand", **profiles.run_args(run), chunk_deals=40)
+    got = profiles.chunk_sums(chunk, names)
+    deal_ids = np.arange(40) + chunk.index * 10**7
+    wins, seats = profiles.sums_of(runner.run_chunk(chunk), names, deal_ids)
+    np.testing.assert_array_equal(got["wins"], wins)
+    np.testing.assert_array_equal(got["seats"], seats)
+    inline = profiles.payoff_table(
+        "strand", 3, deals=48, seed=3, run=RunConfig(store=ChunkStore(tmp_path / "a"), progress=False)
+    )
+    two = ChunkStore(tmp_path / "b")
+    pooled = profiles.payoff_table("strand", 3, deals=48, seed=3, run=RunConfig(store=two, workers=2, progress=False))
+    np.testing.assert_array_equal(pooled.wins, inline.wins)
+    np.testing.assert_array_equal(pooled.seats, inline.seats)
+    assert two.computed == 56 and len(list((tmp_path / "b").rglob("*.npz"))) == 56  # written by the workers
+
+
+def test_the_pilot_is_sized_by_the_target_in_whole_chunks():
+    from gamelab.sim import profiles
+
+    assert profiles.pilot_deals(profiles.TARGET) == profiles.PILOT_DEALS == 1024
+    assert profiles.pilot_deals(0.02) == 512  # a quarter of the deals, rounded up to a whole chunk
+    assert profiles.pilot_deals(0.005) == 4096

@@ -179,3 +179,21 @@ def test_an_unwritable_cache_directory_is_refused_naming_it(tmp_path):
     assert not list((tmp_path / "ok").rglob("*.json"))  # refused before any game was played
     ChunkStore(tmp_path / "fine").check_writable()
     assert not list((tmp_path / "fine").iterdir())  # the probe leaves nothing behind
+
+
+def test_a_chunks_arrays_round_trip_and_a_damaged_file_is_recomputed(store):
+    import numpy as np
+
+    from gamelab import runner
+
+    (chunk,) = runner.plan("toy", n_games=20, seed=1, n_players=2, lineup=["strong", "weak"])
+    arrays = {"wins": np.arange(6.0).reshape(3, 2) / 3, "seats": np.ones((3, 2))}
+    assert store.get_arrays(chunk, "t") is None
+    store.put_arrays(chunk, "t", arrays)
+    got = store.get_arrays(chunk, "t")
+    assert set(got) == {"wins", "seats"} and all(np.array_equal(got[k], arrays[k]) for k in arrays)
+    assert store.get_arrays(chunk, "another tag") is None and store.get(chunk) is None
+    (data,) = store.dir.rglob("*.npz")
+    data.write_bytes(data.read_bytes()[:-3] + b"xyz")
+    with pytest.warns(CacheWarning, match="does not match its checksum"):
+        assert store.get_arrays(chunk, "t") is None

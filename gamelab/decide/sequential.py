@@ -220,7 +220,8 @@ class Plan:
 
 
 class MemoryStore:
-    """A chunk store in memory (benchmarks, tests): ``get`` / ``put`` by chunk."""
+    """A chunk store in memory (benchmarks, tests): ``get`` / ``put`` by chunk
+    (``get_arrays`` / ``put_arrays``: a chunk's reduction, as :class:`gamelab.sim.store.ChunkStore`)."""
 
     def __init__(self):
         self.chunks: dict = {}
@@ -233,6 +234,15 @@ class MemoryStore:
 
     def put(self, chunk, df) -> None:
         self.chunks[chunk] = df
+        self.computed += 1
+
+    def get_arrays(self, chunk, tag: str):
+        got = self.chunks.get((chunk, tag))
+        self.loaded += got is not None
+        return got
+
+    def put_arrays(self, chunk, tag: str, arrays) -> None:
+        self.chunks[(chunk, tag)] = arrays
         self.computed += 1
 
 

@@ -41,7 +41,7 @@ from gamelab.core import registry
 from gamelab.core.contract import Run
 from gamelab.core.errors import GamelabError
 from gamelab.core.labels import key_words
-from gamelab.sim.profiles import declared, payoff_table, play_profiles, profile_lineups, profile_runs
+from gamelab.sim.profiles import TARGET, declared, payoff_table, play_profiles, profile_lineups, profile_runs
 from gamelab.sim.run import RunConfig
 from gamelab.stats import metagame as solve
 from gamelab.stats.metagame import N_BOOT, Analysis, DealSums, analyse, boot_weights
@@ -443,15 +443,16 @@ def metagame(
     run: RunConfig | None = None,
     n_boot: int = N_BOOT,
     psro_limit: int | None = None,
+    target: float = TARGET,
     say=None,
 ) -> Analysis:
-    """The payoff table played (``deals`` None: sized so that every win share is within ±1
-    point, :func:`gamelab.sim.profiles.payoff_table`), solved, and (``psro_limit`` not 0)
-    PSRO's iterations on it."""
+    """The payoff table played (``deals`` None: sized so that every win share is within
+    ±``target``, one point by default, :func:`gamelab.sim.profiles.payoff_table`), solved, and
+    (``psro_limit`` not 0) PSRO's iterations on it."""
     game = registry.get(game) if isinstance(game, str) else game
     strategies = declared(game)
     run = (run or RunConfig()).ready()
-    sums = payoff_table(game, n_players, params=params, deals=deals, seed=seed, run=run, say=say)
+    sums = payoff_table(game, n_players, params=params, deals=deals, seed=seed, run=run, target=target, say=say)
     a = analyse(sums, label=strategies.label, n_boot=n_boot, seed=seed)
     if psro_limit != 0 and strategies.searches:
         a.psro, a.exploitability = psro(

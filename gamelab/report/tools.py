@@ -46,6 +46,19 @@ def metagame_deals(game, n_games: int) -> int | None:
     return max(32, min(game.strategies.deals, n_games // 10))
 
 
+METAGAME_TARGET_OTHERS = 0.02  # the report's meta-game tables away from the reference player count: ±2 points
+
+
+def metagame_target(n_players: int, reference: int) -> float:
+    """How close every win share of a report's meta-game table is (95 % half-width): ±1 point at
+    the reference player count, whose table the first screen and the findings read, ±2 points at
+    the others (a quarter of the games: 6 players alone would be 4 M games at ±1 point; the
+    section states each table's own half-width, and ``gamelab metagame`` plays any count at ±1)."""
+    from gamelab.sim.profiles import TARGET
+
+    return TARGET if n_players == reference else METAGAME_TARGET_OTHERS
+
+
 def reference_players(data) -> int:
     return 4 if 4 in data.counts else data.counts[0]
 
@@ -84,7 +97,14 @@ def run_tools(
         for k in data.counts:
             with phase(f"{name}: the styles' meta-game at {k} players (every profile)", run.progress):
                 data.metagame[k] = metagame.metagame(
-                    data.game, k, params=data.params, deals=deals, seed=data.seed, run=run.quiet(), psro_limit=0
+                    data.game,
+                    k,
+                    params=data.params,
+                    deals=deals,
+                    seed=data.seed,
+                    run=run.quiet(),
+                    psro_limit=0,
+                    target=metagame_target(k, n),
                 )
     if tools.tune:
         with phase(f"{name}: tuner proposals", run.progress):

@@ -42,6 +42,8 @@ class ChunkFailed(GamelabError):
 class InlineExecutor:
     """Runs chunks one after another in this process."""
 
+    shares_disk = True
+
     def imap(self, fn: Callable, items: Sequence) -> Iterator[tuple[int, object]]:
         for i, item in enumerate(items):
             yield i, fn(item)
@@ -55,8 +57,8 @@ def worker_init(parent_pid: int) -> None:
     """Run first in every local worker: die with the parent, leave Ctrl-C to it.
 
     PR_SET_PDEATHSIG fires when the *thread* that started the worker ends;
-    the pool lives inside one :meth:`LocalExecutor.imap` call, so the thread
-    iterating it outlives its workers.  The watchdog covers systems without
+    a :class:`LocalExecutor` keeps its pool only for calls from the thread
+    that started it, so that thread outlives its workers.  The watchdog covers systems without
     prctl (it notices within :data:`WATCHDOG_SECONDS`).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -101,17 +103,46 @@ def stop_pool(pool: cf.ProcessPoolExecutor) -> None:
 
 
 class LocalExecutor:
-    """Local worker processes; a pool broken by a killed worker is rebuilt
-    and its unfinished chunks are run again."""
+    """Local worker processes, started on the first chunk and kept for the
+    next calls from the same thread (a report's many small runs would
+    otherwise pay the workers' start-up, imports and compiled code, each
+    time); a pool broken by a killed worker is rebuilt and its unfinished
+    chunks are run again.  Ctrl-C or a failed chunk stops the pool at once
+    (the next call starts another)."""
+
+    shares_disk = True  # the workers write finished chunks to the caller's store themselves
 
     def __init__(self, workers: int, retries: int = 2):
         self.workers, self.retries = workers, retries
+        self._pool: cf.ProcessPoolExecutor | None = None
+        self._thread: int | None = None  # the thread that started the pool (PR_SET_PDEATHSIG follows it)
+
+    def _live_pool(self) -> cf.ProcessPoolExecutor:
+        """The kept pool, or a new one when there is none, it broke, or another thread started it."""
+        pool, here = self._pool, threading.get_ident()
+        if pool is not None and (getattr(pool, "_broken", False) or self._thread != here):
+            self._drop()  # never wait on it: its starting thread may have ended, and its workers with it
+            pool = None
+        if pool is None:
+            pool = cf.ProcessPoolExecutor(max_workers=self.workers, initializer=worker_init, initargs=(os.getpid(),))
+            self._pool, self._thread = pool, here
+        return pool
+
+    def _drop(self) -> None:
+        """Stop the kept pool at once (queued chunks cancelled, running ones killed)."""
+        if self._pool is not None:
+            stop_pool(self._pool)
+            self._pool = None
+
+    def close(self) -> None:
+        """End the kept workers (between calls they are idle; they also end with this process)."""
+        self._drop()
 
     def imap(self, fn, items):
         pending = dict(enumerate(items))
         attempts = {i: 0 for i in pending}
         while pending:
-            pool = cf.ProcessPoolExecutor(max_workers=self.workers, initializer=worker_init, initargs=(os.getpid(),))
+            pool = self._live_pool()
             try:
                 futures = {pool.submit(fn, item): i for i, item in pending.items()}
                 for fut in cf.as_completed(futures):
@@ -120,21 +151,21 @@ class LocalExecutor:
                     del pending[i]
                     yield i, result
             except BrokenProcessPool as exc:
-                stop_pool(pool)
+                self._drop()
                 for i in pending:
                     attempts[i] += 1
                     if attempts[i] > self.retries:
                         raise ChunkFailed(pending[i], exc) from None
             except BaseException:  # KeyboardInterrupt, a failing chunk, GeneratorExit
-                stop_pool(pool)
+                self._drop()
                 raise
-            else:
-                pool.shutdown(wait=True)
 
 
 class DaskExecutor:
     """Chunks as tasks on a ``dask.distributed.Client``; a task lost with its
     worker is retried by Dask up to ``retries`` times."""
+
+    shares_disk = False  # a cluster's workers may not see the caller's disk: the caller stores chunks
 
     def __init__(self, client, retries: int = 3):
         self.client, self.retries = client, retries

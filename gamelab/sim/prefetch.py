@@ -57,15 +57,21 @@ def play_chunks(chunks: list, store, *, run: RunConfig, on_result=None) -> None:
     put into ``store`` as it lands, then handed to ``on_result(i, table)``."""
     from gamelab.sim.executors import run_all
 
+    executor = run.pool()
+    fn, writes = runner.chunk_job(executor, store)
+
     def keep(i, df):
-        store.put(chunks[i], df)
+        if writes:
+            store.computed += 1
+        else:
+            store.put(chunks[i], df)
         if on_result is not None:
             on_result(i, df)
 
     if chunks:
         run_all(
-            run.pool(),
-            runner.run_chunk,
+            executor,
+            fn,
             chunks,
             progress=run.progress,
             weights=[c.n_games for c in chunks],

@@ -4,8 +4,9 @@ solves it; ``gamelab bench`` times it).
 
 A profile seats one of the game's strategies (``Game.strategies``) on each
 seat; :func:`payoff_table` plays every multiset of ``P`` strategies through
-the runner's chunks and the chunk store (missing chunks in one pass through
-the run's executor; a rerun is read back), every profile with the same seed,
+the runner's chunks, each reduced where it is played to per-deal sums that the
+chunk store keeps (missing chunks in one pass through the run's executor; a
+rerun is read back), every profile with the same seed,
 so on the same deals (common random numbers), each deal in every seat
 rotation, and keeps per deal the wins and seats of each strategy in each
 profile (:class:`gamelab.stats.metagame.DealSums`), so that resampling deals
@@ -14,6 +15,8 @@ gives the intervals of everything solved from it.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,7 +27,7 @@ from gamelab.core import registry
 from gamelab.core.contract import Run
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
-from gamelab.sim.prefetch import play_chunks, run_args
+from gamelab.sim.prefetch import run_args
 from gamelab.sim.run import RunConfig
 from gamelab.stats import metagame as solve
 from gamelab.stats.metagame import DealSums
@@ -86,43 +89,95 @@ def sums_of(frame: pd.DataFrame, names: Sequence[str], deal_ids: np.ndarray) -> 
     return wins, seats
 
 
+SUMS_VERSION = 1  # of :func:`chunk_sums`' reduction: part of the key its arrays are kept under
+
+
+def sums_tag(names: Sequence[str]) -> str:
+    """What a chunk's kept sums are named by in the store, besides the chunk: the reduction and the strategy order."""
+    return f"profile-sums-{SUMS_VERSION}:" + ",".join(names)
+
+
+def chunk_sums(chunk, names: Sequence[str]) -> dict[str, np.ndarray]:
+    """One chunk of a profile played and reduced to its (deals, S) wins and seats of each strategy
+    (what :func:`sums_of` counts from the chunk's table, counted from the games' arrays)."""
+    names = list(names)
+    wins = np.zeros((chunk.n_deals, len(names)))
+    seats = np.zeros_like(wins)
+    for _, seating, out in runner.played(chunk):
+        win = np.asarray(out["win"], float)
+        for seat, agent in enumerate(seating):
+            wins[:, names.index(agent)] += win[:, seat]
+            seats[:, names.index(agent)] += 1
+    return {"wins": wins, "seats": seats}
+
+
+def played_sums(store, names: Sequence[str], chunk) -> dict[str, np.ndarray]:
+    """:func:`chunk_sums`, written into ``store`` where it is played (None: the caller keeps it)."""
+    sums = chunk_sums(chunk, names)
+    if store is not None:
+        store.write_arrays(chunk, sums_tag(names), sums)
+    return sums
+
+
 def play_profiles(
     game, runs: Sequence[Run], names, *, run: RunConfig, chunk_deals: int | None = None, skip=None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``runs`` through the chunk store (the missing chunks in one pass
-    through the run's executor, :func:`gamelab.sim.prefetch.play_chunks`),
-    each chunk reduced to per-deal sums as it is read or lands: (D, K, S) wins and seats,
-    ``D`` the longest run's deals.  Every run has the same seed and chunk size, so its deals
-    are the first of the longest run's (common random numbers); a profile's later deals
-    hold zeros.  ``skip[k]``: chunks of run ``k`` already counted elsewhere (a top-up)."""
+    """Play ``runs`` chunk by chunk, each chunk reduced to per-deal sums where it is played
+    (:func:`chunk_sums`: the workers do the counting, and the store keeps the sums, not the
+    games' rows): (D, K, S) wins and seats, ``D`` the longest run's deals.  A chunk whose sums
+    the store holds is read back; the missing ones go through the run's executor in one pass.
+    Every run has the same seed and chunk size, so its deals are the first of the longest run's
+    (common random numbers); a profile's later deals hold zeros.  ``skip[k]``: chunks of run ``k``
+    already counted elsewhere (a top-up)."""
+    from gamelab.sim.executors import run_all
+
     game = registry.get(game) if isinstance(game, str) else game
     run = run.ready()
     store = run.chunk_store()
+    names = tuple(names)
+    tag = sums_tag(names)
     plans = [runner.plan(game.name, **run_args(r), chunk_deals=chunk_deals) for r in runs]
     longest = max(plans, key=lambda p: sum(c.n_deals for c in p))
     if any(c.n_deals != longest[i].n_deals for p in plans for i, c in enumerate(p)):
         raise GamelabError("every profile must be played on the same deals (a shorter run: the first of them)")
-    deal_ids = np.concatenate(
-        [np.arange(c.n_deals, dtype=np.int64) + c.index * 10**7 for c in longest]
-    )  # runner._tidy's deal numbers
+    first_deal = dict(zip([c.index for c in longest], np.cumsum([0] + [c.n_deals for c in longest])))
     chunks = [(k, c) for k, p in enumerate(plans) for c in p[(0 if skip is None else int(skip[k])) :]]
-    wins = np.zeros((len(deal_ids), len(runs), len(names)))
+    wins = np.zeros((sum(c.n_deals for c in longest), len(runs), len(names)))
     seats = np.zeros_like(wins)
 
-    def add(i, frame):
-        k = chunks[i][0]
-        w, n = sums_of(frame, names, deal_ids)
-        wins[:, k] += w
-        seats[:, k] += n
+    def add(i, sums):
+        k, c = chunks[i]
+        at = slice(first_deal[c.index], first_deal[c.index] + c.n_deals)
+        wins[at, k] += sums["wins"]
+        seats[at, k] += sums["seats"]
 
     todo = []
     for i, (_, c) in enumerate(chunks):
-        frame = store.get(c)
-        if frame is None:
+        sums = store.get_arrays(c, tag)
+        if sums is None:
             todo.append(i)
         else:
-            add(i, frame)
-    play_chunks([chunks[i][1] for i in todo], store, run=run, on_result=lambda j, df: add(todo[j], df))
+            add(i, sums)
+    executor = run.pool()
+    writes = getattr(store, "on_disk", False) and getattr(executor, "shares_disk", False)
+
+    def keep(j, sums):
+        if writes:
+            store.computed += 1
+        else:
+            store.put_arrays(chunks[todo[j]][1], tag, sums)
+        add(todo[j], sums)
+
+    if todo:
+        run_all(
+            executor,
+            functools.partial(played_sums, store if writes else None, names),
+            [chunks[i][1] for i in todo],
+            progress=run.progress,
+            weights=[chunks[i][1].n_games for i in todo],
+            unit="game",
+            on_result=keep,
+        )
     return wins, seats
 
 
@@ -141,6 +196,14 @@ def deals_needed(half: np.ndarray, deals: np.ndarray, target: float = TARGET, ch
     return np.where(widest > target * TRIGGER, chunks * chunk, deals)
 
 
+def pilot_deals(target: float) -> int:
+    """The pilot's deals a profile for a table within ±``target``: :data:`PILOT_DEALS` at
+    :data:`TARGET`, scaled as one over the target squared (a half-width shrinks as one over
+    the root of the deals), in whole chunks of :data:`PROFILE_CHUNK` deals (a smaller chunk
+    plays fewer games a second: a batch's fixed cost is shared by fewer games)."""
+    return PROFILE_CHUNK * max(1, math.ceil(PILOT_DEALS * (TARGET / target) ** 2 / PROFILE_CHUNK))
+
+
 def payoff_table(
     game,
     n_players: int,
@@ -150,14 +213,14 @@ def payoff_table(
     seed: int = 0,
     run: RunConfig | None = None,
     target: float = TARGET,
-    pilot: int = PILOT_DEALS,
+    pilot: int | None = None,
     say=None,
 ) -> DealSums:
     """Every profile of the game's strategies at ``n_players`` played on the same deals, as per-deal sums.
 
     ``deals`` given: that many deals per profile.  Else the table is sized by its precision:
-    a pilot of ``pilot`` deals per profile, then each profile whose widest win share's
-    95 % half-width is above ``target`` is topped up (:func:`deals_needed`, at most
+    a pilot of ``pilot`` deals per profile (None: :func:`pilot_deals` for ``target``), then each
+    profile whose widest win share's 95 % half-width is above ``target`` is topped up (:func:`deals_needed`, at most
     :data:`TOP_UPS` rounds): whole chunks of :data:`PROFILE_CHUNK` deals (or of the pilot's, if
     fewer) added after the ones
     it has, so every profile's deals are the first of the others' (common random numbers kept)
@@ -170,7 +233,7 @@ def payoff_table(
     names = tuple(strategies.names)
     K = solve.profiles(len(names), n_players)
     say = say or (lambda text: None)
-    per = np.full(len(K), int(deals or pilot), np.int64)
+    per = np.full(len(K), int(deals or pilot or pilot_deals(target)), np.int64)
     chunk = min(PROFILE_CHUNK, int(per[0]))  # a top-up adds whole chunks of this many deals
     run = (run or RunConfig()).ready()
     wins = seats = np.zeros((0, len(K), len(names)))

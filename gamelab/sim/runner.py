@@ -19,6 +19,7 @@ found by :mod:`gamelab.core.registry`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -119,16 +120,36 @@ def plan(
     return [Chunk(game, params, lineup, n_players, size, int(seed), first_chunk + i) for i, size in enumerate(sizes)]
 
 
-def run_chunk(chunk: Chunk) -> pd.DataFrame:
-    """Play one chunk; one row per player per game."""
+def played(chunk: Chunk):
+    """Play one chunk: ``(rotation, seating, out)`` for each seat rotation, ``out`` the arrays
+    the game's ``play`` returned for the chunk's deals under that seating (the same deals
+    every rotation)."""
     ad = registry.get(chunk.game)
-    frames = []
     P = chunk.n_players
     for rot in range(chunk.rotations):
         seating = [chunk.lineup[(s + rot) % P] for s in range(P)]
-        out = ad.play(chunk.params, seating, chunk.n_deals, P, chunk.seed_seq())
-        frames.append(_tidy(out, seating, chunk, rot))
-    return pd.concat(frames, ignore_index=True)
+        yield rot, seating, ad.play(chunk.params, seating, chunk.n_deals, P, chunk.seed_seq())
+
+
+def run_chunk(chunk: Chunk) -> pd.DataFrame:
+    """Play one chunk; one row per player per game."""
+    return pd.concat([_tidy(out, seating, chunk, rot) for rot, seating, out in played(chunk)], ignore_index=True)
+
+
+def run_and_write(store, chunk: Chunk) -> pd.DataFrame:
+    """Play one chunk and write it into ``store`` where it is played (a worker that shares the caller's disk)."""
+    df = run_chunk(chunk)
+    store.write(chunk, df)
+    return df
+
+
+def chunk_job(executor, store):
+    """``(fn, writes)``: the function ``executor`` runs on each chunk, and whether it writes the
+    chunk into ``store`` itself.  Workers that share this disk write their own chunks (else the
+    caller writes every chunk in turn while the workers wait); a cluster's workers hand them back."""
+    if getattr(store, "on_disk", False) and getattr(executor, "shares_disk", False):
+        return functools.partial(run_and_write, store), True
+    return run_chunk, False
 
 
 def _tidy(out: dict, seating, chunk: Chunk, rot: int) -> pd.DataFrame:
@@ -193,15 +214,19 @@ def fetch(chunks: list[Chunk], store, executor, progress: bool | None = None) ->
     missing = [i for i, f in enumerate(frames) if f is None]
     if missing:
         todo = [chunks[i] for i in missing]
+        fn, writes = chunk_job(executor, store)
 
         def keep(j, df):
             if store is not None:
-                store.put(todo[j], df)
+                if writes:
+                    store.computed += 1
+                else:
+                    store.put(todo[j], df)
             frames[missing[j]] = df
 
         run_all(
             executor,
-            run_chunk,
+            fn,
             todo,
             progress=progress,
             weights=[c.n_games for c in todo],

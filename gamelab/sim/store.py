@@ -241,6 +241,8 @@ def read_checked_parquet(path: Path, sha256: str, rows: int) -> tuple[pd.DataFra
 
 
 class ChunkStore:
+    on_disk = True  # a worker process on this machine can write into it (a memory store cannot)
+
     def __init__(self, directory: str | Path | None = None):
         self.dir = Path(directory) if directory is not None else paths.cache_dir()
         self.computed = 0  # chunks written by this store object
@@ -284,6 +286,11 @@ class ChunkStore:
         return df
 
     def put(self, chunk, df: pd.DataFrame) -> None:
+        self.write(chunk, df)
+        self.computed += 1
+
+    def write(self, chunk, df: pd.DataFrame) -> None:
+        """:meth:`put` without counting it (a worker writes, its caller counts)."""
         data, meta = self._paths(chunk_key(chunk))
         buf = io.BytesIO()
         df.to_parquet(buf, index=False)
@@ -298,7 +305,62 @@ class ChunkStore:
             data.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(data, raw)
             atomic_write(meta, json.dumps(side).encode())
+
+    # --- a chunk's reduction: small arrays computed from its table (the meta-game keeps per-deal sums only)
+
+    def _array_paths(self, chunk, tag: str):
+        key = key_of({"chunk": chunk_key(chunk), "reduced": tag})
+        sub = self.dir / key[:2]
+        return sub / f"{key}.npz", sub / f"{key}.json"
+
+    def get_arrays(self, chunk, tag: str) -> dict[str, np.ndarray] | None:
+        """The arrays :meth:`put_arrays` kept for ``chunk`` under ``tag``, or None (absent, or not to be trusted)."""
+        data, meta = self._array_paths(chunk, tag)
+        if not meta.exists():
+            return None
+        try:
+            info = json.loads(meta.read_bytes())
+            raw = data.read_bytes()
+        except (OSError, ValueError) as exc:
+            self._reject(meta, f"unreadable ({type(exc).__name__})")
+            return None
+        identity = {**chunk_identity(chunk), "reduced": tag}
+        problem = side_file_problem(info, identity, 0)
+        if problem is None and hashlib.sha256(raw).hexdigest() != info["sha256"]:
+            problem = f"{data.name} does not match its checksum"
+        if problem is not None:
+            self._reject(meta, problem)
+            return None
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+            arrays = {name: z[name] for name in z.files}
+        self.loaded += 1
+        return arrays
+
+    def _reject(self, meta: Path, reason: str) -> None:
+        self.rejected += 1
+        warn_untrusted(meta, reason)
+        return None
+
+    def put_arrays(self, chunk, tag: str, arrays: dict[str, np.ndarray]) -> None:
+        self.write_arrays(chunk, tag, arrays)
         self.computed += 1
+
+    def write_arrays(self, chunk, tag: str, arrays: dict[str, np.ndarray]) -> None:
+        """:meth:`put_arrays` without counting it (a worker writes, its caller counts)."""
+        data, meta = self._array_paths(chunk, tag)
+        buf = io.BytesIO()
+        np.savez_compressed(buf, allow_pickle=False, **arrays)
+        raw = buf.getvalue()
+        side = {
+            "format": FORMAT,
+            "identity": {**chunk_identity(chunk), "reduced": tag},
+            "rows": 0,
+            "sha256": hashlib.sha256(raw).hexdigest(),
+        }
+        with writing(self.dir, "the cache directory"):
+            data.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(data, raw)
+            atomic_write(meta, json.dumps(side).encode())
 
 
 @contextlib.contextmanager

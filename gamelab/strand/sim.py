@@ -239,10 +239,12 @@ def prepare(params, lineup, n_players: int) -> None:
 
 def distilled_models(params, seats: dict, n_players: int) -> dict:
     """{level-k agent name: the policy its play-outs play} for the search seats ``seats``."""
-    levels = {name: level_of(name) for name in seats}
+    levels = {name: lv for name in seats if (lv := level_of(name))}
+    if not levels:  # no level-k seat (the styles, the plain search): nothing to learn or look up
+        return {}
     # a named search agent carries its budget: the budget knob does not change the model (one model per rung)
     params = knobs(params).replace(best_rollouts=AgentParams().best_rollouts)
-    return {name: distilled(params, *lv, n_players) for name, lv in levels.items() if lv}
+    return {name: distilled(params, *lv, n_players) for name, lv in levels.items()}
 
 
 @functools.lru_cache(maxsize=16)
