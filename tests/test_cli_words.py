@@ -53,7 +53,7 @@ def test_a_long_command_prints_progress_lines_into_a_log(capsys, monkeypatch, tm
     monkeypatch.setattr(executors, "LINES_OFF_TERMINAL", False)
     assert cli.main(["simulate", "toy", "--games", "3000", "--lineup", "strong", "weak"]) == 0
     err = capsys.readouterr().err
-    assert "progress: " in err and " of 3,000 games after " in err, err
+    assert "gamelab simulate toy: " in err and " of 3,000 games after " in err, err  # which command, in a shared log
 
 
 def test_tune_test_and_sensitivity_read_as_sentences_in_the_games_words(capsys, tmp_path, monkeypatch):

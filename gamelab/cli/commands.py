@@ -614,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     before, executors.LINES_OFF_TERMINAL = executors.LINES_OFF_TERMINAL, True  # a progress line now and then in a log
+    game = getattr(args, "game", None)
+    label, executors.LINE_LABEL = executors.LINE_LABEL, f"gamelab {args.command}" + (f" {game}" if isinstance(game, str) else "")
     try:
         return args.func(args)
     except GamelabError as exc:
@@ -626,7 +628,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gamelab {args.command}: interrupted", file=sys.stderr)
         return 130
     finally:
-        executors.LINES_OFF_TERMINAL = before
+        executors.LINES_OFF_TERMINAL, executors.LINE_LABEL = before, label
 
 
 if __name__ == "__main__":  # pragma: no cover

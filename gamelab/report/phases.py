@@ -13,8 +13,11 @@ SHOW_AFTER_S = 1.0
 
 
 def enabled(progress: bool | None) -> bool:
-    """``progress`` None: on a terminal only (as the chunk progress bars)."""
-    return sys.stderr.isatty() if progress is None else bool(progress)
+    """``progress`` None: on a terminal, and in a log the command line writes (as the chunk
+    progress, :data:`gamelab.sim.executors.LINES_OFF_TERMINAL`)."""
+    from gamelab.sim import executors
+
+    return (sys.stderr.isatty() or executors.LINES_OFF_TERMINAL) if progress is None else bool(progress)
 
 
 @contextlib.contextmanager

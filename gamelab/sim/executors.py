@@ -204,6 +204,9 @@ LINE_EVERY = 5.0  # seconds between progress lines when the output is not a term
 #: the command line sets this: work asked with ``progress=None`` then prints a
 #: line every few seconds when stderr is not a terminal (a log, a file)
 LINES_OFF_TERMINAL = False
+#: what a progress line starts with when its work has no name of its own (the command line: the command
+#: and its game, so that two commands writing to one log are told apart)
+LINE_LABEL = "progress"
 
 
 class LineProgress:
@@ -213,7 +216,7 @@ class LineProgress:
     def __init__(self, total: int, unit: str, desc: str = "", initial: int = 0):
         import time
 
-        self.total, self.unit, self.desc, self.n, self.postfix = total, unit, desc or "progress", initial, ""
+        self.total, self.unit, self.desc, self.n, self.postfix = total, unit, desc or LINE_LABEL, initial, ""
         self.clock = time.monotonic
         self.start = self.last = self.clock()
 
