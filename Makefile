@@ -17,10 +17,12 @@ STRAND_KERNELS := gamelab/core/compiled.py gamelab/strand/kernel.py
 .PHONY: report report-strand test test-fast lint format bench clean
 
 # uv installs the same packages as pip in a fraction of the time (parallel downloads and unpacking:
-# docs/performance.md, "Compile time and the first make report"); pip does it where uv cannot be had
+# docs/performance.md, "Compile time and the first make report"); pip does it where uv cannot be had.
+# Bytecode is compiled at install, as pip does: else every process (and every worker) compiles
+# scipy's and pandas' sources again, since this machine sets PYTHONDONTWRITEBYTECODE
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	( $(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]' ) \
+	( $(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[test]' ) \
 	  || ( $(BIN)/python -m pip install --quiet --upgrade pip && $(BIN)/python -m pip install --quiet -e '.[test]' )
 	touch $(STAMP)
 
