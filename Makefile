@@ -9,6 +9,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 COMPILED := $(VENV)/.compiled
 # each game's compiled modules: an edit of one compiles that game's code again
 SBR_KERNELS := gamelab/core/compiled.py gamelab/sbr/kernel.py gamelab/sbr/greedy.py gamelab/sbr/lookahead.py
@@ -19,12 +20,20 @@ STRAND_KERNELS := gamelab/core/compiled.py gamelab/strand/kernel.py
 # uv installs the same packages as pip in a fraction of the time (parallel downloads and unpacking:
 # docs/performance.md, "Compile time and the first make report"); pip does it where uv cannot be had.
 # Bytecode is compiled at install, as pip does: else every process (and every worker) compiles
-# scipy's and pandas' sources again, since this machine sets PYTHONDONTWRITEBYTECODE
+# scipy's and pandas' sources again, since this machine sets PYTHONDONTWRITEBYTECODE.
+# make report installs what the reports need; the tests' and lint's tools come with make test or lint.
+install = ( (test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet uv) \
+	    && $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '$(1)' ) \
+	  || ( $(BIN)/python -m pip install --quiet --upgrade pip && $(BIN)/python -m pip install --quiet -e '$(1)' )
+
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	( $(BIN)/python -m pip install --quiet uv && $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[test]' ) \
-	  || ( $(BIN)/python -m pip install --quiet --upgrade pip && $(BIN)/python -m pip install --quiet -e '.[test]' )
+	$(call install,.)
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(call install,.[test])
+	touch $(TEST_STAMP)
 
 # numba's on-disk caches of the games' compiled code, built once (and again after an edit of a compiled
 # module), not on the first search (its CPU time: docs/performance.md, "Compile time and the first make
@@ -57,19 +66,19 @@ report-strand: $(VENV)/.compiled-strand
 # such as the JupyterLab server, start once); the suite is about 8 minutes of CPU.
 TEST_PROCS ?= auto
 
-test: $(COMPILED)
+test: $(TEST_STAMP) $(COMPILED)
 	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile
 
-test-fast: $(COMPILED)
+test-fast: $(TEST_STAMP) $(COMPILED)
 	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile -m "not slow"
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check gamelab tests scripts
 	$(BIN)/ruff format --check gamelab tests scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-format: $(STAMP)
+format: $(TEST_STAMP)
 	$(BIN)/ruff check --fix gamelab tests scripts
 	$(BIN)/ruff format gamelab tests scripts
 
