@@ -63,7 +63,7 @@ report-strand: $(VENV)/.compiled-strand
 	$(BIN)/gamelab report strand --workers $(WORKERS) --out reports/strand.html
 
 # The tests run on every core (pytest-xdist, a test file per process: a file's session fixtures,
-# such as the JupyterLab server, start once); the suite is about 8 minutes of CPU.
+# such as the JupyterLab server, start once); the suite is about 10 minutes of CPU, 6 on two cores.
 TEST_PROCS ?= auto
 
 test: $(TEST_STAMP) $(COMPILED)
