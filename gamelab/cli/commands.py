@@ -615,7 +615,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     before, executors.LINES_OFF_TERMINAL = executors.LINES_OFF_TERMINAL, True  # a progress line now and then in a log
     game = getattr(args, "game", None)
-    label, executors.LINE_LABEL = executors.LINE_LABEL, f"gamelab {args.command}" + (f" {game}" if isinstance(game, str) else "")
+    named = f"gamelab {args.command}" + (f" {game}" if isinstance(game, str) else "")
+    label, executors.LINE_LABEL = executors.LINE_LABEL, named
     try:
         return args.func(args)
     except GamelabError as exc:
