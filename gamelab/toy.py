@@ -24,6 +24,7 @@ from typing import Annotated, NamedTuple
 import numpy as np
 from pydantic import Field, StrictInt
 
+from gamelab.core.batch import Batch
 from gamelab.core.contract import Bench, Game, RecordFormat, ReportSettings
 from gamelab.core.errors import ParamError, RecordError
 from gamelab.core.params import Params, from_mapping, param
@@ -48,16 +49,10 @@ class Chance(NamedTuple):
 
 
 @dataclasses.dataclass
-class State:
+class State(Batch):
     luck: np.ndarray  # (G, P)
     bonus: np.ndarray  # (G, P) the bonus each seat claimed (its action)
     rolled: np.ndarray  # (G,) the one step was taken
-
-    def copy(self) -> State:
-        return State(self.luck.copy(), self.bonus.copy(), self.rolled.copy())
-
-    def take(self, games) -> State:
-        return State(self.luck[games], self.bonus[games], self.rolled[games])
 
 
 class Engine:

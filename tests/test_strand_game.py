@@ -112,7 +112,7 @@ def test_take_gives_what_indexing_gives_for_every_kind_of_index():
     ):
         rows = [int(idx)] if isinstance(idx, (int, np.integer)) else idx
         got = st.take(idx)
-        for name, a in st._arrays().items():
+        for name, a in st.per_game().items():
             assert np.array_equal(getattr(got, name), a[rows]) and not np.shares_memory(getattr(got, name), a), name
         part = chance.take(idx)
         assert np.array_equal(part.draws, chance.draws[:, rows]) and np.array_equal(part.hands, chance.hands[rows])

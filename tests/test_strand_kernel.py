@@ -170,5 +170,5 @@ def test_engine_steps_identical_with_the_compiled_refill(monkeypatch):
         for compiled in (False, True):
             monkeypatch.setattr(kernel, "COMPILED", compiled)
             states[compiled], _ = engine.step(params, states[compiled], acts, chance)
-        for name, a in states[False]._arrays().items():
+        for name, a in states[False].per_game().items():
             assert np.array_equal(a, getattr(states[True], name)), name

@@ -11,6 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gamelab.core.batch import Batch
+
 __all__ = ["ROLL", "HOLD", "N_ACTIONS", "NO_FACE", "State", "Chance"]
 
 #: the two decisions of a turn (rules 2 and 5); a legal mask has one column each
@@ -35,7 +37,7 @@ class Chance(NamedTuple):
 
 
 @dataclasses.dataclass
-class State:
+class State(Batch):
     """G games of P players (leading axis: the batch).
 
     ``score`` (G,P) banked points; ``turn_total`` (G,) points at stake in the
@@ -52,16 +54,5 @@ class State:
     over: np.ndarray
 
     @property
-    def n_games(self) -> int:
-        return self.score.shape[0]
-
-    @property
     def n_players(self) -> int:
         return self.score.shape[1]
-
-    def copy(self) -> State:
-        return State(**{f.name: getattr(self, f.name).copy() for f in dataclasses.fields(self)})
-
-    def take(self, games) -> State:
-        """The games ``games`` (indices, repeats allowed) as a new state."""
-        return State(**{f.name: getattr(self, f.name)[games] for f in dataclasses.fields(self)})

@@ -21,6 +21,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gamelab.core.batch import Batch
+
 UNKNOWN = 4  # relic code for a face-down relic a record does not name
 STATS = ("spin_spent", "seals_placed", "seal_hits", "card_sum", "cards_played", "terrain_tax")
 
@@ -56,24 +58,8 @@ class Legal(NamedTuple):
     acting: np.ndarray  # (G,): the rider still races (and the game is not over)
 
 
-def _copy_field(v):
-    if isinstance(v, np.ndarray):
-        return v.copy()
-    if isinstance(v, dict):
-        return {k: a.copy() for k, a in v.items()}
-    return v
-
-
-def _take_field(v, games):
-    if isinstance(v, np.ndarray):
-        return v[games]
-    if isinstance(v, dict):
-        return {k: a[games] for k, a in v.items()}
-    return v
-
-
 @dataclasses.dataclass
-class State:
+class State(Batch):
     """G games of STEEL BALL RUN (fields: the module docstring)."""
 
     pos: np.ndarray
@@ -98,14 +84,3 @@ class State:
     beat: int
     n_players: int
     slot: int = 0
-
-    def copy(self) -> State:
-        return State(**{f.name: _copy_field(getattr(self, f.name)) for f in dataclasses.fields(self)})
-
-    def take(self, games) -> State:
-        """The games ``games`` (indices, repeats allowed) as a new state."""
-        return State(**{f.name: _take_field(getattr(self, f.name), games) for f in dataclasses.fields(self)})
-
-    @property
-    def n_games(self) -> int:
-        return self.pos.shape[0]

@@ -40,6 +40,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gamelab.core.batch import Batch, as_games, rows_of
+
 #: the three decisions of a round (section 6.2 steps 2, 4 and 5)
 CARGO, ROPE, REACT = 0, 1, 2
 PHASES = (CARGO, ROPE, REACT)
@@ -52,7 +54,7 @@ REACT_PASS, REACT_POWER, REACT_SWITCH = 0, 1, 2
 
 
 @dataclasses.dataclass
-class State:
+class State(Batch):
     """One batch of games (mutable: the engine updates it only with ``inplace=True``)."""
 
     hand: np.ndarray
@@ -75,53 +77,12 @@ class State:
     tracked: bool = True
 
     @property
-    def n_games(self):
-        return self.score.shape[0]
-
-    @property
     def n_players(self):
         return self.score.shape[1]
 
     @property
     def done(self):
         return self.rnd >= self.rain_order.shape[1]
-
-    def _arrays(self):
-        return {
-            f.name: getattr(self, f.name)
-            for f in dataclasses.fields(self)
-            if isinstance(getattr(self, f.name), np.ndarray)
-        }
-
-    def copy(self, **changes):
-        """A deep copy, with ``changes`` (field name -> new value) applied."""
-        arrays = {name: a.copy() for name, a in self._arrays().items()}
-        arrays.update(changes)
-        return dataclasses.replace(self, **arrays)
-
-    def take(self, games):
-        """The games ``games`` (an int, an index array, a slice or a bool
-        mask) as a new State of their own (copies); an int keeps the games
-        axis (a batch of one)."""
-        idx = as_games(games)
-        return dataclasses.replace(self, **{name: rows_of(a, idx) for name, a in self._arrays().items()})
-
-
-def as_games(games):
-    """An int as a one-game index (keeps the games axis); anything else as is."""
-    return [int(games)] if isinstance(games, (int, np.integer)) else games
-
-
-def rows_of(a, idx, axis=0):
-    """A copy of ``a``'s entries ``idx`` along ``axis`` (an index list or array, a bool mask or a
-    slice): ``np.take`` for indices (several times faster than ``a[idx].copy()`` on these small
-    multi-dimensional arrays), else ``a[idx].copy()`` along the axis."""
-    index = np.asarray(idx) if not isinstance(idx, slice) else None
-    if index is not None and index.dtype == bool:
-        return a.take(np.flatnonzero(index), axis=axis)
-    if index is not None and index.dtype.kind in "iu":
-        return a.take(index, axis=axis)
-    return a[(slice(None),) * axis + (idx,)].copy()  # a slice, an empty list, ... as numpy reads them
 
 
 class Chance(NamedTuple):
