@@ -241,7 +241,8 @@ class SkillSettings:
     # the skill trace (``gamelab skill --trace``, models/skill.py): random on every seat, the default
     # model, then ``search`` on every seat at each budget of ``budgets`` (the value of its declared
     # knob ``budget``: play-outs per option, depth), weakest first, each double the one before.
-    # In a lineup of mixed levels a seat of the search agent at budget b is named f"{search}@{b}"
+    # In a lineup of mixed levels a seat of the search agent at budget b is named ``search@b``
+    # (``core.budgets.at_budget``)
     # (the game accepts these names for every b of ``budgets``: a per-seat budget).
     search: str = ""  # the search agent ("": the game has no trace)
     budget: str = ""  # its budget knob, an agent knob of ``Game.knobs``

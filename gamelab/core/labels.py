@@ -82,7 +82,9 @@ def agent_label(game, name: str) -> str:
     """An agent in the words the game declares (``Game.agent_words``):
     ``the style mix, style 2 of the deal`` for ``mix2``, ``search, 8 play-outs per
     option`` for ``best@8`` (``Game.budget_words``), else its key in words."""
-    agent, at, budget = str(name).partition("@")
+    from gamelab.core import budgets
+
+    agent, at, budget = str(name).partition(budgets.SEPARATOR)
     words = dict(getattr(game, "agent_words", {}) or {})
     if at:
         base = words.get(agent, key_words(agent))

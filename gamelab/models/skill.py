@@ -666,13 +666,14 @@ def level_ticks(game: str, levels: list[str]) -> tuple[list[str], str]:
     """A trace chart's x ticks in the game's words: a search rung by its
     budget alone (``best@8`` -> ``8``) and one line saying what the number is
     (``N: search, N play-outs per option``); other levels as named."""
+    from gamelab.core import budgets
     from gamelab.core.labels import agent_label
 
-    searched = [lv.partition("@") for lv in levels if "@" in lv]
-    ticks = [lv.partition("@")[2] if "@" in lv else lv for lv in levels]
+    searched = [parts for lv in levels if (parts := budgets.split(lv))]
+    ticks = [str(b) if (b := budgets.budget_of(lv)) else lv for lv in levels]
     if not searched:
         return ticks, ""
-    return ticks, "N: " + agent_label(registry.get(game), f"{searched[0][0]}@N")
+    return ticks, "N: " + agent_label(registry.get(game), f"{searched[0][0]}{budgets.SEPARATOR}N")
 
 
 #: the trace chart's text in points (ticks and axis labels, title, legend): at least 11 px in a report at 1366 x 900

@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gamelab.core import budgets
 from gamelab.core.compiled import COMPILED, overload, unroll
 
 from . import greedy as gr
@@ -64,8 +65,6 @@ AGENT_CODES = {"greedy": GREEDY, "lookahead": LOOKAHEAD, "deep": DEEP}
 GREEDY_TIE_BONUS = 1e-6  # added to the greedy's own option's margin: ties go to its choice
 LEVELS = 2  # search levels: a decision of the game, a lookahead inside deep's play-outs
 ARRAY_INDEX = tuple(range(len(Arrays._fields)))  # the state's arrays, for the compiled copy
-#: the skill trace's budgets (``lookahead_beats``, doubling: the play-outs' depth; ``GAME.skill.budgets``)
-BUDGETS = (1, 2, 4, 8, 16)
 
 
 class Work(NamedTuple):
@@ -495,7 +494,8 @@ def lookahead_at(beats: int):
     return policy
 
 
-BUDGETED = {f"lookahead@{b}": lookahead_at(b) for b in BUDGETS}
+#: ``lookahead@b`` (``core.budgets``): the lookahead at depth ``b`` on its own seat (the skill trace's budgets)
+BUDGETED = {budgets.at_budget("lookahead", b): lookahead_at(b) for b in budgets.BUDGETS}
 
 
 def deep_policy(params, state, rider, legal, rng=None) -> Actions:

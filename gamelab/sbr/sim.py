@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.core import budgets
 from gamelab.core.params import knob_value, specs
 
 from . import agents, engine, lookahead
@@ -196,8 +197,7 @@ def rung_words(name: str) -> str:
         return "random play"
     if name == "default":
         return "the default model (greedy)"
-    if name.startswith("lookahead@"):
-        b = int(name.split("@", 1)[1])
+    if budgets.agent_of(name) == "lookahead" and (b := budgets.budget_of(name)):
         return f"lookahead, play-outs {b} beat{'s' if b > 1 else ''} deep"
     return name
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from gamelab.core import registry
+from gamelab.core import budgets, registry
 from gamelab.core.errors import GamelabError
 
 
@@ -53,7 +53,7 @@ def trace_levels(game: str, n_players: int, params=None) -> list[Level]:
     ]
     searching = base.replace(**dict(sk.search_knobs))
     for b in sk.budgets:
-        name = f"{sk.search}@{b}"
+        name = budgets.at_budget(sk.search, b)
         out.append(
             Level(
                 len(out),
@@ -78,7 +78,9 @@ def level_names(game: str) -> list[str]:
     g = registry.get(game)
     if not g.skill.search:
         return []
-    return ["random", "default"] + [f"{g.skill.search}@{b}" for b in g.skill.budgets] + list(g.skill.beyond)
+    return (
+        ["random", "default"] + [budgets.at_budget(g.skill.search, b) for b in g.skill.budgets] + list(g.skill.beyond)
+    )
 
 
 def mixed_params(game: str, high: Level, low: Level):

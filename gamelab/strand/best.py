@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.core import budgets
+
 from . import engine
 from .arrays import hand_sizes
 from .cards import refill
@@ -42,10 +44,10 @@ from .styles import Table
 BEST = "best"  # the sampled best response, play-outs to the end of the game
 GREEDY = "greedy"  # the same, play-outs to the end of the round (myopic)
 GREEDY_HORIZON = 1  # rounds a greedy play-out settles
-#: the skill trace's budgets (``best_rollouts``, doubling; ``GAME.skill.budgets``); ``best@b`` is
-#: ``best`` with ``b`` play-outs per option on its seat only, so that levels can meet at one table
-BUDGETS = (1, 2, 4, 8, 16)
-BUDGETED = tuple(f"{BEST}@{b}" for b in BUDGETS)
+#: ``best@b`` (``core.budgets``): ``best`` with ``b`` play-outs per option on its seat only, so that
+#: levels can meet at one table (the skill trace's budgets, ``best_rollouts`` doubling)
+BUDGETS = budgets.BUDGETS
+BUDGETED = budgets.named(BEST)
 #: ``best@b`` restricted to a style's defining choice (``restricted.py``): ``heavy@8``; the table sees
 #: it as that style (styles at skill by restricted play, Jaffe et al. 2012)
 RESTRICTED = tuple(restricted_name(s, b) for s in RESTRICTIONS for b in BUDGETS)
@@ -53,7 +55,7 @@ RESTRICTED = tuple(restricted_name(s, b) for s in RESTRICTIONS for b in BUDGETS)
 #: policy distilled from the rung below (``level{k-1}@b``; level 1 is ``best@b``, whose play-outs
 #: model them by the table model: the default model is level 0); ``distill.py``, ``sim.distilled``
 LEVELS = (2, 3)
-LEVELED = tuple(f"level{k}@{b}" for k in LEVELS for b in BUDGETS)
+LEVELED = tuple(budgets.at_budget(f"level{k}", b) for k in LEVELS for b in BUDGETS)
 SEARCHERS = (GREEDY, BEST) + BUDGETED + RESTRICTED + LEVELED
 MIX_PROXY = "mix"  # best_proxy: each searching seat takes its own style of the deal's style mix
 
@@ -66,20 +68,21 @@ def searcher_seats(seating) -> dict:
 
 def level_of(name: str) -> tuple[int, int] | None:
     """(k, budget) of a level-k search agent's name (``level2@16``: (2, 16)), else None."""
-    head, at, budget = name.partition("@")
-    if not (at and head.startswith("level") and head[5:].isdigit() and budget.isdigit()):
+    parts = budgets.split(name)
+    if parts is None or not (parts[0].startswith("level") and parts[0][5:].isdigit()):
         return None
-    return int(head[5:]), int(budget)
+    return int(parts[0][5:]), parts[1]
 
 
 def below(k: int, budget: int) -> str:
     """The rung a level-k search models the other seats as: ``level{k-1}@b``, ``best@b`` at k = 2."""
-    return f"{BEST}@{budget}" if k <= 2 else f"level{k - 1}@{budget}"
+    return budgets.at_budget(BEST if k <= 2 else f"level{k - 1}", budget)
 
 
 def rollouts_of(params, name: str) -> int:
     """Play-outs per option of a ``best`` seat: ``best@b``'s own ``b``, else ``best_rollouts``."""
-    return int(name.split("@", 1)[1]) if "@" in name else int(params.best_rollouts)
+    b = budgets.budget_of(name)
+    return int(params.best_rollouts) if b is None else b
 
 
 def search_agents(params, table, seats: dict, rng, models=None):

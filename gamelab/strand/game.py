@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from gamelab.core import contract
+from gamelab.core import budgets, contract
 from gamelab.core.params import specs
 from gamelab.strand import diagnostics as game_metrics
 
@@ -91,7 +91,7 @@ GAME = contract.Game(
         label="style",
         column="style",
         profile_agent=sim.PROFILE,
-        searches=(sim.BEST, f"{sim.BEST}@16"),
+        searches=(sim.BEST, budgets.at_budget(sim.BEST, 16)),
         proxy_knob="best_proxy",
     ),
     chunk_deals=sim.CHUNK_DEALS,

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.core import budgets
+
 from .actions import cargo_decode, rope_decode
 from .scoring import round_cap
 from .state import CARGO, ROPE
@@ -47,13 +49,13 @@ assert set(RESTRICTIONS) == set(STYLES)
 
 def restricted_name(style: str, budget: int) -> str:
     """The agent name of ``best@budget`` restricted to ``style``: ``heavy@8``."""
-    return f"{style}@{budget}"
+    return budgets.at_budget(style, budget)
 
 
 def parse(name: str) -> tuple[str, int] | None:
     """(style, budget) of a restricted agent's name, else None."""
-    style, at, budget = name.partition("@")
-    return (style, int(budget)) if at and style in RESTRICTIONS and budget.isdigit() else None
+    parts = budgets.split(name)
+    return parts if parts is not None and parts[0] in RESTRICTIONS else None
 
 
 def restrict(params, st, seat: int, mask: np.ndarray, style: str) -> np.ndarray:

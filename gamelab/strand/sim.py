@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from gamelab.core import budgets
 from gamelab.core.params import knob_value
 from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
 from gamelab.stats.leads import sole_leader_step
@@ -112,7 +113,7 @@ def deal_styles(seating, n_deals, rng, best_proxy=None):
             styles[:, s] = order[:, n_any]
             n_any += 1
         elif name in RESTRICTED:  # restricted play: the table sees the style it is restricted to
-            styles[:, s] = STYLES.index(name.split("@", 1)[0])
+            styles[:, s] = STYLES.index(budgets.agent_of(name))
         elif name in SEARCHERS:
             if best_proxy is None:
                 raise ValueError("a best seat needs its proxy style (AgentParams.best_proxy)")
@@ -427,7 +428,7 @@ SKILL_LADDER = ("random", GREEDY, BEST)
 #: the skill trace: ``best`` at doubling play-outs per option, each seat searching as its style of the mix
 TRACE_BUDGETS = BUDGETS
 #: after the top budget: level-k search at it, each modelling every seat as the rung before
-TRACE_BEYOND = tuple(f"level{k}@{BUDGETS[-1]}" for k in (2, 3))
+TRACE_BEYOND = tuple(budgets.at_budget(f"level{k}", BUDGETS[-1]) for k in (2, 3))
 REPORT_GROUPS = ("style", "role", "seat")
 
 
@@ -437,8 +438,7 @@ def restricted_agents(rung: str) -> dict:
     choice (``restricted.py``); at the default model, the style itself."""
     if rung == "default":
         return {s: s for s in STYLES}
-    if rung.startswith(f"{BEST}@"):
-        b = int(rung.split("@", 1)[1])
+    if budgets.agent_of(rung) == BEST and (b := budgets.budget_of(rung)):
         return {s: restricted_name(s, b) for s in STYLES}
     return {}
 
@@ -450,8 +450,7 @@ def rung_words(name: str) -> str:
         return "random play"
     if name == "default":
         return "the default model (the style mix)"
-    if name.startswith(f"{BEST}@"):
-        b = int(name.split("@", 1)[1])
+    if budgets.agent_of(name) == BEST and (b := budgets.budget_of(name)):
         return f"search, {b} play-out{'s' if b > 1 else ''} per option"
     if level_of(name):
         k, b = level_of(name)
