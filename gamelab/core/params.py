@@ -19,6 +19,7 @@ import dataclasses
 import difflib
 import math
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from gamelab.core.errors import ParamError, short
@@ -206,6 +207,28 @@ class Params:
 
     def as_dict(self) -> dict:
         return {s.name: getattr(self, s.name) for s in specs(self)}
+
+
+def knobs_of(params, knobs: type):
+    """``params`` as the game's knobs class ``knobs`` (``Game.knobs``: its rules plus the agents'
+    model knobs): itself when it is one, else its rules with the knobs' defaults (written once for
+    every game; SBR's returned the default rules for a plain rules object)."""
+    if isinstance(params, knobs):
+        return params
+    if not isinstance(params, Params):  # no rules given: every default
+        return _knobs_from_rules(knobs, None)
+    try:
+        return _knobs_from_rules(knobs, params)
+    except TypeError:  # a rules object that cannot be hashed: built without the cache
+        return _knobs_from_rules.__wrapped__(knobs, params)
+
+
+@lru_cache(maxsize=64)
+def _knobs_from_rules(knobs: type, rules):
+    if rules is None:
+        return knobs()
+    names = {s.name for s in specs(knobs)}
+    return knobs(**{k: v for k, v in rules.as_dict().items() if k in names})
 
 
 def from_mapping(cls, mapping: Mapping[str, Any] | None, *, base=None, source: str = "parameters"):

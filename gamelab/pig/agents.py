@@ -18,11 +18,10 @@ would bank it asks the engine (:func:`engine.banking_reaches`,
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 
 import numpy as np
 
-from gamelab.core.params import param
+from gamelab.core.params import knobs_of, param
 
 from . import engine
 from .rules import PigParams
@@ -58,17 +57,10 @@ class AgentParams(PigParams):
     )
 
 
-@lru_cache(maxsize=1)
-def _defaults() -> AgentParams:
-    return AgentParams()
-
-
 def knobs(params) -> AgentParams:
     """The agent knobs of ``params``: itself if it has them, else a copy of
-    its rules with the knobs' defaults."""
-    if isinstance(params, AgentParams):
-        return params
-    return AgentParams(**params.as_dict()) if isinstance(params, PigParams) else _defaults()
+    its rules with the knobs' defaults (``core.params.knobs_of``)."""
+    return knobs_of(params, AgentParams)
 
 
 def best_opponent(state) -> np.ndarray:

@@ -9,9 +9,8 @@ defaults and ranges so sweeps and sliders read them like a rule;
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 
-from gamelab.core.params import param
+from gamelab.core.params import knobs_of, param
 
 from .rules import SbrParams
 
@@ -105,11 +104,7 @@ class AgentParams(SbrParams):
     )
 
 
-@lru_cache(maxsize=1)
-def _defaults() -> AgentParams:
-    return AgentParams()
-
-
 def knobs(params) -> AgentParams:
-    """The agent knobs of ``params`` (defaults for a plain SbrParams)."""
-    return params if isinstance(params, AgentParams) else _defaults()
+    """The agent knobs of ``params``: itself if it has them, else its rules with the knobs'
+    defaults (``core.params.knobs_of``; this returned the default rules for a plain SbrParams)."""
+    return knobs_of(params, AgentParams)

@@ -22,7 +22,7 @@ import dataclasses
 
 import numpy as np
 
-from gamelab.core.params import param
+from gamelab.core.params import knobs_of, param
 
 from .actions import lock_codes, porter_codes, power_codes
 from .arrays import uniform_choice
@@ -175,10 +175,8 @@ class AgentParams(StrandParams):
 
 
 def knobs(params) -> AgentParams:
-    """The runner's parameters: rules-only parameters get the model's defaults."""
-    if isinstance(params, AgentParams):
-        return params
-    return AgentParams(**params.as_dict()) if isinstance(params, StrandParams) else AgentParams()
+    """The runner's parameters: rules-only parameters get the model's defaults (``core.params.knobs_of``)."""
+    return knobs_of(params, AgentParams)
 
 
 # --- uniformly random legal actions -------------------------------------------
