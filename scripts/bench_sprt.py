@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from gamelab.sim.run import RunConfig
+from gamelab.sim.store import MemoryStore
 
 os.environ.setdefault("GAMELAB_GAMES", "gamelab.toy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -72,7 +73,7 @@ def run(reps: int, alpha: float, beta: float, zone: float) -> list[str]:
                 zone=zone,
                 seed=rep,
                 **arms,
-                run=RunConfig(store=sequential.MemoryStore(), progress=False),
+                run=RunConfig(store=MemoryStore(), progress=False),
             )
             for rep in range(reps)
         ]

@@ -3,7 +3,7 @@ rulebook's parameters against hand computations, at changed parameters, and
 (``test_every_value_depends_on_its_source``) with the rules themselves
 changed under the values, so that no row can hold by restating a formula.
 
-How a row is made able to fail.  ``gamelab/<game>/exact.py`` declares, per
+How a row is made able to fail.  ``gamelab/<game>/exact_claims.py`` declares, per
 part of ``exact_claims``, where its values come from (``PARTS``): ``data``
 (the board and deck data of ``rules.py``), ``engine`` (scripted states run
 through the engine) or ``record`` (the worked example replayed).  The test
@@ -39,9 +39,9 @@ import numpy as np
 import pytest
 
 from gamelab.rulebook.claims import exact_audit, is_exact, load_claims
-from gamelab.sbr import exact as sbr_exact
+from gamelab.sbr import exact_claims as sbr_exact
 from gamelab.sbr.rules import DEFAULT_BOARD, SbrParams
-from gamelab.strand import exact as strand_exact
+from gamelab.strand import exact_claims as strand_exact
 from gamelab.strand.rules import StrandParams
 
 EXACT = {"sbr": sbr_exact.exact_claims, "strand": strand_exact.exact_claims}
@@ -554,9 +554,9 @@ STRAND_SABOTAGE = [
 ]
 #: module data the components tables count (not parameters): other boxes
 STRAND_DATA = [
-    ("gamelab.strand.exact", "PLAYERS", (3, 7)),
-    ("gamelab.strand.exact", "PLAYERS", (4, 7)),
-    ("gamelab.strand.exact", "ROLES", ("veteran", "bb")),
+    ("gamelab.strand.exact_claims", "PLAYERS", (3, 7)),
+    ("gamelab.strand.exact_claims", "PLAYERS", (4, 7)),
+    ("gamelab.strand.exact_claims", "ROLES", ("veteran", "bb")),
 ]
 
 GAMES = {
@@ -654,13 +654,13 @@ def test_every_row_has_a_source(game):
 def test_a_restated_formula_is_caught(monkeypatch):
     """The check itself: a part that restates the deck formula (20 - 5) instead
     of playing the draws is named by the test's attack."""
-    from gamelab.sbr import exact_game
+    from gamelab.sbr import exact_whole_games
 
     def restated(params):
         return {"deck_runs_out": sum(params.card_counts) - params.hand_size}
 
-    real = exact_game.game_figures(SbrParams())["deck_runs_out"]
+    real = exact_whole_games.game_figures(SbrParams())["deck_runs_out"]
     with monkeypatch.context() as m:
         _engine_swapped(m, sbr_exact, SbrParams, {"hand_size": 6})
-        assert exact_game.game_figures(SbrParams())["deck_runs_out"] != real  # the engine's draws follow
+        assert exact_whole_games.game_figures(SbrParams())["deck_runs_out"] != real  # the engine's draws follow
         assert restated(SbrParams())["deck_runs_out"] == real  # the formula does not

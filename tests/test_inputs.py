@@ -170,7 +170,7 @@ def test_win_rate_values_come_from_the_groups_known_values():
 
 
 def test_an_undecidable_question_is_said_in_words_never_nan_or_inf(tmp_path):
-    from gamelab.decide.sequential import MemoryStore
+    from gamelab.sim.store import MemoryStore
 
     same = registry.get("pig").knobs()
     d = sequential.decide(

@@ -7,8 +7,8 @@ import pytest
 from gamelab.core import registry
 from gamelab.core.params import Params, param
 from gamelab.decide import sensitivity
-from gamelab.decide.sequential import MemoryStore
 from gamelab.sim.run import RunConfig
+from gamelab.sim.store import MemoryStore
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -10,8 +10,9 @@ from gamelab.cli.commands import main
 from gamelab.core import registry
 from gamelab.core.errors import GamelabError
 from gamelab.decide import sequential
-from gamelab.decide.sequential import MemoryStore, parse_question
+from gamelab.decide.sequential import parse_question
 from gamelab.sim.run import RunConfig
+from gamelab.sim.store import MemoryStore
 from gamelab.stats.balance import metric
 from gamelab.toy import ToyParams
 

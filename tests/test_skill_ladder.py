@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from gamelab.core import registry
-from gamelab.decide.sequential import MemoryStore
 from gamelab.models import skill
 from gamelab.sim import runner
 from gamelab.sim.levels import trace_levels
 from gamelab.sim.run import RunConfig
+from gamelab.sim.store import MemoryStore
 from gamelab.strand import engine
 from gamelab.strand.actions import cargo_decode, rope_decode
 from gamelab.strand.restricted import RESTRICTIONS, restrict

@@ -169,7 +169,7 @@ def _sbr_goal(**more):
 
 def test_tune_verifies_each_proposal_at_each_skill_level(tmp_path):
     from gamelab.decide import tune
-    from gamelab.decide.sequential import MemoryStore
+    from gamelab.sim.store import MemoryStore
 
     goal = _sbr_goal(skill=["default", "lookahead@1"], keep_skill=0.5)
     from gamelab.sim.run import RunConfig

@@ -8,9 +8,9 @@ from gamelab.core.errors import GamelabError
 from gamelab.core.files import load_params
 from gamelab.decide import tune
 from gamelab.decide.goals import Goal
-from gamelab.decide.sequential import MemoryStore
 from gamelab.sim import sweep
 from gamelab.sim.run import RunConfig
+from gamelab.sim.store import MemoryStore
 
 STRONG = "win_rate[agent=strong]"
 GOAL = {

@@ -160,7 +160,7 @@ def test_levers_panel_frames_the_goal_in_words_and_greys_while_slow(tmp_path, mo
 
 
 def test_tune_panel_form_in_words_and_its_answer(tmp_path, monkeypatch):
-    from gamelab.decide.sequential import MemoryStore
+    from gamelab.sim.store import MemoryStore
     from gamelab.ui.decisions import TunePanel
 
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))  # a fresh study: every trial is played
@@ -393,7 +393,7 @@ def test_every_panel_chart_has_text_of_11_px_at_least(tmp_path):
     """The balance panel's win-rate chart, the Levers tornado, the Tune
     front and the identity explorer's chart: no text under 8 points (11 px
     as a notebook shows them)."""
-    from gamelab.decide.sequential import MemoryStore
+    from gamelab.sim.store import MemoryStore
     from gamelab.ui.decisions import LeversPanel, TunePanel
     from gamelab.ui.explorer import ExplorerPanel
 

@@ -85,11 +85,3 @@ def get(name: object) -> Game:
             return game
     shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
     raise GamelabError(f"unknown game {shown}: expected one of {', '.join(available_games())}")
-
-
-def _reset() -> None:
-    """Forget what was found (tests that change ``GAMELAB_GAMES``)."""
-    global _found
-    _GAMES.clear()
-    _EXTRA.clear()
-    _found = False

@@ -53,7 +53,7 @@ from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
 from gamelab.stats import balance
 
-__all__ = ["Decision", "Plan", "decide", "plan", "parse_question", "Question", "MemoryStore"]
+__all__ = ["Decision", "Plan", "decide", "plan", "parse_question", "Question"]
 
 CHUNK_DEALS = 256  # deals per look (each deal played in every seat rotation)
 PILOT_CHUNKS = 4  # chunks a plan plays to estimate the spread of the increments
@@ -217,33 +217,6 @@ class Plan:
             lines.append(f"{f'{d:+.4g} ({label})':<44}{mean:>13,.0f}{p90:>12,.0f}{yes:>8.2f}{limit:>10.2f}")
         lines.append(f"a fixed-size test with the same error rates needs {self.fixed_games:,} games")
         return "\n".join(lines)
-
-
-class MemoryStore:
-    """A chunk store in memory (benchmarks, tests): ``get`` / ``put`` by chunk
-    (``get_arrays`` / ``put_arrays``: a chunk's reduction, as :class:`gamelab.sim.store.ChunkStore`)."""
-
-    def __init__(self):
-        self.chunks: dict = {}
-        self.computed = self.loaded = 0
-
-    def get(self, chunk):
-        df = self.chunks.get(chunk)
-        self.loaded += df is not None
-        return df
-
-    def put(self, chunk, df) -> None:
-        self.chunks[chunk] = df
-        self.computed += 1
-
-    def get_arrays(self, chunk, tag: str):
-        got = self.chunks.get((chunk, tag))
-        self.loaded += got is not None
-        return got
-
-    def put_arrays(self, chunk, tag: str, arrays) -> None:
-        self.chunks[(chunk, tag)] = arrays
-        self.computed += 1
 
 
 # -- the statistic ---------------------------------------------------------------------

@@ -72,7 +72,7 @@ def expected_turn(params: PigParams, h: int) -> Fraction:
 def rows(params: PigParams) -> list:
     """The identities as table rows (exact values; ``sim_key`` names the
     simulated metric a row can be checked against)."""
-    from gamelab.core.figures import Row
+    from gamelab.core.identity_row import Row
 
     h = knobs(params).hold_at
     banked, busted = hold_at_turn(params, h)

@@ -27,10 +27,6 @@ AGENTS = tuple(POLICIES)
 CHUNK_DEALS = 1024  # deals per runner chunk (part of what a seed means)
 
 
-def default_lineup(n_players: int) -> list:
-    return ["hold_at_20"] * n_players
-
-
 def random_lineup(n_players: int) -> list:
     return ["random"] * n_players
 

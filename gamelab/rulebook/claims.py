@@ -8,7 +8,7 @@ Two kinds of cells: the appendices' simulated figures, measured (:func:`measure`
 the runs each game's ``claims.runs`` asks for, played here, then its pure
 ``claims.audit``) with a 95 % interval, and every number the rules
 alone decide (``<game>_rules.csv``), whose ``quantity`` column names the key
-of the game's ``exact.exact_claims(params)``: :func:`exact_audit` puts the
+of the game's ``exact_claims.exact_claims(params)``: :func:`exact_audit` puts the
 exact value beside them (``low = high = ours``, ``n`` NaN) and ``inside``
 means equal up to the printed rounding (half a unit of the last digit of
 the figure as written in the CSV, kept in ``printed``).

@@ -13,7 +13,7 @@ import math
 
 import pandas as pd
 
-from gamelab.core.figures import Row, rounding  # noqa: F401 (the rulebook layer's names for them)
+from gamelab.core.identity_row import Row, rounding  # noqa: F401 (the rulebook layer's names for them)
 from gamelab.sim.run import RunConfig
 
 COLUMNS = ["identity", "quantity", "rulebook", "exact", "simulated", "sim_low", "sim_high", "n", "status"]

@@ -13,7 +13,7 @@ from gamelab.core import contract
 from gamelab.core.params import specs
 from gamelab.sbr import diagnostics as game_metrics
 
-from . import agents, claims, engine, exact, identities, panels, record, reference, rules, sim
+from . import agents, claims, engine, exact_claims, identities, panels, record, reference, rules, sim
 
 _EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "playtests"
 
@@ -80,7 +80,10 @@ GAME = contract.Game(
     panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated, needs=identities.needs),
     claims=contract.Claims(
-        exact_claims=exact.exact_claims, runs=claims.runs, audit=claims.audit, rulebook="000_dd784b01c1fe9a1b.txt"
+        exact_claims=exact_claims.exact_claims,
+        runs=claims.runs,
+        audit=claims.audit,
+        rulebook="000_dd784b01c1fe9a1b.txt",
     ),
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,

@@ -104,7 +104,7 @@ def cards_left_in_hand(params: SbrParams) -> int:
 
 def rows(params: SbrParams) -> list:
     """Appendix B's identities and section 4.3's map statistics as rows."""
-    from gamelab.core.figures import Row
+    from gamelab.core.identity_row import Row
 
     stats = map_statistics(params).set_index("segment")
     whole = stats.loc["all"]

@@ -22,11 +22,6 @@ from .state import State
 OUTCOME = ("stop", "end", "spin", "tax", "hits", "relic")
 
 
-def max_move(params: SbrParams) -> int:
-    """The most movement of one beat: the highest card plus the most spin (5.1, 5.2)."""
-    return N_VALUES + params.max_spin_per_beat
-
-
 def outcome(
     params: SbrParams,
     state: State,
@@ -62,7 +57,8 @@ def outcome(
 
 def seal_ahead(params: SbrParams, state: State, rider: np.ndarray) -> np.ndarray:
     """(G,) distance to the first seal ahead of ``rider`` that would affect
-    him, within one move; ``max_move(params) + 1`` if none."""
+    him, within one move; one more than the longest move (the highest card
+    plus the most spin, 5.1, 5.2) if none."""
     out = np.zeros(state.n_games, np.int64)
     first_seals(rules_of(params), arrays_of(state), np.asarray(rider, np.int64), out)
     return out

@@ -135,16 +135,6 @@ def diagnostics(params, res: dict, n_players: int) -> dict:
     return out
 
 
-def default_lineup(n_players):
-    """The greedy on every seat."""
-    return ["greedy"] * n_players
-
-
-def random_lineup(n_players):
-    """The random agent on every seat (the bench's random rate)."""
-    return ["random"] * n_players
-
-
 def _scale_range(base, name: str) -> float:
     """The largest factor that keeps every point of ``name`` within its declared range."""
     high = next(s.high for s in specs(base) if s.name == name)

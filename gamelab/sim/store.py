@@ -363,6 +363,33 @@ class ChunkStore:
             atomic_write(meta, json.dumps(side).encode())
 
 
+class MemoryStore:
+    """A chunk store in memory (benchmarks, tests): ``get`` / ``put`` by chunk
+    (``get_arrays`` / ``put_arrays``: a chunk's reduction), as :class:`ChunkStore`."""
+
+    def __init__(self):
+        self.chunks: dict = {}
+        self.computed = self.loaded = 0
+
+    def get(self, chunk):
+        df = self.chunks.get(chunk)
+        self.loaded += df is not None
+        return df
+
+    def put(self, chunk, df) -> None:
+        self.chunks[chunk] = df
+        self.computed += 1
+
+    def get_arrays(self, chunk, tag: str):
+        got = self.chunks.get((chunk, tag))
+        self.loaded += got is not None
+        return got
+
+    def put_arrays(self, chunk, tag: str, arrays) -> None:
+        self.chunks[(chunk, tag)] = arrays
+        self.computed += 1
+
+
 @contextlib.contextmanager
 def writing(directory: Path, what: str):
     """Turn a failed write under ``directory`` into one GamelabError naming it."""

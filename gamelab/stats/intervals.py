@@ -32,9 +32,6 @@ class Estimate:
     n: int
     confidence: float = 0.95
 
-    def contains(self, x: float) -> bool:
-        return self.low <= x <= self.high
-
     @property
     def half_width(self) -> float:
         return (self.high - self.low) / 2

@@ -159,14 +159,6 @@ class Equilibrium:
         return self.payoffs.max() - self.payoffs
 
 
-def payoff_gradient(payoffs: np.ndarray, x: np.ndarray, n_players: int) -> np.ndarray:
-    """(..., S, S): d payoff_vs[s] / d x[t] at ``x`` (..., S) (the derivative of the multinomial weights)."""
-    S = payoffs.shape[-1]
-    opp = opponents(S, n_players)
-    own = np.nan_to_num(_own_payoffs(np.asarray(payoffs, float), opp))  # (M, S)
-    return _gradient(own, opp, np.asarray(x, float))
-
-
 @functools.lru_cache(maxsize=64)
 def _lowered(n_strategies: int, n_players: int) -> tuple:
     """Per strategy t: the opponents' multisets holding t, their counts with one t fewer, and the

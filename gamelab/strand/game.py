@@ -9,7 +9,7 @@ from gamelab.core import budgets, contract
 from gamelab.core.params import specs
 from gamelab.strand import diagnostics as game_metrics
 
-from . import claims, engine, exact, identities, panels, record, reference, sim
+from . import claims, engine, exact_claims, identities, panels, record, reference, sim
 from .agents import AgentParams
 from .controller import controller
 from .rules import PLAYERS, VARIANT_CHANGES, StrandParams
@@ -53,7 +53,7 @@ GAME = contract.Game(
     explorers={"trust": panels.TRUST},
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     claims=contract.Claims(
-        exact_claims=exact.exact_claims,
+        exact_claims=exact_claims.exact_claims,
         runs=claims.runs,
         audit=claims.audit,
         conclusions=claims.conclusions,

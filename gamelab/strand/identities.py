@@ -213,7 +213,7 @@ def trust_price(params: StrandParams) -> pd.DataFrame:
 def rows(params: StrandParams, *, node_share: float | None = None, stay_value: float = RULEBOOK_STAY_VALUE) -> list:
     """Appendix A's identities as table rows (exact values; the simulated
     metric each row can be checked against is named in ``sim_key``)."""
-    from gamelab.core.figures import Row, rounding
+    from gamelab.core.identity_row import Row, rounding
 
     out = [
         Row("①", "pairable rate, two random cards (with replacement)", 19 / 25, float(pairable_rate(params)), 1e-9),

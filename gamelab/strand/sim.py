@@ -86,10 +86,6 @@ def default_lineup(n_players: int) -> list:
     return list(MIX[:n_players])
 
 
-def random_lineup(n_players: int) -> list:
-    return ["random"] * n_players
-
-
 def strong_lineup(n_players: int) -> list:
     """The strongest agent, ``best``, on every seat (the bench's ``strong``)."""
     return [BEST] * n_players

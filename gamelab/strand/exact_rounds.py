@@ -4,7 +4,7 @@ engine: scripted rounds (:func:`play_round`) run through
 the worked example through :func:`gamelab.strand.record.replay`.  Every call
 goes through the module attributes ``engine`` and ``record`` so that
 ``tests/test_exact_claims.py`` can make the engine play by other rules and
-require every value here to move.  :mod:`gamelab.strand.exact` gathers the
+require every value here to move.  :mod:`gamelab.strand.exact_claims` gathers the
 parts.
 """
 

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import exact_engine, exact_game
+from . import exact_states, exact_whole_games
 from .identities import map_statistics, mean_card, terrain_squares
 from .rules import CURVE, RELIC_TYPES, RIVER, ROCK, TOWN, SbrParams, params_for_variant
 
 DATA, ENGINE, RECORD = "data", "engine", "record"
 #: modules whose ``engine`` attribute is where the values of this module ask the rules
-ENGINE_CALLERS = ("gamelab.sbr.exact_engine", "gamelab.sbr.exact_game", "gamelab.sbr.record")
+ENGINE_CALLERS = ("gamelab.sbr.exact_states", "gamelab.sbr.exact_whole_games", "gamelab.sbr.record")
 TERRAINS = ("straight", "curve", "rock", "river", "town", "relic")
 LISTED = {"curve": CURVE, "rock": ROCK, "river": RIVER, "town": TOWN}  # 4.3 lists their squares
 
@@ -110,16 +110,16 @@ PARTS = (
     Part(_board, DATA),
     Part(_components, DATA),
     Part(_short_race_data, DATA),
-    Part(exact_engine.movement_figures, ENGINE),
-    Part(exact_engine.spin_figures, ENGINE),
-    Part(exact_engine.seal_figures, ENGINE),
-    Part(exact_engine.set_up_figures, ENGINE),
-    Part(exact_engine.variant_figures, ENGINE),
-    Part(exact_game.game_figures, ENGINE),
-    Part(exact_game.point_figures, ENGINE),
-    Part(exact_game.order_figures, ENGINE),
-    Part(exact_game.short_race_figures, ENGINE),
-    Part(exact_game.example_figures, RECORD),
+    Part(exact_states.movement_figures, ENGINE),
+    Part(exact_states.spin_figures, ENGINE),
+    Part(exact_states.seal_figures, ENGINE),
+    Part(exact_states.set_up_figures, ENGINE),
+    Part(exact_states.variant_figures, ENGINE),
+    Part(exact_whole_games.game_figures, ENGINE),
+    Part(exact_whole_games.point_figures, ENGINE),
+    Part(exact_whole_games.order_figures, ENGINE),
+    Part(exact_whole_games.short_race_figures, ENGINE),
+    Part(exact_whole_games.example_figures, RECORD),
 )
 
 

@@ -7,7 +7,7 @@ sources, declared per part in :data:`PARTS` (``tests/test_exact_claims.py``
 checks that every value really depends on its source): ``data`` (the
 components: the cargo deck, the node cards, the rope sets, the roles),
 ``engine`` (scripted rounds run through :mod:`gamelab.strand.engine`, in
-:mod:`gamelab.strand.exact_engine`) and ``record`` (the worked example
+:mod:`gamelab.strand.exact_rounds`) and ``record`` (the worked example
 replayed by :func:`gamelab.strand.record.replay`).
 """
 
@@ -21,13 +21,13 @@ import numpy as np
 
 from gamelab.core.errors import GamelabError
 
-from . import exact_engine, record
-from .exact_engine import EXAMPLE, VALUES
+from . import exact_rounds, record
+from .exact_rounds import EXAMPLE, VALUES
 from .rules import PLAYERS, ROLES, StrandParams
 
 DATA, ENGINE, RECORD = "data", "engine", "record"
 #: modules whose ``engine`` attribute is where the values of this module ask the rules
-ENGINE_CALLERS = ("gamelab.strand.exact_engine", "gamelab.strand.record")
+ENGINE_CALLERS = ("gamelab.strand.exact_rounds", "gamelab.strand.record")
 
 
 class Part(NamedTuple):
@@ -191,16 +191,16 @@ def _round5_with_a_one(rec) -> dict:
 PARTS = (
     Part(_components, DATA),
     Part(_cargo, DATA),
-    Part(exact_engine.pairing_figures, ENGINE),
-    Part(exact_engine.solo_figures, ENGINE),
-    Part(exact_engine.tie_figures, ENGINE),
-    Part(exact_engine.node_figures, ENGINE),
-    Part(exact_engine.track_figures, ENGINE),
-    Part(exact_engine.rope_figures, ENGINE),
-    Part(exact_engine.role_figures, ENGINE),
-    Part(exact_engine.trust_figures, ENGINE),
-    Part(exact_engine.variant_figures, ENGINE),
-    Part(exact_engine.rain_figures, ENGINE),
+    Part(exact_rounds.pairing_figures, ENGINE),
+    Part(exact_rounds.solo_figures, ENGINE),
+    Part(exact_rounds.tie_figures, ENGINE),
+    Part(exact_rounds.node_figures, ENGINE),
+    Part(exact_rounds.track_figures, ENGINE),
+    Part(exact_rounds.rope_figures, ENGINE),
+    Part(exact_rounds.role_figures, ENGINE),
+    Part(exact_rounds.trust_figures, ENGINE),
+    Part(exact_rounds.variant_figures, ENGINE),
+    Part(exact_rounds.rain_figures, ENGINE),
     Part(example_figures, RECORD),
 )
 

@@ -1,4 +1,6 @@
-"""The SBR rulebook's sentences about what the rules *do*, asked of the engine.
+"""The SBR rulebook's sentences about one move or one set-up (movement, spin,
+seals, set-up, variants), asked of the engine in scripted states; whole games
+are in :mod:`gamelab.sbr.exact_whole_games`.
 
 Scripted states (:func:`table`) are run through :mod:`gamelab.sbr.engine`
 (``init``, ``outcome``, ``act``, ``step``, ``legal_for``, ``begin_beat``,
@@ -7,7 +9,7 @@ Scripted states (:func:`table`) are run through :mod:`gamelab.sbr.engine`
 (the square before a curve, the rivers); every figure is what the engine
 answers.  Every call goes through the module attribute ``engine`` (or
 ``record``), so ``tests/test_exact_claims.py`` can make the engine play by
-other rules and require every value here to move.  :mod:`gamelab.sbr.exact`
+other rules and require every value here to move.  :mod:`gamelab.sbr.exact_claims`
 gathers these parts.
 """
 
