@@ -1,5 +1,5 @@
 """An agent at a budget, named once: ``best@8`` is the agent ``best`` with a
-budget of 8 (play-outs per option in STRAND, play-out depth in SBR) on its own
+budget of 8 (play-outs per option in one game, play-out depth in another) on its own
 seat, so that seats of different strength meet at one table.  The skill
 ladder (``SkillSettings.search`` and ``budgets``) names its rungs so, and each
 game accepts these names for every budget of :data:`BUDGETS`.
