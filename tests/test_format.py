@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from gamelab.core.params import specs
+from gamelab.report import charts
 from gamelab.report import format as fmt
 from gamelab.toy import ToyParams
 
@@ -86,7 +87,7 @@ def test_metric_labels_come_from_the_metric_declarations():
 def test_win_rate_chart_shares_one_axis_with_the_fair_line_and_seat_1_on_top():
     small = fmt.WinPanel("role", _win_table([0.27, 0.23], by="role"), "role", 0.25)
     big = fmt.WinPanel("style", _win_table([0.45, 0.20, 0.10]), "seat", 0.25)
-    fig = fmt.win_rate_chart([small, big], columns=2)
+    fig = charts.win_rate_chart([small, big], columns=2)
     a, b = fig.axes
     assert a.get_xlim() == b.get_xlim() == (0, 50)  # a 4-point gap looks like a 4-point gap
     bottom, top = b.get_ylim()
@@ -102,7 +103,7 @@ def test_score_distributions_have_a_legend_on_every_panel():
         n: pd.DataFrame({"seat": np.tile(np.arange(1, n + 1), 50), "score": rng.integers(0, 30, 50 * n)})
         for n in (3, 4, 5)
     }
-    fig = fmt.score_multiples(frames, "seat")
+    fig = charts.score_multiples(frames, "seat")
     shown = [ax for ax in fig.axes if ax.get_visible()]
     assert len(shown) == 3 and all(ax.get_legend() is not None for ax in shown)
     assert len({ax.get_xlim() for ax in shown}) == 1

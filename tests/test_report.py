@@ -480,9 +480,9 @@ def test_trace_chart_says_its_unit_and_draws_a_tick_only_where_a_point_is(metric
     """The y axis names the values' unit (a win rate in per cent, a spread in
     points); random play, which has no style, gets no tick and the x axis says
     it was not measured; a search rung is its budget, said in the game's words."""
-    from gamelab.models import skill
+    from gamelab.report import charts
 
-    fig = skill.trace_figure(_trace(metric, fair))
+    fig = charts.trace_figure(_trace(metric, fair))
     ax = fig.axes[0]
     assert ax.get_ylabel().endswith(", " + unit), ax.get_ylabel()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["default", "4"]  # a search rung by its budget
@@ -512,7 +512,7 @@ def test_levers_now_is_the_design_metrics_figure(tmp_path):
     row = data.design[(data.design["players"] == fr.players) & (data.design["metric"] == fr.metric)].iloc[0]
     assert (fr.now, fr.now_low, fr.now_high) == (row["value"], row["low"], row["high"])
     assert fr.games == data.runs[fr.players].games > 400
-    from gamelab.decide.sensitivity import tornado_figure
+    from gamelab.report.charts import tornado_figure
 
     title = tornado_figure(data.levers_steps, data.levers_metric).axes[0].get_title().replace("\n", " ")
     assert f"(now {fr.now * 100:.1f} points at {fr.players} players" in title, title  # the chart says it too

@@ -7,6 +7,7 @@ import pytest
 from gamelab.core import registry
 from gamelab.core.params import Params, param
 from gamelab.decide import sensitivity
+from gamelab.report import charts
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import MemoryStore
 
@@ -63,7 +64,7 @@ def test_bonus_scale_moves_the_strong_agents_win_rate_up():
     assert ranked.parameter.iloc[0] == "bonus_scale" and ranked.clear.iloc[0]
     rows = sensitivity.json_rows(table)
     assert set(rows[0]) == {"parameter", "value", "metric", "change", "low", "high"}
-    fig = sensitivity.tornado_figure(table, "win_rate[agent=strong]")
+    fig = charts.tornado_figure(table, "win_rate[agent=strong]")
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["die", "bonus scale"]
 
 
@@ -89,7 +90,7 @@ def test_levers_are_framed_by_the_goal_in_words_and_colour(capsys):
     raised = sensitivity.framing(table, metric, "higher")
     assert [x.words for x in raised.helps] == ["bonus scale 1 → 2"]
 
-    fig = sensitivity.tornado_figure(table, metric, goal="lower")
+    fig = charts.tornado_figure(table, metric, goal="lower")
     colours = {round(b.get_width(), 6): to_hex(b.get_facecolor()) for b in fig.axes[0].patches if b.get_height() > 0}
     assert colours[min(colours)] == sensitivity.HELPS_COLOUR and colours[max(colours)] == sensitivity.HURTS_COLOUR
     assert "lower is better" in fig.axes[0].get_title()

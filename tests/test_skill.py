@@ -6,6 +6,7 @@ import pytest
 
 from gamelab.core.errors import GamelabError
 from gamelab.models import skill
+from gamelab.report import charts
 
 PIG_LADDER = ("random", "hold_at_20", "race")
 
@@ -18,7 +19,7 @@ def test_pig_ladder_each_level_beats_the_one_below():
         assert r["beats_below"], r
         assert r["low"] <= r["win_rate_vs_below"] <= r["high"] and r["games"] == 2000
     assert levels[1]["win_rate_vs_below"] > 0.8  # holding at 20 crushes random play
-    fig = skill.figure(levels)
+    fig = charts.skill_figure(levels)
     assert len(fig.axes[0].lines) >= 2
 
 

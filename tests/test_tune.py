@@ -8,6 +8,7 @@ from gamelab.core.errors import GamelabError
 from gamelab.core.files import load_params
 from gamelab.decide import tune
 from gamelab.decide.goals import Goal
+from gamelab.report import charts
 from gamelab.sim import sweep
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import MemoryStore
@@ -40,7 +41,11 @@ def test_a_grid_shows_the_target_reachable_and_the_tuner_meets_it(tmp_path):
     assert strong.loc[0.2, "value"] <= 0.58 < strong.loc[1.0, "value"]  # reachable, not met by the rulebook
 
     result = tune.run(
-        Goal(**GOAL), runs_dir=tmp_path / "runs", out=tmp_path / "out", run=RunConfig(store=store, progress=False)
+        Goal(**GOAL),
+        runs_dir=tmp_path / "runs",
+        out=tmp_path / "out",
+        run=RunConfig(store=store, progress=False),
+        chart=charts.front_figure,
     )
     p = result.proposals.set_index("proposal")
     assert p.loc["start", "verdict"] == "misses"

@@ -408,9 +408,10 @@ def test_every_panel_chart_has_text_of_11_px_at_least(tmp_path):
     toy.store = MemoryStore()
     tuner.run()
     from gamelab.decide import tune
+    from gamelab.report import charts
 
     st = tune.setting(tuner.goal())
-    figures.append(tune.front_figure(st, tuner.result.study, tuner.result.proposals))
+    figures.append(charts.front_figure(st, tuner.result.study, tuner.result.proposals))
     explorer = ExplorerPanel("strand", "trust")
     explorer.update()
     figures.append(explorer.figure)

@@ -64,6 +64,7 @@ def _cmd_sensitivity(args) -> int:
     from gamelab.core.files import check_output, dumps, load_params
     from gamelab.core.limits import announce
     from gamelab.decide import sensitivity
+    from gamelab.report import charts
     from gamelab.sim import runner
     from gamelab.stats import balance
 
@@ -117,7 +118,7 @@ def _cmd_sensitivity(args) -> int:
     if args.out:
         lines.append(f"wrote {write_table(table, args.out)}")
     if args.chart:
-        sensitivity.tornado_figure(table, metric, goal=args.goal).savefig(args.chart, dpi=110)
+        charts.tornado_figure(table, metric, goal=args.goal).savefig(args.chart, dpi=110)
         lines.append(f"wrote {args.chart}")
     print("\n".join(lines))
     return 0
@@ -144,6 +145,7 @@ def _lever_lines(fr, *, colour: bool) -> list[str]:
 def _cmd_tune(args) -> int:
     from gamelab.core.limits import announce
     from gamelab.decide import tune
+    from gamelab.report import charts
 
     goal = tune.load_goal(args.goal)
     st = tune.setting(goal, str(args.goal))  # every check of the goal before any game
@@ -159,6 +161,7 @@ def _cmd_tune(args) -> int:
         out=args.out,
         runs_dir=args.runs_dir,
         run=RunConfig(executor=_executor(args), progress=_progress()),
+        chart=charts.front_figure,
     )
     shown = tune.shown_rows(st, result.proposals)
     lines = [result.summary, ""]

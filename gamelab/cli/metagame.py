@@ -50,7 +50,7 @@ def _cmd_metagame(args) -> int:
             print(metagame.style_table(a).to_string(index=False))
             print()
     if args.out:
-        from gamelab.report.metagame import figure
+        from gamelab.report.charts import metagame_figure as figure
 
         fig = figure(found[-1] if len(found) == 1 else found[0])
         fig.savefig(args.out, dpi=120, bbox_inches="tight")

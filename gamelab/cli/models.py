@@ -114,7 +114,9 @@ def _skill_trace(args, g, params) -> int:
     else:
         print(f"{g.title}, {args.players} players.\n" + skill.render_trace(t))
     if args.out:
-        skill.trace_figure(t).savefig(args.out)
+        from gamelab.report import charts
+
+        charts.trace_figure(t).savefig(args.out)
         if not args.json:
             print(f"wrote {args.out}")
     return 0
@@ -155,7 +157,9 @@ def _cmd_skill(args) -> int:
             + skill.render(levels, skill.luck(g.name, **kw))
         )
     if args.out:
-        skill.figure(levels, title=f"{g.title}, {args.players} players").savefig(args.out)
+        from gamelab.report import charts
+
+        charts.skill_figure(levels, title=f"{g.title}, {args.players} players").savefig(args.out)
         if not args.json:
             print(f"wrote {args.out}")
     return 0

@@ -189,7 +189,7 @@ class Panels:
     :func:`gamelab.stats.tables.percent_rows`) and figures."""
 
     table: Callable[[Any], Any]  # frame -> DataFrame of measures with intervals
-    extras: Callable[[Any, Any], list]  # frame, params -> [DataFrame | Figure]
+    extras: Callable[[Any, Any], list]  # frame, params -> [DataFrame | charts.Panel]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -202,7 +202,7 @@ class Explorer:
     rules: tuple[str, ...]  # rule parameters shown as sliders (declared in the game's rules)
     controls: type[Params]  # the panel's own quantities, declared like rules
     table: Callable[[Any, Any], Any]  # rules, controls -> DataFrame
-    figure: Callable[[Any, Any], Any] | None = None  # rules, controls -> matplotlib Figure
+    figure: Callable[[Any, Any], Any] | None = None  # rules, controls -> charts.Panel (described, not drawn)
     # rules, controls -> {control: value}: controls the rules decide now (shown, their slider disabled)
     derived: Callable[[Any, Any], dict] = lambda rules, controls: {}
     # rules, controls -> {rule: why}: rules the exact table and figure do not use now (their sliders

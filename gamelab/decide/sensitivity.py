@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -505,73 +504,6 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
 
 
 HELPS_COLOUR, HURTS_COLOUR, UNSURE_COLOUR = "#2e7d32", "#c62828", "#9e9e9e"
-TORNADO_PT = 8.5  # the labels and legend: 12 px as a notebook shows the chart (100 dpi), more in a report
-
-
-# Over 60 lines: matplotlib drawing, one statement per element of the chart (bars, colours, labels, legend).
-def tornado_figure(table: pd.DataFrame, metric: str, *, top: int = 15, goal: str | None = None):
-    """The parameters ranked by how far they move ``metric``: one bar per
-    step with its 95 % interval, green when it is sure to help the goal
-    (:func:`framing`), red when sure to hurt, grey when not sure; every
-    label in words."""
-    import matplotlib.pyplot as plt
-
-    ranked = ranking(table, metric)
-    fr = framing(table, metric, goal)
-    helps = {x.words for x in fr.helps}
-    hurts = {x.words for x in fr.hurts}
-    words = ranked["words"] if "words" in ranked else ranked["parameter"].map(param_words) + " → " + ranked["value"]
-    ranked = ranked.assign(words=list(words))
-    names = list(dict.fromkeys(ranked["parameter"]))[:top]
-    scale = 100.0 if fr.percent else 1.0
-    fig, ax = plt.subplots(figsize=(7.5, 0.42 * len(names) + 1.6))
-    for y, name in enumerate(reversed(names)):
-        mine = ranked[ranked["parameter"] == name].reset_index(drop=True)
-        height = 0.8 / len(mine)
-        for j, r in mine.iterrows():
-            yy = y - 0.4 + height * (j + 0.5)
-            colour = HELPS_COLOUR if r["words"] in helps else HURTS_COLOUR if r["words"] in hurts else UNSURE_COLOUR
-            ax.barh(yy, r["change"] * scale, height=height * 0.9, color=colour, alpha=0.8)
-            ax.errorbar(
-                r["change"] * scale,
-                yy,
-                xerr=[[(r["change"] - r["low"]) * scale], [(r["high"] - r["change"]) * scale]],
-                fmt="none",
-                ecolor="k",
-                capsize=2,
-                lw=0.8,
-            )
-            end = (r["high"] if r["change"] >= 0 else r["low"]) * scale  # the label beyond the interval
-            ax.annotate(
-                "→ " + r["words"].split(" → ")[-1],
-                (end, yy),
-                fontsize=TORNADO_PT,
-                va="center",
-                xytext=(3 if r["change"] >= 0 else -3, 0),
-                textcoords="offset points",
-                ha="left" if r["change"] >= 0 else "right",
-            )
-    ax.set_yticks(range(len(names)), [param_words(n) for n in reversed(names)])
-    ax.axvline(0, color="k", lw=0.8)
-    unit = " (points)" if scale == 100 else ""
-    ax.set_xlabel(f"change of the {fr.label}{unit}, 95 % interval")
-    from matplotlib.patches import Patch
-
-    better = f"sure to {fr.goal} it (better)" if fr.goal else "sure to raise it"
-    worse = "sure to make it worse" if fr.goal else "sure to lower it"
-    ax.legend(
-        handles=[Patch(color=HELPS_COLOUR, label=better), Patch(color=HURTS_COLOUR, label=worse)]
-        + [Patch(color=UNSURE_COLOUR, label="not sure")],
-        fontsize=TORNADO_PT,
-        loc="best",
-    )
-    aim = f"; {fr.goal} is better" if fr.goal else ""
-    title = f"What moves the {fr.label} (now {dataclasses.replace(fr, source='').level()}{aim})"
-    ax.set_title(textwrap.fill(title, 80), fontsize=TORNADO_PT + 1)
-    ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    plt.close(fig)
-    return fig
 
 
 def json_rows(table: pd.DataFrame) -> list[dict]:

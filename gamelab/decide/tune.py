@@ -29,8 +29,9 @@ decides it (:func:`judge`); proposals are ranked meets, not sure, misses,
 the smallest change first, and one worse on the goal than the starting
 rules is never shown (:func:`rank`).  Outputs: ``proposals.csv``,
 ``proposal-N.yaml`` (parameter files ``simulate``, ``report --params`` and
-``report --baseline`` accept, headed by the verdict's sentence) and
-``front.png``.
+``report --baseline`` accept, headed by the verdict's sentence) and, given
+a ``chart`` (:func:`gamelab.report.charts.front_figure`: this layer draws
+nothing), ``front.png``.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ SURE_FACTOR = 10  # a sequential verdict stops undecided after this many times t
 FLOAT_STEPS = 100  # a float range is searched on about this many round steps
 STARTUP_TRIALS = 10  # random trials before TPE models the front
 
-__all__ = ["Goal", "load_goal", "run", "TuneResult", "front_figure"]
+__all__ = ["Goal", "load_goal", "run", "TuneResult"]
 
 
 def point_values(frame: pd.DataFrame, metrics) -> dict[str, float]:
@@ -215,7 +216,7 @@ def float_step(low: float, high: float) -> float:
     return 10.0 ** math.floor(math.log10(span / FLOAT_STEPS)) if span > 0 else 1.0
 
 
-def _finished(study) -> list:
+def finished_trials(study) -> list:
     from optuna.trial import TrialState
 
     return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.FAIL))
@@ -227,20 +228,20 @@ def search(st: Setting, study, n_trials: int, *, run: RunConfig, batch: int, on_
     The progress bar counts trials and shows the best miss so far."""
     from gamelab.sim.executors import progress_bar
 
-    before = len(_finished(study))
+    before = len(finished_trials(study))
     best = min((t.values[0] for t in study.best_trials), default=float("inf"))
     with progress_bar(
         total=n_trials, initial=min(before, n_trials), unit="trial", desc="tune", progress=run.progress
     ) as bar:
-        while len(_finished(study)) < n_trials:
-            asked = _ask(st, study, min(batch, n_trials - len(_finished(study))), bar)
+        while len(finished_trials(study)) < n_trials:
+            asked = _ask(st, study, min(batch, n_trials - len(finished_trials(study))), bar)
             runs = _runs(st, [p for _, _, p in asked], n_games=st.goal.games, seed=st.goal.seed, run=run.quiet())
             for (trial, values, _), by_n in zip(asked, runs):
                 best = min(best, _tell(st, study, trial, values, by_n))
                 bar.update(1)
                 bar.set_postfix_str(f"best miss so far {best:.4g}")
                 if on_trial is not None:
-                    on_trial(len(_finished(study)), n_trials, best)
+                    on_trial(len(finished_trials(study)), n_trials, best)
     return before
 
 
@@ -512,55 +513,7 @@ def goal_words(st: Setting) -> str:
     return f"{targets} at {counts} players"
 
 
-def front_figure(st: Setting, study, proposals: pd.DataFrame | None = None):
-    """Every trial's miss against its distance from the starting rules, the
-    Pareto front joined, the verified proposals marked."""
-    import matplotlib.pyplot as plt
-    from optuna.trial import TrialState
-
-    done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-    scale = 100.0 if all(m.percent for m in st.metrics) else 1.0  # the miss in the targets' unit: points
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    ax.scatter(
-        [t.values[1] for t in done],
-        [t.values[0] * scale for t in done],
-        s=12,
-        color="#90a4ae",
-        label="trials (search deals)",
-    )
-    front = sorted(study.best_trials, key=lambda t: t.values[1])
-    ax.step(
-        [t.values[1] for t in front],
-        [t.values[0] * scale for t in front],
-        where="post",
-        color="#1565c0",
-        label="best trade-offs",
-    )
-    if proposals is not None:
-        for r in proposals.itertuples():
-            dist = r.changed + r.size
-            ax.scatter([dist], [r.miss * scale], marker="*", s=120, color="#c62828", zorder=3)
-            ax.annotate(
-                "start" if r.proposal == "start" else f"P{r.proposal}",
-                (dist, r.miss * scale),
-                xytext=(4, 4),
-                textcoords="offset points",
-                fontsize=8,
-            )
-    ax.set_xlabel("distance from the starting rules (values changed + size of the changes)")
-    unit = " in points" if scale == 100.0 else ""
-    ax.set_ylabel(f"miss of the targets{unit} (0 = all met)")
-    refused = len(_finished(study)) - len(done)
-    played = f"{len(done)} trials" + (f", {refused} refused by the declarations" if refused else "")
-    ax.set_title(f"{st.game.title}: what the tuner tried ({played}; stars: verified on fresh deals)", fontsize=9)
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    plt.close(fig)
-    return fig
-
-
-def write_outputs(st: Setting, study, proposals: pd.DataFrame, out: Path) -> list[Path]:
+def write_outputs(st: Setting, study, proposals: pd.DataFrame, out: Path, chart=None) -> list[Path]:
     import yaml
 
     files = []
@@ -576,9 +529,10 @@ def write_outputs(st: Setting, study, proposals: pd.DataFrame, out: Path) -> lis
         head = f"# {st.goal.game} proposal {r['proposal']}: {r['changes']}\n# {r['how sure']}\n"
         path.write_text(head + yaml.safe_dump(changed, sort_keys=False, allow_unicode=True))
         files.append(path)
-    path = out / "front.png"
-    front_figure(st, study, proposals).savefig(path, dpi=110)
-    files.append(path)
+    if chart is not None:
+        path = out / "front.png"
+        chart(st, study, proposals).savefig(path, dpi=110)
+        files.append(path)
     return files
 
 
@@ -591,9 +545,11 @@ def run(
     runs_dir=None,
     run: RunConfig | None = None,
     on_trial=None,
+    chart=None,
 ) -> TuneResult:
     """Search, verify, write the proposals (see the module docstring).
-    ``goal``: a goal file path or a :class:`~gamelab.decide.goals.Goal`."""
+    ``goal``: a goal file path or a :class:`~gamelab.decide.goals.Goal`;
+    ``chart``: ``(setting, study, proposals) -> figure`` to write ``front.png``."""
     from gamelab.core.files import check_directory
     from gamelab.sim.executors import make_executor
     from gamelab.sim.store import ChunkStore
@@ -622,12 +578,12 @@ def run(
         max_games=sure_games(goal),
         per_round=goal.verify,
     )
-    files = write_outputs(st, study, proposals, Path(out))
+    files = write_outputs(st, study, proposals, Path(out), chart)
     return TuneResult(
         proposals.drop(columns=["_params"]),
         Path(out),
         study,
-        len(_finished(study)),
+        len(finished_trials(study)),
         before,
         files,
         summary(st, proposals),

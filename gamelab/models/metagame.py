@@ -459,3 +459,17 @@ def metagame(
             game, a, sums, params=params, seed=seed, run=run, limit=psro_limit, n_boot=n_boot, say=say
         )
     return a
+
+
+def heatmap_values(a: Analysis) -> np.ndarray:
+    """(S, S): the win share of one seat of the row's strategy with every other seat the column's."""
+    S, P = len(a.names), a.n_players
+    index = solve.profile_index(S, P)
+    out = np.empty((S, S))
+    for r in range(S):
+        for c in range(S):
+            counts = np.zeros(S, np.int64)
+            counts[c] += P - 1
+            counts[r] += 1
+            out[r, c] = a.payoffs[index[tuple(int(x) for x in counts)], r]
+    return out

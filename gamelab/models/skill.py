@@ -179,32 +179,6 @@ def luck(
     }
 
 
-def figure(levels: list[dict], *, title: str = ""):
-    """The skill trace: each level's win rate against the level below, with
-    its interval and the fair share."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = [r for r in levels if r["win_rate_vs_below"] is not None]
-    fig, ax = plt.subplots(figsize=(6, 3.2))
-    x = np.arange(len(rows))
-    y = np.array([r["win_rate_vs_below"] for r in rows])
-    err = np.array(
-        [[r["win_rate_vs_below"] - r["low"] for r in rows], [r["high"] - r["win_rate_vs_below"] for r in rows]]
-    )
-    ax.errorbar(x, 100 * y, yerr=100 * err, marker="o", capsize=4)
-    ax.axhline(100 * rows[0]["fair"] if rows else 50, ls="--", color="grey", label="fair share")
-    ax.set_xticks(x, [f"{r['agent']}\nvs {r['below']}" for r in rows])
-    ax.set_ylabel("win rate of one seat, %")
-    ax.set_ylim(0, 100)
-    ax.set_title(title or "Skill trace: each level against the level below")
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    return fig
-
-
 def render(levels: list[dict], luck_measures: dict | None = None) -> str:
     """Plain text for the command line."""
     lines = [f"{'level':>5}  {'agent':<16} {'vs below':<16} {'win rate':>9}  95% interval     games"]
@@ -674,50 +648,6 @@ def level_ticks(game: str, levels: list[str]) -> tuple[list[str], str]:
     if not searched:
         return ticks, ""
     return ticks, "N: " + agent_label(registry.get(game), f"{searched[0][0]}{budgets.SEPARATOR}N")
-
-
-#: the trace chart's text in points (ticks and axis labels, title, legend): at least 11 px in a report at 1366 x 900
-TRACE_PT = (9.5, 10, 9)
-
-
-def trace_figure(t: Trace, *, title: str = "", ax=None):
-    """The trace chart: the metric against skill level, its 95 % interval as
-    a band, the fair value as a dashed line.  The y axis says the values' unit
-    (a win rate in per cent, a spread in points); a level where the metric has
-    no value (random play has no style) gets no tick, and the x axis says so."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from gamelab.stats import balance
-
-    m = balance.metric(registry.get(t.game), t.metric)
-    pct = 100 if m.percent else 1
-    unit = (", points" if balance.in_points(m) else ", %") if m.percent else ""
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(6, 3.2))
-    else:
-        fig = ax.figure
-    rows = [r for r in t.rows if r["value"] is not None]
-    x = np.arange(len(rows))
-    val, low, high = (np.array([r[k] for r in rows], float) * pct for k in ("value", "low", "high"))
-    ax.fill_between(x, low, high, alpha=0.25, label="95 % interval")
-    ax.plot(x, val, marker="o")  # the title and the y axis name it
-    if t.fair is not None:
-        ax.axhline(t.fair * pct, ls="--", color="grey", label="fair")
-    ticks, searched = level_ticks(t.game, [r["level"] for r in rows])
-    ax.set_xticks(x, ticks, rotation=30, ha="right")
-    ax.tick_params(labelsize=TRACE_PT[0])
-    missing = [r["level"] for r in t.rows if r["value"] is None]
-    notes = ([searched] if searched else []) + ([f"not measured: {', '.join(missing)}"] if missing else [])
-    if notes:
-        ax.set_xlabel("\n".join(notes), fontsize=TRACE_PT[0])
-    ax.set_ylabel(("win rate" if t.metric.startswith("win_rate[") else m.label) + unit, fontsize=TRACE_PT[0])
-    ax.set_title(title or f"{t.players} players: {m.label} by skill level", fontsize=TRACE_PT[1])
-    ax.legend(loc="best", fontsize=TRACE_PT[2])
-    fig.tight_layout()
-    return fig
 
 
 # --- a verdict classified from its trace ------------------------------------------------------------

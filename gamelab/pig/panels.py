@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from gamelab.core import charts
 from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
 from gamelab.stats.tables import percent_rows
 
@@ -49,20 +50,22 @@ def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def panel_extras(frame: pd.DataFrame, params) -> list:
     """The table, how long games last, and who wins by seat."""
-    import matplotlib.pyplot as plt
-
-    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.2))
     rounds = frame.groupby("game")["rounds"].first()
-    a.hist(rounds, bins=np.arange(rounds.min(), rounds.max() + 2) - 0.5)
-    a.set_xlabel("rounds (turns per player)")
-    a.set_ylabel("games")
-    a.set_title("game length")
     by_seat = frame.groupby("seat")["win"].mean()
-    b.bar(by_seat.index.astype(str), by_seat.to_numpy() * 100)
-    b.axhline(100 / n_players(frame), color="grey", linestyle="--", linewidth=1)
-    b.set_xlabel("seat")
-    b.set_ylabel("win rate (%)")
-    b.set_title("wins by seat (dashed: fair share)")
-    fig.tight_layout()
-    plt.close(fig)
-    return [panel_table(frame), fig]
+    length = charts.Histogram(rounds.to_numpy(), np.arange(rounds.min(), rounds.max() + 2) - 0.5)
+    seats = charts.Bars(list(by_seat.index.astype(str)), [charts.Series(values=by_seat.to_numpy() * 100)])
+    figure = charts.Panel(
+        [
+            charts.Plot(length, title="game length", xlabel="rounds (turns per player)", ylabel="games"),
+            charts.Plot(
+                seats,
+                title="wins by seat (dashed: fair share)",
+                xlabel="seat",
+                ylabel="win rate (%)",
+                references=[charts.Reference(y=100 / n_players(frame))],
+            ),
+        ],
+        width=10,
+        height=3.2,
+    )
+    return [panel_table(frame), figure]

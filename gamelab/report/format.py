@@ -324,16 +324,6 @@ class WinPanel:
     fair: float
 
 
-def pyplot():
-    import matplotlib
-
-    if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def group_label(by: str, value) -> str:
     """``seat 1``, ``heavy``: a group as the chart and the sentences name it."""
     return f"seat {value}" if by == "seat" else choice_label(value)
@@ -351,72 +341,7 @@ TICK_PT, TITLE_PT = 9.5, 10.5
 LEGEND_PT = 8  # a legend inside a panel of a 10-inch chart: 12 px in that column
 
 
-def win_rate_chart(
-    panels: Sequence[WinPanel], *, xmax: float | None = None, columns: int | None = None, width: float = 10.0
-):
-    """Win rates with 95 % intervals, the fair share as a dashed line, every
-    panel on one axis (0 to ``xmax`` percent), groups in reading order (seat 1
-    at the top).  A group whose interval excludes the fair share is drawn in
-    red; every axis has its tick labels (``sharex`` would hide them above the
-    last row)."""
-    plt = pyplot()
-    columns = columns or min(len(panels), 4)
-    rows = math.ceil(len(panels) / columns)
-    height = max(len(p.table) for p in panels)
-    fig, axes = plt.subplots(rows, columns, figsize=(width, rows * (0.34 * height + 1.2)), squeeze=False)
-    xmax = xmax or chart_limit([p.table for p in panels], [p.fair for p in panels])
-    for ax, p in zip(axes.flat, panels):
-        t = p.table.reset_index(drop=True)
-        y = np.arange(len(t))
-        rate, low, high = (t[c].to_numpy(float) * 100 for c in ("win_rate", "win_low", "win_high"))
-        off = (low > p.fair * 100) | (high < p.fair * 100)
-        colours = [CLEAR_COLOUR if o else POINT_COLOUR for o in off]
-        ax.hlines(y, low, high, colors=colours, lw=2)
-        ax.scatter(rate, y, c=colours, s=22, zorder=3)
-        ax.axvline(p.fair * 100, color=FAIR_COLOUR, ls="--", lw=1)
-        ax.set_yticks(y, [group_label(p.by, v) for v in t[p.by]], fontsize=TICK_PT)
-        ax.set_ylim(len(t) - 0.5, -0.5)  # first row at the top
-        ax.set_xlim(0, xmax)
-        ax.set_title(f"{p.title} (fair {p.fair * 100:.0f} %)" if p.fair else p.title, fontsize=TITLE_PT, loc="left")
-        ax.grid(axis="x", alpha=0.3)
-        ax.tick_params(axis="x", labelsize=TICK_PT)
-    for ax in list(axes.flat)[len(panels) :]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("win rate, % (95 % interval)", fontsize=TICK_PT)
-    fig.tight_layout()
-    plt.close(fig)
-    return fig
-
-
-def score_multiples(frames: dict, group: str, *, bins: int = 30, width: float = 10.0):
-    """Final scores per player count as small multiples (one panel each,
-    shared score axis), a step histogram per group with a legend on every
-    panel."""
-    plt = pyplot()
-    n = len(frames)
-    columns = min(n, 3)
-    rows = math.ceil(n / columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(width, 2.9 * rows), squeeze=False, sharex=True)
-    edges = _score_edges(frames, bins)
-    for ax, (players, df) in zip(axes.flat, frames.items()):
-        by = group if group in df else "seat"
-        for key, g in df.groupby(by, sort=True):
-            ax.hist(g["score"], bins=edges, histtype="step", density=True, lw=1.3, label=group_label(by, key))
-        ax.set_title(f"{players} players", fontsize=TITLE_PT, loc="left")
-        ax.legend(fontsize=LEGEND_PT, title=words(by), title_fontsize=LEGEND_PT, frameon=False, loc="upper right")
-        ax.tick_params(labelsize=TICK_PT)
-        ax.set_yticks([])
-    for ax in list(axes.flat)[n:]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("final score", fontsize=TICK_PT)
-    fig.tight_layout()
-    plt.close(fig)
-    return fig
-
-
-def _score_edges(frames: dict, bins: int) -> np.ndarray:
+def score_edges(frames: dict, bins: int) -> np.ndarray:
     """Shared histogram edges: one bin per whole score when scores are whole
     and their range is small (no empty gaps between bins), else ``bins`` bins."""
     scores = np.concatenate([f["score"].to_numpy(float) for f in frames.values()])
@@ -425,14 +350,3 @@ def _score_edges(frames: dict, bins: int) -> np.ndarray:
         step = max(1, math.ceil((hi - lo + 1) / bins))
         return np.arange(lo - 0.5, hi + step + 0.5, step)
     return np.linspace(lo, hi + 1e-9, bins + 1)
-
-
-def figure_svg(fig) -> str:
-    """A figure as inline SVG (no XML prolog, no metadata)."""
-    import io
-
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
-    svg = buf.getvalue()
-    svg = svg[svg.index("<svg") :]
-    return re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)

@@ -21,13 +21,13 @@ become markup.
 from __future__ import annotations
 
 import sys
-import textwrap
 from pathlib import Path
 
 import pandas as pd
 
 from gamelab.core import registry
 from gamelab.core.labels import doc_words, value_words
+from gamelab.report import charts
 from gamelab.report import format as fmt
 from gamelab.report.audit import claims_section, plain_paths
 from gamelab.report.blocks import Block, Section
@@ -41,7 +41,7 @@ def table_html(df: pd.DataFrame, **kw) -> str:
 
 
 def figure_svg(fig) -> str:
-    return fmt.figure_svg(fig)
+    return charts.svg(fig)
 
 
 # -- the first screen ----------------------------------------------------------------
@@ -102,11 +102,6 @@ def headline_group(data: ReportData) -> str:
     return data.game.report.headline.removesuffix("_spread")
 
 
-#: a panel's width in inches in a chart half the page wide: two panels (5.8 in) fill the half column of
-#: a 1366 x 900 laptop's report (about 535 px) at 1.28 px a point, so 9.5-point text is 12 px there
-HALF_PANEL_IN = 2.9
-
-
 def win_chart(data: ReportData, half: bool = False, only: str | None = None) -> str:
     """The win-rate panels (``only``: of that grouping, when it has panels);
     ``half``: for half the page's width (beside the trace chart), two panels
@@ -125,8 +120,8 @@ def win_chart(data: ReportData, half: bool = False, only: str | None = None) -> 
     )
     if half and len(groups) == 1:
         columns = min(2, columns)
-    width = HALF_PANEL_IN * columns if half else 10.0  # inches: the trace chart's panel width when beside it
-    return figure_svg(fmt.win_rate_chart(ordered, columns=columns, width=width))
+    width = charts.HALF_PANEL_IN * columns if half else 10.0  # inches: the trace chart's panel width when beside it
+    return figure_svg(charts.win_rate_chart(ordered, columns=columns, width=width))
 
 
 def provenance(data: ReportData) -> str:
@@ -185,7 +180,7 @@ def across_skill_blocks(data: ReportData) -> list:
         blocks.append(
             Block(
                 "figure",
-                trace_chart(data.traces),
+                figure_svg(charts.trace_chart(data.traces)),
                 caption="The headline group's win rate at each rung of the decided skill ladder (random play, "
                 "the default model, then each search rung that beats the one below; a style at a search rung "
                 "by restricted play), its 95 % interval as a band; the dashed line is the fair share. The "
@@ -279,9 +274,7 @@ def levers_blocks(data: ReportData) -> list[Block]:
         out.append(Block("list", items, css="levers"))
     inner = [Block("table", table_html(data.levers))] if len(data.levers) else []
     if data.levers_steps is not None:
-        from gamelab.decide.sensitivity import tornado_figure
-
-        chart = figure_svg(tornado_figure(data.levers_steps, data.levers_metric))
+        chart = figure_svg(charts.tornado_figure(data.levers_steps, data.levers_metric))
         inner.append(
             Block(
                 "figure",
@@ -348,7 +341,7 @@ def win_blocks(wins: list[WinTable]) -> list:
 
 
 def score_figure(frames: dict[int, pd.DataFrame], group: str) -> str:
-    return figure_svg(fmt.score_multiples(frames, group))
+    return figure_svg(charts.score_multiples(frames, group))
 
 
 def design_blocks(data: ReportData) -> list:
@@ -570,28 +563,6 @@ def sections_of(data: ReportData) -> list[Section]:
     return sections
 
 
-def trace_chart(traces: dict) -> str:
-    """One trace panel per player count, two to a row (the chart sits beside
-    the win-rate chart), as inline SVG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from gamelab.models import skill
-
-    cols = min(2, len(traces))
-    rows = -(-len(traces) // cols)  # ceil(len / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(HALF_PANEL_IN * cols, 2.9 * rows), squeeze=False)
-    for ax, (n, t) in zip(axes.ravel(), sorted(traces.items())):
-        label, _ = skill.metric_words(t)
-        skill.trace_figure(t, ax=ax, title=textwrap.fill(f"{n} players: {label}", 34))  # a half-page panel
-    for ax in axes.ravel()[len(traces) :]:
-        ax.set_visible(False)
-    fig.tight_layout()
-    return figure_svg(fig)
-
-
 def level_words(game, name: str) -> str:
     """A level of a ladder or trace in the game's words: a rung as the game says it
     (``GAME.skill.rung_words``: ``search, 8 play-outs per option`` for ``best@8``), any other
@@ -622,9 +593,7 @@ def matrix_table(t) -> pd.DataFrame:
 
 def skill_figure(sk) -> str:
     """Each ladder level's win rate against the level below, as inline SVG."""
-    from gamelab.models import skill
-
-    return figure_svg(skill.figure(sk.levels, title=f"{sk.players} players"))
+    return figure_svg(charts.skill_figure(sk.levels, title=f"{sk.players} players"))
 
 
 def skill_section(sk, game) -> Section:

@@ -268,7 +268,9 @@ def proposals_table(
     from gamelab.decide import tune
 
     goal = tune.load_goal(goal_path)
-    result = tune.run(goal, run=run.quiet())
+    from gamelab.report import charts
+
+    result = tune.run(goal, run=run.quiet(), chart=charts.front_figure)
     table = tune.shown_rows(tune.setting(goal, str(goal_path)), result.proposals)
     table.attrs["summary"] = result.summary
     return table

@@ -9,8 +9,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
+from gamelab.core import charts
 from gamelab.stats.tables import percent_rows
 
 
@@ -54,23 +53,17 @@ def finish_squares(frame):
 def panel_extras(frame, params) -> list:
     """The SBR panel's diagnostics: the table, where riders end, and what their
     scores are made of."""
-    import matplotlib.pyplot as plt
-
-    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.2))
     dist = finish_squares(frame)
-    a.bar(dist.index, dist.values * 100, width=0.8)
-    a.set_xlabel("final square")
-    a.set_ylabel("% of riders")
-    a.set_title("where riders end")
+    ends = charts.Bars(list(dist.index), [charts.Series(values=dist.to_numpy() * 100)])
     parts = frame.groupby("seat")[["segment_points", "relic_points", "final_points"]].mean()
-    bottom = np.zeros(len(parts))
-    for col in parts:
-        b.bar(parts.index.astype(str), parts[col], bottom=bottom, label=col.replace("_", " "))
-        bottom += parts[col].to_numpy()
-    b.set_xlabel("seat")
-    b.set_ylabel("mean points")
-    b.set_title("score composition")
-    b.legend(fontsize=8)
-    fig.tight_layout()
-    plt.close(fig)
-    return [panel_table(frame), fig]
+    layers = [charts.Series(values=parts[col].to_numpy(), label=col.replace("_", " ")) for col in parts]
+    composition = charts.Bars(list(parts.index.astype(str)), layers)  # stacked
+    figure = charts.Panel(
+        [
+            charts.Plot(ends, title="where riders end", xlabel="final square", ylabel="% of riders"),
+            charts.Plot(composition, title="score composition", xlabel="seat", ylabel="mean points", legend_pt=8),
+        ],
+        width=10,
+        height=3.2,
+    )
+    return [panel_table(frame), figure]

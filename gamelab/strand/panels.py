@@ -13,6 +13,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from gamelab.core import charts
 from gamelab.core.contract import Explorer
 from gamelab.core.params import Params, param
 from gamelab.stats.tables import percent_rows
@@ -113,22 +114,23 @@ def trust_threshold_table(rules, controls: TrustControls) -> pd.DataFrame:
 
 def trust_figure(rules, controls: TrustControls):
     """EV of betting against the trust rate, one line per cargo value, and the stay."""
-    import matplotlib.pyplot as plt
-
     n = _node_share(rules, controls)
     p = np.linspace(0, 1, 101)
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    for v in ids.VALUES:  # the table's p* column: a cargo with no full partner has no line, as it has no p*
-        if ids.partner_fit(rules, v)[0]:
-            ax.plot(p * 100, ids.ev_curve(rules, v, p, node_share=n), label=f"cargo {v}")
-    ax.axhline(controls.stay_value, color="k", ls="--", lw=1, label="stay (S)")
-    ax.set_xlabel("trust rate p (%)")
-    ax.set_ylabel("expected points of betting")
-    ax.set_title("a line crosses the stay at its p* (full teams, the rulebook's formula)", fontsize=10)
-    ax.legend(fontsize=9)
-    fig.tight_layout()
-    plt.close(fig)
-    return fig
+    lines = [  # the table's p* column: a cargo with no full partner has no line, as it has no p*
+        charts.Series(values=ids.ev_curve(rules, v, p, node_share=n), label=f"cargo {v}")
+        for v in ids.VALUES
+        if ids.partner_fit(rules, v)[0]
+    ]
+    plot = charts.Plot(
+        charts.Lines(p * 100, lines),
+        title="a line crosses the stay at its p* (full teams, the rulebook's formula)",
+        xlabel="trust rate p (%)",
+        ylabel="expected points of betting",
+        references=[charts.Reference(y=controls.stay_value, colour="k", label="stay (S)")],
+        title_pt=10,
+        legend_pt=9,
+    )
+    return charts.Panel([plot], width=6, height=3.6)
 
 
 TRUST_LABELS = {

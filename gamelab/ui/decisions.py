@@ -21,6 +21,7 @@ import pandas as pd
 from gamelab.core import registry
 from gamelab.core.params import specs
 from gamelab.decide import sensitivity, tune
+from gamelab.report import charts
 from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
@@ -197,7 +198,7 @@ class LeversPanel(_Progress):
             return
         self.framing = sensitivity.framing(self.table, self.metric.value)
         self.sentence.value = _framing_html(self.framing)
-        self.figure = sensitivity.tornado_figure(self.table, self.metric.value, top=self.top)
+        self.figure = charts.tornado_figure(self.table, self.metric.value, top=self.top)
         self.out.clear_output(wait=True)
         with self.out:
             display(self.figure)
@@ -369,7 +370,12 @@ class TunePanel(_Progress):
             st = tune.setting(goal)
             self.mark_stale(True)
             self.busy_note.value = html.escape(f"Searching: {goal.trials} trials of {goal.games:,} games each")
-            result = tune.run(goal, on_trial=self._on_trial, run=RunConfig(store=self.src.store(), progress=False))
+            result = tune.run(
+                goal,
+                on_trial=self._on_trial,
+                run=RunConfig(store=self.src.store(), progress=False),
+                chart=charts.front_figure,
+            )
         except (GamelabError, ValueError) as exc:
             self.mark_stale(False)
             self.status.value = f"<b style='color:#c62828'>{html.escape(' '.join(str(exc).split()))}</b>"
@@ -379,7 +385,7 @@ class TunePanel(_Progress):
         self.out.clear_output(wait=True)
         with self.out:  # the table first: the answer above it never shows beside the last run's table
             display(fmt.styler(self.shown))
-            display(tune.front_figure(st, result.study, result.proposals))
+            display(charts.front_figure(st, result.study, result.proposals))
         counts = ", ".join(map(str, goal.player_counts()))
         self.status.value = html.escape(
             f"{result.trials} trials of {goal.games:,} games; proposals written to {result.out.name}/. "

@@ -20,6 +20,7 @@ from typing import Any
 
 from gamelab.core import registry
 from gamelab.core.params import specs
+from gamelab.report import charts
 from gamelab.report import format as fmt
 from gamelab.sim import runner
 from gamelab.ui.widgets import param_widgets
@@ -41,7 +42,8 @@ class ExplorerPanel:
         self.rule_controls = {n: param_widgets(by_name[n], getattr(self.base, n)) for n in self.spec.rules}
         start = self.spec.controls()
         self.own_controls = {s.name: param_widgets(s, getattr(start, s.name)) for s in specs(self.spec.controls)}
-        self.table = self.figure = self.sim_table = None
+        self.table = self.sim_table = None
+        self.figure: charts.Chart | None = None
         self._setting = False
         self._out: Any = None
         self._sim_out: Any = None
@@ -119,7 +121,7 @@ class ExplorerPanel:
         self._show_derived(rules, controls)
         self._show_idle(rules, controls)
         self.table = self.spec.table(rules, controls)
-        self.figure = self.spec.figure(rules, controls) if self.spec.figure else None
+        self.figure = charts.draw(self.spec.figure(rules, controls)) if self.spec.figure else None
         if self._out is not None:
             from IPython.display import display
 

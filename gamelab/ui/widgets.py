@@ -28,6 +28,7 @@ from gamelab import stats
 from gamelab.core import registry
 from gamelab.core.labels import agent_label, lineup_words
 from gamelab.core.params import specs
+from gamelab.report import charts
 from gamelab.report import format as fmt
 from gamelab.sim import sweep
 from gamelab.sim.run import RunConfig
@@ -390,7 +391,7 @@ class BalancePanel:
             self.frame_params, self.frame_lineup = params, kw["lineup"]  # what the frame was played with
             self.tables = {by: stats.win_table(run.frame, by) for by in self.game_def.report.groups if by in run.frame}
             self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
-            self.extras = list(self.extra(run.frame, params)) if self.extra is not None else []
+            self.extras = [charts.drawn(x) for x in self.extra(run.frame, params)] if self.extra is not None else []
             self.sentences = None
             self.worth = None
             self.headline = ""
@@ -435,7 +436,7 @@ class BalancePanel:
                 fmt.WinPanel(f"win rate by {fmt.words(by)}, {self.players.value} players", t, by, fair)
                 for by, t in shown
             ]
-            out.append(fmt.win_rate_chart(panels, columns=1, width=6.5))
+            out.append(charts.win_rate_chart(panels, columns=1, width=6.5))
         n = self.players.value
         for by, t in groups:
             t = t.assign(**{by: [fmt.group_label(by, v) for v in t[by]]})
@@ -477,7 +478,7 @@ class BalancePanel:
         body = [f"<ul class='controls'>{''.join(parts)}</ul><p>{self.status.value}</p>"]
         for item in self.items():
             if hasattr(item, "savefig"):
-                body.append(f"<figure>{fmt.figure_svg(item)}</figure>")
+                body.append(f"<figure>{charts.svg(item)}</figure>")
             elif hasattr(item, "to_html"):
                 body.append(item.to_html())
             else:
