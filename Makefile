@@ -38,8 +38,9 @@ $(TEST_STAMP): $(STAMP)
 # numba's on-disk caches of the games' compiled code, built once (and again after an edit of a compiled
 # module), not on the first search (its CPU time: docs/performance.md, "Compile time and the first make
 # report"; lint needs none of it: CI runs both at once)
+# (SBR's at a lower priority: in make report it compiles beside the STRAND report, the longer of the two)
 $(VENV)/.compiled-sbr: $(STAMP) $(SBR_KERNELS)
-	$(BIN)/python -m gamelab.sbr.kernel
+	nice -n 10 $(BIN)/python -m gamelab.sbr.kernel
 	touch $@
 
 $(VENV)/.compiled-strand: $(STAMP) $(STRAND_KERNELS)
