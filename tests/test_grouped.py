@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from metagame_helpers import two_seat_table
 
 from gamelab.core import contract
 from gamelab.decide import grouped
@@ -129,7 +130,7 @@ def test_error_rates_on_a_meta_game_whose_equilibrium_is_known():
     # 0.48 against it (regret 2 points): three styles worth playing, the fourth close to joining
     strategies = contract.Strategies(names=("rock", "paper", "scissors", "d"), label="style", profile_agent="x")
     worth = balance.metagame_metrics(strategies)[0]
-    eq = mg.equilibria(_truth_table(RPS_D), 2)
+    eq = mg.equilibria(two_seat_table(RPS_D), 2)
     assert len(eq) == 1 and np.allclose(eq[0].shares, [1 / 3, 1 / 3, 1 / 3, 0])
 
     def value(cols, x):
@@ -147,16 +148,6 @@ def test_error_rates_on_a_meta_game_whose_equilibrium_is_known():
     assert out[4]["yes"] <= _slack(alpha, runs)  # "at least 4 worth playing": truth no
     assert out[3]["no"] <= _slack(alpha, runs)  # "at least 3": truth yes
     assert out[4]["no"] > 0.5 and out[3]["yes"] > 0.5  # and the right answers come
-
-
-def _truth_table(M):
-    K = mg.profiles(len(M), 2)
-    out = np.full(K.shape, np.nan)
-    for k, row in enumerate(K):
-        present = np.flatnonzero(row)
-        i, j = (present[0], present[0]) if len(present) == 1 else present
-        out[k, i], out[k, j] = M[i, j], M[j, i]
-    return out
 
 
 def test_gamelab_test_decides_a_metagame_metric(capsys, tmp_path, monkeypatch):
