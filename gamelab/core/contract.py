@@ -184,12 +184,14 @@ class Bench:
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Panels:
-    """What a notebook panel shows besides win rates: tables of measures
-    (``measure``, ``value``, ``low``, ``high``; rates already in percent,
-    :func:`gamelab.stats.tables.percent_rows`) and figures."""
+    """What a notebook panel shows besides win rates: a table of the game's
+    measures, declared as balance metrics by name (``Game.metrics`` or the
+    shared ones of :mod:`gamelab.stats.balance`; the shared layer computes
+    each with its 95 % interval over deals, :func:`gamelab.stats.balance.panel_table`),
+    and figures."""
 
-    table: Callable[[Any], Any]  # frame -> DataFrame of measures with intervals
-    extras: Callable[[Any, Any], list]  # frame, params -> [DataFrame | charts.Panel]
+    measures: tuple[str, ...]  # metric names, in the table's order
+    figures: Callable[[Any, Any], list] = lambda frame, params: []  # frame, params -> [charts.Panel]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -47,7 +47,7 @@ GAME = contract.Game(
     variants=VARIANT_CHANGES,
     default_agent="hold_at_20",
     bench=contract.Bench(random_batch=sim.random_batch, agent_target=AGENT_TARGET, ratio_target=RATIO_TARGET),
-    panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
+    panels=contract.Panels(measures=panels.MEASURES, figures=panels.figures),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     report=contract.ReportSettings(players=(2, 3, 4), assumptions=sim.ASSUMPTIONS),
     # a ladder, no trace: Pig has no search agent with a budget to double, so its report checks each

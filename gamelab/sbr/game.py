@@ -77,7 +77,7 @@ GAME = contract.Game(
         },
         panel_slider=("curve_penalty", 3),  # issue 31: 10.9 s in the notebook before the fix
     ),
-    panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
+    panels=contract.Panels(measures=panels.MEASURES, figures=panels.figures),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated, needs=identities.needs),
     claims=contract.Claims(
         exact_claims=exact_claims.exact_claims,

@@ -49,7 +49,7 @@ GAME = contract.Game(
         extra_lineups={"strong": (4, sim.strong_lineup, Fraction(1, 100))},
         panel_slider=("node_values", (3, 4, 6, 5, 5, 6, 7, 8)),  # issue 31: node value 3 from 4 to 6
     ),
-    panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
+    panels=contract.Panels(measures=panels.MEASURES),
     explorers={"trust": panels.TRUST},
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     claims=contract.Claims(
