@@ -20,11 +20,7 @@ def test_standard_every_step(n_players, n_games, seed):
     sbr_diff.run(params_for_variant("standard"), n_games, n_players, seed)
 
 
-@pytest.mark.parametrize(
-    "variant,n_players", [("short", 4), ("no_relics", 4), ("forward_seals", 4), ("solo", 1), ("dual", 2)]
-)
-def test_variants_every_step(variant, n_players):
-    sbr_diff.run(params_for_variant(variant), 250, n_players, 11)
+# the variants, every step: the conformance checks (tests/test_conformance.py, every_variant)
 
 
 @pytest.mark.parametrize("n_players,variant", [(2, "standard"), (3, "standard"), (5, "standard"), (2, "dual")])

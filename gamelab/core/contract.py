@@ -109,6 +109,9 @@ class Reference(Protocol):
     def result(self, game: Any) -> dict:
         """``score`` and ``win`` per seat, as lists."""
 
+    # optional: ``legal_mask(params, game)``, the reference's legal moves as the engine's legal mask of
+    # one game (``engine.legal(...)[g]``); the conformance suite compares the two at every step
+
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class RecordFormat:

@@ -108,6 +108,11 @@ def advance(params: PigParams, game: Game, state, actions, chance, g: int) -> No
         game.act(int(actions[g]))
 
 
+def legal_mask(params: PigParams, game: Game) -> list[bool]:
+    """The legal moves of ``game`` as the engine's mask of one game: (ROLL, HOLD)."""
+    return [action in game.legal() for action in (ROLL, HOLD)]
+
+
 def observe(game: Game) -> dict:
     return {
         "score": list(game.score),
