@@ -155,11 +155,11 @@ def check_players(params, n_players):
         raise ParamError(f"n_players = {n_players} is out of range: the toy game is for 2-6 players")
 
 
-def play(params: ToyParams, seating, n_deals, n_players, seed_seq):
+def play(params: ToyParams, seating, n_deals, n_players, streams):
     if params.delay:
         time.sleep(params.delay)
     _maybe_die_once()
-    rng = np.random.Generator(np.random.PCG64(seed_seq))
+    rng = streams["play"]
     chance = Engine.draw_chance(params, n_deals, n_players, rng)  # chance first
     state = Engine.init(params, n_deals, n_players, chance)
     ctl = Controller(params, seating, n_deals, rng)
@@ -240,6 +240,7 @@ GAME = Game(
     agents=tuple(BONUS),
     controller=Controller,
     play=play,
+    streams=("play",),  # one stream: the dice, then the agents
     record=RecordFormat(replay=replay, tables=tables, examples=(EXAMPLE,) if EXAMPLE.exists() else ()),
     default_agent="weak",
     bench=Bench(random_lineup=_default_lineup, random_batch=_random_batch, agent_target=1.0),

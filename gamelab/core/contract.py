@@ -35,9 +35,12 @@ it (for loops that keep no reference to the old state).
 
 Agents: a game names its agents and builds, for a seating (one agent name
 per seat), a :class:`Controller` that answers ``act(state, legal)`` for every
-game of a batch and may watch the events (``observe(events)``).  The game's
-``play`` is the runner's fast path: it plays whole batches and returns the
-per-seat and per-game columns of the runner's table.
+game of a batch and may watch the events (``observe(events)``);
+:mod:`gamelab.core.driver` has the default one (a policy per agent, asked for
+the seat to move) and the whole-game loop.  The game's ``play`` is the
+runner's fast path: it plays whole batches from the random streams the game
+declares (``Game.streams``, split by the runner) and returns the per-seat and
+per-game columns of the runner's table.
 """
 
 from __future__ import annotations
@@ -307,7 +310,9 @@ class Game:
     reference: Reference
     agents: tuple[str, ...]  # agent names a lineup may use
     controller: Callable[[Any, Sequence[str], int, np.random.Generator], Controller]  # params, seating, G, rng
-    play: Callable[..., dict]  # the runner's fast path: params, seating, n_deals, n_players, seed_seq -> columns
+    # the runner's fast path: params, seating, n_deals, n_players, streams ({name: Generator}, ``streams``
+    # below) -> the per-seat and per-game columns of one batch
+    play: Callable[..., dict]
     record: RecordFormat | None  # playtest records (None: the game has no record format yet)
 
     # -- optional parts
@@ -325,6 +330,9 @@ class Game:
     metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
     strategies: Strategies | None = None  # the meta-game's moves (None: the game has no meta-game)
     chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
+    # the named random streams ``play`` draws from, split by the runner from a chunk's seed (stream k: the
+    # seed's k-th child, ``core.driver.split_streams``); part of what a seed means, like ``chunk_deals``
+    streams: tuple[str, ...] = ("chance", "agents")
     max_steps: int = 10_000  # engine steps a game takes at most (conformance)
     # agents as the rulebook and docs/agents.md name them (``labels.agent_label``): name -> words; a
     # numbered seat of a family (``mix1``) takes its family's words; ``budget_words`` says a search
