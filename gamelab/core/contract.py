@@ -52,6 +52,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from gamelab.core.errors import ParamError
 from gamelab.core.params import Params
 
 State = Any  # each game's ``state.State``
@@ -107,10 +108,17 @@ class Reference(Protocol):
         """The rule-relevant state as plain Python values."""
 
     def observe_batch(self, state: State, g: int) -> dict:
-        """The same keys from game ``g`` of the batch state."""
+        """The same keys from game ``g`` of the batch state (optional: without it, the
+        state's fields of the same names, as plain values: :func:`observe_state`)."""
 
     def result(self, game: Any) -> dict:
         """``score`` and ``win`` per seat, as lists."""
+
+
+def observe_state(state: State, g: int, keys) -> dict:
+    """Game ``g``'s fields ``keys`` of a batch state as plain Python values: what a
+    reference without its own ``observe_batch`` is compared with."""
+    return {key: np.asarray(getattr(state, key))[g].tolist() for key in keys}
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -292,6 +300,19 @@ class Strategies:
     search_deals: int = 128  # deals per profile with a search seat (a search is slow)
 
 
+def players_check(players: tuple[int, int], words: str) -> Callable[[Any, int], None]:
+    """A game's ``check_players(params, n_players)``: a :class:`ParamError` naming the value
+    and the range ``players`` (fewest, most) unless ``n_players`` is a whole number in it;
+    ``words`` says where the range comes from (``"Pig seats 2-6 players, rule 1"``)."""
+
+    def check_players(params, n_players: int) -> None:
+        lo, hi = players
+        if isinstance(n_players, bool) or not isinstance(n_players, int) or not lo <= n_players <= hi:
+            raise ParamError(f"n_players = {n_players!r} is out of range: expected int in {lo}..{hi} ({words})")
+
+    return check_players
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Game:
     """Everything the shared layer knows of one game.
@@ -339,6 +360,11 @@ class Game:
     # agent at a budget (``best@8``), with ``{agent}`` and ``{budget}``
     agent_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
     budget_words: str = "{agent}, budget {budget}"
+
+    def check_players(self, n_players: int) -> None:
+        """A :class:`ParamError` unless ``n_players`` is in the game's ``players`` range."""
+        lo, hi = self.players
+        players_check(self.players, f"{self.title} seats {lo}-{hi} players")(None, n_players)
 
     @property
     def playable(self) -> tuple[str, ...]:

@@ -29,15 +29,6 @@ from gamelab.core.params import knobs_of, param
 from . import engine
 from .rules import PigParams
 
-__all__ = [
-    "AgentParams",
-    "knobs",
-    "hold_at_policy",
-    "race_policy",
-    "random_policy",
-    "POLICIES",
-]
-
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class AgentParams(PigParams):

@@ -24,25 +24,6 @@ import numpy as np
 from .rules import PigParams, check_players, max_rolls
 from .state import HOLD, N_ACTIONS, NO_FACE, ROLL, Chance, State
 
-__all__ = [
-    "ROLL",
-    "HOLD",
-    "Chance",
-    "State",
-    "draw_chance",
-    "init",
-    "legal",
-    "step",
-    "done",
-    "result",
-    "random_actions",
-    "is_legal",
-    "mover_score",
-    "banking_reaches",
-    "prefer",
-    "to_move",
-]
-
 
 def draw_chance(params: PigParams, n_games: int, n_players: int, rng: np.random.Generator) -> Chance:
     """Rule 2 and 10: ``max_rolls`` fair faces per game, drawn up front."""

@@ -109,6 +109,7 @@ def advance(params: PigParams, game: Game, state, actions, chance, g: int) -> No
 
 
 def observe(game: Game) -> dict:
+    """The rule-relevant state; the batch engine's state fields of the same names match it."""
     return {
         "score": list(game.score),
         "turn_total": game.turn_total,
@@ -116,17 +117,6 @@ def observe(game: Game) -> dict:
         "turn": game.turn,
         "rolls": game.rolls,
         "over": game.over,
-    }
-
-
-def observe_batch(state, g: int) -> dict:
-    return {
-        "score": [int(x) for x in state.score[g]],
-        "turn_total": int(state.turn_total[g]),
-        "player": int(state.player[g]),
-        "turn": int(state.turn[g]),
-        "rolls": int(state.rolls[g]),
-        "over": bool(state.over[g]),
     }
 
 

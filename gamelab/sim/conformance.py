@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from gamelab.core import driver, registry
-from gamelab.core.contract import Game
+from gamelab.core.contract import Game, observe_state
 from gamelab.core.errors import GamelabError, ParamError
 from gamelab.core.files import load_mapping
 from gamelab.core.params import from_mapping, specs
@@ -88,6 +88,14 @@ def take_actions(actions, g: int):
     if isinstance(actions, tuple):
         return type(actions)(*(np.asarray(a)[g : g + 1] for a in actions))
     return np.asarray(actions)[g : g + 1]
+
+
+def batch_view(ref, state, g: int, game) -> dict:
+    """Game ``g`` of a batch state as the reference observes its own ``game``: the
+    reference's ``observe_batch``, else the state's fields of the same names."""
+    if hasattr(ref, "observe_batch"):
+        return ref.observe_batch(state, g)
+    return observe_state(state, g, ref.observe(game))
 
 
 # -- the checks ------------------------------------------------------------------------
@@ -186,7 +194,7 @@ def engine_equals_reference(game: Game) -> None:
         refs = [ref.start(params, n_players, chance, g) for g in range(G)]
         state = eng.init(params, G, n_players, chance)
         for g in range(G):
-            _require(ref.observe(refs[g]) == ref.observe_batch(state, g), f"{game.name}: set-up of game {g}")
+            _require(ref.observe(refs[g]) == batch_view(ref, state, g, refs[g]), f"{game.name}: set-up of game {g}")
         while not eng.done(params, state).all():
             legal = eng.legal(params, state)
             actions = eng.random_actions(params, state, legal, rng)
@@ -194,7 +202,7 @@ def engine_equals_reference(game: Game) -> None:
                 ref.advance(params, refs[g], state, actions, chance, g)
             state, _ = eng.step(params, state, actions, chance)
             for g in range(G):
-                _require(ref.observe(refs[g]) == ref.observe_batch(state, g), f"{game.name}: game {g} differs")
+                _require(ref.observe(refs[g]) == batch_view(ref, state, g, refs[g]), f"{game.name}: game {g} differs")
         res = eng.result(params, state)
         for g in range(G):
             r = ref.result(refs[g])
