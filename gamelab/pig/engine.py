@@ -1,17 +1,11 @@
 """Pig batch engine: G games at once as numpy arrays, rules as pure functions.
 
-The contract (``gamelab/core/contract.py``), all pure unless ``inplace=True``:
-
-* ``draw_chance(params, n_games, n_players, rng) -> Chance``: every die face
-  the batch can use (rule 10's bound), from the caller's generator.
-* ``init(params, n_games, n_players, chance) -> State``: rule 1.
-* ``legal(params, state) -> (G, 2) bool``: ROLL / HOLD for the seat to move
-  (rules 5, 6); nothing is legal in a finished game.
-* ``step(params, state, actions, chance, *, inplace=False) -> (state, events)``:
-  one decision of every running game (rules 2-8); finished games are left
-  alone whatever their action.
-* ``done``, ``result`` (rule 9), ``random_actions``, ``is_legal``, and
-  ``to_move`` (the seat whose policy decides: ``core.driver.SeatController``).
+The engine contract of ``gamelab/core/contract.py``, all pure unless
+``inplace=True``.  Chance is every die face a batch can use (rule 10's
+bound); ``legal`` is (G, 2) bool, ROLL / HOLD for the seat to move (rules 5,
+6), nothing in a finished game; ``step`` is one decision of every running
+game (rules 2-8), a finished game ignores its action; ``result`` is rule 9;
+``to_move`` names the seat whose policy decides (``core.driver.SeatController``).
 
 Agents ask :func:`banking_reaches`, :func:`mover_score` and :func:`prefer`;
 they never re-derive a rule.  Whole games are played by ``core.driver``.

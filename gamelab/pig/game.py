@@ -9,7 +9,7 @@ from gamelab.pig import diagnostics as game_metrics
 
 from . import engine, identities, panels, record, reference, sim
 from .agents import POLICIES, AgentParams
-from .rules import PLAYERS, VARIANT_CHANGES, VARIANTS, PigParams, max_steps, params_for_variant
+from .rules import PLAYERS, VARIANT_CHANGES, PigParams, max_steps, params_for_variant
 
 EXAMPLES = (Path(__file__).resolve().parents[2] / "data" / "playtests" / "pig_example.json",)
 
@@ -29,7 +29,7 @@ SKILL_LADDER = ("random", "hold_at_20", "race")
 
 def _max_steps() -> int:
     """A true bound on the decisions of any game of a shipped variant (rule 10)."""
-    return max(max_steps(params_for_variant(v), PLAYERS[1]) for v in VARIANTS)
+    return max(max_steps(params_for_variant(v), PLAYERS[1]) for v in VARIANT_CHANGES)
 
 
 GAME = contract.Game(

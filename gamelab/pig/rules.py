@@ -16,8 +16,6 @@ from gamelab.core.params import Params, param, variant_maker
 #: players a game may seat (rule 1)
 PLAYERS = (2, 6)
 
-VARIANTS = ("standard", "quick", "ten_to_hold")
-
 VARIANT_CHANGES = {
     "standard": {},
     "quick": {"target": 50, "max_turns": 25},
