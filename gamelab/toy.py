@@ -25,8 +25,8 @@ import numpy as np
 from pydantic import Field, StrictInt
 
 from gamelab.core.batch import Batch
-from gamelab.core.contract import Bench, Game, RecordFormat, ReportSettings
-from gamelab.core.errors import ParamError, RecordError
+from gamelab.core.contract import Bench, Game, RecordFormat, ReportSettings, players_check
+from gamelab.core.errors import RecordError
 from gamelab.core.params import Params, from_mapping, param
 from gamelab.core.records import check_names, check_record
 from gamelab.core.schemas import Name, RecordBase
@@ -150,9 +150,7 @@ class Controller:
         pass
 
 
-def check_players(params, n_players):
-    if not 2 <= n_players <= 6:
-        raise ParamError(f"n_players = {n_players} is out of range: the toy game is for 2-6 players")
+check_players = players_check((2, 6), "the toy game is for 2-6 players")
 
 
 def play(params: ToyParams, seating, n_deals, n_players, streams):

@@ -361,11 +361,6 @@ class Game:
     agent_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
     budget_words: str = "{agent}, budget {budget}"
 
-    def check_players(self, n_players: int) -> None:
-        """A :class:`ParamError` unless ``n_players`` is in the game's ``players`` range."""
-        lo, hi = self.players
-        players_check(self.players, f"{self.title} seats {lo}-{hi} players")(None, n_players)
-
     @property
     def playable(self) -> tuple[str, ...]:
         """Every name a lineup may use: ``agents``, then the skill trace's rungs beyond its budgets."""
