@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from gamelab.core import registry
+from gamelab.core.driver import split_streams
 from gamelab.core.errors import ParamError, RecordError
 from gamelab.pig import agents, engine, identities, record, reference, rules, sim
 from gamelab.pig.rules import PigParams, params_for_variant
@@ -163,7 +164,8 @@ def test_knobs_are_parameters():
 def test_controller_plays_as_engine_play():
     p, seating = agents.AgentParams(), ["race", "random", "hold_at_20"]
     chance = engine.draw_chance(p, 200, 3, np.random.default_rng(3))
-    fast = engine.play_batch(p, agents.policies_for(seating), 200, np.random.default_rng(4), 3, chance=chance)
+    streams = {"chance": np.random.default_rng(3), "agents": np.random.default_rng(4)}
+    fast = sim.play(p, seating, 200, 3, streams)
     ctl = registry.get("pig").controller(p, seating, 200, np.random.default_rng(4))
     st = engine.init(p, 200, 3, chance)
     while not engine.done(p, st).all():
@@ -173,9 +175,8 @@ def test_controller_plays_as_engine_play():
 
 
 def test_sim_play_columns_and_common_dice():
-    seq = np.random.SeedSequence(11)
-    a = sim.play(STD, ["hold_at_20", "random"], 300, 2, seq)
-    b = sim.play(STD, ["hold_at_20", "random"], 300, 2, np.random.SeedSequence(11))
+    a = sim.play(STD, ["hold_at_20", "random"], 300, 2, split_streams(np.random.SeedSequence(11), sim.STREAMS))
+    b = sim.play(STD, ["hold_at_20", "random"], 300, 2, split_streams(np.random.SeedSequence(11), sim.STREAMS))
     assert all(np.array_equal(a[k], b[k], equal_nan=True) for k in a)
     for key in ("score", "win", "rank", "busts", "holds", "rolls", "mean_banked"):
         assert a[key].shape == (300, 2)

@@ -114,6 +114,7 @@ def legal_mask(params: PigParams, game: Game) -> list[bool]:
 
 
 def observe(game: Game) -> dict:
+    """The rule-relevant state; the batch engine's state fields of the same names match it."""
     return {
         "score": list(game.score),
         "turn_total": game.turn_total,
@@ -121,17 +122,6 @@ def observe(game: Game) -> dict:
         "turn": game.turn,
         "rolls": game.rolls,
         "over": game.over,
-    }
-
-
-def observe_batch(state, g: int) -> dict:
-    return {
-        "score": [int(x) for x in state.score[g]],
-        "turn_total": int(state.turn_total[g]),
-        "player": int(state.player[g]),
-        "turn": int(state.turn[g]),
-        "rolls": int(state.rolls[g]),
-        "over": bool(state.over[g]),
     }
 
 

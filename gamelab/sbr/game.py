@@ -51,6 +51,7 @@ GAME = contract.Game(
     budget_words="lookahead, {budget} beats deep",
     controller=agents.controller,
     play=sim.play,
+    streams=sim.STREAMS,
     record=contract.RecordFormat(
         replay=record.replay, tables=record.tables, examples=tuple(sorted(_EXAMPLES.glob("sbr_*.json")))
     ),

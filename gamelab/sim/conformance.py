@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamelab.core import registry
-from gamelab.core.contract import Game
+from gamelab.core import driver, registry
+from gamelab.core.contract import Game, observe_state
 from gamelab.core.errors import GamelabError, ParamError
 from gamelab.core.files import load_mapping
 from gamelab.core.params import from_mapping, specs
@@ -48,25 +48,24 @@ def player_counts(game: Game) -> list[int]:
 
 
 def drive(game: Game, params, n_games: int, n_players: int, rng, *, chance=None, on_step=None):
-    """Random legal play through the contract alone; ``on_step(state, legal,
-    actions)`` sees every decision before it is made.  Returns (state,
-    chance, steps)."""
+    """Random legal play through the contract alone (``core.driver.random_play``),
+    every random action checked legal; ``on_step(state, legal, actions)`` sees
+    every decision before it is made.  Returns (state, chance, steps)."""
     eng = game.engine
-    chance = chance if chance is not None else eng.draw_chance(params, n_games, n_players, rng)
-    state = eng.init(params, n_games, n_players, chance)
-    steps = 0
-    while not eng.done(params, state).all():
-        _require(steps < game.max_steps, f"{game.name}: not over after {steps} steps (max_steps)")
-        legal = eng.legal(params, state)
-        actions = eng.random_actions(params, state, legal, rng)
+
+    def check(state, legal, actions):
         _require(
             eng.is_legal(params, state, legal, actions).all(), f"{game.name}: random_actions gave an illegal action"
         )
         if on_step is not None:
             on_step(state, legal, actions)
-        state, _ = eng.step(params, state, actions, chance, inplace=True)
-        steps += 1
-    return state, chance, steps
+
+    try:
+        return driver.random_play(
+            eng, params, n_games, n_players, rng, chance=chance, before=check, max_steps=game.max_steps
+        )
+    except RuntimeError as exc:
+        raise ConformanceError(f"{game.name}: {exc}") from None
 
 
 def same_state(a, b) -> bool:
@@ -89,6 +88,14 @@ def take_actions(actions, g: int):
     if isinstance(actions, tuple):
         return type(actions)(*(np.asarray(a)[g : g + 1] for a in actions))
     return np.asarray(actions)[g : g + 1]
+
+
+def batch_view(ref, state, g: int, game) -> dict:
+    """Game ``g`` of a batch state as the reference observes its own ``game``: the
+    reference's ``observe_batch``, else the state's fields of the same names."""
+    if hasattr(ref, "observe_batch"):
+        return ref.observe_batch(state, g)
+    return observe_state(state, g, ref.observe(game))
 
 
 # -- the checks ------------------------------------------------------------------------
@@ -196,7 +203,7 @@ def same_as_reference(game: Game, params, n_players: int, *, n_games: int, seed:
     refs = [ref.start(params, n_players, chance, g) for g in range(G)]
     state = eng.init(params, G, n_players, chance)
     for g in range(G):
-        _require(ref.observe(refs[g]) == ref.observe_batch(state, g), f"{game.name}: set-up of game {g}")
+        _require(ref.observe(refs[g]) == batch_view(ref, state, g, refs[g]), f"{game.name}: set-up of game {g}")
     legal_mask = getattr(ref, "legal_mask", None)  # optional: the reference's legal moves as the engine's mask
     while not eng.done(params, state).all():
         legal = eng.legal(params, state)
@@ -212,7 +219,7 @@ def same_as_reference(game: Game, params, n_players: int, *, n_games: int, seed:
             ref.advance(params, refs[g], state, actions, chance, g)
         state, _ = eng.step(params, state, actions, chance)
         for g in range(G):
-            _require(ref.observe(refs[g]) == ref.observe_batch(state, g), f"{game.name}: game {g} differs")
+            _require(ref.observe(refs[g]) == batch_view(ref, state, g, refs[g]), f"{game.name}: game {g} differs")
     res = eng.result(params, state)
     for g in range(G):
         r = ref.result(refs[g])
@@ -286,15 +293,14 @@ def own_games_are_legal(game: Game, params, agent: str, n_players: int, n_games:
     chance = eng.draw_chance(params, n_games, n_players, rng)
     state = eng.init(params, n_games, n_players, chance)
     ctl = game.controller(params, [agent] * n_players, n_games, rng)
-    steps = 0
-    while not eng.done(params, state).all():
-        legal = eng.legal(params, state)
-        actions = ctl.act(state, legal)
+
+    def check(state, legal, actions):
         _require(eng.is_legal(params, state, legal, actions).all(), f"{game.name}: {agent} played an illegal action")
-        state, events = eng.step(params, state, actions, chance, inplace=True)
-        ctl.observe(events)
-        steps += 1
-        _require(steps <= game.max_steps, f"{game.name}: {agent}'s games not over after max_steps")
+
+    try:
+        driver.play_out(eng, params, state, chance, ctl, before=check, max_steps=game.max_steps)
+    except RuntimeError:
+        raise ConformanceError(f"{game.name}: {agent}'s games not over after max_steps") from None
 
 
 def validation_refuses_bad_values(game: Game) -> None:

@@ -13,7 +13,8 @@ lineups or two parameter sets run with the same seed are played on the same
 deals too (common random numbers).
 
 A game plugs in through its :class:`~gamelab.core.contract.Game` (``GAME.play``,
-found by :mod:`gamelab.core.registry`).
+found by :mod:`gamelab.core.registry`); the runner owns the seed split: each
+chunk's seed gives the game the named streams it declares (``GAME.streams``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import numpy as np
 import pandas as pd
 
 from gamelab.core import registry
+from gamelab.core.contract import Game
+from gamelab.core.driver import split_streams
 from gamelab.core.errors import GamelabError, short
 from gamelab.core.limits import MAX_GAMES
 
@@ -120,15 +123,21 @@ def plan(
     return [Chunk(game, params, lineup, n_players, size, int(seed), first_chunk + i) for i, size in enumerate(sizes)]
 
 
+def play_seated(game: Game, params, seating, n_deals: int, n_players: int, seed_seq) -> dict:
+    """The columns of ``n_deals`` deals under one seating: the game's ``play``
+    given the random streams it declares (``Game.streams``), split from ``seed_seq``."""
+    return game.play(params, seating, n_deals, n_players, split_streams(seed_seq, game.streams))
+
+
 def played(chunk: Chunk):
     """Play one chunk: ``(rotation, seating, out)`` for each seat rotation, ``out`` the arrays
     the game's ``play`` returned for the chunk's deals under that seating (the same deals
-    every rotation)."""
+    every rotation: each rotation draws from the same streams of the chunk's seed)."""
     ad = registry.get(chunk.game)
     P = chunk.n_players
     for rot in range(chunk.rotations):
         seating = [chunk.lineup[(s + rot) % P] for s in range(P)]
-        yield rot, seating, ad.play(chunk.params, seating, chunk.n_deals, P, chunk.seed_seq())
+        yield rot, seating, play_seated(ad, chunk.params, seating, chunk.n_deals, P, chunk.seed_seq())
 
 
 def run_chunk(chunk: Chunk) -> pd.DataFrame:

@@ -39,6 +39,7 @@ GAME = contract.Game(
     budget_words="search, {budget} play-outs per option",
     controller=controller,
     play=sim.play,
+    streams=sim.STREAMS,
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
     variants=VARIANT_CHANGES,
     lineup=sim.default_lineup,  # the style mix: a different style on every seat
