@@ -598,7 +598,7 @@ def test_skill_section_names_every_level_in_the_games_words():
 
     from gamelab.core import registry
     from gamelab.models.skill import ladder_row
-    from gamelab.report.render import skill_section
+    from gamelab.report.skill import skill_section
 
     names = ["random", "default", "best@8"]
     res = dict(win_rate=0.3, low=0.27, high=0.33, games=1024)

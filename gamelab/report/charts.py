@@ -258,7 +258,7 @@ def front_figure(st: tune.Setting, study, proposals: pd.DataFrame | None = None)
     return fig
 
 
-def skill_figure(levels: list[dict], *, title: str = ""):
+def skill_figure(levels: Sequence[dict], *, title: str = ""):
     """The skill trace: each level's win rate against the level below, with
     its interval and the fair share."""
     rows = [r for r in levels if r["win_rate_vs_below"] is not None]
