@@ -71,6 +71,8 @@ def compute_report(
         claims_part = claims_data(game, n_games, seed, run) if claims else None
     with phase(f"{game.name}: balance metrics", run.progress):
         design = design_table(game, frames)
+    with phase(f"{game.name}: the rulebook's sentences the new rules make wrong", run.progress):
+        sentences = rulebook_sentences(game, params)
     report = Report(
         game=game,
         params=params,
@@ -88,7 +90,7 @@ def compute_report(
         claims=claims_part,
         errata=errata_text(game) if claims else "",
         playtests=playtests_data(playtests),
-        sentences=rulebook_sentences(game, params),
+        sentences=sentences,
         built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
         profile=_model_words(profile),
         findings=tuple(f for n in counts if (f := finding(wins, n, runs[n].games)) is not None),
