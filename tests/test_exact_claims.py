@@ -365,7 +365,7 @@ SBR_SABOTAGE = [
     (f"{SBR_PY}.kernel", "seal_allowed", _not),
 ]
 #: the modules of gamelab.sbr that hold compiled code or call it by name: copied (the others are shared)
-SBR_COMPILED_CALLERS = ("kernel", "legality", "movement", "options", "engine")
+SBR_COMPILED_CALLERS = ("kernel", "legal", "movement", "options", "engine")
 
 
 def _python_sbr(monkeypatch, exact):

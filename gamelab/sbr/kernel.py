@@ -49,7 +49,7 @@ import numpy as np
 from gamelab.core.compiled import Group
 from gamelab.core.params import specs
 
-from .knobs import AgentParams, knobs
+from .agent_params import AgentParams, knobs
 from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, SKULL, TOWN
 from .state import STATS, UNKNOWN, State
 
