@@ -35,7 +35,7 @@ from gamelab.strand import panels as strand_panels
 from gamelab.strand.rules import StrandParams
 from gamelab import stats
 
-frame = runner.simulate("pig", n_games=200, seed=3, n_players=2)
+frame = runner.simulate(registry.get("pig"), n_games=200, seed=3, n_players=2)
 report = charts.win_rate_chart([fmt.WinPanel("2 players", stats.win_table(frame, "seat"), "seat", 0.5)])
 assert charts.svg(report).startswith("<svg")
 panel = charts.drawn(panels.panel_extras(frame, None)[1])

@@ -29,7 +29,6 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from gamelab.core import charts as spec
-from gamelab.core import registry
 from gamelab.core.labels import key_words, param_words
 from gamelab.decide import sensitivity, tune
 from gamelab.models import metagame, skill
@@ -284,7 +283,7 @@ def trace_figure(t: skill.Trace, *, title: str = "", ax=None):
     a band, the fair value as a dashed line.  The y axis says the values' unit
     (a win rate in per cent, a spread in points); a level where the metric has
     no value (random play has no style) gets no tick, and the x axis says so."""
-    m = balance.metric(registry.get(t.game), t.metric)
+    m = balance.metric(t.game, t.metric)
     pct = 100 if m.percent else 1
     unit = (", points" if balance.in_points(m) else ", %") if m.percent else ""
     if ax is None:

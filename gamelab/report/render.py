@@ -25,7 +25,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from gamelab.core import registry
 from gamelab.core.labels import doc_words, value_words
 from gamelab.report import charts
 from gamelab.report import format as fmt
@@ -570,13 +569,13 @@ def level_words(game, name: str) -> str:
     from gamelab.core.labels import agent_label
     from gamelab.models import skill
 
-    said = skill.rung_words(game.name, name)
+    said = skill.rung_words(game, name)
     return said if said != name else agent_label(game, name)
 
 
 def matrix_table(t) -> pd.DataFrame:
     """The head-to-head matrix: one seat of the row's level among the column's."""
-    game = registry.get(t.game)
+    game = t.game
     names = [r["level"] for r in t.rows]
     cell = {(c["row"], c["column"]): c for c in t.matrix}
     rows = []

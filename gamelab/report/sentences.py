@@ -15,10 +15,10 @@ def sentences_section(data):
     game = data.game.name
     if game not in coverage.rulebooks() or not coverage.seed_path(game).exists():
         return None
-    rules = sentences.rules_of(game, data.params)
+    rules = sentences.rules_of(data.game, data.params)
     if not rules.changed():
         return None
-    table, counts = sentences.changed_sentences(game, rules)
+    table, counts = sentences.changed_sentences(data.game, rules)
     from gamelab.core.labels import changes_words
 
     said = changes_words(rules.changed())
