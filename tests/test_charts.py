@@ -27,6 +27,7 @@ DRAW_IN_A_NOTEBOOK = """
 import matplotlib
 matplotlib.use("pdf")  # a backend no library code would pick, standing in for a notebook's
 import sys
+from gamelab.core import registry
 from gamelab.core.params import specs
 from gamelab.report import charts, format as fmt
 from gamelab.sim import runner

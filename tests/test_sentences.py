@@ -97,8 +97,8 @@ def test_the_report_section_shows_when_the_rules_change():
     from gamelab.core import registry
     from gamelab.report.sentences import sentences_section
 
-    knobs = registry.get("strand").knobs
-    game = SimpleNamespace(name="strand")
+    game = registry.get("strand")
+    knobs = game.knobs
     assert sentences_section(SimpleNamespace(game=game, params=knobs())) is None
     sec = sentences_section(SimpleNamespace(game=game, params=knobs(sum_cap=6)))
     assert sec.title == "Rulebook sentences to update"
