@@ -483,7 +483,9 @@ def decide(
     )
 
 
-def _prepared(game, expr, n_players, params, baseline, lineup, seed, max_games, chunk_deals, alpha, beta, zone, run):
+def _prepared(
+    game: Game, expr, n_players, params, baseline, lineup, seed, max_games, chunk_deals, alpha, beta, zone, run
+):
     """What :func:`decide` and :func:`plan` share: the rates checked, the
     question set up (arms, chunks, metrics), the run made ready (its store
     defaults to the workspace's chunk cache, so a plan's pilot is the test's

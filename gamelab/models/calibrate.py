@@ -97,7 +97,7 @@ def _reading_summary(readings: pd.DataFrame) -> dict:
 
 
 # --- the search space ------------------------------------------------------------
-def free_knobs(game, free: list[str] | None, config: dict) -> list[ParamSpec]:
+def free_knobs(game: Game, free: list[str] | None, config: dict) -> list[ParamSpec]:
     """The knobs to fit: ``free`` if given (model knobs only), else the
     calibration file's ``free``, else every model knob neither ``fixed`` (the
     rulebook describes it) nor ``inert`` (no agent of the target plays it)."""

@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import Field, StrictStr
 
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError, ParamError, short
 from gamelab.core.files import load_mapping, named_game
 from gamelab.core.params import Params, from_mapping, specs
@@ -51,7 +52,7 @@ class Profile:
         return self.name or Path(self.path).stem or "unnamed profile"
 
 
-def model_knobs(game) -> set[str]:
+def model_knobs(game: Game) -> set[str]:
     """Names of the game's model knobs (not rules)."""
     rules = {s.name for s in specs(game.rules)}
     return {s.name for s in specs(game.knobs)} - rules
