@@ -45,6 +45,8 @@ def test_bad_settings_are_clear_errors():
         runner.simulate(registry.get("toy"), n_games=10, seed=1, lineup=["godlike", "weak"])
     with pytest.raises(GamelabError, match="unknown game 'chess'"):
         runner.simulate(registry.get("chess"), n_games=10, seed=1, n_players=2)
+    with pytest.raises(GamelabError, match=r"a run takes the game itself \(gamelab.registry.get\(name\)\), not 'toy'"):
+        runner.simulate("toy", n_games=10, seed=1, n_players=2)  # a name: the caller looks it up
 
 
 def test_a_failing_chunk_raises_its_own_error_in_process():

@@ -69,6 +69,8 @@ class Chunk:
 
 def resolve(game: Game, params=None, lineup=None, n_players=None):
     """Fill in defaults and check a run's setting; errors name the bad value."""
+    if not isinstance(game, Game):  # a name: the caller finds the game (registry.get) and passes it
+        raise GamelabError(f"a run takes the game itself (gamelab.registry.get(name)), not {short(game)}")
     params = game.knobs() if params is None else params
     if n_players is not None and (isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer))):
         raise GamelabError(f"the number of players is a whole number, not {short(n_players)}")
