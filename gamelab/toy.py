@@ -25,8 +25,8 @@ import numpy as np
 from pydantic import Field, StrictInt
 
 from gamelab.core.batch import Batch
-from gamelab.core.contract import Bench, Game, RecordFormat, ReportSettings
-from gamelab.core.errors import ParamError, RecordError
+from gamelab.core.contract import Bench, Game, RecordFormat, ReportSettings, players_check
+from gamelab.core.errors import RecordError
 from gamelab.core.params import Params, from_mapping, param
 from gamelab.core.records import check_names, check_record
 from gamelab.core.schemas import Name, RecordBase
@@ -150,16 +150,14 @@ class Controller:
         pass
 
 
-def check_players(params, n_players):
-    if not 2 <= n_players <= 6:
-        raise ParamError(f"n_players = {n_players} is out of range: the toy game is for 2-6 players")
+check_players = players_check((2, 6), "the toy game is for 2-6 players")
 
 
-def play(params: ToyParams, seating, n_deals, n_players, seed_seq):
+def play(params: ToyParams, seating, n_deals, n_players, streams):
     if params.delay:
         time.sleep(params.delay)
     _maybe_die_once()
-    rng = np.random.Generator(np.random.PCG64(seed_seq))
+    rng = streams["play"]
     chance = Engine.draw_chance(params, n_deals, n_players, rng)  # chance first
     state = Engine.init(params, n_deals, n_players, chance)
     ctl = Controller(params, seating, n_deals, rng)
@@ -240,6 +238,7 @@ GAME = Game(
     agents=tuple(BONUS),
     controller=Controller,
     play=play,
+    streams=("play",),  # one stream: the dice, then the agents
     record=RecordFormat(replay=replay, tables=tables, examples=(EXAMPLE,) if EXAMPLE.exists() else ()),
     default_agent="weak",
     bench=Bench(random_lineup=_default_lineup, random_batch=_random_batch, agent_target=1.0),

@@ -39,7 +39,7 @@ from gamelab import stats
 frame = runner.simulate(registry.get("pig"), n_games=200, seed=3, n_players=2)
 report = charts.win_rate_chart([fmt.WinPanel("2 players", stats.win_table(frame, "seat"), "seat", 0.5)])
 assert charts.svg(report).startswith("<svg")
-panel = charts.drawn(panels.panel_extras(frame, None)[1])
+panel = charts.drawn(panels.figures(frame, None)[0])
 trust = charts.draw(strand_panels.trust_figure(StrandParams(), strand_panels.TrustControls()))
 assert panel._repr_png_().startswith(b"\\x89PNG") and trust._repr_png_().startswith(b"\\x89PNG")
 print(matplotlib.get_backend(), "matplotlib.pyplot" in sys.modules)

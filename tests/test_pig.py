@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from gamelab.core import registry
+from gamelab.core.driver import split_streams
 from gamelab.core.errors import ParamError, RecordError
 from gamelab.pig import agents, engine, identities, record, reference, rules, sim
 from gamelab.pig.rules import PigParams, params_for_variant
@@ -126,46 +127,8 @@ def test_a_turn_never_exceeds_its_roll_bound():
     assert k == n == 5 and st.turn_total[0] == 10
 
 
-# --- the engine against the reference -------------------------------------------
-@pytest.mark.parametrize("variant,n_players", [("standard", 2), ("quick", 3), ("ten_to_hold", 6)])
-def test_engine_equals_reference_step_by_step(variant, n_players):
-    p = params_for_variant(variant)
-    G = 100
-    rng = np.random.default_rng(7)
-    chance = engine.draw_chance(p, G, n_players, rng)
-    st = engine.init(p, G, n_players, chance)
-    games = [reference.start(p, n_players, chance, g) for g in range(G)]
-    steps = 0
-    while not engine.done(p, st).all():
-        legal = engine.legal(p, st)
-        acts = engine.random_actions(p, st, legal, rng)
-        assert engine.is_legal(p, st, legal, acts).all()
-        for g, game in enumerate(games):
-            assert sorted(np.flatnonzero(legal[g]).tolist()) == game.legal()
-            reference.advance(p, game, st, acts, chance, g)
-        st, _ = engine.step(p, st, acts, chance)
-        for g, game in enumerate(games):
-            assert reference.observe_batch(st, g) == reference.observe(game)
-        steps += 1
-        assert steps <= registry.get("pig").max_steps
-    res = engine.result(p, st)
-    for g, game in enumerate(games):
-        want = reference.result(game)
-        assert res["score"][g].tolist() == want["score"] and res["win"][g].tolist() == want["win"]
-    assert st.rolls.max() <= chance.faces.shape[1]
-
-
-def test_step_is_pure_unless_inplace():
-    rng = np.random.default_rng(1)
-    chance = engine.draw_chance(STD, 50, 3, rng)
-    st = engine.init(STD, 50, 3, chance)
-    before = st.copy()
-    new, _ = engine.step(STD, st, np.zeros(50, np.int8), chance)
-    assert all((getattr(st, f) == getattr(before, f)).all() for f in ("score", "turn_total", "rolls"))
-    assert new.rolls.sum() == 50
-    same, _ = engine.step(STD, st, np.zeros(50, np.int8), chance, inplace=True)
-    assert same is st and st.rolls.sum() == 50
-    assert st.take([3, 3]).score.shape == (2, 3)
+# --- the engine against the reference: the conformance checks (tests/test_conformance.py),
+# every step of random games under each variant, the legal moves included (reference.legal_mask)
 
 
 def test_reference_play_random_ends_with_a_winner_or_the_cap():
@@ -201,7 +164,8 @@ def test_knobs_are_parameters():
 def test_controller_plays_as_engine_play():
     p, seating = agents.AgentParams(), ["race", "random", "hold_at_20"]
     chance = engine.draw_chance(p, 200, 3, np.random.default_rng(3))
-    fast = engine.play_batch(p, agents.policies_for(seating), 200, np.random.default_rng(4), 3, chance=chance)
+    streams = {"chance": np.random.default_rng(3), "agents": np.random.default_rng(4)}
+    fast = sim.play(p, seating, 200, 3, streams)
     ctl = registry.get("pig").controller(p, seating, 200, np.random.default_rng(4))
     st = engine.init(p, 200, 3, chance)
     while not engine.done(p, st).all():
@@ -211,9 +175,8 @@ def test_controller_plays_as_engine_play():
 
 
 def test_sim_play_columns_and_common_dice():
-    seq = np.random.SeedSequence(11)
-    a = sim.play(STD, ["hold_at_20", "random"], 300, 2, seq)
-    b = sim.play(STD, ["hold_at_20", "random"], 300, 2, np.random.SeedSequence(11))
+    a = sim.play(STD, ["hold_at_20", "random"], 300, 2, split_streams(np.random.SeedSequence(11), sim.STREAMS))
+    b = sim.play(STD, ["hold_at_20", "random"], 300, 2, split_streams(np.random.SeedSequence(11), sim.STREAMS))
     assert all(np.array_equal(a[k], b[k], equal_nan=True) for k in a)
     for key in ("score", "win", "rank", "busts", "holds", "rolls", "mean_banked"):
         assert a[key].shape == (300, 2)

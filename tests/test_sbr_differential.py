@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gamelab.core.driver import split_streams
 from gamelab.sbr import agents, engine, sim
 from gamelab.sbr.game import GAME
 from gamelab.sbr.rules import params_for_variant
@@ -20,11 +21,7 @@ def test_standard_every_step(n_players, n_games, seed):
     sbr_diff.run(params_for_variant("standard"), n_games, n_players, seed)
 
 
-@pytest.mark.parametrize(
-    "variant,n_players", [("short", 4), ("no_relics", 4), ("forward_seals", 4), ("solo", 1), ("dual", 2)]
-)
-def test_variants_every_step(variant, n_players):
-    sbr_diff.run(params_for_variant(variant), 250, n_players, 11)
+# the variants, every step: the conformance checks (tests/test_conformance.py, every_variant)
 
 
 @pytest.mark.parametrize("n_players,variant", [(2, "standard"), (3, "standard"), (5, "standard"), (2, "dual")])
@@ -121,10 +118,10 @@ def test_controller_steps_like_the_runner_play():
     agents included: the same draws in the same order)."""
     p = agents.AgentParams()
     seating = ["greedy", "random", "lookahead"]
-    fast = sim.play(p, seating, 40, 3, np.random.SeedSequence(8))
-    chance_seq, agent_seq = np.random.SeedSequence(8).spawn(2)  # as sim.play splits it
-    chance = engine.draw_chance(p, 40, 3, np.random.default_rng(chance_seq))
-    ctrl = GAME.controller(p, seating, 40, np.random.default_rng(agent_seq))
+    fast = sim.play(p, seating, 40, 3, split_streams(np.random.SeedSequence(8), GAME.streams))
+    streams = split_streams(np.random.SeedSequence(8), GAME.streams)  # as the runner splits it
+    chance = engine.draw_chance(p, 40, 3, streams["chance"])
+    ctrl = GAME.controller(p, seating, 40, streams["agents"])
     slow = _step_loop(p, chance, 3, ctrl.act)
     for k in ("score", "win", "rank"):
         assert np.array_equal(slow[k], fast[k]), k

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from gamelab.core import registry
+from gamelab.core.driver import split_streams
 from gamelab.sim import runner
 from gamelab.strand import engine, sim, styles
 from gamelab.strand.agents import AgentParams, per_game, random_policy, uniform_choice
@@ -104,7 +105,7 @@ def test_no_reneging_means_no_lone_markers():
         ["heavy", "key", "node_grabber", "mirror"],
         500,
         4,
-        np.random.SeedSequence(3),
+        split_streams(np.random.SeedSequence(3), sim.STREAMS),
     )
     assert (out["lone_total"] == 0).all()
     assert out["win"].sum(1) == pytest.approx(1.0)
@@ -140,7 +141,7 @@ def test_model_knobs_are_declared_and_derived_knobs_work():
 
 
 def test_role_policies_fire():
-    out = sim.play(AgentParams(), sim.default_lineup(6), 400, 6, np.random.SeedSequence(9))
+    out = sim.play(AgentParams(), sim.default_lineup(6), 400, 6, split_streams(np.random.SeedSequence(9), sim.STREAMS))
     assert set(out["role"].ravel()) == {"veteran", "bb", "fragile", "porter", "musician", "engineer"}
 
 

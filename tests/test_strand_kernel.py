@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from gamelab.core import registry
+from gamelab.sim import runner
 from gamelab.strand import cards, engine, kernel, styles
 from gamelab.strand.rules import StrandParams
 from gamelab.strand.state import N_VALUES
@@ -140,7 +141,8 @@ def _play(params, lineup, players, compiled, monkeypatch):
     monkeypatch.setattr(kernel, "COMPILED", compiled)
     game = registry.get("strand")
     n = 30 if any(a in ("best", "greedy") for a in lineup or ()) else 2000
-    return game.play(params, lineup or game.default_lineup(players), n, players, np.random.SeedSequence(4))
+    seating = lineup or game.default_lineup(players)
+    return runner.play_seated(game, params, seating, n, players, np.random.SeedSequence(4))
 
 
 @pytest.mark.parametrize("changes,players,lineup", READINGS)

@@ -119,9 +119,9 @@ def test_sbr_panel_changes_the_rules(tmp_path, monkeypatch):
     )
     panel.update()
     assert panel.sentences is None  # the rulebook's rules: no sentence to update
-    before = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
+    before = panel.extras[0].set_index("measure").loc["terrain tax per rider", "value"]
     panel.controls["curve_penalty"][0].value = 4
-    after = panel.extras[0].set_index("measure").loc["terrain tax per player (squares)", "value"]
+    after = panel.extras[0].set_index("measure").loc["terrain tax per rider", "value"]
     assert panel.params().curve_penalty == 4 and after != before
     # the rulebook sentences the new curve penalty makes wrong: counted, with a link to the list
     from gamelab.rulebook.coverage import seed_path

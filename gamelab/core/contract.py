@@ -35,9 +35,12 @@ it (for loops that keep no reference to the old state).
 
 Agents: a game names its agents and builds, for a seating (one agent name
 per seat), a :class:`Controller` that answers ``act(state, legal)`` for every
-game of a batch and may watch the events (``observe(events)``).  The game's
-``play`` is the runner's fast path: it plays whole batches and returns the
-per-seat and per-game columns of the runner's table.
+game of a batch and may watch the events (``observe(events)``);
+:mod:`gamelab.core.driver` has the default one (a policy per agent, asked for
+the seat to move) and the whole-game loop.  The game's ``play`` is the
+runner's fast path: it plays whole batches from the random streams the game
+declares (``Game.streams``, split by the runner) and returns the per-seat and
+per-game columns of the runner's table.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from gamelab.core.errors import ParamError
 from gamelab.core.params import Params
 
 State = Any  # each game's ``state.State``
@@ -104,10 +108,20 @@ class Reference(Protocol):
         """The rule-relevant state as plain Python values."""
 
     def observe_batch(self, state: State, g: int) -> dict:
-        """The same keys from game ``g`` of the batch state."""
+        """The same keys from game ``g`` of the batch state (optional: without it, the
+        state's fields of the same names, as plain values: :func:`observe_state`)."""
 
     def result(self, game: Any) -> dict:
         """``score`` and ``win`` per seat, as lists."""
+
+    # optional: ``legal_mask(params, game)``, the reference's legal moves as the engine's legal mask of
+    # one game (``engine.legal(...)[g]``); the conformance suite compares the two at every step
+
+
+def observe_state(state: State, g: int, keys) -> dict:
+    """Game ``g``'s fields ``keys`` of a batch state as plain Python values: what a
+    reference without its own ``observe_batch`` is compared with."""
+    return {key: np.asarray(getattr(state, key))[g].tolist() for key in keys}
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -184,12 +198,14 @@ class Bench:
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Panels:
-    """What a notebook panel shows besides win rates: tables of measures
-    (``measure``, ``value``, ``low``, ``high``; rates already in percent,
-    :func:`gamelab.stats.tables.percent_rows`) and figures."""
+    """What a notebook panel shows besides win rates: a table of the game's
+    measures, declared as balance metrics by name (``Game.metrics`` or the
+    shared ones of :mod:`gamelab.stats.balance`; the shared layer computes
+    each with its 95 % interval over deals, :func:`gamelab.stats.balance.panel_table`),
+    and figures."""
 
-    table: Callable[[Any], Any]  # frame -> DataFrame of measures with intervals
-    extras: Callable[[Any, Any], list]  # frame, params -> [DataFrame | charts.Panel]
+    measures: tuple[str, ...]  # metric names, in the table's order
+    figures: Callable[[Any, Any], list] = lambda frame, params: []  # frame, params -> [charts.Panel]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -289,6 +305,19 @@ class Strategies:
     search_deals: int = 128  # deals per profile with a search seat (a search is slow)
 
 
+def players_check(players: tuple[int, int], words: str) -> Callable[[Any, int], None]:
+    """A game's ``check_players(params, n_players)``: a :class:`ParamError` naming the value
+    and the range ``players`` (fewest, most) unless ``n_players`` is a whole number in it;
+    ``words`` says where the range comes from (``"Pig seats 2-6 players, rule 1"``)."""
+
+    def check_players(params, n_players: int) -> None:
+        lo, hi = players
+        if isinstance(n_players, bool) or not isinstance(n_players, int) or not lo <= n_players <= hi:
+            raise ParamError(f"n_players = {n_players!r} is out of range: expected int in {lo}..{hi} ({words})")
+
+    return check_players
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Game:
     """Everything the shared layer knows of one game.
@@ -307,7 +336,9 @@ class Game:
     reference: Reference
     agents: tuple[str, ...]  # agent names a lineup may use
     controller: Callable[[Any, Sequence[str], int, np.random.Generator], Controller]  # params, seating, G, rng
-    play: Callable[..., dict]  # the runner's fast path: params, seating, n_deals, n_players, seed_seq -> columns
+    # the runner's fast path: params, seating, n_deals, n_players, streams ({name: Generator}, ``streams``
+    # below) -> the per-seat and per-game columns of one batch
+    play: Callable[..., dict]
     record: RecordFormat | None  # playtest records (None: the game has no record format yet)
 
     # -- optional parts
@@ -325,6 +356,9 @@ class Game:
     metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
     strategies: Strategies | None = None  # the meta-game's moves (None: the game has no meta-game)
     chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
+    # the named random streams ``play`` draws from, split by the runner from a chunk's seed (stream k: the
+    # seed's k-th child, ``core.driver.split_streams``); part of what a seed means, like ``chunk_deals``
+    streams: tuple[str, ...] = ("chance", "agents")
     max_steps: int = 10_000  # engine steps a game takes at most (conformance)
     # agents as the rulebook and docs/agents.md name them (``labels.agent_label``): name -> words; a
     # numbered seat of a family (``mix1``) takes its family's words; ``budget_words`` says a search

@@ -1,17 +1,19 @@
 """The checks every game's playtest records share: structure by the game's
-pydantic model (:func:`check_record`) and player names (:func:`check_names`).
+pydantic model (:func:`check_record`), player names (:func:`check_names`)
+and the rules a record is played under (:func:`record_params`).
 A game's ``record.py`` calls them before it replays a record
 (``docs/playtest-format.md``); :mod:`gamelab.rulebook.playtest` does the rest."""
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from gamelab.core.errors import RecordError, short
+from gamelab.core.errors import GamelabError, RecordError, short
+from gamelab.core.params import Params, from_mapping
 from gamelab.core.schemas import RecordBase, parse
 
 M = TypeVar("M", bound=BaseModel)
@@ -62,3 +64,20 @@ def check_names(names: Iterable[str], *, reserved: Iterable[str] = (), what: str
                 text = f"{short(first)} and {short(name)} are the same name once case, width and spaces are ignored"
             raise RecordError(f"'{what}': {text}", rule="every player has a name of his own")
         seen[key] = name
+
+
+def record_params(
+    record: dict, rules: type[Params], for_variant: Callable[[str], Params], *, check_players=None, n_players: int = 0
+) -> tuple[str, Params]:
+    """The record's ``variant`` (default ``standard``) and its rules: the variant
+    (``for_variant(name)``), then the record's ``params`` on top; with
+    ``check_players(params, n_players)`` the player count checked too.  Any refusal
+    is a one-line :class:`RecordError`."""
+    variant = record.get("variant", "standard")
+    try:
+        params = from_mapping(rules, record.get("params", {}), base=for_variant(variant), source="record params")
+        if check_players is not None:
+            check_players(params, n_players)
+    except GamelabError as exc:
+        raise RecordError(str(exc)) from None
+    return variant, params

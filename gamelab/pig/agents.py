@@ -13,6 +13,9 @@ would bank it asks the engine (:func:`engine.banking_reaches`,
   an opponent is within ``race_end`` of the target, else hold at ``hold_at``
   plus the gap to the leading opponent over ``race_step``.
 * ``random``: uniformly random legal moves (:func:`engine.random_actions`).
+
+A seating is played by the shared ``core.driver.SeatController`` over
+:data:`POLICIES` (``GAME.controller``).
 """
 
 from __future__ import annotations
@@ -25,17 +28,6 @@ from gamelab.core.params import knobs_of, param
 
 from . import engine
 from .rules import PigParams
-
-__all__ = [
-    "AgentParams",
-    "knobs",
-    "hold_at_policy",
-    "race_policy",
-    "random_policy",
-    "POLICIES",
-    "policies_for",
-    "Controller",
-]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -97,23 +89,3 @@ def random_policy(params, state, legal, rng) -> np.ndarray:
 
 
 POLICIES = {"hold_at_20": hold_at_policy, "race": race_policy, "random": random_policy}
-
-
-def policies_for(seating) -> list:
-    """The policy of each seat, by agent name."""
-    return [POLICIES[name] for name in seating]
-
-
-class Controller:
-    """The agents of one seating over a batch (``contract.Controller``):
-    the same policies and the same use of ``rng`` as ``engine.play_batch``."""
-
-    def __init__(self, params, seating, n_games: int, rng: np.random.Generator):
-        self.params, self.n_games, self.rng = params, n_games, rng
-        self.policies = policies_for(seating)
-
-    def act(self, state, legal) -> np.ndarray:
-        return engine.seat_actions(self.params, state, legal, self.policies, self.rng)
-
-    def observe(self, events: dict) -> None:
-        """The agents keep no memory of past decisions."""

@@ -3,7 +3,13 @@
 
 from __future__ import annotations
 
-from gamelab.stats.balance import ratio
+from gamelab.stats.balance import Metric, ratio
+
+
+def _winner_columns(frame):
+    won = (frame["rank"] == 1).to_numpy(float)
+    return {"winner_score:num": frame["score"].to_numpy(float) * won, "winner_score:den": won}
+
 
 METRICS = (
     ratio("bust_rate", "rolls that bust", "busts", "rolls", percent=True, doc="share of rolls that lose the turn"),
@@ -15,5 +21,15 @@ METRICS = (
         per="game",
         percent=True,
         doc="share of games that reach the turn cap (rule 10)",
+    ),
+    ratio("turns_per_game", "turns per game", "turns", per="game", doc="turns played in a game, all players together"),
+    ratio("rolls_per_turn", "rolls per turn", "rolls", "turns", doc="dice rolled per turn"),
+    ratio("holds_per_player", "holds per player", "holds", per="seat", doc="turns a player ends by banking, per game"),
+    Metric(
+        "winner_score",
+        "winner's score",
+        "the banked score of the game's winner (each of tied winners counted)",
+        _winner_columns,
+        lambda s: s["winner_score:num"] / s["winner_score:den"],
     ),
 )

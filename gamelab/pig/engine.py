@@ -1,53 +1,22 @@
 """Pig batch engine: G games at once as numpy arrays, rules as pure functions.
 
-The contract (``gamelab/core/contract.py``), all pure unless ``inplace=True``:
+The engine contract of ``gamelab/core/contract.py``, all pure unless
+``inplace=True``.  Chance is every die face a batch can use (rule 10's
+bound); ``legal`` is (G, 2) bool, ROLL / HOLD for the seat to move (rules 5,
+6), nothing in a finished game; ``step`` is one decision of every running
+game (rules 2-8), a finished game ignores its action; ``result`` is rule 9;
+``to_move`` names the seat whose policy decides (``core.driver.SeatController``).
 
-* ``draw_chance(params, n_games, n_players, rng) -> Chance``: every die face
-  the batch can use (rule 10's bound), from the caller's generator.
-* ``init(params, n_games, n_players, chance) -> State``: rule 1.
-* ``legal(params, state) -> (G, 2) bool``: ROLL / HOLD for the seat to move
-  (rules 5, 6); nothing is legal in a finished game.
-* ``step(params, state, actions, chance, *, inplace=False) -> (state, events)``:
-  one decision of every running game (rules 2-8); finished games are left
-  alone whatever their action.
-* ``done``, ``result`` (rule 9), ``random_actions``, ``is_legal``.
-* ``play_batch(params, policies, n_games, rng, n_players, *, chance=None)``: whole
-  games under one policy per seat, with the counters the runner reports.
-
-A policy is ``policy(params, state, legal, rng) -> (G,) actions``; the engine
-keeps, in each game, the actions of the policy of the seat to move
-(:func:`seat_actions`).  Agents ask :func:`banking_reaches`, :func:`mover_score`
-and :func:`prefer`; they never re-derive a rule.
+Agents ask :func:`banking_reaches`, :func:`mover_score` and :func:`prefer`;
+they never re-derive a rule.  Whole games are played by ``core.driver``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gamelab.stats.leads import sole_leader_step
-
 from .rules import PigParams, check_players, max_rolls
 from .state import HOLD, N_ACTIONS, NO_FACE, ROLL, Chance, State
-
-__all__ = [
-    "ROLL",
-    "HOLD",
-    "Chance",
-    "State",
-    "draw_chance",
-    "init",
-    "legal",
-    "step",
-    "done",
-    "result",
-    "random_actions",
-    "is_legal",
-    "mover_score",
-    "banking_reaches",
-    "prefer",
-    "seat_actions",
-    "play_batch",
-]
 
 
 def draw_chance(params: PigParams, n_games: int, n_players: int, rng: np.random.Generator) -> Chance:
@@ -190,78 +159,6 @@ def is_legal(params: PigParams, state: State, legal_mask: np.ndarray, actions) -
     return state.over | (known & chosen)
 
 
-def seat_actions(params: PigParams, state: State, legal_mask: np.ndarray, policies, rng) -> np.ndarray:
-    """(G,) the actions of the policy of the seat to move in each game.
-    Seats that share a policy object ask it once per decision."""
-    acts = np.zeros(state.n_games, np.int8)
-    asked: dict[int, np.ndarray] = {}
-    for seat, policy in enumerate(policies):
-        key = id(policy)
-        if key not in asked:
-            asked[key] = np.asarray(policy(params, state, legal_mask, rng))
-        mine = state.player == seat
-        acts[mine] = asked[key][mine]
-    return acts
-
-
-class Tally:
-    """Counters of a batch of games (metrics, not rules): per seat (G,P)
-    ``rolls``, ``busts``, ``holds``, ``pips`` (points rolled on scoring
-    faces); per game (G,) ``length`` (decisions) and ``lead_changes`` (times
-    the sole leader by banked score changed)."""
-
-    def __init__(self, G: int, P: int):
-        self.rolls, self.busts, self.holds, self.pips = (np.zeros((G, P), np.int32) for _ in range(4))
-        self.length = np.zeros(G, np.int32)
-        self.lead_changes = np.zeros(G, np.int16)
-        self.leader = np.full(G, -1, np.int8)
-        self.games = np.arange(G)
-
-    def add(self, state: State, ev: dict) -> None:
-        g, p = self.games, ev["player"]
-        rolled = ev["face"] != NO_FACE
-        self.rolls[g, p] += rolled
-        self.busts[g, p] += ev["bust"]
-        self.holds[g, p] += ev["hold"]
-        self.pips[g, p] += np.where(rolled & ~ev["bust"], ev["face"], 0)
-        self.length += ev["live"]
-        if ev["hold"].any():
-            self.leader = sole_leader_step(state.score, self.leader, self.lead_changes)
-
-    def columns(self) -> dict:
-        return {
-            "rolls": self.rolls,
-            "busts": self.busts,
-            "holds": self.holds,
-            "pips": self.pips,
-            "length": self.length,
-            "lead_changes": self.lead_changes,
-        }
-
-
-def play_batch(
-    params: PigParams,
-    policies,
-    n_games: int,
-    rng: np.random.Generator,
-    n_players: int = 2,
-    *,
-    chance: Chance | None = None,
-) -> dict:
-    """Play ``n_games`` to the end, seat i by ``policies[i]``; ``rng`` feeds
-    the policies (and the dice when ``chance`` is not given).  Returns
-    :func:`result`'s columns, :class:`Tally`'s and ``turns`` (G,) turns
-    played."""
-    if len(policies) != n_players:
-        raise ValueError(f"{len(policies)} policies for {n_players} players")
-    if chance is None:
-        chance = draw_chance(params, n_games, n_players, rng)
-    st = init(params, n_games, n_players, chance)
-    tally = Tally(n_games, n_players)
-    while not st.over.all():
-        acts = seat_actions(params, st, legal(params, st), policies, rng)
-        st, ev = step(params, st, acts, chance, inplace=True)
-        tally.add(st, ev)
-    out = result(params, st)
-    out.update(tally.columns(), turns=st.turn.copy())
-    return out
+def to_move(state: State) -> np.ndarray:
+    """(G,) the seat to move (rule 1: turns pass in seat order)."""
+    return state.player

@@ -8,8 +8,8 @@ from gamelab.core import contract
 from gamelab.pig import diagnostics as game_metrics
 
 from . import engine, identities, panels, record, reference, sim
-from .agents import AgentParams, Controller
-from .rules import PLAYERS, VARIANT_CHANGES, VARIANTS, PigParams, max_steps, params_for_variant
+from .agents import POLICIES, AgentParams
+from .rules import PLAYERS, VARIANT_CHANGES, PigParams, max_steps, params_for_variant
 
 EXAMPLES = (Path(__file__).resolve().parents[2] / "data" / "playtests" / "pig_example.json",)
 
@@ -29,7 +29,7 @@ SKILL_LADDER = ("random", "hold_at_20", "race")
 
 def _max_steps() -> int:
     """A true bound on the decisions of any game of a shipped variant (rule 10)."""
-    return max(max_steps(params_for_variant(v), PLAYERS[1]) for v in VARIANTS)
+    return max(max_steps(params_for_variant(v), PLAYERS[1]) for v in VARIANT_CHANGES)
 
 
 GAME = contract.Game(
@@ -40,20 +40,20 @@ GAME = contract.Game(
     knobs=AgentParams,
     engine=engine,
     reference=reference,
-    agents=sim.AGENTS,
-    controller=Controller,
+    agents=tuple(POLICIES),
+    controller=sim.controller,
     play=sim.play,
+    streams=sim.STREAMS,
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
     variants=VARIANT_CHANGES,
     default_agent="hold_at_20",
     bench=contract.Bench(random_batch=sim.random_batch, agent_target=AGENT_TARGET, ratio_target=RATIO_TARGET),
-    panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
+    panels=contract.Panels(measures=panels.MEASURES, figures=panels.figures),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     report=contract.ReportSettings(players=(2, 3, 4), assumptions=sim.ASSUMPTIONS),
     # a ladder, no trace: Pig has no search agent with a budget to double, so its report checks each
     # verdict under a second model (race on every seat, the strongest rung) rather than over skill
     skill=contract.SkillSettings(ladder=SKILL_LADDER, players=2),
     metrics=game_metrics.METRICS,
-    chunk_deals=sim.CHUNK_DEALS,
     max_steps=_max_steps(),
 )

@@ -20,16 +20,6 @@ from gamelab.stats.intervals import ratio_of_sums
 from .agents import knobs
 from .rules import PigParams
 
-__all__ = [
-    "bust_chance",
-    "scoring_mean",
-    "gain_threshold",
-    "hold_at_turn",
-    "expected_turn",
-    "rows",
-    "simulated",
-]
-
 
 def bust_chance(params: PigParams) -> Fraction:
     """① Rules 2-3: bust_faces / die_faces."""

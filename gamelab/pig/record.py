@@ -24,13 +24,12 @@ import numpy as np
 import pandas as pd
 from pydantic import Field, StrictStr
 
-from gamelab.core.errors import GamelabError, RecordError, short
-from gamelab.core.params import from_mapping
-from gamelab.core.records import check_names, check_record
+from gamelab.core.errors import RecordError, short
+from gamelab.core.records import check_names, check_record, record_params
 from gamelab.core.schemas import MAX_SEATS, Name, RecordBase
 
 from . import engine
-from .rules import PigParams, params_for_variant
+from .rules import PigParams, check_players, params_for_variant
 from .state import HOLD, ROLL, Chance
 
 EXPECT_KEYS = ("scores", "banked", "final", "rank", "winner", "winners")
@@ -48,36 +47,12 @@ def _fail(msg, turn=None, player=None, rule=None):
     raise RecordError(msg, where=f"turn {turn}" if turn else None, player=player, rule=rule)
 
 
-def _players(record) -> list:
-    names = record.get("players")
-    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        _fail("'players' must be a list of player names, seat 1 first")
-    check_names(names)
-    return names
-
-
-def _params(record, n) -> tuple[str, PigParams]:
-    variant = record.get("variant", "standard")
-    try:
-        params = params_for_variant(variant)
-        params = from_mapping(PigParams, record.get("params", {}), base=params, source="record params")
-        engine.check_players(params, n)
-    except GamelabError as exc:
-        raise RecordError(str(exc)) from None
-    return variant, params
-
-
 def _turns(record, params, names) -> list:
     """The turns as (rolls, hold), checked for form (faces on the die, a
     boolean hold, the right player); the rules are checked in replay."""
-    turns = record.get("turns")
-    if not isinstance(turns, list) or not turns:
-        _fail("'turns' must be a non-empty list of {rolls, hold} entries")
     out = []
-    for i, t in enumerate(turns, 1):
+    for i, t in enumerate(record["turns"], 1):
         who = names[(i - 1) % len(names)]
-        if not isinstance(t, dict):
-            _fail("a turn is a mapping with 'rolls' (and 'hold')", i, who)
         unknown = [k for k in t if k not in TURN_KEYS]
         if unknown:
             _fail(f"unknown key {short(unknown[0])} in a turn: expected {', '.join(TURN_KEYS)}", i, who)
@@ -141,9 +116,11 @@ def _play_turn(params, st, chance, rolls, hold, i, who):
 
 def replay(record: dict):
     """The record's ledger and the values its ``expect`` may claim."""
-    check_record(record, PigRecord)
-    names = _players(record)
-    variant, params = _params(record, len(names))
+    names = check_record(record, PigRecord).players
+    check_names(names)
+    variant, params = record_params(
+        record, PigParams, params_for_variant, check_players=check_players, n_players=len(names)
+    )
     turns = _turns(record, params, names)
     faces = np.array([f for rolls, _ in turns for f in rolls], np.uint8)[None]
     chance = Chance(faces)

@@ -108,7 +108,13 @@ def advance(params: PigParams, game: Game, state, actions, chance, g: int) -> No
         game.act(int(actions[g]))
 
 
+def legal_mask(params: PigParams, game: Game) -> list[bool]:
+    """The legal moves of ``game`` as the engine's mask of one game: (ROLL, HOLD)."""
+    return [action in game.legal() for action in (ROLL, HOLD)]
+
+
 def observe(game: Game) -> dict:
+    """The rule-relevant state; the batch engine's state fields of the same names match it."""
     return {
         "score": list(game.score),
         "turn_total": game.turn_total,
@@ -116,17 +122,6 @@ def observe(game: Game) -> dict:
         "turn": game.turn,
         "rolls": game.rolls,
         "over": game.over,
-    }
-
-
-def observe_batch(state, g: int) -> dict:
-    return {
-        "score": [int(x) for x in state.score[g]],
-        "turn_total": int(state.turn_total[g]),
-        "player": int(state.player[g]),
-        "turn": int(state.turn[g]),
-        "rolls": int(state.rolls[g]),
-        "over": bool(state.over[g]),
     }
 
 

@@ -9,24 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from gamelab.core.contract import players_check
 from gamelab.core.errors import ParamError
 from gamelab.core.params import Params, param, variant_maker
 
-__all__ = [
-    "PigParams",
-    "PLAYERS",
-    "VARIANTS",
-    "check_players",
-    "params_for_variant",
-    "rolls_per_turn",
-    "max_rolls",
-    "max_steps",
-]
-
 #: players a game may seat (rule 1)
 PLAYERS = (2, 6)
-
-VARIANTS = ("standard", "quick", "ten_to_hold")
 
 VARIANT_CHANGES = {
     "standard": {},
@@ -68,14 +56,8 @@ class PigParams(Params):
         return range(self.bust_faces + 1, self.die_faces + 1)
 
 
-def check_players(params: PigParams, n_players: int) -> None:
-    """Rule 1: 2-6 players."""
-    lo, hi = PLAYERS
-    if isinstance(n_players, bool) or not isinstance(n_players, int) or not lo <= n_players <= hi:
-        raise ParamError(
-            f"n_players = {n_players!r} is out of range: expected int in {lo}..{hi} "
-            f"(Pig seats {lo}-{hi} players, rule 1)"
-        )
+#: rule 1: ``check_players(params, n_players)`` refuses a count outside 2-6
+check_players = players_check(PLAYERS, "Pig seats 2-6 players, rule 1")
 
 
 def rolls_per_turn(params: PigParams) -> int:

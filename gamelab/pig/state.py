@@ -13,8 +13,6 @@ import numpy as np
 
 from gamelab.core.batch import Batch
 
-__all__ = ["ROLL", "HOLD", "N_ACTIONS", "NO_FACE", "State", "Chance"]
-
 #: the two decisions of a turn (rules 2 and 5); a legal mask has one column each
 ROLL, HOLD = 0, 1
 N_ACTIONS = 2

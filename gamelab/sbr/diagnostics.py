@@ -37,4 +37,17 @@ METRICS = (
         percent=True,
         doc="share of all points that come from relics",
     ),
+    ratio(
+        "arrival_beat",
+        "arrival beat of riders who arrive",
+        "arrival_beat",
+        "finished",
+        doc="the beat a rider reaches the finish, among riders who do (appendix A)",
+    ),
+    ratio("final_square", "final square", "final_square", per="seat", doc="where a rider ends (appendix A)"),
+    ratio("segment_points", "segment points per player", "segment_points", per="seat", doc="points from segments"),
+    ratio("relic_points", "relic points per player", "relic_points", per="seat", doc="points from relics"),
+    ratio("final_points", "final points per player", "final_points", per="seat", doc="points from the final ranking"),
+    ratio("spin_spent", "spin spent per player", "spin_spent", per="seat", doc="spin paid per player and game"),
+    ratio("seals_placed", "seals placed per player", "seals_placed", per="seat", doc="seals placed per player, game"),
 )

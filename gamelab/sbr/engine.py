@@ -64,6 +64,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.stats.leads import LeadCounter
+
 from . import kernel
 from .legality import idle_actions, is_legal, legal_for, random_actions
 from .movement import outcome, seal_ahead
@@ -356,8 +358,7 @@ def play_batch(
     R = st.pos.shape[1]
     seat_of = np.arange(R) // params.riders_per_player
     groups = seat_groups(policies)
-    leader = np.full(n_games, -1, np.int8)
-    lead_changes = np.zeros(n_games, np.int16)
+    leads = LeadCounter(n_games)
     for _ in range(params.beats):
         for slot in range(R):
             st.slot = slot
@@ -367,20 +368,18 @@ def play_batch(
                 continue
             act(params, st, joint_actions(params, st, rider, lg, groups, seat_of, rng), slot, inplace=True)
         end_beat(params, st, inplace=True)
-        leader = _lead(params, st, n_players, leader, lead_changes)
+        leads.count(points_so_far(st, n_players))
         if st.beat < params.beats:
             begin_beat(params, st, inplace=True)
     out = result(params, st)
-    out["lead_changes"] = lead_changes
+    out["lead_changes"] = leads.changes
     return out
 
 
-def _lead(params, st, n_players, leader, changes):
-    """Design metric, not a rule: lead changes by points so far (segment + relic)."""
-    from gamelab.stats.leads import sole_leader_step
-
-    pts = (st.seg_points + st.relic_pts).reshape(st.pos.shape[0], n_players, -1).sum(axis=2)
-    return sole_leader_step(pts, leader, changes)
+def points_so_far(st: State, n_players: int) -> np.ndarray:
+    """(G, P) each player's points so far (segment + relic): the score whose sole
+    leader the lead-change count follows, beat by beat (a design metric, not a rule)."""
+    return (st.seg_points + st.relic_pts).reshape(st.pos.shape[0], n_players, -1).sum(axis=2)
 
 
 def slot_of(state: State, rider: np.ndarray) -> np.ndarray:

@@ -51,6 +51,7 @@ GAME = contract.Game(
     budget_words="lookahead, {budget} beats deep",
     controller=agents.controller,
     play=sim.play,
+    streams=sim.STREAMS,
     record=contract.RecordFormat(
         replay=record.replay, tables=record.tables, examples=tuple(sorted(_EXAMPLES.glob("sbr_*.json")))
     ),
@@ -77,7 +78,7 @@ GAME = contract.Game(
         },
         panel_slider=("curve_penalty", 3),  # issue 31: 10.9 s in the notebook before the fix
     ),
-    panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
+    panels=contract.Panels(measures=panels.MEASURES, figures=panels.figures),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated, needs=identities.needs),
     claims=contract.Claims(
         exact_claims=exact_claims.exact_claims,

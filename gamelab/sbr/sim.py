@@ -36,22 +36,25 @@ from __future__ import annotations
 import numpy as np
 
 from gamelab.core import budgets
+from gamelab.core.driver import split_streams
 from gamelab.core.params import knob_value, specs
+from gamelab.stats.leads import lead_changes
 
 from . import agents, engine, lookahead
 from .agents import POLICIES
 
+STREAMS = ("chance", "agents")  # the runner's split of a chunk's seed (``GAME.streams``)
 
-def play(params, seating, n_deals, n_players, seed_seq) -> dict:
-    """The runner's entry point: chance first from one child of ``seed_seq``,
-    the agents' randomness from the other."""
-    chance_seq, agent_seq = seed_seq.spawn(2)
-    chance = engine.draw_chance(params, n_deals, n_players, np.random.default_rng(chance_seq))
+
+def play(params, seating, n_deals, n_players, streams) -> dict:
+    """The runner's entry point: chance first from the ``chance`` stream, the
+    agents' randomness from ``agents``."""
+    chance = engine.draw_chance(params, n_deals, n_players, streams["chance"])
     if compiled_lineup(params, seating, n_players):
         res = kernel_play(params, seating, n_deals, n_players, chance)
     else:
         policies = [POLICIES[name] for name in seating]
-        res = engine.play_batch(params, policies, n_deals, np.random.default_rng(agent_seq), n_players, chance=chance)
+        res = engine.play_batch(params, policies, n_deals, streams["agents"], n_players, chance=chance)
     out = diagnostics(params, res, n_players)
     out["start_player"] = start_column(params, chance.start, n_players)
     return out
@@ -72,19 +75,8 @@ def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
     st = engine.init(params, n_deals, n_players, chance)
     points = lookahead.play_games(params, st, seating)
     res = engine.result(params, st)
-    res["lead_changes"] = lead_changes(points)
+    res["lead_changes"] = lead_changes(points, n_deals)  # the points after each beat, as play_batch counts them
     return res
-
-
-def lead_changes(points) -> np.ndarray:
-    """(G,) lead changes from the points after each beat ((beats, G, P), as engine.play_batch counts them)."""
-    from gamelab.stats.leads import sole_leader_step
-
-    leader = np.full(points.shape[1], -1, np.int8)
-    changes = np.zeros(points.shape[1], np.int16)
-    for pts in points:
-        leader = sole_leader_step(pts, leader, changes)
-    return changes
 
 
 def start_column(params, start, n_players: int) -> np.ndarray:
@@ -219,9 +211,8 @@ def warm() -> float:
 
     t0 = time.perf_counter()
     params = agents.AgentParams(beats=2, lookahead_beats=1, deep_reply_beats=0)
-    seq = np.random.SeedSequence(0)
     for seating in (["deep", "lookahead"], ["greedy", "random"], ["lookahead", "random"]):
-        play(params, seating, 1, 2, seq)
+        play(params, seating, 1, 2, split_streams(np.random.SeedSequence(0), STREAMS))
     st = engine.init(params, 1, 2, engine.draw_chance(params, 1, 2, np.random.default_rng(0)))
     engine.options(params, st, engine.to_move(st))
     engine.seal_ahead(params, st, engine.to_move(st))

@@ -76,14 +76,16 @@ def bench_game(
     agent_lineup = lineup_of(game, n_players)
     random_lineup = list(game.bench.random_lineup(n_players)) if game.bench.random_lineup else ["random"] * n_players
     seq = np.random.SeedSequence(12345)
-    game.play(params, agent_lineup, 1000, n_players, seq)  # warm caches (tables, imports)
+    runner.play_seated(game, params, agent_lineup, 1000, n_players, seq)  # warm caches (tables, imports)
     out: dict[str, float] = {"players": n_players, "batch": batch}
-    out["agent_games_per_s"] = _median_rate(lambda: game.play(params, agent_lineup, batch, n_players, seq), batch, reps)
+    out["agent_games_per_s"] = _median_rate(
+        lambda: runner.play_seated(game, params, agent_lineup, batch, n_players, seq), batch, reps
+    )
     rules = params  # the knobs class extends the rules: the engine reads only the rules' fields
     rng = np.random.default_rng(1)
     out["random_games_per_s"] = _median_rate(lambda: game.bench.random_batch(rules, batch, n_players, rng), batch, reps)
     out["random_runner_games_per_s"] = _median_rate(
-        lambda: game.play(params, random_lineup, batch, n_players, seq), batch, reps
+        lambda: runner.play_seated(game, params, random_lineup, batch, n_players, seq), batch, reps
     )
     out["reference_games_per_s"] = _median_rate(
         lambda: [ref.play_random(rules, n_players, rng) for _ in range(reference_games)],
@@ -141,10 +143,10 @@ def extra_rates(game: Game, params, reps: int) -> dict:
         lineup = list(lineup_fn(players))
         seq = np.random.SeedSequence(12345)
         batch = STRONG_BATCH if name.startswith(STRONG_PREFIX) else EXTRA_BATCH
-        game.play(params, lineup, min(batch, WARM_GAMES), players, seq)  # warm caches
+        runner.play_seated(game, params, lineup, min(batch, WARM_GAMES), players, seq)  # warm caches
 
         def play(lineup=lineup, players=players, seq=seq, batch=batch):
-            return game.play(params, lineup, batch, players, seq)
+            return runner.play_seated(game, params, lineup, batch, players, seq)
 
         out[f"{name}_games_per_s"] = _median_rate(play, batch, max(3, reps // 2))
     return out
@@ -171,10 +173,10 @@ def rung_rates(game: Game, n_players: int = 4) -> dict:
             ("seat", [lv.seat, *default.rest], mixed_params(game, lv, default)),
         ):
             seq = np.random.SeedSequence(777)
-            game.play(params, lineup, WARM_GAMES, n_players, seq)
+            runner.play_seated(game, params, lineup, WARM_GAMES, n_players, seq)
 
             def play(lineup=lineup, params=params, seq=seq):
-                return game.play(params, lineup, RUNG_BATCH, n_players, seq)
+                return runner.play_seated(game, params, lineup, RUNG_BATCH, n_players, seq)
 
             # CPU time of this process (one core): on a shared machine the wall clock measures the neighbours
             out[f"rung_{lv.name}_{kind}_games_per_s"] = _median_rate(play, RUNG_BATCH, 1, clock=time.process_time)
@@ -201,9 +203,10 @@ def peak_memory_mib(game: Game, n_games: int, n_players: int) -> float:
         f"import resource, numpy as np\n"
         f"from gamelab.core import registry\n"
         f"from gamelab.sim.bench import lineup_of\n"
+        f"from gamelab.sim.runner import play_seated\n"
         f"ad = registry.get({game.name!r})\n"
         f"base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        f"ad.play(ad.knobs(), lineup_of(ad, {n_players}), {n_games}, {n_players},"
+        f"play_seated(ad, ad.knobs(), lineup_of(ad, {n_players}), {n_games}, {n_players},"
         f" np.random.SeedSequence(1))\n"
         f"print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )

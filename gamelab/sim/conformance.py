@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamelab.core.contract import Game
+from gamelab.core import driver
+from gamelab.core.contract import Game, observe_state
 from gamelab.core.errors import GamelabError, ParamError
 from gamelab.core.files import load_mapping
 from gamelab.core.params import from_mapping, specs
@@ -47,25 +48,24 @@ def player_counts(game: Game) -> list[int]:
 
 
 def drive(game: Game, params, n_games: int, n_players: int, rng, *, chance=None, on_step=None):
-    """Random legal play through the contract alone; ``on_step(state, legal,
-    actions)`` sees every decision before it is made.  Returns (state,
-    chance, steps)."""
+    """Random legal play through the contract alone (``core.driver.random_play``),
+    every random action checked legal; ``on_step(state, legal, actions)`` sees
+    every decision before it is made.  Returns (state, chance, steps)."""
     eng = game.engine
-    chance = chance if chance is not None else eng.draw_chance(params, n_games, n_players, rng)
-    state = eng.init(params, n_games, n_players, chance)
-    steps = 0
-    while not eng.done(params, state).all():
-        _require(steps < game.max_steps, f"{game.name}: not over after {steps} steps (max_steps)")
-        legal = eng.legal(params, state)
-        actions = eng.random_actions(params, state, legal, rng)
+
+    def check(state, legal, actions):
         _require(
             eng.is_legal(params, state, legal, actions).all(), f"{game.name}: random_actions gave an illegal action"
         )
         if on_step is not None:
             on_step(state, legal, actions)
-        state, _ = eng.step(params, state, actions, chance, inplace=True)
-        steps += 1
-    return state, chance, steps
+
+    try:
+        return driver.random_play(
+            eng, params, n_games, n_players, rng, chance=chance, before=check, max_steps=game.max_steps
+        )
+    except RuntimeError as exc:
+        raise ConformanceError(f"{game.name}: {exc}") from None
 
 
 def same_state(a, b) -> bool:
@@ -88,6 +88,14 @@ def take_actions(actions, g: int):
     if isinstance(actions, tuple):
         return type(actions)(*(np.asarray(a)[g : g + 1] for a in actions))
     return np.asarray(actions)[g : g + 1]
+
+
+def batch_view(ref, state, g: int, game) -> dict:
+    """Game ``g`` of a batch state as the reference observes its own ``game``: the
+    reference's ``observe_batch``, else the state's fields of the same names."""
+    if hasattr(ref, "observe_batch"):
+        return ref.observe_batch(state, g)
+    return observe_state(state, g, ref.observe(game))
 
 
 # -- the checks ------------------------------------------------------------------------
@@ -129,6 +137,9 @@ def step_leaves_its_input(game: Game) -> None:
         after, _ = eng.step(params, state, actions, chance)
         _require(after is not state, f"{game.name}: step(inplace=False) returned the state it was given")
         _require(same_state(before, state), f"{game.name}: step(inplace=False) changed its input at step {steps}")
+        same, _ = eng.step(params, before, actions, chance, inplace=True)
+        _require(same is before, f"{game.name}: step(inplace=True) did not return the state it was given")
+        _require(same_state(same, after), f"{game.name}: step(inplace=True) differs from step(inplace=False)")
         state, steps = after, steps + 1
 
 
@@ -177,29 +188,46 @@ def batch_equals_singles(game: Game) -> None:
 
 
 def engine_equals_reference(game: Game) -> None:
-    """The batch engine equals ``reference.py`` step by step."""
-    eng, ref, params = game.engine, game.reference, game.knobs()
+    """The batch engine equals ``reference.py`` step by step (the default rules, at the
+    fewest, the middle and the most players; each variant: :func:`variant_conforms`)."""
     for n_players in player_counts(game):
-        G = 150
-        rng = np.random.default_rng(100 + n_players)
-        chance = eng.draw_chance(params, G, n_players, rng)
-        refs = [ref.start(params, n_players, chance, g) for g in range(G)]
-        state = eng.init(params, G, n_players, chance)
-        for g in range(G):
-            _require(ref.observe(refs[g]) == ref.observe_batch(state, g), f"{game.name}: set-up of game {g}")
-        while not eng.done(params, state).all():
-            legal = eng.legal(params, state)
-            actions = eng.random_actions(params, state, legal, rng)
+        same_as_reference(game, game.knobs(), n_players, n_games=150, seed=100 + n_players)
+
+
+def same_as_reference(game: Game, params, n_players: int, *, n_games: int, seed: int) -> None:
+    """``n_games`` random games under ``params``, the engine's state after every step
+    against the reference's, and the results."""
+    eng, ref, G = game.engine, game.reference, n_games
+    rng = np.random.default_rng(seed)
+    chance = eng.draw_chance(params, G, n_players, rng)
+    refs = [ref.start(params, n_players, chance, g) for g in range(G)]
+    state = eng.init(params, G, n_players, chance)
+    for g in range(G):
+        _require(ref.observe(refs[g]) == batch_view(ref, state, g, refs[g]), f"{game.name}: set-up of game {g}")
+    legal_mask = getattr(ref, "legal_mask", None)  # optional: the reference's legal moves as the engine's mask
+    while not eng.done(params, state).all():
+        legal = eng.legal(params, state)
+        if legal_mask is not None:
             for g in range(G):
-                ref.advance(params, refs[g], state, actions, chance, g)
-            state, _ = eng.step(params, state, actions, chance)
-            for g in range(G):
-                _require(ref.observe(refs[g]) == ref.observe_batch(state, g), f"{game.name}: game {g} differs")
-        res = eng.result(params, state)
+                _require(
+                    np.array_equal(legal_mask(params, refs[g]), np.asarray(legal)[g]),
+                    f"{game.name}: the legal moves of game {g} differ",
+                )
+        actions = eng.random_actions(params, state, legal, rng)
+        _require(eng.is_legal(params, state, legal, actions).all(), f"{game.name}: a random legal action is refused")
         for g in range(G):
-            r = ref.result(refs[g])
-            _require(np.asarray(res["score"])[g].tolist() == list(r["score"]), f"{game.name}: score of game {g}")
-            _require(np.allclose(np.asarray(res["win"])[g], r["win"]), f"{game.name}: wins of game {g}")
+            ref.advance(params, refs[g], state, actions, chance, g)
+        state, _ = eng.step(params, state, actions, chance)
+        for g in range(G):
+            _require(ref.observe(refs[g]) == batch_view(ref, state, g, refs[g]), f"{game.name}: game {g} differs")
+    res = eng.result(params, state)
+    for g in range(G):
+        r = ref.result(refs[g])
+        for key in ("score", "win", "rank"):
+            if key in r:
+                _require(
+                    np.allclose(np.asarray(res[key])[g], np.asarray(r[key], float)), f"{game.name}: {key} of game {g}"
+                )
 
 
 def agents_act_legally(game: Game) -> None:
@@ -241,19 +269,21 @@ def variant_cases(game: Game) -> list[tuple[str, int]]:
     return cases
 
 
-def agents_legal_under_variant(game: Game, variant: str, n_players: int) -> None:
-    """Each agent on every seat of a few games of one variant, every decision
-    checked (the variants change what is legal)."""
+def variant_conforms(game: Game, variant: str, n_players: int) -> None:
+    """One variant (the variants change the rules and what is legal): the engine equals the
+    reference step by step over random games, and each agent on every seat plays legally,
+    every decision checked."""
     changes = game.params_for_variant(variant).changed()
     params = from_mapping(game.knobs, changes, source=f"variant {variant}")
+    same_as_reference(game, params, n_players, n_games=60, seed=300 + n_players)
     for agent in game.agents:
         own_games_are_legal(game, params, agent, n_players, n_games=12)
 
 
-def agents_legal_under_every_variant(game: Game) -> None:
-    """:func:`agents_legal_under_variant` for every variant."""
+def every_variant(game: Game) -> None:
+    """:func:`variant_conforms` for every variant, at the fewest players it allows."""
     for variant, n in variant_cases(game):
-        agents_legal_under_variant(game, variant, n)
+        variant_conforms(game, variant, n)
 
 
 def own_games_are_legal(game: Game, params, agent: str, n_players: int, n_games: int = 40) -> None:
@@ -263,15 +293,14 @@ def own_games_are_legal(game: Game, params, agent: str, n_players: int, n_games:
     chance = eng.draw_chance(params, n_games, n_players, rng)
     state = eng.init(params, n_games, n_players, chance)
     ctl = game.controller(params, [agent] * n_players, n_games, rng)
-    steps = 0
-    while not eng.done(params, state).all():
-        legal = eng.legal(params, state)
-        actions = ctl.act(state, legal)
+
+    def check(state, legal, actions):
         _require(eng.is_legal(params, state, legal, actions).all(), f"{game.name}: {agent} played an illegal action")
-        state, events = eng.step(params, state, actions, chance, inplace=True)
-        ctl.observe(events)
-        steps += 1
-        _require(steps <= game.max_steps, f"{game.name}: {agent}'s games not over after max_steps")
+
+    try:
+        driver.play_out(eng, params, state, chance, ctl, before=check, max_steps=game.max_steps)
+    except RuntimeError:
+        raise ConformanceError(f"{game.name}: {agent}'s games not over after max_steps") from None
 
 
 def validation_refuses_bad_values(game: Game) -> None:
@@ -342,7 +371,7 @@ CHECKS: dict[str, Callable[[Game], None]] = {
     "batch_equals_singles": batch_equals_singles,
     "engine_equals_reference": engine_equals_reference,
     "agents_act_legally": agents_act_legally,
-    "agents_legal_under_every_variant": agents_legal_under_every_variant,
+    "every_variant": every_variant,
     "validation_refuses_bad_values": validation_refuses_bad_values,
     "records_round_trip": records_round_trip,
 }

@@ -13,10 +13,12 @@ lineups or two parameter sets run with the same seed are played on the same
 deals too (common random numbers).
 
 A game plugs in through its :class:`~gamelab.core.contract.Game` (``GAME.play``),
-which the caller passes in.  A :class:`Chunk` carries only the game's name: it is
-pickled to worker processes and keyed by name in the chunk store, so
-:func:`played` finds the game in :mod:`gamelab.core.registry` where the chunk
-is played (the one place the runner reads the registry).
+which the caller passes in; the runner owns the seed split: each chunk's seed
+gives the game the named streams it declares (``GAME.streams``).  A
+:class:`Chunk` carries only the game's name: it is pickled to worker processes
+and keyed by name in the chunk store, so :func:`played` finds the game in
+:mod:`gamelab.core.registry` where the chunk is played (the one place the
+runner reads the registry).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import pandas as pd
 
 from gamelab.core import registry
 from gamelab.core.contract import Game
+from gamelab.core.driver import split_streams
 from gamelab.core.errors import GamelabError, short
 from gamelab.core.limits import MAX_GAMES
 
@@ -129,16 +132,22 @@ def plan(
     ]
 
 
+def play_seated(game: Game, params, seating, n_deals: int, n_players: int, seed_seq) -> dict:
+    """The columns of ``n_deals`` deals under one seating: the game's ``play``
+    given the random streams it declares (``Game.streams``), split from ``seed_seq``."""
+    return game.play(params, seating, n_deals, n_players, split_streams(seed_seq, game.streams))
+
+
 def played(chunk: Chunk):
     """Play one chunk: ``(rotation, seating, out)`` for each seat rotation, ``out`` the arrays
     the game's ``play`` returned for the chunk's deals under that seating (the same deals
-    every rotation).  The game is found by the chunk's name: a chunk may have
-    come from another process."""
+    every rotation: each rotation draws from the same streams of the chunk's seed).  The game is
+    found by the chunk's name: a chunk may have come from another process."""
     ad = registry.get(chunk.game)
     P = chunk.n_players
     for rot in range(chunk.rotations):
         seating = [chunk.lineup[(s + rot) % P] for s in range(P)]
-        yield rot, seating, ad.play(chunk.params, seating, chunk.n_deals, P, chunk.seed_seq())
+        yield rot, seating, play_seated(ad, chunk.params, seating, chunk.n_deals, P, chunk.seed_seq())
 
 
 def run_chunk(chunk: Chunk) -> pd.DataFrame:

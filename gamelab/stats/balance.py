@@ -111,6 +111,13 @@ def ratio(
     return Metric(name, label, doc or label, columns, value, percent, goal)
 
 
+def complement(m: Metric, name: str, label: str, *, doc: str = "") -> Metric:
+    """One minus ``m`` (a share's other side: rounds without a team beside rounds with one);
+    what a designer usually wants of it is the opposite of ``m``'s goal."""
+    goal = {"higher": "lower", "lower": "higher"}.get(m.goal, "")
+    return Metric(name, label, doc or label, m.columns, lambda s: 1 - m.value(s), m.percent, goal)
+
+
 def _is_per_game(frame: pd.DataFrame, column: str) -> bool:
     """A column whose value is the same on every row of a game."""
     return bool((frame.groupby("game", sort=False)[column].nunique(dropna=False) <= 1).all())
@@ -311,6 +318,19 @@ def catalogue(game) -> dict[str, Metric]:
     if strategies is not None and strategies.profile_agent:
         out.update({m.name: m for m in metagame_metrics(strategies)})
     return out
+
+
+def panel_table(game, frame: pd.DataFrame) -> pd.DataFrame:
+    """A notebook panel's table of the game's measures (``Game.panels.measures``, metric
+    names): each metric's label, value and 95 % bootstrap interval over deals (the seat
+    rotations of a deal share its chance, so deals are the independent units, not games or
+    players), shares in per cent (``measure``, ``value``, ``low``, ``high``, ``deals``)."""
+    from gamelab.stats.tables import percent_rows
+
+    metrics = [metric(game, name) for name in game.panels.measures]
+    est = estimate(frame, metrics)
+    table = est.assign(measure=[m.label for m in metrics])[["measure", "value", "low", "high", "deals"]]
+    return percent_rows(table, [m.label for m in metrics if m.percent])
 
 
 # -- the meta-game's metrics -------------------------------------------------------------------

@@ -39,6 +39,7 @@ GAME = contract.Game(
     budget_words="search, {budget} play-outs per option",
     controller=controller,
     play=sim.play,
+    streams=sim.STREAMS,
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
     variants=VARIANT_CHANGES,
     lineup=sim.default_lineup,  # the style mix: a different style on every seat
@@ -49,7 +50,7 @@ GAME = contract.Game(
         extra_lineups={"strong": (4, sim.strong_lineup, Fraction(1, 100))},
         panel_slider=("node_values", (3, 4, 6, 5, 5, 6, 7, 8)),  # issue 31: node value 3 from 4 to 6
     ),
-    panels=contract.Panels(table=panels.panel_table, extras=panels.panel_extras),
+    panels=contract.Panels(measures=panels.MEASURES),
     explorers={"trust": panels.TRUST},
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     claims=contract.Claims(

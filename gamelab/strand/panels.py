@@ -1,5 +1,5 @@
-"""STRAND's notebook panel parts: the diagnostics table beside the win
-rates (``GAME.panels``) and identity ②'s explorer (``GAME.explorers``),
+"""STRAND's notebook panel parts: the diagnostics beside the win rates
+(``GAME.panels``: metric names) and identity ②'s explorer (``GAME.explorers``),
 declared here as pure functions and shown by the notebook layer::
 
     from gamelab import ExplorerPanel
@@ -16,10 +16,8 @@ import pandas as pd
 from gamelab.core import charts
 from gamelab.core.contract import Explorer
 from gamelab.core.params import Params, param
-from gamelab.stats.tables import percent_rows
 
 from . import identities as ids
-from .sim import measures
 
 EV_LABELS = {
     "mutual": "mutual (v + N)",
@@ -31,41 +29,17 @@ EV_LABELS = {
 }
 
 
-def panel_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The diagnostics a designer watches, with 95 % intervals (for panels
-    and reports): lone markers, team rounds, stalls, node ties, scores."""
-    m = measures(frame)
-    rows = [
-        ("lone markers per game", "lone_per_game"),
-        ("rounds with a team", "team_round_rate"),
-        ("node voided by a full tie (per round)", "node_void_rate"),
-        ("node share of all points", "node_share"),
-        ("mean final score", "mean_score"),
-        ("points scored per game (all players)", "total_points"),
-    ]
-    out = [{"measure": label, "value": m[key].value, "low": m[key].low, "high": m[key].high} for label, key in rows]
-    stall = 1 - m["team_round_rate"].value
-    out.insert(
-        2,
-        {
-            "measure": "stalled rounds (no team)",
-            "value": stall,
-            "low": 1 - m["team_round_rate"].high,
-            "high": 1 - m["team_round_rate"].low,
-        },
-    )
-    rates = (
-        "rounds with a team",
-        "stalled rounds (no team)",
-        "node voided by a full tie (per round)",
-        "node share of all points",
-    )
-    return percent_rows(pd.DataFrame(out), rates)
-
-
-def panel_extras(frame: pd.DataFrame, params) -> list:
-    """What a balance panel shows besides win rates: the diagnostics table."""
-    return [panel_table(frame)]
+#: appendix B's diagnostics, in the table's order (:mod:`gamelab.strand.diagnostics` and the shared
+#: ``mean_score``): lone markers, team rounds and stalls, node ties, node share, scores
+MEASURES = (
+    "lone_markers",
+    "rounds_with_team",
+    "stalled_rounds",
+    "void_nodes",
+    "node_share",
+    "mean_score",
+    "total_points",
+)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

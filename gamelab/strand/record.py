@@ -17,8 +17,7 @@ import pandas as pd
 from pydantic import Field, StrictStr
 
 from gamelab.core.errors import GamelabError, RecordError, short
-from gamelab.core.params import from_mapping
-from gamelab.core.records import check_names, check_record
+from gamelab.core.records import check_names, check_record, record_params
 from gamelab.core.schemas import MAX_SEATS, PlayerEntry, RecordBase
 
 from . import engine
@@ -87,13 +86,9 @@ def _players(record):
 
 
 def _params(record, n):
-    variant = record.get("variant", "standard")
-    try:
-        params = params_for_variant(variant)
-        params = from_mapping(StrandParams, record.get("params", {}), base=params, source="record params")
-        engine.check_players(params, n)
-    except GamelabError as exc:
-        raise RecordError(str(exc)) from None
+    variant, params = record_params(
+        record, StrandParams, params_for_variant, check_players=engine.check_players, n_players=n
+    )
     if variant in VARIANT_PLAYERS and n not in VARIANT_PLAYERS[variant]:
         _fail(f"variant {variant} is for {' or '.join(map(str, VARIANT_PLAYERS[variant]))} players, the record has {n}")
     return variant, params

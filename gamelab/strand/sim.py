@@ -15,9 +15,10 @@ every seat.  Roles (``AgentParams.roles``): ``first_p`` deals the first P of
 (veteran, bb, fragile, porter, musician, engineer) to the seats in a random
 order per deal (the appendix's role table); ``none``; ``random`` (P of six).
 
-Chance comes first and apart from the agents: ``seed_seq.spawn(4)`` gives the
-cards (hands and refills), the deal's style order and roles, the time-rain
-order, and the agents' generator (:func:`deal_chance` makes the engine's
+Chance comes first and apart from the agents: the runner splits a chunk's
+seed into the four streams the game declares (:data:`STREAMS`): the cards
+(hands and refills), the deal's style order and roles, the time-rain order,
+and the agents' generator (:func:`deal_chance` makes the engine's
 ``Chance`` of them).  So a deal is the same under every seating and every
 model setting (common random numbers).
 
@@ -43,9 +44,10 @@ import numpy as np
 import pandas as pd
 
 from gamelab.core import budgets
+from gamelab.core.driver import split_streams
 from gamelab.core.params import knob_value
 from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
-from gamelab.stats.leads import sole_leader_step
+from gamelab.stats.leads import LeadCounter
 
 from . import engine
 from .agents import AgentParams, knobs
@@ -169,13 +171,15 @@ def deal_chance(params, n_deals, n_players, roles, cards, rain) -> engine.Chance
     return engine.deal(params, n_deals, n_players, cards=cards, rain=rain, roles=roles, draws_dtype=np.float32)
 
 
-def play(params, seating, n_deals, n_players, seed_seq, custom=None) -> dict:
+STREAMS = ("cards", "setup", "rain", "agents")  # the runner's split of a chunk's seed (``GAME.streams``)
+
+
+def play(params, seating, n_deals, n_players, streams, custom=None) -> dict:
     """The game's ``play`` (the runner's entry point): one batch of ``n_deals`` games."""
     params = knobs(params)
-    cards, setup, rain, agents = (np.random.default_rng(s) for s in seed_seq.spawn(4))
-    styles, roles = deal_setup(params, seating, n_deals, n_players, setup)
-    chance = deal_chance(params, n_deals, n_players, roles, cards, rain)
-    return play_games(params, styles, chance, agents, custom=custom, searchers=searcher_seats(seating))
+    styles, roles = deal_setup(params, seating, n_deals, n_players, streams["setup"])
+    chance = deal_chance(params, n_deals, n_players, roles, streams["cards"], streams["rain"])
+    return play_games(params, styles, chance, streams["agents"], custom=custom, searchers=searcher_seats(seating))
 
 
 def play_games(params, styles, chance, agents, *, custom=None, searchers=None, record=None) -> dict:
@@ -207,7 +211,7 @@ def play_games(params, styles, chance, agents, *, custom=None, searchers=None, r
         st, ev = engine.step(params, st, with_searchers(over, st, acts), chance, inplace=True)
         table.observe(ev)
         d.settled(params, ev, r)
-        d.lead(st.score - params.lone_penalty * st.lone)
+        d.leads.count(st.score - params.lone_penalty * st.lone)
     out = engine.result(params, st)
     names = STYLE_NAMES[styles]
     if params.best_proxy != MIX_PROXY:  # else a search seat keeps its style of the mix
@@ -270,11 +274,11 @@ def self_play(params, rung: str, n_players: int, n_games: int = DISTILL_GAMES) -
     rec = None
     for i, seed in enumerate(np.random.SeedSequence(DISTILL_SEED).spawn(-(-n_games // DISTILL_BATCH))):
         n = min(DISTILL_BATCH, n_games - i * DISTILL_BATCH)
-        cards, setup, rain, agents = (np.random.default_rng(s) for s in seed.spawn(4))
-        styles, roles = deal_setup(params, seating, n, n_players, setup)
-        chance = deal_chance(params, n, n_players, roles, cards, rain)
+        streams = split_streams(seed, STREAMS)
+        styles, roles = deal_setup(params, seating, n, n_players, streams["setup"])
+        chance = deal_chance(params, n, n_players, roles, streams["cards"], streams["rain"])
         part = Recorder(params, styles)
-        play_games(params, styles, chance, agents, searchers=searcher_seats(seating), record=part)
+        play_games(params, styles, chance, streams["agents"], searchers=searcher_seats(seating), record=part)
         rec = part if rec is None else rec.merge(part)
     assert rec is not None
     return rec
@@ -292,13 +296,7 @@ class Diagnostics:
         self.team_rounds = np.zeros(G, np.int8)
         self.void = np.zeros(G, np.int8)
         self.prev_stay = None
-        self.leader = np.full(G, -1, np.int8)
-        self.lead_changes = np.zeros(G, np.int8)
-
-    def lead(self, net):
-        """Count changes of the sole leader (by net score so far; a tie
-        leads no one and changes nothing)."""
-        self.leader = sole_leader_step(net, self.leader, self.lead_changes)
+        self.leads = LeadCounter(G, np.int8)  # by net score so far, round by round
 
     def ropes(self, st):
         pointed = st.rope >= 0  # one-hot rows of the cargo (value 0: a zero row) beat a broadcast
@@ -324,7 +322,7 @@ class Diagnostics:
             "node_points": self.node_points,
             "team_rounds": self.team_rounds,
             "void_nodes": self.void,
-            "lead_changes": self.lead_changes,
+            "lead_changes": self.leads.changes,
             "stay_then": self.stay_then,
             "stay_then_pts": self.stay_pts,
             "other_then": self.other_then,

@@ -206,6 +206,14 @@ def metagame_line(game, params, n_players: int, seed: int, run) -> str | None:
     return worth_line(game, n_players, params=params, seed=seed, run=run)
 
 
+def game_panel(game, frame: pd.DataFrame, params) -> list:
+    """The game's own panel (``Game.panels``): its measures' table, each with a 95 % interval
+    over deals (:func:`gamelab.stats.balance.panel_table`), then its figures."""
+    from gamelab.stats import balance
+
+    return [balance.panel_table(game, frame), *game.panels.figures(frame, params)]
+
+
 class BalancePanel:
     """Sliders for some parameters of ``game``; win rates with intervals,
     plots and the identity table follow every change."""
@@ -228,7 +236,7 @@ class BalancePanel:
         self.game, self.seed, self.precision = game, seed, precision
         self.game_def = registry.get(game)
         if extra is None and self.game_def.panels is not None:  # the game's own diagnostics (tables, figures)
-            extra = self.game_def.panels.extras
+            extra = functools.partial(game_panel, self.game_def)
         self.extra = extra
         self.quick_games = quick_games or QUICK_GAMES
         self.store = store
