@@ -11,11 +11,16 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 COMPILED := $(VENV)/.compiled
-# each game's compiled modules: an edit of one compiles that game's code again
-SBR_KERNELS := gamelab/core/compiled.py gamelab/sbr/kernel.py gamelab/sbr/greedy.py gamelab/sbr/lookahead.py
-STRAND_KERNELS := gamelab/core/compiled.py gamelab/strand/kernel.py
+# The games with compiled code, found as gamelab/core/registry.py finds games (a sub-package with a
+# game.py) that have a kernel.py (their core/compiled.py Group), and each one's compiled modules (the
+# files using core/compiled.py or its decorators): an edit of one compiles that game's code again.
+GAMES := $(patsubst gamelab/%/game.py,%,$(wildcard gamelab/*/game.py))
+COMPILED_GAMES := $(patsubst gamelab/%/kernel.py,%,$(wildcard $(GAMES:%=gamelab/%/kernel.py)))
+compiled_files = $(shell grep -l -E 'gamelab\.core\.compiled|^@(jit|entry|inline)$$' gamelab/$(1)/*.py)
+# the default balance reports of make report, in order: the first plays while the others' code compiles
+REPORTS := strand sbr
 
-.PHONY: report report-strand test test-fast lint format bench clean
+.PHONY: report $(REPORTS:%=report-%) test test-fast lint format bench clean
 
 # uv installs the same packages as pip in a fraction of the time (parallel downloads and unpacking:
 # docs/performance.md, "Compile time and the first make report"); pip does it where uv cannot be had.
@@ -37,31 +42,34 @@ $(TEST_STAMP): $(STAMP)
 
 # numba's on-disk caches of the games' compiled code, built once (and again after an edit of a compiled
 # module), not on the first search (its CPU time: docs/performance.md, "Compile time and the first make
-# report"; lint needs none of it: CI runs both at once)
-# (SBR's at a lower priority: in make report it compiles beside the STRAND report, the longer of the two)
-$(VENV)/.compiled-sbr: $(STAMP) $(SBR_KERNELS)
-	nice -n 10 $(BIN)/python -m gamelab.sbr.kernel
+# report"; lint needs none of it: CI runs both at once).  One stamp per game (.compiled-<game>), warmed by
+# python -m gamelab.core.compiled <game>; at a lower priority: in make report the other games' code
+# compiles beside the first report.
+.SECONDEXPANSION:
+$(VENV)/.compiled-%: $(STAMP) gamelab/core/compiled.py $$(call compiled_files,$$*)
+	nice -n 10 $(BIN)/python -m gamelab.core.compiled $*
 	touch $@
 
-$(VENV)/.compiled-strand: $(STAMP) $(STRAND_KERNELS)
-	$(BIN)/python -m gamelab.strand.kernel
-	touch $@
-
-$(COMPILED): $(VENV)/.compiled-sbr $(VENV)/.compiled-strand
+$(COMPILED): $(COMPILED_GAMES:%=$(VENV)/.compiled-%)
 	touch $(COMPILED)
 
 WORKERS ?= 2# processes playing games in make report (the machine's two cores); same tables at any count
 
-# The STRAND report plays on both cores while SBR's code compiles on one (about 40 s from an empty
-# cache), then the SBR report, then the worked examples' ledgers.  (The SBR report beside the STRAND
-# one as well was slower: six processes on two cores.)
+# The first report (STRAND's) plays on both cores while the other reports' games compile on one (SBR's:
+# about 40 s from an empty cache), then the other reports, then the worked examples' ledgers.  (The SBR
+# report beside the STRAND one as well was slower: six processes on two cores.)
 report: $(STAMP)
-	@$(MAKE) --no-print-directory -j2 report-strand $(VENV)/.compiled-sbr
-	$(BIN)/gamelab report sbr --workers $(WORKERS) --out reports/sbr.html
+	@$(MAKE) --no-print-directory -j2 report-$(firstword $(REPORTS)) \
+	  $(patsubst %,$(VENV)/.compiled-%,$(filter $(COMPILED_GAMES),$(wordlist 2,$(words $(REPORTS)),$(REPORTS))))
+	@$(MAKE) --no-print-directory $(patsubst %,report-%,$(wordlist 2,$(words $(REPORTS)),$(REPORTS)))
 	$(BIN)/gamelab replay data/playtests/*.json
 
-report-strand: $(VENV)/.compiled-strand
-	$(BIN)/gamelab report strand --workers $(WORKERS) --out reports/strand.html
+# report-<game>: one report, after its game's compiled code (a rule per report, generated)
+define report_rule
+report-$(1): $(STAMP) $(if $(filter $(1),$(COMPILED_GAMES)),$(VENV)/.compiled-$(1))
+	$(BIN)/gamelab report $(1) --workers $(WORKERS) --out reports/$(1).html
+endef
+$(foreach report,$(REPORTS),$(eval $(call report_rule,$(report))))
 
 # The tests run on every core (pytest-xdist, a test file per process: a file's session fixtures,
 # such as the JupyterLab server, start once); the suite is about 10 minutes of CPU, 6 on two cores.

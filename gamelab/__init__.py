@@ -31,7 +31,7 @@ _PUBLIC = {
     "format": ("gamelab.report.format", ""),
     "simulate": ("gamelab.sim.runner", "simulate"),
     "check_game": ("gamelab.sim.conformance", "check_game"),
-    "build_report": ("gamelab.report.render", "build_report"),
+    "build_report": ("gamelab.report.build", "build_report"),
     "reports_dir": ("gamelab.core.paths", "reports_dir"),
     "BalancePanel": ("gamelab.ui.widgets", "BalancePanel"),
     "publish_link": ("gamelab.ui.widgets", "publish_link"),

@@ -85,7 +85,7 @@ def no_simulation():
     import importlib
 
     targets = [("sim.sweep", "sweep"), ("sim.sweep", "run_cell"), ("sim.runner", "simulate"), ("sim.bench", "run")]
-    targets += [("report.render", "build_report"), ("rulebook.claims", "audit"), ("decide.sensitivity", "levers")]
+    targets += [("report.build", "build_report"), ("rulebook.claims", "audit"), ("decide.sensitivity", "levers")]
     targets += [("decide.tune", "run"), ("decide.sequential", "plan"), ("decide.sequential", "decide")]
     targets += [("models.calibrate", "calibrate"), ("models.skill", "ladder")]
     found = []

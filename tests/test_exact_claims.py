@@ -4,7 +4,7 @@ rulebook's parameters against hand computations, at changed parameters, and
 changed under the values, so that no row can hold by restating a formula.
 
 How a row is made able to fail.  ``gamelab/<game>/exact_claims.py`` declares, per
-part of ``exact_claims``, where its values come from (``PARTS``): ``data``
+part of ``exact_claims`` (``core.exact_claims.Part``), where its values come from: ``data``
 (the board and deck data of ``rules.py``), ``engine`` (scripted states run
 through the engine) or ``record`` (the worked example replayed).  The test
 then attacks each source and requires every value of the part to move under
@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gamelab.core.exact_claims import DATA, SOURCES
 from gamelab.rulebook.claims import exact_audit, is_exact, load_claims
 from gamelab.sbr import exact_claims as sbr_exact
 from gamelab.sbr.rules import DEFAULT_BOARD, SbrParams
@@ -365,7 +366,7 @@ SBR_SABOTAGE = [
     (f"{SBR_PY}.kernel", "seal_allowed", _not),
 ]
 #: the modules of gamelab.sbr that hold compiled code or call it by name: copied (the others are shared)
-SBR_COMPILED_CALLERS = ("kernel", "legality", "movement", "options", "engine")
+SBR_COMPILED_CALLERS = ("kernel", "legal", "movement", "options", "engine")
 
 
 def _python_sbr(monkeypatch, exact):
@@ -378,7 +379,7 @@ def _python_sbr(monkeypatch, exact):
         pkg = types.ModuleType(SBR_PY)
         pkg.__path__ = [str(Path(sbr_exact.__file__).parent)]
         monkeypatch.setitem(sys.modules, SBR_PY, pkg)
-        for name in ("rules", "knobs", "state", "ranking"):
+        for name in ("rules", "agent_params", "state", "ranking"):
             monkeypatch.setitem(sys.modules, f"{SBR_PY}.{name}", importlib.import_module(f"gamelab.sbr.{name}"))
         with monkeypatch.context() as m:
             m.setattr(compiled, "COMPILED", False)
@@ -611,23 +612,23 @@ def test_every_value_depends_on_its_source(game, monkeypatch):
     exact, params_type, changes, sabotage, constants, sabotage_setup = GAMES[game]
     params = params_type()
     stuck = {}
-    for part in exact.PARTS:
+    for part in exact.exact_claims.parts:
         base = part.fn(params)
         moved = set()
         for change in changes:
             if moved >= set(base):
                 break
-            if part.source == exact.DATA:
+            if part.source == DATA:
                 moved |= _moved(base, _values(part.fn, dataclasses.replace(params, **change)))
             else:
                 with monkeypatch.context() as m:
                     _engine_swapped(m, exact, params_type, change)
                     moved |= _moved(base, _values(part.fn, params))
-        for module, name, value in constants if part.source == exact.DATA else []:
+        for module, name, value in constants if part.source == DATA else []:
             with monkeypatch.context() as m:
                 m.setattr(importlib.import_module(module), name, value)
                 moved |= _moved(base, _values(part.fn, params))
-        if part.source != exact.DATA:
+        if part.source != DATA:
             for module, name, wrap in sabotage:
                 if moved >= set(base):
                     break
@@ -646,9 +647,9 @@ def test_every_value_depends_on_its_source(game, monkeypatch):
 def test_every_row_has_a_source(game):
     exact = GAMES[game][0]
     c = load_claims(game)
-    src = exact.sources()
+    src = exact.exact_claims.sources()
     assert set(c.loc[is_exact(c), "quantity"]) <= set(src)
-    assert set(src.values()) <= {exact.DATA, exact.ENGINE, exact.RECORD}
+    assert set(src.values()) <= set(SOURCES)
 
 
 def test_a_restated_formula_is_caught(monkeypatch):

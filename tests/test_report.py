@@ -10,8 +10,10 @@ import pytest
 from browser import inspect_page
 
 from gamelab.core import contract, registry
-from gamelab.report.data import ClaimsData, Finding, compute_report, more_games_needed
-from gamelab.report.render import build_report, render_report, sentence
+from gamelab.report.build import build_report
+from gamelab.report.compute import compute_report
+from gamelab.report.data import ClaimsData, Finding, more_games_needed
+from gamelab.report.render import render_report, sentence
 from gamelab.rulebook.identities import Row, identity_table, summary
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
@@ -200,7 +202,7 @@ def test_identities_are_judged_only_at_the_rules_they_were_stated_for(toy_with_i
 @pytest.mark.slow
 def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, tmp_path):
     data = compute_report(
-        "toy",
+        registry.get("toy"),
         params=ToyParams(bonus_scale=2.0),
         baseline=ToyParams(),
         n_games=1000,
@@ -254,7 +256,7 @@ def test_a_report_reads_in_words_with_chart_text_of_11_px_on_a_laptop(tmp_path, 
     ones included, is at least 11 px at 1366 x 900."""
     from words import unreadable
 
-    from gamelab.report.tools import Tools
+    from gamelab.report.decisions import Tools
 
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
     out = build_report(
@@ -270,6 +272,52 @@ def test_a_report_reads_in_words_with_chart_text_of_11_px_on_a_laptop(tmp_path, 
     assert len(page["folded_chart_text"]) >= len(page["chart_text"]) > 20  # the charts' text was read
     assert small_chart_text(page) == [], small_chart_text(page)
     assert unreadable(page["open_text"], "toy") == [], unreadable(page["open_text"], "toy")
+
+
+def test_a_computed_report_is_frozen_and_rendering_only_renders(tmp_path, monkeypatch):
+    """Rendering plays no game and asks no rule: with every function that
+    simulates, decides or replays the rulebook made to fail, the computed
+    report (its decision parts included) renders to the same page, twice."""
+    from gamelab.decide import sensitivity, sequential
+    from gamelab.report.decisions import Tools
+    from gamelab.rulebook import claims, identities, sentences
+    from gamelab.sim import runner, sweep
+
+    data = compute_report(
+        registry.get("toy"),
+        params=ToyParams(bonus_scale=2.0),
+        n_games=400,
+        seed=4,
+        player_counts=(2,),
+        lineups={2: ["strong", "weak"]},
+        tools=Tools(levers=True, decide=True, games=200),
+        run=RunConfig(store=ChunkStore(tmp_path / "cache")),
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        data.findings = ()  # type: ignore[misc]
+    assert data.decisions.levers is not None and all(f.decision for f in data.findings)
+    first = render_report(data)
+
+    def computes(*args, **kw):
+        raise AssertionError("rendering computed")
+
+    for module, name in (
+        (runner, "simulate"),
+        (sweep, "run_cell"),
+        (sequential, "decide"),
+        (sensitivity, "levers"),
+        (claims, "measure"),
+        (identities, "identity_table"),
+        (sentences, "changed_sentences"),
+    ):
+        monkeypatch.setattr(module, name, computes)
+    assert _without_svg_ids(render_report(data)) == _without_svg_ids(first)
+    assert "more than 2 points" in first and "Levers: what would" in first
+
+
+def _without_svg_ids(html: str) -> str:
+    """A page with matplotlib's random SVG element ids blanked (each drawing draws new ones)."""
+    return re.sub(r'(id="|#)[A-Za-z][\w]*?[0-9a-f]{8,12}\b', r"\1", html)
 
 
 def test_toy_report_from_build_report(tmp_path, monkeypatch):
@@ -377,13 +425,13 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
 
 
 def test_an_unchanged_report_is_copied_and_any_changed_input_recomputes_it(tmp_path, monkeypatch):
-    from gamelab.report import memo, render
+    from gamelab.report import build, memo
 
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
     run = RunConfig(store=ChunkStore(tmp_path / "cache"))
     calls = []
-    real = render.compute_report
-    monkeypatch.setattr(render, "compute_report", lambda *a, **k: calls.append(k["seed"]) or real(*a, **k))
+    real = build.compute_report
+    monkeypatch.setattr(build, "compute_report", lambda *a, **k: calls.append(k["seed"]) or real(*a, **k))
     kw = dict(n_games=200, player_counts=(2,), run=run)
     first = build_report("toy", seed=2, **kw).read_text()
     assert calls == [2] and len(list((tmp_path / "cache" / memo.SUBDIR).glob("*.html"))) == 1
@@ -394,20 +442,21 @@ def test_an_unchanged_report_is_copied_and_any_changed_input_recomputes_it(tmp_p
     assert calls == [2, 3, 2]
     record = tmp_path / "goal.txt"
     record.write_text("one")
-    keys = {memo.inputs_key("toy", {"seed": 2}, [record])}
+    toy = registry.get("toy")
+    keys = {memo.inputs_key(toy, {"seed": 2}, [record])}
     record.write_text("two")  # an option file's content is an input
-    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    keys.add(memo.inputs_key(toy, {"seed": 2}, [record]))
     monkeypatch.setattr(memo, "_versions", lambda: {"numpy": "0"})  # so is a library version
-    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    keys.add(memo.inputs_key(toy, {"seed": 2}, [record]))
     package = tmp_path / "checkout" / "gamelab"
     (package / "__pycache__").mkdir(parents=True)
     (package / "rules.py").write_text("CAP = 7")
     monkeypatch.setattr(memo.paths, "PACKAGE", package)
-    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    keys.add(memo.inputs_key(toy, {"seed": 2}, [record]))
     (package / "__pycache__" / "rules.pyc").write_bytes(b"x")  # compiled files are not inputs
-    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    keys.add(memo.inputs_key(toy, {"seed": 2}, [record]))
     (package / "rules.py").write_text("CAP = 8")  # an edited rule is
-    keys.add(memo.inputs_key("toy", {"seed": 2}, [record]))
+    keys.add(memo.inputs_key(toy, {"seed": 2}, [record]))
     assert len(keys) == 5
 
 
@@ -482,7 +531,7 @@ def test_trace_chart_says_its_unit_and_draws_a_tick_only_where_a_point_is(metric
     it was not measured; a search rung is its budget, said in the game's words."""
     from gamelab.report import charts
 
-    fig = charts.trace_figure(_trace(metric, fair))
+    fig = charts.trace_figure(_trace(metric, fair), registry.get("strand"))
     ax = fig.axes[0]
     assert ax.get_ylabel().endswith(", " + unit), ax.get_ylabel()
     assert [t.get_text() for t in ax.get_xticklabels()] == ["default", "4"]  # a search rung by its budget
@@ -496,10 +545,10 @@ def test_levers_now_is_the_design_metrics_figure(tmp_path):
     steps are paired on), and the sentence says so."""
     import re
 
-    from gamelab.report.tools import Tools
+    from gamelab.report.decisions import Tools
 
     data = compute_report(
-        "toy",
+        registry.get("toy"),
         n_games=1200,
         seed=3,
         claims=False,
@@ -508,13 +557,14 @@ def test_levers_now_is_the_design_metrics_figure(tmp_path):
         tools=Tools(levers=True, games=400),
         run=RunConfig(store=ChunkStore(tmp_path / "cache")),
     )
-    fr = data.levers_framing
+    levers = data.decisions.levers
+    fr = levers.framing
     row = data.design[(data.design["players"] == fr.players) & (data.design["metric"] == fr.metric)].iloc[0]
     assert (fr.now, fr.now_low, fr.now_high) == (row["value"], row["low"], row["high"])
     assert fr.games == data.runs[fr.players].games > 400
     from gamelab.report.charts import tornado_figure
 
-    title = tornado_figure(data.levers_steps, data.levers_metric).axes[0].get_title().replace("\n", " ")
+    title = tornado_figure(levers.steps, levers.metric).axes[0].get_title().replace("\n", " ")
     assert f"(now {fr.now * 100:.1f} points at {fr.players} players" in title, title  # the chart says it too
     html = render_report(data)
     said = re.search(r"\(now (\d+\.\d) points at (\d) players, 95 % interval (\d+\.\d)–(\d+\.\d), ([\d,]+) games", html)
@@ -548,7 +598,7 @@ def test_skill_section_names_every_level_in_the_games_words():
 
     from gamelab.core import registry
     from gamelab.models.skill import ladder_row
-    from gamelab.report.render import skill_section
+    from gamelab.report.skill import skill_section
 
     names = ["random", "default", "best@8"]
     res = dict(win_rate=0.3, low=0.27, high=0.33, games=1024)

@@ -18,7 +18,7 @@ import pytest
 
 from gamelab.core.compiled import COMPILED
 from gamelab.sbr import agents, engine, reference
-from gamelab.sbr.knobs import AgentParams
+from gamelab.sbr.agent_params import AgentParams
 from gamelab.sbr.rules import params_for_variant
 
 sys.path.insert(0, str(Path(__file__).parent))

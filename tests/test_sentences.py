@@ -92,15 +92,14 @@ def test_cli_needs_a_game(tmp_path, capsys):
 
 
 def test_the_report_section_shows_when_the_rules_change():
-    from types import SimpleNamespace
-
     from gamelab.core import registry
+    from gamelab.report.compute import rulebook_sentences
     from gamelab.report.sentences import sentences_section
 
     game = registry.get("strand")
-    knobs = game.knobs
-    assert sentences_section(SimpleNamespace(game=game, params=knobs())) is None
-    sec = sentences_section(SimpleNamespace(game=game, params=knobs(sum_cap=6)))
+    assert rulebook_sentences(game, game.knobs()) is None
+    assert sentences_section(None, "strand") is None
+    sec = sentences_section(rulebook_sentences(game, game.knobs(sum_cap=6)), "strand")
     assert sec.title == "Rulebook sentences to update"
     assert "Under sum cap = 6," in sec.blocks[0].body and "关键规则" in sec.blocks[1].body  # the rule in words
 

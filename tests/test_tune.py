@@ -191,8 +191,8 @@ def test_strand_first_proposal_meets_a_reachable_target_on_20000_fresh_games(tmp
 def test_the_reports_proposals_are_the_answer_and_rows_of_words(tmp_path, monkeypatch):
     from words import raw_words
 
-    from gamelab.report.render import build_report
-    from gamelab.report.tools import Tools
+    from gamelab.report.build import build_report
+    from gamelab.report.decisions import Tools
 
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
     goal = tmp_path / "goal.yaml"

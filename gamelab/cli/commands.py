@@ -246,8 +246,8 @@ def _cmd_report(args) -> int:
     from gamelab.core import paths, registry
     from gamelab.core.files import load_params
     from gamelab.models.profile import load_profile
-    from gamelab.report.render import build_report
-    from gamelab.report.tools import Tools
+    from gamelab.report.build import build_report
+    from gamelab.report.decisions import Tools
     from gamelab.rulebook import playtest
 
     params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
@@ -260,7 +260,7 @@ def _cmd_report(args) -> int:
     tables = (args.games if args.precision is None else MAX_GAMES) * counts * (2 if baseline is not None else 1)
     announce(f"gamelab report {args.game} (its tables alone)", game, tables, workers=args.workers, at_least=True)
     out = build_report(
-        args.game,
+        game,
         params=params,
         baseline=baseline,
         n_games=args.games,

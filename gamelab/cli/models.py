@@ -116,7 +116,7 @@ def _skill_trace(args, g, params) -> int:
     if args.out:
         from gamelab.report import charts
 
-        charts.trace_figure(t).savefig(args.out)
+        charts.trace_figure(t, g).savefig(args.out)
         if not args.json:
             print(f"wrote {args.out}")
     return 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+from pathlib import Path
 
 from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
@@ -24,25 +25,35 @@ _EXTRA: dict[str, Game] = {}
 _found = False
 
 
+def game_packages() -> tuple[str, ...]:
+    """The sub-packages of ``gamelab`` with a ``game`` module (dotted names,
+    sorted): where the shipped games live.  Found from the files alone, no
+    package imported (the Makefile's warming and the import contracts ask too)."""
+    import gamelab
+
+    folder = Path(gamelab.__file__).parent
+    found = (i.name for i in pkgutil.iter_modules(gamelab.__path__) if i.ispkg)
+    return tuple(f"gamelab.{name}" for name in sorted(found) if _has_module(folder / name, "game"))
+
+
+def _has_module(folder: Path, name: str) -> bool:
+    return (folder / f"{name}.py").is_file() or (folder / name / "__init__.py").is_file()
+
+
+def extra_game_modules() -> tuple[str, ...]:
+    """The modules named in ``GAMELAB_GAMES`` (each should hold a ``GAME``)."""
+    return tuple(filter(None, (n.strip() for n in os.environ.get("GAMELAB_GAMES", "").split(","))))
+
+
 def _discover() -> None:
     global _found
     if _found:
         return
-    import gamelab
-
-    for info in sorted(pkgutil.iter_modules(gamelab.__path__), key=lambda i: i.name):
-        if not info.ispkg:
-            continue
-        try:
-            module = importlib.import_module(f"gamelab.{info.name}.game")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"gamelab.{info.name}.game":
-                raise
-            continue
-        game = getattr(module, "GAME", None)
+    for package in game_packages():
+        game = getattr(importlib.import_module(f"{package}.game"), "GAME", None)
         if isinstance(game, Game):
             _GAMES[game.name] = game
-    for name in filter(None, (n.strip() for n in os.environ.get("GAMELAB_GAMES", "").split(","))):
+    for name in extra_game_modules():
         try:
             game = getattr(importlib.import_module(name), "GAME", None)
         except ImportError as exc:

@@ -14,7 +14,7 @@ import pandas as pd
 from gamelab.core.labels import doc_words, key_words
 from gamelab.report import format as fmt
 from gamelab.report.blocks import Block, Section
-from gamelab.report.data import ReportData
+from gamelab.report.data import Report
 
 #: how errata name files of the repository, and the words a reader gets instead
 PATH_WORDS = (
@@ -126,7 +126,7 @@ def section_counts(rows: pd.DataFrame) -> pd.DataFrame:
     return c.rename(columns={"not measured": "not measured"})
 
 
-def claims_section(data: ReportData):
+def claims_section(data: Report):
     blocks = []
     c = data.claims
     if c is None:

@@ -20,7 +20,7 @@ import io
 import math
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from gamelab.core import charts as spec
+from gamelab.core.contract import Game
 from gamelab.core.labels import key_words, param_words
 from gamelab.decide import sensitivity, tune
 from gamelab.models import metagame, skill
@@ -257,7 +258,7 @@ def front_figure(st: tune.Setting, study, proposals: pd.DataFrame | None = None)
     return fig
 
 
-def skill_figure(levels: list[dict], *, title: str = ""):
+def skill_figure(levels: Sequence[dict], *, title: str = ""):
     """The skill trace: each level's win rate against the level below, with
     its interval and the fair share."""
     rows = [r for r in levels if r["win_rate_vs_below"] is not None]
@@ -278,12 +279,13 @@ def skill_figure(levels: list[dict], *, title: str = ""):
     return fig
 
 
-def trace_figure(t: skill.Trace, *, title: str = "", ax=None):
+def trace_figure(t: skill.Trace, game: Game, *, title: str = "", ax=None):
     """The trace chart: the metric against skill level, its 95 % interval as
     a band, the fair value as a dashed line.  The y axis says the values' unit
     (a win rate in per cent, a spread in points); a level where the metric has
-    no value (random play has no style) gets no tick, and the x axis says so."""
-    m = balance.metric(t.game, t.metric)
+    no value (random play has no style) gets no tick, and the x axis says so.
+    ``game``: the game traced (its metric's label and unit)."""
+    m = balance.metric(game, t.metric)
     pct = 100 if m.percent else 1
     unit = (", points" if balance.in_points(m) else ", %") if m.percent else ""
     if ax is None:
@@ -311,9 +313,9 @@ def trace_figure(t: skill.Trace, *, title: str = "", ax=None):
     return fig
 
 
-def trace_chart(traces: dict) -> str:
-    """One trace panel per player count, two to a row (the chart sits beside
-    the win-rate chart), as inline SVG."""
+def trace_chart(traces: Mapping, game: Game) -> Figure:
+    """One trace panel per player count of ``game``, two to a row (the chart
+    sits beside the win-rate chart)."""
     from gamelab.models import skill
 
     cols = min(2, len(traces))
@@ -321,7 +323,7 @@ def trace_chart(traces: dict) -> str:
     fig, axes = _subplots(rows, cols, figsize=(HALF_PANEL_IN * cols, 2.9 * rows), squeeze=False)
     for ax, (n, t) in zip(axes.ravel(), sorted(traces.items())):
         label, _ = skill.metric_words(t)
-        trace_figure(t, ax=ax, title=textwrap.fill(f"{n} players: {label}", 34))  # a half-page panel
+        trace_figure(t, game, ax=ax, title=textwrap.fill(f"{n} players: {label}", 34))  # a half-page panel
     for ax in axes.ravel()[len(traces) :]:
         ax.set_visible(False)
     fig.tight_layout()

@@ -1,39 +1,34 @@
-"""What a balance report says, computed: a plain data object, no HTML.
+"""What a balance report says: a frozen :class:`Report` and its parts, no HTML.
 
-:func:`compute_report` simulates each player count the game reports on
-(through the chunk store: a rebuilt report reuses finished chunks) and
-gathers every table a report shows: win rates by grouping with their
-chi-square tests, design metrics, identities, the claims audit and the
-rulebook's conclusions, paired differences against a baseline, replayed
-playtests.  :mod:`gamelab.report.render` renders a :class:`ReportData`; a notebook
-or another renderer may use the same object.
+A :class:`Report` holds everything the page shows: win rates by grouping
+with their chi-square tests, the headline findings, design metrics,
+identities, the claims audit and the rulebook's conclusions, paired
+differences against a baseline, replayed playtests, the rulebook sentences
+new rules make wrong, and the decision tools' parts (:class:`Decisions`).
+:func:`gamelab.report.compute.compute_report` plays the games and builds
+it; :mod:`gamelab.report.render` only turns it into HTML; a notebook or
+another renderer may use the same object.  The functions here are pure:
+from the report's tables to its figures.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import math
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from gamelab import __version__, stats
-from gamelab.core import registry
 from gamelab.core.contract import Game
-from gamelab.core.limits import MAX_GAMES
-from gamelab.report.phases import phase
-from gamelab.rulebook.identities import identity_table
 from gamelab.sim import sweep
-from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 
-
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class WinTable:
     players: int
     by: str
@@ -41,10 +36,12 @@ class WinTable:
     chi: Any | None  # stats.equal_wins result (None: one group)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Finding:
     """The largest departure from the fair share at one player count: the
-    group whose per-seat win rate is furthest from 1 / players."""
+    group whose per-seat win rate is furthest from 1 / players.  The decision
+    tools give a copy with their answers (``decision``, ``answer``,
+    ``across_models``: :mod:`gamelab.report.decisions`)."""
 
     players: int
     by: str
@@ -56,9 +53,9 @@ class Finding:
     games: int
     weakest: Any = None  # the group at the other end, and its rate
     weakest_rate: float | None = None
-    decision: str | None = None  # the sequential test's answer, in words (report_tools.decide_findings)
+    decision: str | None = None  # the sequential test's answer, in words (decisions.decide_findings)
     answer: str | None = None  # the same answer as a key: "yes", "no", "undecided"
-    across_models: str | None = None  # the one statement across agent models (report_tools.cross_model_table)
+    across_models: str | None = None  # the one statement across agent models (decisions.cross_model_table)
 
     @property
     def effect(self) -> float:
@@ -90,7 +87,7 @@ def more_games_needed(effect: float, half_width: float, games: int) -> int | Non
     return int(math.ceil(more / 10**digits) * 10**digits)
 
 
-def finding(wins: list[WinTable], players: int, games: int) -> Finding | None:
+def finding(wins: tuple[WinTable, ...], players: int, games: int) -> Finding | None:
     """The largest departure from the fair share among the groupings of one
     player count (groupings with a single group are skipped)."""
     fair = 1 / players
@@ -151,7 +148,7 @@ def design_table(game: Game, frames: dict[int, pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class ClaimsData:
     audit: pd.DataFrame
     exact: pd.Series  # rows decided by the rules alone
@@ -170,15 +167,64 @@ class ClaimsData:
         return int(self.audit.loc[self.exact, "inside"].astype(bool).sum())
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Playtest:
     path: Path
     ledger: dict
-    tables: list  # [(title, DataFrame)]
+    tables: tuple  # ((title, DataFrame), ...)
 
 
-@dataclasses.dataclass
-class ReportData:
+@dataclasses.dataclass(frozen=True)
+class RulebookSentences:
+    """The rulebook sentences that print a number the report's rules no longer
+    give (:func:`gamelab.rulebook.sentences.changed_sentences`), computed
+    with the report: the section only shows them."""
+
+    changes: str  # the rule changes in words (``sum cap = 6``)
+    table: pd.DataFrame  # one row per sentence: section, line, sentence, printed, new, quantity
+    counts: Mapping[str, int]  # rows, rows_hold, lines, lines_hold
+
+
+@dataclasses.dataclass(frozen=True)
+class Levers:
+    """The levers part: the top steps in words, every step's row (the
+    tornado chart's data), the metric they move, and the framing by the
+    metric's better side (:class:`gamelab.decide.sensitivity.Framing`)."""
+
+    table: pd.DataFrame
+    steps: pd.DataFrame
+    metric: str
+    framing: Any
+
+
+@dataclasses.dataclass(frozen=True)
+class SkillData:
+    players: int
+    levels: tuple[dict, ...]
+    luck: Mapping[str, Any]
+    trace: Any = None  # skill.Trace with the head-to-head matrix of the trace's levels (None: no trace)
+
+
+@dataclasses.dataclass(frozen=True)
+class Decisions:
+    """The decision tools' parts of a report (:mod:`gamelab.report.decisions`);
+    a part is None when its tool did not run, and the page leaves it out."""
+
+    levers: Levers | None = None  # the parameters that move balance most
+    proposals: pd.DataFrame | str | None = None  # rule changes a tuner proposes (its summary in attrs)
+    cross_model: pd.DataFrame | str | None = None  # does the verdict hold under other agent models / skill
+    cross_model_lead: str = ""  # across skill: the answer over every player count in one sentence
+    cross_model_lines: tuple[str, ...] = ()  # each verdict's statement in a sentence
+    skill: SkillData | None = None  # the skill ladder and luck measures
+    traces: Mapping[int, Any] | None = None  # {players: skill.Trace}: the headline finding traced over skill
+    climb: Any = None  # skill.Climb: the decided ladder (rungs that beat the one below, stop, headroom)
+    metagame: Mapping[int, Any] | None = None  # {players: models.metagame.Analysis}: the strategies' meta-game
+
+
+@dataclasses.dataclass(frozen=True)
+class Report:
+    """Everything one report page shows, computed (:func:`gamelab.report.compute.compute_report`)."""
+
     game: Game
     params: Any
     baseline: Any | None
@@ -187,30 +233,21 @@ class ReportData:
     precision: float | None
     label: str
     counts: tuple[int, ...]
-    runs: dict[int, sweep.CellRun]
-    wins: list[WinTable]
+    runs: Mapping[int, sweep.CellRun]
+    wins: tuple[WinTable, ...]
     identities: pd.DataFrame
-    diffs: list[tuple[int, str, pd.DataFrame]] | None
+    diffs: tuple[tuple[int, str, pd.DataFrame], ...] | None
     with_claims: bool  # the claims section was asked for
     claims: ClaimsData | None  # None: not asked for, or the game publishes no figures
     errata: str
-    playtests: list[Playtest]
+    playtests: tuple[Playtest, ...]
+    sentences: RulebookSentences | None  # None: the rulebook's rules, or no rulebook text
+    findings: tuple[Finding, ...]
+    design: pd.DataFrame | None  # design_table: every balance metric with its interval
+    decisions: Decisions = dataclasses.field(default_factory=Decisions)
     version: str = __version__
     built: str = ""
     profile: str | None = None  # the agents' model profile the numbers come from (None: the default model)
-    findings: list[Finding] = dataclasses.field(default_factory=list)
-    design: pd.DataFrame | None = None  # design_table: every balance metric with its interval
-    # filled by the tools that compute them (sensitivity, tuner, skill); rendered only when present
-    levers: pd.DataFrame | None = None  # the parameters that move balance most
-    proposals: pd.DataFrame | None = None  # rule changes a tuner proposes
-    cross_model: pd.DataFrame | str | None = None  # does the verdict hold under other agent models
-    skill: Any = None  # report_tools.SkillData: the skill ladder and luck measures
-    levers_steps: Any = None  # every rule step's row (sensitivity.levers), the tornado chart's data
-    levers_metric: str = ""  # the metric the levers move
-    traces: dict | None = None  # {players: skill.Trace}: the headline finding traced over skill levels
-    climb: Any = None  # skill.Climb: the decided ladder (rungs that beat the one below, stop, headroom)
-    levers_framing: Any = None  # sensitivity.Framing: the levers framed by the metric's better side
-    metagame: dict | None = None  # {players: models.metagame.Analysis}: the strategies' meta-game
 
     def lineup(self, players: int) -> str:
         """The agents at the table, in the game's words (``greedy rider × 4``, ``the style mix on every
@@ -250,145 +287,3 @@ def win_tables(frame: pd.DataFrame, groups, n_players: int) -> list[WinTable]:
         share = (wins / frame["game"].nunique()).rename("share_of_games_won")
         out.append(WinTable(n_players, by, t.merge(share, left_on=by, right_index=True), chi))
     return out
-
-
-def errata_text(game: Game) -> str:
-    """The game's part of docs/errata.md (empty when the docs are not there)."""
-    path = DOCS / "errata.md"
-    if not game.report.errata_heading or not path.exists():
-        return ""
-    for part in re.split(r"(?m)^## ", path.read_text(encoding="utf-8")):
-        if part.upper().startswith(game.report.errata_heading.upper()):
-            return "## " + part.strip()
-    return ""
-
-
-def claims_data(
-    game: Game,
-    n_games: int,
-    seed: int,
-    run: RunConfig | None = None,
-) -> ClaimsData | None:
-    if game.claims is None:
-        return None
-    from gamelab.rulebook import claims
-
-    audit = claims.measure(game, n_games=n_games, seed=seed, run=run)
-    conclusions = claims.conclusions(game, n_games=n_games, seed=seed, run=run)
-    return ClaimsData(audit, claims.is_exact(audit), conclusions)
-
-
-def playtests_data(paths) -> list[Playtest]:
-    from gamelab.rulebook import playtest
-
-    out = []
-    for path in paths:
-        ledger = playtest.replay_file(path)
-        out.append(Playtest(Path(path), ledger, playtest.record_format(ledger["game"]).tables(ledger)))
-    return out
-
-
-def compute_report(
-    name: str,
-    *,
-    params=None,
-    n_games: int = 20_000,
-    seed: int = 0,
-    precision: float | None = None,
-    baseline=None,
-    claims: bool = True,
-    run: RunConfig | None = None,
-    player_counts=None,
-    lineups: dict | None = None,
-    label: str = "",
-    playtests=(),
-    profile=None,
-    levers=None,
-    proposals=None,
-    cross_model=None,
-    tools=None,
-) -> ReportData:
-    """Simulate and gather everything a report shows (see the module doc)."""
-    run = (run or RunConfig()).ready()
-    game = registry.get(name)
-    params = params if params is not None else game.knobs()
-    counts = tuple(player_counts or game.report.players or range(game.players[0], game.players[1] + 1))
-    kw: dict[str, Any] = dict(
-        n_games=n_games,
-        seed=seed,
-        precision=precision,
-        max_games=max(n_games, MAX_GAMES),
-        run=run,
-        lineups=lineups or {},
-    )
-    runs = _play_counts(game, params, counts, **kw)
-    frames = {n: r.frame for n, r in runs.items()}
-    wins = [w for n in counts for w in win_tables(frames[n], game.report.groups, n)]
-    diffs = None if baseline is None else _baseline_diffs(game, baseline, frames, **kw)
-    with phase(f"{name}: identities", run.progress):
-        identities = identity_table(game, params, frames=frames, store=run.store)
-    with phase(f"{name}: the rulebook's claims", run.progress):
-        claims_part = claims_data(game, n_games, seed, run) if claims else None
-    with phase(f"{name}: balance metrics", run.progress):
-        design = design_table(game, frames)
-    data = ReportData(
-        game=game,
-        params=params,
-        baseline=baseline,
-        n_games=n_games,
-        seed=seed,
-        precision=precision,
-        label=label,
-        counts=counts,
-        runs=runs,
-        wins=wins,
-        identities=identities,
-        diffs=diffs,
-        with_claims=claims,
-        claims=claims_part,
-        errata=errata_text(game) if claims else "",
-        playtests=playtests_data(playtests),
-        built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
-        profile=_model_words(profile),
-        findings=[f for n in counts if (f := finding(wins, n, runs[n].games)) is not None],
-        design=design,
-        levers=levers,
-        proposals=proposals,
-        cross_model=cross_model,
-    )
-    if tools is not None:
-        from gamelab.report.tools import run_tools
-
-        run_tools(data, tools, profile=None if isinstance(profile, str) else profile, run=run)
-    return data
-
-
-def _play_counts(game: Game, params, counts, *, lineups: dict, run: RunConfig, n_games: int, **kw) -> dict:
-    """The report's own tables: one cell per player count (through the chunk store)."""
-    runs = {}
-    for n in counts:
-        with phase(f"{game.name}: {n} players, {n_games:,} games", run.progress):
-            runs[n] = sweep.run_cell(
-                game, {"n_players": n}, lineup=lineups.get(n), base_params=params, n_games=n_games, run=run, **kw
-            )
-    return runs
-
-
-def _baseline_diffs(game: Game, baseline, frames: dict, *, lineups: dict, **kw) -> list:
-    """Paired win-rate differences against the baseline rules, on the same deals."""
-    diffs = []
-    for n, frame in frames.items():
-        base = sweep.run_cell(game, {"n_players": n}, lineup=lineups.get(n), base_params=baseline, **kw)
-        diffs += [
-            (n, by, sweep.paired_difference(frame, base.frame, by=by)) for by in game.report.groups if by in frame
-        ]
-    return diffs
-
-
-def _model_words(profile) -> str | None:
-    """How the first screen names the model: a profile's name, or None (the default model)."""
-    if profile is None or isinstance(profile, str):
-        return profile
-    from gamelab.models.profile import describe
-
-    return describe(profile)

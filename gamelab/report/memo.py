@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gamelab.core import paths
+from gamelab.core.contract import Game
 from gamelab.sim.store import atomic_write, key_of
 
 LIBRARIES = ("numpy", "pandas", "scipy", "matplotlib", "numba", "pyarrow")
@@ -51,7 +52,7 @@ def _versions() -> dict:
     return out
 
 
-def inputs_key(game: str, options: dict, files: Iterable[str | Path] = ()) -> str:
+def inputs_key(game: Game, options: dict, files: Iterable[str | Path] = ()) -> str:
     """The hash of everything a report of ``game`` depends on: ``options``
     (JSON-able, dataclasses included) and the contents of ``files`` (the
     option files it reads), besides the code, the data and the rulebook."""
@@ -61,25 +62,23 @@ def inputs_key(game: str, options: dict, files: Iterable[str | Path] = ()) -> st
     checkout = paths.PACKAGE.parent
     sources = _files(paths.PACKAGE) + _files(checkout / "data", SKIPPED_DATA)
     extra = [Path(f) for f in files] + _outside_code(game)
-    if game in rulebooks() and seed_path(game).is_file():
-        extra.append(seed_path(game))
+    if game.name in rulebooks() and seed_path(game.name).is_file():
+        extra.append(seed_path(game.name))
     for path in sources + extra:
         raw = path.read_bytes() if path.is_file() else b"<missing>"
         name = str(path.relative_to(checkout)) if path.is_relative_to(checkout) else str(path.resolve())
         h.update(f"{name}\0{len(raw)}\0".encode())
         h.update(raw)
-    h.update(key_of({"game": game, "options": options}).encode())
+    h.update(key_of({"game": game.name, "options": options}).encode())
     return h.hexdigest()[:32]
 
 
-def _outside_code(game: str) -> list[Path]:
+def _outside_code(game: Game) -> list[Path]:
     """The source of a game registered from outside the package (``GAMELAB_GAMES``):
     its module, or every module of its package."""
     import importlib
 
-    from gamelab.core import registry
-
-    module = importlib.import_module(registry.get(game).play.__module__)
+    module = importlib.import_module(game.play.__module__)
     path = Path(module.__file__ or "").resolve()
     if not path.is_file() or path.is_relative_to(paths.PACKAGE):
         return []

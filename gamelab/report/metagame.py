@@ -5,6 +5,8 @@ the report's section and first-screen sentence of it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 
 from gamelab.core.labels import key_words
@@ -13,7 +15,7 @@ from gamelab.report import charts
 from gamelab.report.blocks import Block, Section
 
 
-def front_sentence(found: dict) -> str:
+def front_sentence(found: Mapping) -> str:
     """One sentence for the first screen: at each player count, what adapting players keep."""
     parts = []
     for n, a in sorted(found.items()):
@@ -23,7 +25,7 @@ def front_sentence(found: dict) -> str:
     return f"If players adapt, the {label}s worth playing are, at " + "; ".join(parts) + "."
 
 
-def section(found: dict, figure_svg) -> Section:
+def section(found: Mapping, figure_svg) -> Section:
     """The report's meta-game section: per player count the answer, the chart and the styles' table."""
     blocks: list = [
         Block(

@@ -1,14 +1,15 @@
-"""Self-contained HTML balance reports (one file: CSS inline, plots as inline
-SVG, no network needed to open it).
+"""A computed report rendered as a self-contained HTML page (one file: CSS
+inline, plots as inline SVG, no network needed to open it).
 
-``build_report(game, ...)`` computes first (:func:`gamelab.report.data.compute_report`,
-a plain :class:`~gamelab.report.data.ReportData`), then renders it
-(:func:`render_report`).  The page reads like a balance review: first, per
+:func:`render_report` takes a frozen :class:`~gamelab.report.data.Report`
+(:func:`gamelab.report.compute.compute_report`) and only renders it: it
+plays no game and asks no rule; :mod:`gamelab.report.build` computes,
+renders and writes.  The page reads like a balance review: first, per
 player count, one plain sentence on the largest imbalance with how sure it
 is, one win-rate chart on a shared axis with the fair share, which agents
-and model produced the numbers, and (when the tools that compute them have
-filled them in) the top levers, proposals and cross-model status; test
-statistics fold into a details block.  Then the model's assumptions, the
+and model produced the numbers, and (when the decision tools ran) the top
+levers, proposals and cross-model status; test statistics fold into a
+details block.  Then the model's assumptions, the
 parameters, the full tables, identities, the claims audit (failures first)
 and the errata.
 
@@ -20,9 +21,6 @@ become markup.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pandas as pd
 
 from gamelab.core.labels import doc_words, value_words
@@ -30,8 +28,7 @@ from gamelab.report import charts
 from gamelab.report import format as fmt
 from gamelab.report.audit import claims_section, plain_paths
 from gamelab.report.blocks import Block, Section
-from gamelab.report.data import Finding, ReportData, WinTable, compute_report
-from gamelab.sim.run import RunConfig
+from gamelab.report.data import Finding, Levers, Report, WinTable
 
 
 def table_html(df: pd.DataFrame, **kw) -> str:
@@ -87,7 +84,7 @@ def sentence(f: Finding) -> str:
     )
 
 
-def chart_panels(data: ReportData) -> list[fmt.WinPanel]:
+def chart_panels(data: Report) -> list[fmt.WinPanel]:
     """One panel per player count and grouping with more than one group."""
     return [
         fmt.WinPanel(f"{w.players} players, by {fmt.words(w.by)}", w.table, w.by, 1 / w.players)
@@ -96,12 +93,12 @@ def chart_panels(data: ReportData) -> list[fmt.WinPanel]:
     ]
 
 
-def headline_group(data: ReportData) -> str:
+def headline_group(data: Report) -> str:
     """The grouping of the game's headline imbalance (a game's styles, or its seats)."""
     return data.game.report.headline.removesuffix("_spread")
 
 
-def win_chart(data: ReportData, half: bool = False, only: str | None = None) -> str:
+def win_chart(data: Report, half: bool = False, only: str | None = None) -> str:
     """The win-rate panels (``only``: of that grouping, when it has panels);
     ``half``: for half the page's width (beside the trace chart), two panels
     a row when there is one grouping."""
@@ -123,7 +120,7 @@ def win_chart(data: ReportData, half: bool = False, only: str | None = None) -> 
     return figure_svg(charts.win_rate_chart(ordered, columns=columns, width=width))
 
 
-def provenance(data: ReportData) -> str:
+def provenance(data: Report) -> str:
     seats = "; ".join(f"{n} players: {data.lineup(n)}" for n in data.counts)
     games = ", ".join(f"{data.runs[n].games:,}" for n in data.counts)
     return (
@@ -133,7 +130,7 @@ def provenance(data: ReportData) -> str:
     )
 
 
-def summary_section(data: ReportData) -> Section:
+def summary_section(data: Report) -> Section:
     blocks = [Block("text", provenance(data), css="meta")]
     sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
     skill_blocks = across_skill_blocks(data)
@@ -155,56 +152,54 @@ def summary_section(data: ReportData) -> Section:
         blocks.append(verdicts)
         if chart:
             blocks.append(wins)
-    if data.metagame:  # issue 28: what adapting players keep, one sentence (the section: beside the claims)
+    if data.decisions.metagame:  # issue 28: what adapting players keep, one sentence (the section: beside the claims)
         from gamelab.report.metagame import front_sentence
 
-        blocks.append(Block("text", front_sentence(data.metagame) + " (Styles when players adapt, below.)"))
-    blocks += levers_blocks(data)
-    if data.proposals is not None:
-        blocks += proposal_blocks(data.proposals)
+        blocks.append(Block("text", front_sentence(data.decisions.metagame) + " (Styles when players adapt, below.)"))
+    blocks += levers_blocks(data.decisions.levers)
+    if data.decisions.proposals is not None:
+        blocks += proposal_blocks(data.decisions.proposals)
     blocks += cross_model_blocks(data)
     blocks += status_blocks(data)
     return Section("summary", "Balance review", blocks)
 
 
-def across_skill_blocks(data: ReportData) -> list:
+def across_skill_blocks(data: Report) -> list:
     """Whether each headline verdict holds across skill, with the trace chart."""
     blocks: list = []
-    if data.traces and isinstance(data.cross_model, pd.DataFrame):
-        from gamelab.report.tools import skill_lead, skill_summary
-
+    d = data.decisions
+    if d.traces and isinstance(d.cross_model, pd.DataFrame):
         blocks.append(Block("heading", "Across skill: a property of the rules, or of naive play?"))
-        blocks.append(Block("text", skill_lead(data.cross_model), css="verdict"))
-        blocks.append(Block("list", [("", line) for line in skill_summary(data.cross_model)], css="verdict"))
+        blocks.append(Block("text", d.cross_model_lead, css="verdict"))
+        blocks.append(Block("list", [("", line) for line in d.cross_model_lines], css="verdict"))
         blocks.append(
             Block(
                 "figure",
-                figure_svg(charts.trace_chart(data.traces)),
+                figure_svg(charts.trace_chart(d.traces, data.game)),
                 caption="The headline group's win rate at each rung of the decided skill ladder (random play, "
                 "the default model, then each search rung that beats the one below; a style at a search rung "
                 "by restricted play), its 95 % interval as a band; the dashed line is the fair share. The "
                 "sentence's class comes from sequential tests at the default model and the top rung.",
             )
         )
-        shown = data.cross_model.drop(columns=["words", "rules"]).map(lambda x: str(x).replace("_", " "))
+        shown = d.cross_model.drop(columns=["words", "rules"]).map(lambda x: str(x).replace("_", " "))
         blocks.append(Block("details", [Block("table", table_html(shown))], caption="Every verdict, level by level"))
     return blocks
 
 
-def cross_model_blocks(data: ReportData) -> list:
+def cross_model_blocks(data: Report) -> list:
     """For a game without a skill trace: whether each verdict survives another agent model."""
     blocks: list = []
-    if data.cross_model is not None and not data.traces:
-        from gamelab.report.tools import cross_model_summary
-
+    d = data.decisions
+    if d.cross_model is not None and not d.traces:
         blocks.append(Block("heading", "Across agent models: does each verdict survive another model?"))
-        if isinstance(data.cross_model, str):
-            blocks.append(Block("text", data.cross_model))
+        if isinstance(d.cross_model, str):
+            blocks.append(Block("text", d.cross_model))
         else:
-            table = data.cross_model
+            table = d.cross_model
             shown = table.drop(columns=["words"]).map(lambda x: str(x).replace("_", " "))
             labels = {**table.attrs.get("models", {}), "status": "across models"}
-            lines = [("", line) for line in cross_model_summary(table)]
+            lines = [("", line) for line in d.cross_model_lines]
             blocks.append(Block("list", lines, css="verdict"))
             blocks.append(
                 Block(
@@ -216,7 +211,7 @@ def cross_model_blocks(data: ReportData) -> list:
     return blocks
 
 
-def status_blocks(data: ReportData) -> list:
+def status_blocks(data: Report) -> list:
     """The identities' and the claims audit's counts, and the test statistics (folded)."""
     blocks: list = []
     status = []
@@ -254,40 +249,33 @@ def proposal_blocks(value) -> list[Block]:
     return out + [Block("table", table_html(value))]
 
 
-def levers_blocks(data: ReportData) -> list[Block]:
+def levers_blocks(levers: Levers | None) -> list[Block]:
     """The levers framed by the headline metric's better side: a sentence,
     the steps sure to help (green, "better") and sure to hurt (red,
     "worse"), the table and the tornado chart one click away."""
-    if data.levers is None:
+    if levers is None:
         return []
-    fr = data.levers_framing
-    if fr is None:  # levers given as a table only
-        return [
-            Block("heading", "Levers: one step of each rule, played on the same deals"),
-            Block("table", table_html(data.levers)),
-        ]
+    fr = levers.framing
     out = [Block("heading", f"Levers: what would {fr.goal or 'move'} the {fr.label}"), Block("text", fr.text())]
     items = [("good", f"better: {x.words} ({fr.amount(x.change)})") for x in fr.helps[:5]]
     items += [("bad", f"worse: {x.words} ({fr.amount(x.change)})") for x in fr.hurts[:5]]
     if items:
         out.append(Block("list", items, css="levers"))
-    inner = [Block("table", table_html(data.levers))] if len(data.levers) else []
-    if data.levers_steps is not None:
-        chart = figure_svg(charts.tornado_figure(data.levers_steps, data.levers_metric))
-        inner.append(
-            Block(
-                "figure",
-                chart,
-                caption="Every step of every rule parameter, ranked by how far it moves the metric: green "
-                "sure to help, red sure to make it worse, grey not sure (95 % paired intervals).",
-            )
+    inner = [Block("table", table_html(levers.table))] if len(levers.table) else []
+    chart = figure_svg(charts.tornado_figure(levers.steps, levers.metric))
+    inner.append(
+        Block(
+            "figure",
+            chart,
+            caption="Every step of every rule parameter, ranked by how far it moves the metric: green "
+            "sure to help, red sure to make it worse, grey not sure (95 % paired intervals).",
         )
-    if inner:
-        out.append(Block("details", inner, caption="Every rule step, with its interval"))
+    )
+    out.append(Block("details", inner, caption="Every rule step, with its interval"))
     return out
 
 
-def chi_lines(wins: list[WinTable]) -> list[str]:
+def chi_lines(wins: tuple[WinTable, ...]) -> list[str]:
     out = []
     for w in wins:
         if w.chi is None:
@@ -323,14 +311,14 @@ def win_table(w: WinTable) -> pd.DataFrame:
     return out
 
 
-def win_grid_blocks(data: ReportData) -> list:
+def win_grid_blocks(data: Report) -> list:
     """Every grouping's win rates at every player count, as one chart (the first screen shows the headline's)."""
     chart = win_chart(data)
     caption = "Win rates with 95 % intervals, a row per grouping, a column per player count; dashed: the fair share."
     return [Block("figure", chart, caption=caption)] if chart else []
 
 
-def win_blocks(wins: list[WinTable]) -> list:
+def win_blocks(wins: tuple[WinTable, ...]) -> list:
     """Win-rate tables per grouping, in words and percent."""
     blocks: list = []
     for w in wins:
@@ -343,7 +331,7 @@ def score_figure(frames: dict[int, pd.DataFrame], group: str) -> str:
     return figure_svg(charts.score_multiples(frames, group))
 
 
-def design_blocks(data: ReportData) -> list:
+def design_blocks(data: Report) -> list:
     d = data.design
     if d is None or not len(d):
         return [Block("text", "No design metrics.")]
@@ -407,7 +395,7 @@ def _spec(params, name):
     return next(s for s in specs(params) if s.name == name)
 
 
-def identity_blocks(data: ReportData) -> list:
+def identity_blocks(data: Report) -> list:
     from gamelab.rulebook.identities import summary
 
     ids = data.identities
@@ -431,7 +419,7 @@ def identity_blocks(data: ReportData) -> list:
     return [Block("text", text), Block("table", table_html(shown, keep=keep, labels=labels, css="wrap"))]
 
 
-def diff_section(data: ReportData) -> Section:
+def diff_section(data: Report) -> Section:
     blocks = [
         Block(
             "text",
@@ -473,7 +461,7 @@ def diff_table(d: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def reproduce_section(data: ReportData) -> Section:
+def reproduce_section(data: Report) -> Section:
     repro = pd.DataFrame(
         [
             {
@@ -501,7 +489,7 @@ def reproduce_section(data: ReportData) -> Section:
     )
 
 
-def sections_of(data: ReportData) -> list[Section]:
+def sections_of(data: Report) -> list[Section]:
     """The report's sections, in reading order, from the computed data."""
     game = data.game
     sections = [
@@ -523,7 +511,7 @@ def sections_of(data: ReportData) -> list[Section]:
             [Block("figure", score_figure(data.frames, group), caption=f"Final scores by {fmt.words(group)}")],
         )
     )
-    if data.proposals is not None:
+    if data.decisions.proposals is not None:
         sections.append(
             Section(
                 "what-to-change",
@@ -536,24 +524,26 @@ def sections_of(data: ReportData) -> list[Section]:
                         "are shown). Each row's parameters are also written as a parameter file "
                         "that --params accepts.",
                     ),
-                    Block("table", table_html(data.proposals)),
+                    Block("table", table_html(data.decisions.proposals)),
                 ],
             )
         )
-    if data.skill is not None:
-        sections.append(skill_section(data.skill, data.game))
+    if data.decisions.skill is not None:
+        from gamelab.report.skill import skill_section
+
+        sections.append(skill_section(data.decisions.skill, game))
     sections.append(Section("identities", "Identities", identity_blocks(data)))
     if data.baseline is not None:
         sections.append(diff_section(data))
     if data.with_claims:
         sections.append(claims_section(data))
-    if data.metagame:  # beside appendix B's comparison (in the claims section)
+    if data.decisions.metagame:  # beside appendix B's comparison (in the claims section)
         from gamelab.report.metagame import section as metagame_section
 
-        sections.append(metagame_section(data.metagame, figure_svg))
+        sections.append(metagame_section(data.decisions.metagame, figure_svg))
     from gamelab.report.sentences import sentences_section
 
-    changed = sentences_section(data)  # exact figures only: cheap, shown with or without the claims audit
+    changed = sentences_section(data.sentences, game.name)  # shown with or without the claims audit
     if changed is not None:
         sections.append(changed)
     if data.playtests:
@@ -562,132 +552,7 @@ def sections_of(data: ReportData) -> list[Section]:
     return sections
 
 
-def level_words(game, name: str) -> str:
-    """A level of a ladder or trace in the game's words: a rung as the game says it
-    (``GAME.skill.rung_words``: ``search, 8 play-outs per option`` for ``best@8``), any other
-    agent as it declares (:func:`gamelab.core.labels.agent_label`)."""
-    from gamelab.core.labels import agent_label
-    from gamelab.models import skill
-
-    said = skill.rung_words(game, name)
-    return said if said != name else agent_label(game, name)
-
-
-def matrix_table(t) -> pd.DataFrame:
-    """The head-to-head matrix: one seat of the row's level among the column's."""
-    game = t.game
-    names = [r["level"] for r in t.rows]
-    cell = {(c["row"], c["column"]): c for c in t.matrix}
-    rows = []
-    for hi in names[1:]:
-        row = {"one seat of": level_words(game, hi)}
-        for lo in names[:-1]:
-            c = cell.get((hi, lo))
-            row[f"among {level_words(game, lo)}"] = (
-                "" if c is None else fmt.number(c["win_rate"], percent=True) + (" ✓" if c["beats"] else "")
-            )
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def skill_figure(sk) -> str:
-    """Each ladder level's win rate against the level below, as inline SVG."""
-    return figure_svg(charts.skill_figure(sk.levels, title=f"{sk.players} players"))
-
-
-def skill_section(sk, game) -> Section:
-    """The skill ladder: each level against the level below, and how much is luck."""
-    rows = []
-    for lv in sk.levels:
-        if lv["below"] is None:
-            continue
-        rows.append(
-            {
-                "agent": level_words(game, lv["agent"]),
-                "against": f"{level_words(game, lv['below'])} on the other seats",
-                "win rate": fmt.number(lv["win_rate_vs_below"], percent=True),
-                "95 % interval": fmt.interval(lv["low"], lv["high"], percent=True),
-                "fair share": fmt.number(lv["fair"], percent=True),
-                "beats the level below": "yes" if lv["beats_below"] else "no",
-                "games": f"{lv['games']:,}",
-            }
-        )
-    luck = sk.luck
-    text = (
-        f"Luck: one {level_words(game, luck['weakest'])} seat among {level_words(game, luck['strongest'])} seats still "
-        f"wins {fmt.number(luck['weakest_wins'], percent=True)} of {sk.players}-player games "
-        f"({fmt.interval(luck['low'], luck['high'], percent=True)}; fair "
-        f"{fmt.number(luck['fair'], percent=True)}), and the deal explains "
-        f"{fmt.number(luck['deal_share'], percent=True)} of its score variance."
-    )
-    return Section(
-        "skill",
-        "Skill and luck",
-        [
-            Block(
-                "text",
-                f"The game's agents from weakest to strongest, {sk.players} players: one seat of each "
-                "level against the level below on every other seat, every seat rotation of the same deals.",
-            ),
-            Block("table", table_html(pd.DataFrame(rows))),
-            Block(
-                "figure",
-                skill_figure(sk),
-                caption="Win rate of each level against the level below (95 % interval); "
-                "the dashed line is the fair share.",
-            ),
-            Block("text", text),
-            *(matrix_blocks(sk.trace) if sk.trace is not None else []),
-            *(style_blocks(sk.trace) if sk.trace is not None and sk.trace.styles else []),
-        ],
-    )
-
-
-def style_blocks(t) -> list:
-    """Styles at skill by restricted play: each style's edge at the default
-    model and at the top rung."""
-    from gamelab.models import skill
-
-    rows = [
-        {
-            "rung": skill.rung_words(t.game, r["rung"]),
-            "style": fmt.choice_label(r["style"]),
-            "win rate of one seat": fmt.number(r["win_rate"], percent=True),
-            "95 % interval": fmt.interval(r["low"], r["high"], percent=True),
-            "fair share": fmt.number(r["fair"], percent=True),
-            "edge": {"above": "above fair", "below": "below fair", "neither": "not apart from fair"}[r["edge"]],
-            "games": f"{r['games']:,}",
-        }
-        for r in t.styles
-    ]
-    return [
-        Block(
-            "text",
-            "Styles at skill by restricted play (Jaffe et al. 2012): at a search rung, one seat of the rung's "
-            "player restricted to the style's defining choice among unrestricted players of the rung; at the "
-            "default model, one seat of the style among the style mix. " + skill.style_words(t.game, t.styles),
-        ),
-        Block("table", table_html(pd.DataFrame(rows))),
-    ]
-
-
-def matrix_blocks(t) -> list:
-    from gamelab.models import skill
-
-    if not t.matrix:  # the decided ladder: each step's own test (the table above) is the figure
-        return [Block("text", skill.steps_words(t))]
-    return [
-        Block(
-            "text",
-            f"The skill trace's levels head to head, {t.players} players: one seat of the row's level among "
-            f"{t.players - 1} seats of the column's, every seat rotation of the same deals (win rate of that seat; "
-            f"fair {100 / t.players:.1f} %; ✓: its 95 % interval lies above fair). " + skill.steps_words(t),
-        ),
-        Block("table", table_html(matrix_table(t))),
-    ]
-
-
-def render_report(data: ReportData) -> str:
+def render_report(data: Report) -> str:
     """The report as one self-contained HTML page."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
@@ -699,75 +564,6 @@ def render_report(data: ReportData) -> str:
         subtitle=f"players {', '.join(map(str, data.counts))}; seed {data.seed}",
         sections=sections_of(data),
     )
-
-
-def build_report(
-    game: str,
-    *,
-    params=None,
-    n_games: int = 20_000,
-    seed: int = 0,
-    precision: float | None = None,
-    baseline=None,
-    out: str | Path | None = None,
-    claims: bool = True,
-    run: RunConfig | None = None,
-    player_counts=None,
-    lineups: dict | None = None,
-    label: str = "",
-    playtests=(),
-    profile=None,
-    tools=None,
-    reuse: bool = True,
-    **extra,
-) -> Path:
-    """Compute the report, render it and write it (default ``reports/<game>.html``
-    at the workspace root).  ``extra``: ReportData's optional fields
-    (``profile``, ``levers``, ``proposals``, ``cross_model``).  With ``reuse``
-    (and no ``extra``), a page built before from exactly the same inputs is
-    copied instead (:mod:`gamelab.report.memo`)."""
-    from gamelab.core.paths import reports_dir
-    from gamelab.report import memo
-    from gamelab.report.phases import enabled as phases_enabled
-    from gamelab.report.phases import phase
-
-    run = run or RunConfig()
-    inputs = dict(
-        params=params,
-        n_games=n_games,
-        seed=seed,
-        precision=precision,
-        baseline=baseline,
-        claims=claims,
-        player_counts=player_counts,
-        lineups=lineups,
-        label=label,
-        playtests=playtests,
-        profile=profile,
-        tools=tools,
-    )
-    files = [*playtests, *([tools.tune] if tools is not None and tools.tune else [])]
-    store_dir = getattr(run.chunk_store(), "dir", None)  # a store kept in memory keeps no pages
-    key = None
-    if reuse and not extra and store_dir is not None:
-        key = memo.inputs_key(game, {**inputs, "playtests": [str(p) for p in playtests]}, files)
-    html = memo.lookup(store_dir, key) if key and store_dir is not None else None
-    if html is not None:
-        if phases_enabled(run.progress):
-            print(
-                f"  {game}: nothing changed since this report was built (code, data, rulebook, options)",
-                file=sys.stderr,
-            )
-    else:
-        data = compute_report(game, **inputs, **extra, run=run)
-        with phase(f"{game}: drawing the report", run.progress):
-            html = render_report(data)
-        if key and store_dir is not None:
-            memo.keep(store_dir, key, html)
-    path = Path(out or reports_dir() / f"{game}.html")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8")
-    return path
 
 
 def playtest_blocks(playtests) -> list:

@@ -1,31 +1,24 @@
 """The report's section "Rulebook sentences to update" (issue 22): shown when
-the report's rule parameters differ from the rulebook's, from
-:func:`gamelab.rulebook.sentences.changed_sentences`."""
+the report's rule parameters differ from the rulebook's.  The sentences are
+computed with the report (:func:`gamelab.report.compute.rulebook_sentences`);
+this only shows them."""
 
 from __future__ import annotations
 
 from gamelab.report import format as fmt
+from gamelab.report.blocks import Block, Section
+from gamelab.report.data import RulebookSentences
 
 
-def sentences_section(data):
-    """The section, or None when the rules are the rulebook's (or the game has no rulebook text)."""
-    from gamelab.report.blocks import Block, Section
-    from gamelab.rulebook import coverage, sentences
-
-    game = data.game.name
-    if game not in coverage.rulebooks() or not coverage.seed_path(game).exists():
+def sentences_section(part: RulebookSentences | None, game: str) -> Section | None:
+    """The section of ``game``'s report, or None when there is nothing to update (``part`` None)."""
+    if part is None:
         return None
-    rules = sentences.rules_of(data.game, data.params)
-    if not rules.changed():
-        return None
-    table, counts = sentences.changed_sentences(data.game, rules)
-    from gamelab.core.labels import changes_words
-
-    said = changes_words(rules.changed())
+    table, counts = part.table, part.counts
     blocks = [
         Block(
             "text",
-            f"Under {said}, {len(table)} rulebook sentences print a number the rules no longer give "
+            f"Under {part.changes}, {len(table)} rulebook sentences print a number the rules no longer give "
             f"({counts['rows'] - counts['rows_hold']} of {counts['rows']} rules-decided figures); "
             f"{counts['lines_hold']} of the {counts['lines']} rulebook lines these figures check still hold. "
             "Only the figures the rules decide are asked; the simulated appendices are not. "

@@ -1,8 +1,9 @@
 """STEEL BALL RUN: CONTINENTAL SPIN (the rules as implemented: docs/rules-sbr.md).
 
 rules (parameters, board, variants) <- reference (plain one-game spec)
-<- state (batch types) <- engine (batch arrays: legality, turn, movement,
-options, ranking) <- agents (greedy, lookahead) <- sim (the runner's entry point),
+<- state (batch types) <- agent_params (the agents' knobs) <- engine (batch
+arrays: legal choices in legal, turn, movement, options, ranking) <- agents
+(greedy, lookahead, the Controller) <- sim (the runner's entry point),
 panels (notebook); record replays playtest files; game.py is the
 contract's ``GAME`` record.
 """

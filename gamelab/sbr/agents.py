@@ -19,7 +19,7 @@ sliders read it like a rule; a plain ``SbrParams`` gets the knobs' defaults.
   (:data:`POLICIES`), driven through the engine's ``legal`` and ``step``.
 
 This module is the agents' front: the random policy and custom agents live
-here; the knobs in :mod:`~gamelab.sbr.knobs`, the greedy in
+here; the knobs in :mod:`~gamelab.sbr.agent_params`, the greedy in
 :mod:`~gamelab.sbr.greedy` and the lookahead and deep in
 :mod:`~gamelab.sbr.lookahead` (both compiled, calling the kernel's rules),
 all importable from here.
@@ -34,9 +34,9 @@ import numpy as np
 from gamelab.core.errors import GamelabError
 
 from . import engine
+from .agent_params import AgentParams, knobs
 from .greedy import greedy_policy, greedy_values
-from .knobs import AgentParams, knobs
-from .legality import pick
+from .legal import pick
 from .lookahead import BUDGETED, deep_policy, lookahead_policy
 from .state import Actions
 

@@ -40,7 +40,7 @@ batch, and whole games.  The rules themselves are written once, compiled, in
 the ranks), one game at a time; ``act``, ``end_beat``, ``begin_beat`` and
 ``result`` run them over the batch.  The rest lives below and every name
 above is importable from here: :mod:`~gamelab.sbr.state` (the types),
-:mod:`~gamelab.sbr.legality` (``legal_for``, ``is_legal``,
+:mod:`~gamelab.sbr.legal` (``legal_for``, ``is_legal``,
 ``random_actions``), :mod:`~gamelab.sbr.movement` (``outcome``,
 ``seal_ahead``: the move asked, 4.2, 5.3, 5.4), :mod:`~gamelab.sbr.options`
 (``options``, ``option_list``) and :mod:`~gamelab.sbr.ranking` (the winners
@@ -67,7 +67,7 @@ import numpy as np
 from gamelab.stats.leads import LeadCounter
 
 from . import kernel
-from .legality import idle_actions, is_legal, legal_for, random_actions
+from .legal import idle_actions, is_legal, legal_for, random_actions
 from .movement import outcome, seal_ahead
 from .options import option_list, options
 from .ranking import count_below, win_key

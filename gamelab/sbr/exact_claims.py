@@ -1,10 +1,11 @@
 """Every exactly checkable sentence of the SBR rulebook, asked of the rules
 (``data/claims/sbr_rules.csv`` names each in its ``quantity`` column).
 
-:func:`exact_claims` returns ``{quantity: value}`` in the unit the rulebook
+:data:`exact_claims` (``params -> {quantity: value}``, a
+``core.exact_claims.ExactClaims``) gives each value in the unit the rulebook
 prints (squares, points, %, 1 = true).  Each value comes from one of three
-sources, declared per part in :data:`PARTS` (``tests/test_exact_claims.py``
-checks that every value really depends on its source):
+sources, declared per part (``tests/test_exact_claims.py`` checks that
+every value really depends on its source):
 
 * ``data``: the board and deck data of :mod:`gamelab.sbr.rules` (what the
   components are: squares of each terrain, cards of each value, relic cards);
@@ -22,24 +23,16 @@ engine plays by and see every ``engine`` and ``record`` value move.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from gamelab.core.exact_claims import ExactClaims
 
 from . import exact_states, exact_whole_games
 from .identities import map_statistics, mean_card, terrain_squares
 from .rules import CURVE, RELIC_TYPES, RIVER, ROCK, TOWN, SbrParams, params_for_variant
 
-DATA, ENGINE, RECORD = "data", "engine", "record"
 #: modules whose ``engine`` attribute is where the values of this module ask the rules
 ENGINE_CALLERS = ("gamelab.sbr.exact_states", "gamelab.sbr.exact_whole_games", "gamelab.sbr.record")
 TERRAINS = ("straight", "curve", "rock", "river", "town", "relic")
 LISTED = {"curve": CURVE, "rock": ROCK, "river": RIVER, "town": TOWN}  # 4.3 lists their squares
-
-
-class Part(NamedTuple):
-    """One group of quantities and where their values come from."""
-
-    fn: object
-    source: str
 
 
 # --- data -----------------------------------------------------------------------------
@@ -105,34 +98,10 @@ def _short_race_data(params: SbrParams) -> dict:
     return out
 
 
-#: every part of :func:`exact_claims` with the source its values come from
-PARTS = (
-    Part(_board, DATA),
-    Part(_components, DATA),
-    Part(_short_race_data, DATA),
-    Part(exact_states.movement_figures, ENGINE),
-    Part(exact_states.spin_figures, ENGINE),
-    Part(exact_states.seal_figures, ENGINE),
-    Part(exact_states.set_up_figures, ENGINE),
-    Part(exact_states.variant_figures, ENGINE),
-    Part(exact_whole_games.game_figures, ENGINE),
-    Part(exact_whole_games.point_figures, ENGINE),
-    Part(exact_whole_games.order_figures, ENGINE),
-    Part(exact_whole_games.short_race_figures, ENGINE),
-    Part(exact_whole_games.example_figures, RECORD),
+#: every part with the source its values come from
+exact_claims = ExactClaims.declare(
+    SbrParams,
+    data=(_board, _components, _short_race_data),
+    engine=exact_states.FIGURES + exact_whole_games.FIGURES,
+    record=(exact_whole_games.example_figures,),
 )
-
-
-def exact_claims(params: SbrParams | None = None) -> dict:
-    """{quantity: exact value} for every checkable sentence of the rulebook."""
-    params = params if params is not None else SbrParams()
-    out = {}
-    for part in PARTS:
-        out |= part.fn(params)
-    return out
-
-
-def sources(params: SbrParams | None = None) -> dict:
-    """{quantity: "data" | "engine" | "record"}: where each value comes from."""
-    params = params if params is not None else SbrParams()
-    return {q: part.source for part in PARTS for q in part.fn(params)}

@@ -339,3 +339,7 @@ def variant_figures(params: SbrParams) -> dict:
     out["dual_seals_per_rider"] = int(st.seals_left[0, 0])
     out["dual_cards_per_rider"] = int(st.deck.shape[2])
     return out
+
+
+#: this module's parts of the exact claims (``exact_claims.py``), in order
+FIGURES = (movement_figures, spin_figures, seal_figures, set_up_figures, variant_figures)

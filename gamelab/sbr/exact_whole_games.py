@@ -312,3 +312,7 @@ def _summary(params, ledger, observed) -> dict:
     out["ex_gap_3_4"] = int(res["score"][2] - res["score"][3])
     out["ex_squares_1_3"] = int(res["position"][0] - res["position"][2])
     return out
+
+
+#: this module's parts of the exact claims (``exact_claims.py``), in order
+FIGURES = (game_figures, point_figures, order_figures, short_race_figures)  # example_figures: a record part

@@ -8,7 +8,7 @@ plus, on a scoring beat, the segment (6.2) and final (6.3) points its end
 square would earn against the others' projected squares; breaking a seal
 (5.3) is tried where one lies within reach; a seal goes where it catches the
 most opponents (5.3, cleared at the segment's end, 6.2).  Knobs:
-:class:`~gamelab.sbr.knobs.AgentParams`.
+:class:`~gamelab.sbr.agent_params.AgentParams`.
 
 One implementation, compiled (numba, the kernel's group): :func:`greedy`
 decides for one rider of one game; the batch policy (:func:`greedy_policy`)
@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .agent_params import knobs
 from .kernel import (
     RELIC_CODES,
     arrays_of,
@@ -42,7 +43,6 @@ from .kernel import (
     spin_affordable,
     walk,
 )
-from .knobs import knobs
 from .options import option_list
 from .rules import N_VALUES, SKULL
 from .state import Actions

@@ -26,8 +26,8 @@ without numba they run as Python).
   game of a batch.
 
 Compile time.  Numba compiles each function once per argument types and
-caches it on disk (``python -m gamelab.sbr.kernel`` compiles every entry
-point of the game: the Makefile's install step).  From an empty cache this
+caches it on disk (``python -m gamelab.core.compiled sbr`` compiles every entry
+point of the game through :data:`GROUP`'s warm: the Makefile's install step).  From an empty cache this
 game's compiled code (this module, the greedy's and the search's) takes the
 figure in docs/performance.md, "Compile time and the first make report";
 later processes load it from the cache.  What keeps it small: the rules as one record (a tuple of
@@ -49,12 +49,13 @@ import numpy as np
 from gamelab.core.compiled import Group
 from gamelab.core.params import specs
 
-from .knobs import AgentParams, knobs
+from .agent_params import AgentParams, knobs
 from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, SKULL, TOWN
 from .state import STATS, UNKNOWN, State
 
 #: this game's compiled modules: one cache stamp (an edit of any recompiles all; gamelab.core.compiled)
-GROUP = Group("gamelab.sbr.kernel", "gamelab.sbr.greedy", "gamelab.sbr.lookahead")
+# warmed by the runner's short games (sim.warm: every entry point of the three modules)
+GROUP = Group("gamelab.sbr.kernel", "gamelab.sbr.greedy", "gamelab.sbr.lookahead", warm="gamelab.sbr.sim.warm")
 jit, entry, inline = GROUP.jit, GROUP.entry, GROUP.inline
 
 # Typed constants for the arguments of compiled calls: numba compiles a function once more for each
@@ -653,10 +654,3 @@ def outcomes(kp, tb, A, games, rider, card, spend, brk, out, removed):
             )
             out[0, i, j], out[1, i, j], out[2, i, j] = stop, end, spin
             out[3, i, j], out[4, i, j], out[5, i, j] = tax, hits, kind
-
-
-if __name__ == "__main__":  # python -m gamelab.sbr.kernel: compile (or load) every entry point of the game
-    import importlib
-
-    # the game's top module, by name (it imports this one); functions compiled in __main__ are not cached
-    print(f"sbr compiled code ready in {importlib.import_module('gamelab.sbr.sim').warm():.1f} s")

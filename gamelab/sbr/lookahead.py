@@ -36,6 +36,7 @@ from gamelab.core import budgets
 from gamelab.core.compiled import COMPILED, overload, unroll
 
 from . import greedy as gr
+from .agent_params import AgentParams, knobs
 from .kernel import (
     I0,
     I1,
@@ -56,7 +57,6 @@ from .kernel import (
     rules_of,
     scratch,
 )
-from .knobs import AgentParams, knobs
 from .options import option_list
 from .state import Actions, State
 

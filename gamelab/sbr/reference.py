@@ -24,7 +24,7 @@ import copy
 
 import numpy as np
 
-from .knobs import knobs
+from .agent_params import knobs
 from .rules import CURVE, EYE, HEART, N_VALUES, RIVER, ROCK, SKULL, TOWN, SbrParams, n_riders
 
 

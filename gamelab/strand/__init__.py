@@ -4,9 +4,10 @@
 action codes) <- ``engine`` (the game contract: chance, setup, pure steps,
 ``play``; action codes in ``actions``, legal actions in ``legal``, the round's
 settlement in ``scoring``, the deck in ``cards``, shared array helpers in
-``arrays``) <- ``agents`` and ``styles`` (the table model; the styles as
-look-up tables in ``style_tables``; the search agents greedy and best in
-``best``; ``controller`` one decision at a time);
+``arrays``) <- ``agent_params`` (the model's knobs) <- ``styles`` (the table
+model; the styles as look-up tables in ``style_tables``) <- the search agents
+greedy and best in ``best`` <- ``agents`` (the policies, the ``Controller``
+one decision at a time);
 ``reference`` is the one-game executable specification the engine is tested
 against; ``record`` replays playtests; ``sim`` is the runner's entry point (``play``),
 ``panels`` the notebook parts, ``game`` the ``GAME`` record.

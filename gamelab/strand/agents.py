@@ -1,190 +1,49 @@
-"""STRAND policies: ``policy(params, state, seat, legal_mask, rng) -> (G,) actions``.
+"""STRAND agents: the policies, and the agents of a seating one decision at a time.
 
-Agents only choose among the engine's legal actions (``legal_mask``) and ask
+Policies follow ``policy(params, state, seat, legal_mask, rng) -> (G,) actions``:
+agents only choose among the engine's legal actions (``legal_mask``) and ask
 the engine what a move would do (``engine.team_values``, ``engine.round_cap``).
 
-* :func:`random_policy` -- each legal action with equal chance ("random").
+* :func:`random_policy` -- each legal action with equal chance ("random"; in ``legal.py``).
 * :func:`per_game` -- wraps a plain one-game Python function as a policy, so a
   designer can write an agent in a notebook in a few lines (slow, fine).
 * the six play styles of appendix B and the table model "negotiation pairing
   + last-minute reneging" live in :mod:`gamelab.strand.styles`, which plays a
   whole table at once (negotiation is a joint decision of the seats).
+* :class:`Controller` (``GAME.controller``): the agents of one seating, one
+  decision at a time (``contract.Controller``).
 
-The model's knobs are declared once in :class:`AgentParams` (rules + model),
-the runner's parameter class, so sweeps and sliders address ``reneging`` or
-``negotiation`` exactly like ``sum_cap``; :func:`knobs` gives rules-only
-parameters the model's defaults.
+The model's knobs are declared once in :class:`AgentParams`
+(:mod:`~gamelab.strand.agent_params`, rules + model), the runner's parameter
+class; :func:`knobs` gives rules-only parameters the model's defaults.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
-from gamelab.core.params import knobs_of, param
-
 from .actions import lock_codes, porter_codes, power_codes
+from .agent_params import AgentParams, knobs
 from .arrays import uniform_choice
-from .rules import ROLES, StrandParams
+from .best import search_agents, searcher_seats, with_searchers
+from .legal import random_policy
+from .sim import deal_styles, distilled_models
 from .state import CARGO, ROPE
-from .style_tables import STYLES
+from .styles import Table
 
-__all__ = ["AgentParams", "knobs", "random_policy", "passive_random_policy", "per_game", "uniform_choice"]
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class AgentParams(StrandParams):
-    """The rules plus the table model of appendix B ("议价配对 + 22% 临场反悔")."""
-
-    reneging: float = param(
-        0.22,
-        low=0.0,
-        high=1.0,
-        section="appendix B",
-        doc="chance that a player drops the partner agreed in the negotiation",
-    )
-    renege_to: str = param(
-        "better_or_stay",
-        choices=("better_or_stay", "best", "stay"),
-        section="appendix B",
-        doc="what a reneger does: points at its best alternative only when that one beats the "
-        "agreed partner by its own objective, else stays (better_or_stay); always points "
-        "at its best alternative (best); always stays (stay)",
-    )
-    negotiation: bool = param(
-        True,
-        section="6.2 step 3",
-        doc="the table negotiates pairs after the reveal (off: each style points by its "
-        "own heuristic; variant B and the fog card also switch it off)",
-    )
-    roles: str = param(
-        "first_p",
-        choices=("first_p", "none", "random"),
-        section="appendix B",
-        doc="role cards dealt: the first P of "
-        + ", ".join(ROLES)
-        + " (appendix B's role table), none, or P of the six at random",
-    )
-
-    # --- the styles' objectives U (style_tables.COEF_KNOBS: knob -> style, term) ---------
-    heavy_points: float = param(
-        1.0, low=0.0, high=5.0, section="appendix B", doc="heavy: weight of its own points this round"
-    )
-    heavy_team_sum: float = param(
-        0.1, low=0.0, high=2.0, section="appendix B", doc="heavy: weight of the team's cargo sum when full"
-    )
-    key_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="key: weight of its own points")
-    key_partner_cargo: float = param(
-        1.0,
-        low=0.0,
-        high=5.0,
-        section="appendix B",
-        doc="key: weight of the partner's cargo when the pair is full (it carries the heaviest card it can)",
-    )
-    grabber_points: float = param(
-        0.01, low=0.0, high=5.0, section="appendix B", doc="node_grabber: weight of its own points (a tie-break)"
-    )
-    grabber_node_key: float = param(
-        1.0,
-        low=0.0,
-        high=5.0,
-        section="appendix B",
-        doc="node_grabber: weight of the pair's node key / 8 (full sum, then the heavier card; 0 overweight)",
-    )
-    steady_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="steady: weight of its own points")
-    steady_fixed: float = param(
-        5.0,
-        low=0.0,
-        high=20.0,
-        section="appendix B",
-        doc="steady: bonus for its fixed partner (its last teammate) when the pair is full",
-    )
-    mirror_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="mirror: weight of its own points")
-    mirror_pointer: float = param(
-        10.0, low=0.0, high=20.0, section="appendix B", doc="mirror: bonus for whoever pointed at it last round"
-    )
-    stay_points: float = param(1.0, low=0.0, high=5.0, section="appendix B", doc="stay: weight of its own points")
-    stay_overweight: float = param(
-        -100.0,
-        low=-200.0,
-        high=0.0,
-        section="appendix B",
-        doc="stay: weight of an overweight pair (at or below 'accept' it refuses one: a full team or nothing)",
-    )
-    accept: float = param(
-        -50.0,
-        low=-200.0,
-        high=0.0,
-        section="appendix B",
-        doc="every style refuses a partner it scores at or below this (in the negotiation and alone)",
-    )
-    # --- the styles' cargo and role-power thresholds --------------------------------------
-    steady_mate: int = param(
-        3,
-        low=1,
-        high=5,
-        section="appendix B",
-        doc="steady shows the largest card that still fits a card of this value under the cap, else its smallest",
-    )
-    big_cargo: int = param(
-        4,
-        low=1,
-        high=5,
-        section="5.5",
-        doc="cargo worth a power: heavy and node_grabber use the porter on it, a bb locks and a lone veteran "
-        "scores in full from it",
-    )
-    big_node: int = param(6, low=0, high=30, section="5.5", doc="a node worth a bb lock whatever the cargo")
-    # --- the strong agent ``best`` (best.py) ----------------------------------------------
-    best_rollouts: int = param(
-        8,
-        low=1,
-        high=256,
-        section="appendix B",
-        doc="best: play-outs per legal action and decision (more: stronger and slower)",
-    )
-    best_horizon: int = param(
-        0,
-        low=0,
-        high=12,
-        section="appendix B",
-        doc="best: rounds a play-out settles (0: to the end of the game)",
-    )
-    greedy_rollouts: int = param(
-        8,
-        low=1,
-        high=256,
-        section="appendix B",
-        doc="greedy: play-outs per legal action and decision, each to the end of the round",
-    )
-    best_proxy: str = param(
-        "node_grabber",
-        choices=STYLES + ("mix",),
-        section="appendix B",
-        doc="best and greedy: the style that plays their seat in the play-outs, and as which the "
-        "other seats negotiate with them (mix: each its own style of the deal's style mix, shown as its style)",
-    )
-    best_margin: float = param(
-        0.2,
-        low=0.0,
-        high=1.0,
-        section="6.4",
-        doc="best and greedy: value of a point of net-score margin over the best other seat, beside a win (1)",
-    )
-
-
-def knobs(params) -> AgentParams:
-    """The runner's parameters: rules-only parameters get the model's defaults (``core.params.knobs_of``)."""
-    return knobs_of(params, AgentParams)
+__all__ = [
+    "AgentParams",
+    "knobs",
+    "random_policy",
+    "passive_random_policy",
+    "per_game",
+    "uniform_choice",
+    "Controller",
+    "controller",
+]
 
 
 # --- uniformly random legal actions -------------------------------------------
-def random_policy(params, state, seat, mask, rng):
-    """Each legal action with equal chance (one uniform per game)."""
-    return uniform_choice(mask, rng.random(mask.shape[0], dtype=np.float32))
-
-
 def passive_random_policy(params, state, seat, mask, rng):
     """Random cargo and ropes, but never a role power (for power-free baselines)."""
     mask = mask.copy()
@@ -253,3 +112,44 @@ def per_game(fn):
 
     policy.__name__ = getattr(fn, "__name__", "per_game")
     return policy
+
+
+# --- the agents of one seating, one decision at a time (contract.Controller) -----------
+# It plays the same table model as the fast ``sim.play`` (``styles.Table``): the mix seats'
+# styles drawn from the generator given, then every decision asked of the table by phase,
+# the ``greedy`` and ``best`` seats' then replaced by the search agents' (``best.py``, their
+# generators children of the one given).  The roles are part of the deal (the engine's
+# ``Chance``), not of the controller.
+class Controller:
+    """``act(state, legal)`` for every game of a batch; ``observe(events)``
+    after each step (the table learns from the round's settlement)."""
+
+    def __init__(self, params, seating, n_games, rng, custom=None):
+        self.params = knobs(params)
+        self.styles = deal_styles(seating, n_games, rng, self.params.best_proxy)
+        self.table = Table(self.params, self.styles, rng, custom)
+        seats = searcher_seats(seating)
+        self.search = search_agents(
+            self.params, self.table, seats, rng, distilled_models(self.params, seats, len(seating))
+        )
+
+    def act(self, state, legal=None):
+        """(G,P) the table's actions for the current phase (``legal`` is not
+        needed: the table asks the engine)."""
+        if state.phase == CARGO:
+            acts = self.table.cargo(state)
+        elif state.phase == ROPE:
+            acts = self.table.ropes(state)
+        else:
+            acts = self.table.react(state)
+        return with_searchers(self.search, state, acts)
+
+    def observe(self, events: dict) -> None:
+        """A settlement's events (they carry the round's partners) update the table."""
+        if "partner" in events:
+            self.table.observe(events)
+
+
+def controller(params, seating, n_games, rng) -> Controller:
+    """``GAME.controller``: the agents of ``seating`` over ``n_games`` games."""
+    return Controller(params, seating, n_games, rng)

@@ -1,10 +1,11 @@
 """Every exactly checkable sentence of the STRAND rulebook, asked of the rules
 (``data/claims/strand_rules.csv`` names each in its ``quantity`` column).
 
-:func:`exact_claims` returns ``{quantity: value}`` in the unit the rulebook
+:data:`exact_claims` (``params -> {quantity: value}``, a
+``core.exact_claims.ExactClaims``) gives each value in the unit the rulebook
 prints (cards, points, %, 1 = true).  Each value comes from one of three
-sources, declared per part in :data:`PARTS` (``tests/test_exact_claims.py``
-checks that every value really depends on its source): ``data`` (the
+sources, declared per part (``tests/test_exact_claims.py`` checks that
+every value really depends on its source): ``data`` (the
 components: the cargo deck, the node cards, the rope sets, the roles),
 ``engine`` (scripted rounds run through :mod:`gamelab.strand.engine`, in
 :mod:`gamelab.strand.exact_rounds`) and ``record`` (the worked example
@@ -15,26 +16,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import NamedTuple
 
 import numpy as np
 
 from gamelab.core.errors import GamelabError
+from gamelab.core.exact_claims import ExactClaims
 
 from . import exact_rounds, record
 from .exact_rounds import EXAMPLE, VALUES
 from .rules import PLAYERS, ROLES, StrandParams
 
-DATA, ENGINE, RECORD = "data", "engine", "record"
 #: modules whose ``engine`` attribute is where the values of this module ask the rules
 ENGINE_CALLERS = ("gamelab.strand.exact_rounds", "gamelab.strand.record")
-
-
-class Part(NamedTuple):
-    """One group of quantities and where their values come from."""
-
-    fn: object
-    source: str
 
 
 def _components(p: StrandParams) -> dict:
@@ -187,34 +180,7 @@ def _round5_with_a_one(rec) -> dict:
     return {"ex_r5_one_takes_node": int(isinstance(node, dict) and set(node["players"]) == {"小豆", "芙蕾"})}
 
 
-#: every part of :func:`exact_claims` with the source its values come from
-PARTS = (
-    Part(_components, DATA),
-    Part(_cargo, DATA),
-    Part(exact_rounds.pairing_figures, ENGINE),
-    Part(exact_rounds.solo_figures, ENGINE),
-    Part(exact_rounds.tie_figures, ENGINE),
-    Part(exact_rounds.node_figures, ENGINE),
-    Part(exact_rounds.track_figures, ENGINE),
-    Part(exact_rounds.rope_figures, ENGINE),
-    Part(exact_rounds.role_figures, ENGINE),
-    Part(exact_rounds.trust_figures, ENGINE),
-    Part(exact_rounds.variant_figures, ENGINE),
-    Part(exact_rounds.rain_figures, ENGINE),
-    Part(example_figures, RECORD),
+#: every part with the source its values come from
+exact_claims = ExactClaims.declare(
+    StrandParams, data=(_components, _cargo), engine=exact_rounds.FIGURES, record=(example_figures,)
 )
-
-
-def exact_claims(params: StrandParams | None = None) -> dict:
-    """{quantity: exact value} for every checkable sentence of the rulebook."""
-    params = params if params is not None else StrandParams()
-    out = {}
-    for part in PARTS:
-        out |= part.fn(params)
-    return out
-
-
-def sources(params: StrandParams | None = None) -> dict:
-    """{quantity: "data" | "engine" | "record"}: where each value comes from."""
-    params = params if params is not None else StrandParams()
-    return {q: part.source for part in PARTS for q in part.fn(params)}

@@ -293,3 +293,18 @@ def rain_figures(params: StrandParams) -> dict:
     _, ev = play_round(p, [1, 2, 1], [1, 0, STAY], rain="tower")
     out["rain_tower_factor"] = float(ev["node_points"][0, 0] / max(1, plain["node_points"][0, 0]))
     return out
+
+
+#: this module's parts of the exact claims (``exact_claims.py``), in order
+FIGURES = (
+    pairing_figures,
+    solo_figures,
+    tie_figures,
+    node_figures,
+    track_figures,
+    rope_figures,
+    role_figures,
+    trust_figures,
+    variant_figures,
+    rain_figures,
+)

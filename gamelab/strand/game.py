@@ -10,8 +10,7 @@ from gamelab.core.params import specs
 from gamelab.strand import diagnostics as game_metrics
 
 from . import claims, engine, exact_claims, identities, panels, record, reference, sim
-from .agents import AgentParams
-from .controller import controller
+from .agents import AgentParams, controller
 from .rules import PLAYERS, VARIANT_CHANGES, StrandParams
 from .state import PHASES
 

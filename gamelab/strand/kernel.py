@@ -19,35 +19,28 @@ replaces on random states under every rule reading that reaches it.
 
 Float arithmetic keeps the numpy dtypes step by step (float32 keys, an
 int16 card count times the draw's own float type), so ties and truncations
-fall the same way.  The compiled code is cached on disk (``cache=True``);
-``python -m gamelab.strand.kernel`` warms it (the Makefile's install does;
-its time from an empty cache: docs/performance.md, "Compile time and the
-first make report").  Without numba the numpy code runs (:data:`COMPILED` is False).
+fall the same way.  The compiled code is cached on disk (:data:`GROUP`,
+``core.compiled``); :func:`warm` compiles it, for ``python -m
+gamelab.core.compiled`` (the Makefile's install runs it; its time from an
+empty cache: docs/performance.md, "Compile time and the first make
+report").  Without numba the numpy code runs (:data:`COMPILED` is False).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from gamelab.core.compiled import COMPILED as COMPILED  # the callers ask kernel.COMPILED (tests switch it)
+from gamelab.core.compiled import Group
+
 from .state import N_VALUES
 
-try:  # numba is a dependency (pyproject.toml); without it the numpy code plays (slower)
-    from numba import njit
-except ImportError:  # pragma: no cover - exercised only where numba is missing
-    njit = None
-
-COMPILED = njit is not None
-
-
-def _jit(fn):
-    """``numba.njit(cache=True)`` without reference counting (``_nrt=False``:
-    nothing here allocates; the callers pass every array), or the plain
-    function where numba is missing."""
-    return fn if njit is None else njit(cache=True, _nrt=False)(fn)
+#: the compiled functions of this module, cached on disk (``core.compiled``); ``COMPILED`` False: numpy plays
+GROUP = Group("gamelab.strand.kernel")
 
 
 # --- 6.2 step 1: the refill (cards.refill_batch) ---------------------------------
-@_jit
+@GROUP.entry
 def _refill(hand, limit, deck, discard, draws, live):
     """Each live game's seats in turn fill up to their limits; card k of seat s
     drawn with ``draws[g, s, k]`` (``reference.draw_card``): the r-th card in
@@ -83,7 +76,7 @@ def _refill(hand, limit, deck, discard, draws, live):
     return True
 
 
-@_jit
+@GROUP.jit
 def _reshuffle(deck, discard, g, total):
     """Game ``g``'s discards back into its empty deck; its new card count."""
     if total != 0:
@@ -104,7 +97,7 @@ def refill(st, draws, live=None):
 
 
 # --- steps 3-4: the negotiation's matching (styles.Table.match_batch) ---------------
-@_jit
+@GROUP.entry
 def _match(U, talks_t, accept, I, J, dead, live, rank_weight, key, rank, best, b, partner):
     """Greedy mutual-preference matching over the seat-major ``U`` (P,P,G),
     as ``Table.match_batch`` step by step: each pair's key (the two ranks,
@@ -169,7 +162,7 @@ def match(U, talks_t, accept, pairs, dead, live, rank_weight):
 STAY_PUT, BETTER_OR_STAY, BEST_ALTERNATIVE = 0, 1, 2  # renege_to, as styles.RENEGE_TO orders it
 
 
-@_jit
+@GROUP.entry
 def _renege(U, mate, reneg, stay, accept, shun, how, rope):
     """(P,G) ``rope``: each seat's agreed partner (``mate``, -1 none: stay);
     a reneger (``reneg``) stays (``how`` STAY_PUT) or points at its best other
@@ -198,12 +191,9 @@ def renege(U, mate, reneg, stay, accept, shun, how):
     return rope
 
 
-def warm() -> float:
+def warm() -> None:
     """Compile every function once (or load it from the on-disk cache) for
-    both draw types (float64 deals, float32 refills); returns the seconds it took."""
-    import time
-
-    t0 = time.perf_counter()
+    both draw types (float64 deals, float32 refills): :data:`GROUP`'s warm."""
     G, P = 2, 4
     for dtype in (np.float32, np.float64):
         hand, discard = np.zeros((G, P, N_VALUES), np.int8), np.zeros((G, N_VALUES), np.int8)
@@ -212,10 +202,3 @@ def warm() -> float:
     U = np.zeros((P, P, G), np.float32)
     match(U, np.ones((P, G), np.bool_), 0.0, np.triu_indices(P, 1), np.float32(1e30), np.float32(1e29), np.float32(1e3))
     renege(U, np.zeros((P, G), np.int8), np.ones((P, G), np.bool_), P, 0.0, 1e10, BEST_ALTERNATIVE)
-    return time.perf_counter() - t0
-
-
-if __name__ == "__main__":  # python -m gamelab.strand.kernel: warm the compiled cache (e.g. after an install)
-    from gamelab.strand import kernel  # the package's module (functions compiled in __main__ are not cached)
-
-    print(f"strand kernel ready in {kernel.warm():.1f} s")

@@ -6,7 +6,8 @@ left, 5.5), :func:`power_ready` / :func:`switch_ready` / :func:`switch_targets`
 / :func:`switch_pointers` (a reaction power applies now), :func:`rounds_left`, :func:`negotiation`
 (6.2 step 3).  :func:`legal` is the
 (G,P,A) mask of the current decision for every seat; codes as in
-``actions.py``.
+``actions.py``.  Uniform random legal play: :func:`random_actions` for every
+seat, :func:`random_policy` as one seat's policy (the agent "random").
 """
 
 from __future__ import annotations
@@ -150,3 +151,8 @@ def random_actions(params, state, legal, rng) -> np.ndarray:
     return np.stack(
         [uniform_choice(legal[:, s], rng.random(state.n_games, dtype=np.float32)) for s in range(state.n_players)], 1
     )
+
+
+def random_policy(params, state, seat, mask, rng):
+    """Each legal action with equal chance (one uniform per game)."""
+    return uniform_choice(mask, rng.random(mask.shape[0], dtype=np.float32))

@@ -50,7 +50,7 @@ from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
 from gamelab.stats.leads import LeadCounter
 
 from . import engine
-from .agents import AgentParams, knobs
+from .agent_params import AgentParams, knobs
 from .arrays import onehot
 from .best import (
     BEST,
@@ -398,7 +398,7 @@ def node_shift(base, value):
 def random_batch(params, n_games, n_players, rng):
     """Random legal play straight through the engine, no roles: what
     ``reference.play_random`` does one game at a time."""
-    from .agents import random_policy
+    from .legal import random_policy
 
     return engine.play_batch(params, [random_policy] * n_players, n_games, rng, n_players)
 

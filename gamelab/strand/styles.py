@@ -40,7 +40,7 @@ from functools import cache
 import numpy as np
 
 from . import engine, kernel
-from .agents import knobs
+from .agent_params import knobs
 from .arrays import at_seats, cols, uniform_choice
 from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
 from .state import MAX_VALUE

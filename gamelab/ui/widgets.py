@@ -509,7 +509,7 @@ class BalancePanel:
         import datetime as dt
 
         from gamelab.core.paths import reports_dir
-        from gamelab.report.render import build_report
+        from gamelab.report.build import build_report
 
         out = Path(out) if out else reports_dir() / f"{self.game}-{dt.datetime.now():%Y%m%d-%H%M%S}.html"
         with Busy(self, "Writing the report"):

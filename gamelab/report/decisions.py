@@ -1,20 +1,28 @@
-"""The decision tools' parts of a report, computed: top levers (sensitivity),
-proposals (tuner), cross-model status, the skill ladder, and the sequential
-verdict on each headline finding.  :func:`gamelab.report.data.compute_report`
-calls these when asked; each returns plain data (tables of words) the
+"""The decisions a report states, computed by the decision tools: the
+sequential verdict on each headline finding, the top levers (sensitivity),
+the tuner's proposals, the strategies' meta-game, the verdicts across agent
+models or across skill, and the skill ladder.
+
+:func:`decisions` runs the tools a :class:`Tools` asks for over a computed
+:class:`~gamelab.report.data.Report` and returns their parts as one frozen
+:class:`~gamelab.report.data.Decisions` (with the findings, now carrying
+their verdicts); :func:`gamelab.report.compute.compute_report` puts them in
+the report.  Each part is plain data (tables and sentences in words) the
 renderer shows in the first screen or in its own section.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import types
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from gamelab.core.contract import Game
 from gamelab.report import format as fmt
+from gamelab.report.data import Decisions, Finding, Levers, Report, SkillData
+from gamelab.report.phases import phase
 from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
@@ -60,92 +68,131 @@ def metagame_target(n_players: int, reference: int) -> float:
     return TARGET if n_players == reference else METAGAME_TARGET_OTHERS
 
 
-def reference_players(data) -> int:
+def reference_players(data: Report) -> int:
     return 4 if 4 in data.counts else data.counts[0]
 
 
-def run_tools(
-    data,
+def decisions(
+    data: Report,
     tools: Tools,
     *,
     profile=None,
     run: RunConfig | None = None,
-) -> None:
-    """Fill the report's optional parts (levers, proposals, cross-model
-    status, skill, sequential verdicts) in place."""
+) -> tuple[tuple[Finding, ...], Decisions]:
+    """The report's decision parts (levers, proposals, meta-game, cross-model
+    or across-skill status, skill, sequential verdicts), each computed as a
+    value, and the findings with the verdicts they carry."""
     run = run or RunConfig()
-    from gamelab.report.phases import phase
-
     n = reference_players(data)
     name = data.game.name
+    findings = data.findings
     if tools.decide:
         with phase(f"{name}: sequential verdicts", run.progress):
-            decide_findings(data, max_games=max(tools.games * 10, data.n_games), run=run)
+            findings = decide_findings(data, max_games=max(tools.games * 10, data.n_games), run=run)
+        data = dataclasses.replace(data, findings=findings)  # the cross-model rows start from these answers
+    levers = None
     if tools.levers:
         with phase(f"{name}: top levers", run.progress):
-            data.levers, data.levers_steps, data.levers_metric = levers_table(
-                data, n_players=n, n_games=tools.games, run=run
-            )
-        from gamelab.decide.sensitivity import framing
-
-        design_now(data, data.levers_steps, data.levers_metric, n)
-        data.levers_framing = framing(data.levers_steps, data.levers_metric)
-    if tools.metagame and data.game.strategies is not None:
-        from gamelab.models import metagame
-
-        data.metagame = {}
-        deals = metagame_deals(data.game, data.n_games)
-        for k in data.counts:
-            with phase(f"{name}: the styles' meta-game at {k} players (every profile)", run.progress):
-                data.metagame[k] = metagame.metagame(
-                    data.game,
-                    k,
-                    params=data.params,
-                    deals=deals,
-                    seed=data.seed,
-                    run=run.quiet(),
-                    psro_limit=0,
-                    target=metagame_target(k, n),
-                )
+            levers = levers_part(data, n_players=n, n_games=tools.games, run=run)
+    metagame = metagame_part(data, n, run=run) if tools.metagame and data.game.strategies is not None else None
+    proposals = None
     if tools.tune:
         with phase(f"{name}: tuner proposals", run.progress):
-            data.proposals = proposals_table(tools.tune, run=run)
+            proposals = proposals_table(tools.tune, run=run)
+    climb = None
     if data.game.skill.search and (tools.cross_model or tools.skill):
-        from gamelab.models import skill
-        from gamelab.sim.prefetch import prefetch
-
-        k = data.game.skill.players or data.game.players[0]
-        with phase(f"{name}: the skill ladder, each rung decided against the one below ({k} players)", run.progress):
-            top = data.game.skill.report_top or None
-            steps = min(skill.STEP_MAX_GAMES, LADDER_GAMES_PER_TRACE_GAME * tools.trace_games)
-            data.climb = skill.climb(
-                data.game, n_players=k, seed=data.seed, params=data.params, up_to=top, max_games=steps, run=run.quiet()
-            )
-        with phase(f"{name}: games at every decided rung (traces, matrix, luck)", run.progress):
-            prefetch(data.game, skill_runs(data, tools), run=run)  # one pass: every worker busy to the end
+        climb = climb_part(data, tools, run=run)
+    across: dict = {}
     if tools.cross_model:
-        if data.game.skill.search:  # the headline verdicts traced over skill (issue 20)
-            with phase(f"{name}: skill traces of the headline verdicts", run.progress):
-                data.traces, table = skill_verdicts(data, n_games=tools.trace_games, run=run)
-        else:
-            with phase(f"{name}: verdicts under other models", run.progress):
-                table = cross_model_table(
-                    data,
-                    n_games=tools.model_games,
-                    profile=profile,
-                    run=run,
-                    max_games=max(tools.games * 10, data.n_games),
-                )
-        data.cross_model = table if len(table) else None
+        findings, across = across_part(data, tools, climb, profile=profile, run=run)
+    skill_part = None
     if tools.skill:
         k = data.game.skill.players or data.game.players[0]
         with phase(f"{name}: skill ladder, luck and the head-to-head matrix", run.progress):
-            data.skill = skill_data(
-                data, n_players=k, n_games=tools.model_games, trace_games=tools.trace_games, run=run
+            skill_part = skill_data(
+                data, n_players=k, n_games=tools.model_games, trace_games=tools.trace_games, climb=climb, run=run
             )
+    parts = Decisions(levers=levers, proposals=proposals, skill=skill_part, climb=climb, metagame=metagame, **across)
+    return findings, parts
 
 
-def skill_runs(data, tools: Tools) -> list:
+def across_part(data: Report, tools: Tools, climb, *, profile, run: RunConfig) -> tuple[tuple[Finding, ...], dict]:
+    """Whether each headline verdict holds beyond this report's agents: traced
+    over the decided skill ladder when the game has search agents (issue 20),
+    else asked again under other agent models (the findings then carry the
+    statement across models).  The findings, and the :class:`Decisions` fields
+    of this part (``cross_model``, its lead and lines, ``traces``)."""
+    name = data.game.name
+    if data.game.skill.search:
+        rungs = [lv.name for lv in climb.rungs] if climb is not None else None
+        with phase(f"{name}: skill traces of the headline verdicts", run.progress):
+            traces, table = skill_verdicts(data, n_games=tools.trace_games, rungs=rungs, run=run)
+        if not len(table):
+            return data.findings, {"traces": types.MappingProxyType(traces)}
+        lines = tuple(skill_summary(table))
+        said = {"cross_model_lead": skill_lead(table), "traces": types.MappingProxyType(traces)}
+        return data.findings, {"cross_model": table, "cross_model_lines": lines, **said}
+    with phase(f"{name}: verdicts under other models", run.progress):
+        max_games = max(tools.games * 10, data.n_games)
+        table, findings = cross_model_table(
+            data, n_games=tools.model_games, profile=profile, run=run, max_games=max_games
+        )
+    if not len(table):
+        return findings, {}
+    return findings, {"cross_model": table, "cross_model_lines": tuple(cross_model_summary(table))}
+
+
+def levers_part(data: Report, *, n_players: int, n_games: int, run: RunConfig) -> Levers:
+    """The top levers at ``n_players``, their "now" read from the report's own run, and their framing."""
+    from gamelab.decide.sensitivity import framing
+
+    table, steps, metric = levers_table(data, n_players=n_players, n_games=n_games, run=run)
+    design_now(data, steps, metric, n_players)
+    return Levers(table, steps, metric, framing(steps, metric))
+
+
+def metagame_part(data: Report, reference: int, *, run: RunConfig):
+    """The styles' meta-game at every player count of the report: {players: Analysis}."""
+    from gamelab.models import metagame
+
+    found = {}
+    deals = metagame_deals(data.game, data.n_games)
+    for k in data.counts:
+        with phase(f"{data.game.name}: the styles' meta-game at {k} players (every profile)", run.progress):
+            found[k] = metagame.metagame(
+                data.game,
+                k,
+                params=data.params,
+                deals=deals,
+                seed=data.seed,
+                run=run.quiet(),
+                psro_limit=0,
+                target=metagame_target(k, reference),
+            )
+    return types.MappingProxyType(found)
+
+
+def climb_part(data: Report, tools: Tools, *, run: RunConfig):
+    """The decided skill ladder (rungs that beat the one below), then every
+    game its traces, matrix and luck will read, played in one pass."""
+    from gamelab.models import skill
+    from gamelab.sim.prefetch import prefetch
+
+    name = data.game.name
+    k = data.game.skill.players or data.game.players[0]
+    with phase(f"{name}: the skill ladder, each rung decided against the one below ({k} players)", run.progress):
+        top = data.game.skill.report_top or None
+        steps = min(skill.STEP_MAX_GAMES, LADDER_GAMES_PER_TRACE_GAME * tools.trace_games)
+        climb = skill.climb(
+            data.game, n_players=k, seed=data.seed, params=data.params, up_to=top, max_games=steps, run=run.quiet()
+        )
+    with phase(f"{name}: games at every decided rung (traces, matrix, luck)", run.progress):
+        rungs = [lv.name for lv in climb.rungs]
+        prefetch(data.game, skill_runs(data, tools, rungs), run=run)  # one pass: every worker busy to the end
+    return climb
+
+
+def skill_runs(data: Report, tools: Tools, rungs: list[str] | None) -> list:
     """Every run the skill phases play (:func:`skill_verdicts`' traces and
     :func:`skill_data`'s trace and luck), the strongest levels of every trace
     first (round robin over the traces: the longest runs start first)."""
@@ -153,7 +200,7 @@ def skill_runs(data, tools: Tools) -> list:
 
     from gamelab.models import skill
 
-    g, kw = data.game, dict(seed=data.seed, params=data.params, rungs=rung_names(data))
+    g, kw = data.game, dict(seed=data.seed, params=data.params, rungs=rungs)
     lists = []
     if tools.cross_model:
         for f in data.findings:
@@ -171,18 +218,12 @@ def skill_runs(data, tools: Tools) -> list:
     return [r for r in chain.from_iterable(zip_longest(*lists)) if r is not None]
 
 
-def rung_names(data) -> list[str] | None:
-    """The names of the report's decided rungs (None: no ladder was decided)."""
-    climb = getattr(data, "climb", None)
-    return [lv.name for lv in climb.rungs] if climb is not None else None
-
-
 LADDER_GAMES_PER_TRACE_GAME = 80  # a ladder step may play this many times a trace level's games (300: 24,000)
 MARGIN = 0.02  # "advantaged by more than 2 points": the sequential test's threshold around fair
 TOP_LEVERS = 5
 
 
-def headline_metric(data) -> str:
+def headline_metric(data: Report) -> str:
     """The spread of the grouping the report's findings are about (seats, or
     a game's styles), else the seat spread."""
     bys = [f.by for f in data.findings]
@@ -192,7 +233,7 @@ def headline_metric(data) -> str:
 
 
 def levers_table(
-    data,
+    data: Report,
     *,
     n_players: int,
     n_games: int,
@@ -221,7 +262,7 @@ def levers_table(
     return lever_rows(framing(steps, name), n_players), steps, name
 
 
-def design_now(data, steps: pd.DataFrame, metric: str, n_players: int) -> None:
+def design_now(data: Report, steps: pd.DataFrame, metric: str, n_players: int) -> None:
     """The levers' "now" read from the report's own run at ``n_players`` (the
     Design metrics figure: one number for the metric in the whole report, the
     sentence and the chart's title alike); the steps' paired games are that
@@ -275,31 +316,24 @@ def proposals_table(
     return table
 
 
-@dataclasses.dataclass(frozen=True)
-class SkillData:
-    players: int
-    levels: list[dict]
-    luck: dict
-    trace: Any = None  # skill.Trace with the head-to-head matrix of the trace's levels (None: no trace)
-
-
 def skill_data(
-    data,
+    data: Report,
     *,
     n_players: int,
     n_games: int,
     trace_games: int = 300,
+    climb=None,
     run: RunConfig | None = None,
 ) -> SkillData | None:
     """The game's skill ladder at one player count, with the luck measures,
-    and the head-to-head matrix of its trace's levels."""
+    and the head-to-head matrix of its trace's levels (``climb``: the decided
+    ladder, :func:`climb_part`)."""
     run = run or RunConfig()
     from gamelab.models import skill
 
     kw = dict(n_players=n_players, seed=data.seed, params=data.params, run=run)
     if data.game.skill.search:  # the decided rungs: random, the default model, the search rungs that climb
         frames = {"default": data.frames[n_players]} if n_players in data.frames else None
-        climb = getattr(data, "climb", None)
         trace = skill.trace(
             data.game,
             "seat_spread",
@@ -311,13 +345,14 @@ def skill_data(
             style_games=STYLE_GAMES,
             **{**kw, "run": run.quiet()},
         )
-        luck = skill.trace_luck(data.game, n_games=trace_games, rungs=rung_names(data), **kw)
-        return SkillData(n_players, skill.ladder_from_trace(trace), luck, trace)
+        rungs = [lv.name for lv in climb.rungs] if climb is not None else None
+        luck = skill.trace_luck(data.game, n_games=trace_games, rungs=rungs, **kw)
+        return SkillData(n_players, tuple(skill.ladder_from_trace(trace)), types.MappingProxyType(luck), trace)
     if not data.game.skill.ladder:
         return None
     levels = skill.ladder(data.game, n_games=n_games, **kw)
     luck = skill.luck(data.game, n_games=n_games, **kw)
-    return SkillData(n_players, levels, luck)
+    return SkillData(n_players, tuple(levels), types.MappingProxyType(luck))
 
 
 ACROSS_MAX_GAMES = 3072  # games a test of a verdict at the default model or the top rung may play
@@ -326,9 +361,10 @@ TOP_CHUNK_DEALS = 64  # deals per look of a verdict's test at the top rung (sear
 
 
 def skill_verdicts(
-    data,
+    data: Report,
     *,
     n_games: int,
+    rungs: list[str] | None,
     run: RunConfig | None = None,
 ) -> tuple[dict, pd.DataFrame]:
     """Each player count's headline finding (its group's win rate) traced
@@ -337,12 +373,12 @@ def skill_verdicts(
     the top rung (:func:`gamelab.models.skill.decided_class`): {players:
     Trace} and one row per finding (players, verdict, one column per rung,
     status, words, rules: whether it is a property of the rules or of naive
-    play, games: what the two tests took)."""
+    play, games: what the two tests took).  ``rungs``: the decided ladder's
+    rung names (None: no ladder was decided)."""
     run = run or RunConfig()
     from gamelab.models import skill
 
     traces, rows = {}, []
-    rungs = rung_names(data)
     k = data.game.skill.players or data.game.players[0]
     for f in data.findings:
         name = f"win_rate[{f.by}={f.group}]"
@@ -373,7 +409,7 @@ def skill_verdicts(
     return traces, pd.DataFrame(rows)
 
 
-def across_tests(data, f, t, *, run: RunConfig) -> tuple[dict, dict, dict | None]:
+def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, dict, dict | None]:
     """The sequential tests of a finding ("more than 2 points from fair on
     its side?") at the default model (the report's own lineup) and at the
     top rung of trace ``t`` (a style there by restricted play), and the
@@ -491,26 +527,28 @@ def skill_kind(key: str) -> str:
 
 
 def cross_model_table(
-    data,
+    data: Report,
     *,
     n_games: int,
     profile=None,
     run: RunConfig | None = None,
     max_games: int | None = None,
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, tuple[Finding, ...]]:
     """Every headline verdict under this report's model, the calibrated
     profile (when one is shipped or given) and the strongest agent on every
     seat, with one statement across them: first each headline finding
     (:func:`headline_rows`, whose statement the headline sentence repeats:
     ``Finding.across_models``), then the strongest and weakest groups and
     the rulebook's conclusions.  ``attrs["models"]``: {column: the model in
-    words}; ``attrs["games"]``: {column: the games it played per player count}."""
+    words}; ``attrs["games"]``: {column: the games it played per player count}.
+    Also the report's findings, each with its statement across models."""
     run = run or RunConfig()
     from gamelab.models import crossmodel
 
     g = data.game
     frames_out, named = [], {}
     played: dict[str, dict[int, int]] = {}  # {model: {players: games}}
+    statements: dict[int, str] = {}  # {index of the finding: its statement across models}
     for n in data.counts:
         others = crossmodel.default_models(g, n, profile, params=data.params)
         # the default model is this report's own: its frames are the report's
@@ -525,12 +563,17 @@ def cross_model_table(
         for m in models:
             played.setdefault(m.name, {})[n] = int(frames[m.name]["game"].nunique())
         heads = headline_rows(data, n, models, frames, max_games=max_games, run=run)
+        statements.update({i: row["status"] for i, row in heads})
         rest = crossmodel.verdicts(g, n, n_games=n_games, seed=data.seed, models=models, frames=frames, run=run)
-        frames_out.append(pd.concat([pd.DataFrame(heads), rest], ignore_index=True))
+        frames_out.append(pd.concat([pd.DataFrame([row for _, row in heads]), rest], ignore_index=True))
     table = pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
     table.attrs["models"] = named
     table.attrs["games"] = {m: sorted(set(by_n.values())) for m, by_n in played.items()}
-    return table
+    findings = tuple(
+        dataclasses.replace(f, across_models=statements[i]) if i in statements else f
+        for i, f in enumerate(data.findings)
+    )
+    return table, findings
 
 
 def _finding_question(f) -> str:
@@ -550,20 +593,25 @@ def _interval_answer(low: float, high: float, fair: float, above: bool) -> str:
     return "undecided"
 
 
-def headline_rows(data, n: int, models, frames: dict, *, max_games: int | None, run: RunConfig) -> list[dict]:
+def headline_rows(
+    data: Report, n: int, models, frames: dict, *, max_games: int | None, run: RunConfig
+) -> list[tuple[int, dict]]:
     """Each headline finding at ``n`` players asked again under every model:
     this report's answer is the headline's own (its sequential test, else
     its interval); another model answers the same question on its own games
     (a sequential test when the headline had one, else whether the group's
-    95 % interval clears the fair share on the same side).  The statement
-    across them (:func:`gamelab.models.crossmodel.statement`) is stored on
-    the finding for the headline sentence."""
+    95 % interval clears the fair share on the same side).  Each row comes
+    with its finding's index in ``data.findings``; the statement across the
+    models (:func:`gamelab.models.crossmodel.statement`) is the row's status,
+    which the headline sentence repeats."""
     from gamelab.decide.sequential import decide
     from gamelab.models import crossmodel
     from gamelab.stats import win_table
 
     rows = []
-    for f in (f for f in data.findings if f.players == n):
+    for i, f in enumerate(data.findings):
+        if f.players != n:
+            continue
         above = f.effect > 0
         answers: dict[str, str | None] = {}
         cells: dict[str, str] = {}
@@ -591,16 +639,19 @@ def headline_rows(data, n: int, models, frames: dict, *, max_games: int | None, 
                 ).decision
             answers[m.name] = {"yes": crossmodel.HELD, "no": crossmodel.NOT_HELD}.get(key, crossmodel.NOT_SURE)
             cells[m.name] = f"{rate * 100:.1f} % ({answers[m.name]})"
-        f.across_models = crossmodel.statement(answers)
+        said = crossmodel.statement(answers)
         side = "edge" if above else "handicap"
         rows.append(
-            {
-                "verdict": f"{fmt_subject(f.by, f.group)}'s {side}",
-                "players": n,
-                **cells,
-                "status": f.across_models,
-                "words": f"the headline: {fmt_subject(f.by, f.group)}'s {side}: {f.across_models}",
-            }
+            (
+                i,
+                {
+                    "verdict": f"{fmt_subject(f.by, f.group)}'s {side}",
+                    "players": n,
+                    **cells,
+                    "status": said,
+                    "words": f"the headline: {fmt_subject(f.by, f.group)}'s {side}: {said}",
+                },
+            )
         )
     return rows
 
@@ -613,16 +664,18 @@ def fmt_subject(by: str, group) -> str:
 
 
 def decide_findings(
-    data,
+    data: Report,
     *,
     max_games: int,
     run: RunConfig | None = None,
-) -> None:
-    """Replace each finding's sureness by a sequential test of "is this group
-    more than 2 points from its fair share?" (``Finding.decision``)."""
+) -> tuple[Finding, ...]:
+    """The findings, each with its sureness replaced by a sequential test of
+    "is this group more than 2 points from its fair share?" (``Finding.decision``,
+    ``Finding.answer``)."""
     run = run or RunConfig()
     from gamelab.decide.sequential import decide
 
+    out = []
     for f in data.findings:
         above = f.effect > 0
         expr = _finding_question(f)
@@ -637,16 +690,17 @@ def decide_findings(
             run=run.quiet(),
         )
         side = "above" if above else "below"
-        f.answer = d.decision
         answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]
         # the sentence already gives the report's own estimate; the test answers the question
         # on its own deals (its corrected estimate is in d, for the details)
         question = f"more than {MARGIN * 100:.0f} points {side} its fair share with this report's agents?"
-        f.decision = (
+        decision = (
             f"{question} {answer}, decided by a sequential test after {d.games:,} games"
             if d.decision != "undecided"
             else f"{question} not decided within {d.games:,} games"
         )
+        out.append(dataclasses.replace(f, decision=decision, answer=d.decision))
+    return tuple(out)
 
 
 def cross_model_summary(table: pd.DataFrame) -> list[str]:

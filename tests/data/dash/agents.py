@@ -1,0 +1,28 @@
+"""Dash's agents: policies ``policy(params, state, legal, rng) -> (G,) actions``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .state import ROLL, WALK
+
+
+def walker(params, state, legal, rng):
+    return np.full(state.n_games, WALK, np.int8)
+
+
+def roller(params, state, legal, rng):
+    return np.full(state.n_games, ROLL, np.int8)
+
+
+def chaser(params, state, legal, rng):
+    """Roll while behind the leader, walk when ahead."""
+    mine = state.square[np.arange(state.n_games), state.player]
+    return np.where(mine < state.square.max(axis=1), ROLL, WALK).astype(np.int8)
+
+
+def random(params, state, legal, rng):
+    return np.where(rng.random(state.n_games) < 0.5, WALK, ROLL).astype(np.int8)
+
+
+POLICIES = {"chaser": chaser, "walker": walker, "roller": roller, "random": random}
