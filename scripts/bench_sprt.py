@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gamelab.core import registry
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import MemoryStore
 
@@ -65,7 +66,7 @@ def run(reps: int, alpha: float, beta: float, zone: float) -> list[str]:
         t0 = time.perf_counter()
         ds = [
             sequential.decide(
-                "toy",
+                registry.get("toy"),
                 expr,
                 lineup=LINEUP,
                 alpha=alpha,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 
+from gamelab.core import registry
 from gamelab.rulebook import coverage
 from gamelab.rulebook.claims import load_claims
 
@@ -29,7 +30,7 @@ def main() -> None:
     ap.add_argument("game", choices=sorted(coverage.rulebooks()))
     ap.add_argument("--all", action="store_true", help="every line with a number, not only the unaccounted")
     args = ap.parse_args()
-    table = coverage.coverage_table(args.game)
+    table = coverage.coverage_table(registry.get(args.game))
     claims = load_claims(args.game)
     for r in table.itertuples():
         if r.status != "unaccounted" and not args.all:

@@ -12,6 +12,7 @@ claims "results identical" must print the same lines.  Uses only
 from __future__ import annotations
 
 import hashlib
+import inspect
 import sys
 
 import pandas as pd
@@ -53,15 +54,29 @@ def frame_hash(df: pd.DataFrame) -> str:
     return h.hexdigest()[:16]
 
 
-def _params_class(game: str) -> type:
+def _registry():
     try:
         from gamelab.core import registry
     except ImportError:  # before the layered tree (gamelab.registry), and before the registry (runner.adapter)
         try:
             from gamelab import registry  # type: ignore[no-redef]
         except ImportError:
-            return runner.adapter(game).param_class
+            return None
+    return registry
+
+
+def _params_class(game: str) -> type:
+    registry = _registry()
+    if registry is None:
+        return runner.adapter(game).param_class
     return registry.get(game).knobs
+
+
+def _game_arg(game: str):
+    """What ``simulate`` takes: the game's object (``simulate(game: Game, ...)``), or its
+    name on the trees before the shared layer passed games as objects."""
+    annotation = str(inspect.signature(runner.simulate).parameters["game"].annotation)
+    return _registry().get(game) if "Game" in annotation else game
 
 
 def main(n_games: int = 3000) -> None:
@@ -70,7 +85,9 @@ def main(n_games: int = 3000) -> None:
         n = n_games if "lookahead" not in (lineup or ()) else 60
         if "best" in (lineup or ()):  # STRAND's search agent: fewer games
             n = 200
-        df = runner.simulate(game, n_games=n, seed=7, params=params, lineup=lineup, n_players=players, progress=False)
+        df = runner.simulate(
+            _game_arg(game), n_games=n, seed=7, params=params, lineup=lineup, n_players=players, progress=False
+        )
         print(game, changes, lineup, players, len(df), frame_hash(df), flush=True)
 
 

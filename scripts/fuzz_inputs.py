@@ -796,10 +796,11 @@ def question_wrongly_accepted(game: str, question) -> str:
 def check_expression(game: str, text: str) -> Outcome:
     """Parse ``text`` as ``gamelab test`` does: refused in one line, or
     accepted and right to be (:func:`question_wrongly_accepted`)."""
+    from gamelab.core import registry
     from gamelab.decide import sequential
 
     try:
-        q = sequential.question_for(game, text, with_baseline=True)
+        q = sequential.question_for(registry.get(game), text, with_baseline=True)
     except GamelabError as exc:
         message = str(exc)
         said = message.split("...: ", 1)[-1] if message.startswith("expression '") else message  # a cut quote

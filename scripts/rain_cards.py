@@ -32,7 +32,7 @@ def main() -> None:
     run = RunConfig(progress=False)
 
     def frame(cell):
-        return sweep.run_cell("strand", cell, n_games=GAMES, seed=SEED, n_players=PLAYERS, run=run).frame
+        return sweep.run_cell(game, cell, n_games=GAMES, seed=SEED, n_players=PLAYERS, run=run).frame
 
     base = frame({})
     decks = [c for k in (3, 4) for c in itertools.combinations(RAIN_CARDS, k)] + [RAIN_CARDS]

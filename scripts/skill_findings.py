@@ -96,12 +96,12 @@ def restricted(game, lv, n, games):
     rates, per_deal = {}, []
     for k, (style, agent) in enumerate(g.skill.restricted(lv.name).items()):
         f = runner.simulate(
-            game,
+            g,
             n_games=games,
             seed=SEEDS_APART * (101 + k),
             n_players=n,
             lineup=[agent, *lv.rest],
-            params=mixed_params(game, lv, lv),
+            params=mixed_params(g, lv, lv),
             store=STORE,
             progress=False,
         )
@@ -122,10 +122,11 @@ for title, game, counts, metrics, settings in QUESTIONS:
     if ONLY and game != ONLY:
         continue
     print(f"\n## {title}", flush=True)
+    g = registry.get(game)
     for label, changes in settings.items():
         p = params_of(game, changes)
         for n in counts:
-            levels = {lv.name: lv for lv in trace_levels(game, n, p)}
+            levels = {lv.name: lv for lv in trace_levels(g, n, p)}
             for lv, games in ((levels["default"], N_DEFAULT), (levels[TOP[game]], N_STRONG)):
                 if lv.search and registry.get(game).skill.restricted:  # styles at skill: restricted play
                     found, words = restricted(game, lv, n, games)
@@ -141,7 +142,7 @@ for title, game, counts, metrics, settings in QUESTIONS:
                     )
                     continue
                 f = runner.simulate(
-                    game,
+                    g,
                     n_games=games,
                     seed=0,
                     n_players=n,
@@ -152,6 +153,6 @@ for title, game, counts, metrics, settings in QUESTIONS:
                 )
                 parts = []
                 for m in metrics:
-                    r = skill.measure(game, f, m)
+                    r = skill.measure(g, f, m)
                     parts.append(f"{m} {100 * r['value']:.1f} [{100 * r['low']:.1f}, {100 * r['high']:.1f}]")
                 print(f"{label} | {n}p | {lv.name} ({games} games) | " + "; ".join(parts), flush=True)

@@ -86,7 +86,8 @@ def test_the_layer_contracts_cover_it(tree):
 
 def test_it_passes_the_conformance_checks(tree):
     code = (
-        "from gamelab.sim.conformance import CHECKS, check_game; assert check_game('dash') == list(CHECKS); print('ok')"
+        "from gamelab.core import registry; from gamelab.sim.conformance import CHECKS, check_game; "
+        "assert check_game(registry.get('dash')) == list(CHECKS); print('ok')"
     )
     out = run(tree, sys.executable, "-c", code)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

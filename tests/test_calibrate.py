@@ -24,8 +24,8 @@ def workspace(tmp_path, monkeypatch):
 
 def _pig_target(hold_at: int):
     params = registry.get("pig").knobs().replace(hold_at=hold_at)
-    frame = runner.simulate("pig", n_games=4000, seed=99, n_players=2, params=params)
-    return targets.from_frames("pig", {2: frame}, COLUMNS)
+    frame = runner.simulate(registry.get("pig"), n_games=4000, seed=99, n_players=2, params=params)
+    return targets.from_frames(registry.get("pig"), {2: frame}, COLUMNS)
 
 
 def test_objective_is_smallest_near_the_true_knob():
@@ -41,7 +41,7 @@ def test_objective_is_smallest_near_the_true_knob():
 
 def test_calibration_recovers_known_knobs_from_their_own_tables(workspace):
     target = _pig_target(TRUE_HOLD)
-    result = calibrate.calibrate("pig", target=target, free=["hold_at"], trials=14, n_games=2000, seed=0)
+    result = calibrate.calibrate(registry.get("pig"), target=target, free=["hold_at"], trials=14, n_games=2000, seed=0)
     assert abs(result.knobs["hold_at"] - TRUE_HOLD) <= 2
     assert result.after["objective"] < result.before["objective"] / 5
     path = result.write(workspace / "pig.yaml")
@@ -50,7 +50,7 @@ def test_calibration_recovers_known_knobs_from_their_own_tables(workspace):
     prof = load_profile(path, "pig")
     assert prof.knobs == result.knobs and prof.provenance["target"] == "simulated tables"
     # resumable: the same study is read back, no trial replayed
-    again = calibrate.calibrate("pig", target=target, free=["hold_at"], trials=14, n_games=2000, seed=0)
+    again = calibrate.calibrate(registry.get("pig"), target=target, free=["hold_at"], trials=14, n_games=2000, seed=0)
     assert again.knobs == result.knobs and again.study == result.study
 
 
@@ -79,18 +79,18 @@ def test_residuals_and_objective():
 
 
 def test_reading_parameters_come_from_the_rules_docs():
-    assert "seal_spent_on_stop" in {s.name for s in targets.reading_params("sbr")}
-    assert "node_award" in {s.name for s in targets.reading_params("strand")}
+    assert "seal_spent_on_stop" in {s.name for s in targets.reading_params(registry.get("sbr"))}
+    assert "node_award" in {s.name for s in targets.reading_params(registry.get("strand"))}
 
 
 def test_claims_have_published_sample_bands_and_residuals():
-    st = claims.measure("strand", n_games=600, seed=0)
+    st = claims.measure(registry.get("strand"), n_games=600, seed=0)
     sim = st[~claims.is_exact(st)]
     assert {"se600", "low600", "high600", "inside600", "residual"} <= set(sim.columns)
     ok = sim["se600"] > 0
     assert np.allclose(sim.loc[ok, "residual"], (sim["value"] - sim["ours"])[ok] / sim.loc[ok, "se600"])
     assert (sim["low600"] <= sim["ours"]).all() and (sim["ours"] <= sim["high600"]).all()
-    sb = claims.measure("sbr", n_games=600, seed=0)
+    sb = claims.measure(registry.get("sbr"), n_games=600, seed=0)
     sim = sb[~claims.is_exact(sb)]
     assert {"se300", "inside300", "residual"} <= set(sim.columns)
     means = sim["column"] == "mean_score"

@@ -27,6 +27,7 @@ DRAW_IN_A_NOTEBOOK = """
 import matplotlib
 matplotlib.use("pdf")  # a backend no library code would pick, standing in for a notebook's
 import sys
+from gamelab.core import registry
 from gamelab.core.params import specs
 from gamelab.report import charts, format as fmt
 from gamelab.sim import runner
@@ -35,7 +36,7 @@ from gamelab.strand import panels as strand_panels
 from gamelab.strand.rules import StrandParams
 from gamelab import stats
 
-frame = runner.simulate("pig", n_games=200, seed=3, n_players=2)
+frame = runner.simulate(registry.get("pig"), n_games=200, seed=3, n_players=2)
 report = charts.win_rate_chart([fmt.WinPanel("2 players", stats.win_table(frame, "seat"), "seat", 0.5)])
 assert charts.svg(report).startswith("<svg")
 panel = charts.drawn(panels.figures(frame, None)[0])

@@ -50,7 +50,7 @@ def test_the_toy_game_from_gamelab_games_is_checked_too():
 @pytest.mark.parametrize("check", [c for c in CHECKS if c != "every_variant"])  # per variant below
 @pytest.mark.parametrize("name", GAMES)
 def test_game_conforms(name, check):
-    assert check_game(name, only=(check,)) == [check]
+    assert check_game(registry.get(name), only=(check,)) == [check]
 
 
 def _variant_ids():
@@ -119,7 +119,7 @@ def test_an_unknown_check_is_refused_in_one_line():
     from gamelab.core.errors import GamelabError
 
     with pytest.raises(GamelabError, match="unknown conformance check 'nope'"):
-        check_game("toy", only=("nope",))
+        check_game(registry.get("toy"), only=("nope",))
 
 
 def test_the_shared_layers_name_no_game():

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from gamelab.cli import commands as cli
+from gamelab.core import registry
 from gamelab.rulebook import coverage
 from gamelab.rulebook.claims import CLAIMS_DIR
 
@@ -23,12 +24,12 @@ def _seed_or_skip(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_line_with_a_number_is_accounted_for(game):
     _seed_or_skip(game)
-    assert coverage.problems(game) == []
-    s = coverage.summary(game).set_index("section")
+    assert coverage.problems(registry.get(game)) == []
+    s = coverage.summary(registry.get(game)).set_index("section")
     assert s.loc["all", "unaccounted"] == 0
     assert s.loc["all", "lines"] == s.loc["all", "checked"] + s.loc["all", "explained"]
     # the file covers exactly the lines the detection rule finds, nothing more
-    lines = coverage.rulebook_lines(game)
+    lines = coverage.rulebook_lines(registry.get(game))
     cov = coverage.load_coverage(game)
     assert sorted(cov["line"]) == sorted(lines["line"])
     assert s.loc["all", "lines"] == len(lines) > 300
@@ -70,21 +71,21 @@ def test_a_dropped_line_or_a_bad_link_is_caught(game, tmp_path):
     # drop one line: it is unaccounted
     path = coverage.coverage_path(game, d)
     cov[cov["line"] != checked["line"]].to_csv(path, index=False)
-    bad = coverage.problems(game, directory=d)
+    bad = coverage.problems(registry.get(game), directory=d)
     assert len(bad) == 1 and f"line {checked['line']} " in bad[0] and "neither rows nor a reason" in bad[0]
-    assert coverage.summary(game, directory=d).set_index("section").loc["all", "unaccounted"] == 1
+    assert coverage.summary(registry.get(game), directory=d).set_index("section").loc["all", "unaccounted"] == 1
     shutil.copy(CLAIMS_DIR / path.name, path)
     # a row that does not exist
     _edit(d, game, checked["line"], rows=checked["rows"] + "; no_such_row")
-    assert any("no claims row 'no_such_row'" in p for p in coverage.problems(game, directory=d))
+    assert any("no claims row 'no_such_row'" in p for p in coverage.problems(registry.get(game), directory=d))
     shutil.copy(CLAIMS_DIR / path.name, path)
     # an empty explanation, an unknown category, an 'elsewhere' naming no checked line
     for reason in ("flavour:", "because: it is fine", f"elsewhere: line {explained['line']}"):
         _edit(d, game, explained["line"], reason=reason)
-        assert len(coverage.problems(game, directory=d)) == 1, reason
+        assert len(coverage.problems(registry.get(game), directory=d)) == 1, reason
     # the numbers of a line changed under the file (the seed edited, or the rule)
     _edit(d, game, explained["line"], reason=explained["reason"], numbers="999")
-    assert any("the rulebook now has" in p for p in coverage.problems(game, directory=d))
+    assert any("the rulebook now has" in p for p in coverage.problems(registry.get(game), directory=d))
 
 
 def test_the_claims_audit_does_not_read_the_coverage_files():

@@ -11,6 +11,7 @@ import time
 import pandas as pd
 import pytest
 
+from gamelab.core import registry
 from gamelab.sim import runner, sweep
 from gamelab.sim.executors import DaskExecutor, LocalExecutor
 from gamelab.sim.run import RunConfig
@@ -86,8 +87,8 @@ def cluster():
 def test_dask_cluster_gives_the_local_table(cluster):
     _, client = cluster
     kw = dict(n_games=3000, seed=21, lineup=["strong", "weak", "weak"], chunk_deals=200)
-    local = runner.simulate("toy", **kw)
-    remote = runner.simulate("toy", executor=DaskExecutor(client), **kw)
+    local = runner.simulate(registry.get("toy"), **kw)
+    remote = runner.simulate(registry.get("toy"), executor=DaskExecutor(client), **kw)
     pd.testing.assert_frame_equal(local, remote)
 
 
@@ -96,13 +97,13 @@ def test_killed_dask_worker_loses_no_results(cluster, tmp_path):
     params = ToyParams(delay=0.15)
     kw = dict(n_games=2400, seed=31, lineup=["strong", "weak"], chunk_deals=100, base_params=params)
     expected = sweep.run_cell(
-        "toy", {}, **kw, run=RunConfig(store=ChunkStore(tmp_path / "a"), executor=LocalExecutor(2))
+        registry.get("toy"), {}, **kw, run=RunConfig(store=ChunkStore(tmp_path / "a"), executor=LocalExecutor(2))
     )
     store = ChunkStore(tmp_path / "b")
     result = {}
     t = threading.Thread(
         target=lambda: result.update(
-            run=sweep.run_cell("toy", {}, **kw, run=RunConfig(store=store, executor=DaskExecutor(client)))
+            run=sweep.run_cell(registry.get("toy"), {}, **kw, run=RunConfig(store=store, executor=DaskExecutor(client)))
         )
     )
     t.start()
@@ -123,11 +124,11 @@ def test_local_pool_survives_a_killed_worker(tmp_path):
     os.environ["GAMELAB_TOY_KILL_ONCE"] = str(flag)
     try:
         kw = dict(n_games=800, seed=41, lineup=["strong", "weak"], chunk_deals=100)
-        got = runner.simulate("toy", executor=LocalExecutor(2), **kw)
+        got = runner.simulate(registry.get("toy"), executor=LocalExecutor(2), **kw)
     finally:
         del os.environ["GAMELAB_TOY_KILL_ONCE"]
     assert flag.exists()
-    pd.testing.assert_frame_equal(got, runner.simulate("toy", **kw))
+    pd.testing.assert_frame_equal(got, runner.simulate(registry.get("toy"), **kw))
 
 
 def test_a_chunk_failing_on_every_worker_is_reported_with_its_seed(cluster):
@@ -139,7 +140,9 @@ def test_a_chunk_failing_on_every_worker_is_reported_with_its_seed(cluster):
         match=r"chunk 0 \(seed 77, spawn_key \(0,\)\) failed repeatedly: "
         r"RuntimeError: the crash agent always fails",
     ):
-        runner.simulate("toy", n_games=20, seed=77, lineup=["crash", "weak"], executor=DaskExecutor(client, retries=1))
+        runner.simulate(
+            registry.get("toy"), n_games=20, seed=77, lineup=["crash", "weak"], executor=DaskExecutor(client, retries=1)
+        )
 
 
 def test_a_damaged_cell_checkpoint_is_recomputed(tmp_path):
@@ -150,13 +153,13 @@ def test_a_damaged_cell_checkpoint_is_recomputed(tmp_path):
         runs_dir=tmp_path / "r",
         run=RunConfig(store=ChunkStore(tmp_path / "c"), progress=False),
     )
-    first = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
-    again = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
+    first = sweep.sweep(registry.get("toy"), {"bonus_scale": [1.0, 2.0]}, **kw)
+    again = sweep.sweep(registry.get("toy"), {"bonus_scale": [1.0, 2.0]}, **kw)
     assert again.resumed == 2 and again.computed == first.computed
     victim = sorted((tmp_path / "r").rglob("cell-0001.parquet"))[0]
     victim.write_bytes(victim.read_bytes()[:-20])
     with pytest.warns(CacheWarning, match="manifest.json: cell-0001.parquet does not match its checksum"):
-        third = sweep.sweep("toy", {"bonus_scale": [1.0, 2.0]}, **kw)
+        third = sweep.sweep(registry.get("toy"), {"bonus_scale": [1.0, 2.0]}, **kw)
     assert third.resumed == 1 and third.cells[1] is not None
     pd.testing.assert_frame_equal(first.table, third.table)
 

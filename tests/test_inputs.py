@@ -88,7 +88,7 @@ def test_the_runner_refuses_to_plan_more_than_the_largest_run():
     from gamelab.sim import runner
 
     with pytest.raises(GamelabError, match="above the maximum of 200,000"):
-        runner.plan("pig", n_games=10**12, seed=0, n_players=2)
+        runner.plan(registry.get("pig"), n_games=10**12, seed=0, n_players=2)
 
 
 def test_a_long_run_says_how_long_it_expects_before_it_starts(capsys):
@@ -174,7 +174,7 @@ def test_an_undecidable_question_is_said_in_words_never_nan_or_inf(tmp_path):
 
     same = registry.get("pig").knobs()
     d = sequential.decide(
-        "pig",
+        registry.get("pig"),
         "seat_spread(params) - seat_spread(baseline) > 0",
         n_players=2,
         params=same,
@@ -186,9 +186,13 @@ def test_an_undecidable_question_is_said_in_words_never_nan_or_inf(tmp_path):
     assert d.games < 20_000  # stopped once the pilot showed every deal gives 0
     for text in (d.sentence, d.llr_words):
         assert "nan" not in text and "inf" not in text
-    one = sequential.decide("pig", "seat_spread > 0.01", n_players=2, max_games=1, run=RunConfig(store=MemoryStore()))
+    one = sequential.decide(
+        registry.get("pig"), "seat_spread > 0.01", n_players=2, max_games=1, run=RunConfig(store=MemoryStore())
+    )
     assert one.decision == "undecided" and "at least 20" in one.reason  # no verdict from one deal
-    p = sequential.plan("pig", "seat_spread > 0.01", n_players=2, max_games=1, run=RunConfig(store=MemoryStore()))
+    p = sequential.plan(
+        registry.get("pig"), "seat_spread > 0.01", n_players=2, max_games=1, run=RunConfig(store=MemoryStore())
+    )
     assert "too few to estimate" in p.text() and "inf" not in p.text() and "nan" not in p.text()
 
 

@@ -37,7 +37,7 @@ def test_distilled_ropes_are_the_chances_its_players_left_the_negotiated_pair():
 def test_level_k_names_and_the_rung_they_model():
     assert level_of("level2@16") == (2, 16) and level_of("best@16") is None and level_of("levelx@2") is None
     assert below(2, 16) == "best@16" and below(3, 16) == "level2@16"
-    names = [lv.name for lv in trace_levels("strand", 4)]
+    names = [lv.name for lv in trace_levels(registry.get("strand"), 4)]
     assert names[-3:] == ["best@16", "level2@16", "level3@16"]
 
 

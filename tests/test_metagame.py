@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from metagame_helpers import two_seat_table
 
+from gamelab.core import registry
 from gamelab.core.errors import GamelabError
 from gamelab.models import metagame
 from gamelab.sim.run import RunConfig
@@ -97,7 +98,7 @@ def test_alpha_rank_equals_openspiel_for_two_seats():
 
 def test_strand_payoff_table_through_the_store(tmp_path):
     run = RunConfig(store=ChunkStore(tmp_path), progress=False)
-    sums = metagame.payoff_table("strand", 3, deals=32, seed=5, run=run)
+    sums = metagame.payoff_table(registry.get("strand"), 3, deals=32, seed=5, run=run)
     assert sums.profiles.shape == (56, 6) and sums.wins.shape == (32, 56, 6)
     # every deal of a profile is played in every seat rotation: P seats a game, P games a deal (one if all alike)
     per_deal = sums.seats.sum(2)
@@ -108,7 +109,7 @@ def test_strand_payoff_table_through_the_store(tmp_path):
     assert np.isnan(table[sums.profiles == 0]).all()
     files = sorted(p.name for p in tmp_path.rglob("*.npz"))  # each chunk's per-deal sums, not its games' rows
     assert len(files) == 56 and not list(tmp_path.rglob("*.parquet"))
-    again = metagame.payoff_table("strand", 3, deals=32, seed=5, run=run)  # read back, nothing played
+    again = metagame.payoff_table(registry.get("strand"), 3, deals=32, seed=5, run=run)  # read back, nothing played
     assert sorted(p.name for p in tmp_path.rglob("*.npz")) == files
     np.testing.assert_array_equal(again.wins, sums.wins)
     a = metagame.analyse(sums, label="style", n_boot=40)
@@ -133,7 +134,7 @@ def test_metagame_command_json(capsys, tmp_path, monkeypatch):
 
 def test_a_game_without_strategies_has_no_metagame():
     with pytest.raises(GamelabError, match="declares no strategies"):
-        metagame.declared("pig")
+        metagame.declared(registry.get("pig"))
 
 
 def test_random_profiles_make_every_multiset_equally_likely():
@@ -157,7 +158,7 @@ def test_metagame_metrics_in_the_catalogue_from_a_run_of_random_profiles():
 
     g = registry.get("strand")
     worth, spread = balance.metric(g, "styles_worth_playing"), balance.metric(g, "equilibrium_spread")
-    frame = runner.simulate("strand", n_games=6000, seed=2, lineup=["any_profile"] * 3, progress=False)
+    frame = runner.simulate(registry.get("strand"), n_games=6000, seed=2, lineup=["any_profile"] * 3, progress=False)
     est = balance.estimate(frame, [worth, spread, balance.metric(g, "style_spread")]).set_index("metric")
     w = est.loc["styles_worth_playing"]
     assert 1 <= w["value"] <= 6 and w["value"] == int(w["value"]) and w["low"] <= w["value"] <= w["high"]
@@ -167,7 +168,9 @@ def test_metagame_metrics_in_the_catalogue_from_a_run_of_random_profiles():
     table, P = balance._payoff_tables({c: sums[c].sum() for c in sums.columns}, 6)
     eqs = mg.equilibria(table, P)
     assert w["value"] == len({s for e in eqs for s in range(6) if e.shares[s] >= mg.WORTH})
-    mixed = runner.simulate("strand", n_games=300, seed=2, n_players=3, progress=False)  # the default style mix
+    mixed = runner.simulate(
+        registry.get("strand"), n_games=300, seed=2, n_players=3, progress=False
+    )  # the default style mix
     with pytest.raises(GamelabError, match="any_profile on every seat"):
         balance.estimate(mixed, [worth])
 
@@ -176,7 +179,7 @@ def test_a_sequential_test_decides_a_metagame_metric_by_its_grouped_form(tmp_pat
     from gamelab.decide import grouped, sequential
 
     run = RunConfig(store=ChunkStore(tmp_path), progress=False)
-    d = sequential.decide("strand", "equilibrium_spread < 0.3", n_players=3, max_games=8192, run=run)
+    d = sequential.decide(registry.get("strand"), "equilibrium_spread < 0.3", n_players=3, max_games=8192, run=run)
     assert isinstance(d, grouped.Decision)  # no gradient to weigh: the group-sequential bootstrap test
     # at three players adapting players keep heavy alone: the spread is 100 points, far above 30
     assert d.decision == "no" and d.estimate == pytest.approx(1.0) and d.games <= 8192
@@ -189,19 +192,21 @@ def test_payoff_table_sized_by_its_precision_keeps_common_deals(tmp_path):
 
     run = RunConfig(store=ChunkStore(tmp_path), progress=False)
     said = []
-    sums = profiles.payoff_table("strand", 3, seed=4, run=run, target=0.08, pilot=64, say=said.append)
+    sums = profiles.payoff_table(registry.get("strand"), 3, seed=4, run=run, target=0.08, pilot=64, say=said.append)
     played = (sums.seats.sum(2) > 0).sum(0)  # deals each profile was played on
     assert played.min() == 64 and played.max() > 64 and said  # some profiles topped up, in whole chunks
     assert (played % 64 == 0).all()
     # every win share of the table within the target now (the half-width that sized it)
     assert np.nanmax(profiles.half_widths(sums.wins, sums.seats)) <= 0.08
     # common random numbers: the pilot's 64 deals of every profile are the table of 64 deals
-    pilot = profiles.payoff_table("strand", 3, seed=4, run=run, deals=64)
+    pilot = profiles.payoff_table(registry.get("strand"), 3, seed=4, run=run, deals=64)
     np.testing.assert_array_equal(sums.wins[:64], pilot.wins)
     np.testing.assert_array_equal(sums.seats[:64], pilot.seats)
     files = sorted(p.name for p in tmp_path.rglob("*.npz"))
     assert len(files) == played.sum() // 64
-    again = profiles.payoff_table("strand", 3, seed=4, run=run, target=0.08, pilot=64)  # read back, nothing played
+    again = profiles.payoff_table(
+        registry.get("strand"), 3, seed=4, run=run, target=0.08, pilot=64
+    )  # read back, nothing played
     assert sorted(p.name for p in tmp_path.rglob("*.npz")) == files
     np.testing.assert_array_equal(again.wins, sums.wins)
     a = metagame.analyse(again, label="style", n_boot=40)
@@ -229,19 +234,21 @@ def test_a_chunks_sums_are_the_sums_of_its_table_and_the_same_on_two_workers(tmp
     played in this process."""
     from gamelab.sim import profiles, runner
 
-    names = profiles.declared("strand").names
-    run = profiles.profile_runs("strand", 4, deals=40, seed=2)[7]
-    (chunk,) = runner.plan("strand", **profiles.run_args(run), chunk_deals=40)
+    names = profiles.declared(registry.get("strand")).names
+    run = profiles.profile_runs(registry.get("strand"), 4, deals=40, seed=2)[7]
+    (chunk,) = runner.plan(registry.get("strand"), **profiles.run_args(run), chunk_deals=40)
     got = profiles.chunk_sums(chunk, names)
     deal_ids = np.arange(40) + chunk.index * 10**7
     wins, seats = profiles.sums_of(runner.run_chunk(chunk), names, deal_ids)
     np.testing.assert_array_equal(got["wins"], wins)
     np.testing.assert_array_equal(got["seats"], seats)
     inline = profiles.payoff_table(
-        "strand", 3, deals=48, seed=3, run=RunConfig(store=ChunkStore(tmp_path / "a"), progress=False)
+        registry.get("strand"), 3, deals=48, seed=3, run=RunConfig(store=ChunkStore(tmp_path / "a"), progress=False)
     )
     two = ChunkStore(tmp_path / "b")
-    pooled = profiles.payoff_table("strand", 3, deals=48, seed=3, run=RunConfig(store=two, workers=2, progress=False))
+    pooled = profiles.payoff_table(
+        registry.get("strand"), 3, deals=48, seed=3, run=RunConfig(store=two, workers=2, progress=False)
+    )
     np.testing.assert_array_equal(pooled.wins, inline.wins)
     np.testing.assert_array_equal(pooled.seats, inline.seats)
     assert two.computed == 56 and len(list((tmp_path / "b").rglob("*.npz"))) == 56  # written by the workers

@@ -14,7 +14,7 @@ from gamelab.stats import balance
 
 @pytest.fixture(scope="module")
 def pig_frame() -> pd.DataFrame:
-    return runner.simulate("pig", n_games=600, seed=5, lineup=["hold_at_20", "race"])
+    return runner.simulate(registry.get("pig"), n_games=600, seed=5, lineup=["hold_at_20", "race"])
 
 
 @pytest.mark.parametrize("name", registry.shipped_games())

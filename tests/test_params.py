@@ -4,6 +4,7 @@ import dataclasses
 
 import pytest
 
+from gamelab.core import registry
 from gamelab.core.params import ParamError, Params, from_mapping, param, specs
 
 
@@ -71,15 +72,15 @@ def test_derived_knobs_refuse_values_that_make_no_sense(game, cell, match):
     from gamelab.sim.sweep import cell_setting
 
     with pytest.raises(ParamError, match=match):
-        cell_setting(game, {**cell, "n_players": 4})
+        cell_setting(registry.get(game), {**cell, "n_players": 4})
 
 
 def test_derived_knobs_in_range_are_unchanged():
     from gamelab.sim.sweep import cell_setting
 
-    params, _, _ = cell_setting("strand", {"node_scale": 3.75, "n_players": 4})
+    params, _, _ = cell_setting(registry.get("strand"), {"node_scale": 3.75, "n_players": 4})
     assert params.node_values == (11, 15, 15, 19, 19, 23, 26, 30)  # the largest factor: 8 -> 30, none clipped
-    params, _, _ = cell_setting("strand", {"node_shift": -3, "n_players": 4})
+    params, _, _ = cell_setting(registry.get("strand"), {"node_shift": -3, "n_players": 4})
     assert params.node_values == (0, 1, 1, 2, 2, 3, 4, 5)
-    params, _, _ = cell_setting("sbr", {"relic_scale": 0, "n_players": 4})
+    params, _, _ = cell_setting(registry.get("sbr"), {"relic_scale": 0, "n_players": 4})
     assert params.relic_points == (0, 0, 0, 0)

@@ -20,10 +20,12 @@ pytestmark = [
 
 # A parent that keeps two workers busy for a long time (each chunk sleeps 5 s).
 BUSY_PARENT = """
+from gamelab.core import registry
 from gamelab import runner
 from gamelab.sim.executors import LocalExecutor, run_all
 from gamelab.toy import ToyParams
-chunks = runner.plan("toy", n_games=4000, seed=1, params=ToyParams(delay=5.0), n_players=2, chunk_deals=100)
+toy = registry.get("toy")
+chunks = runner.plan(toy, n_games=4000, seed=1, params=ToyParams(delay=5.0), n_players=2, chunk_deals=100)
 run_all(LocalExecutor(2), runner.run_chunk, chunks, progress=False)
 """
 

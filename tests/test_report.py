@@ -185,17 +185,17 @@ def test_more_games_and_sentences():
 def test_identities_are_judged_only_at_the_rules_they_were_stated_for(toy_with_identities, tmp_path):
     from gamelab.sim import runner
 
-    frame = runner.simulate("toy", n_games=300, seed=0, n_players=2, progress=False)
-    base = identity_table("toy", ToyParams(), frame=frame).set_index("quantity")["status"]
+    frame = runner.simulate(registry.get("toy"), n_games=300, seed=0, n_players=2, progress=False)
+    base = identity_table(registry.get("toy"), ToyParams(), frame=frame).set_index("quantity")["status"]
     assert list(base) == ["holds", "holds", "holds", "no rulebook figure"]
-    changed = identity_table("toy", ToyParams(die=12), frame=frame).set_index("quantity")
+    changed = identity_table(registry.get("toy"), ToyParams(die=12), frame=frame).set_index("quantity")
     assert changed.loc["faces of the die", "status"] == "reference (rules changed)"
     assert changed.loc["faces of the die", "exact"] == 12 and changed.loc["faces of the die", "exact_at_rulebook"] == 10
     assert changed.loc["bonus multiplier", "status"] == "holds"  # the change does not touch it
     assert changed.loc["mean luck of a seat", "status"] == "reference (rules changed)"
     assert not changed["status"].str.contains("differs").any()
     assert summary(changed) == "1 holds, 2 shown as reference (rules changed); 1 row has no rulebook figure"
-    wrong = identity_table("toy", ToyParams(die=11, bonus_scale=2.0)).set_index("quantity")
+    wrong = identity_table(registry.get("toy"), ToyParams(die=11, bonus_scale=2.0)).set_index("quantity")
     assert wrong.loc["bonus multiplier", "status"] == "reference (rules changed)"
 
 
@@ -521,7 +521,7 @@ def _trace(metric: str, fair: float):
         dict(level=name, agent=name, budget=None, value=v, low=v - 0.02, high=v + 0.02, games=100)
         for name, v in (("default", 0.31), ("best@4", 0.35))
     ]
-    return Trace("strand", 4, metric, fair, rows, [], [])
+    return Trace(registry.get("strand"), 4, metric, fair, rows, [], [])
 
 
 @pytest.mark.parametrize("metric, fair, unit", [("win_rate[style=heavy]", 0.25, "%"), ("style_spread", 0.0, "points")])

@@ -141,7 +141,7 @@ def test_game_names_defaults_and_diagnostics():
     assert set(ad.agents) == {"greedy", "random", "lookahead", "deep"} | budgeted
     assert list(ad.default_lineup(3)) == ["greedy"] * 3
     assert ad.knobs is agents.AgentParams and issubclass(ad.knobs, SbrParams)
-    df = runner.simulate("sbr", n_games=300, seed=2, lineup=["greedy", "random", "greedy"])
+    df = runner.simulate(registry.get("sbr"), n_games=300, seed=2, lineup=["greedy", "random", "greedy"])
     assert (df["finished"] == df["arrival_beat"].notna()).all()
     assert (df.groupby("game")["seal_hits"].sum() == df.groupby("game")["seal_triggers"].first()).all()
     assert np.allclose(df["mean_card"], df["card_sum"] / df["cards_played"])
@@ -163,7 +163,7 @@ def test_game_names_defaults_and_diagnostics():
 )
 def test_start_player_column_marks_one_player_per_game(reading, n_players, lineup):
     p = agents.AgentParams(**reading)
-    df = runner.simulate("sbr", n_games=400, seed=3, params=p, n_players=n_players, lineup=lineup)
+    df = runner.simulate(registry.get("sbr"), n_games=400, seed=3, params=p, n_players=n_players, lineup=lineup)
     assert df["start_player"].dtype == bool
     assert (df.groupby("game")["start_player"].sum() == 1).all()
     starts = df[df["start_player"]]
@@ -198,7 +198,7 @@ def test_greedy_plays_every_variant(variant):
 def test_lead_changes_and_game_length_are_reported():
     from gamelab.sim import runner
 
-    f = runner.simulate("sbr", n_games=300, seed=4, n_players=3).groupby("game").first()
+    f = runner.simulate(registry.get("sbr"), n_games=300, seed=4, n_players=3).groupby("game").first()
     assert (f["lead_changes"] >= 0).all() and (f["lead_changes"] <= 17).all() and f["lead_changes"].max() >= 2
     done = f["finished"].astype(bool)
     assert (f.loc[~done, "game_length"] == 18).all()

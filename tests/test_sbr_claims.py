@@ -2,12 +2,13 @@
 
 import numpy as np
 
+from gamelab.core import registry
 from gamelab.rulebook.claims import load_claims, measure
 
 
 def test_claims_table_small():
     claims = load_claims("sbr")
-    t = measure("sbr", claims, n_games=600, seed=1)
+    t = measure(registry.get("sbr"), claims, n_games=600, seed=1)
     assert len(t) == len(claims) == 56 + 415
     exact = t["quantity"].str.len() > 0
     assert (t.loc[exact, "note"].str.startswith("exact")).all()

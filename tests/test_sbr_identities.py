@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import pytest
 
+from gamelab.core import registry
 from gamelab.rulebook.identities import identity_table
 from gamelab.sbr import identities as ids
 from gamelab.sbr.rules import SbrParams, params_for_variant
@@ -57,12 +58,12 @@ def test_terrain_tax_bound():
 
 
 def test_identity_table_follows_parameters():
-    t = identity_table("sbr", P)
+    t = identity_table(registry.get("sbr"), P)
     exact = t[t["exact"].notna() & t["rulebook"].notna()]
     bad = exact[~exact["status"].str.startswith("holds")]
     # the one exact figure the rulebook gets wrong on its own terms: the tax bound is 16.4, not ~11
     assert list(bad["quantity"]) == ["terrain tax if every curve and rock is crossed at the deck's big-card share"]
-    changed = identity_table("sbr", P.replace(beats=20)).set_index("quantity")
+    changed = identity_table(registry.get("sbr"), P.replace(beats=20)).set_index("quantity")
     assert changed.loc["mileage deficit: squares - beats x mean card", "exact"] == 0
 
 
@@ -74,11 +75,13 @@ def test_short_race_pools():
 def test_simulated_terrain_tax_and_mean_card():
     from gamelab.sim import runner
 
-    greedy = identity_table("sbr", P, frame=runner.simulate("sbr", n_games=600, seed=4, n_players=4)).set_index(
-        "quantity"
-    )
+    greedy = identity_table(
+        registry.get("sbr"), P, frame=runner.simulate(registry.get("sbr"), n_games=600, seed=4, n_players=4)
+    ).set_index("quantity")
     rnd = identity_table(
-        "sbr", P, frame=runner.simulate("sbr", n_games=600, seed=4, n_players=4, lineup=["random"] * 4)
+        registry.get("sbr"),
+        P,
+        frame=runner.simulate(registry.get("sbr"), n_games=600, seed=4, n_players=4, lineup=["random"] * 4),
     ).set_index("quantity")
     tax = "terrain tax paid per rider over the game, simulated lineup"
     # the greedy agent avoids curves with big cards: it pays less than random play

@@ -183,9 +183,9 @@ def test_declared_greedy_knobs_change_the_greedy():
     kw = dict(n_games=400, seed=5, n_players=3, progress=False)
     from gamelab.sim import runner
 
-    base = runner.simulate("sbr", params=P, **kw)
-    never = runner.simulate("sbr", params=P.replace(greedy_break_margin=10.0), **kw)
-    skull = runner.simulate("sbr", params=P.replace(greedy_skull_card=3.0), **kw)
+    base = runner.simulate(registry.get("sbr"), params=P, **kw)
+    never = runner.simulate(registry.get("sbr"), params=P.replace(greedy_break_margin=10.0), **kw)
+    skull = runner.simulate(registry.get("sbr"), params=P.replace(greedy_skull_card=3.0), **kw)
     assert not base["score"].equals(never["score"]) and not base["score"].equals(skull["score"])
     assert P.greedy_skull_card == P.greedy_card and P.greedy_break_margin == 0.0
 
@@ -202,7 +202,7 @@ def test_bench_times_the_declared_extra_lineups(monkeypatch):
         "strong_lookahead_games_per_s",
     }
     assert all(v > 0 for v in rates.values())
-    names = [row[0] for row in bench.verdicts({"sbr": {**_fixed_figures(), **rates}})]
+    names = [row[0] for row in bench.verdicts([game], {"sbr": {**_fixed_figures(), **rates}})]
     assert "sbr lookahead (4 players) >= 300 games/s" in names
     assert "sbr lookahead_2p (2 players) >= 1,500 games/s" in names
     assert "sbr strong (4 players) >= 1/300 of the agents' games/s" in names
@@ -212,10 +212,16 @@ def test_bench_times_the_declared_extra_lineups(monkeypatch):
 def test_bench_strong_targets_are_shares_of_the_agents_rate():
     """A Fraction target is a share of the same run's agents' games/s."""
     figures = {**_fixed_figures(), "agent_games_per_s": 3000.0}
-    rows = {row[0]: row[1:] for row in bench.verdicts({"sbr": {**figures, "strong_games_per_s": 10.5}})}
+    rows = {
+        row[0]: row[1:]
+        for row in bench.verdicts([registry.get("sbr")], {"sbr": {**figures, "strong_games_per_s": 10.5}})
+    }
     ok, value = rows["sbr strong (4 players) >= 1/300 of the agents' games/s"]
     assert ok and value == "10.5 (1/286)"
-    rows = {row[0]: row[1:] for row in bench.verdicts({"sbr": {**figures, "strong_games_per_s": 9.5}})}
+    rows = {
+        row[0]: row[1:]
+        for row in bench.verdicts([registry.get("sbr")], {"sbr": {**figures, "strong_games_per_s": 9.5}})
+    }
     assert not rows["sbr strong (4 players) >= 1/300 of the agents' games/s"][0]
 
 

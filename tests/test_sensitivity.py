@@ -49,7 +49,7 @@ def test_refused_and_idle_steps_are_reported():
 
 def test_bonus_scale_moves_the_strong_agents_win_rate_up():
     table = sensitivity.levers(
-        "toy",
+        registry.get("toy"),
         lineup=["strong", "weak"],
         n_games=2000,
         only=["bonus_scale", "die"],
@@ -79,7 +79,11 @@ def test_levers_are_framed_by_the_goal_in_words_and_colour(capsys):
     metric = "win_rate[agent=strong]"
     store = MemoryStore()
     table = sensitivity.levers(
-        "toy", lineup=["strong", "weak"], n_games=2000, only=["bonus_scale"], run=RunConfig(store=store, progress=False)
+        registry.get("toy"),
+        lineup=["strong", "weak"],
+        n_games=2000,
+        only=["bonus_scale"],
+        run=RunConfig(store=store, progress=False),
     )
     fr = sensitivity.framing(table, metric, "lower")
     assert [x.words for x in fr.helps] == ["bonus scale 1 → 0"]
@@ -120,7 +124,7 @@ def test_strand_lone_penalty_lowers_the_score_by_the_lone_markers():
     mean final score by exactly the mean number of lone markers per seat
     (``lone_markers`` counts a game's markers, all four players together)."""
     table = sensitivity.levers(
-        "strand",
+        registry.get("strand"),
         lineup=["random"] * 4,
         n_games=1000,
         only=["lone_penalty"],

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from gamelab.cli import commands as cli
+from gamelab.core import registry
 from gamelab.rulebook import coverage, sentences
 from gamelab.sbr.rules import SbrParams
 from gamelab.strand.rules import StrandParams
@@ -24,13 +25,13 @@ def _by_line(table):
 
 @pytest.mark.parametrize("game, params", [("sbr", SbrParams()), ("strand", StrandParams())])
 def test_the_rulebooks_parameters_change_nothing(game, params):
-    table, counts = sentences.changed_sentences(game, params)
+    table, counts = sentences.changed_sentences(registry.get(game), params)
     assert table.empty
     assert counts["rows_hold"] == counts["rows"] > 250 and counts["lines_hold"] == counts["lines"] > 200
 
 
 def test_sum_cap_6_lists_the_pairing_marks_and_partner_counts():
-    table, counts = sentences.changed_sentences("strand", StrandParams(sum_cap=6))
+    table, counts = sentences.changed_sentences(registry.get("strand"), StrandParams(sum_cap=6))
     got = _by_line(table)
     # 5.1's pairing table: the ✅ of 2+5, 3+4, 4+3, 5+2 (sum 7) become overweight
     for line, q in ((157, "pair_full_2_5"), (158, "pair_full_3_4"), (159, "pair_full_4_3"), (160, "pair_full_5_2")):
@@ -52,7 +53,7 @@ def test_sum_cap_6_lists_the_pairing_marks_and_partner_counts():
 
 
 def test_a_curve_penalty_lists_the_movement_sentences():
-    table, _ = sentences.changed_sentences("sbr", SbrParams(curve_penalty=3))
+    table, _ = sentences.changed_sentences(registry.get("sbr"), SbrParams(curve_penalty=3))
     got = _by_line(table)
     for line in (69, 70, 132, 201, 202, 319, 380, 691):
         assert got[(line, "curve_extra_cost")].new == 3, line
@@ -106,7 +107,7 @@ def test_the_report_section_shows_when_the_rules_change():
 def test_simulated_figures_with_their_interval():
     # curve penalty 3 makes the race slower: appendix A's figures are measured at both rules
     table, counts = sentences.changed_sentences(
-        "sbr", SbrParams(curve_penalty=3), simulate=dict(n_games=600, seed=0, workers=1)
+        registry.get("sbr"), SbrParams(curve_penalty=3), simulate=dict(n_games=600, seed=0, workers=1)
     )
     sim = table[table["quantity"].str.contains("/")]
     assert len(sim) > 0 and set(sim["line"]) <= set(range(627, 645)) | {540, 541, 542, 543, 577}
@@ -123,5 +124,6 @@ def test_a_profile_changes_no_rulebook_sentence(game):
 
     params = apply(load_profile(f"data/profiles/{game}.yaml"), registry.get(game).knobs())
     assert params.changed()
-    assert sentences.exact_values(game, params) == sentences.exact_values(game)
-    assert registry.get(game).claims.exact_claims(params) == sentences.exact_values(game)
+    g = registry.get(game)
+    assert sentences.exact_values(g, params) == sentences.exact_values(g)
+    assert g.claims.exact_claims(params) == sentences.exact_values(g)

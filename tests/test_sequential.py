@@ -73,7 +73,7 @@ def test_bad_expressions_are_one_line(text, message):
     ],
 )
 def test_known_answers(expr, answer):
-    d = sequential.decide("toy", expr, lineup=LINEUP, seed=5, run=RunConfig(store=MemoryStore()))
+    d = sequential.decide(registry.get("toy"), expr, lineup=LINEUP, seed=5, run=RunConfig(store=MemoryStore()))
     assert d.decision == answer
     assert d.games < 20_000 and d.games == d.deals * 2
     truth = exact_strong(3) if "win_rate" in expr else 2 * exact_strong(3) - 1
@@ -84,7 +84,7 @@ def test_known_answers(expr, answer):
 
 def test_paired_arms_on_the_same_deals():
     d = sequential.decide(
-        "toy",
+        registry.get("toy"),
         "win_rate[agent=strong](params) > win_rate[agent=strong](baseline) + 0.05",
         lineup=LINEUP,
         params=ToyParams(bonus_scale=0.5),
@@ -97,7 +97,7 @@ def test_paired_arms_on_the_same_deals():
 
 def test_a_limit_leaves_the_question_undecided():
     d = sequential.decide(
-        "toy",
+        registry.get("toy"),
         f"win_rate[agent=strong] > {exact_strong(3)}",
         lineup=LINEUP,
         max_games=2048,
@@ -108,7 +108,9 @@ def test_a_limit_leaves_the_question_undecided():
 
 
 def test_the_plans_error_rates_are_the_stated_ones():
-    plan = sequential.plan("toy", "win_rate[agent=strong] > 0.75", lineup=LINEUP, run=RunConfig(store=MemoryStore()))
+    plan = sequential.plan(
+        registry.get("toy"), "win_rate[agent=strong] > 0.75", lineup=LINEUP, run=RunConfig(store=MemoryStore())
+    )
     rows = {r[0]: r for r in plan.rows}
     assert rows["lower edge of the zone"][4] <= 0.05 + 0.01  # P(yes) when the answer is no
     assert rows["upper edge of the zone"][4] >= 0.95 - 0.01
@@ -118,7 +120,7 @@ def test_the_plans_error_rates_are_the_stated_ones():
 
 def test_paired_question_in_words():
     d = sequential.decide(
-        "toy",
+        registry.get("toy"),
         "win_rate[agent=strong](params) < win_rate[agent=strong](baseline) - 0.05",
         lineup=LINEUP,
         params=ToyParams(bonus_scale=0.3),

@@ -19,7 +19,7 @@ from gamelab.strand.state import CARGO, ROPE
 
 
 def _levels(game, n):
-    return {lv.name: lv for lv in trace_levels(game, n)}
+    return {lv.name: lv for lv in trace_levels(registry.get(game), n)}
 
 
 def test_strand_default_model_beats_random_play_at_four_players():
@@ -28,7 +28,7 @@ def test_strand_default_model_beats_random_play_at_four_players():
     points before a styled seat asked the silent seats)."""
     lv = _levels("strand", 4)
     step = skill.decide_step(
-        "strand", lv["default"], lv["random"], n_players=4, seed=0, run=RunConfig(store=MemoryStore())
+        registry.get("strand"), lv["default"], lv["random"], n_players=4, seed=0, run=RunConfig(store=MemoryStore())
     )
     assert step["decision"] == "yes" and step["beats"]
     assert step["low"] > 0.25 and step["games"] >= 1024
@@ -38,7 +38,7 @@ def test_a_styled_seat_among_random_seats_points_at_them():
     """Left without a partner by the negotiation, a styled seat points at a
     silent (random) seat it scores acceptable instead of staying."""
     kw = dict(n_games=300, seed=2, n_players=4, progress=False)
-    f = runner.simulate("strand", lineup=["heavy", "random", "random", "random"], **kw)
+    f = runner.simulate(registry.get("strand"), lineup=["heavy", "random", "random", "random"], **kw)
     heavy = f[f["agent"] == "heavy"]
     pointed = sum(heavy[f"ropes_{v}"] for v in range(1, 6))
     assert pointed.mean() > 5  # of 8 rounds (it stayed in about 6.75 before)
@@ -83,7 +83,9 @@ def test_climb_keeps_only_decided_rungs_and_stops_with_the_headroom():
     """Small tests (at most 1,024 games a step): every kept step is a yes,
     the first that is not ends the ladder, and the headroom is measured
     against the default model."""
-    c = skill.climb("sbr", n_players=2, seed=0, max_games=1024, run=RunConfig(store=MemoryStore(), progress=False))
+    c = skill.climb(
+        registry.get("sbr"), n_players=2, seed=0, max_games=1024, run=RunConfig(store=MemoryStore(), progress=False)
+    )
     names = [lv.name for lv in c.rungs]
     assert names[:2] == ["random", "default"]
     kept = [s for s in c.steps if s["beats"]]
@@ -94,7 +96,7 @@ def test_climb_keeps_only_decided_rungs_and_stops_with_the_headroom():
         assert c.stop["below"] == names[-1]
     if names[-1] != "default":
         assert c.headroom["below"] == "default" and c.headroom["level"] == names[-1]
-    words = skill.climb_words("sbr", c, 2)
+    words = skill.climb_words(registry.get("sbr"), c, 2)
     assert "lookahead, play-outs 1 beat deep" in words or c.stop["level"] == "lookahead@1"
     assert f"{c.games:,} games" in words
 

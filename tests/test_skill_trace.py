@@ -19,7 +19,7 @@ from gamelab.sim.store import ChunkStore
 @pytest.mark.parametrize("game", ["sbr", "strand"])
 def test_each_game_declares_a_doubling_ladder_of_at_least_five_levels(game):
     g = registry.get(game)
-    levels = skill.trace_levels(game, 4)
+    levels = skill.trace_levels(g, 4)
     assert len(levels) >= 5
     assert [lv.name for lv in levels[:2]] == ["random", "default"]
     doubling = levels[2 : len(levels) - len(g.skill.beyond)]  # the rungs beyond the budgets: level-k at the top
@@ -41,10 +41,14 @@ def test_sbr_seat_budget_name_plays_as_the_budget_knob():
     """lookahead@2 on every seat is the lookahead with lookahead_beats = 2, game for game."""
     g = registry.get("sbr")
     kw = dict(n_games=6, seed=3, n_players=2, progress=False)
-    named = runner.simulate("sbr", lineup=["lookahead@2"] * 2, **kw)
-    knob = runner.simulate("sbr", lineup=["lookahead"] * 2, params=g.knobs().replace(lookahead_beats=2), **kw)
+    named = runner.simulate(registry.get("sbr"), lineup=["lookahead@2"] * 2, **kw)
+    knob = runner.simulate(
+        registry.get("sbr"), lineup=["lookahead"] * 2, params=g.knobs().replace(lookahead_beats=2), **kw
+    )
     pd.testing.assert_frame_equal(_without_agent(named), _without_agent(knob))
-    deeper = runner.simulate("sbr", lineup=["lookahead"] * 2, params=g.knobs().replace(lookahead_beats=8), **kw)
+    deeper = runner.simulate(
+        registry.get("sbr"), lineup=["lookahead"] * 2, params=g.knobs().replace(lookahead_beats=8), **kw
+    )
     assert not _without_agent(deeper).equals(_without_agent(knob))  # the knob is a real budget
 
 
@@ -52,22 +56,26 @@ def test_strand_seat_budget_name_plays_as_the_budget_knob():
     g = registry.get("strand")
     p = g.knobs().replace(best_proxy="mix")
     kw = dict(n_games=8, seed=5, n_players=3, progress=False)
-    named = runner.simulate("strand", lineup=["best@1"] * 3, params=p, **kw)
-    knob = runner.simulate("strand", lineup=["best"] * 3, params=p.replace(best_rollouts=1), **kw)
+    named = runner.simulate(registry.get("strand"), lineup=["best@1"] * 3, params=p, **kw)
+    knob = runner.simulate(registry.get("strand"), lineup=["best"] * 3, params=p.replace(best_rollouts=1), **kw)
     pd.testing.assert_frame_equal(_without_agent(named), _without_agent(knob))
 
 
 def test_strand_searchers_playing_the_mix_hold_distinct_styles():
     p = registry.get("strand").knobs().replace(best_proxy="mix")
     for lineup in (["best@1"] * 4, ["mix1", "best@1", "best@1", "best@1"]):
-        f = runner.simulate("strand", lineup=lineup, params=p, n_games=8, seed=1, n_players=4, progress=False)
+        f = runner.simulate(
+            registry.get("strand"), lineup=lineup, params=p, n_games=8, seed=1, n_players=4, progress=False
+        )
         assert (f.groupby("game")["style"].nunique() == 4).all(), lineup
         assert "best@1" not in set(f["style"])
 
 
 def test_trace_rows_matrix_steps_and_the_cache(tmp_path):
     store = ChunkStore(tmp_path)
-    t = skill.trace("sbr", "win_rate[seat=1]", n_players=2, n_games=12, seed=0, run=RunConfig(store=store))
+    t = skill.trace(
+        registry.get("sbr"), "win_rate[seat=1]", n_players=2, n_games=12, seed=0, run=RunConfig(store=store)
+    )
     L = len(t.rows)
     assert L >= 6 and t.fair == 0.5
     for r in t.rows:
@@ -77,7 +85,9 @@ def test_trace_rows_matrix_steps_and_the_cache(tmp_path):
     for c in t.matrix:
         assert 0 <= c["low"] <= c["win_rate"] <= c["high"] <= 1 and c["beats"] == (c["low"] > 0.5)
     computed = store.computed
-    again = skill.trace("sbr", "win_rate[seat=1]", n_players=2, n_games=12, seed=0, run=RunConfig(store=store))
+    again = skill.trace(
+        registry.get("sbr"), "win_rate[seat=1]", n_players=2, n_games=12, seed=0, run=RunConfig(store=store)
+    )
     assert store.computed == computed and store.loaded >= computed  # the second trace plays nothing
     assert again.rows == t.rows and again.matrix == t.matrix
     words = skill.steps_words(t)
@@ -87,7 +97,7 @@ def test_trace_rows_matrix_steps_and_the_cache(tmp_path):
 
 def test_a_grouping_absent_at_a_level_is_not_measured(tmp_path):
     t = skill.trace(
-        "strand",
+        registry.get("strand"),
         "style_spread",
         n_players=3,
         n_games=6,
@@ -103,9 +113,11 @@ def test_a_grouping_absent_at_a_level_is_not_measured(tmp_path):
 
 def test_unknown_metric_is_one_line(tmp_path):
     with pytest.raises(GamelabError, match="unknown metric"):
-        skill.trace("sbr", "seat_sprad", n_players=2, n_games=4, run=RunConfig(store=ChunkStore(tmp_path)))
+        skill.trace(
+            registry.get("sbr"), "seat_sprad", n_players=2, n_games=4, run=RunConfig(store=ChunkStore(tmp_path))
+        )
     with pytest.raises(GamelabError, match="no skill trace"):
-        skill.trace_levels("pig", 2)
+        skill.trace_levels(registry.get("pig"), 2)
 
 
 def _rows(*values, half=0.02):
@@ -199,16 +211,18 @@ def test_a_trace_plays_its_runs_in_one_pass_and_the_same_tables_with_two_workers
     from gamelab.sim.prefetch import prefetch
 
     kw = dict(n_players=3, n_games=9, seed=4)
-    runs = skill.trace_runs("sbr", **kw, pairs="adjacent")
+    runs = skill.trace_runs(registry.get("sbr"), **kw, pairs="adjacent")
     levels = len(registry.get("sbr").skill.budgets) + 2
     assert len(runs) == levels + (levels - 1)  # every level's table, then each adjacent cell
-    assert [r.lineup for r in runs[:levels]] == [lv.lineup for lv in reversed(skill.trace_levels("sbr", 3))]
+    assert [r.lineup for r in runs[:levels]] == [
+        lv.lineup for lv in reversed(skill.trace_levels(registry.get("sbr"), 3))
+    ]
     inline = ChunkStore(tmp_path / "inline")
-    played = prefetch("sbr", runs, run=RunConfig(store=inline))
+    played = prefetch(registry.get("sbr"), runs, run=RunConfig(store=inline))
     assert played == sum(r.n_games for r in runs) and inline.computed == len(runs)
-    t = skill.trace("sbr", "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=inline))
+    t = skill.trace(registry.get("sbr"), "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=inline))
     assert inline.computed == len(runs)  # the trace itself played nothing: every table was there
-    assert prefetch("sbr", runs, run=RunConfig(store=inline)) == 0
+    assert prefetch(registry.get("sbr"), runs, run=RunConfig(store=inline)) == 0
     pooled = ChunkStore(tmp_path / "pooled")
-    t2 = skill.trace("sbr", "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=pooled, workers=2))
+    t2 = skill.trace(registry.get("sbr"), "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=pooled, workers=2))
     assert pooled.computed == len(runs) and t2.rows == t.rows and t2.matrix == t.matrix

@@ -6,6 +6,7 @@ import pytest
 from scipy import stats as st
 
 from gamelab import stats
+from gamelab.core import registry
 
 
 def test_wilson_matches_scipy_for_whole_counts():
@@ -60,6 +61,6 @@ def test_ratio_of_sums_is_the_pooled_ratio_with_a_delta_interval():
 def test_strand_lead_changes_are_bounded_by_the_rounds():
     from gamelab.sim import runner
 
-    f = runner.simulate("strand", n_games=400, seed=2, n_players=5).groupby("game").first()
+    f = runner.simulate(registry.get("strand"), n_games=400, seed=2, n_players=5).groupby("game").first()
     assert (f["lead_changes"] >= 0).all() and (f["lead_changes"] <= f["rounds"] - 1).all()
     assert f["lead_changes"].max() >= 2  # the lead does change hands in some games

@@ -8,6 +8,7 @@ import shutil
 import pandas as pd
 import pytest
 
+from gamelab.core import registry
 from gamelab.core.errors import GamelabError
 from gamelab.sim import store as store_mod
 from gamelab.sim import sweep
@@ -57,11 +58,11 @@ def test_a_source_edit_in_a_game_package_changes_the_fingerprint(source_copy):
 
 
 def test_a_rule_edit_invalidates_cached_chunks(store, source_copy):
-    sweep.run_cell("toy", {}, **KW, run=RunConfig(store=store))
-    sweep.run_cell("toy", {}, **KW, run=RunConfig(store=store))
+    sweep.run_cell(registry.get("toy"), {}, **KW, run=RunConfig(store=store))
+    sweep.run_cell(registry.get("toy"), {}, **KW, run=RunConfig(store=store))
     assert (store.computed, store.loaded) == (2, 2)
     _edit(source_copy / "toy.py", '"strong": 3', '"strong": 4')
-    sweep.run_cell("toy", {}, **KW, run=RunConfig(store=store))
+    sweep.run_cell(registry.get("toy"), {}, **KW, run=RunConfig(store=store))
     assert (store.computed, store.loaded) == (4, 2)  # played again, not read back
 
 
@@ -76,12 +77,12 @@ def test_the_fingerprint_follows_imports_of_shared_modules():
 
 
 def test_a_chunk_copied_over_another_is_recomputed_with_a_warning(store):
-    first = sweep.run_cell("toy", {}, **KW, run=RunConfig(store=store))
+    first = sweep.run_cell(registry.get("toy"), {}, **KW, run=RunConfig(store=store))
     side = _side_files(store)
     for suffix in (".json", ".parquet"):
         shutil.copy(side[0].with_suffix(suffix), side[1].with_suffix(suffix))
     with pytest.warns(CacheWarning, match=rf"{side[1].name}: it is another chunk: spawn_key \[0\], expected \[1\]"):
-        again = sweep.run_cell("toy", {}, **KW, run=RunConfig(store=store))
+        again = sweep.run_cell(registry.get("toy"), {}, **KW, run=RunConfig(store=store))
     assert (store.computed, store.loaded, store.rejected) == (3, 1, 1)
     pd.testing.assert_frame_equal(first.frame, again.frame)
 
@@ -101,20 +102,26 @@ def test_a_chunk_copied_over_another_is_recomputed_with_a_warning(store):
     ],
 )
 def test_a_damaged_side_file_is_recomputed(store, damage, reason):
-    first = sweep.run_cell("toy", {}, **KW, run=RunConfig(store=store))
+    first = sweep.run_cell(registry.get("toy"), {}, **KW, run=RunConfig(store=store))
     victim = _side_files(store)[1]
     victim.write_text(damage(victim.read_text()))
     with pytest.warns(CacheWarning, match=f"{victim.name}: {reason}"):
-        again = sweep.run_cell("toy", {}, **KW, run=RunConfig(store=store))
+        again = sweep.run_cell(registry.get("toy"), {}, **KW, run=RunConfig(store=store))
     assert (store.computed, store.rejected) == (3, 1)
     pd.testing.assert_frame_equal(first.frame, again.frame)
-    sweep.run_cell("toy", {}, **KW, run=RunConfig(store=store))  # rewritten whole: read back without a warning
+    sweep.run_cell(
+        registry.get("toy"), {}, **KW, run=RunConfig(store=store)
+    )  # rewritten whole: read back without a warning
     assert store.rejected == 1
 
 
 def _sweep(store, tmp_path):
     return sweep.sweep(
-        "toy", {"bonus_scale": [1.0, 2.0]}, runs_dir=tmp_path / "runs", **KW, run=RunConfig(store=store, progress=False)
+        registry.get("toy"),
+        {"bonus_scale": [1.0, 2.0]},
+        runs_dir=tmp_path / "runs",
+        **KW,
+        run=RunConfig(store=store, progress=False),
     )
 
 
@@ -167,10 +174,10 @@ def test_an_unwritable_cache_directory_is_refused_naming_it(tmp_path):
     with pytest.raises(GamelabError, match=f"the cache directory {blocker / 'sub'} is not writable"):
         bad.check_writable()
     with pytest.raises(GamelabError, match=f"the cache directory {blocker / 'sub'} is not writable"):
-        sweep.run_cell("toy", {}, **KW, run=RunConfig(store=bad))
+        sweep.run_cell(registry.get("toy"), {}, **KW, run=RunConfig(store=bad))
     with pytest.raises(GamelabError, match=f"the sweep directory {blocker / 'runs'}/[0-9a-f]+ is not writable"):
         sweep.sweep(
-            "toy",
+            registry.get("toy"),
             {"bonus_scale": [1.0]},
             runs_dir=blocker / "runs",
             **KW,
@@ -186,7 +193,7 @@ def test_a_chunks_arrays_round_trip_and_a_damaged_file_is_recomputed(store):
 
     from gamelab import runner
 
-    (chunk,) = runner.plan("toy", n_games=20, seed=1, n_players=2, lineup=["strong", "weak"])
+    (chunk,) = runner.plan(registry.get("toy"), n_games=20, seed=1, n_players=2, lineup=["strong", "weak"])
     arrays = {"wins": np.arange(6.0).reshape(3, 2) / 3, "seats": np.ones((3, 2))}
     assert store.get_arrays(chunk, "t") is None
     store.put_arrays(chunk, "t", arrays)

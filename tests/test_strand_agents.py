@@ -4,6 +4,7 @@ runner entry point's determinism and columns, the per-game wrapper."""
 import numpy as np
 import pytest
 
+from gamelab.core import registry
 from gamelab.core.driver import split_streams
 from gamelab.sim import runner
 from gamelab.strand import engine, sim, styles
@@ -111,7 +112,7 @@ def test_no_reneging_means_no_lone_markers():
 
 
 def test_default_lineup_rotates_distinct_styles_and_deals_the_first_roles():
-    df = runner.simulate("strand", n_games=400, seed=2, n_players=4, chunk_deals=50)
+    df = runner.simulate(registry.get("strand"), n_games=400, seed=2, n_players=4, chunk_deals=50)
     assert set(df["agent"]) == {"mix1", "mix2", "mix3", "mix4"}
     per_game = df.groupby("game")
     assert (per_game["style"].nunique() == 4).all()
@@ -133,9 +134,9 @@ def test_model_knobs_are_declared_and_derived_knobs_work():
 
     names = {s.name for s in specs(AgentParams)}
     assert {"reneging", "negotiation", "roles", "renege_to", "sum_cap"} <= names
-    params, _, _ = cell_setting("strand", {"node_scale": 1.5, "n_players": 4})
+    params, _, _ = cell_setting(registry.get("strand"), {"node_scale": 1.5, "n_players": 4})
     assert params.node_values == (5, 6, 6, 8, 8, 9, 11, 12)
-    params, _, _ = cell_setting("strand", {"node_shift": -3, "reneging": 0.5, "n_players": 4})
+    params, _, _ = cell_setting(registry.get("strand"), {"node_shift": -3, "reneging": 0.5, "n_players": 4})
     assert params.node_values == (0, 1, 1, 2, 2, 3, 4, 5) and params.reneging == 0.5
 
 

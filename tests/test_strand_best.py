@@ -5,6 +5,7 @@ play-outs share their chance, and the best response beats the styles."""
 import numpy as np
 import pytest
 
+from gamelab.core import registry
 from gamelab.sim import runner
 from gamelab.strand import best, engine, sim
 from gamelab.strand.agents import AgentParams
@@ -78,6 +79,8 @@ def test_the_ladder_climbs_at_four_players():
     0.41 and 0.29, intervals above 0.25)."""
     params = AgentParams(best_rollouts=4, greedy_rollouts=4)
     for low, high in zip(GAME.skill.ladder, GAME.skill.ladder[1:]):
-        df = runner.simulate("strand", n_games=240, seed=2, params=params, lineup=[high] + [low] * 3, progress=False)
+        df = runner.simulate(
+            registry.get("strand"), n_games=240, seed=2, params=params, lineup=[high] + [low] * 3, progress=False
+        )
         rate = df.loc[df["agent"] == high, "win"].mean()
         assert rate > 0.25, (high, low, rate)

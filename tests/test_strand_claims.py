@@ -3,13 +3,14 @@
 import numpy as np
 import pytest
 
+from gamelab.core import registry
 from gamelab.rulebook import claims
 from gamelab.rulebook.claims import load_claims
 
 
 def test_claims_table_matches_the_claims_rows():
     published = load_claims("strand")
-    table = claims.measure("strand", published, n_games=240, seed=1)
+    table = claims.measure(registry.get("strand"), published, n_games=240, seed=1)
     assert len(table) == len(published)
     assert (
         table[["table", "row", "column", "value"]].to_numpy()
@@ -32,7 +33,7 @@ def test_claims_table_matches_the_claims_rows():
 def test_conclusions_are_tested_pairwise():
     from gamelab.strand.claims import CONCLUSIONS
 
-    c = claims.conclusions("strand", n_games=1200, seed=2)
+    c = claims.conclusions(registry.get("strand"), n_games=1200, seed=2)
     assert len(c) == len(CONCLUSIONS)
     assert set(c["verdict"]) <= {"holds", "contradicted", "not resolved"}
     for r in c.itertuples():

@@ -6,6 +6,7 @@ from fractions import Fraction
 import pandas as pd
 import pytest
 
+from gamelab.core import registry
 from gamelab.rulebook.identities import identity_table
 from gamelab.strand import identities as ids
 from gamelab.strand.rules import StrandParams
@@ -58,23 +59,23 @@ def test_node_total_stall_and_price_follow_the_nodes():
 
 
 def test_identity_table_verdicts():
-    t = identity_table("strand", P)
+    t = identity_table(registry.get("strand"), P)
     assert (t.loc[t.quantity.str.startswith("trust threshold"), "status"] == "holds").all()
     price = t[t.quantity.str.contains("largest node")].iloc[0]
     assert price["exact"] == 12 and price["status"] == "differs by +1"
-    capped = identity_table("strand", P.replace(sum_cap=8))
+    capped = identity_table(registry.get("strand"), P.replace(sum_cap=8))
     # the rulebook's 19/25 was stated for cap 7: at cap 8 it is a reference beside the new exact value
     assert capped.iloc[0]["exact"] == pytest.approx(22 / 25) and capped.iloc[0]["status"] == "reference (rules changed)"
     assert capped.iloc[0]["exact_at_rulebook"] == pytest.approx(19 / 25)
-    lone5 = identity_table("strand", P.replace(sum_cap=5)).set_index("identity").loc["②"].iloc[4]
+    lone5 = identity_table(registry.get("strand"), P.replace(sum_cap=5)).set_index("identity").loc["②"].iloc[4]
     assert "cargo 5 cannot team in full under sum cap 5" in lone5["quantity"] and pd.isna(lone5["exact"])
 
 
 def test_simulated_column_and_trust_table():
     from gamelab.sim import runner
 
-    frame = runner.simulate("strand", n_games=800, seed=3, n_players=4, progress=False)
-    t = identity_table("strand", P, frame=frame).set_index("quantity")
+    frame = runner.simulate(registry.get("strand"), n_games=800, seed=3, n_players=4, progress=False)
+    t = identity_table(registry.get("strand"), P, frame=frame).set_index("quantity")
     reached = t.loc["trust reached with cargo 1: share of its ropes that end mutual (simulated)"]
     assert 0 < reached["sim_low"] <= reached["simulated"] <= reached["sim_high"] < 1
     assert pd.isna(t.loc["node points on the track", "simulated"])  # exact rows get no simulated value

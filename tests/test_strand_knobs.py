@@ -5,6 +5,7 @@ import dataclasses
 
 import numpy as np
 
+from gamelab.core import registry
 from gamelab.core.params import specs
 from gamelab.sim import runner
 from gamelab.strand import style_tables
@@ -52,8 +53,8 @@ def test_tables_follow_the_knobs_and_stay_cached():
 def test_a_knob_changes_how_a_style_plays():
     """stay refuses overweight partners only while its weight is below accept."""
     kw = dict(n_games=400, seed=3, lineup=["stay"] * 4, progress=False)
-    base = runner.simulate("strand", params=AgentParams(), **kw)
-    soft = runner.simulate("strand", params=AgentParams(stay_overweight=0.0), **kw)
-    same = runner.simulate("strand", params=dataclasses.replace(AgentParams()), **kw)
+    base = runner.simulate(registry.get("strand"), params=AgentParams(), **kw)
+    soft = runner.simulate(registry.get("strand"), params=AgentParams(stay_overweight=0.0), **kw)
+    same = runner.simulate(registry.get("strand"), params=dataclasses.replace(AgentParams()), **kw)
     assert base["score"].equals(same["score"])
     assert not base["score"].equals(soft["score"])

@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 
+from gamelab.core import registry
 from gamelab.core.errors import GamelabError, ParamError
 from gamelab.sim import runner, sweep
 from gamelab.sim.run import RunConfig
@@ -17,7 +18,7 @@ def store(tmp_path):
 
 def test_two_parameter_grid_gives_every_cell(store, tmp_path):
     res = sweep.sweep(
-        "toy",
+        registry.get("toy"),
         {"bonus_scale": [0.0, 2.0], "die": [10, 20]},
         n_games=300,
         seed=4,
@@ -36,7 +37,7 @@ def test_two_parameter_grid_gives_every_cell(store, tmp_path):
 def test_a_lineup_of_the_wrong_length_is_refused_before_any_game(store, tmp_path):
     with pytest.raises(GamelabError, match="cell .*'n_players': 3.*the lineup has 2 agents for 3 players"):
         sweep.sweep(
-            "toy",
+            registry.get("toy"),
             {"n_players": [2, 3]},
             n_games=300,
             seed=4,
@@ -49,23 +50,30 @@ def test_a_lineup_of_the_wrong_length_is_refused_before_any_game(store, tmp_path
 
 def test_cell_equals_standalone_run(store):
     run = sweep.run_cell(
-        "toy", {"bonus_scale": 2.0}, n_games=500, seed=9, lineup=["strong", "weak"], run=RunConfig(store=store)
+        registry.get("toy"),
+        {"bonus_scale": 2.0},
+        n_games=500,
+        seed=9,
+        lineup=["strong", "weak"],
+        run=RunConfig(store=store),
     )
-    alone = runner.simulate("toy", n_games=500, seed=9, lineup=["strong", "weak"], params=ToyParams(bonus_scale=2.0))
+    alone = runner.simulate(
+        registry.get("toy"), n_games=500, seed=9, lineup=["strong", "weak"], params=ToyParams(bonus_scale=2.0)
+    )
     pd.testing.assert_frame_equal(run.frame, alone)
 
 
 def test_cached_cell_is_not_simulated_again(store):
     kw = dict(n_games=2000, seed=2, lineup=["strong", "weak"], chunk_deals=100, run=RunConfig(store=store))
-    sweep.run_cell("toy", {}, **kw)
+    sweep.run_cell(registry.get("toy"), {}, **kw)
     assert store.computed == 10 and store.loaded == 0
-    again = sweep.run_cell("toy", {}, **kw)
+    again = sweep.run_cell(registry.get("toy"), {}, **kw)
     assert store.computed == 10 and store.loaded == 10 and again.games == 2000
 
 
 def test_precision_target_met_or_cap_reported(store):
     run = sweep.run_cell(
-        "toy",
+        registry.get("toy"),
         {},
         n_games=200,
         seed=1,
@@ -78,7 +86,7 @@ def test_precision_target_met_or_cap_reported(store):
     t = sweep.summarize(run.frame).query("metric == 'win_rate'")
     assert run.target_met and ((t.high - t.low) / 2 <= 0.02).all() and run.games > 200
     capped = sweep.run_cell(
-        "toy",
+        registry.get("toy"),
         {},
         n_games=200,
         seed=1,
@@ -93,7 +101,7 @@ def test_precision_target_met_or_cap_reported(store):
 
 def test_paired_difference_against_baseline(store, tmp_path):
     res = sweep.sweep(
-        "toy",
+        registry.get("toy"),
         {"bonus_scale": [1.0, 3.0]},
         baseline={"bonus_scale": 1.0},
         n_games=2000,
@@ -109,27 +117,29 @@ def test_paired_difference_against_baseline(store, tmp_path):
 
 def test_unknown_or_bad_sweep_values(store):
     with pytest.raises(GamelabError, match="unknown sweep parameter 'colour'"):
-        sweep.run_cell("toy", {"colour": 1}, n_games=10, seed=1, n_players=2, run=RunConfig(store=store))
+        sweep.run_cell(registry.get("toy"), {"colour": 1}, n_games=10, seed=1, n_players=2, run=RunConfig(store=store))
     with pytest.raises(ParamError, match="die = 1 is out of range"):
-        sweep.run_cell("toy", {"die": 1}, n_games=10, seed=1, n_players=2, run=RunConfig(store=store))
-    run = sweep.run_cell("toy", {"die_double": True}, n_games=10, seed=1, n_players=2, run=RunConfig(store=store))
+        sweep.run_cell(registry.get("toy"), {"die": 1}, n_games=10, seed=1, n_players=2, run=RunConfig(store=store))
+    run = sweep.run_cell(
+        registry.get("toy"), {"die_double": True}, n_games=10, seed=1, n_players=2, run=RunConfig(store=store)
+    )
     assert run.params.die == 20
 
 
 def test_corrupt_chunk_is_recomputed(store):
     kw = dict(n_games=400, seed=3, lineup=["strong", "weak"], chunk_deals=100, run=RunConfig(store=store))
-    first = sweep.run_cell("toy", {}, **kw)
+    first = sweep.run_cell(registry.get("toy"), {}, **kw)
     victim = sorted(store.dir.rglob("*.parquet"))[0]
     victim.write_bytes(victim.read_bytes()[:50])  # truncated
     with pytest.warns(CacheWarning, match=f"{victim.stem}.json: {victim.name} does not match its checksum"):
-        again = sweep.run_cell("toy", {}, **kw)
+        again = sweep.run_cell(registry.get("toy"), {}, **kw)
     assert store.rejected == 1 and store.computed == 3  # 2 chunks, then the bad one again
     pd.testing.assert_frame_equal(first.frame, again.frame)
 
 
 def test_variant_is_a_sweep_parameter(store, tmp_path):
     res = sweep.sweep(
-        "strand",
+        registry.get("strand"),
         {"variant": ["standard", "short"]},
         n_games=200,
         seed=1,
@@ -141,7 +151,9 @@ def test_variant_is_a_sweep_parameter(store, tmp_path):
     assert runs["short"].params.rounds == 5 and runs["short"].params.node_values == (3, 4, 4, 5, 5)
     assert runs["standard"].params.rounds == 8
     with pytest.raises(ParamError, match="variant 'long' is unknown"):
-        sweep.run_cell("strand", {"variant": "long"}, n_games=10, seed=1, n_players=4, run=RunConfig(store=store))
+        sweep.run_cell(
+            registry.get("strand"), {"variant": "long"}, n_games=10, seed=1, n_players=4, run=RunConfig(store=store)
+        )
 
 
 @pytest.mark.parametrize("value", [4.5, 2.0, "four", True])

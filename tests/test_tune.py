@@ -4,6 +4,7 @@ proposal meets it on fresh seeds; goal files are checked in one line."""
 import pytest
 import yaml
 
+from gamelab.core import registry
 from gamelab.core.errors import GamelabError
 from gamelab.core.files import load_params
 from gamelab.decide import tune
@@ -29,7 +30,7 @@ GOAL = {
 def test_a_grid_shows_the_target_reachable_and_the_tuner_meets_it(tmp_path):
     store = MemoryStore()
     grid = sweep.sweep(
-        "toy",
+        registry.get("toy"),
         {"bonus_scale": [0.0, 0.2, 1.0]},
         n_games=1000,
         seed=3,
@@ -151,7 +152,7 @@ def test_strand_first_proposal_meets_a_reachable_target_on_20000_fresh_games(tmp
 
     def measure(changes, n_games, seed):
         run = sweep.run_cell(
-            "strand",
+            registry.get("strand"),
             {},
             n_games=n_games,
             seed=seed,

@@ -67,16 +67,17 @@ def _cmd_simulate(args) -> int:
     from gamelab.sim import runner, sweep
     from gamelab.sim.store import ChunkStore
 
+    game = registry.get(args.game)
     params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
-    runner.resolve(args.game, params, args.lineup, args.players)  # refuse a bad lineup before any work
+    runner.resolve(game, params, args.lineup, args.players)  # refuse a bad lineup before any work
     store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
     check_directory(store.dir, "--cache-dir")
     executor = executor_for(args.workers, args.scheduler)
     # through the chunk store: a run interrupted (Ctrl-C, a closed lid) resumes where it stopped
     run = sweep.run_cell(
-        args.game,
+        game,
         {},
         n_games=args.games,
         seed=args.seed,
@@ -86,7 +87,7 @@ def _cmd_simulate(args) -> int:
         run=RunConfig(store=store, executor=executor),
     )
     df = run.frame
-    groups = [g for g in registry.get(args.game).report.groups if g in df] or ["agent", "seat"]
+    groups = [g for g in game.report.groups if g in df] or ["agent", "seat"]
     lines = [
         f"{args.game}: {df['game'].nunique()} games, {run.n_players} players, seed {args.seed} "
         f"({store.computed} chunks simulated, {store.loaded} read from the cache)"
@@ -151,11 +152,9 @@ def _cmd_sweep(args) -> int:
     check_directory(store.dir, "--cache-dir")
     executor = executor_for(None, args.scheduler) if args.scheduler else None
     grid = {k: list(v) for k, v in spec.grid.items()}
-    sweep.check_grid(
-        game.name, grid, base_params=base, lineup=spec.lineup, n_players=spec.n_players, source=str(args.file)
-    )
+    sweep.check_grid(game, grid, base_params=base, lineup=spec.lineup, n_players=spec.n_players, source=str(args.file))
     res = sweep.sweep(
-        game.name,
+        game,
         grid,
         n_games=spec.n_games,
         seed=spec.seed,
@@ -192,25 +191,25 @@ def _cmd_sweep(args) -> int:
 def _cmd_identities(args) -> int:
     import pandas as pd
 
+    from gamelab.core import registry
     from gamelab.core.files import load_params, rules_class
     from gamelab.rulebook.identities import fmt, identity_table
 
+    game = registry.get(args.game)
     params = load_params(args.game, args.params, cls=None if args.games else rules_class(args.game))
     frames = {}
     if args.games:
-        from gamelab.core import registry
         from gamelab.sim import runner
 
-        counts = [args.players] if args.players else registry.get(args.game).report.players
-        announce(f"gamelab identities {args.game}", args.game, args.games * len(counts), workers=args.workers)
+        counts = [args.players] if args.players else game.report.players
+        announce(f"gamelab identities {args.game}", game, args.games * len(counts), workers=args.workers)
         for n in counts:
             frames[n] = runner.simulate(
-                args.game, n_games=args.games, seed=args.seed, params=params, n_players=n, workers=args.workers
+                game, n_games=args.games, seed=args.seed, params=params, n_players=n, workers=args.workers
             )
-    from gamelab.core import registry
     from gamelab.core.labels import changes_words
 
-    t = identity_table(args.game, params, frames=frames)
+    t = identity_table(game, params, frames=frames)
     shown = t.copy()
     for c in ("rulebook", "exact", "simulated", "sim_low", "sim_high", "exact_at_rulebook"):
         if c in shown:
@@ -225,7 +224,7 @@ def _cmd_identities(args) -> int:
         width = int(shown["quantity"].str.len().max())
         text = shown.to_string(index=False, formatters={"quantity": lambda q: f"{q:<{width}}"}, justify="left")
     changed = params.changed()
-    title = registry.get(args.game).title
+    title = game.title
     head = f"{title}: identities" + (
         f" with {changes_words(changed)} (the rest as the rulebook)" if changed else " at the rulebook's rules"
     )
@@ -259,7 +258,7 @@ def _cmd_report(args) -> int:
     game = registry.get(args.game)
     counts = len(game.report.players) or 1
     tables = (args.games if args.precision is None else MAX_GAMES) * counts * (2 if baseline is not None else 1)
-    announce(f"gamelab report {args.game} (its tables alone)", args.game, tables, workers=args.workers, at_least=True)
+    announce(f"gamelab report {args.game} (its tables alone)", game, tables, workers=args.workers, at_least=True)
     out = build_report(
         game,
         params=params,
@@ -294,19 +293,23 @@ def _cmd_bench(args) -> int:
     from gamelab.core import registry
     from gamelab.sim import bench
 
-    for game in args.games or [g for g in registry.shipped_games() if registry.get(g).bench is not None]:
-        announce(f"gamelab bench {game}", game, 3 * args.reps * args.batch, at_least=True)
+    if args.games:
+        games = [registry.get(name) for name in args.games]
+    else:
+        games = [g for g in registry.games() if g.name in registry.shipped_games() and g.bench is not None]
+    for game in games:
+        announce(f"gamelab bench {game.name}", game, 3 * args.reps * args.batch, at_least=True)
     from gamelab.ui.widgets import time_slider_move
 
     results = bench.run(
-        args.games,
+        games,
         n_players=args.players,
         batch=args.batch,
         reps=args.reps,
         memory=not args.no_memory,
         panel_slider=time_slider_move,
     )
-    print(bench.to_json(results) if args.json else bench.render(results))
+    print(bench.to_json(results) if args.json else bench.render(games, results))
     return 0
 
 
@@ -359,7 +362,7 @@ def _cmd_claims(args) -> int:
         from gamelab.rulebook import coverage
 
         books = coverage.rulebooks()
-        print(coverage.render([g for g in args.games or books if g in books]))
+        print(coverage.render([registry.get(g) for g in args.games or books if g in books]))
         return 0
     if args.params or args.json or args.rewrite or args.simulate:
         return _claims_sentences(args)
@@ -368,7 +371,8 @@ def _cmd_claims(args) -> int:
     games = args.games or ([args.game] if args.game else None)  # ``gamelab claims GAME``: that game's figures
     profiles = _claims_profiles(args.profile or (), games or list(games_with_claims()))
     params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
-    table = audit(games, n_games=args.n_games, seed=args.seed, params=params, run=RunConfig(workers=args.workers))
+    measured = [registry.get(name) for name in games] if games else None
+    table = audit(measured, n_games=args.n_games, seed=args.seed, params=params, run=RunConfig(workers=args.workers))
     if args.out:
         print(f"wrote {write_table(table, args.out)}")
     bands = [c for c in table.columns if c.startswith("inside") and c[6:].isdigit()]
@@ -387,7 +391,7 @@ def _cmd_claims(args) -> int:
     for name in games or games_with_claims():
         game = registry.get(name)
         c = conclusions(
-            name, n_games=args.n_games, seed=args.seed, params=params.get(name), run=RunConfig(workers=args.workers)
+            game, n_games=args.n_games, seed=args.seed, params=params.get(name), run=RunConfig(workers=args.workers)
         )
         if c is None:
             continue
@@ -401,6 +405,7 @@ def _cmd_claims(args) -> int:
 
 def _claims_sentences(args) -> int:
     """``gamelab claims GAME --params FILE``: the sentences to update."""
+    from gamelab.core import registry
     from gamelab.core.errors import ParamError
     from gamelab.core.files import dumps, load_params, rules_class
     from gamelab.rulebook import sentences
@@ -409,17 +414,18 @@ def _claims_sentences(args) -> int:
         raise ParamError(
             "--params, --json and --rewrite need a game and a parameter file: gamelab claims GAME --params FILE"
         )
+    game = registry.get(args.game)
     params = load_params(args.game, args.params, cls=None if args.simulate else rules_class(args.game))
     changed = params.changed() or "the rulebook's parameters"
     simulate = dict(n_games=args.n_games, seed=args.seed, workers=args.workers) if args.simulate else None
-    table, counts = sentences.changed_sentences(args.game, params, simulate=simulate)
+    table, counts = sentences.changed_sentences(game, params, simulate=simulate)
     if args.rewrite:
         check_output(args.rewrite, (".md",), "--rewrite")
-        Path(args.rewrite).write_text(sentences.rewrite(args.game, table, changed), encoding="utf-8")
+        Path(args.rewrite).write_text(sentences.rewrite(game, table, changed), encoding="utf-8")
     if args.json:
         print(dumps({"game": args.game, "params": changed, **counts, "sentences": sentences.to_records(table)}))
     else:
-        print(sentences.render(args.game, table, counts, changed))
+        print(sentences.render(game, table, counts, changed))
         if args.rewrite:
             print(f"wrote {args.rewrite}")
     return 0

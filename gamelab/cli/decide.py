@@ -6,6 +6,7 @@ lines, exit 2, as for every command)."""
 from __future__ import annotations
 
 from gamelab.core import registry
+from gamelab.core.contract import Game
 from gamelab.sim.run import RunConfig
 
 
@@ -78,16 +79,16 @@ def _cmd_sensitivity(args) -> int:
         balance.metric(game, args.metric)  # an unknown metric: one line naming the known ones
     metric = args.metric or game.report.headline
     metrics = ([args.metric] if args.metric else None) if args.json or args.out else [metric]
-    base = runner.resolve(args.game, params, args.lineup, args.players)[0]
+    base = runner.resolve(game, params, args.lineup, args.players)[0]
     todo, _ = sensitivity.settings(game, base, only)  # unknown names refused before any game
     announce(
         f"gamelab sensitivity {args.game}",
-        args.game,
+        game,
         args.games * (len(todo) + 1),
         workers=getattr(args, "workers", 1) or 1,
     )
     table = sensitivity.levers(
-        args.game,
+        game,
         n_players=args.players,
         lineup=args.lineup,
         params=params,
@@ -149,7 +150,7 @@ def _cmd_tune(args) -> int:
 
     goal = tune.load_goal(args.goal)
     st = tune.setting(goal, str(args.goal))  # every check of the goal before any game
-    announce(f"gamelab tune {args.goal}", goal.game, tune.expected_games(goal, args.trials), workers=args.workers or 1)
+    announce(f"gamelab tune {args.goal}", st.game, tune.expected_games(goal, args.trials), workers=args.workers or 1)
     print(
         f"{st.game.title}: looking for the smallest rule changes with {tune.goal_words(st)} "
         f"({args.trials or goal.trials} trials of {goal.games:,} games each)",
@@ -195,14 +196,15 @@ def _cmd_test(args) -> int:
     from gamelab.core.limits import announce
     from gamelab.decide import sequential
 
+    game = registry.get(args.game)
     params = load_params(args.game, args.params)
     baseline = load_params(args.game, args.baseline) if args.baseline else None
-    args.expr = headline_question(args.game, args.expr)
-    sequential.question_for(args.game, args.expr, with_baseline=baseline is not None)  # before any game
+    args.expr = headline_question(game, args.expr)
+    sequential.question_for(game, args.expr, with_baseline=baseline is not None)  # before any game
     if not args.plan:
         announce(
             "gamelab test (stops as soon as decided; at most)",
-            args.game,
+            game,
             args.max_games,
             workers=getattr(args, "workers", 1) or 1,
         )
@@ -219,13 +221,13 @@ def _cmd_test(args) -> int:
         run=RunConfig(executor=_executor(args), progress=_progress()),
     )
     if args.plan:
-        plan = sequential.plan(args.game, args.expr, **kw)
+        plan = sequential.plan(game, args.expr, **kw)
         if args.json:
             print(dumps(asdict(plan), indent=1))
         else:
             print(plan.words() + ("\n\n" + plan.text() if args.verbose else ""))
         return 0
-    d = sequential.decide(args.game, args.expr, **kw)
+    d = sequential.decide(game, args.expr, **kw)
     if args.json:
         print(dumps(asdict(d) | {"sentence": d.sentence, "answer": d.answer}, indent=1))
         return 0
@@ -241,12 +243,12 @@ DEFAULT_BOUND = "< 0.05"
 COMPARISONS = ("<", ">")
 
 
-def headline_question(game: str, expr: str | None) -> str:
+def headline_question(game: Game, expr: str | None) -> str:
     """The question as given, or about the game's headline imbalance
     (``ReportSettings.headline``, a game's style spread) when it names no
     metric: ``"< 0.10"`` is ``"style_spread < 0.10"``, and no question at all
     asks whether it is within 5 points (``"style_spread < 0.05"``)."""
-    headline = registry.get(game).report.headline
+    headline = game.report.headline
     text = (expr if expr is not None else DEFAULT_BOUND).strip()
     return f"{headline} {text}" if text.startswith(COMPARISONS) else text
 

@@ -19,19 +19,19 @@ def _cmd_calibrate(args) -> int:
     from gamelab.models.calibrate import calibrate, free_knobs
 
     out = check_output(args.out or paths.runs_dir() / "calibrate" / f"{args.game}.yaml", (".yaml", ".yml"), "--out")
-    target = targets.records_or_published(args.game, args.target)
-    free = names_list(args.free, "--free", "model knobs")
     g = registry.get(args.game)
-    free_knobs(g, free, targets.calibration_file(g.name))  # unknown or rule names refused before any game
+    target = targets.records_or_published(g, args.target)
+    free = names_list(args.free, "--free", "model knobs")
+    free_knobs(g, free, targets.calibration_file(g))  # unknown or rule names refused before any game
     counts = len(g.report.players) or g.players[1] - g.players[0] + 1
     announce(
         f"gamelab calibrate {args.game}",
-        args.game,
+        g,
         (args.trials + 4) * args.games * counts,  # the trials, then before and after on twice the games
         workers=args.workers,
     )
     result = calibrate(
-        args.game,
+        g,
         target=target,
         free=free,
         trials=args.trials,
@@ -87,19 +87,19 @@ def _skill_trace(args, g, params) -> int:
     from gamelab.sim import runner
     from gamelab.sim.store import ChunkStore
 
-    runner.resolve(g.name, params, None, args.players)  # the player count, before any game
+    runner.resolve(g, params, None, args.players)  # the player count, before any game
     run = RunConfig(workers=args.workers, store=ChunkStore())
     print(
         f"deciding the ladder: each rung against the one below, as many games as each test needs "
         f"(at most {skill.STEP_MAX_GAMES:,} a step)",
         file=sys.stderr,
     )
-    decided = skill.climb(g.name, n_players=args.players, seed=args.seed, params=params, run=run, up_to=args.top)
+    decided = skill.climb(g, n_players=args.players, seed=args.seed, params=params, run=run, up_to=args.top)
     n_levels = len(decided.rungs)
     cells = n_levels + n_levels * (n_levels - 1) // 2  # the rungs' tables and the matrix
-    announce(f"gamelab skill {g.name}", g.name, cells * args.games, slow=True, workers=args.workers)
+    announce(f"gamelab skill {g.name}", g, cells * args.games, slow=True, workers=args.workers)
     t = skill.trace(
-        g.name,
+        g,
         args.trace,
         n_players=args.players,
         n_games=args.games,
@@ -144,17 +144,17 @@ def _cmd_skill(args) -> int:
     kw = dict(
         n_players=args.players, n_games=args.games, seed=args.seed, params=params, run=RunConfig(workers=args.workers)
     )
-    runner.resolve(g.name, params, None, args.players)  # the player count, before any game
-    names = skill.ladder_of(g.name)
-    announce(f"gamelab skill {g.name}", g.name, len(names) * args.games, slow=True, workers=args.workers)
-    levels = skill.ladder(g.name, **kw)
+    runner.resolve(g, params, None, args.players)  # the player count, before any game
+    names = skill.ladder_of(g)
+    announce(f"gamelab skill {g.name}", g, len(names) * args.games, slow=True, workers=args.workers)
+    levels = skill.ladder(g, **kw)
     if args.json:
         keys = ("level", "agent", "win_rate_vs_below", "low", "high", "games")
         print(dumps([{k: r[k] for k in keys} for r in levels], indent=2))
     else:
         print(
             f"{g.title}, {args.players} players: each level against the level below\n"
-            + skill.render(levels, skill.luck(g.name, **kw))
+            + skill.render(levels, skill.luck(g, **kw))
         )
     if args.out:
         from gamelab.report import charts

@@ -16,10 +16,13 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gamelab.core.errors import GamelabError, short
 from gamelab.core.limits import MAX_ITEMS
+
+if TYPE_CHECKING:
+    from gamelab.core.contract import Game
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 40
@@ -264,6 +267,15 @@ def _finite(obj: Any) -> Any:
 def dumps(obj: Any, **kw) -> str:
     """JSON that is always valid: NaN and infinity become null."""
     return json.dumps(_finite(obj), allow_nan=False, ensure_ascii=False, **kw)
+
+
+def named_game(name: object) -> Game:
+    """The game a file names (a goal's, a profile's or a playtest record's ``game``): the one
+    place outside the command line and the notebook panels where a name read from outside is
+    looked up; an unknown name is the registry's error, naming the choices."""
+    from gamelab.core import registry
+
+    return registry.get(name)
 
 
 def rules_class(game: str) -> type:

@@ -14,6 +14,10 @@ from __future__ import annotations
 import math
 import sys
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gamelab.core.contract import Game
 
 MAX_GAMES = 200_000  # the largest run: games per setting, per candidate, per level or per test
 MAX_TRIALS = 10_000  # Optuna trials of one tune or calibration
@@ -37,13 +41,11 @@ def check_count(field: str, value, maximum: int, *, low: int = 1) -> int:
     return value
 
 
-def games_per_second(game: str, *, slow: bool = False) -> float:
+def games_per_second(game: Game, *, slow: bool = False) -> float:
     """The game's benchmark rate (its agents on every seat); ``slow``: the
     slowest declared lineup of strong agents (search agents), else
     :data:`SLOW_SHARE` of the rate."""
-    from gamelab.core import registry
-
-    bench = getattr(registry.get(game), "bench", None)
+    bench = game.bench
     rate = float(getattr(bench, "agent_target", 0) or 1000.0)
     if slow:
         # a target given as a Fraction is a share of the default agents' rate (the bench's strong lineups)
@@ -55,7 +57,7 @@ def games_per_second(game: str, *, slow: bool = False) -> float:
     return rate
 
 
-def expected_seconds(game: str, games: float, *, slow: bool = False, workers: int = 1) -> float:
+def expected_seconds(game: Game, games: float, *, slow: bool = False, workers: int = 1) -> float:
     return float(games) / games_per_second(game, slow=slow) / max(1, workers)
 
 
@@ -73,7 +75,7 @@ def duration(seconds: float) -> str:
 
 
 def announce(
-    what: str, game: str, games: float, *, slow: bool = False, workers: int = 1, at_least: bool = False, stream=None
+    what: str, game: Game, games: float, *, slow: bool = False, workers: int = 1, at_least: bool = False, stream=None
 ) -> float | None:
     """Say before a run of ``games`` games that it will take longer than a
     minute (one line on stderr); returns the expected seconds, or None if

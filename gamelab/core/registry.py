@@ -87,6 +87,12 @@ def available_games() -> tuple[str, ...]:
     return tuple(sorted(_GAMES)) + tuple(sorted(set(_EXTRA) - set(_GAMES)))
 
 
+def games() -> tuple[Game, ...]:
+    """Every game :func:`get` finds, as objects, in the order of :func:`available_games`."""
+    _discover()
+    return tuple(_GAMES.get(name) or _EXTRA[name] for name in available_games())
+
+
 def get(name: object) -> Game:
     """The game called ``name``; an unknown name is an error naming the choices."""
     _discover()

@@ -28,6 +28,7 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, model_validator
 
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError, short
 from gamelab.core.labels import change_words
 from gamelab.core.limits import MAX_GAMES, MAX_TRIALS, MAX_VERIFY
@@ -123,7 +124,7 @@ class Dim:
     span: float = 1.0  # the declared range (a change of span counts 1)
 
 
-def dims(game, base, free: dict, source: str) -> list[Dim]:
+def dims(game: Game, base, free: dict, source: str) -> list[Dim]:
     """The searched values of a goal's ``free`` mapping, each checked against
     its declaration: the parameter's kind (flags and choices their own
     values, whole numbers for whole-number parameters), ``low < high``,
@@ -182,7 +183,7 @@ def _same(value, allowed) -> bool:
     return type(value) is type(allowed) and value == allowed
 
 
-def _derived_dim(game, base, name: str, rng, where: str) -> Dim:
+def _derived_dim(game: Game, base, name: str, rng, where: str) -> Dim:
     """A derived knob's range: both ends must give valid rules; a knob that
     refuses a value between them that is not whole (``node_shift``) is
     searched over whole numbers, and then its ends must be whole."""
@@ -264,7 +265,7 @@ def _tuple_dims(spec, value, rng, where) -> list[Dim]:
     return out
 
 
-def candidate(game, base, ds: list[Dim], values: dict):
+def candidate(game: Game, base, ds: list[Dim], values: dict):
     """The parameter object of searched ``values`` (derived knobs first,
     then the parameters themselves)."""
     changes: dict = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from gamelab.core import registry
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
 from gamelab.sim.levels import Level, mixed_params, trace_levels
 from gamelab.sim.run import RunConfig
@@ -38,7 +38,7 @@ def step_question(seat: str) -> str:
 
 
 def decide_step(
-    game: str,
+    game: Game,
     high: Level,
     low: Level,
     *,
@@ -54,7 +54,7 @@ def decide_step(
 
     fair = 1 / n_players
     params, lineup = mixed_params(game, high, low), (high.seat, *low.rest)
-    prepare = registry.get(game).skill.prepare
+    prepare = game.skill.prepare
     if prepare is not None:  # the agents' learned models, once here rather than in every worker
         prepare(params, lineup, n_players)
     d = sequential.decide(
@@ -100,13 +100,13 @@ class Climb:
         return sum(s["games"] for s in self.steps) + (self.headroom["games"] if self.headroom else 0)
 
 
-def candidates(game: str, n_players: int, params=None) -> list[Level]:
+def candidates(game: Game, n_players: int, params=None) -> list[Level]:
     """The levels a ladder tries, weakest first (:func:`gamelab.sim.levels.trace_levels`)."""
     return trace_levels(game, n_players, params)
 
 
 def climb(
-    game: str,
+    game: Game,
     *,
     n_players: int,
     seed: int = 0,
@@ -123,7 +123,7 @@ def climb(
     if up_to is not None:
         names = [lv.name for lv in levels]
         if up_to not in names:
-            raise GamelabError(f"skill ladder: unknown rung {up_to!r} of {game}; its rungs are {', '.join(names)}")
+            raise GamelabError(f"skill ladder: unknown rung {up_to!r} of {game.name}; its rungs are {', '.join(names)}")
         levels = levels[: names.index(up_to) + 1]
     rungs, steps, stop = [levels[0]], [], None
     for k, lv in enumerate(levels[1:], start=1):

@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamelab.core import paths, registry
+from gamelab.core import paths
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
 from gamelab.core.labels import change_words, param_words
 from gamelab.core.params import ParamSpec, from_mapping, specs
@@ -157,7 +158,7 @@ def _tuple_steps(spec: ParamSpec, value: tuple, skipped: list) -> list[Step]:
     return out
 
 
-def settings(game, base, only=None) -> tuple[list[tuple[Step, Any]], list[Skipped]]:
+def settings(game: Game, base, only=None) -> tuple[list[tuple[Step, Any]], list[Skipped]]:
     """Each step with its validated parameter object; refused steps and
     steps that change nothing are skipped."""
     found, skipped = steps(game.rules, base, game.derived, only)
@@ -204,7 +205,7 @@ def skipped_words(skipped) -> str:
     return ("Not stepped: " + "; ".join(clauses) + ".") if clauses else ""
 
 
-def prefetch(game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, run: RunConfig, chunk_deals=None) -> None:
+def prefetch(game: Game, jobs: Sequence[tuple], *, n_games: int, seed: int, run: RunConfig, chunk_deals=None) -> None:
     """Play every missing chunk of ``jobs`` (each ``(params, lineup,
     n_players)``, all on the same deals) in one pass through the executor
     (:func:`gamelab.sim.prefetch.prefetch`), and keep them in the run's store."""
@@ -219,7 +220,7 @@ def prefetch(game: str, jobs: Sequence[tuple], *, n_games: int, seed: int, run: 
 
 
 def play_all(
-    game: str,
+    game: Game,
     params_list: Sequence,
     *,
     n_games: int,
@@ -262,7 +263,7 @@ def play_all(
     ]
 
 
-def usable_metrics(game, frame: pd.DataFrame, names: Sequence[str] | None = None) -> list[balance.Metric]:
+def usable_metrics(game: Game, frame: pd.DataFrame, names: Sequence[str] | None = None) -> list[balance.Metric]:
     """The metrics named (default: the game's whole catalogue plus the win
     rate of every value of each report group that has more than one) that
     this table can compute."""
@@ -283,7 +284,7 @@ def usable_metrics(game, frame: pd.DataFrame, names: Sequence[str] | None = None
 
 
 def levers(
-    game: str,
+    game: Game,
     *,
     n_players: int | None = None,
     lineup=None,
@@ -298,14 +299,13 @@ def levers(
     parameters: columns ``parameter``, ``value``, ``direction``, ``metric``,
     ``base``, ``new``, ``change``, ``low``, ``high`` (95 % paired bootstrap),
     ``deals``.  ``table.attrs["skipped"]`` lists the steps not played and why."""
-    g = registry.get(game)
-    base = params if params is not None else g.knobs()
+    base = params if params is not None else game.knobs()
     base, lineup, n_players = runner.resolve(game, base, lineup, n_players)
-    todo, skipped = settings(g, base, only)
+    todo, skipped = settings(game, base, only)
     runs = play_all(
         game, [base] + [p for _, p in todo], n_games=n_games, seed=seed, lineup=lineup, n_players=n_players, run=run
     )
-    chosen = usable_metrics(g, runs[0].frame, metrics)
+    chosen = usable_metrics(game, runs[0].frame, metrics)
     rows = []
     for (step, _), cell in zip(todo, runs[1:]):
         change = balance.paired_change(cell.frame, runs[0].frame, chosen)
@@ -331,13 +331,15 @@ def levers(
     )
     now = balance.estimate(runs[0].frame, chosen, rng=np.random.default_rng(seed))  # "now": the paired run itself
     table.attrs.update(
-        game=game,
+        game=game.name,  # plain data: attrs are copied with the table
         players=n_players,
         games=runs[0].games,
         now={r.metric: (r.value, r.low, r.high) for r in now.itertuples()},
         seed=seed,
         skipped=[dataclasses.asdict(s) | {"value": _text(s.value)} for s in skipped],
         percent={m.name: m.percent for m in chosen},
+        labels={m.name: m.label for m in chosen},  # what framing says of each metric: the table names no game
+        goals={m.name: m.goal for m in chosen},
     )
     return table
 
@@ -470,10 +472,9 @@ class Framing:
 
 def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framing:
     """The levers of ``metric`` framed by ``goal`` ("lower" or "higher";
-    default the metric's declared better side)."""
+    default the metric's declared better side, as :func:`levers` kept it in the table)."""
     rows = ranking(table, metric)
-    m = balance.metric(registry.get(table.attrs["game"]), metric)
-    goal = m.goal if goal is None else goal
+    goal = table.attrs["goals"][metric] if goal is None else goal
     if goal not in ("lower", "higher", ""):
         raise GamelabError(f"goal {goal!r}: expected lower or higher")
     words = rows["words"] if "words" in rows else rows["parameter"].map(param_words) + " → " + rows["value"]
@@ -487,8 +488,8 @@ def framing(table: pd.DataFrame, metric: str, goal: str | None = None) -> Framin
     source = table.attrs.get("now_source", "")  # "now" from another run of the same rules (a report's)
     return Framing(
         metric,
-        m.label,
-        m.percent,
+        table.attrs["labels"][metric],
+        table.attrs["percent"][metric],
         goal,
         float(now[0]) if source and now is not None else float(rows["base"].iloc[0]),
         [x for x in by_size if x.sure and good(x)],

@@ -43,7 +43,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from gamelab.core import paths, registry
+from gamelab.core import paths
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
 from gamelab.core.limits import MAX_GAMES, check_count
 from gamelab.decide import grouped
@@ -360,7 +361,7 @@ def corrected(
 
 @dataclasses.dataclass
 class _Setup:
-    game: str
+    game: Game
     question: Question
     metrics: dict
     arms: dict  # arm -> params
@@ -371,19 +372,17 @@ class _Setup:
     threshold: float  # c of T > c / T < c
 
 
-def question_for(game: str, expr: str, *, with_baseline: bool = False) -> Question:
+def question_for(game: Game, expr: str, *, with_baseline: bool = False) -> Question:
     """``expr`` checked against the game's metrics and groups (no game is played)."""
-    g = registry.get(game)
-    return parse_question(expr, lambda name: balance.metric(g, name), with_baseline)
+    return parse_question(expr, lambda name: balance.metric(game, name), with_baseline)
 
 
-def _setup(game, expr, *, n_players, params, baseline, lineup, seed, max_games, chunk_deals) -> _Setup:
-    g = registry.get(game)
+def _setup(game: Game, expr, *, n_players, params, baseline, lineup, seed, max_games, chunk_deals) -> _Setup:
     check_count("max_games", max_games, MAX_GAMES)
     question = question_for(game, expr, with_baseline=baseline is not None)
-    metrics = {t.metric: balance.metric(g, t.metric) for t in question.terms}
-    if lineup is None and n_players is not None and g.strategies and not all(m.smooth for m in metrics.values()):
-        lineup = [g.strategies.profile_agent] * n_players  # the meta-game's metrics: a run of random profiles
+    metrics = {t.metric: balance.metric(game, t.metric) for t in question.terms}
+    if lineup is None and n_players is not None and game.strategies and not all(m.smooth for m in metrics.values()):
+        lineup = [game.strategies.profile_agent] * n_players  # the meta-game's metrics: a run of random profiles
     p, lineup, n_players = runner.resolve(game, params, lineup, n_players)
     arms = {"params": p}
     if baseline is not None:
@@ -429,7 +428,7 @@ def _absorb(setup: _Setup, acc: Accumulator, tables: dict) -> None:
 
 
 def decide(
-    game: str,
+    game: Game,
     expr: str,
     *,
     n_players: int | None = None,
@@ -484,7 +483,9 @@ def decide(
     )
 
 
-def _prepared(game, expr, n_players, params, baseline, lineup, seed, max_games, chunk_deals, alpha, beta, zone, run):
+def _prepared(
+    game: Game, expr, n_players, params, baseline, lineup, seed, max_games, chunk_deals, alpha, beta, zone, run
+):
     """What :func:`decide` and :func:`plan` share: the rates checked, the
     question set up (arms, chunks, metrics), the run made ready (its store
     defaults to the workspace's chunk cache, so a plan's pilot is the test's
@@ -624,7 +625,7 @@ def _check_rates(alpha, beta, zone):
 
 
 def plan(
-    game: str,
+    game: Game,
     expr: str,
     *,
     n_players: int | None = None,
@@ -719,12 +720,11 @@ def grouped_looks(setup: _Setup) -> list[int]:
     then at each doubling, the last at the limit."""
     from gamelab.stats import metagame as solve
 
-    g = registry.get(setup.game)
     chunks = setup.chunks["params"]
     size = chunks[0].n_deals * setup.rotations
     first = PILOT_CHUNKS
-    if g.strategies is not None:
-        profiles = len(solve.profiles(len(g.strategies.names), setup.n_players))
+    if setup.game.strategies is not None:
+        profiles = len(solve.profiles(len(setup.game.strategies.names), setup.n_players))
         first = max(first, math.ceil(PROFILE_GAMES * profiles / size))
     return grouped.schedule(first, len(chunks))
 

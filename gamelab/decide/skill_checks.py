@@ -17,6 +17,7 @@ at verification, on the verification's fresh deals.
 
 from __future__ import annotations
 
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 from gamelab.sim.levels import beat_share, level_names, mixed_params, trace_levels
@@ -24,11 +25,11 @@ from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
 
-def check_goal(goal, source: str) -> None:
-    """Refuse unknown level names in one line, before any game is played."""
+def check_goal(goal, game: Game, source: str) -> None:
+    """Refuse unknown level names in one line, before any game is played (``game``: the goal's)."""
     if goal.skill is None and goal.keep_skill is None:
         return
-    names = level_names(goal.game)
+    names = level_names(game)
     if not names:
         raise GamelabError(f"{source}: skill: {goal.game} declares no skill trace (GAME.skill.search)")
     for name in goal.skill or ():
@@ -38,6 +39,7 @@ def check_goal(goal, source: str) -> None:
 
 def skill_checks(
     goal,
+    game: Game,
     params,
     metrics,
     n_players: int,
@@ -52,14 +54,14 @@ def skill_checks(
     run = run or RunConfig()
     if goal.skill is None and goal.keep_skill is None:
         return {}, True
-    levels = {lv.name: lv for lv in trace_levels(goal.game, n_players, params)}
-    climbing = decided_rungs(goal, n_players, run)
+    levels = {lv.name: lv for lv in trace_levels(game, n_players, params)}
+    climbing = decided_rungs(goal, game, n_players, run)
     levels = {name: lv for name, lv in levels.items() if name in climbing}
     kw = dict(n_games=n_games, seed=seed, n_players=n_players, store=run.store, executor=run.executor, progress=False)
     row, ok = {}, True
     for name in goal.skill or ():
         lv = levels[name]
-        frame = runner.simulate(goal.game, lineup=lv.lineup, params=lv.params, **kw)
+        frame = runner.simulate(game, lineup=lv.lineup, params=lv.params, **kw)
         est = balance.estimate(frame, metrics).set_index("metric")
         for t in goal.targets:
             e = est.loc[t.metric]
@@ -70,9 +72,7 @@ def skill_checks(
     if goal.keep_skill is not None:
         chain = [levels[n] for n in levels if goal.skill is None or n in goal.skill]
         for low, high in zip(chain, chain[1:]):
-            frame = runner.simulate(
-                goal.game, lineup=[high.seat, *low.rest], params=mixed_params(goal.game, high, low), **kw
-            )
+            frame = runner.simulate(game, lineup=[high.seat, *low.rest], params=mixed_params(game, high, low), **kw)
             share = beat_share(frame, high.seat)
             key = f"{high.name} beats {low.name} ({n_players}p)"
             met = bool(share >= goal.keep_skill)
@@ -81,15 +81,15 @@ def skill_checks(
     return row, ok
 
 
-def decided_rungs(goal, n_players: int, run: RunConfig) -> list[str]:
+def decided_rungs(goal, game: Game, n_players: int, run: RunConfig) -> list[str]:
     """The names of the decided ladder's rungs the goal may use (up to its
     highest named level, or all of them), under the game's default rules;
     a named level that does not beat the one below is refused in one line."""
     from gamelab.decide.ladder import climb
 
-    names = level_names(goal.game)
+    names = level_names(game)
     named = [n for n in names if n in (goal.skill or ())]
-    c = climb(goal.game, n_players=n_players, up_to=named[-1] if named else None, headroom=False, run=run.quiet())
+    c = climb(game, n_players=n_players, up_to=named[-1] if named else None, headroom=False, run=run.quiet())
     rungs = [lv.name for lv in c.rungs]
     missing = [n for n in named if n not in rungs]
     if missing:

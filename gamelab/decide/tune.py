@@ -43,8 +43,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamelab.core import paths, registry
+from gamelab.core import paths
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
+from gamelab.core.files import named_game
 from gamelab.core.limits import MAX_GAMES
 from gamelab.core.params import from_mapping
 from gamelab.decide import sensitivity
@@ -78,7 +80,7 @@ class Setting:
     """A goal made concrete: the game, the starting rules, the searched values."""
 
     goal: Goal
-    game: Any
+    game: Game
     base: Any
     dims: list[Dim]
     metrics: list
@@ -90,7 +92,7 @@ class Setting:
 
 
 def setting(goal: Goal, source: str = "goal") -> Setting:
-    game = registry.get(goal.game)
+    game = named_game(goal.game)  # the goal file names its game: found here, passed down as the object
     base = from_mapping(game.knobs, goal.params, source=f"{source}: params") if goal.params else game.knobs()
     counts = goal.player_counts()
     if goal.lineup is not None and len(counts) > 1:
@@ -102,13 +104,13 @@ def setting(goal: Goal, source: str = "goal") -> Setting:
     if len(set(counts)) != len(counts):
         raise GamelabError(f"{source}: players: {counts} lists a player count twice")
     try:
-        lineups = {n: runner.resolve(goal.game, base, goal.lineup, n)[1] for n in counts}
+        lineups = {n: runner.resolve(game, base, goal.lineup, n)[1] for n in counts}
         metrics = {t.metric: balance.metric(game, t.metric) for t in goal.targets}
     except GamelabError as exc:
         raise GamelabError(f"{source}: {exc}") from None
     for i, t in enumerate(goal.targets):
         _check_bound(t, metrics[t.metric], f"{source}: targets[{i}]")
-    check_goal(goal, source)  # skill levels named by the goal exist
+    check_goal(goal, game, source)  # skill levels named by the goal exist
     return Setting(goal, game, base, dims(game, base, goal.free, source), list(metrics.values()), lineups, source)
 
 
@@ -142,11 +144,11 @@ def _runs(st: Setting, params_list, *, n_games, seed, run: RunConfig):
     """Per candidate, ``{players: CellRun}``: every candidate and player
     count on the same deals, all missing chunks in one pass."""
     jobs = [(p, st.lineups[n], n) for p in params_list for n in st.lineups]
-    sensitivity.prefetch(st.goal.game, jobs, n_games=n_games, seed=seed, run=run)
+    sensitivity.prefetch(st.game, jobs, n_games=n_games, seed=seed, run=run)
     return [
         {
             n: sweep.run_cell(
-                st.goal.game,
+                st.game,
                 {},
                 n_games=n_games,
                 seed=seed,
@@ -327,7 +329,7 @@ def judge(st: Setting, params, *, seed: int, max_games: int, run: RunConfig) -> 
     smooth = {m.name: m.smooth for m in st.metrics}
     decisions = [
         sequential.decide(
-            st.goal.game,
+            st.game,
             t.question(room=sequential.DEFAULT_ZONE / 2 if smooth.get(t.metric, True) else 0.0),
             n_players=n,
             params=params,
@@ -424,6 +426,7 @@ def _measure(st, chosen, n_games, seed, run: RunConfig, max_games) -> list[dict]
                 row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"]})
             across, skill_kept = skill_checks(
                 st.goal,
+                st.game,
                 p,
                 st.metrics,
                 n,

@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from gamelab.core import paths, registry
+from gamelab.core import paths
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError, ParamError
 from gamelab.core.params import ParamSpec, from_mapping, specs
 from gamelab.models import targets
@@ -96,7 +97,7 @@ def _reading_summary(readings: pd.DataFrame) -> dict:
 
 
 # --- the search space ------------------------------------------------------------
-def free_knobs(game, free: list[str] | None, config: dict) -> list[ParamSpec]:
+def free_knobs(game: Game, free: list[str] | None, config: dict) -> list[ParamSpec]:
     """The knobs to fit: ``free`` if given (model knobs only), else the
     calibration file's ``free``, else every model knob neither ``fixed`` (the
     rulebook describes it) nor ``inert`` (no agent of the target plays it)."""
@@ -176,15 +177,15 @@ def evaluate(target, base, knobs: dict, *, n_games: int, seed: int, workers: int
     return summary, measured
 
 
-def study_path(game: str, key: dict) -> tuple[Path, str]:
+def study_path(game: Game, key: dict) -> tuple[Path, str]:
     digest = hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:12]
     folder = paths.runs_dir() / "calibrate"
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{game}-{digest}.db", f"{game}-{digest}"
+    return folder / f"{game.name}-{digest}.db", f"{game.name}-{digest}"
 
 
 def calibrate(
-    game: str,
+    game: Game,
     *,
     target: targets.Target | None = None,
     free: list[str] | None = None,
@@ -199,16 +200,15 @@ def calibrate(
     """Fit ``free`` knobs of ``game`` to ``target`` (default: the published tables)."""
     import optuna
 
-    g = registry.get(game)
-    config = targets.calibration_file(g.name)
-    target = target or targets.published(g.name)
-    base = base if base is not None else g.knobs()
-    space = free_knobs(g, free, config)
+    config = targets.calibration_file(game)
+    target = target or targets.published(game)
+    base = base if base is not None else game.knobs()
+    space = free_knobs(game, free, config)
     if not space:
-        raise GamelabError(f"{g.name}: no model knob to fit (give --free NAME,...)")
+        raise GamelabError(f"{game.name}: no model knob to fit (give --free NAME,...)")
     excluded = list(config.get("excluded", [])) if target.label == "published" else []
     say = log or (lambda text: None)
-    study, storage = _open_study(g, target, space, base, config, n_games=n_games, seed=seed)
+    study, storage = _open_study(game, target, space, base, config, n_games=n_games, seed=seed)
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
 
     def objective(trial):
@@ -225,10 +225,10 @@ def calibrate(
         return summary["objective"]
 
     if trials > len(done):
-        say(f"{g.name}: {trials - len(done)} trials to play ({len(done)} read back from {storage})")
+        say(f"{game.name}: {trials - len(done)} trials to play ({len(done)} read back from {storage})")
         study.optimize(objective, n_trials=trials - len(done))
     return _verify(
-        g,
+        game,
         target,
         base,
         study,
@@ -245,7 +245,7 @@ def calibrate(
     )
 
 
-def _open_study(g, target, space, base, config, *, n_games: int, seed: int):
+def _open_study(g: Game, target, space, base, config, *, n_games: int, seed: int):
     """The calibration's Optuna study, resumed from ``data/runs/`` when one
     with the same key exists (game, target cells, free knobs, sizes, seed,
     start, search settings), else new and started at ``base``'s knobs;
@@ -263,7 +263,7 @@ def _open_study(g, target, space, base, config, *, n_games: int, seed: int):
         config=config,
         search=(SPREAD, ITEM_SPREAD, STEP, STARTUP),
     )
-    storage, name = study_path(g.name, key)
+    storage, name = study_path(g, key)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=STARTUP)
     study = optuna.create_study(study_name=name, storage=f"sqlite:///{storage}", sampler=sampler, load_if_exists=True)
@@ -282,7 +282,9 @@ def _seen(study, plain: dict):
     return None
 
 
-def _verify(g, target, base, study, space, excluded, config, *, n_games, seed, workers, storage, trials, readings, say):
+def _verify(
+    g: Game, target, base, study, space, excluded, config, *, n_games, seed, workers, storage, trials, readings, say
+):
     """Re-measure the defaults and the best candidates on fresh deals; the best verified wins."""
     import optuna
 
@@ -322,12 +324,12 @@ def _verify(g, target, base, study, space, excluded, config, *, n_games, seed, w
     )
 
 
-def reading_table(g, target, base, knobs: dict, **fresh) -> pd.DataFrame:
+def reading_table(g: Game, target, base, knobs: dict, **fresh) -> pd.DataFrame:
     """For each rule reading (``targets.reading_params``), every reading's
     objective at the fitted knobs (the other rules as ``base``): which
     reading the target supports.  Calibration never changes a reading."""
     rows = []
-    for spec in targets.reading_params(g.name):
+    for spec in targets.reading_params(g):
         values = list(spec.choices) if spec.choices is not None else [spec.default, not spec.default]
         current = getattr(base, spec.name)
         for v in values:

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from gamelab.core import paths, registry
+from gamelab.core import paths
+from gamelab.core.contract import Game
 from gamelab.sim import runner
 from gamelab.sim.run import RunConfig
 from gamelab.stats.intervals import two_proportion
@@ -74,23 +75,22 @@ class Model:
     lineup: tuple | None  # None: the game's default lineup
 
 
-def default_models(game: str, n_players: int, profile=None, *, params=None) -> list[Model]:
+def default_models(game: Game, n_players: int, profile=None, *, params=None) -> list[Model]:
     """The calibrated model (the given profile, else the one shipped in
     ``data/profiles/``; the default model when there is none or it moves no
     knob) and the game's strong agent (``Game.skill.strong_agent``, else the top of
     its skill ladder) on every seat, both under the rules ``params``."""
     from gamelab.models.profile import apply, describe, load_profile
 
-    g = registry.get(game)
-    params = params if params is not None else g.knobs()
+    params = params if params is not None else game.knobs()
     if profile is None:
-        shipped = paths.PACKAGE.parent / "data" / "profiles" / f"{g.name}.yaml"
-        profile = load_profile(shipped, g.name) if shipped.exists() else None
+        shipped = paths.PACKAGE.parent / "data" / "profiles" / f"{game.name}.yaml"
+        profile = load_profile(shipped, game.name) if shipped.exists() else None
     elif isinstance(profile, (str, Path)):
-        profile = load_profile(profile, g.name)
+        profile = load_profile(profile, game.name)
     fitted = profile is not None and bool(profile.knobs)
     models = [Model("calibrated" if fitted else "default", describe(profile), apply(profile, params), None)]
-    top = g.skill.strong_agent or (g.skill.ladder[-1] if g.skill.ladder else "")
+    top = game.skill.strong_agent or (game.skill.ladder[-1] if game.skill.ladder else "")
     if top:
         models.append(Model("strong", f"{top} on every seat", params, (top,) * n_players))
     return models
@@ -137,7 +137,7 @@ def _status(answers: dict) -> tuple[str, str]:
 
 
 def model_frames(
-    game: str,
+    game: Game,
     n_players: int,
     models: list[Model],
     *,
@@ -165,7 +165,7 @@ def model_frames(
 
 
 def verdicts(
-    game: str,
+    game: Game,
     n_players: int,
     *,
     n_games: int = 20_000,
@@ -177,7 +177,6 @@ def verdicts(
 ) -> pd.DataFrame:
     """One row per verdict: verdict, grouping, each model's answer, status, words."""
     run = run or RunConfig()
-    g = registry.get(game)
     models = models or default_models(game, n_players, profile)
     frames = model_frames(game, n_players, models, n_games=n_games, seed=seed, frames=frames, run=run)
     rows = []
@@ -195,12 +194,12 @@ def verdicts(
                     "—" if a is None else f"{who} {100 * a['rate']:.1f} %" + ("" if a["resolved"] else " (not sure)")
                 )
             rows.append({**row, "status": status, "words": f"{side} {by}: {words}"})
-    rows += _conclusions(g, models, n_players, frames, n_games=n_games, seed=seed, run=run)
+    rows += _conclusions(game, models, n_players, frames, n_games=n_games, seed=seed, run=run)
     return pd.DataFrame(rows)
 
 
 def _conclusions(
-    g,
+    g: Game,
     models,
     n_players,
     frames,
@@ -220,7 +219,7 @@ def _conclusions(
     for m in models:
         try:
             c = conclusions(
-                g.name,
+                g,
                 n_games=n_games,
                 seed=seed,
                 params=m.params,

@@ -33,12 +33,12 @@ for "at least 4 styles worth playing at 4 players".
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from gamelab.core import registry
-from gamelab.core.contract import Run
+from gamelab.core.contract import Game, Run
 from gamelab.core.errors import GamelabError
 from gamelab.core.labels import key_words
 from gamelab.sim.profiles import TARGET, declared, payoff_table, play_profiles, profile_lineups, profile_runs
@@ -85,7 +85,7 @@ def _search_payoff(wins, seats, chance, weights):
 
 
 def psro(
-    game,
+    game: Game,
     analysis: Analysis,
     sums: DealSums,
     *,
@@ -110,7 +110,6 @@ def psro(
     search seat is played with ``search_deals`` deals), which is solved again.
     Returns the iterations (plain dicts) and the final exploitability (the
     last search's gain; None: the game has no search)."""
-    game = registry.get(game) if isinstance(game, str) else game
     strategies = declared(game)
     searches = list(strategies.searches[: limit if limit is not None else len(strategies.searches)])
     if not searches or not analysis.equilibria:
@@ -118,7 +117,7 @@ def psro(
     run = run or RunConfig()
     say = say or (lambda text: None)
     P = analysis.n_players
-    base = game.knobs() if params is None else params
+    base: Any = game.knobs() if params is None else params
     eq = analysis.equilibria[0]
     lead = analysis.names[int(np.argmax(eq.shares))]
     params_s = dataclasses.replace(base, **{strategies.proxy_knob: lead}) if strategies.proxy_knob else base
@@ -340,20 +339,19 @@ def sums_from_run(frame: pd.DataFrame, strategies, n_players: int) -> DealSums:
 
 
 def worth_line(
-    game, n_players: int, *, params=None, seed: int = 0, n_games: int = PANEL_GAMES, run: RunConfig | None = None
+    game: Game, n_players: int, *, params=None, seed: int = 0, n_games: int = PANEL_GAMES, run: RunConfig | None = None
 ) -> str:
     """A notebook panel's one line: the strategies worth playing if players adapt, with the
     interval of their number, from one run of ``n_games`` random profiles (through the chunk
     store: a profile's few games each, so a wider interval than ``gamelab metagame``'s)."""
     from gamelab.sim import runner
 
-    game = registry.get(game) if isinstance(game, str) else game
     strategies = declared(game)
     if not strategies.profile_agent:
         raise GamelabError(f"{game.name} declares no agent that plays random profiles (Strategies.profile_agent)")
     run = run or RunConfig(progress=False)
     frame = runner.simulate(
-        game.name,
+        game,
         n_games=n_games,
         seed=seed,
         params=params,
@@ -434,7 +432,7 @@ def as_json(a: Analysis) -> dict:
 
 
 def metagame(
-    game,
+    game: Game,
     n_players: int,
     *,
     params=None,
@@ -449,7 +447,6 @@ def metagame(
     """The payoff table played (``deals`` None: sized so that every win share is within
     ±``target``, one point by default, :func:`gamelab.sim.profiles.payoff_table`), solved, and
     (``psro_limit`` not 0) PSRO's iterations on it."""
-    game = registry.get(game) if isinstance(game, str) else game
     strategies = declared(game)
     run = (run or RunConfig()).ready()
     sums = payoff_table(game, n_players, params=params, deals=deals, seed=seed, run=run, target=target, say=say)

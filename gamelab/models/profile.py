@@ -24,9 +24,9 @@ from typing import Any
 
 from pydantic import Field, StrictStr
 
-from gamelab.core import registry
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError, ParamError, short
-from gamelab.core.files import load_mapping
+from gamelab.core.files import load_mapping, named_game
 from gamelab.core.params import Params, from_mapping, specs
 from gamelab.core.schemas import _Strict, parse
 
@@ -52,7 +52,7 @@ class Profile:
         return self.name or Path(self.path).stem or "unnamed profile"
 
 
-def model_knobs(game) -> set[str]:
+def model_knobs(game: Game) -> set[str]:
     """Names of the game's model knobs (not rules)."""
     rules = {s.name for s in specs(game.rules)}
     return {s.name for s in specs(game.knobs)} - rules
@@ -63,7 +63,7 @@ def load_profile(path: str | Path, game: str | None = None) -> Profile:
     data = parse(ProfileFile, load_mapping(path, what="profile", error=ParamError), str(path))
     if game is not None and data.game != game:
         raise ParamError(f"{path}: a profile for {short(data.game)}, not for {game}")
-    g = registry.get(data.game)
+    g = named_game(data.game)  # the profile names its game
     allowed = model_knobs(g)
     for key in data.knobs:
         if key not in allowed:

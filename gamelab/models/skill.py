@@ -25,8 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from gamelab.core import registry
-from gamelab.core.contract import Run
+from gamelab.core.contract import Game, Run
 from gamelab.core.errors import GamelabError
 from gamelab.decide.ladder import (  # noqa: F401  (the decided ladder, re-exported: callers know it as skill.X)
     HEADROOM_KEY,
@@ -48,19 +47,18 @@ from gamelab.sim.run import RunConfig
 from gamelab.stats.intervals import mean_interval
 
 
-def ladder_of(game: str, ladder=None) -> tuple[str, ...]:
-    g = registry.get(game)
-    names = tuple(ladder or g.skill.ladder)
+def ladder_of(game: Game, ladder=None) -> tuple[str, ...]:
+    names = tuple(ladder or game.skill.ladder)
     if len(names) < 2:
-        raise GamelabError(f"{game} has no skill ladder (GAME.skill.ladder names fewer than two agents)")
-    unknown = [a for a in names if g.agents and a not in g.agents]
+        raise GamelabError(f"{game.name} has no skill ladder (GAME.skill.ladder names fewer than two agents)")
+    unknown = [a for a in names if game.agents and a not in game.agents]
     if unknown:
-        raise GamelabError(f"skill ladder: unknown agent {unknown[0]!r} of {game}")
+        raise GamelabError(f"skill ladder: unknown agent {unknown[0]!r} of {game.name}")
     return names
 
 
 def head_to_head(
-    game: str,
+    game: Game,
     strong: str,
     weak,
     *,
@@ -103,7 +101,7 @@ def deal_share(frame: pd.DataFrame, agent: str) -> float:
 
 
 def ladder(
-    game: str,
+    game: Game,
     *,
     n_players: int,
     n_games: int = 1000,
@@ -150,7 +148,7 @@ def ladder_row(
 
 
 def luck(
-    game: str,
+    game: Game,
     *,
     n_players: int,
     n_games: int = 1000,
@@ -229,7 +227,7 @@ def level_runs(levels: list[Level], *, n_players: int, n_games: int, seed: int, 
 
 
 def level_frames(
-    game: str,
+    game: Game,
     levels: list[Level],
     *,
     n_players: int,
@@ -247,7 +245,7 @@ def level_frames(
     return out
 
 
-def _simulate(game: str, r: Run, run: RunConfig) -> pd.DataFrame:
+def _simulate(game: Game, r: Run, run: RunConfig) -> pd.DataFrame:
     """The table of run ``r`` (through the run's store)."""
     return runner.simulate(
         game,
@@ -267,13 +265,12 @@ def _grouping(name: str) -> str | None:
     return found.group(1) if found else None
 
 
-def measure(game: str, frame: pd.DataFrame, name: str) -> dict:
+def measure(game: Game, frame: pd.DataFrame, name: str) -> dict:
     """``name`` on ``frame`` with its 95 % interval; value None (and why) when
     this table cannot give it (one style on every seat, ...)."""
     from gamelab.stats import balance
 
-    g = registry.get(game)
-    m = balance.metric(g, name)
+    m = balance.metric(game, name)
     by = _grouping(name)
     if by is not None:
         values = set(frame[by].astype(str)) - {"none"} if by in frame else set()
@@ -288,7 +285,7 @@ def measure(game: str, frame: pd.DataFrame, name: str) -> dict:
 
 @dataclasses.dataclass
 class Trace:
-    game: str
+    game: Game
     players: int
     metric: str
     fair: float | None  # the metric's fair value (0 for a spread or a gap, 1 / P for a win rate)
@@ -303,7 +300,7 @@ class Trace:
 
     def to_json(self) -> dict:
         return {
-            "game": self.game,
+            "game": self.game.name,
             "players": self.players,
             "metric": self.metric,
             "fair": self.fair,
@@ -327,7 +324,7 @@ def fair_value(name: str, n_players: int) -> float | None:
 
 
 def matrix(
-    game: str,
+    game: Game,
     levels: list[Level],
     *,
     n_players: int,
@@ -361,7 +358,7 @@ def matrix(
 
 
 def matrix_runs(
-    game: str, levels: list[Level], *, n_players: int, n_games: int, seed: int, pairs: str = "all"
+    game: Game, levels: list[Level], *, n_players: int, n_games: int, seed: int, pairs: str = "all"
 ) -> list[tuple[Level, Level, Run]]:
     """(higher level, lower level, the run of their head-to-head cell) of each cell of :func:`matrix`."""
     out = []
@@ -382,7 +379,7 @@ def matrix_runs(
 
 
 def trace(
-    game: str,
+    game: Game,
     metric: str,
     *,
     n_players: int,
@@ -410,8 +407,7 @@ def trace(
     run = run or RunConfig()
     from gamelab.stats import balance
 
-    g = registry.get(game)
-    balance.metric(g, metric)  # an unknown metric is refused before any game is played
+    balance.metric(game, metric)  # an unknown metric is refused before any game is played
     if decided is not None:
         rungs = [lv.name for lv in decided.rungs]
     levels = [lv for lv in trace_levels(game, n_players, params) if rungs is None or lv.name in rungs]
@@ -452,7 +448,7 @@ def trace(
             if (c := by_pair.get((hi.name, lo.name))) is not None
         ]
         return Trace(
-            g.name,
+            game,
             n_players,
             metric,
             fair_value(metric, n_players),
@@ -464,7 +460,7 @@ def trace(
         )
     steps = [s for s in decided.steps if s["beats"]]
     return Trace(
-        g.name,
+        game,
         n_players,
         metric,
         fair_value(metric, n_players),
@@ -479,7 +475,7 @@ def trace(
 
 
 def restricted_table(
-    game: str, lv: Level, metric: str, *, n_players: int, n_games: int, seed: int
+    game: Game, lv: Level, metric: str, *, n_players: int, n_games: int, seed: int
 ) -> tuple[str, Run] | None:
     """(agent, run) that measures ``metric`` at search rung ``lv`` by
     restricted play, when ``metric`` is the win rate of one value of the
@@ -488,11 +484,10 @@ def restricted_table(
     (a search seat's style is otherwise only how the table models it)."""
     import re
 
-    g = registry.get(game)
     found = re.match(r"^win_rate\[(\w+)=([^\]]+)\]$", metric)
-    if not (lv.search and found and g.skill.restricted and found.group(1) == g.skill.restricted_group):
+    if not (lv.search and found and game.skill.restricted and found.group(1) == game.skill.restricted_group):
         return None
-    agent = g.skill.restricted(lv.name).get(found.group(2))
+    agent = game.skill.restricted(lv.name).get(found.group(2))
     if agent is None:
         return None
     seed = seed + SEEDS_APART * 97  # apart from the rung's own table
@@ -501,7 +496,7 @@ def restricted_table(
 
 
 def trace_runs(
-    game: str,
+    game: Game,
     *,
     n_players: int,
     n_games: int,
@@ -555,7 +550,7 @@ def metric_words(t: Trace) -> tuple[str, bool]:
     whether it reads in points (shares and spreads of shares)."""
     from gamelab.stats import balance
 
-    m = balance.metric(registry.get(t.game), t.metric)
+    m = balance.metric(t.game, t.metric)
     return m.label, bool(m.percent)
 
 
@@ -563,7 +558,7 @@ def _in_points(t: Trace) -> bool:
     """Whether the traced metric reads in points (a spread) rather than per cent (a win rate)."""
     from gamelab.stats import balance
 
-    return balance.in_points(balance.metric(registry.get(t.game), t.metric))
+    return balance.in_points(balance.metric(t.game, t.metric))
 
 
 def trace_sentence(t: Trace) -> str:
@@ -636,7 +631,7 @@ def render_trace(t: Trace) -> str:
     return "\n".join(lines)
 
 
-def level_ticks(game: str, levels: list[str]) -> tuple[list[str], str]:
+def level_ticks(game: Game, levels: list[str]) -> tuple[list[str], str]:
     """A trace chart's x ticks in the game's words: a search rung by its
     budget alone (``best@8`` -> ``8``) and one line saying what the number is
     (``N: search, N play-outs per option``); other levels as named."""
@@ -647,7 +642,7 @@ def level_ticks(game: str, levels: list[str]) -> tuple[list[str], str]:
     ticks = [str(b) if (b := budgets.budget_of(lv)) else lv for lv in levels]
     if not searched:
         return ticks, ""
-    return ticks, "N: " + agent_label(registry.get(game), f"{searched[0][0]}{budgets.SEPARATOR}N")
+    return ticks, "N: " + agent_label(game, f"{searched[0][0]}{budgets.SEPARATOR}N")
 
 
 # --- a verdict classified from its trace ------------------------------------------------------------
@@ -722,13 +717,13 @@ def ladder_from_trace(t: Trace) -> list[dict]:
     ]
 
 
-def _weak_strong(game: str, n_players: int, params, rungs) -> tuple[Level, Level]:
+def _weak_strong(game: Game, n_players: int, params, rungs) -> tuple[Level, Level]:
     """Random play and the strongest of ``rungs`` (rung names; None: every level)."""
     levels = [lv for lv in trace_levels(game, n_players, params) if rungs is None or lv.name in rungs]
     return levels[0], levels[-1]
 
 
-def luck_run(game: str, *, n_players: int, n_games: int, seed: int = 0, params=None, rungs=None) -> Run:
+def luck_run(game: Game, *, n_players: int, n_games: int, seed: int = 0, params=None, rungs=None) -> Run:
     """The run of :func:`trace_luck`: one random seat among the strongest rung."""
     weak, strong = _weak_strong(game, n_players, params, rungs)
     return h2h_run(
@@ -737,7 +732,7 @@ def luck_run(game: str, *, n_players: int, n_games: int, seed: int = 0, params=N
 
 
 def trace_luck(
-    game: str,
+    game: Game,
     *,
     n_players: int,
     n_games: int,
@@ -766,19 +761,19 @@ def trace_luck(
     }
 
 
-def rung_words(game: str, name: str) -> str:
+def rung_words(game: Game, name: str) -> str:
     """A rung in the game's words (``GAME.skill.rung_words``; else its name)."""
-    words = registry.get(game).skill.rung_words
+    words = game.skill.rung_words
     return words(name) if words else name
 
 
-def climb_words(game: str, c: Climb, players: int) -> str:
+def climb_words(game: Game, c: Climb, players: int) -> str:
     """:func:`ladder_words` of a climb."""
     accepted = [s for s in c.steps if s["beats"]]
     return ladder_words(game, c.rungs[-1].name, accepted, c.stop, c.headroom, c.games, players)
 
 
-def ladder_words(game: str, top: str, accepted, stop, headroom, games: int, players: int) -> str:
+def ladder_words(game: Game, top: str, accepted, stop, headroom, games: int, players: int) -> str:
     """The rungs that beat one another (``accepted`` steps), where skill
     stops (``stop``) and the headroom, with the games the tests took."""
 
@@ -822,11 +817,10 @@ def ladder_words(game: str, top: str, accepted, stop, headroom, games: int, play
 # --- styles at skill by restricted play (Jaffe et al. 2012) -------------------------------------------
 
 
-def style_runs(game: str, rung: Level, *, n_players: int, n_games: int, seed: int) -> list[tuple[str, str, Run]]:
+def style_runs(game: Game, rung: Level, *, n_players: int, n_games: int, seed: int) -> list[tuple[str, str, Run]]:
     """(style, agent, run) of each restricted-play row at ``rung``: one seat
     of the rung's player restricted to the style among unrestricted seats."""
-    g = registry.get(game)
-    named = g.skill.restricted(rung.name) if g.skill.restricted else {}
+    named = game.skill.restricted(rung.name) if game.skill.restricted else {}
     out = []
     for k, (style, agent) in enumerate(named.items()):
         r = h2h_run(
@@ -842,7 +836,7 @@ def style_runs(game: str, rung: Level, *, n_players: int, n_games: int, seed: in
 
 
 def style_rows(
-    game: str,
+    game: Game,
     rungs: Sequence[Level],
     *,
     n_players: int,
@@ -869,7 +863,7 @@ def style_rows(
     return out
 
 
-def style_words(game: str, rows: list[dict]) -> str:
+def style_words(game: Game, rows: list[dict]) -> str:
     """The styles' edges at the top rung of ``rows`` in words (restricted play)."""
     if not rows:
         return ""

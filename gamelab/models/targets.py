@@ -34,8 +34,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from gamelab.core import registry
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
+from gamelab.core.files import named_game
 from gamelab.sim.run import RunConfig
 
 Z95 = 1.959964
@@ -51,7 +52,7 @@ class Target:
     ``band`` (the target inside the band its sample size allows) and
     ``rounding``."""
 
-    game: str
+    game: str  # the game's name (the cells are its data)
     label: str
     cells: pd.DataFrame
     measure: Callable[..., pd.DataFrame]
@@ -63,20 +64,19 @@ def _band_columns(frame: pd.DataFrame) -> tuple[str | None, str | None]:
     return se, band
 
 
-def published(game: str) -> Target:
+def published(game: Game) -> Target:
     """The rulebook's simulated cells of ``game`` (not the rules-decided ones)."""
     from gamelab.rulebook.claims import is_exact, load_claims
     from gamelab.rulebook.claims import measure as measure_claims
     from gamelab.rulebook.identities import rounding
 
-    g = registry.get(game)
-    published = g.claims
+    published = game.claims
     if published is None:
-        raise GamelabError(f"{game} publishes no tables to calibrate to: give --target RECORDS")
-    claims = load_claims(game)
+        raise GamelabError(f"{game.name} publishes no tables to calibrate to: give --target RECORDS")
+    claims = load_claims(game.name)
     rows = claims[~is_exact(claims)].reset_index(drop=True)
     if rows.empty:
-        raise GamelabError(f"{game}: no published simulated cells in data/claims")
+        raise GamelabError(f"{game.name}: no published simulated cells in data/claims")
 
     def measure(params, n_games: int, seed: int, workers: int = 1) -> pd.DataFrame:
         out = measure_claims(
@@ -90,7 +90,7 @@ def published(game: str) -> Target:
         res["rounding"] = [rounding(str(p)) for p in out["printed"]]
         return res
 
-    return Target(game, "published", rows[KEYS + ["value"]], measure)
+    return Target(game.name, "published", rows[KEYS + ["value"]], measure)
 
 
 def _final_values(ledger: dict) -> dict:
@@ -128,10 +128,11 @@ def from_records(paths) -> Target:
             per_game = [float(np.mean(v[col])) for v in games]
             rows.append(("records", f"{P} players", f"mean_{col}", float(np.mean(per_game)), len(games)))
     cells = pd.DataFrame(rows, columns=KEYS + ["value", "n"])
-    return statistics_target(game, cells, label=f"{sum(map(len, by_players.values()))} playtest records")
+    label = f"{sum(map(len, by_players.values()))} playtest records"
+    return statistics_target(named_game(game), cells, label=label)  # the records name their game
 
 
-def from_frames(game: str, frames: dict, columns) -> Target:
+def from_frames(game: Game, frames: dict, columns) -> Target:
     """A target made of our own simulated tables ({players: frame}): the
     per-seat mean of each of ``columns``, with the frame's number of games as
     the sample size (for tests: a model must recover its own knobs)."""
@@ -143,7 +144,7 @@ def from_frames(game: str, frames: dict, columns) -> Target:
     return statistics_target(game, pd.DataFrame(rows, columns=KEYS + ["value", "n"]), label="simulated tables")
 
 
-def statistics_target(game: str, cells: pd.DataFrame, *, label: str) -> Target:
+def statistics_target(game: Game, cells: pd.DataFrame, *, label: str) -> Target:
     """Cells ``mean_<column>`` per ``"<P> players"`` row, measured as the
     per-seat mean of that column of :func:`gamelab.sim.runner.simulate`."""
     from gamelab.sim import runner
@@ -157,7 +158,7 @@ def statistics_target(game: str, cells: pd.DataFrame, *, label: str) -> Target:
             for r in group.itertuples():
                 col = str(r.column).removeprefix("mean_")
                 if col not in per_game:
-                    raise GamelabError(f"{label}: {col!r} is not a column of {game}'s simulated table")
+                    raise GamelabError(f"{label}: {col!r} is not a column of {game.name}'s simulated table")
                 x = per_game[col].astype(float)
                 sd = float(x.std(ddof=1))
                 se_t = sd / np.sqrt(r.n)
@@ -176,7 +177,7 @@ def statistics_target(game: str, cells: pd.DataFrame, *, label: str) -> Target:
                 )
         return pd.DataFrame(out)
 
-    return Target(game, label, cells, measure)
+    return Target(game.name, label, cells, measure)
 
 
 # --- the objective ---------------------------------------------------------------
@@ -212,25 +213,25 @@ def excluded_mask(measured: pd.DataFrame, excluded: list[dict]) -> pd.Series:
     return mask
 
 
-def calibration_file(game: str) -> dict:
+def calibration_file(game: Game) -> dict:
     """``data/calibration/<game>.yaml``: the game's default ``free`` knobs,
     their search ``space``, the ``fixed`` knobs the rulebook describes, and
     the ``excluded`` cells no model of the described kind can meet."""
     from gamelab.core.files import load_mapping
     from gamelab.core.paths import PACKAGE
 
-    path = PACKAGE.parent / "data" / "calibration" / f"{game}.yaml"
+    path = PACKAGE.parent / "data" / "calibration" / f"{game.name}.yaml"
     return load_mapping(path, what="calibration file") if path.exists() else {}
 
 
-def reading_params(game: str) -> list:
+def reading_params(game: Game) -> list:
     """Rule parameters that are readings of an ambiguous sentence: named in
     the "Readings" / "Ambiguities" section of ``docs/rules-<game>.md``, with
     a finite set of values (choices or true/false)."""
     from gamelab.core.params import specs
     from gamelab.core.paths import PACKAGE
 
-    path = PACKAGE.parent / "docs" / f"rules-{game}.md"
+    path = PACKAGE.parent / "docs" / f"rules-{game.name}.md"
     if not path.exists():
         return []
     text, names = path.read_text(encoding="utf-8"), []
@@ -238,12 +239,12 @@ def reading_params(game: str) -> list:
         head = section.splitlines()[0] if section else ""
         if re.search(r"reading|ambigu", head, re.I):
             names += re.findall(r"`(\w+)`", section)
-    rules = {s.name: s for s in specs(registry.get(game).rules)}
+    rules = {s.name: s for s in specs(game.rules)}
     chosen = [rules[n] for n in dict.fromkeys(names) if n in rules]
     return [s for s in chosen if s.choices is not None or s.kind is bool]
 
 
-def records_or_published(game: str, target: list[str] | None) -> Target:
+def records_or_published(game: Game, target: list[str] | None) -> Target:
     """``--target``: ``published`` (or nothing) or record files."""
     if not target or target == ["published"]:
         return published(game)
@@ -251,6 +252,6 @@ def records_or_published(game: str, target: list[str] | None) -> Target:
     if missing:
         raise GamelabError(f"--target {missing[0]}: no such record file (or say 'published')")
     t = from_records(target)
-    if t.game != game:
-        raise GamelabError(f"--target: the records are of {t.game}, not {game}")
+    if t.game != game.name:
+        raise GamelabError(f"--target: the records are of {t.game}, not {game.name}")
     return t

@@ -66,7 +66,7 @@ def compute_report(
     wins = tuple(w for n in counts for w in win_tables(frames[n], game.report.groups, n))
     diffs = None if baseline is None else _baseline_diffs(game, baseline, frames, **kw)
     with phase(f"{game.name}: identities", run.progress):
-        identities = identity_table(game.name, params, frames=frames, store=run.store)
+        identities = identity_table(game, params, frames=frames, store=run.store)
     with phase(f"{game.name}: the rulebook's claims", run.progress):
         claims_part = claims_data(game, n_games, seed, run) if claims else None
     with phase(f"{game.name}: balance metrics", run.progress):
@@ -110,7 +110,7 @@ def _play_counts(game: Game, params, counts, *, lineups: dict, run: RunConfig, n
     for n in counts:
         with phase(f"{game.name}: {n} players, {n_games:,} games", run.progress):
             runs[n] = sweep.run_cell(
-                game.name, {"n_players": n}, lineup=lineups.get(n), base_params=params, n_games=n_games, run=run, **kw
+                game, {"n_players": n}, lineup=lineups.get(n), base_params=params, n_games=n_games, run=run, **kw
             )
     return runs
 
@@ -119,7 +119,7 @@ def _baseline_diffs(game: Game, baseline, frames: dict, *, lineups: dict, **kw) 
     """Paired win-rate differences against the baseline rules, on the same deals."""
     diffs = []
     for n, frame in frames.items():
-        base = sweep.run_cell(game.name, {"n_players": n}, lineup=lineups.get(n), base_params=baseline, **kw)
+        base = sweep.run_cell(game, {"n_players": n}, lineup=lineups.get(n), base_params=baseline, **kw)
         diffs += [
             (n, by, sweep.paired_difference(frame, base.frame, by=by)) for by in game.report.groups if by in frame
         ]
@@ -148,8 +148,8 @@ def claims_data(
         return None
     from gamelab.rulebook import claims
 
-    audit = claims.measure(game.name, n_games=n_games, seed=seed, run=run)
-    conclusions = claims.conclusions(game.name, n_games=n_games, seed=seed, run=run)
+    audit = claims.measure(game, n_games=n_games, seed=seed, run=run)
+    conclusions = claims.conclusions(game, n_games=n_games, seed=seed, run=run)
     return ClaimsData(audit, claims.is_exact(audit), conclusions)
 
 
@@ -174,10 +174,10 @@ def rulebook_sentences(game: Game, params) -> RulebookSentences | None:
 
     if game.name not in coverage.rulebooks() or not coverage.seed_path(game.name).exists():
         return None
-    rules = sentences.rules_of(game.name, params)
+    rules = sentences.rules_of(game, params)
     if not rules.changed():
         return None
-    table, counts = sentences.changed_sentences(game.name, rules)
+    table, counts = sentences.changed_sentences(game, rules)
     return RulebookSentences(changes_words(rules.changed()), table, types.MappingProxyType(dict(counts)))
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from gamelab.core.contract import Game
 from gamelab.report import format as fmt
 from gamelab.report.data import Decisions, Finding, Levers, Report, SkillData
 from gamelab.report.phases import phase
@@ -183,11 +184,11 @@ def climb_part(data: Report, tools: Tools, *, run: RunConfig):
         top = data.game.skill.report_top or None
         steps = min(skill.STEP_MAX_GAMES, LADDER_GAMES_PER_TRACE_GAME * tools.trace_games)
         climb = skill.climb(
-            name, n_players=k, seed=data.seed, params=data.params, up_to=top, max_games=steps, run=run.quiet()
+            data.game, n_players=k, seed=data.seed, params=data.params, up_to=top, max_games=steps, run=run.quiet()
         )
     with phase(f"{name}: games at every decided rung (traces, matrix, luck)", run.progress):
         rungs = [lv.name for lv in climb.rungs]
-        prefetch(name, skill_runs(data, tools, rungs), run=run)  # one pass: every worker busy to the end
+        prefetch(data.game, skill_runs(data, tools, rungs), run=run)  # one pass: every worker busy to the end
     return climb
 
 
@@ -207,15 +208,13 @@ def skill_runs(data: Report, tools: Tools, rungs: list[str] | None) -> list:
             name = f"win_rate[{f.by}={f.group}]"
             n = tools.trace_games
             lists.append(
-                skill.trace_runs(g.name, n_players=f.players, n_games=n, frames=frames, pairs="none", metric=name, **kw)
+                skill.trace_runs(g, n_players=f.players, n_games=n, frames=frames, pairs="none", metric=name, **kw)
             )
     if tools.skill:
         k = g.skill.players or g.players[0]
         k_frames: dict | None = {"default": data.frames[k]} if k in data.frames else None
-        lists.append(
-            skill.trace_runs(g.name, n_players=k, n_games=tools.trace_games, frames=k_frames, pairs="none", **kw)
-        )
-        lists.append([skill.luck_run(g.name, n_players=k, n_games=tools.trace_games, **kw)])
+        lists.append(skill.trace_runs(g, n_players=k, n_games=tools.trace_games, frames=k_frames, pairs="none", **kw))
+        lists.append([skill.luck_run(g, n_players=k, n_games=tools.trace_games, **kw)])
     return [r for r in chain.from_iterable(zip_longest(*lists)) if r is not None]
 
 
@@ -250,7 +249,7 @@ def levers_table(
 
     name = headline_metric(data)
     steps = levers(
-        data.game.name,
+        data.game,
         n_players=n_players,
         lineup=data.runs[n_players].lineup,
         params=data.params,
@@ -336,7 +335,7 @@ def skill_data(
     if data.game.skill.search:  # the decided rungs: random, the default model, the search rungs that climb
         frames = {"default": data.frames[n_players]} if n_players in data.frames else None
         trace = skill.trace(
-            data.game.name,
+            data.game,
             "seat_spread",
             n_games=trace_games,
             frames=frames,
@@ -347,12 +346,12 @@ def skill_data(
             **{**kw, "run": run.quiet()},
         )
         rungs = [lv.name for lv in climb.rungs] if climb is not None else None
-        luck = skill.trace_luck(data.game.name, n_games=trace_games, rungs=rungs, **kw)
+        luck = skill.trace_luck(data.game, n_games=trace_games, rungs=rungs, **kw)
         return SkillData(n_players, tuple(skill.ladder_from_trace(trace)), types.MappingProxyType(luck), trace)
     if not data.game.skill.ladder:
         return None
-    levels = skill.ladder(data.game.name, n_games=n_games, **kw)
-    luck = skill.luck(data.game.name, n_games=n_games, **kw)
+    levels = skill.ladder(data.game, n_games=n_games, **kw)
+    luck = skill.luck(data.game, n_games=n_games, **kw)
     return SkillData(n_players, tuple(levels), types.MappingProxyType(luck))
 
 
@@ -384,7 +383,7 @@ def skill_verdicts(
     for f in data.findings:
         name = f"win_rate[{f.by}={f.group}]"
         t = skill.trace(
-            data.game.name,
+            data.game,
             name,
             n_players=f.players,
             n_games=n_games,
@@ -400,12 +399,10 @@ def skill_verdicts(
         tests = across_tests(data, f, t, run=run)
         kind = skill.decided_class(*tests)
         verdict = f"{fmt.group_words(f.by, f.group)}'s {'edge' if f.effect > 0 else 'handicap'}"
-        words = across_words(data.game.name, verdict, t, kind, tests)
+        words = across_words(data.game, verdict, t, kind, tests)
         row = {"players": f.players, "verdict": verdict}
         for r in t.rows:
-            row[skill.rung_words(data.game.name, r["level"])] = (
-                "—" if r["value"] is None else f"{100 * r['value']:.1f}%"
-            )
+            row[skill.rung_words(data.game, r["level"])] = "—" if r["value"] is None else f"{100 * r['value']:.1f}%"
         rules = kind in skill.RULES_CLASSES
         games = sum(x["games"] for x in tests if x)
         rows.append({**row, "status": skill.DECIDED_KINDS[kind], "rules": rules, "words": words, "games": games})
@@ -423,7 +420,7 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
 
     g = data.game
     above = f.effect > 0
-    levels = {lv.name: lv for lv in trace_levels(g.name, f.players, data.params)}
+    levels = {lv.name: lv for lv in trace_levels(g, f.players, data.params)}
     top = levels[t.rows[-1]["level"]]
 
     def asked(expr, lineup, params, seed_key=0):
@@ -431,7 +428,7 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
         # rung's looks are small (TOP_CHUNK_DEALS), so a clear answer stops after a few hundred games
         chunk_deals = CHUNK_DEALS if seed_key == 0 else TOP_CHUNK_DEALS
         d = decide(
-            g.name,
+            g,
             expr,
             params=params,
             lineup=list(lineup),
@@ -451,10 +448,10 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
         }
 
     at_default = asked(_finding_question(f), data.runs[f.players].lineup, data.params)
-    played = skill.restricted_table(g.name, top, f"win_rate[{f.by}={f.group}]", n_players=f.players, n_games=1, seed=0)
+    played = skill.restricted_table(g, top, f"win_rate[{f.by}={f.group}]", n_players=f.players, n_games=1, seed=0)
     if played is not None:
         agent = played[0]
-        lineup, params, subject = (agent, *top.rest), mixed_params(g.name, top, top), f"win_rate[agent={agent}]"
+        lineup, params, subject = (agent, *top.rest), mixed_params(g, top, top), f"win_rate[agent={agent}]"
     else:
         lineup, params, subject = top.lineup, top.params, f"win_rate[{f.by}={f.group}]"
     side = "fair >" if above else "fair <"
@@ -466,7 +463,7 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
     return at_default, at_top, reverse
 
 
-def across_words(game: str, subject: str, t, kind: str, tests) -> str:
+def across_words(game: Game, subject: str, t, kind: str, tests) -> str:
     """``seat 1's edge holds from the default model to the top rung (41.7 %
     with the default model, 45.6 % with search, 8 play-outs per option; decided
     by sequential tests after 3,072 games)``."""
@@ -553,7 +550,7 @@ def cross_model_table(
     played: dict[str, dict[int, int]] = {}  # {model: {players: games}}
     statements: dict[int, str] = {}  # {index of the finding: its statement across models}
     for n in data.counts:
-        others = crossmodel.default_models(g.name, n, profile, params=data.params)
+        others = crossmodel.default_models(g, n, profile, params=data.params)
         # the default model is this report's own: its frames are the report's
         models = [crossmodel.Model("report", "this report's model", data.params, None)]
         models += [m for m in others if m.name != "default"]
@@ -561,13 +558,13 @@ def cross_model_table(
             continue
         named.update({m.name: m.words for m in models})
         frames = crossmodel.model_frames(
-            g.name, n, models, n_games=n_games, seed=data.seed, frames={"report": data.frames[n]}, run=run
+            g, n, models, n_games=n_games, seed=data.seed, frames={"report": data.frames[n]}, run=run
         )
         for m in models:
             played.setdefault(m.name, {})[n] = int(frames[m.name]["game"].nunique())
         heads = headline_rows(data, n, models, frames, max_games=max_games, run=run)
         statements.update({i: row["status"] for i, row in heads})
-        rest = crossmodel.verdicts(g.name, n, n_games=n_games, seed=data.seed, models=models, frames=frames, run=run)
+        rest = crossmodel.verdicts(g, n, n_games=n_games, seed=data.seed, models=models, frames=frames, run=run)
         frames_out.append(pd.concat([pd.DataFrame([row for _, row in heads]), rest], ignore_index=True))
     table = pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
     table.attrs["models"] = named
@@ -631,7 +628,7 @@ def headline_rows(
                 key = _interval_answer(low, high, f.fair, above)
             else:
                 key = decide(
-                    data.game.name,
+                    data.game,
                     _finding_question(f),
                     n_players=n,
                     params=m.params,
@@ -683,7 +680,7 @@ def decide_findings(
         above = f.effect > 0
         expr = _finding_question(f)
         d = decide(
-            data.game.name,
+            data.game,
             expr,
             n_players=f.players,
             params=data.params,

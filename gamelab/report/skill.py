@@ -21,7 +21,7 @@ def level_words(game: Game, name: str) -> str:
     from gamelab.core.labels import agent_label
     from gamelab.models import skill
 
-    said = skill.rung_words(game.name, name)
+    said = skill.rung_words(game, name)
     return said if said != name else agent_label(game, name)
 
 

@@ -16,10 +16,12 @@ the figure as written in the CSV, kept in ``printed``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
+from gamelab.core.contract import Game, Run
 from gamelab.core.errors import GamelabError
 from gamelab.sim.run import RunConfig
 
@@ -28,8 +30,8 @@ COLUMNS = ["game", "section", "table", "row", "column", "value", "unit", "note"]
 
 
 def load_claims(game: str | None = None, directory: Path | None = None) -> pd.DataFrame:
-    """All published cells (optionally of one game), with a ``source`` column
-    naming the file each came from."""
+    """All published cells (optionally of one game, by the name in the files'
+    ``game`` column), with a ``source`` column naming the file each came from."""
     directory = Path(directory or CLAIMS_DIR)
     frames = []
     for path in sorted(directory.glob("*.csv")):
@@ -78,7 +80,7 @@ def exact_audit(rows: pd.DataFrame, values: dict) -> pd.DataFrame:
 
 
 def measure(
-    game: str,
+    game: Game,
     claims: pd.DataFrame | None = None,
     *,
     n_games: int = 20_000,
@@ -91,23 +93,22 @@ def measure(
     simulated ones from the runs the game asks for (``Game.claims.runs``),
     played here and handed to the game's pure ``audit``."""
     run = run or RunConfig()
-    from gamelab.core import registry
     from gamelab.rulebook.identities import play_runs
 
-    g = registry.get(game)
-    if g.claims is None:
-        raise GamelabError(f"{game} publishes no figures to audit (Game.claims)")
-    rows = load_claims(game) if claims is None else claims[claims["game"] == game].reset_index(drop=True)
+    if game.claims is None:
+        raise GamelabError(f"{game.name} publishes no figures to audit (Game.claims)")
+    name = game.name
+    rows = load_claims(name) if claims is None else claims[claims["game"] == name].reset_index(drop=True)
     exact = is_exact(rows)
-    audited = exact_audit(rows[exact], g.claims.exact_claims(params)) if exact.any() else None
+    audited = exact_audit(rows[exact], game.claims.exact_claims(params)) if exact.any() else None
     simulated = rows[~exact]
-    runs = g.claims.runs(simulated, n_games, seed) if len(simulated) else {}
+    runs = game.claims.runs(simulated, n_games, seed) if len(simulated) else {}
     frames = play_runs(game, runs, params, run=run)
-    return g.claims.audit(rows, audited, frames, seed)
+    return game.claims.audit(rows, audited, frames, seed)
 
 
 def conclusions(
-    game: str,
+    game: Game,
     *,
     n_games: int = 20_000,
     seed: int = 0,
@@ -121,29 +122,31 @@ def conclusions(
     table}) where given, else from runs played here; ``players``: only the
     conclusions about that player count.  None for a game that draws none."""
     run = run or RunConfig()
-    from gamelab.core import registry
-    from gamelab.core.contract import Run
     from gamelab.rulebook.identities import play_runs
 
-    g = registry.get(game)
-    if g.claims is None or g.claims.conclusions is None:
+    if game.claims is None or game.claims.conclusions is None:
         return None
-    counts = [p for p in g.claims.conclusion_players if players is None or p == players]
+    counts = [p for p in game.claims.conclusion_players if players is None or p == players]
     given = {p: f for p, f in (frames or {}).items() if p in counts}
     runs = {p: Run(n_players=p, n_games=n_games, seed=seed) for p in counts if p not in given}
     given.update(play_runs(game, runs, params, run=run))
-    return g.claims.conclusions(given)
+    return game.claims.conclusions(given)
 
 
-def games_with_claims() -> tuple[str, ...]:
+def claiming_games() -> tuple[Game, ...]:
     """The registered games that publish figures to audit."""
     from gamelab.core import registry
 
-    return tuple(g for g in registry.available_games() if registry.get(g).claims is not None)
+    return tuple(g for g in registry.games() if g.claims is not None)
+
+
+def games_with_claims() -> tuple[str, ...]:
+    """The names of the registered games that publish figures to audit (the command line's choices)."""
+    return tuple(g.name for g in claiming_games())
 
 
 def audit(
-    games=None,
+    games: Sequence[Game] | None = None,
     *,
     n_games: int = 20_000,
     seed: int = 0,
@@ -152,14 +155,12 @@ def audit(
 ) -> pd.DataFrame:
     """Every published cell with ours beside it: ``ours``, ``low``, ``high``
     (95 %), ``n``, ``inside`` (the published value lies in our interval);
-    ``games`` defaults to every game with claims; ``params`` maps a game to
+    ``games`` defaults to every game with claims; ``params`` maps a game's name to
     the parameters it is measured with (default: its rules and model defaults)."""
     run = run or RunConfig(workers=2)
-    from gamelab.core import registry
-
     frames = []
-    for game in games or games_with_claims():
-        if registry.get(game).claims is None:
+    for game in games or claiming_games():
+        if game.claims is None:
             continue
-        frames.append(measure(game, n_games=n_games, seed=seed, params=(params or {}).get(game), run=run))
+        frames.append(measure(game, n_games=n_games, seed=seed, params=(params or {}).get(game.name), run=run))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

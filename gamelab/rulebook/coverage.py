@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
+from gamelab.core.contract import Game
 from gamelab.rulebook.claims import CLAIMS_DIR, load_claims
 
 COLUMNS = ["line", "section", "numbers", "rows", "reason"]
@@ -86,12 +88,7 @@ def rulebooks() -> dict[str, str]:
     """``{game: rulebook file name}`` for every game that declares its rulebook text (``Game.claims.rulebook``)."""
     from gamelab.core import registry
 
-    out = {}
-    for name in registry.available_games():
-        claims = registry.get(name).claims
-        if claims is not None and claims.rulebook:
-            out[name] = claims.rulebook
-    return out
+    return {g.name: g.claims.rulebook for g in registry.games() if g.claims is not None and g.claims.rulebook}
 
 
 def _title(line: str, titles) -> str | None:
@@ -125,17 +122,16 @@ def seeds_dir() -> Path:
 
 
 def seed_path(game: str) -> Path:
+    """Where the rulebook text of the game named ``game`` is read from."""
     return seeds_dir() / rulebooks()[game]
 
 
-def rulebook_lines(game: str, path: Path | None = None) -> pd.DataFrame:
+def rulebook_lines(game: Game, path: Path | None = None) -> pd.DataFrame:
     """Every line of the rulebook holding a number: ``line`` (1-based),
     ``section``, ``numbers`` (space-separated, as :func:`numbers_in` finds
     them) and ``text``."""
-    from gamelab.core import registry
-
-    path = Path(path or seed_path(game))
-    titles = registry.get(game).claims.section_titles  # type: ignore[union-attr]
+    path = Path(path or seed_path(game.name))
+    titles = game.claims.section_titles  # type: ignore[union-attr]
     rows, section = [], "front"
     for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         section = section_of(text, titles) or section
@@ -176,11 +172,11 @@ def split_rows(cell: str) -> list[str]:
     return [k.strip() for k in str(cell).split(";") if k.strip()]
 
 
-def coverage_table(game: str, *, seed: Path | None = None, directory: Path | None = None) -> pd.DataFrame:
+def coverage_table(game: Game, *, seed: Path | None = None, directory: Path | None = None) -> pd.DataFrame:
     """The rulebook's lines with numbers beside the coverage file: ``status``
     is ``checked`` (rows), ``explained`` (a reason) or ``unaccounted``."""
     lines = rulebook_lines(game, seed)
-    cov = load_coverage(game, directory).drop(columns=["section"])
+    cov = load_coverage(game.name, directory).drop(columns=["section"])
     cov = cov.rename(columns={"numbers": "numbers_recorded"})
     out = lines.merge(cov, on="line", how="left").fillna({"rows": "", "reason": "", "numbers_recorded": ""})
     out["status"] = [
@@ -190,14 +186,14 @@ def coverage_table(game: str, *, seed: Path | None = None, directory: Path | Non
     return out
 
 
-def problems(game: str, *, seed: Path | None = None, directory: Path | None = None) -> list[str]:
+def problems(game: Game, *, seed: Path | None = None, directory: Path | None = None) -> list[str]:
     """Everything wrong with the coverage of one rulebook, one line each."""
     table = coverage_table(game, seed=seed, directory=directory)
-    cov = load_coverage(game, directory)
-    keys = row_keys(game, directory)
+    cov = load_coverage(game.name, directory)
+    keys = row_keys(game.name, directory)
     out = []
     for r in table.itertuples():
-        where = f"{game} line {r.line} ({r.section})"
+        where = f"{game.name} line {r.line} ({r.section})"
         if r.status == "unaccounted":
             out.append(f"{where}: numbers {r.numbers} with neither rows nor a reason")
             continue
@@ -216,11 +212,11 @@ def problems(game: str, *, seed: Path | None = None, directory: Path | None = No
                 if other.empty or other["status"].iloc[0] != "checked":
                     out.append(f"{where}: 'elsewhere' must name a line with rows ('line N'), got {why.strip()!r}")
     stray = sorted(set(cov["line"]) - set(table["line"]))
-    out += [f"{game} line {n}: in the coverage file but holds no number" for n in stray]
+    out += [f"{game.name} line {n}: in the coverage file but holds no number" for n in stray]
     return out
 
 
-def summary(game: str, *, seed: Path | None = None, directory: Path | None = None) -> pd.DataFrame:
+def summary(game: Game, *, seed: Path | None = None, directory: Path | None = None) -> pd.DataFrame:
     """Per section (in the rulebook's order) and in all: lines with numbers,
     checked by rows, explained, unaccounted."""
     t = coverage_table(game, seed=seed, directory=directory)
@@ -235,20 +231,21 @@ def summary(game: str, *, seed: Path | None = None, directory: Path | None = Non
     return counts.reset_index().rename(columns={"index": "section", "status": ""})
 
 
-def render(games=None) -> str:
-    """The text of ``gamelab claims --coverage``."""
+def render(games: Sequence[Game]) -> str:
+    """The text of ``gamelab claims --coverage`` for ``games`` (each with a rulebook text, :func:`rulebooks`)."""
     parts = []
-    for game in games or rulebooks():
-        path = seed_path(game)
+    for game in games:
+        path = seed_path(game.name)
         if not path.exists():
-            parts.append(f"{game}: rulebook text not found at {path} (set GAMELAB_SEEDS to its folder)")
+            parts.append(f"{game.name}: rulebook text not found at {path} (set GAMELAB_SEEDS to its folder)")
             continue
         s = summary(game)
         s.columns.name = None
         total = s.iloc[-1]
         parts.append(
-            f"{game} ({path.name}): {total['lines']} lines with numbers, {total['checked']} checked by claims rows, "
-            f"{total['explained']} explained, {total['unaccounted']} unaccounted\n" + s.to_string(index=False)
+            f"{game.name} ({path.name}): {total['lines']} lines with numbers, "
+            f"{total['checked']} checked by claims rows, {total['explained']} explained, "
+            f"{total['unaccounted']} unaccounted\n" + s.to_string(index=False)
         )
         bad = problems(game)
         if bad:

@@ -13,6 +13,7 @@ import math
 
 import pandas as pd
 
+from gamelab.core.contract import Game
 from gamelab.core.identity_row import Row, rounding  # noqa: F401 (the rulebook layer's names for them)
 from gamelab.sim.run import RunConfig
 
@@ -105,7 +106,7 @@ def players_of(frame: pd.DataFrame) -> int:
     return int(frame.groupby("game").size().iloc[0])
 
 
-def rules_changed(game, params) -> list[str]:
+def rules_changed(game: Game, params) -> list[str]:
     """The rule parameters (not the agents' knobs) that differ from the rulebook."""
     from gamelab.core.params import specs
 
@@ -128,7 +129,7 @@ def _same(a, b) -> bool:
     return abs(float(a) - float(b)) <= 1e-12 or (_nan(a) and _nan(b))
 
 
-def play_runs(game: str, runs, params=None, *, run: RunConfig | None = None) -> dict:
+def play_runs(game: Game, runs, params=None, *, run: RunConfig | None = None) -> dict:
     """Play the runs a game asks for (``{key: contract.Run}``): the game
     says what it needs, the shared layer plays it (a game never simulates),
     through the run's chunk store when it names one (quiet unless asked)."""
@@ -153,7 +154,7 @@ def play_runs(game: str, runs, params=None, *, run: RunConfig | None = None) -> 
 
 
 def identity_table(
-    game: str,
+    game: Game,
     params=None,
     *,
     frame: pd.DataFrame | None = None,
@@ -171,16 +172,13 @@ def identity_table(
     value that the change moved, and every simulated value under changed
     rules, get the verdict ``reference (rules changed)``; the column
     ``exact_at_rulebook`` then shows the exact value at the rulebook's rules."""
-    from gamelab.core import registry
-
-    g = registry.get(game)
-    mod = g.identities
+    mod = game.identities
     if mod is None:
         return pd.DataFrame(columns=COLUMNS)
-    params = params if params is not None else g.rules()
+    params = params if params is not None else game.rules()
     rows: list[Row] = mod.rows(params, **kw)
-    changed = rules_changed(g, params)
-    reference = _match(rows, mod.rows(g.rules())) if changed or kw else [None] * len(rows)
+    changed = rules_changed(game, params)
+    reference = _match(rows, mod.rows(game.rules())) if changed or kw else [None] * len(rows)
     frames = dict(frames or {})
     if frame is not None:
         frames.setdefault(players_of(frame), frame)

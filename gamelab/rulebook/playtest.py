@@ -26,10 +26,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from gamelab.core import registry
 from gamelab.core.contract import RecordFormat
 from gamelab.core.errors import GamelabError, RecordError
-from gamelab.core.files import load_mapping
+from gamelab.core.files import load_mapping, named_game
 from gamelab.core.labels import key_words
 from gamelab.core.records import check_names, check_record, name_key  # noqa: F401 (also the playtest API)
 from gamelab.core.schemas import RecordBase, RecordGame
@@ -46,7 +45,7 @@ def record_format(game: object) -> RecordFormat:
     """The record format of the game a record names; an unknown game, or one
     without playtest records, is a :class:`RecordError`."""
     try:
-        fmt = registry.get(game).record
+        fmt = named_game(game).record  # the record names its game
     except GamelabError as exc:
         raise RecordError(f"'game': {exc}") from None
     if fmt is None:

@@ -23,6 +23,7 @@ import re
 
 import pandas as pd
 
+from gamelab.core.contract import Game
 from gamelab.core.errors import ParamError
 from gamelab.core.params import specs
 from gamelab.rulebook import coverage
@@ -47,38 +48,34 @@ SENTENCE_END = re.compile(r"(?<=[。；！？!?])\s*")
 MAX_SENTENCE = 160  # characters of a sentence shown
 
 
-def rules_of(game: str, params):
+def rules_of(game: Game, params):
     """The rule parameters of ``params`` (which may carry the agents' knobs too)."""
-    from gamelab.core import registry
-
-    rules = registry.get(game).rules
+    rules = game.rules
     if params is None or type(params) is rules:
         return params
     return rules(**{s.name: getattr(params, s.name) for s in specs(rules())})
 
 
-def exact_values(game: str, params=None) -> dict:
+def exact_values(game: Game, params=None) -> dict:
     """``{quantity: value}`` of the game's exact rows (its ``Claims.exact_claims``)."""
-    from gamelab.core import registry
-
-    claims = registry.get(game).claims
+    claims = game.claims
     if claims is None:
-        raise ParamError(f"{game} publishes no rulebook figures to check")
+        raise ParamError(f"{game.name} publishes no rulebook figures to check")
     return claims.exact_claims(rules_of(game, params))
 
 
-def _lines_of(game: str) -> tuple[dict, dict, dict]:
+def _lines_of(game: Game) -> tuple[dict, dict, dict]:
     """{row key: [line numbers]} and {line: section} from the coverage map,
     {line: text} from the rulebook (empty when it is not beside the checkout)."""
     try:
-        cov = coverage.load_coverage(game)
+        cov = coverage.load_coverage(game.name)
     except FileNotFoundError:
         return {}, {}, {}
     by_key: dict[str, list[int]] = {}
     for r in cov.itertuples():
         for k in coverage.split_rows(r.rows):
             by_key.setdefault(k, []).append(int(r.line))
-    path = coverage.seed_path(game)
+    path = coverage.seed_path(game.name)
     text = dict(enumerate(path.read_text(encoding="utf-8").splitlines(), 1)) if path.exists() else {}
     return by_key, dict(zip(cov["line"].astype(int), cov["section"])), text
 
@@ -109,9 +106,9 @@ def _fmt(x) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
-def _exact_part(game: str, params) -> tuple[pd.DataFrame, pd.Series]:
+def _exact_part(game: Game, params) -> tuple[pd.DataFrame, pd.Series]:
     """The exact rows with ``key``, ``rulebook``, ``new`` and whether each moved."""
-    claims = load_claims(game)
+    claims = load_claims(game.name)
     rows = claims[is_exact(claims)].reset_index(drop=True)
     base = exact_audit(rows, exact_values(game))
     new = exact_audit(rows, exact_values(game, params))
@@ -120,16 +117,15 @@ def _exact_part(game: str, params) -> tuple[pd.DataFrame, pd.Series]:
     return rows, moved
 
 
-def _simulated_part(game: str, params, n_games: int, seed: int, workers: int) -> tuple[pd.DataFrame, pd.Series]:
+def _simulated_part(game: Game, params, n_games: int, seed: int, workers: int) -> tuple[pd.DataFrame, pd.Series]:
     """The simulated rows at the rulebook's rules and at ``params``: a figure
     moved when the two 95 % intervals do not overlap."""
-    from gamelab.core import registry
     from gamelab.rulebook.claims import audit
 
-    knobs = registry.get(game).knobs
+    knobs = game.knobs
     full = knobs(**{s.name: getattr(params, s.name) for s in specs(params)})
     base, new = (
-        audit([game], n_games=n_games, seed=seed, params={game: p}, run=RunConfig(workers=workers, progress=False))
+        audit([game], n_games=n_games, seed=seed, params={game.name: p}, run=RunConfig(workers=workers, progress=False))
         for p in (knobs(), full)
     )
     keep = ~is_exact(base)
@@ -145,7 +141,7 @@ def _simulated_part(game: str, params, n_games: int, seed: int, workers: int) ->
     return rows, moved
 
 
-def changed_sentences(game: str, params, *, simulate: dict | None = None) -> tuple[pd.DataFrame, dict]:
+def changed_sentences(game: Game, params, *, simulate: dict | None = None) -> tuple[pd.DataFrame, dict]:
     """The sentences whose number no longer holds under ``params`` (one row
     per figure and rulebook line) and the counts: ``rows`` (rows asked),
     ``rows_hold`` (rows that still hold), ``lines_hold`` (rulebook lines
@@ -202,12 +198,12 @@ def changed_sentences(game: str, params, *, simulate: dict | None = None) -> tup
     return table, counts
 
 
-def render(game: str, table: pd.DataFrame, counts: dict, changed) -> str:
+def render(game: Game, table: pd.DataFrame, counts: dict, changed) -> str:
     """The sentences to update as text: a head line (the changed rules in words), then the table."""
     from gamelab.core.labels import changes_words, key_words
 
     head = (
-        f"{game} with {changes_words(changed)}: {len(table)} rulebook sentences to update "
+        f"{game.name} with {changes_words(changed)}: {len(table)} rulebook sentences to update "
         f"({table['quantity'].nunique()} of {counts['rows']} figures asked); "
         f"{counts['rows_hold']} rows and {counts['lines_hold']} of {counts['lines']} lines still hold"
     )
@@ -239,14 +235,13 @@ def to_records(table: pd.DataFrame) -> list[dict]:
     return recs
 
 
-def rewrite(game: str, table: pd.DataFrame, changed) -> str:
+def rewrite(game: Game, table: pd.DataFrame, changed) -> str:
     """A Markdown list to work through while editing the rulebook: section,
     the old text, the corrected number (``changed``: the changed rules, a
     ``{name: value}`` mapping or words)."""
-    from gamelab.core import registry
     from gamelab.core.labels import changes_words, key_words
 
-    out = [f"# {registry.get(game).title}: rulebook sentences to update", ""]
+    out = [f"# {game.title}: rulebook sentences to update", ""]
     out += [f"Rules changed from the rulebook: {changes_words(changed)}.", ""]
     for section, part in table.groupby("section", sort=False):
         out.append(f"## {section}")

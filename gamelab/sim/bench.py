@@ -34,12 +34,12 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 
-from gamelab.core import registry
-from gamelab.core.contract import Bench
+from gamelab.core.contract import Bench, Game
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 
@@ -60,7 +60,7 @@ def _median_rate(fn, n_games: int, reps: int, clock=time.perf_counter) -> float:
 
 
 def bench_game(
-    game: str,
+    game: Game,
     *,
     n_players: int = 4,
     batch: int = 20_000,
@@ -69,24 +69,23 @@ def bench_game(
     memory: bool = True,
     panel_slider=None,
 ) -> dict:
-    ad = registry.get(game)
-    if ad.bench is None:
-        raise GamelabError(f"{game} declares no bench (Game.bench): nothing to time")
-    ref = ad.reference
-    params = ad.knobs()
-    agent_lineup = lineup_of(ad, n_players)
-    random_lineup = list(ad.bench.random_lineup(n_players)) if ad.bench.random_lineup else ["random"] * n_players
+    if game.bench is None:
+        raise GamelabError(f"{game.name} declares no bench (Game.bench): nothing to time")
+    ref = game.reference
+    params = game.knobs()
+    agent_lineup = lineup_of(game, n_players)
+    random_lineup = list(game.bench.random_lineup(n_players)) if game.bench.random_lineup else ["random"] * n_players
     seq = np.random.SeedSequence(12345)
-    runner.play_seated(ad, params, agent_lineup, 1000, n_players, seq)  # warm caches (tables, imports)
+    runner.play_seated(game, params, agent_lineup, 1000, n_players, seq)  # warm caches (tables, imports)
     out: dict[str, float] = {"players": n_players, "batch": batch}
     out["agent_games_per_s"] = _median_rate(
-        lambda: runner.play_seated(ad, params, agent_lineup, batch, n_players, seq), batch, reps
+        lambda: runner.play_seated(game, params, agent_lineup, batch, n_players, seq), batch, reps
     )
     rules = params  # the knobs class extends the rules: the engine reads only the rules' fields
     rng = np.random.default_rng(1)
-    out["random_games_per_s"] = _median_rate(lambda: ad.bench.random_batch(rules, batch, n_players, rng), batch, reps)
+    out["random_games_per_s"] = _median_rate(lambda: game.bench.random_batch(rules, batch, n_players, rng), batch, reps)
     out["random_runner_games_per_s"] = _median_rate(
-        lambda: runner.play_seated(ad, params, random_lineup, batch, n_players, seq), batch, reps
+        lambda: runner.play_seated(game, params, random_lineup, batch, n_players, seq), batch, reps
     )
     out["reference_games_per_s"] = _median_rate(
         lambda: [ref.play_random(rules, n_players, rng) for _ in range(reference_games)],
@@ -100,13 +99,13 @@ def bench_game(
         runner.simulate(game, n_games=2000, seed=1000 + i, n_players=n_players, progress=False)
         slider.append(time.perf_counter() - t0)
     out["slider_update_s"] = statistics.median(slider)
-    out.update(extra_rates(ad, params, reps))
-    if panel_slider is not None and ad.bench.panel_slider is not None:
-        name, value = ad.bench.panel_slider
+    out.update(extra_rates(game, params, reps))
+    if panel_slider is not None and game.bench.panel_slider is not None:
+        name, value = game.bench.panel_slider
         out["panel_slider_s"] = panel_slider(game, name, value, reps=max(3, reps // 2))
-    if ad.skill.search:
+    if game.skill.search:
         out.update(rung_rates(game, n_players))
-    if ad.strategies is not None and ad.players[0] <= METAGAME_PLAYERS <= ad.players[1]:
+    if game.strategies is not None and game.players[0] <= METAGAME_PLAYERS <= game.players[1]:
         out["metagame_s"] = metagame_seconds(game)
     if memory:
         out["memory_100k_games_mib"] = peak_memory_mib(game, 100_000, n_players)
@@ -118,7 +117,7 @@ METAGAME_WORKERS = 2
 TARGET_METAGAME_S = 30.0
 
 
-def metagame_seconds(game: str) -> float:
+def metagame_seconds(game: Game) -> float:
     """Seconds for the meta-game at 4 players from nothing cached: every profile played
     (:func:`gamelab.sim.profiles.payoff_table`, 2 worker processes, a fresh chunk store) and
     solved with its bootstrap intervals (:func:`gamelab.stats.metagame.analyse`); no PSRO."""
@@ -137,17 +136,17 @@ def metagame_seconds(game: str) -> float:
         return time.perf_counter() - t0
 
 
-def extra_rates(ad, params, reps: int) -> dict:
+def extra_rates(game: Game, params, reps: int) -> dict:
     """``<name>_games_per_s`` of each of the game's extra lineups."""
     out = {}
-    for name, (players, lineup_fn, _target) in ad.bench.extra_lineups.items():
+    for name, (players, lineup_fn, _target) in _bench(game).extra_lineups.items():
         lineup = list(lineup_fn(players))
         seq = np.random.SeedSequence(12345)
         batch = STRONG_BATCH if name.startswith(STRONG_PREFIX) else EXTRA_BATCH
-        runner.play_seated(ad, params, lineup, min(batch, WARM_GAMES), players, seq)  # warm caches
+        runner.play_seated(game, params, lineup, min(batch, WARM_GAMES), players, seq)  # warm caches
 
         def play(lineup=lineup, players=players, seq=seq, batch=batch):
-            return runner.play_seated(ad, params, lineup, batch, players, seq)
+            return runner.play_seated(game, params, lineup, batch, players, seq)
 
         out[f"{name}_games_per_s"] = _median_rate(play, batch, max(3, reps // 2))
     return out
@@ -156,7 +155,7 @@ def extra_rates(ad, params, reps: int) -> dict:
 RUNG_BATCH = 200  # games per timed call of a rung (the search rungs are slow: one repetition each)
 
 
-def rung_rates(game: str, n_players: int = 4) -> dict:
+def rung_rates(game: Game, n_players: int = 4) -> dict:
     """Games/s of each rung the skill ladder may try (issue 27), recorded (no
     target): ``rung_<name>_all_games_per_s`` the rung on every seat,
     ``rung_<name>_seat_games_per_s`` one seat of it among default-model
@@ -165,7 +164,6 @@ def rung_rates(game: str, n_players: int = 4) -> dict:
     or reads it from the cache); CPU time, one core."""
     from gamelab.sim.levels import mixed_params, trace_levels
 
-    ad = registry.get(game)
     levels = trace_levels(game, n_players)
     default = next(lv for lv in levels if lv.name == "default")
     out = {}
@@ -175,10 +173,10 @@ def rung_rates(game: str, n_players: int = 4) -> dict:
             ("seat", [lv.seat, *default.rest], mixed_params(game, lv, default)),
         ):
             seq = np.random.SeedSequence(777)
-            runner.play_seated(ad, params, lineup, WARM_GAMES, n_players, seq)
+            runner.play_seated(game, params, lineup, WARM_GAMES, n_players, seq)
 
             def play(lineup=lineup, params=params, seq=seq):
-                return runner.play_seated(ad, params, lineup, RUNG_BATCH, n_players, seq)
+                return runner.play_seated(game, params, lineup, RUNG_BATCH, n_players, seq)
 
             # CPU time of this process (one core): on a shared machine the wall clock measures the neighbours
             out[f"rung_{lv.name}_{kind}_games_per_s"] = _median_rate(play, RUNG_BATCH, 1, clock=time.process_time)
@@ -193,19 +191,20 @@ def extra_target(target, result: dict) -> tuple[float, str]:
     return target, f"{target:,g} games/s"
 
 
-def lineup_of(game, n_players: int) -> list[str]:
+def lineup_of(game: Game, n_players: int) -> list[str]:
     """The lineup the bench times: the game's bench lineup, else its default one."""
-    return list((game.bench.agent_lineup or game.default_lineup)(n_players))
+    return list((_bench(game).agent_lineup or game.default_lineup)(n_players))
 
 
-def peak_memory_mib(game: str, n_games: int, n_players: int) -> float:
-    """Peak resident memory of a fresh process that plays ``n_games`` at once."""
+def peak_memory_mib(game: Game, n_games: int, n_players: int) -> float:
+    """Peak resident memory of a fresh process that plays ``n_games`` at once (the
+    process finds the game by its name, given in its code)."""
     code = (
         f"import resource, numpy as np\n"
         f"from gamelab.core import registry\n"
         f"from gamelab.sim.bench import lineup_of\n"
         f"from gamelab.sim.runner import play_seated\n"
-        f"ad = registry.get({game!r})\n"
+        f"ad = registry.get({game.name!r})\n"
         f"base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         f"play_seated(ad, ad.knobs(), lineup_of(ad, {n_players}), {n_games}, {n_players},"
         f" np.random.SeedSequence(1))\n"
@@ -215,17 +214,19 @@ def peak_memory_mib(game: str, n_games: int, n_players: int) -> float:
     return int(res.stdout.split()[-1]) / 1024
 
 
-def _bench(game: str) -> Bench:
-    bench = registry.get(game).bench
-    if bench is None:
-        raise GamelabError(f"{game} declares no bench (Game.bench): nothing to time")
-    return bench
+def _bench(game: Game) -> Bench:
+    if game.bench is None:
+        raise GamelabError(f"{game.name} declares no bench (Game.bench): nothing to time")
+    return game.bench
 
 
-def verdicts(results: dict) -> list[tuple[str, bool, str]]:
+def verdicts(games: Sequence[Game], results: dict) -> list[tuple[str, bool, str]]:
+    """Each target of each game's bench, met or not, beside the figure (``results``: the
+    figures by game name, as :func:`run` gives them)."""
     rows = []
-    for game, r in results.items():
-        bench = _bench(game)
+    for g in games:
+        game, r = g.name, results[g.name]
+        bench = _bench(g)
         target = bench.agent_target
         rows.append(
             (f"{game} agents >= {target:,} games/s", r["agent_games_per_s"] >= target, f"{r['agent_games_per_s']:,.0f}")
@@ -278,12 +279,12 @@ def verdicts(results: dict) -> list[tuple[str, bool, str]]:
     return rows
 
 
-def run(games=None, **kw) -> dict:
-    names = games or [g for g in registry.shipped_games() if registry.get(g).bench is not None]
-    return {g: bench_game(g, **kw) for g in names}
+def run(games: Sequence[Game], **kw) -> dict:
+    """The figures of each game's bench, by game name."""
+    return {g.name: bench_game(g, **kw) for g in games}
 
 
-def render(results: dict) -> str:
+def render(games: Sequence[Game], results: dict) -> str:
     lines = []
     for game, r in results.items():
         lines.append(
@@ -297,7 +298,7 @@ def render(results: dict) -> str:
             + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r else "")
         )
     lines.append("")
-    for name, ok, value in verdicts(results):
+    for name, ok, value in verdicts(games, results):
         lines.append(f"  [{'PASS' if ok else 'FAIL'}] {name}: {value}")
     return "\n".join(lines)
 

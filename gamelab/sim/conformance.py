@@ -7,7 +7,7 @@ Shipped in the package so that a designer's own game (named in
 ``GAMELAB_GAMES``) can be checked the same way as the shipped ones::
 
     from gamelab.sim.conformance import check_game
-    check_game("mygame")          # every check; raises ConformanceError on the first failure
+    check_game(GAME)              # every check; raises ConformanceError on the first failure
 
 ``tests/test_conformance.py`` runs every check over every available game.
 Each check is a function of the :class:`~gamelab.core.contract.Game`;
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamelab.core import driver, registry
+from gamelab.core import driver
 from gamelab.core.contract import Game, observe_state
 from gamelab.core.errors import GamelabError, ParamError
 from gamelab.core.files import load_mapping
@@ -147,9 +147,9 @@ def same_seed_same_table(game: Game) -> None:
     """The same seed gives the same table; another seed another."""
     n = game.players[0]
     kw: dict[str, Any] = dict(n_games=400, n_players=n, progress=False)
-    a = runner.simulate(game.name, seed=11, **kw)
-    b = runner.simulate(game.name, seed=11, **kw)
-    c = runner.simulate(game.name, seed=12, **kw)
+    a = runner.simulate(game, seed=11, **kw)
+    b = runner.simulate(game, seed=11, **kw)
+    c = runner.simulate(game, seed=12, **kw)
     pd.testing.assert_frame_equal(a, b)
     _require(not a["score"].equals(c["score"]), f"{game.name}: seeds 11 and 12 give the same scores")
     _require({"game", "deal", "seat", "agent", "score", "win"} <= set(a.columns), f"{game.name}: columns missing")
@@ -158,8 +158,8 @@ def same_seed_same_table(game: Game) -> None:
 def one_worker_equals_two(game: Game) -> None:
     """The table does not depend on how many workers play it."""
     kw: dict[str, Any] = dict(n_games=600, seed=5, n_players=game.players[0], chunk_deals=100, progress=False)
-    one = runner.simulate(game.name, workers=1, **kw)
-    pd.testing.assert_frame_equal(one, runner.simulate(game.name, workers=2, **kw))
+    one = runner.simulate(game, workers=1, **kw)
+    pd.testing.assert_frame_equal(one, runner.simulate(game, workers=2, **kw))
 
 
 def batch_equals_singles(game: Game) -> None:
@@ -377,11 +377,9 @@ CHECKS: dict[str, Callable[[Game], None]] = {
 }
 
 
-def check_game(game: Game | str, *, only: tuple[str, ...] = ()) -> list[str]:
+def check_game(game: Game, *, only: tuple[str, ...] = ()) -> list[str]:
     """Run every check (or those named in ``only``) on ``game``; the names of
     the checks passed.  The first failure raises :class:`ConformanceError`."""
-    if isinstance(game, str):
-        game = registry.get(game)
     unknown = [n for n in only if n not in CHECKS]
     if unknown:
         raise GamelabError(f"unknown conformance check {unknown[0]!r}: expected one of {', '.join(CHECKS)}")

@@ -16,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from gamelab.core import budgets, registry
+from gamelab.core import budgets
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
 
 
@@ -37,15 +38,14 @@ class Level:
     search: bool  # a level of the search agent (its knobs ``search_knobs`` apply at mixed tables)
 
 
-def trace_levels(game: str, n_players: int, params=None) -> list[Level]:
+def trace_levels(game: Game, n_players: int, params=None) -> list[Level]:
     """The levels of ``game``'s trace at ``n_players`` (see above)."""
-    g = registry.get(game)
-    sk = g.skill
+    sk = game.skill
     if not sk.search or not sk.budget or not sk.budgets:
-        raise GamelabError(f"{game} declares no skill trace (GAME.skill.search, budget, budgets)")
-    base = params if params is not None else g.knobs()
+        raise GamelabError(f"{game.name} declares no skill trace (GAME.skill.search, budget, budgets)")
+    base = params if params is not None else game.knobs()
     P = n_players
-    default = tuple(g.default_lineup(P))
+    default = tuple(game.default_lineup(P))
     words = default[0] if len(set(default)) == 1 else f"{default[0]} to {default[-1]}"
     out = [
         Level(0, "random", "random", None, ("random",) * P, base, "random", ("random",) * (P - 1), False),
@@ -73,25 +73,25 @@ def trace_levels(game: str, n_players: int, params=None) -> list[Level]:
     return out
 
 
-def level_names(game: str) -> list[str]:
+def level_names(game: Game) -> list[str]:
     """The names of the game's trace levels (``random``, ``default``, ``best@1``, ...)."""
-    g = registry.get(game)
-    if not g.skill.search:
+    if not game.skill.search:
         return []
     return (
-        ["random", "default"] + [budgets.at_budget(g.skill.search, b) for b in g.skill.budgets] + list(g.skill.beyond)
+        ["random", "default"]
+        + [budgets.at_budget(game.skill.search, b) for b in game.skill.budgets]
+        + list(game.skill.beyond)
     )
 
 
-def mixed_params(game: str, high: Level, low: Level):
+def mixed_params(game: Game, high: Level, low: Level):
     """The parameters of a table where ``high``'s seat meets ``low``'s: the
     search knobs when either level searches, each search seat's budget in
     its name (the budget knob stays at its default)."""
     if not (high.search or low.search):
         return high.params
-    g = registry.get(game)
     params = high.params if high.search else low.params
-    return params.replace(**{g.skill.budget: getattr(g.knobs(), g.skill.budget)})
+    return params.replace(**{game.skill.budget: getattr(game.knobs(), game.skill.budget)})
 
 
 def beat_share(frame, agent: str) -> float:

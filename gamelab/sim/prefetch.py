@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gamelab.core.contract import Run
+from gamelab.core.contract import Game, Run
 from gamelab.sim import runner
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import chunk_key
@@ -28,7 +28,7 @@ def run_args(r: Run) -> dict:
     return dict(n_games=r.n_games, seed=r.seed, params=r.params, lineup=lineup, n_players=r.n_players)
 
 
-def missing_chunks(game: str, runs: Iterable[Run], store, *, chunk_deals=None) -> list:
+def missing_chunks(game: Game, runs: Iterable[Run], store, *, chunk_deals=None) -> list:
     """The chunks of ``runs`` that ``store`` does not hold, in the runs' order,
     each once (two runs may share chunks)."""
     todo, seen = [], set()
@@ -41,7 +41,7 @@ def missing_chunks(game: str, runs: Iterable[Run], store, *, chunk_deals=None) -
     return todo
 
 
-def prefetch(game: str, runs: Iterable[Run], *, run: RunConfig, chunk_deals=None) -> int:
+def prefetch(game: Game, runs: Iterable[Run], *, run: RunConfig, chunk_deals=None) -> int:
     """Play every chunk of ``runs`` missing from the run's store in one pass
     through its executor (progress in games), and keep them in the store.
     Returns the number of games played (0: all were there).  Put the most

@@ -23,8 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamelab.core import registry
-from gamelab.core.contract import Run
+from gamelab.core.contract import Game, Run
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 from gamelab.sim.prefetch import run_args
@@ -33,9 +32,8 @@ from gamelab.stats import metagame as solve
 from gamelab.stats.metagame import DealSums
 
 
-def declared(game) -> Any:
+def declared(game: Game) -> Any:
     """The game's strategies (``Game.strategies``), or a one-line error naming the game."""
-    game = registry.get(game) if isinstance(game, str) else game
     if game.strategies is None:
         raise GamelabError(f"{game.name} declares no strategies, so it has no meta-game (Game.strategies)")
     return game.strategies
@@ -58,10 +56,9 @@ TRIGGER, AIM = 0.92, 0.86
 TOP_UPS = 3  # rounds of top-up at most
 
 
-def profile_runs(game, n_players: int, *, params=None, deals=None, seed: int = 0, names=None) -> list:
+def profile_runs(game: Game, n_players: int, *, params=None, deals=None, seed: int = 0, names=None) -> list:
     """The runs of every profile (:class:`gamelab.core.contract.Run`), on the same deals
     (``deals``: one number for every profile, or one per profile)."""
-    game = registry.get(game) if isinstance(game, str) else game
     strategies = declared(game)
     names = tuple(names or strategies.names)
     lineups = profile_lineups(names, n_players)
@@ -120,7 +117,7 @@ def played_sums(store, names: Sequence[str], chunk) -> dict[str, np.ndarray]:
 
 
 def play_profiles(
-    game, runs: Sequence[Run], names, *, run: RunConfig, chunk_deals: int | None = None, skip=None
+    game: Game, runs: Sequence[Run], names, *, run: RunConfig, chunk_deals: int | None = None, skip=None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play ``runs`` chunk by chunk, each chunk reduced to per-deal sums where it is played
     (:func:`chunk_sums`: the workers do the counting, and the store keeps the sums, not the
@@ -131,12 +128,11 @@ def play_profiles(
     already counted elsewhere (a top-up)."""
     from gamelab.sim.executors import run_all
 
-    game = registry.get(game) if isinstance(game, str) else game
     run = run.ready()
     store = run.chunk_store()
     names = tuple(names)
     tag = sums_tag(names)
-    plans = [runner.plan(game.name, **run_args(r), chunk_deals=chunk_deals) for r in runs]
+    plans = [runner.plan(game, **run_args(r), chunk_deals=chunk_deals) for r in runs]
     longest = max(plans, key=lambda p: sum(c.n_deals for c in p))
     if any(c.n_deals != longest[i].n_deals for p in plans for i, c in enumerate(p)):
         raise GamelabError("every profile must be played on the same deals (a shorter run: the first of them)")
@@ -205,7 +201,7 @@ def pilot_deals(target: float) -> int:
 
 
 def payoff_table(
-    game,
+    game: Game,
     n_players: int,
     *,
     params=None,
@@ -225,7 +221,6 @@ def payoff_table(
     fewer) added after the ones
     it has, so every profile's deals are the first of the others' (common random numbers kept)
     and a rerun reads every chunk back from the store."""
-    game = registry.get(game) if isinstance(game, str) else game
     strategies = declared(game)
     lo, hi = game.players
     if not lo <= n_players <= hi:

@@ -12,9 +12,13 @@ paired (a lineup of one agent on every seat is played once per deal); two
 lineups or two parameter sets run with the same seed are played on the same
 deals too (common random numbers).
 
-A game plugs in through its :class:`~gamelab.core.contract.Game` (``GAME.play``,
-found by :mod:`gamelab.core.registry`); the runner owns the seed split: each
-chunk's seed gives the game the named streams it declares (``GAME.streams``).
+A game plugs in through its :class:`~gamelab.core.contract.Game` (``GAME.play``),
+which the caller passes in; the runner owns the seed split: each chunk's seed
+gives the game the named streams it declares (``GAME.streams``).  A
+:class:`Chunk` carries only the game's name: it is pickled to worker processes
+and keyed by name in the chunk store, so :func:`played` finds the game in
+:mod:`gamelab.core.registry` where the chunk is played (the one place the
+runner reads the registry).
 """
 
 from __future__ import annotations
@@ -39,7 +43,9 @@ DEFAULT_CHUNK_DEALS = 1024
 
 @dataclasses.dataclass(frozen=True)
 class Chunk:
-    """One unit of work: ``n_deals`` deals x every seat rotation."""
+    """One unit of work: ``n_deals`` deals x every seat rotation.  ``game`` is
+    the game's name (the chunk is pickled and keyed by it; the store's keys
+    and the chunks already stored depend on it)."""
 
     game: str
     params: Any
@@ -64,16 +70,17 @@ class Chunk:
         return self.n_deals * self.rotations
 
 
-def resolve(game: str, params=None, lineup=None, n_players=None):
+def resolve(game: Game, params=None, lineup=None, n_players=None):
     """Fill in defaults and check a run's setting; errors name the bad value."""
-    ad = registry.get(game)
-    params = ad.knobs() if params is None else params
+    if not isinstance(game, Game):  # a name: the caller finds the game (registry.get) and passes it
+        raise GamelabError(f"a run takes the game itself (gamelab.registry.get(name)), not {short(game)}")
+    params = game.knobs() if params is None else params
     if n_players is not None and (isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer))):
         raise GamelabError(f"the number of players is a whole number, not {short(n_players)}")
     if lineup is None:
         if n_players is None:
             raise GamelabError("give the number of players (--players N) or a lineup (--lineup AGENT ...)")
-        lineup = ad.default_lineup(int(n_players))
+        lineup = game.default_lineup(int(n_players))
     if isinstance(lineup, str) or not isinstance(lineup, Sequence) or not all(isinstance(a, str) for a in lineup):
         raise GamelabError(f"a lineup is a list of agent names, one per seat, not {short(lineup)}")
     lineup = tuple(lineup)
@@ -82,19 +89,19 @@ def resolve(game: str, params=None, lineup=None, n_players=None):
     if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)):
         raise GamelabError(f"the number of players is a whole number, not {short(n_players)}")
     n_players = int(n_players)
-    lo, hi = ad.players
+    lo, hi = game.players
     if not lo <= n_players <= hi:
-        raise GamelabError(f"n_players = {n_players} is out of range: {ad.name} is for {lo}-{hi} players")
+        raise GamelabError(f"n_players = {n_players} is out of range: {game.name} is for {lo}-{hi} players")
     if len(lineup) != n_players:
         raise GamelabError(f"the lineup has {len(lineup)} agents for {n_players} players")
-    unknown = [a for a in lineup if ad.agents and a not in ad.playable]
+    unknown = [a for a in lineup if game.agents and a not in game.playable]
     if unknown:
-        raise GamelabError(f"unknown agent {unknown[0]!r}: expected one of {', '.join(ad.agents)}")
+        raise GamelabError(f"unknown agent {unknown[0]!r}: expected one of {', '.join(game.agents)}")
     return params, lineup, n_players
 
 
 def plan(
-    game: str,
+    game: Game,
     *,
     n_games: int,
     seed: int,
@@ -116,11 +123,13 @@ def plan(
             raise GamelabError(f"{name} must be a whole number of at least {low}, not {short(value)}")
     if n_games > MAX_GAMES:  # the largest run (core.limits): refused before any chunk is planned
         raise GamelabError(f"the number of games = {n_games:,} is above the maximum of {MAX_GAMES:,}")
-    chunk_deals = int(chunk_deals or registry.get(game).chunk_deals)
+    chunk_deals = int(chunk_deals or game.chunk_deals)
     rotations = 1 if len(set(lineup)) == 1 else n_players
     n_deals = max(1, math.ceil(n_games / rotations))
     sizes = [min(chunk_deals, n_deals - i) for i in range(0, n_deals, chunk_deals)]
-    return [Chunk(game, params, lineup, n_players, size, int(seed), first_chunk + i) for i, size in enumerate(sizes)]
+    return [
+        Chunk(game.name, params, lineup, n_players, size, int(seed), first_chunk + i) for i, size in enumerate(sizes)
+    ]
 
 
 def play_seated(game: Game, params, seating, n_deals: int, n_players: int, seed_seq) -> dict:
@@ -132,7 +141,8 @@ def play_seated(game: Game, params, seating, n_deals: int, n_players: int, seed_
 def played(chunk: Chunk):
     """Play one chunk: ``(rotation, seating, out)`` for each seat rotation, ``out`` the arrays
     the game's ``play`` returned for the chunk's deals under that seating (the same deals
-    every rotation: each rotation draws from the same streams of the chunk's seed)."""
+    every rotation: each rotation draws from the same streams of the chunk's seed).  The game is
+    found by the chunk's name: a chunk may have come from another process."""
     ad = registry.get(chunk.game)
     P = chunk.n_players
     for rot in range(chunk.rotations):
@@ -183,7 +193,7 @@ def _tidy(out: dict, seating, chunk: Chunk, rot: int) -> pd.DataFrame:
 
 
 def simulate(
-    game: str,
+    game: Game,
     *,
     n_games: int,
     seed: int,

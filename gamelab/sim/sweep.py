@@ -25,7 +25,8 @@ from typing import Any
 import pandas as pd
 
 from gamelab import stats
-from gamelab.core import paths, registry
+from gamelab.core import paths
+from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError, ParamError, short
 from gamelab.core.limits import MAX_GAMES
 from gamelab.core.params import from_mapping, specs
@@ -105,30 +106,29 @@ def grid_cells(grid: Mapping[str, Sequence]) -> list[dict]:
     return [dict(zip(names, values)) for values in itertools.product(*(list(grid[n]) for n in names))]
 
 
-def cell_setting(game: str, cell: Mapping, *, base_params=None, lineup=None, n_players=None):
+def cell_setting(game: Game, cell: Mapping, *, base_params=None, lineup=None, n_players=None):
     """The parameter object, lineup and player count of one cell."""
-    ad = registry.get(game)
-    base = base_params if base_params is not None else ad.knobs()
-    known = {s.name for s in specs(ad.knobs)} | set(ad.derived) | set(SPECIAL)
+    base = base_params if base_params is not None else game.knobs()
+    known = {s.name for s in specs(game.knobs)} | set(game.derived) | set(SPECIAL)
     for k in cell:
         if k not in known:
             raise GamelabError(f"unknown sweep parameter {k!r}: known are {', '.join(sorted(known))}")
     if "variant" in cell:  # the rulebook's variant first, then the cell's own changes on top
-        if not isinstance(cell["variant"], str) or cell["variant"] not in ad.variants:
-            raise ParamError(f"variant {short(cell['variant'])} is unknown: {game} has {', '.join(ad.variants)}")
-        variant = ad.params_for_variant(cell["variant"])
-        base = from_mapping(ad.knobs, variant.changed(), base=base, source=f"variant {cell['variant']}")
-    changes = {k: v for k, v in cell.items() if k in {s.name for s in specs(ad.knobs)}}
+        if not isinstance(cell["variant"], str) or cell["variant"] not in game.variants:
+            raise ParamError(f"variant {short(cell['variant'])} is unknown: {game.name} has {', '.join(game.variants)}")
+        variant = game.params_for_variant(cell["variant"])
+        base = from_mapping(game.knobs, variant.changed(), base=base, source=f"variant {cell['variant']}")
+    changes = {k: v for k, v in cell.items() if k in {s.name for s in specs(game.knobs)}}
     for k, v in cell.items():
-        if k in ad.derived:
-            changes.update(ad.derived[k](base, v))
-    params = from_mapping(ad.knobs, changes, base=base, source=f"sweep cell {dict(cell)}")
+        if k in game.derived:
+            changes.update(game.derived[k](base, v))
+    params = from_mapping(game.knobs, changes, base=base, source=f"sweep cell {dict(cell)}")
     players = cell.get("n_players", n_players)
     return runner.resolve(game, params, lineup, players)
 
 
 def check_grid(
-    game: str, grid: Mapping[str, Sequence], *, base_params=None, lineup=None, n_players=None, source: str = "grid"
+    game: Game, grid: Mapping[str, Sequence], *, base_params=None, lineup=None, n_players=None, source: str = "grid"
 ) -> None:
     """Every cell of a grid, set up without playing: a bad key, value or
     lineup is refused before any game is played (naming ``source`` and the cell)."""
@@ -145,7 +145,7 @@ def check_grid(
 
 
 def run_cell(
-    game: str,
+    game: Game,
     cell: Mapping,
     *,
     n_games: int,
@@ -211,13 +211,13 @@ def _cell_file(run_dir: Path, i: int) -> Path:
 SUMMARY_CODE = ("sim/sweep.py", "stats/intervals.py")  # what turns a cell's chunks into its table
 
 
-def cell_code(game: str) -> str:
+def cell_code(game: Game) -> str:
     """Fingerprint of the code behind a cell's table: the game's chunks
     (:func:`gamelab.sim.store.code_fingerprint`) and the summaries of this module."""
     from gamelab.sim.store import SOURCE_ROOT
 
     summary = [(name, hashlib.sha256((SOURCE_ROOT / name).read_bytes()).hexdigest()) for name in SUMMARY_CODE]
-    return key_of({"chunks": code_fingerprint(game), "summary": summary})
+    return key_of({"chunks": code_fingerprint(game.name), "summary": summary})
 
 
 def _load_manifest(path: Path, sweep_id: str, spec: dict, code: str, n_cells: int) -> list:
@@ -297,7 +297,7 @@ def _save_cell(run_dir: Path, i: int, t: pd.DataFrame) -> dict:
 # Over 60 lines: a third is the docstring (what resumes and what is recomputed) and two keyword
 # tables (the sweep's identity, every cell's setting) that read best beside the loop using them.
 def sweep(
-    game: str,
+    game: Game,
     grid: Mapping[str, Sequence],
     *,
     n_games: int,
@@ -328,7 +328,7 @@ def sweep(
     check_grid(game, grid, base_params=base_params, lineup=lineup, n_players=n_players)  # before anything runs
     cells = grid_cells(grid)
     spec = {
-        "game": game,
+        "game": game.name,  # the sweep's id hashes the name, as before
         "grid": {k: list(v) for k, v in grid.items()},
         "n_games": n_games,
         "seed": seed,
@@ -376,7 +376,7 @@ def sweep(
     return SweepResult(table, runs, manifest["sweep_id"], store.computed, store.loaded, resumed)
 
 
-def _open_manifest(game: str, spec: dict, n_cells: int, runs_dir) -> tuple[Path, dict]:
+def _open_manifest(game: Game, spec: dict, n_cells: int, runs_dir) -> tuple[Path, dict]:
     """The sweep's folder ``data/runs/<sweep id>/`` and its manifest: the
     finished cells' records when the manifest is this sweep's, made by this
     code (:func:`cell_code`), else none."""
@@ -390,12 +390,12 @@ def _open_manifest(game: str, spec: dict, n_cells: int, runs_dir) -> tuple[Path,
     return run_dir, {"sweep_id": sweep_id, "spec": spec_json, "code": code, "cells": cells}
 
 
-def _cell_table(game: str, cell: Mapping, cell_run: CellRun, base_run: CellRun | None) -> pd.DataFrame:
+def _cell_table(game: Game, cell: Mapping, cell_run: CellRun, base_run: CellRun | None) -> pd.DataFrame:
     """One cell's rows of the sweep table: its summary (and the paired
     difference from the baseline cell), the cell's values, games, target met."""
     t = summarize(cell_run.frame)
     if base_run is not None:
-        groups = [g for g in registry.get(game).report.groups if g in cell_run.frame] or ["agent"]
+        groups = [g for g in game.report.groups if g in cell_run.frame] or ["agent"]
         d = paired_difference(cell_run.frame, base_run.frame, by=groups[0]).rename(columns={"difference": "value"})
         d["metric"] = "win_rate_diff"
         t = pd.concat([t, d[t.columns]], ignore_index=True)

@@ -154,7 +154,7 @@ class LeversPanel(_Progress):
     def _play(self):
         """Play the steps, then draw the sentence and chart (inside the progress: still greyed)."""
         table = sensitivity.levers(
-            self.src.game,
+            self.src.game_def,
             n_players=self.src.players(),
             lineup=self.src.lineup(),
             params=self.src.params(),

@@ -167,9 +167,7 @@ class ExplorerPanel:
         rules = self.rules()
         params = self.game.knobs().replace(**rules.changed())
         players = self.spec.sim_players or self.game.players[0]
-        frame = runner.simulate(
-            self.game.name, n_games=n_games, seed=seed, n_players=players, params=params, progress=False
-        )
+        frame = runner.simulate(self.game, n_games=n_games, seed=seed, n_players=players, params=params, progress=False)
         self.sim_table = self.spec.simulated(rules, frame)
         games = int(frame["game"].nunique())
         table = self.sim_table

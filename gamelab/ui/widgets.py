@@ -26,6 +26,7 @@ import pandas as pd
 
 from gamelab import stats
 from gamelab.core import registry
+from gamelab.core.contract import Game
 from gamelab.core.labels import agent_label, lineup_words
 from gamelab.core.params import specs
 from gamelab.report import charts
@@ -394,11 +395,11 @@ class BalancePanel:
             else f"Adding games until every win rate is within ±{self.precision * 100:g} points",
             self._expected(self.quick_games),
         ) as busy:
-            run = sweep.run_cell(self.game, {}, **kw)
+            run = sweep.run_cell(self.game_def, {}, **kw)
             self.frame = run.frame
             self.frame_params, self.frame_lineup = params, kw["lineup"]  # what the frame was played with
             self.tables = {by: stats.win_table(run.frame, by) for by in self.game_def.report.groups if by in run.frame}
-            self.tables["identities"] = identity_table(self.game, params, frame=run.frame)
+            self.tables["identities"] = identity_table(self.game_def, params, frame=run.frame)
             self.extras = [charts.drawn(x) for x in self.extra(run.frame, params)] if self.extra is not None else []
             self.sentences = None
             self.worth = None
@@ -414,9 +415,9 @@ class BalancePanel:
         self.seconds = time.perf_counter() - start  # a move's time to its numbers (``gamelab bench``)
         self.headline = headline_figure(self.game_def, self.frame, self.players.value, self.seed)
         self.headline_note.value = f"<b>{html.escape(self.headline)}</b>" if self.headline else ""
-        if sentences_pending(self.game, params):
+        if sentences_pending(self.game_def, params):
             self.sentence_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
-        self.sentences = rulebook_sentences(self.game, params)
+        self.sentences = rulebook_sentences(self.game_def, params)
         self.sentence_note.value = self.sentences.to_html() if self.sentences is not None else ""
         # the meta-game's line (issue 28): a payoff table of its own, so it comes after the numbers too
         if self.game_def.strategies is not None:
@@ -562,7 +563,7 @@ class BalancePanel:
         return self
 
 
-def time_slider_move(game: str, parameter: str, value, *, reps: int = 3) -> float:
+def time_slider_move(game: Game, parameter: str, value, *, reps: int = 3) -> float:
     """Seconds from moving ``parameter``'s slider(s) to ``value`` until the
     panel's numbers are drawn, at the notebook's default sample
     (:data:`QUICK_GAMES`) and 4 players, nothing cached (a fresh chunk store
@@ -576,7 +577,7 @@ def time_slider_move(game: str, parameter: str, value, *, reps: int = 3) -> floa
     times = []
     for i in range(reps + 1):
         with tempfile.TemporaryDirectory() as tmp:
-            panel = BalancePanel(game, sliders=[parameter], n_players=4, seed=100 + i, store=ChunkStore(Path(tmp)))
+            panel = BalancePanel(game.name, sliders=[parameter], n_players=4, seed=100 + i, store=ChunkStore(Path(tmp)))
             panel._draw = functools.partial(_render, panel)  # type: ignore[method-assign]
             panel.update()
             ws = panel.controls[parameter]
@@ -643,24 +644,24 @@ class Note:
 _SENTENCES: dict = {}
 
 
-def _sentences_key(game: str, params):
+def _sentences_key(game: Game, params):
     from gamelab.rulebook import sentences
 
     changed = sentences.rules_of(game, params).changed()
-    return (game, repr(sorted(changed.items()))) if changed else None
+    return (game.name, repr(sorted(changed.items()))) if changed else None
 
 
-def sentences_pending(game: str, params) -> bool:
+def sentences_pending(game: Game, params) -> bool:
     """Whether :func:`rulebook_sentences` has work to do (rules not checked before)."""
     from gamelab.rulebook import coverage
 
-    if game not in coverage.rulebooks() or not coverage.seed_path(game).exists():
+    if game.name not in coverage.rulebooks() or not coverage.seed_path(game.name).exists():
         return False
     key = _sentences_key(game, params)
     return key is not None and key not in _SENTENCES
 
 
-def rulebook_sentences(game: str, params) -> Note | None:
+def rulebook_sentences(game: Game, params) -> Note | None:
     """How many rulebook sentences the panel's rules make wrong, with a link
     to the list (``reports/<game>-sentences.md``, the Markdown of ``gamelab
     claims GAME --params FILE --rewrite``); None at the rulebook's rules or
@@ -668,7 +669,7 @@ def rulebook_sentences(game: str, params) -> Note | None:
     from gamelab.core.paths import reports_dir
     from gamelab.rulebook import coverage, sentences
 
-    if game not in coverage.rulebooks() or not coverage.seed_path(game).exists():
+    if game.name not in coverage.rulebooks() or not coverage.seed_path(game.name).exists():
         return None
     rules = sentences.rules_of(game, params)
     changed = rules.changed()
@@ -679,7 +680,7 @@ def rulebook_sentences(game: str, params) -> Note | None:
         table, counts = sentences.changed_sentences(game, rules)
         _SENTENCES[key] = (table, counts, changed)
     table, counts, changed = _SENTENCES[key]
-    path = reports_dir() / f"{game}-sentences.md"
+    path = reports_dir() / f"{game.name}-sentences.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     # with a byte-order mark: Jupyter serves .md as text/markdown without a charset, and a browser
     # then reads the Chinese sentences as Latin-1 (mojibake); the mark makes it read UTF-8
