@@ -225,7 +225,7 @@ def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, t
     assert page["errors"] == [] and page["outside"] == [] and page["scripts"] == 0
     assert page["overflow"] == []  # every table fits the page, folded ones too
     first = page["first_screen"]
-    assert "The strong agent wins 91.1 % of its 2-player games against a fair 50.0 %" in first
+    assert "The strong agent wins 92.0 % of its 2-player games against a fair 50.0 %" in first
     assert "a real imbalance, not noise" in first
     assert "Model: cautious" in first and "Agents at the table: 2 players: strong, weak" in first
     assert "chi-square 1" not in page["text"] and "chi-square 1" in page["open_text"]  # statistics folded
