@@ -122,7 +122,9 @@ def test_ctrl_c_stops_at_once_and_keeps_finished_chunks(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, (proc.returncode, err)
     assert err.strip() == "gamelab simulate: interrupted", err
-    assert took < 2.0, f"Ctrl-C took {took:.1f} s to stop the run"
+    # the rest of the run is about 5 s of work: stopping well before it is "at once" (2.0 s was
+    # too tight on a loaded 2-core machine: 2.03 s once in CI, the pool's shutdown under load)
+    assert took < 3.0, f"Ctrl-C took {took:.1f} s to stop the run"
     assert _wait_for(lambda: not [w for w in workers if _stat(w)], 5) is True
     kept = len(list(cache.rglob("*.json")))
     assert 3 <= kept < 24
