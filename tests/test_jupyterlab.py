@@ -41,7 +41,8 @@ WATCH_JS = """(root) => {
   new MutationObserver(look).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
 }"""
 
-# the notebook on show, marked by _open_and_run (the workspace reopens earlier tests' notebooks in hidden tabs)
+# the notebook on show, marked by _open_and_run (the workspace reopens earlier tests' notebooks in hidden
+# tabs): every query for a panel, link or button starts from it
 SHOWN = ".gamelab-test-shown"
 MARK_SHOWN_JS = """() => document.querySelectorAll('.jp-NotebookPanel').forEach(
   p => p.classList.toggle('gamelab-test-shown', p.getBoundingClientRect().width > 0))"""
@@ -147,7 +148,7 @@ def _open_and_run(browser, lab, name, ready=".gamelab-panel"):
             if attempt == 2:
                 raise
     try:
-        page.wait_for_selector(ready, state="attached", timeout=180_000)
+        page.wait_for_selector(f"{SHOWN} {ready}", state="attached", timeout=180_000)
     except Exception:
         page.screenshot(path=str(lab[2] / "failed.png"))
         raise
@@ -173,8 +174,15 @@ def _in_view(box) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= VIEW["height"]
 
 
+def _within(panel, selector, timeout=60_000):
+    """The first ``selector`` inside ``panel``, waited for: a panel's children are drawn after the panel
+    itself, and on a loaded machine after every cell has run (CI once found the SBR panel without its
+    sliders and the identity 2 panel with one of its two tables)."""
+    return panel.wait_for_selector(selector, state="attached", timeout=timeout)
+
+
 def _slider(panel, label):
-    return panel.query_selector(f".widget-slider:has(.widget-label:text-is('{label}'))")
+    return _within(panel, f".widget-slider:has(.widget-label:text-is('{label}'))")
 
 
 def _nudge(page, slider):
@@ -189,7 +197,7 @@ def _slider_moves_result(page, panel, label, shots=None):
     step and the result it changes is on screen with it, at 1366 x 900,
     without scrolling."""
     panel.evaluate("e => e.scrollIntoView({block: 'start'})")
-    results = panel.query_selector(".widget-output")
+    results = _within(panel, ".widget-output")
     before = results.inner_text()
     slider = _slider(panel, label)
     readout = slider.query_selector(".widget-readout").inner_text().strip()
@@ -210,7 +218,7 @@ def _slider_moves_result(page, panel, label, shots=None):
 def _publish_opens_report(page, panel) -> str:
     """Publish: a link that looks like one, on the server's files/ route, opens the report; its text."""
     panel.query_selector("button:has-text('Publish')").click()
-    link = page.wait_for_selector(".gamelab-panel a[href$='.html']", timeout=120_000)
+    link = page.wait_for_selector(f"{SHOWN} .gamelab-panel a[href$='.html']", timeout=120_000)
     href = link.get_attribute("href")
     assert href.startswith("/files/reports/") and href.endswith(".html"), href
     return _link_opens_report(page, link)
@@ -239,7 +247,7 @@ def _changed_line(report_text: str) -> str:
 
 def _levers_grey_then_sentence(page, metric_label, shots=None):
     """Levers: the old chart greyed with progress while it runs, then the sentence framed by the goal."""
-    levers = page.query_selector(".gamelab-levers")
+    levers = page.query_selector(f"{SHOWN} .gamelab-levers")
     levers.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.evaluate(WATCH_JS, levers)
     levers.query_selector("button:has-text('Find levers')").click()
@@ -258,7 +266,7 @@ def _levers_grey_then_sentence(page, metric_label, shots=None):
 
 def _tune_progress_then_answer(page, shots=None):
     """Tune: progress and the best so far while it searches, then the answer in one sentence."""
-    tune = page.query_selector(".gamelab-tune")
+    tune = page.query_selector(f"{SHOWN} .gamelab-tune")
     tune.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.evaluate(WATCH_JS, tune)
     tune.query_selector("button:has-text('Tune')").click()
@@ -294,7 +302,7 @@ def _no_raw_words(page, game, keep=None):
 
 def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     page = _open_and_run(browser, lab, "strand_balance.ipynb")
-    panel = page.query_selector(".gamelab-panel")
+    panel = page.query_selector(f"{SHOWN} .gamelab-panel")
     assert _slider(panel, "sum cap").query_selector(".widget-readout").inner_text().strip() == "7"
     _slider_moves_result(page, panel, "sum cap", shots=ROOT / "reports" / "strand-notebook-slider.png")
     assert _slider(panel, "sum cap").query_selector(".widget-readout").inner_text().strip() == "8"
@@ -310,8 +318,9 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
 
 def test_identity2_notebook_sliders_move_the_tables_beside_them(lab, browser):
     page = _open_and_run(browser, lab, "identity2_ev_threshold.ipynb")
-    panel = page.query_selector(".gamelab-panel")
+    panel = page.query_selector(f"{SHOWN} .gamelab-panel")
     panel.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_function("(el) => el.querySelectorAll('.widget-output').length >= 2", arg=panel, timeout=60_000)
     exact, simulated = panel.query_selector_all(".widget-output")[:2]
     page.wait_for_function("(el) => el.innerText.includes('betting beats staying')", arg=simulated, timeout=120_000)
     before_exact, before_sim = exact.inner_text(), simulated.inner_text()
@@ -335,7 +344,7 @@ def test_identity2_notebook_sliders_move_the_tables_beside_them(lab, browser):
 
 def test_sbr_notebook_slider_levers_tune_and_publish(lab, browser):
     page = _open_and_run(browser, lab, "sbr_balance.ipynb")
-    panel = page.query_selector(".gamelab-panel")
+    panel = page.query_selector(f"{SHOWN} .gamelab-panel")
     _slider_moves_result(page, panel, "curve penalty", shots=ROOT / "reports" / "sbr-notebook-slider.png")
     spine = int(_slider_moves_result(page, panel, "relic points: spine")) + 1  # a relic by its name
     changed = _changed_line(_publish_opens_report(page, panel))
