@@ -72,11 +72,12 @@ endef
 $(foreach report,$(REPORTS),$(eval $(call report_rule,$(report))))
 
 # The tests run on every core (pytest-xdist, a test file per process: a file's session fixtures,
-# such as the JupyterLab server, start once); the suite is about 10 minutes of CPU, 6 on two cores.
+# such as the JupyterLab server, start once); the 20 slowest tests are listed at the end, so that a
+# run that took longer says where the time went.
 TEST_PROCS ?= auto
 
 test: $(TEST_STAMP) $(COMPILED)
-	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile
+	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile --durations=20
 
 test-fast: $(TEST_STAMP) $(COMPILED)
 	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile -m "not slow"
