@@ -181,8 +181,9 @@ class Claims:
 class Bench:
     """What ``gamelab bench`` times."""
 
-    random_batch: Callable[[Any, int, int, np.random.Generator], Any]  # params, n_games, n_players, rng
     agent_target: float  # games per second the default lineup must reach
+    # params, n_games, n_players, rng: random legal play of a batch (None: ``core.driver.random_play``)
+    random_batch: Callable[[Any, int, int, np.random.Generator], Any] | None = None
     ratio_target: float = 30.0  # batch engine over the reference, random play
     memory_mib: float = 1024.0  # peak memory of 100,000 games in flight
     agent_lineup: Callable[[int], Sequence[str]] | None = None  # None: the game's default lineup

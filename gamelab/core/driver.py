@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.core import turns
 from gamelab.core.contract import Controller, Engine, State
 
 #: a policy: ``policy(params, state, legal, rng) -> actions`` for every game of the batch
@@ -77,8 +78,9 @@ class SeatController:
         """The policies keep no memory of past decisions."""
 
 
-def seat_controller(policies: Mapping[str, Policy], to_move: Callable[[Any], np.ndarray]):
-    """``Game.controller`` for a game whose agents are per-seat policies."""
+def seat_controller(policies: Mapping[str, Policy], to_move: Callable[[Any], np.ndarray] = turns.to_move):
+    """``Game.controller`` for a game whose agents are per-seat policies (the seat to move:
+    ``state.player`` unless ``to_move`` says otherwise)."""
     return functools.partial(SeatController, policies=policies, to_move=to_move)
 
 

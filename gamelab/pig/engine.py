@@ -5,7 +5,7 @@ The engine contract of ``gamelab/core/contract.py``, all pure unless
 bound); ``legal`` is (G, 2) bool, ROLL / HOLD for the seat to move (rules 5,
 6), nothing in a finished game; ``step`` is one decision of every running
 game (rules 2-8), a finished game ignores its action; ``result`` is rule 9;
-``to_move`` names the seat whose policy decides (``core.driver.SeatController``).
+``done``, ``to_move`` and ``is_legal`` are the shared turn game's (``core.turns``).
 
 Agents ask :func:`banking_reaches`, :func:`mover_score` and :func:`prefer`;
 they never re-derive a rule.  Whole games are played by ``core.driver``.
@@ -14,6 +14,8 @@ they never re-derive a rule.  Whole games are played by ``core.driver``.
 from __future__ import annotations
 
 import numpy as np
+
+from gamelab.core import turns
 
 from .rules import PigParams, check_players, max_rolls
 from .state import HOLD, N_ACTIONS, NO_FACE, ROLL, Chance, State
@@ -119,11 +121,6 @@ def step(params: PigParams, state: State, actions, chance: Chance, *, inplace: b
     return st, events
 
 
-def done(params: PigParams, state: State) -> np.ndarray:
-    """(G,) the game has ended (rules 7 and 8)."""
-    return state.over.copy()
-
-
 def result(params: PigParams, state: State) -> dict:
     """Rule 9: ``score`` (banked), ``win`` (the highest score; ties split
     1/k: a target winner is always alone on top), ``rank`` (1 + players
@@ -150,15 +147,6 @@ def random_actions(params: PigParams, state: State, legal_mask: np.ndarray, rng:
     return prefer(legal_mask, coin)
 
 
-def is_legal(params: PigParams, state: State, legal_mask: np.ndarray, actions) -> np.ndarray:
-    """(G,) each action is a legal code for its game; a finished game accepts
-    any code, since :func:`step` ignores it."""
-    a = np.asarray(actions)
-    known = (a == ROLL) | (a == HOLD)
-    chosen = legal_mask[np.arange(state.n_games), np.where(known, a, ROLL).astype(np.intp)]
-    return state.over | (known & chosen)
-
-
-def to_move(state: State) -> np.ndarray:
-    """(G,) the seat to move (rule 1: turns pass in seat order)."""
-    return state.player
+#: the end of a game (rules 7 and 8) is ``state.over``, the seat to move (rule 1) ``state.player``, and an
+#: action a column of the legal mask: the shared turn-game functions answer ``done``, ``to_move``, ``is_legal``
+done, to_move, is_legal = turns.done, turns.to_move, turns.is_legal

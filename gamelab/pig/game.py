@@ -47,7 +47,7 @@ GAME = contract.Game(
     record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
     variants=VARIANT_CHANGES,
     default_agent="hold_at_20",
-    bench=contract.Bench(random_batch=sim.random_batch, agent_target=AGENT_TARGET, ratio_target=RATIO_TARGET),
+    bench=contract.Bench(agent_target=AGENT_TARGET, ratio_target=RATIO_TARGET),
     panels=contract.Panels(measures=panels.MEASURES, figures=panels.figures),
     identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
     report=contract.ReportSettings(players=(2, 3, 4), assumptions=sim.ASSUMPTIONS),

@@ -7,8 +7,10 @@ batch engine (``engine.py``) is held to this module decision by decision
 
 from __future__ import annotations
 
+from gamelab.core import turns
+
 from .rules import PigParams, check_players
-from .state import HOLD, ROLL
+from .state import HOLD, N_ACTIONS, ROLL, State
 
 
 class Game:
@@ -101,30 +103,5 @@ def start(params: PigParams, n_players: int, chance, g: int) -> Game:
     return Game(params, n_players, (int(f) for f in chance.faces[g]))
 
 
-def advance(params: PigParams, game: Game, state, actions, chance, g: int) -> None:
-    """The decision ``engine.step`` makes for game ``g`` (a finished game
-    ignores its action, as the engine's does)."""
-    if not game.over:
-        game.act(int(actions[g]))
-
-
-def legal_mask(params: PigParams, game: Game) -> list[bool]:
-    """The legal moves of ``game`` as the engine's mask of one game: (ROLL, HOLD)."""
-    return [action in game.legal() for action in (ROLL, HOLD)]
-
-
-def observe(game: Game) -> dict:
-    """The rule-relevant state; the batch engine's state fields of the same names match it."""
-    return {
-        "score": list(game.score),
-        "turn_total": game.turn_total,
-        "player": game.player,
-        "turn": game.turn,
-        "rolls": game.rolls,
-        "over": game.over,
-    }
-
-
-def result(game: Game) -> dict:
-    r = game.result()
-    return {"score": r["score"], "win": r["win"]}
+#: the rest of the conformance side: act the engine's action, the legal moves as its mask, the state's fields
+advance, legal_mask, observe, result = turns.reference_side(State, N_ACTIONS)

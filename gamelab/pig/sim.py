@@ -29,7 +29,7 @@ from .agents import POLICIES, knobs
 from .state import NO_FACE
 
 STREAMS = ("chance", "agents")
-controller = driver.seat_controller(POLICIES, engine.to_move)
+controller = driver.seat_controller(POLICIES)
 
 
 def play(params, seating, n_deals, n_players, streams) -> dict:
@@ -85,11 +85,6 @@ def columns(params, state, tally: Tally) -> dict:
         "capped": res["score"].max(axis=1) < params.target,
         "lead_changes": tally.leads.changes,
     }
-
-
-def random_batch(params, n_games, n_players, rng):
-    """Random legal play straight through the engine (as ``reference.play_random``)."""
-    return driver.random_play(engine, params, n_games, n_players, rng)[0]
 
 
 ASSUMPTIONS = (

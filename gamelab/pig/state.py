@@ -7,7 +7,6 @@ record) imports the types from here, never from the engine front.
 from __future__ import annotations
 
 import dataclasses
-from typing import NamedTuple
 
 import numpy as np
 
@@ -20,7 +19,8 @@ N_ACTIONS = 2
 NO_FACE = 0
 
 
-class Chance(NamedTuple):
+@dataclasses.dataclass
+class Chance(Batch):
     """Every die of a batch, drawn up front.  ``faces`` (G, R) uint8 (numpy
     draws uint8 twice as fast as int8): game g's k-th roll shows
     ``faces[g, k]``; R is ``rules.max_rolls`` (rule 10), a bound no game
@@ -28,10 +28,6 @@ class Chance(NamedTuple):
     and policy.  A record or a scripted test passes its own dice."""
 
     faces: np.ndarray
-
-    def take(self, games) -> Chance:
-        """The dice of games ``games`` (indices), as a new batch."""
-        return Chance(self.faces[games])
 
 
 @dataclasses.dataclass

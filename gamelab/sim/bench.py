@@ -3,7 +3,7 @@
 For each game (4 players): games per second with the game's agents
 (``GAME.bench.agent_lineup``, through ``GAME.play`` with all its
 diagnostics), under uniformly random legal play through the batch engine
-(``GAME.bench.random_batch``) and through the plain reference
+(``GAME.bench.random_batch``, else ``core.driver.random_play``) and through the plain reference
 (``GAME.reference.play_random``), the same game one at a time, the games/s of
 every rung of the skill ladder (:func:`rung_rates`), their ratio, the time of
 one interactive slider update (2,000 games of one cell through the runner,
@@ -29,6 +29,7 @@ measured in the same run.
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 import subprocess
@@ -39,6 +40,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from gamelab.core import driver
 from gamelab.core.contract import Bench, Game
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
@@ -83,7 +85,8 @@ def bench_game(
     )
     rules = params  # the knobs class extends the rules: the engine reads only the rules' fields
     rng = np.random.default_rng(1)
-    out["random_games_per_s"] = _median_rate(lambda: game.bench.random_batch(rules, batch, n_players, rng), batch, reps)
+    random_batch = game.bench.random_batch or functools.partial(driver.random_play, game.engine)
+    out["random_games_per_s"] = _median_rate(lambda: random_batch(rules, batch, n_players, rng), batch, reps)
     out["random_runner_games_per_s"] = _median_rate(
         lambda: runner.play_seated(game, params, random_lineup, batch, n_players, seq), batch, reps
     )

@@ -1,8 +1,10 @@
-"""Dash's batch engine: G games at once, the contract's eight functions."""
+"""Dash's batch engine: G games at once, the contract's eight functions (three of them the shared turn game's)."""
 
 from __future__ import annotations
 
 import numpy as np
+
+from gamelab.core import turns
 
 from .rules import DashParams, check_players
 from .state import ROLL, WALK, Chance, State
@@ -26,10 +28,6 @@ def legal(params: DashParams, state: State) -> np.ndarray:
     return np.repeat(~state.over[:, None], 2, axis=1)
 
 
-def to_move(state: State) -> np.ndarray:
-    return state.player
-
-
 def step(params: DashParams, state: State, actions, chance: Chance, *, inplace: bool = False):
     """Rules 2-4 for every running game."""
     st = state if inplace else state.copy()
@@ -47,10 +45,6 @@ def step(params: DashParams, state: State, actions, chance: Chance, *, inplace: 
     return st, {"live": live}
 
 
-def done(params: DashParams, state: State) -> np.ndarray:
-    return state.over.copy()
-
-
 def result(params: DashParams, state: State) -> dict:
     """Rules 3-4: the furthest rider wins (the first to the track is the only one there); ties split."""
     score = np.minimum(state.square, params.track).astype(np.int32)
@@ -64,6 +58,4 @@ def random_actions(params: DashParams, state: State, legal_mask: np.ndarray, rng
     return np.where(rng.random(state.n_games) < 0.5, WALK, ROLL).astype(np.int8)
 
 
-def is_legal(params: DashParams, state: State, legal_mask: np.ndarray, actions) -> np.ndarray:
-    a = np.asarray(actions)
-    return state.over | (a == WALK) | (a == ROLL)
+done, to_move, is_legal = turns.done, turns.to_move, turns.is_legal  # the end in state.over, the mover in state.player

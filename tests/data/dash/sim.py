@@ -8,7 +8,7 @@ from gamelab.core import driver
 from . import engine
 from .agents import POLICIES
 
-controller = driver.seat_controller(POLICIES, engine.to_move)
+controller = driver.seat_controller(POLICIES)
 
 
 def play(params, seating, n_deals, n_players, streams) -> dict:
