@@ -54,6 +54,7 @@ import numpy as np
 
 from gamelab.core.errors import ParamError
 from gamelab.core.params import Params
+from gamelab.core.paths import PLAYTESTS
 
 State = Any  # each game's ``state.State``
 Actions = Any  # each game's action arrays
@@ -130,7 +131,8 @@ class RecordFormat:
 
     replay: Callable[[dict], tuple[dict, dict]]  # record -> (ledger, observed values for ``expect``)
     tables: Callable[[dict], list]  # ledger -> [(title, DataFrame)]
-    examples: tuple[Path, ...] = ()  # worked examples shipped as records
+    # worked examples shipped as records (empty: ``data/playtests/<game>_*.json``, found when the game is made)
+    examples: tuple[Path, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -366,6 +368,11 @@ class Game:
     # agent at a budget (``best@8``), with ``{agent}`` and ``{budget}``
     agent_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
     budget_words: str = "{agent}, budget {budget}"
+
+    def __post_init__(self) -> None:
+        if self.record is not None and not self.record.examples:  # the game's worked records, by its name
+            found = tuple(sorted(PLAYTESTS.glob(f"{self.name}_*.json")))
+            object.__setattr__(self, "record", dataclasses.replace(self.record, examples=found))
 
     @property
     def playable(self) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent  # gamelab/
+PLAYTESTS = PACKAGE.parent / "data" / "playtests"  # the worked records shipped beside the package, <game>_*.json
 
 
 def workspace() -> Path:

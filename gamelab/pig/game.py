@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from gamelab.core import contract
 from gamelab.pig import diagnostics as game_metrics
 
 from . import engine, identities, panels, record, reference, sim
 from .agents import POLICIES, AgentParams
 from .rules import PLAYERS, VARIANT_CHANGES, PigParams, max_steps, params_for_variant
-
-EXAMPLES = (Path(__file__).resolve().parents[2] / "data" / "playtests" / "pig_example.json",)
 
 #: games per second the default lineup must reach in ``gamelab bench`` (measured
 #: about 13,000 at 4 players on the development machine; this leaves room for
@@ -44,7 +40,7 @@ GAME = contract.Game(
     controller=sim.controller,
     play=sim.play,
     streams=sim.STREAMS,
-    record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
+    record=contract.RecordFormat(replay=record.replay, tables=record.tables),
     variants=VARIANT_CHANGES,
     default_agent="hold_at_20",
     bench=contract.Bench(agent_target=AGENT_TARGET, ratio_target=RATIO_TARGET),

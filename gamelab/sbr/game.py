@@ -7,15 +7,12 @@ tests know of the game; :mod:`gamelab.core.registry` finds ``GAME`` here.
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 from gamelab.core import contract
 from gamelab.core.params import specs
 from gamelab.sbr import diagnostics as game_metrics
 
 from . import agents, claims, engine, exact_claims, identities, panels, record, reference, rules, sim
-
-_EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "playtests"
 
 
 def _spec(name: str):
@@ -52,9 +49,7 @@ GAME = contract.Game(
     controller=agents.controller,
     play=sim.play,
     streams=sim.STREAMS,
-    record=contract.RecordFormat(
-        replay=record.replay, tables=record.tables, examples=tuple(sorted(_EXAMPLES.glob("sbr_*.json")))
-    ),
+    record=contract.RecordFormat(replay=record.replay, tables=record.tables),
     variants=rules.VARIANT_CHANGES,
     default_agent="greedy",
     skill=contract.SkillSettings(

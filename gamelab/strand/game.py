@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 from gamelab.core import budgets, contract
 from gamelab.core.params import specs
@@ -13,9 +12,6 @@ from . import claims, engine, exact_claims, identities, panels, record, referenc
 from .agents import AgentParams, controller
 from .rules import PLAYERS, VARIANT_CHANGES, StrandParams
 from .state import PHASES
-
-_DATA = Path(__file__).resolve().parents[2] / "data" / "playtests"
-EXAMPLES = tuple(sorted(_DATA.glob("strand_*.json")))
 
 MAX_ROUNDS = next(s.high for s in specs(StrandParams) if s.name == "rounds")
 STEP_SLACK = 3  # a few steps more than a game can take, for the conformance suite
@@ -39,7 +35,7 @@ GAME = contract.Game(
     controller=controller,
     play=sim.play,
     streams=sim.STREAMS,
-    record=contract.RecordFormat(replay=record.replay, tables=record.tables, examples=EXAMPLES),
+    record=contract.RecordFormat(replay=record.replay, tables=record.tables),
     variants=VARIANT_CHANGES,
     lineup=sim.default_lineup,  # the style mix: a different style on every seat
     bench=contract.Bench(
