@@ -1,22 +1,24 @@
 """The checks every game's playtest records share: structure by the game's
-pydantic model (:func:`check_record`), player names (:func:`check_names`)
-and the rules a record is played under (:func:`record_params`).
+pydantic model (:func:`check_record`), player names (:func:`check_names`),
+the rules a record is played under (:func:`record_params`) and moves that
+pass in seat order (:func:`in_seat_order`).
 A game's ``record.py`` calls them before it replays a record
 (``docs/playtest-format.md``); :mod:`gamelab.rulebook.playtest` does the rest."""
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from gamelab.core.errors import GamelabError, RecordError, short
 from gamelab.core.params import Params, from_mapping
-from gamelab.core.schemas import RecordBase, parse
+from gamelab.core.schemas import MoveEntry, RecordBase, parse, problem
 
 M = TypeVar("M", bound=BaseModel)
+E = TypeVar("E", bound=MoveEntry)
 
 
 def check_record(record: Any, model: type[M] = RecordBase, source: str = "") -> M:  # type: ignore[assignment]
@@ -81,3 +83,32 @@ def record_params(
     except GamelabError as exc:
         raise RecordError(str(exc)) from None
     return variant, params
+
+
+def in_seat_order(
+    moves: list[dict], names: list[str], model: type[E], *, where: str, rule: str
+) -> Iterator[tuple[int, str, E]]:
+    """The moves of a record whose moves pass in seat order (the first seat,
+    then round the table), as ``(i, who, move)``: ``i`` counts from 1,
+    ``who`` is the name of the seat to move and ``move`` the entry read by
+    ``model``.  A structure problem is a one-line :class:`RecordError`
+    naming ``where`` and ``i`` ("turn 3"), the player, the key path and the
+    rule in the key's ``description``; an entry whose optional ``player``
+    is not ``who`` is refused with the game's ``rule``."""
+    for i, entry in enumerate(moves, 1):
+        who = names[(i - 1) % len(names)]
+        if "player" in entry and entry["player"] != who:
+            raise RecordError(
+                f"the record names {short(entry['player'])}, but it is {who}'s turn",
+                where=f"{where} {i}",
+                player=who,
+                rule=rule,
+            )
+        try:
+            move = model.model_validate(entry)
+        except ValidationError as exc:
+            key = model.model_fields.get(str(exc.errors()[0]["loc"][0]))  # None: an unknown key
+            raise RecordError(
+                problem(model, exc), where=f"{where} {i}", player=who, rule=key.description if key else None
+            ) from None
+        yield i, who, move
