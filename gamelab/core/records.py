@@ -1,7 +1,8 @@
 """The checks every game's playtest records share: structure by the game's
 pydantic model (:func:`check_record`), player names (:func:`check_names`),
-the rules a record is played under (:func:`record_params`) and moves that
-pass in seat order (:func:`in_seat_order`).
+the rules a record is played under (:func:`record_params`), moves that pass
+in seat order (:func:`in_seat_order`) and the final standing
+(:func:`standing`).
 A game's ``record.py`` calls them before it replays a record
 (``docs/playtest-format.md``); :mod:`gamelab.rulebook.playtest` does the rest."""
 
@@ -11,6 +12,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from gamelab.core.errors import GamelabError, RecordError, short
@@ -112,3 +114,16 @@ def in_seat_order(
                 problem(model, exc), where=f"{where} {i}", player=who, rule=key.description if key else None
             ) from None
         yield i, who, move
+
+
+def standing(result: dict, names: list[str]) -> dict:
+    """The final standing of a replay from the engine's ``result`` for its
+    batch of one (per-seat ``score``, ``win``, ``rank``: the contract): the
+    ``scores`` and ``rank`` by seat and the ``winners`` by name, everyone
+    with a share of the win.  Whether they stand (a game cut short) is the
+    game's to say."""
+    return {
+        "scores": np.asarray(result["score"])[0].tolist(),
+        "rank": np.asarray(result["rank"])[0].tolist(),
+        "winners": [names[s] for s in np.flatnonzero(np.asarray(result["win"])[0] > 0)],
+    }

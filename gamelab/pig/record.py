@@ -25,7 +25,7 @@ import pandas as pd
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from gamelab.core.errors import RecordError, short
-from gamelab.core.records import check_names, check_record, in_seat_order, record_params
+from gamelab.core.records import check_names, check_record, in_seat_order, record_params, standing
 from gamelab.core.schemas import MAX_SEATS, MoveEntry, Name, RecordBase
 
 from . import engine
@@ -127,17 +127,11 @@ def replay(record: dict):
 
 
 def _ledger(variant, params, names, st, turns):
-    res = engine.result(params, st)
+    now = standing(engine.result(params, st), names)
     over = bool(st.over[0])
-    winners = [names[s] for s in np.flatnonzero(res["win"][0] > 0)] if over else []
-    ended = "not finished" if not over else "target" if max(st.score[0]) >= params.target else "turn cap"
-    final = {
-        "scores": st.score[0].tolist(),
-        "rank": res["rank"][0].tolist(),
-        "winners": winners,
-        "over": over,
-        "ended_by": ended,
-    }
+    winners = now["winners"] if over else []
+    ended = "not finished" if not over else "target" if max(now["scores"]) >= params.target else "turn cap"
+    final = {"scores": now["scores"], "rank": now["rank"], "winners": winners, "over": over, "ended_by": ended}
     ledger = {
         "game": "pig",
         "variant": variant,

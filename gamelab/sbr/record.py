@@ -23,7 +23,7 @@ from pydantic import Field, StrictStr
 
 from gamelab.core.errors import GamelabError, ParamError, RecordError, short
 from gamelab.core.params import from_mapping
-from gamelab.core.records import check_names, check_record
+from gamelab.core.records import check_names, check_record, standing
 from gamelab.core.schemas import MAX_SEATS, Name, RecordBase
 
 from . import engine
@@ -309,14 +309,15 @@ def _ledger(record, p, st, players, riders, beats):
         )
     complete = st.beat == p.beats
     res = engine.result(p, st)
+    now = standing(res, players)  # per player (a dual rider's two riders score as one)
     final = dict(
         complete=complete,
         position=st.pos[0].tolist(),
         segment_points=st.seg_points[0].tolist(),
         relic_points=st.relic_pts[0].tolist(),
         final_points=res["final_points"][0].tolist() if complete else None,
-        total=res["score"][0].tolist() if complete else None,
-        winners=[players[j] for j in np.nonzero(res["win"][0] > 0)[0]] if complete else None,
+        total=now["scores"] if complete else None,
+        winners=now["winners"] if complete else None,
     )
     seg_totals = _segment_totals(st, beats, ends, n)
     ledger = dict(

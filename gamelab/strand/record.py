@@ -17,7 +17,7 @@ import pandas as pd
 from pydantic import Field, StrictStr
 
 from gamelab.core.errors import GamelabError, RecordError, short
-from gamelab.core.records import check_names, check_record, record_params
+from gamelab.core.records import check_names, check_record, record_params, standing
 from gamelab.core.schemas import MAX_SEATS, PlayerEntry, RecordBase
 
 from . import engine
@@ -275,14 +275,13 @@ def _play_round(params, st, chance, acts, rnd, names, roles):
 
 
 def _ledger(record, variant, params, names, roles, st, rounds):
-    res = engine.result(params, st)
-    win = res["win"][0]
+    now = standing(engine.result(params, st), names)
     final = {
         "gross": st.score[0].tolist(),
         "lone": st.lone[0].tolist(),
-        "total": res["score"][0].tolist(),
-        "rank": res["rank"][0].tolist(),
-        "winners": [names[s] for s in np.flatnonzero(win > 0)],
+        "total": now["scores"],
+        "rank": now["rank"],
+        "winners": now["winners"],
     }
     ledger = {
         "game": "strand",
