@@ -1,8 +1,8 @@
 """The checks every game's playtest records share: structure by the game's
 pydantic model (:func:`check_record`), player names (:func:`check_names`),
-the rules a record is played under (:func:`record_params`), moves that pass
-in seat order (:func:`in_seat_order`) and the final standing
-(:func:`standing`).
+the rules a record is played under (:func:`record_params`), a refusal at
+one move (:func:`refusal`), moves that pass in seat order
+(:func:`in_seat_order`) and the final standing (:func:`standing`).
 A game's ``record.py`` calls them before it replays a record
 (``docs/playtest-format.md``); :mod:`gamelab.rulebook.playtest` does the rest."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ValidationError
@@ -85,6 +85,17 @@ def record_params(
     except GamelabError as exc:
         raise RecordError(str(exc)) from None
     return variant, params
+
+
+def refusal(unit: str) -> Callable[..., NoReturn]:
+    """A game's way to refuse its record at one move: ``fail(message, i,
+    player, rule)`` raises the :class:`RecordError` naming ``unit i``
+    ("turn 3"; without ``i``, the record as a whole)."""
+
+    def fail(message: str, i: int | None = None, player: str | None = None, rule: str | None = None) -> NoReturn:
+        raise RecordError(message, where=f"{unit} {i}" if i else None, player=player, rule=rule)
+
+    return fail
 
 
 def in_seat_order(

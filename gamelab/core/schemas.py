@@ -48,6 +48,7 @@ class SweepSpec(_Strict):
 
 Name = Annotated[StrictStr, Field(min_length=1, max_length=200)]  # a player's name in a record
 MAX_SEATS = 64
+Names = Annotated[list[Name], Field(min_length=1, max_length=MAX_SEATS)]  # a record's players, seat 1 first
 
 
 class RecordGame(BaseModel):

@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 from pydantic import Field, StrictBool, StrictInt, StrictStr
 
-from gamelab.core.errors import RecordError, short
-from gamelab.core.records import check_names, check_record, in_seat_order, record_params, standing
-from gamelab.core.schemas import MAX_SEATS, MoveEntry, Name, RecordBase
+from gamelab.core.errors import short
+from gamelab.core.records import check_names, check_record, in_seat_order, record_params, refusal, standing
+from gamelab.core.schemas import MoveEntry, Names, RecordBase
 
 from . import engine
 from .rules import PigParams, check_players, params_for_variant
@@ -36,7 +36,7 @@ from .state import HOLD, ROLL, Chance
 class PigRecord(RecordBase):
     """The structure of a Pig record; the rules are checked by :func:`replay`."""
 
-    players: Annotated[list[Name], Field(min_length=1, max_length=MAX_SEATS)]
+    players: Names
     turns: Annotated[list[dict[StrictStr, Any]], Field(min_length=1)]
 
 
@@ -48,8 +48,7 @@ class PigTurn(MoveEntry):
     hold: StrictBool = False
 
 
-def _fail(msg, turn=None, player=None, rule=None):
-    raise RecordError(msg, where=f"turn {turn}" if turn else None, player=player, rule=rule)
+_fail = refusal("turn")
 
 
 def _turns(record, params, names) -> list:

@@ -24,7 +24,7 @@ from pydantic import Field, StrictStr
 from gamelab.core.errors import GamelabError, ParamError, RecordError, short
 from gamelab.core.params import from_mapping
 from gamelab.core.records import check_names, check_record, standing
-from gamelab.core.schemas import MAX_SEATS, Name, RecordBase
+from gamelab.core.schemas import Name, Names, RecordBase
 
 from . import engine
 from .rules import N_VALUES, RELIC_TYPES, SKULL, VARIANTS, SbrParams, check_players, params_for_variant
@@ -37,7 +37,7 @@ class SbrRecord(RecordBase):
     """The structure of an SBR record (``docs/playtest-format.md``); the
     rules are checked by :func:`replay`."""
 
-    players: Annotated[list[Name], Field(min_length=1, max_length=MAX_SEATS)]
+    players: Names
     start: Name | None = None
     relics: dict[Any, Any] = {}
     beats: Annotated[list[dict[StrictStr, Any]], Field(min_length=1)]

@@ -17,7 +17,7 @@ import pandas as pd
 from pydantic import Field, StrictStr
 
 from gamelab.core.errors import GamelabError, RecordError, short
-from gamelab.core.records import check_names, check_record, record_params, standing
+from gamelab.core.records import check_names, check_record, record_params, refusal, standing
 from gamelab.core.schemas import MAX_SEATS, PlayerEntry, RecordBase
 
 from . import engine
@@ -51,8 +51,7 @@ class StrandRecord(RecordBase):
     rounds: Annotated[list[dict[StrictStr, Any]], Field(min_length=1)]
 
 
-def _fail(msg, rnd=None, player=None, rule=None):
-    raise RecordError(msg, where=f"round {rnd}" if rnd else None, player=player, rule=rule)
+_fail = refusal("round")
 
 
 def _players(record):
