@@ -3,7 +3,7 @@ pydantic model (:func:`check_record`), player names (:func:`check_names`),
 the rules a record is played under (:func:`record_params`), a refusal at
 one move (:func:`refusal`), moves that pass in seat order
 (:func:`in_seat_order`) and the final standing (:func:`standing`).
-A game's ``record.py`` calls them before it replays a record
+A game's ``record.py`` calls them as it replays a record
 (``docs/playtest-format.md``); :mod:`gamelab.rulebook.playtest` does the rest."""
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def refusal(unit: str) -> Callable[..., NoReturn]:
     ("turn 3"; without ``i``, the record as a whole)."""
 
     def fail(message: str, i: int | None = None, player: str | None = None, rule: str | None = None) -> NoReturn:
-        raise RecordError(message, where=f"{unit} {i}" if i else None, player=player, rule=rule)
+        raise RecordError(message, where=f"{unit} {i}" if i else None, player=player, rule=rule) from None
 
     return fail
 
@@ -107,23 +107,19 @@ def in_seat_order(
     ``model``.  A structure problem is a one-line :class:`RecordError`
     naming ``where`` and ``i`` ("turn 3"), the player, the key path and the
     rule in the key's ``description``; an entry whose optional ``player``
-    is not ``who`` is refused with the game's ``rule``."""
+    is not ``who`` is refused with the game's ``rule``.  ``moves`` are
+    mappings (the record's model checked that)."""
+    fail = refusal(where)
     for i, entry in enumerate(moves, 1):
         who = names[(i - 1) % len(names)]
         if "player" in entry and entry["player"] != who:
-            raise RecordError(
-                f"the record names {short(entry['player'])}, but it is {who}'s turn",
-                where=f"{where} {i}",
-                player=who,
-                rule=rule,
-            )
+            fail(f"the record names {short(entry['player'])}, but it is {who}'s turn", i, who, rule)
         try:
             move = model.model_validate(entry)
         except ValidationError as exc:
-            key = model.model_fields.get(str(exc.errors()[0]["loc"][0]))  # None: an unknown key
-            raise RecordError(
-                problem(model, exc), where=f"{where} {i}", player=who, rule=key.description if key else None
-            ) from None
+            loc = exc.errors()[0]["loc"]
+            key = model.model_fields.get(str(loc[0])) if loc else None  # None: an unknown key
+            fail(problem(model, exc), i, who, key.description if key else None)
         yield i, who, move
 
 
