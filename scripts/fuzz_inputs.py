@@ -192,9 +192,10 @@ def rules_broken(record: dict, ledger: dict) -> str:
 
 
 def _sbr_broken(record: dict, ledger: dict) -> str:
-    from gamelab.sbr import record as sbr_record
+    from gamelab.core.records import record_params
+    from gamelab.sbr.rules import SbrParams, params_for_variant
 
-    p = sbr_record._params(record)
+    _, p = record_params(record, SbrParams, params_for_variant)
     squares = [int(str(k).strip()) for k in record.get("relics", {})]
     if len(set(squares)) != len(squares):
         return f"a relic square written twice: {list(record['relics'])}"

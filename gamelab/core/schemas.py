@@ -48,6 +48,7 @@ class SweepSpec(_Strict):
 
 Name = Annotated[StrictStr, Field(min_length=1, max_length=200)]  # a player's name in a record
 MAX_SEATS = 64
+Names = Annotated[list[Name], Field(min_length=1, max_length=MAX_SEATS)]  # a record's players, seat 1 first
 
 
 class RecordGame(BaseModel):
@@ -74,6 +75,23 @@ class RecordBase(BaseModel):
     params: dict[StrictStr, Any] = {}
     players: Annotated[list[Any], Field(min_length=1, max_length=MAX_SEATS)]
     expect: dict[StrictStr, Any] = {}
+
+
+class MoveEntry(BaseModel):
+    """One entry of a record's move list (a turn, ...), which a game's
+    module subclasses with the entry's own keys; a key's ``description``
+    names the rule its form comes from (a refusal cites it).  Any other key
+    is refused (a misspelt key would otherwise be ignored), except
+    ``player`` (checked against the seat by
+    :func:`gamelab.core.records.in_seat_order`) and a ``note``, ``notes`` or
+    ``comment``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    player: Any = None
+    note: Any = None
+    notes: Any = None
+    comment: Any = None
 
 
 class PlayerEntry(BaseModel):
@@ -104,15 +122,20 @@ def parse(model: type[BaseModel], data: Any, source: str, *, error: type[Gamelab
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
         source = f"{source}: " if source else ""
-        where = _where(err["loc"])
-        if err["type"] == "extra_forbidden":
-            if len(err["loc"]) > 1:
-                raise error(f"{source}unknown key {short(err['loc'][-1])} in {_where(err['loc'][:-1])}") from None
-            known = ", ".join(model.model_fields)
-            raise error(f"{source}unknown key {short(err['loc'][-1])}; known keys: {known}") from None
-        if err["type"] == "missing":
-            raise error(f"{source}missing key {where!r}") from None
-        got = f" (got {short(err.get('input'))})" if "input" in err else ""
-        raise error(f"{source}{where}: {err['msg'].lower()}{got}") from None
+        raise error(source + problem(model, exc)) from None
+
+
+def problem(model: type[BaseModel], exc: ValidationError) -> str:
+    """The first problem pydantic found in a ``model``: its key path and
+    what is expected there, in one line."""
+    err = exc.errors()[0]
+    where = _where(err["loc"])
+    if err["type"] == "extra_forbidden":
+        if len(err["loc"]) > 1:
+            return f"unknown key {short(err['loc'][-1])} in {_where(err['loc'][:-1])}"
+        return f"unknown key {short(err['loc'][-1])}; known keys: {', '.join(model.model_fields)}"
+    if err["type"] == "missing":
+        return f"missing key {where!r}"
+    got = f" (got {short(err.get('input'))})" if "input" in err else ""
+    return f"{where}: {err['msg'].lower()}{got}"

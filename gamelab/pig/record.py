@@ -22,56 +22,47 @@ from typing import Annotated, Any
 
 import numpy as np
 import pandas as pd
-from pydantic import Field, StrictStr
+from pydantic import Field, StrictBool, StrictInt, StrictStr
 
-from gamelab.core.errors import RecordError, short
-from gamelab.core.records import check_names, check_record, record_params
-from gamelab.core.schemas import MAX_SEATS, Name, RecordBase
+from gamelab.core.errors import short
+from gamelab.core.records import check_names, check_record, in_seat_order, record_params, refusal, standing
+from gamelab.core.schemas import MoveEntry, Names, RecordBase
 
 from . import engine
 from .rules import PigParams, check_players, params_for_variant
 from .state import HOLD, ROLL, Chance
 
-EXPECT_KEYS = ("scores", "banked", "final", "rank", "winner", "winners")
-TURN_KEYS = ("player", "rolls", "hold", "note", "notes", "comment")
-
 
 class PigRecord(RecordBase):
     """The structure of a Pig record; the rules are checked by :func:`replay`."""
 
-    players: Annotated[list[Name], Field(min_length=1, max_length=MAX_SEATS)]
+    players: Names
     turns: Annotated[list[dict[StrictStr, Any]], Field(min_length=1)]
 
 
-def _fail(msg, turn=None, player=None, rule=None):
-    raise RecordError(msg, where=f"turn {turn}" if turn else None, player=player, rule=rule)
+class PigTurn(MoveEntry):
+    """The structure of one turn: the faces rolled (which faces are on the
+    die is rule 2) and whether the player held after the last roll."""
+
+    rolls: list[StrictInt] = Field(default_factory=list, description="rule 2: a turn is rolls of the die")
+    hold: StrictBool = False
+
+
+_fail = refusal("turn")
 
 
 def _turns(record, params, names) -> list:
-    """The turns as (rolls, hold), checked for form (faces on the die, a
-    boolean hold, the right player); the rules are checked in replay."""
+    """The turns as (who, rolls, hold), in seat order (rule 1) and rolling
+    faces on the die (rule 2); the other rules are checked in replay."""
     out = []
-    for i, t in enumerate(record["turns"], 1):
-        who = names[(i - 1) % len(names)]
-        unknown = [k for k in t if k not in TURN_KEYS]
-        if unknown:
-            _fail(f"unknown key {short(unknown[0])} in a turn: expected {', '.join(TURN_KEYS)}", i, who)
-        if "player" in t and t["player"] != who:
-            _fail(
-                f"the record names {short(t['player'])}, but it is {who}'s turn",
-                i,
-                who,
-                "rule 1: turns pass in seat order",
-            )
-        rolls, hold = t.get("rolls"), t.get("hold", False)
-        if not isinstance(rolls, list) or not rolls:
+    turns = in_seat_order(record["turns"], names, PigTurn, where="turn", rule="rule 1: turns pass in seat order")
+    for i, who, turn in turns:
+        if not turn.rolls:
             _fail("'rolls' must be a non-empty list of faces", i, who, "rule 2: a turn starts with a roll")
-        for face in rolls:
-            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= params.die_faces:
+        for face in turn.rolls:
+            if not 1 <= face <= params.die_faces:
                 _fail(f"face {short(face)} is not on the die (1-{params.die_faces})", i, who, "rule 2")
-        if not isinstance(hold, bool):
-            _fail(f"'hold' must be true or false, not {short(hold)}", i, who)
-        out.append((rolls, hold))
+        out.append((who, turn.rolls, turn.hold))
     return out
 
 
@@ -122,12 +113,11 @@ def replay(record: dict):
         record, PigParams, params_for_variant, check_players=check_players, n_players=len(names)
     )
     turns = _turns(record, params, names)
-    faces = np.array([f for rolls, _ in turns for f in rolls], np.uint8)[None]
+    faces = np.array([f for _, rolls, _ in turns for f in rolls], np.uint8)[None]
     chance = Chance(faces)
     st = engine.init(params, 1, len(names), chance)
     ledger_turns = []
-    for i, (rolls, hold) in enumerate(turns, 1):
-        who = names[(i - 1) % len(names)]
+    for i, (who, rolls, hold) in enumerate(turns, 1):
         if st.over[0]:
             _fail("the game is already over", i, who, "rules 7 and 8: a win or the turn cap ends the game")
         st, entry = _play_turn(params, st, chance, rolls, hold, i, who)
@@ -136,17 +126,11 @@ def replay(record: dict):
 
 
 def _ledger(variant, params, names, st, turns):
-    res = engine.result(params, st)
+    now = standing(engine.result(params, st), names)
     over = bool(st.over[0])
-    winners = [names[s] for s in np.flatnonzero(res["win"][0] > 0)] if over else []
-    ended = "not finished" if not over else "target" if max(st.score[0]) >= params.target else "turn cap"
-    final = {
-        "scores": st.score[0].tolist(),
-        "rank": res["rank"][0].tolist(),
-        "winners": winners,
-        "over": over,
-        "ended_by": ended,
-    }
+    winners = now["winners"] if over else []
+    ended = "not finished" if not over else "target" if max(now["scores"]) >= params.target else "turn cap"
+    final = {"scores": now["scores"], "rank": now["rank"], "winners": winners, "over": over, "ended_by": ended}
     ledger = {
         "game": "pig",
         "variant": variant,

@@ -21,13 +21,12 @@ import numpy as np
 import pandas as pd
 from pydantic import Field, StrictStr
 
-from gamelab.core.errors import GamelabError, ParamError, RecordError, short
-from gamelab.core.params import from_mapping
-from gamelab.core.records import check_names, check_record
-from gamelab.core.schemas import MAX_SEATS, Name, RecordBase
+from gamelab.core.errors import ParamError, RecordError, short
+from gamelab.core.records import check_names, check_record, record_params, standing
+from gamelab.core.schemas import Name, Names, RecordBase
 
 from . import engine
-from .rules import N_VALUES, RELIC_TYPES, SKULL, VARIANTS, SbrParams, check_players, params_for_variant
+from .rules import N_VALUES, RELIC_TYPES, SKULL, SbrParams, check_players, params_for_variant
 from .state import UNKNOWN, Actions
 
 ACTION_KEYS = {"card", "spin", "seal", "break", "retrieve"}
@@ -37,28 +36,15 @@ class SbrRecord(RecordBase):
     """The structure of an SBR record (``docs/playtest-format.md``); the
     rules are checked by :func:`replay`."""
 
-    players: Annotated[list[Name], Field(min_length=1, max_length=MAX_SEATS)]
+    players: Names
     start: Name | None = None
     relics: dict[Any, Any] = {}
     beats: Annotated[list[dict[StrictStr, Any]], Field(min_length=1)]
 
 
-def _params(record) -> SbrParams:
-    variant = record.get("variant", "standard")
-    if variant not in VARIANTS:
-        raise RecordError(f"variant {short(variant)} is unknown: expected one of {', '.join(VARIANTS)}")
-    try:
-        return from_mapping(
-            SbrParams, record.get("params", {}), base=params_for_variant(variant), source="record params"
-        )
-    except GamelabError as exc:
-        raise RecordError(str(exc)) from None
-
-
-def _names(record, p):
-    players = record.get("players")
-    if not isinstance(players, list) or not players or not all(isinstance(x, str) for x in players):
-        raise RecordError("'players' must be a list of names")
+def _names(players, p):
+    """The players and their riders (9.5: ``NAME/1``, ``NAME/2``), their
+    names and number checked (section 2)."""
     check_names(players)
     try:
         check_players(p, len(players))
@@ -188,13 +174,11 @@ def _check_seal(p, st, lg, seal, r, err):
 
 
 def replay(record: dict):
-    check_record(record, SbrRecord)
-    p = _params(record)
-    players, riders = _names(record, p)
+    players = check_record(record, SbrRecord).players
+    _, p = record_params(record, SbrParams, params_for_variant)
+    players, riders = _names(players, p)
     st = _start_state(record, p, players, riders)
-    beats = record.get("beats")
-    if not isinstance(beats, list):
-        raise RecordError("'beats' must be a list, one mapping per beat")
+    beats = record["beats"]
     if len(beats) > p.beats:
         raise RecordError(f"{len(beats)} beats recorded, the game has {p.beats} (section 6.2)")
     ledger_beats = []
@@ -309,14 +293,15 @@ def _ledger(record, p, st, players, riders, beats):
         )
     complete = st.beat == p.beats
     res = engine.result(p, st)
+    now = standing(res, players)  # per player (a dual rider's two riders score as one)
     final = dict(
         complete=complete,
         position=st.pos[0].tolist(),
         segment_points=st.seg_points[0].tolist(),
         relic_points=st.relic_pts[0].tolist(),
         final_points=res["final_points"][0].tolist() if complete else None,
-        total=res["score"][0].tolist() if complete else None,
-        winners=[players[j] for j in np.nonzero(res["win"][0] > 0)[0]] if complete else None,
+        total=now["scores"] if complete else None,
+        winners=now["winners"] if complete else None,
     )
     seg_totals = _segment_totals(st, beats, ends, n)
     ledger = dict(

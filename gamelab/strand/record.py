@@ -17,7 +17,7 @@ import pandas as pd
 from pydantic import Field, StrictStr
 
 from gamelab.core.errors import GamelabError, RecordError, short
-from gamelab.core.records import check_names, check_record, record_params
+from gamelab.core.records import check_names, check_record, record_params, refusal, standing
 from gamelab.core.schemas import MAX_SEATS, PlayerEntry, RecordBase
 
 from . import engine
@@ -51,35 +51,29 @@ class StrandRecord(RecordBase):
     rounds: Annotated[list[dict[StrictStr, Any]], Field(min_length=1)]
 
 
-def _fail(msg, rnd=None, player=None, rule=None):
-    raise RecordError(msg, where=f"round {rnd}" if rnd else None, player=player, rule=rule)
+_fail = refusal("round")
 
 
-def _players(record):
-    players = record.get("players")
-    if not isinstance(players, list) or not players:
-        _fail("'players' must be a list of {name, role} entries")
+def _players(players):
+    """The seats' names and roles (their form checked by ``PlayerEntry``):
+    a known role, each dealt once at most (section 5.5)."""
     names, roles = [], []
     for entry in players:
-        entry = {"name": entry} if isinstance(entry, str) else entry
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            _fail(f"player entry {short(entry)} needs a 'name'")
-        role = entry.get("role")
-        if role is not None and (not isinstance(role, str) or role not in ROLES):
+        role = entry.role
+        if role is not None and role not in ROLES:
             _fail(
                 f"unknown role {short(role)}: expected one of {', '.join(ROLES)}",
-                player=entry["name"],
+                player=entry.name,
                 rule="section 5.5",
             )
         if role is not None and role in roles:
             first = roles.index(role)
             _fail(
-                f"role {role} is dealt to seat {first + 1} ({names[first]}) "
-                f"and seat {len(names) + 1} ({entry['name']})",
-                player=entry["name"],
+                f"role {role} is dealt to seat {first + 1} ({names[first]}) and seat {len(names) + 1} ({entry.name})",
+                player=entry.name,
                 rule="section 5.5: each role card exists once",
             )
-        names.append(entry["name"])
+        names.append(entry.name)
         roles.append(role)
     check_names(names, reserved=(STAY,))
     return names, roles
@@ -107,8 +101,6 @@ def _name(value, names, rnd, player, what):
 
 def _round_actions(rd, rnd, names, roles, n):
     """One round of the record -> (cargo, rope, react) action codes and powers."""
-    if not isinstance(rd, dict):
-        _fail("a round is a mapping with 'cargo' and 'ropes'", rnd)
     unknown = [k for k in rd if k not in ROUND_KEYS]
     if unknown:
         _fail(f"unknown key {short(unknown[0])} in a round: expected {', '.join(ROUND_KEYS)}", rnd)
@@ -196,13 +188,10 @@ def _check_powers(params, st, phase, powers, actions, rnd, names, roles):
 
 
 def replay(record: dict):
-    check_record(record, StrandRecord)
-    names, roles = _players(record)
+    names, roles = _players(check_record(record, StrandRecord).players)
     n = len(names)
     variant, params = _params(record, n)
-    rounds = record.get("rounds")
-    if not isinstance(rounds, list) or not rounds:
-        _fail("'rounds' must be a non-empty list")
+    rounds = record["rounds"]
     if len(rounds) > params.rounds:
         _fail(f"the record has {len(rounds)} rounds, the game only {params.rounds}", len(rounds))
     rain = _rain(record, rounds, params)
@@ -226,7 +215,7 @@ def _rain(record, rounds, params):
     if not params.time_rain:
         return order
     for i, rd in enumerate(rounds):
-        card = rd.get("rain") if isinstance(rd, dict) else None
+        card = rd.get("rain")
         if card not in RAIN_CARDS:
             _fail(
                 f"time rain needs the round's card as 'rain', one of {', '.join(RAIN_CARDS)}", i + 1, rule="variant F"
@@ -275,14 +264,13 @@ def _play_round(params, st, chance, acts, rnd, names, roles):
 
 
 def _ledger(record, variant, params, names, roles, st, rounds):
-    res = engine.result(params, st)
-    win = res["win"][0]
+    now = standing(engine.result(params, st), names)
     final = {
         "gross": st.score[0].tolist(),
         "lone": st.lone[0].tolist(),
-        "total": res["score"][0].tolist(),
-        "rank": res["rank"][0].tolist(),
-        "winners": [names[s] for s in np.flatnonzero(win > 0)],
+        "total": now["scores"],
+        "rank": now["rank"],
+        "winners": now["winners"],
     }
     ledger = {
         "game": "strand",
