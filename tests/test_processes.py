@@ -131,3 +131,18 @@ def test_ctrl_c_stops_at_once_and_keeps_finished_chunks(tmp_path):
     # the run again: every chunk kept is read back, only the rest is played
     again = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
     assert f"({24 - kept} chunks simulated, {kept} read from the cache)" in again.stdout, again.stdout + again.stderr
+
+
+def test_a_stopped_pool_has_no_thread_left_for_the_exit_hook():
+    """A caller that stops reading (or Ctrl-C) stops the pool, and its manager thread has ended when the stop
+    returns. Left running, that thread closes its wake-up pipe while the interpreter's exit hook may be writing
+    to it: a Ctrl-C in CI once ended in "Exception ignored ... Bad file descriptor" under "interrupted"."""
+    from gamelab.sim.executors import LocalExecutor
+
+    ex = LocalExecutor(2)
+    run = ex.imap(time.sleep, [0.2] * 20)
+    next(run)
+    manager = ex._pool._executor_manager_thread
+    assert manager.is_alive()
+    run.close()
+    assert ex._pool is None and not manager.is_alive()

@@ -95,11 +95,17 @@ def stop_pool(pool: cf.ProcessPoolExecutor) -> None:
     """Shut ``pool`` down without waiting: queued chunks are cancelled and
     running ones killed (Ctrl-C, a failed chunk, a caller that stopped reading)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         p.kill()
     for p in processes:
         p.join(timeout=5)
+    # The pool's manager thread closes its wake-up pipe once it sees the workers gone; left running, it can
+    # do so while the interpreter's exit hook writes to that pipe (CPython 3.11), and Ctrl-C then ends in
+    # "Exception ignored ... Bad file descriptor" (CI, 2026-12-02).  Joined here, the hook finds it closed.
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 class LocalExecutor:
