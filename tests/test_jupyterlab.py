@@ -42,11 +42,19 @@ WATCH_JS = """(root) => {
   new MutationObserver(look).observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
 }"""
 
-# the notebook on show, marked by _open_and_run (the workspace reopens earlier tests' notebooks in hidden
-# tabs): every query for a panel, link or button starts from it
+# the notebook the test opened, marked by _open_and_run: every query for a panel, link or button starts from
+# it. The workspace reopens earlier tests' notebooks in other tabs, and on a loaded machine the one on show
+# while they are restored need not be the one opened (CI once marked another, whose cells never started), so
+# the mark goes by the path in the tab's tooltip: the tab's data-id is its panel's id. Returns that id.
 SHOWN = ".gamelab-test-shown"
-MARK_SHOWN_JS = """() => document.querySelectorAll('.jp-NotebookPanel').forEach(
-  p => p.classList.toggle('gamelab-test-shown', p.getBoundingClientRect().width > 0))"""
+MARK_SHOWN_JS = """(path) => {
+  const tab = [...document.querySelectorAll('.lm-DockPanel-tabBar .lm-TabBar-tab')]
+    .find(t => t.title.split('\\n').includes('Path: ' + path));
+  if (!tab || !document.getElementById(tab.dataset.id)) return null;
+  document.querySelectorAll('.jp-NotebookPanel').forEach(
+    p => p.classList.toggle('gamelab-test-shown', p.id === tab.dataset.id));
+  return tab.dataset.id;
+}"""
 # a cell of the notebook on show has started or run ("[*]" or "[1]"), not every prompt still "[ ]"
 STARTED_JS = (
     f"""() => [...document.querySelectorAll('{SHOWN} .jp-InputPrompt')].some(p => /\\[[*0-9]/.test(p.innerText))"""
@@ -130,17 +138,17 @@ def _open_and_run(browser, lab, name, ready=".gamelab-panel"):
     page = browser.new_page(viewport=VIEW)
     _take_dialogs(page, lab[2] / "dialogs.txt")
     page.goto(f"{url}/lab/tree/notebooks/{name}?token={token}")
+    path = f"notebooks/{name}"
     page.wait_for_selector(
         ".jp-Notebook .jp-Cell", state="attached", timeout=180_000
     )  # attached: a busy machine lays out late
-    page.wait_for_function(  # the kernel is up
-        "() => (document.querySelector('.jp-Toolbar-kernelStatus, .jp-KernelStatus') || {innerText: ''})"
-        ".innerText.includes('Idle') || !!document.querySelector('[data-status=\"idle\"]')",
-        timeout=90_000,
-    )
+    panel_id = page.wait_for_function(MARK_SHOWN_JS, arg=path, timeout=90_000).json_value()
+    tab = f".lm-DockPanel-tabBar .lm-TabBar-tab[data-id='{panel_id}']"
+    page.click(tab)  # on show, and the notebook Run All runs
+    page.wait_for_selector(f"{SHOWN} [data-status='idle']", state="attached", timeout=90_000)  # its kernel is up
     time.sleep(2)
-    page.evaluate(MARK_SHOWN_JS)
     for attempt in range(3):  # on a loaded machine the first click can land before the notebook takes it
+        page.click(tab)
         page.click("li.lm-MenuBar-item:has-text('Run')")
         page.click("li.lm-Menu-item:has-text('Run All Cells')")
         try:
@@ -158,8 +166,8 @@ def _open_and_run(browser, lab, name, ready=".gamelab-panel"):
     for no in page.query_selector_all("button:has-text('No')"):  # the news question, if it shows
         if no.is_visible():
             no.click()
-    page.evaluate(MARK_SHOWN_JS)
-    assert len(page.query_selector_all(SHOWN)) == 1
+    assert page.evaluate(MARK_SHOWN_JS, path) and len(page.query_selector_all(SHOWN)) == 1
+    assert page.query_selector(SHOWN).bounding_box()["width"] > 0  # on show
     return page
 
 
