@@ -44,8 +44,9 @@ WATCH_JS = """(root) => {
 
 # the notebook the test opened, marked by _open_and_run: every query for a panel, link or button starts from
 # it. The workspace reopens earlier tests' notebooks in other tabs, and on a loaded machine the one on show
-# while they are restored need not be the one opened (CI once marked another, whose cells never started), so
-# the mark goes by the path in the tab's tooltip: the tab's data-id is its panel's id. Returns that id.
+# while they are restored need not be the one opened (a clean clone's .ci/run once clicked Run All three times
+# and the marked notebook never started; marking by width was the likely cause), so the mark goes by the path
+# in the tab's tooltip: the tab's data-id is its panel's id. Returns that id.
 SHOWN = ".gamelab-test-shown"
 MARK_SHOWN_JS = """(path) => {
   const tab = [...document.querySelectorAll('.lm-DockPanel-tabBar .lm-TabBar-tab')]

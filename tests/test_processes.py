@@ -136,7 +136,7 @@ def test_ctrl_c_stops_at_once_and_keeps_finished_chunks(tmp_path):
 def test_a_stopped_pool_has_no_thread_left_for_the_exit_hook():
     """A caller that stops reading (or Ctrl-C) stops the pool, and its manager thread has ended when the stop
     returns. Left running, that thread closes its wake-up pipe while the interpreter's exit hook may be writing
-    to it: a Ctrl-C in CI once ended in "Exception ignored ... Bad file descriptor" under "interrupted"."""
+    to it: a Ctrl-C in a clean clone's .ci/run once ended in "Exception ignored ... Bad file descriptor"."""
     from gamelab.sim.executors import LocalExecutor
 
     ex = LocalExecutor(2)

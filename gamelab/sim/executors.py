@@ -103,7 +103,8 @@ def stop_pool(pool: cf.ProcessPoolExecutor) -> None:
         p.join(timeout=5)
     # The pool's manager thread closes its wake-up pipe once it sees the workers gone; left running, it can
     # do so while the interpreter's exit hook writes to that pipe (CPython 3.11), and Ctrl-C then ends in
-    # "Exception ignored ... Bad file descriptor" (CI, 2026-12-02).  Joined here, the hook finds it closed.
+    # "Exception ignored ... Bad file descriptor" (a clean clone's .ci/run, 2026-12-02).  Joined here, the
+    # hook finds the pipe closed.
     if manager is not None:
         manager.join(timeout=5)
 
