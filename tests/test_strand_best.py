@@ -59,11 +59,14 @@ def unseen(st, seat):
     return st.deck + st.hand.sum(1) - st.hand[:, seat]
 
 
-def test_best_per_game_takes_the_first_largest_mean():
+def test_best_per_game_takes_the_largest_mean_and_breaks_ties_by_the_draw():
+    """Equal means are settled by the tie-break uniforms, not by the options' order: a rope's
+    options are seats, and the first of equals would favour the low seats (issue 38)."""
     game_of = np.array([0, 0, 0, 1, 1])
     action = np.array([2, 5, 7, 1, 3])
     mean = np.array([0.1, 0.4, 0.4, -1.0, -2.0])
-    assert best.best_per_game(game_of, action, mean, 2).tolist() == [5, 1]
+    assert best.best_per_game(game_of, action, mean, 2, np.array([0.9, 0.2, 0.8, 0.1, 0.9])).tolist() == [7, 1]
+    assert best.best_per_game(game_of, action, mean, 2, np.array([0.9, 0.8, 0.2, 0.1, 0.9])).tolist() == [5, 1]
 
 
 def test_shared_draws_are_the_same_in_every_option_of_a_world():

@@ -93,8 +93,10 @@ def test_match_matches_numpy_on_random_utilities(players, accept):
     U[..., :100] = np.float32(-100)  # nobody acceptable
     for i in range(P):
         U[i, i] = styles.NEVER
-    old, new = table.match_batch(U), table.match(U)
-    assert np.array_equal(old, new)
+    for order in styles.SPEAKING_ORDERS:  # ties between pairs settled by each speaking order
+        prio = styles.pair_order(order, rng.integers(0, 8, G), P, rng)
+        old, new = table.match_batch(U, prio), table.match(U, prio)
+        assert np.array_equal(old, new)
     paired = new >= 0
     assert paired.any() and (~paired[:, :100]).all()
     games = np.arange(G)
@@ -106,8 +108,8 @@ def test_match_matches_numpy_on_random_utilities(players, accept):
 @pytest.mark.parametrize("how", styles.RENEGE_TO)
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_renege_matches_numpy(how, players):
-    """Every renege_to reading, on random utilities with ties (the first best
-    alternative), refusals, and renegers with and without a better partner."""
+    """Every renege_to reading, on random utilities with ties (among equally good
+    alternatives the draw decides), refusals, and renegers with and without a better partner."""
     rng = np.random.default_rng(players + 7 * styles.RENEGE_TO.index(how))
     G, P = 3000, players
     knobs = registry.get("strand").knobs().replace(renege_to=how, accept=-0.5)
@@ -116,10 +118,13 @@ def test_renege_matches_numpy(how, players):
     U[rng.random(U.shape) < 0.3] = np.float32(0.5)  # ties
     for i in range(P):
         U[i, i] = styles.NEVER
-    mate = table.match_batch(U)
+    mate = table.match_batch(U, styles.pair_order("fixed", np.zeros(G, np.int64), P, rng))
     reneg = (mate >= 0) & (rng.random((P, G)) < 0.5)
-    old = table.renege_batch(U, mate, reneg)
-    new = kernel.renege(U, mate, reneg, engine.stay_action(P), table.accept, styles.SHUN, styles.RENEGE_TO.index(how))
+    tie = table.ties(G, P)
+    old = table.renege_batch(U, mate, reneg, tie)
+    new = kernel.renege(
+        U, mate, reneg, engine.stay_action(P), table.accept, styles.SHUN, styles.RENEGE_TO.index(how), tie
+    )
     assert np.array_equal(old, new)
     moved = reneg & (new != engine.stay_action(P))
     assert moved.any() == (how != "stay") and (new[reneg] != mate[reneg]).all()

@@ -43,6 +43,14 @@ class AgentParams(StrandParams):
         doc="the table negotiates pairs after the reveal (off: each style points by its "
         "own heuristic; variant B and the fog card also switch it off)",
     )
+    speaking_order: str = param(
+        "none",
+        choices=("none", "rotating", "fixed"),
+        section="6.1 step 7",
+        doc="the negotiation's speaking order, which settles two pairs it wants equally: none (at "
+        "random, a fresh order every round), rotating (seat 1 first in round 1, the next seat each "
+        "round), fixed (seat 1, the first player, every round); the rules let it touch nothing else",
+    )
     roles: str = param(
         "first_p",
         choices=("first_p", "none", "random"),

@@ -163,7 +163,7 @@ class BestResponse:
         value = self.playout(base, rows, games[game_of].repeat(K), seat, np.repeat(action, K))
         mean = np.bincount(np.repeat(np.arange(len(action)), K), value, len(action)) / K
         out = first.copy()
-        out[games] = best_per_game(game_of, action, mean, len(games))
+        out[games] = best_per_game(game_of, action, mean, len(games), self.rng.random(len(mean)))
         return out
 
     def worlds(self, st, games, seat, k):
@@ -227,9 +227,11 @@ def outcome(params, st, seat):
     return st.done * win[:, seat] + params.best_margin * margin
 
 
-def best_per_game(game_of, action, mean, n_games):
-    """(n_games,) the action of the largest mean per game (the first such option)."""
-    order = np.lexsort((-mean, game_of))  # by game, best mean first; stable: first option among equals
+def best_per_game(game_of, action, mean, n_games, tie):
+    """(n_games,) the action of the largest mean per game; among equal means the
+    option with the largest ``tie`` uniform (at random: a rope's options are seats,
+    and no seat is chosen for its place in the array)."""
+    order = np.lexsort((-tie, -mean, game_of))  # by game, best mean first, then the tie-break
     firsts = np.flatnonzero(np.r_[True, game_of[order][1:] != game_of[order][:-1]])
     out = np.empty(n_games, np.int64)
     out[game_of[order][firsts]] = action[order][firsts]

@@ -97,14 +97,22 @@ def refill(st, draws, live=None):
 
 
 # --- steps 3-4: the negotiation's matching (styles.Table.match_batch) ---------------
+@GROUP.jit
+def _earlier(key, prio, best_key, best_prio):
+    """A pair's (key, priority) comes before the best so far: a smaller key, or an
+    equal key and a smaller priority (the speaking order's, ``styles.pair_order``)."""
+    return key < best_key or (key == best_key and prio < best_prio)
+
+
 @GROUP.entry
-def _match(U, talks_t, accept, I, J, dead, live, rank_weight, key, rank, best, b, partner):
+def _match(U, talks_t, accept, I, J, prio, dead, live, rank_weight, key, rank, best, bprio, b, partner):
     """Greedy mutual-preference matching over the seat-major ``U`` (P,P,G),
     as ``Table.match_batch`` step by step: each pair's key (the two ranks,
     then the utilities; refused pairs dead), then up to P // 2 rounds of
-    the first smallest live key per game, its seats taken.  ``partner``
-    (P,G) agreed seat or -1; ``key`` (pairs,G), ``rank``, ``best``, ``b``
-    (G,) scratch.  The games are the innermost loop everywhere (long
+    the smallest live key per game (among equal keys the smallest ``prio``
+    (pairs,G): the speaking order's tie-break), its seats taken.  ``partner``
+    (P,G) agreed seat or -1; ``key`` (pairs,G), ``rank``, ``best``, ``bprio``,
+    ``b`` (G,) scratch.  The games are the innermost loop everywhere (long
     contiguous rows: the compiler vectorizes them)."""
     P, _, G = U.shape
     n = I.shape[0]
@@ -124,12 +132,11 @@ def _match(U, talks_t, accept, I, J, dead, live, rank_weight, key, rank, best, b
             partner[s, g] = -1
     for _ in range(P // 2):
         for g in range(G):
-            best[g], b[g] = key[0, g], 0
-        for q in range(1, n):  # the first smallest key
+            best[g], bprio[g], b[g] = key[0, g], prio[0, g], 0
+        for q in range(1, n):  # the first key in (key, speaking order)
             for g in range(G):
-                better = key[q, g] < best[g]
-                best[g] = key[q, g] if better else best[g]
-                b[g] = q if better else b[g]
+                if _earlier(key[q, g], prio[q, g], best[g], bprio[g]):
+                    best[g], bprio[g], b[g] = key[q, g], prio[q, g], q
         n_good = 0
         for g in range(G):
             good = best[g] < live
@@ -147,14 +154,16 @@ def _match(U, talks_t, accept, I, J, dead, live, rank_weight, key, rank, best, b
                 key[q, g] += dead * np.float32((partner[i, g] >= 0) | (partner[j, g] >= 0))
 
 
-def match(U, talks_t, accept, pairs, dead, live, rank_weight):
-    """``styles.Table.match_batch`` compiled: (P,G) agreed partner or -1 (seat-major)."""
+def match(U, talks_t, accept, pairs, prio, dead, live, rank_weight):
+    """``styles.Table.match_batch`` compiled: (P,G) agreed partner or -1 (seat-major);
+    ``prio`` (pairs,G) the order among pairs of equal keys (smaller first)."""
     P, _, G = U.shape
     I, J = (np.ascontiguousarray(a, np.int64) for a in pairs)
     partner = np.empty((P, G), np.int8)
     key, rank = np.empty((len(I), G), np.float32), np.empty(G, np.int64)
-    best, b = np.empty(G, np.float32), np.empty(G, np.int64)
-    _match(U, talks_t, np.float32(accept), I, J, dead, live, rank_weight, key, rank, best, b, partner)
+    best, bprio, b = np.empty(G, np.float32), np.empty(G, np.float32), np.empty(G, np.int64)
+    prio = np.ascontiguousarray(prio, np.float32)
+    _match(U, talks_t, np.float32(accept), I, J, prio, dead, live, rank_weight, key, rank, best, bprio, b, partner)
     return partner
 
 
@@ -163,31 +172,34 @@ STAY_PUT, BETTER_OR_STAY, BEST_ALTERNATIVE = 0, 1, 2  # renege_to, as styles.REN
 
 
 @GROUP.entry
-def _renege(U, mate, reneg, stay, accept, shun, how, rope):
+def _renege(U, mate, reneg, stay, accept, shun, how, tie, rope):
     """(P,G) ``rope``: each seat's agreed partner (``mate``, -1 none: stay);
     a reneger (``reneg``) stays (``how`` STAY_PUT) or points at its best other
-    seat by ``U`` (the first of equals) if acceptable (BEST_ALTERNATIVE),
-    and only if it beats the agreed partner (BETTER_OR_STAY), else stays."""
+    seat by ``U`` (among equals the largest ``tie`` (P,P,G) uniform: at random)
+    if acceptable (BEST_ALTERNATIVE), and only if it beats the agreed partner
+    (BETTER_OR_STAY), else stays."""
     P, _, G = U.shape
     for i in range(P):
         for g in range(G):
             m = mate[i, g]
             r = m if (m >= 0 and not reneg[i, g]) else stay
             if m >= 0 and reneg[i, g] and how != STAY_PUT:
-                alt_u, alt = U[i, 0, g] - shun * np.float32(m == 0), 0
+                alt_u, alt_t, alt = U[i, 0, g] - shun * np.float32(m == 0), tie[i, 0, g], 0
                 for k in range(1, P):
                     u = U[i, k, g] - shun * np.float32(m == k)
-                    if u > alt_u:
-                        alt_u, alt = u, k
+                    if u > alt_u or (u == alt_u and tie[i, k, g] > alt_t):
+                        alt_u, alt_t, alt = u, tie[i, k, g], k
                 if alt_u > accept and (how == BEST_ALTERNATIVE or alt_u > U[i, m, g]):
                     r = alt
             rope[i, g] = r
 
 
-def renege(U, mate, reneg, stay, accept, shun, how):
-    """``styles.Table.renege_batch`` compiled: (P,G) rope codes; ``how`` a STAY_PUT.. code."""
+def renege(U, mate, reneg, stay, accept, shun, how, tie):
+    """``styles.Table.renege_batch`` compiled: (P,G) rope codes; ``how`` a STAY_PUT.. code;
+    ``tie`` (P,P,G) uniforms breaking ties among equally good alternatives."""
     rope = np.empty(mate.shape, np.int8)
-    _renege(U, mate, reneg, int(stay), np.float32(accept), np.float32(shun), int(how), rope)
+    tie = np.ascontiguousarray(tie, np.float32)
+    _renege(U, mate, reneg, int(stay), np.float32(accept), np.float32(shun), int(how), tie, rope)
     return rope
 
 
@@ -200,5 +212,7 @@ def warm() -> None:
         deck = np.full((G, N_VALUES), 12, np.int8)
         _refill(hand, np.full((G, P), 3, np.int8), deck, discard, np.zeros((G, P, 3), dtype), np.ones(G, np.bool_))
     U = np.zeros((P, P, G), np.float32)
-    match(U, np.ones((P, G), np.bool_), 0.0, np.triu_indices(P, 1), np.float32(1e30), np.float32(1e29), np.float32(1e3))
-    renege(U, np.zeros((P, G), np.int8), np.ones((P, G), np.bool_), P, 0.0, 1e10, BEST_ALTERNATIVE)
+    pairs = np.triu_indices(P, 1)
+    prio = np.zeros((len(pairs[0]), G), np.float32)
+    match(U, np.ones((P, G), np.bool_), 0.0, pairs, prio, np.float32(1e30), np.float32(1e29), np.float32(1e3))
+    renege(U, np.zeros((P, G), np.int8), np.ones((P, G), np.bool_), P, 0.0, 1e10, BEST_ALTERNATIVE, U)

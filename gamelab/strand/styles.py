@@ -82,16 +82,20 @@ NO_PAIR = np.int8(100)  # a pair index past every pair: nothing chosen in that g
 RENEGE_TO = ("stay", "better_or_stay", "best")  # renege_to's readings, as kernel.renege codes them
 
 
-def _best(U):
-    """(argmax, max) over axis 1 of a seat-major (P,P,G) ``U``: the first
-    index of the max, as argmax; a loop over the P partners of long rows."""
-    best = U[:, 0].copy()
+def _best(U, tie):
+    """(argmax, max) over axis 1 of a seat-major (P,P,G) ``U``, among equal
+    maxima the partner with the largest ``tie`` (P,P,G) uniform (ties broken at
+    random: no seat is chosen for its place in the array); a loop over the P
+    partners of long rows.  Plain equivalent per chooser i and game g: the k
+    maximising the pair (U[i, k, g], tie[i, k, g])."""
+    best, won = U[:, 0].copy(), tie[:, 0].copy()
     arg = np.zeros(best.shape, np.int8)
     for k in range(1, U.shape[1]):
-        Uk = U[:, k]
-        better = Uk > best
-        np.maximum(best, Uk, out=best)
-        np.maximum(arg, better * np.int8(k), out=arg)  # np.where(better, k, arg): k only grows
+        Uk, Tk = U[:, k], tie[:, k]
+        better = (Uk > best) | ((Uk == best) & (Tk > won))
+        np.copyto(best, Uk, where=better)
+        np.copyto(won, Tk, where=better)
+        np.copyto(arg, np.int8(k), where=better)
     return arg, best
 
 
@@ -105,6 +109,26 @@ def _pairs(P):
     I, J = np.triu_indices(P, 1)
     share = (I[:, None] == I) | (I[:, None] == J) | (J[:, None] == I) | (J[:, None] == J)
     return I, J, share
+
+
+#: ``speaking_order`` (AgentParams): how the negotiation orders two pairs it wants equally
+SPEAKING_ORDERS = ("none", "rotating", "fixed")
+
+
+def pair_order(order: str, rnd, P: int, rng):
+    """(pairs,G) float32: the order in which the negotiation takes pairs of
+    equal keys, smaller first (6.1 step 7: the first player only sets the
+    speaking order of the negotiation).  ``none``: a fresh random order every
+    round (the speaking order plays no part); ``fixed``: seat 1 speaks first,
+    then seat 2, ...: the pair holding the earlier speaker first, then by its
+    other seat; ``rotating``: the same from seat 1 + the round (mod P).
+    ``rnd`` (G,) the rounds; ``rng`` draws only for ``none``."""
+    I, J, _ = _pairs(P)
+    if order == "none":
+        return np.ascontiguousarray(rng.random((len(rnd), len(I)), dtype=np.float32).T)
+    first = np.zeros_like(rnd) if order == "fixed" else rnd % P  # the round's first speaker
+    pos_i, pos_j = (I[:, None] - first) % P, (J[:, None] - first) % P  # places in the speaking order
+    return (np.minimum(pos_i, pos_j) * P + np.maximum(pos_i, pos_j)).astype(np.float32)
 
 
 class Table:
@@ -191,14 +215,15 @@ class Table:
             U[i, i] = NEVER
         return U
 
-    def match(self, U):
-        """Greedy mutual-preference matching: (P,G) agreed partner or -1 (seat-major).
+    def match(self, U, prio):
+        """Greedy mutual-preference matching: (P,G) agreed partner or -1 (seat-major);
+        ``prio`` (pairs,G) orders pairs of equal keys (:func:`pair_order`).
         Compiled (``kernel.match``) where numba is installed, else :meth:`match_batch`."""
         if kernel.COMPILED:
-            return kernel.match(U, self.talks_t, self.accept, _pairs(U.shape[0])[:2], DEAD, LIVE, RANK_WEIGHT)
-        return self.match_batch(U)  # pragma: no cover - exercised only where numba is missing
+            return kernel.match(U, self.talks_t, self.accept, _pairs(U.shape[0])[:2], prio, DEAD, LIVE, RANK_WEIGHT)
+        return self.match_batch(U, prio)  # pragma: no cover - exercised only where numba is missing
 
-    def match_batch(self, U):
+    def match_batch(self, U, prio):
         """:meth:`match` in numpy over the batch (the reference ``kernel.match`` is held to)."""
         P, _, G = U.shape
         I, J, _ = _pairs(P)
@@ -213,11 +238,12 @@ class Table:
         K += ~ok * DEAD
         partner = np.full((P, G), -1, np.int8)
         for _ in range(P // 2):
-            best, b = K[0].copy(), np.zeros(G, np.int8)
-            for q in range(1, len(I)):  # argmin over the pairs: the first smallest key
-                better = K[q] < best
-                np.minimum(best, K[q], out=best)
-                np.maximum(b, better * np.int8(q), out=b)  # np.where(better, q, b): q only grows
+            best, bprio, b = K[0].copy(), prio[0].copy(), np.zeros(G, np.int8)
+            for q in range(1, len(I)):  # argmin over the pairs of (key, speaking order)
+                better = (K[q] < best) | ((K[q] == best) & (prio[q] < bprio))
+                np.copyto(best, K[q], where=better)
+                np.copyto(bprio, prio[q], where=better)
+                np.copyto(b, np.int8(q), where=better)
             good = best < LIVE
             if not good.any():
                 break
@@ -230,20 +256,27 @@ class Table:
             K += (taken[I] | taken[J]) * DEAD
         return partner
 
+    def ties(self, G, P):
+        """(P,P,G) uniforms that break a seat's ties between equally scored
+        partners at random (the largest wins), drawn games-first from the
+        agents' own generator (so play-outs share them, ``best.SharedDraws``)."""
+        return np.ascontiguousarray(self.rng.random((G, P, P), dtype=np.float32).transpose(1, 2, 0))
+
     def ropes(self, st):
         p, P = self.p, st.n_players
         stay = engine.stay_action(P)
         U = self.U = self.utilities(st)
+        tie = self.ties(st.n_games, P)
         talk = engine.negotiation(p, st) & p.negotiation
         every = bool(talk.all())
         if not every:
-            top, top_u = _best(U)
+            top, top_u = _best(U, tie)
             rope = stay + (top_u > self.accept) * (top - np.int8(stay))  # np.where(top_u > accept, top, stay)
             keeps = rope < stay  # the rope a bb would lock
         if talk.any():
-            agreed, mate = self._negotiated(U, P)
+            agreed, mate = self._negotiated(st, U, tie)
             if self.any_silent:
-                agreed = self._silent_chance(U, agreed, mate, stay)
+                agreed = self._silent_chance(U, tie, agreed, mate, stay)
             kept = (mate >= 0) & (agreed == mate) & (p.reneging > 0)
             if every:
                 rope, keeps = agreed, kept
@@ -253,31 +286,31 @@ class Table:
         acts = self._locks(st, _seat_major(rope), _seat_major(keeps))
         return self._others(st, acts)
 
-    def _silent_chance(self, U, agreed, mate, stay):
+    def _silent_chance(self, U, tie, agreed, mate, stay):
         """(P,G) rope codes: a styled seat the negotiation left without a
         partner points at the seat it scores best among those that did not
         negotiate (random and custom seats: silent, they may still point
         back, 6.2 step 4), if acceptable; else it stays.  Among styled seats
         only, nobody is left out who could be asked, so nothing changes."""
         silent = U - self.talks_t[None, :, :] * SHUN  # talkers shunned: only silent partners
-        top, top_u = _best(silent)
+        top, top_u = _best(silent, tie)
         ask = (mate < 0) & self.talks_t & (top_u > self.accept)
         return agreed + ask * (top - agreed)  # np.where(ask, top, agreed)
 
-    def _negotiated(self, U, P):
+    def _negotiated(self, st, U, tie):
         """Rope codes after the negotiation and the reneging; and the agreed partners (seat-major)."""
-        mate = self.match(U)
-        G = U.shape[2]
+        P, _, G = U.shape
+        mate = self.match(U, pair_order(self.p.speaking_order, st.rnd, P, self.rng))
         draw = self.rng.random((G, P), dtype=np.float32) < self.p.reneging
         reneg = (mate >= 0) & _seat_major(draw)
         if kernel.COMPILED:
             how = RENEGE_TO.index(self.p.renege_to)
-            return kernel.renege(U, mate, reneg, engine.stay_action(P), self.accept, SHUN, how), mate
-        return self.renege_batch(U, mate, reneg), mate  # pragma: no cover - exercised only where numba is missing
+            return kernel.renege(U, mate, reneg, engine.stay_action(P), self.accept, SHUN, how, tie), mate
+        return self.renege_batch(U, mate, reneg, tie), mate  # pragma: no cover - exercised only where numba is missing
 
-    def renege_batch(self, U, mate, reneg):
+    def renege_batch(self, U, mate, reneg, tie):
         """(P,G) rope codes: the agreed partner, or for a reneger (``reneg``) what
-        ``renege_to`` says (numpy; the reference ``kernel.renege`` is held to)."""
+        ``renege_to`` says, its ties broken by ``tie`` (numpy; the reference ``kernel.renege`` is held to)."""
         P, _, G = U.shape
         matched = mate >= 0
         stay = engine.stay_action(P)
@@ -289,14 +322,8 @@ class Table:
         for k in range(P):  # best alternative to the agreed partner
             Uk = U[:, k]
             out = mate == k
-            alt_k = Uk - out * SHUN
-            if k == 0:
-                alt_u, alt = alt_k, np.zeros((P, G), np.int8)
-            else:
-                better = alt_k > alt_u
-                np.maximum(alt_u, alt_k, out=alt_u)
-                np.maximum(alt, better * np.int8(k), out=alt)  # np.where(better, k, alt): k only grows
             mate_u += out * Uk
+        alt, alt_u = _best(U - (mate[:, None, :] == self.seat_j) * SHUN, tie)
         go = reneg & (alt_u > self.accept)
         if how == "better_or_stay":
             go &= alt_u > mate_u
@@ -333,18 +360,9 @@ class Table:
     def _fragile(self, st, seats, frag, acts):
         """A lone fragile switches to the pointer (not in a team) it likes best."""
         pointers_t = _seat_major(engine.switch_pointers(self.p, st, seats))
-        seat = self.seat_i[:, :, 0]
-        for k in range(st.n_players):
-            pk = pointers_t[k] == seat  # (P,G): k pointed at seat i and is free
-            alt_k = self.U[:, k] - ~pk * SHUN
-            if k == 0:
-                best, j, pointed = alt_k, np.zeros(alt_k.shape, np.int8), pk
-            else:
-                better = alt_k > best
-                np.maximum(best, alt_k, out=best)
-                np.maximum(j, better * np.int8(k), out=j)  # np.where(better, k, j): k only grows
-                pointed = pointed | pk
-        switch = frag & _seat_major(pointed)
+        pk = pointers_t[None, :, :] == self.seat_i  # (P,P,G): k pointed at seat i and is free
+        j, _ = _best(self.U - ~pk * SHUN, self.ties(st.n_games, st.n_players))
+        switch = frag & _seat_major(pk.any(1))
         return engine.with_switch(acts, switch, _seat_major(j))
 
     def observe(self, events):
