@@ -55,6 +55,7 @@ import numpy as np
 from gamelab.core.errors import ParamError
 from gamelab.core.params import Params
 from gamelab.core.paths import PLAYTESTS
+from gamelab.core.symmetry import Symmetry as Symmetry  # a game's declaration: contract.Symmetry
 
 State = Any  # each game's ``state.State``
 Actions = Any  # each game's action arrays
@@ -358,6 +359,7 @@ class Game:
     derived: Mapping[str, Callable[[Any, Any], dict]] = dataclasses.field(default_factory=dict)
     metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
     strategies: Strategies | None = None  # the meta-game's moves (None: the game has no meta-game)
+    symmetry: Symmetry = Symmetry()  # the seat relabellings the rules ignore (default: none)
     chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
     # the named random streams ``play`` draws from, split by the runner from a chunk's seed (stream k: the
     # seed's k-th child, ``core.driver.split_streams``); part of what a seed means, like ``chunk_deals``
@@ -376,8 +378,9 @@ class Game:
 
     @property
     def playable(self) -> tuple[str, ...]:
-        """Every name a lineup may use: ``agents``, then the skill trace's rungs beyond its budgets."""
-        return (*self.agents, *self.skill.beyond)
+        """Every name a lineup may use: ``agents``, then the skill trace's rungs beyond its budgets
+        and the symmetry checks' agent families (a cheap level-k rung, say)."""
+        return tuple(dict.fromkeys((*self.agents, *self.skill.beyond, *self.symmetry.agents)))
 
     def default_lineup(self, n_players: int) -> list[str]:
         """The lineup a run uses when none is given."""

@@ -27,6 +27,7 @@ from gamelab.report.phases import phase
 from gamelab.rulebook.identities import identity_table
 from gamelab.sim import sweep
 from gamelab.sim.run import RunConfig
+from gamelab.stats.symmetry import seat_warning
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -95,6 +96,7 @@ def compute_report(
         profile=_model_words(profile),
         findings=tuple(f for n in counts if (f := finding(wins, n, runs[n].games)) is not None),
         design=design,
+        model_warnings=model_warnings(game, params, frames),
     )
     if tools is None:
         return report
@@ -179,6 +181,16 @@ def rulebook_sentences(game: Game, params) -> RulebookSentences | None:
         return None
     table, counts = sentences.changed_sentences(game, rules)
     return RulebookSentences(changes_words(rules.changed()), table, types.MappingProxyType(dict(counts)))
+
+
+def model_warnings(game: Game, params, frames: dict) -> tuple[tuple[int, str], ...]:
+    """(players, words) for each run whose seats differ where the rules declare them alike."""
+    out = []
+    for n, frame in frames.items():
+        warning = seat_warning(frame, game.symmetry.seats(params, n), n)
+        if warning is not None:
+            out.append((n, f"{n} players: {warning.words()}"))
+    return tuple(out)
 
 
 def _model_words(profile) -> str | None:

@@ -248,6 +248,9 @@ class Report:
     version: str = __version__
     built: str = ""
     profile: str | None = None  # the agents' model profile the numbers come from (None: the default model)
+    # per player count, a warning that the seats differ where the rules declare them alike (issue 38:
+    # a fault of the player model, not a finding about the rules; gamelab.stats.symmetry)
+    model_warnings: tuple[tuple[int, str], ...] = ()
 
     def lineup(self, players: int) -> str:
         """The agents at the table, in the game's words (``greedy rider × 4``, ``the style mix on every

@@ -132,6 +132,8 @@ def provenance(data: Report) -> str:
 
 def summary_section(data: Report) -> Section:
     blocks = [Block("text", provenance(data), css="meta")]
+    if data.model_warnings:  # issue 38: seats that differ where the rules treat them alike
+        blocks.append(Block("list", [("warn", words) for _, words in data.model_warnings], css="verdict"))
     sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
     skill_blocks = across_skill_blocks(data)
     chart = win_chart(data, half=bool(skill_blocks), only=headline_group(data))  # the grid: under Win rates

@@ -89,6 +89,10 @@ GAME = contract.Game(
     ),
     derived=sim.DERIVED,
     metrics=game_metrics.METRICS,
+    # no seat relabelling leaves the rules alone: riders act one at a time in a set order
+    symmetry=contract.Symmetry(
+        why="riders act one at a time, the first player first and then by position (6.1 step 6, 6.2 step 0)"
+    ),
     chunk_deals=sim.CHUNK_DEALS,
     max_steps=MAX_STEPS,
 )

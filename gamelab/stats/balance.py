@@ -158,15 +158,17 @@ def spread(group: str) -> Metric:
 
 def fair_gap(group: str) -> Metric:
     """The largest distance of a ``group`` value's per-seat win rate from the
-    fair share 1 / players ("every style within 5 points of fair")."""
+    fair share ("every style within 5 points of fair"): the wins per seat, which
+    is 1 / players where a game's win shares add up to one, and a team's size /
+    players where every member of the winning team wins (a team variant)."""
 
     def columns(frame):
         out = _group_columns(frame, group)
-        out["fair:games"], out["fair:seats"] = _game_rows(frame), np.ones(len(frame))
+        out["fair:wins"], out["fair:seats"] = frame["win"].to_numpy(float), np.ones(len(frame))
         return out
 
     def value(s):
-        fair = s["fair:games"] / s["fair:seats"]
+        fair = s["fair:wins"] / s["fair:seats"]
         return np.nanmax(np.abs(_rates(s, group) - np.asarray(fair)[..., None]), axis=-1)
 
     return Metric(

@@ -10,7 +10,7 @@ from gamelab.strand import diagnostics as game_metrics
 
 from . import claims, engine, exact_claims, identities, panels, record, reference, sim
 from .agents import AgentParams, controller
-from .rules import PLAYERS, VARIANT_CHANGES, StrandParams
+from .rules import PLAYERS, VARIANT_CHANGES, StrandParams, seat_symmetries
 from .state import PHASES
 
 MAX_ROUNDS = next(s.high for s in specs(StrandParams) if s.name == "rounds")
@@ -89,6 +89,13 @@ GAME = contract.Game(
         profile_agent=sim.PROFILE,
         searches=(sim.BEST, budgets.at_budget(sim.BEST, 16)),
         proxy_knob="best_proxy",
+    ),
+    symmetry=contract.Symmetry(
+        seats=seat_symmetries,
+        why="every seat acts at once and the first player only sets the speaking order (6.1 step 7); "
+        "variant E keeps the opposite-seat teams",
+        agents=(*sim.STYLES, "random", "best@1", "heavy@1", "level2@1"),
+        others="cargo cards of one value are alike: the engine holds hands as counts per value",
     ),
     chunk_deals=sim.CHUNK_DEALS,
     max_steps=int(MAX_ROUNDS) * len(PHASES) + STEP_SLACK,

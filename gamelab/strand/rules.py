@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from gamelab.core.params import ParamError, Params, param, variant_maker
+from gamelab.core.symmetry import every_permutation
 
 __all__ = [
     "StrandParams",
@@ -23,6 +24,7 @@ __all__ = [
     "role_code",
     "team_of_seat",
     "half",
+    "seat_symmetries",
 ]
 
 #: role names as a record writes them; the engine codes them 1..6 (0 = no role)
@@ -190,6 +192,21 @@ def check_players(params: StrandParams, n_players: int) -> None:
 def team_of_seat(seat: int, n_players: int) -> int:
     """Variant E: opposite seats form a team (6 players: 1&4, 2&5, 3&6; 4 players: 1&3, 2&4)."""
     return seat % (n_players // 2)
+
+
+def seat_symmetries(params: StrandParams, n_players: int) -> tuple[tuple[int, ...], ...]:
+    """Generators of the seat permutations that leave the rules unchanged.  Every seat
+    acts at once (6.2 steps 2 and 4), a rope pairs only players who point at each other
+    (5-1), the roles are dealt in a random order per deal, and the first player only
+    sets the negotiation's speaking order (6.1 step 7): every permutation.  Variant E
+    scores opposite seats as teams: the permutations that keep the teams (one step
+    round the table, and the swap of two teammates)."""
+    if not params.teams:
+        return every_permutation(n_players)
+    step = tuple((s + 1) % n_players for s in range(n_players))
+    mate = n_players // 2  # seat 0's teammate (team_of_seat)
+    swap = tuple(mate if s == 0 else 0 if s == mate else s for s in range(n_players))
+    return (step, swap)
 
 
 def _short(base):

@@ -414,7 +414,10 @@ class BalancePanel:
         self._draw()  # the numbers first; the rulebook sentences (not simulation) after them
         self.seconds = time.perf_counter() - start  # a move's time to its numbers (``gamelab bench``)
         self.headline = headline_figure(self.game_def, self.frame, self.players.value, self.seed)
-        self.headline_note.value = f"<b>{html.escape(self.headline)}</b>" if self.headline else ""
+        self.model_warning = model_warning(self.game_def, self.frame, params, self.players.value)
+        self.headline_note.value = (f"<b>{html.escape(self.headline)}</b>" if self.headline else "") + (
+            f'<div style="color:#b00">{html.escape(self.model_warning)}</div>' if self.model_warning else ""
+        )
         if sentences_pending(self.game_def, params):
             self.sentence_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
         self.sentences = rulebook_sentences(self.game_def, params)
@@ -438,6 +441,8 @@ class BalancePanel:
         shown = [(by, t) for by, t in groups if len(t) > 1]
         if sentences and getattr(self, "headline", None):  # the figure Levers says "now" for (its own widget)
             out.append(Note(f"<b>{html.escape(self.headline)}</b>"))
+        if getattr(self, "model_warning", ""):  # issue 38: the seats differ where the rules treat them alike
+            out.append(Note(f'<p style="color:#b00">{html.escape(self.model_warning)}</p>'))
         headline = self.game_def.report.headline.removesuffix("_spread")
         shown = [x for x in shown if x[0] == headline] or shown[:1]  # one chart: the headline grouping
         if shown:
@@ -601,6 +606,15 @@ def _render(panel) -> None:
             item.savefig(io.BytesIO(), format="png")
         elif hasattr(item, "to_html"):
             item.to_html()
+
+
+def model_warning(game_def, frame, params, n_players: int) -> str:
+    """A warning about the player model when the panel's run breaks a seat symmetry the rules
+    declare (``gamelab.stats.symmetry``); empty otherwise."""
+    from gamelab.stats.symmetry import seat_warning
+
+    warning = seat_warning(frame, game_def.symmetry.seats(params, n_players), n_players)
+    return warning.words() if warning is not None else ""
 
 
 def headline_figure(game_def, frame, n_players: int, seed: int) -> str:
