@@ -150,11 +150,11 @@ def test_best_partner_and_matching_commute_with_a_relabelling(P):
     tie = table.ties(G, P)
     I, J, _ = styles._pairs(P)
     prio = styles.pair_order("none", np.zeros(G, np.int64), P, rng)
-    top, _ = styles._best(U, tie)
+    top, _ = styles.best_partner(U, tie)
     mate = table.match(U, prio)
     for perm in itertools.islice(itertools.permutations(range(P)), 1, 8):
         perm = np.array(perm)
-        top2, _ = styles._best(_relabel(U, perm), _relabel(tie, perm))
+        top2, _ = styles.best_partner(_relabel(U, perm), _relabel(tie, perm))
         assert np.array_equal(top2[perm], perm[top])  # seat perm[i] picks perm[i's pick]
         pair_of = {(min(a, b), max(a, b)): q for q, (a, b) in enumerate(zip(I, J, strict=True))}
         prio2 = np.empty_like(prio)

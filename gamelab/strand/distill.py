@@ -35,7 +35,7 @@ from . import engine
 from .actions import cargo_decode, rope_decode
 from .state import CARGO, N_VALUES, ROPE
 from .style_tables import HANDS, STYLES, hand_code
-from .styles import Table, _best
+from .styles import Table, best_partner
 
 MAX_CAP = 10  # rules.StrandParams' largest cap (sum_cap, static_cap and tools_cap are at most 10)
 CARDS = (len(STYLES), MAX_CAP + 1, HANDS)  # (style, cap, hand) -> the card shown
@@ -110,7 +110,7 @@ class DistilledTable(Table):
         for i in range(P):
             shunned[i, np.maximum(target[:, i], 0), np.arange(st.n_games)] -= (target[:, i] >= 0) * np.float32(1e10)
             shunned[i, i] = -np.inf
-        alt, _ = _best(shunned, self.ties(st.n_games, P))  # (P,G) the best, ties at random as the table's
+        alt, _ = best_partner(shunned, self.ties(st.n_games, P))  # (P,G) the best, ties at random as the table's
         acts = np.where(other, alt.T, acts)  # a plain rope at that seat
         return np.where(stay, engine.stay_action(P), acts)
 

@@ -24,6 +24,12 @@ scores best, if acceptable (it may point back).  Without negotiation (``negotiat
 B, the fog card) each styled seat points at its best-scored partner if
 acceptable, else stays.
 
+Ties (issue 38): STRAND is simultaneous, so no choice among equals may go
+by a seat's place in an array.  A seat choosing among partners it scores
+alike takes one at random (:meth:`Table.ties`, uniforms from the agents'
+generator); the negotiation takes pairs it wants equally in the order the
+knob ``speaking_order`` says (:func:`pair_order`; random by default).
+
 Role powers (5.5; 4 and 6 are the knobs ``big_cargo`` and ``big_node``):
 porter +1 on a 4 (heavy, node_grabber) or when its uses would otherwise go
 unspent; bb locks its agreed partner (its own top choice without
@@ -82,7 +88,7 @@ NO_PAIR = np.int8(100)  # a pair index past every pair: nothing chosen in that g
 RENEGE_TO = ("stay", "better_or_stay", "best")  # renege_to's readings, as kernel.renege codes them
 
 
-def _best(U, tie):
+def best_partner(U, tie):
     """(argmax, max) over axis 1 of a seat-major (P,P,G) ``U``, among equal
     maxima the partner with the largest ``tie`` (P,P,G) uniform (ties broken at
     random: no seat is chosen for its place in the array); a loop over the P
@@ -270,7 +276,7 @@ class Table:
         talk = engine.negotiation(p, st) & p.negotiation
         every = bool(talk.all())
         if not every:
-            top, top_u = _best(U, tie)
+            top, top_u = best_partner(U, tie)
             rope = stay + (top_u > self.accept) * (top - np.int8(stay))  # np.where(top_u > accept, top, stay)
             keeps = rope < stay  # the rope a bb would lock
         if talk.any():
@@ -293,7 +299,7 @@ class Table:
         back, 6.2 step 4), if acceptable; else it stays.  Among styled seats
         only, nobody is left out who could be asked, so nothing changes."""
         silent = U - self.talks_t[None, :, :] * SHUN  # talkers shunned: only silent partners
-        top, top_u = _best(silent, tie)
+        top, top_u = best_partner(silent, tie)
         ask = (mate < 0) & self.talks_t & (top_u > self.accept)
         return agreed + ask * (top - agreed)  # np.where(ask, top, agreed)
 
@@ -323,7 +329,7 @@ class Table:
             Uk = U[:, k]
             out = mate == k
             mate_u += out * Uk
-        alt, alt_u = _best(U - (mate[:, None, :] == self.seat_j) * SHUN, tie)
+        alt, alt_u = best_partner(U - (mate[:, None, :] == self.seat_j) * SHUN, tie)
         go = reneg & (alt_u > self.accept)
         if how == "better_or_stay":
             go &= alt_u > mate_u
@@ -361,7 +367,7 @@ class Table:
         """A lone fragile switches to the pointer (not in a team) it likes best."""
         pointers_t = _seat_major(engine.switch_pointers(self.p, st, seats))
         pk = pointers_t[None, :, :] == self.seat_i  # (P,P,G): k pointed at seat i and is free
-        j, _ = _best(self.U - ~pk * SHUN, self.ties(st.n_games, st.n_players))
+        j, _ = best_partner(self.U - ~pk * SHUN, self.ties(st.n_games, st.n_players))
         switch = frag & _seat_major(pk.any(1))
         return engine.with_switch(acts, switch, _seat_major(j))
 
