@@ -268,3 +268,13 @@ def test_the_spin_cap_alone_moves_the_cap_and_never_the_seal_break_cost():
         got = dict(zip(table["quantity"], table["new"]))
         assert got["spin_cap"] == cap and got["eye_over_cap"] == cap, cap
         assert not {"seal_break_cost", "break_equals_penalty", "break_keeps_movement"} & set(got), cap
+
+
+def test_a_report_says_why_no_sentence_changes():
+    from gamelab.report.compute import rulebook_sentences
+    from gamelab.report.sentences import sentences_section
+
+    game = registry.get("sbr")
+    sec = sentences_section(rulebook_sentences(game, game.knobs(seat_order="from_start")), "sbr")
+    texts = [b.body for b in sec.blocks if b.kind == "text"]
+    assert any(t.startswith("No printed number changes") and "seat order (section 6.1" in t for t in texts)
