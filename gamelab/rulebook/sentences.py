@@ -168,6 +168,8 @@ def changed_sentences(game: Game, params, *, simulate: dict | None = None) -> tu
     by_key, sections, text = _lines_of(game)
     out = []
     for key, idx in rows.groupby("key", sort=False).groups.items():
+        if not moved[idx].any():  # none of the figure's rows moved: no line of it is listed
+            continue
         for n in by_key.get(key, []) or [None]:
             # the row whose figure this line prints (a figure may be printed differently in two places)
             nums = set(coverage.numbers_in(text[n])) if n in text else set()
