@@ -296,7 +296,7 @@ def _cmd_bench(args) -> int:
     if args.games:
         games = [registry.get(name) for name in args.games]
     else:
-        games = [g for g in registry.games() if g.name in registry.shipped_games() and g.bench is not None]
+        games = [g for g in map(registry.get, registry.shipped_games()) if g.bench is not None]
     for game in games:
         announce(f"gamelab bench {game.name}", game, 3 * args.reps * args.batch, at_least=True)
     from gamelab.ui.widgets import time_slider_move
@@ -368,7 +368,7 @@ def _cmd_claims(args) -> int:
         return _claims_sentences(args)
     if args.out:
         check_output(args.out, (".csv", ".parquet"), "--out")
-    games = args.games or ([args.game] if args.game else None)  # ``gamelab claims GAME``: that game's figures
+    games = _claim_games(args.games or ([args.game] if args.game else None))  # ``gamelab claims GAME``: its figures
     profiles = _claims_profiles(args.profile or (), games or list(games_with_claims()))
     params = {name: apply(pr, registry.get(name).knobs()) for name, pr in profiles.items()}
     measured = [registry.get(name) for name in games] if games else None
@@ -403,6 +403,21 @@ def _cmd_claims(args) -> int:
     return 0
 
 
+def _claim_games(names):
+    """``names`` (``None``: every game with published figures), each checked to publish figures."""
+    from gamelab.core import registry
+    from gamelab.rulebook.claims import games_with_claims
+
+    if names is None:
+        return None
+    for name in names:
+        if registry.get(name).claims is None:
+            raise GamelabError(
+                f"{name} publishes no rulebook figures: expected one of {', '.join(games_with_claims())}"
+            )
+    return names
+
+
 def _claims_sentences(args) -> int:
     """``gamelab claims GAME --params FILE``: the sentences to update."""
     from gamelab.core import registry
@@ -433,9 +448,11 @@ def _claims_sentences(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from gamelab.core import registry
-    from gamelab.rulebook.claims import games_with_claims
 
-    games, claim_games = list(registry.available_games()), list(games_with_claims())
+    # the games by their folders' names, none imported: the parser answers at once (claims
+    # refuses a game without published figures when it runs, _claim_games)
+    games = list(registry.available_games())
+    claim_games = games
     parser = Parser(prog="gamelab", description="Balance-analysis workbench for tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     _add_replay(sub, games, claim_games)

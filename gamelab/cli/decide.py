@@ -5,9 +5,13 @@ lines, exit 2, as for every command)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gamelab.core import registry
-from gamelab.core.contract import Game
 from gamelab.sim.run import RunConfig
+
+if TYPE_CHECKING:
+    from gamelab.core.contract import Game
 
 
 def _cmd_metrics(args) -> int:
@@ -297,7 +301,7 @@ def _add_metrics(subparsers) -> None:
 def _add_sensitivity(subparsers) -> None:
     """The ``gamelab sensitivity`` command's arguments."""
     from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, WORKERS, bounded
-    from gamelab.decide.sensitivity import DEFAULT_GAMES
+    from gamelab.decide.defaults import DEFAULT_GAMES
 
     p = subparsers.add_parser(
         "sensitivity", help="which rule parameters move a balance metric: a step down and up of each, on the same deals"
@@ -364,7 +368,7 @@ def _add_test(subparsers) -> None:
     """The ``gamelab test`` command's arguments."""
     from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, WORKERS, bounded
     from gamelab.core.limits import MAX_GAMES
-    from gamelab.decide.sequential import DEFAULT_ZONE
+    from gamelab.decide.defaults import DEFAULT_ZONE
 
     p = subparsers.add_parser(
         "test", help="decide a balance question by a sequential test, e.g. 'win_rate[seat=1] - fair > 0.02'"

@@ -63,7 +63,7 @@ def add_commands(sub) -> None:
     from gamelab.cli.common import PLAYERS, SEED, WORKERS, bounded
     from gamelab.core import registry
 
-    games = [n for n in registry.available_games() if registry.get(n).strategies is not None]
+    games = list(registry.available_games())  # none imported: one that declares no strategies is refused when run
     p = sub.add_parser(
         "metagame",
         help="the meta-game of a game's styles: where adapting players settle (equilibria, α-Rank, PSRO)",

@@ -231,8 +231,9 @@ class Explorer:
     labels: Mapping[str, str] = dataclasses.field(default_factory=dict)  # column -> words
     percent: tuple[str, ...] = ()  # columns shown as percentages
     caption: str | Callable[[Any], str] = ""  # the table's caption, or a function of the table that writes it
-    # the same table beside play: rules, frame -> DataFrame (None: exact only)
-    simulated: Callable[[Any, Any], Any] | None = None
+    # the same table beside play: rules, controls, frame -> DataFrame (None: exact only); a figure of
+    # the exact table shown again here is computed at the same controls (one value per cell)
+    simulated: Callable[[Any, Any, Any], Any] | None = None
     sim_players: int = 0  # the player count ``simulated`` is played at
 
 

@@ -57,10 +57,15 @@ class ExactClaims:
 
     def __call__(self, params: Any = None) -> dict:
         """{quantity: exact value} for every checkable sentence of the rulebook."""
+        from gamelab.core.errors import ParamError
+
         params = params if params is not None else self.rules()
         out: dict = {}
         for part in self.parts:
-            out |= part.fn(params)
+            try:
+                out |= part.fn(params)
+            except ParamError:  # the rules refuse the part's scripted table (a player count they do not seat):
+                continue  # its figures are not defined under them (the sentences list them as no longer defined)
         return out
 
     def sources(self, params: Any = None) -> dict:

@@ -1,10 +1,15 @@
-"""The games gamelab knows, found once: every sub-package ``gamelab.<name>``
-with a ``game`` module whose ``GAME`` is a :class:`~gamelab.core.contract.Game`,
-plus the modules named in the environment variable ``GAMELAB_GAMES``
-(comma-separated, each with a ``GAME``: a designer's own game outside this
-package, or the tests' toy game ``gamelab.toy``; worker processes inherit
-the variable, so they find the same games), plus any registered by hand
-(:func:`register`).
+"""The games gamelab knows, found by their folders: every sub-package
+``gamelab.<name>`` with a ``game`` module (whose ``GAME``, a
+:class:`~gamelab.core.contract.Game`, is called ``<name>``), plus the modules
+named in the environment variable ``GAMELAB_GAMES`` (comma-separated, each with
+a ``GAME`` called after the module: ``gamelab.toy`` holds the game ``toy``,
+``mygames.dice.game`` the game ``dice``; a designer's own game outside this
+package, or the tests' toy game; worker processes inherit the variable, so they
+find the same games), plus any registered by hand (:func:`register`).
+
+Names are found from the files and the variable alone: no game is imported
+until it is asked for (:func:`get`, :func:`games`), so ``gamelab --help`` and a
+refused argument answer without loading any game or its compiled code.
 
 Like Pgx's ``pgx.make(name)`` / ``available_games()``: the shared layer asks
 here and nowhere else, so a new game needs no edit outside its own folder.
@@ -12,17 +17,20 @@ here and nowhere else, so a new game needs no edit outside its own folder.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import pkgutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
 
-_GAMES: dict[str, Game] = {}
-_EXTRA: dict[str, Game] = {}
-_found = False
+if TYPE_CHECKING:
+    from gamelab.core.contract import Game
+
+_LOADED: dict[str, Game] = {}  # games imported so far, by name
+_EXTRA: dict[str, Game] = {}  # games registered by hand
 
 
 def game_packages() -> tuple[str, ...]:
@@ -45,60 +53,84 @@ def extra_game_modules() -> tuple[str, ...]:
     return tuple(filter(None, (n.strip() for n in os.environ.get("GAMELAB_GAMES", "").split(","))))
 
 
-def _discover() -> None:
-    global _found
-    if _found:
-        return
-    for package in game_packages():
-        game = getattr(importlib.import_module(f"{package}.game"), "GAME", None)
-        if isinstance(game, Game):
-            _GAMES[game.name] = game
-    for name in extra_game_modules():
-        try:
-            game = getattr(importlib.import_module(name), "GAME", None)
-        except ImportError as exc:
-            raise GamelabError(f"GAMELAB_GAMES names {name!r}, which cannot be imported ({exc})") from None
-        if not isinstance(game, Game):
-            raise GamelabError(f"GAMELAB_GAMES names {name!r}, which has no GAME (a gamelab.core.contract.Game)")
-        _EXTRA[game.name] = game
-    _found = True
+def module_game_name(module: str) -> str:
+    """The name of the game a module of ``GAMELAB_GAMES`` holds: its last part,
+    or its package's when the module is called ``game`` (``mygames.dice.game``: dice)."""
+    parts = module.split(".")
+    return parts[-2] if parts[-1] == "game" and len(parts) > 1 else parts[-1]
+
+
+@functools.cache
+def _shipped() -> dict[str, str]:
+    """{name: module holding its GAME} of the games in gamelab's own sub-packages."""
+    return {p.rpartition(".")[2]: f"{p}.game" for p in game_packages()}
+
+
+def _extra() -> dict[str, str]:
+    """{name: module} of the games named in ``GAMELAB_GAMES`` (shipped names shadow them)."""
+    shipped = _shipped()
+    return {n: m for m in extra_game_modules() if (n := module_game_name(m)) not in shipped}
+
+
+def _load(name: str, module: str, *, extra: bool) -> Game:
+    """Import the module holding the game ``name`` (once) and check its ``GAME``."""
+    from gamelab.core.contract import Game
+
+    if name in _LOADED:
+        return _LOADED[name]
+    where = f"GAMELAB_GAMES names {module!r}, which" if extra else f"{module}"
+    try:
+        game = getattr(importlib.import_module(module), "GAME", None)
+    except ImportError as exc:
+        if not extra:
+            raise
+        raise GamelabError(f"{where} cannot be imported ({exc})") from None
+    if not isinstance(game, Game):
+        raise GamelabError(f"{where} has no GAME (a gamelab.core.contract.Game)")
+    if game.name != name:
+        raise GamelabError(
+            f"{where} holds a game called {game.name!r}, not {name!r}: a game is named after its "
+            + ("module (or its package when the module is called game)" if extra else "folder")
+        )
+    _LOADED[name] = game
+    return game
 
 
 def register(game: Game) -> Game:
     """Add a game that does not live in a ``gamelab`` sub-package (tests,
     a designer's own game in a notebook); it shadows nothing."""
-    _discover()
-    if game.name in _GAMES:
+    if game.name in _shipped() or game.name in _extra() or game.name in _EXTRA:
         raise GamelabError(f"a game named {game.name!r} is already registered")
     _EXTRA[game.name] = game
     return game
 
 
 def shipped_games() -> tuple[str, ...]:
-    """Names of the games in gamelab's own sub-packages, sorted."""
-    _discover()
-    return tuple(sorted(_GAMES))
+    """Names of the games in gamelab's own sub-packages, sorted (none imported)."""
+    return tuple(sorted(_shipped()))
 
 
 def available_games() -> tuple[str, ...]:
     """Every game :func:`get` finds: the shipped ones, then those named in
-    ``GAMELAB_GAMES`` or registered by hand."""
-    _discover()
-    return tuple(sorted(_GAMES)) + tuple(sorted(set(_EXTRA) - set(_GAMES)))
+    ``GAMELAB_GAMES`` or registered by hand (none imported)."""
+    return shipped_games() + tuple(sorted(set(_extra()) | set(_EXTRA)))
 
 
 def games() -> tuple[Game, ...]:
-    """Every game :func:`get` finds, as objects, in the order of :func:`available_games`."""
-    _discover()
-    return tuple(_GAMES.get(name) or _EXTRA[name] for name in available_games())
+    """Every game :func:`get` finds, as objects (each imported), in the order of :func:`available_games`."""
+    return tuple(get(name) for name in available_games())
 
 
 def get(name: object) -> Game:
-    """The game called ``name``; an unknown name is an error naming the choices."""
-    _discover()
+    """The game called ``name``, imported on first use; an unknown name is an
+    error naming the choices."""
     if isinstance(name, str):
-        game = _GAMES.get(name) or _EXTRA.get(name)
-        if game is not None:
-            return game
+        if name in _EXTRA:
+            return _EXTRA[name]
+        shipped, extra = _shipped(), _extra()
+        if name in shipped:
+            return _load(name, shipped[name], extra=False)
+        if name in extra:
+            return _load(name, extra[name], extra=True)
     shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:37] + "..."
     raise GamelabError(f"unknown game {shown}: expected one of {', '.join(available_games())}")

@@ -32,6 +32,7 @@ from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
 from gamelab.core.labels import change_words, param_words
 from gamelab.core.params import ParamSpec, from_mapping, specs
+from gamelab.decide.defaults import DEFAULT_GAMES
 from gamelab.sim import runner, sweep
 from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
@@ -40,7 +41,6 @@ MAX_ITEMS = 12  # longer tuples are not stepped item by item
 FLOAT_STEP = 0.1  # a float moves by this share of its declared range
 SCALE_STEPS = (0.9, 1.1)  # values of a derived ``*_scale`` knob
 SCALE_SUFFIX = "_scale"
-DEFAULT_GAMES = 4000
 
 
 @dataclasses.dataclass(frozen=True)

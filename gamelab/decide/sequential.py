@@ -48,6 +48,7 @@ from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
 from gamelab.core.limits import MAX_GAMES, check_count
 from gamelab.decide import grouped
+from gamelab.decide.defaults import DEFAULT_ZONE
 from gamelab.decide.expressions import Question, parse_question
 from gamelab.sim import runner
 from gamelab.sim.run import RunConfig
@@ -59,7 +60,6 @@ __all__ = ["Decision", "Plan", "decide", "plan", "parse_question", "Question"]
 CHUNK_DEALS = 256  # deals per look (each deal played in every seat rotation)
 PILOT_CHUNKS = 4  # chunks a plan plays to estimate the spread of the increments
 SIMULATIONS = 4000  # Brownian paths for the corrected estimate and the planner
-DEFAULT_ZONE = 0.01  # width of the indifference zone, in the metric's units
 LEVEL = 0.95
 MIN_DEALS = 20  # deals before the spread of the margin is trusted (a test never stops earlier)
 CORRECTION_KEY, PLAN_KEY = 0x5E9, 0x91A  # spawn keys of the simulations' generators

@@ -182,7 +182,7 @@ class RulebookSentences:
 
     changes: str  # the rule changes in words (``sum cap = 6``)
     table: pd.DataFrame  # one row per sentence: section, line, sentence, printed, new, quantity
-    counts: Mapping[str, int]  # rows, rows_hold, lines, lines_hold
+    counts: Mapping[str, Any]  # rows, rows_hold, lines, lines_hold (numbers); why_none (words) when none moved
 
 
 @dataclasses.dataclass(frozen=True)

@@ -25,6 +25,9 @@ def sentences_section(part: RulebookSentences | None, game: str) -> Section | No
             f"The command gamelab claims {game} --params FILE --rewrite FILE.md writes the list to work through.",
         )
     ]
+    why = counts.get("why_none")
+    if why:  # nothing to update: the reason, in the rulebook's sections and words
+        blocks.append(Block("text", why[0].upper() + why[1:] + "."))
     if len(table):
         shown = table.assign(
             line=table["line"].map(lambda n: "" if n != n else str(int(n))),

@@ -106,11 +106,22 @@ def _fmt(x) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
+_RULEBOOK: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}  # game name -> its exact rows, audited at the rulebook
+
+
+def _at_rulebook(game: Game) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The game's exact claims rows and their audit at the rulebook's rules,
+    computed once a process (the same for every new rule set asked)."""
+    if game.name not in _RULEBOOK:
+        claims = load_claims(game.name)
+        rows = claims[is_exact(claims)].reset_index(drop=True)
+        _RULEBOOK[game.name] = rows, exact_audit(rows, exact_values(game))
+    return _RULEBOOK[game.name]
+
+
 def _exact_part(game: Game, params) -> tuple[pd.DataFrame, pd.Series]:
     """The exact rows with ``key``, ``rulebook``, ``new`` and whether each moved."""
-    claims = load_claims(game.name)
-    rows = claims[is_exact(claims)].reset_index(drop=True)
-    base = exact_audit(rows, exact_values(game))
+    rows, base = _at_rulebook(game)
     new = exact_audit(rows, exact_values(game, params))
     moved = ~new["inside"] & (base["inside"] | ~((new["ours"] - base["ours"]).abs() <= 1e-9))
     rows = rows.assign(key=rows["quantity"], rulebook=base["ours"], new=new["ours"], low=math.nan, high=math.nan)
@@ -157,6 +168,8 @@ def changed_sentences(game: Game, params, *, simulate: dict | None = None) -> tu
     by_key, sections, text = _lines_of(game)
     out = []
     for key, idx in rows.groupby("key", sort=False).groups.items():
+        if not moved[idx].any():  # none of the figure's rows moved: no line of it is listed
+            continue
         for n in by_key.get(key, []) or [None]:
             # the row whose figure this line prints (a figure may be printed differently in two places)
             nums = set(coverage.numbers_in(text[n])) if n in text else set()
@@ -189,13 +202,35 @@ def changed_sentences(game: Game, params, *, simulate: dict | None = None) -> tu
     table = table.sort_values(["line", "quantity"], na_position="last", kind="stable").reset_index(drop=True)
     bad_lines = set(table["line"].dropna().astype(int))
     asked_lines = {n for k in rows["key"] for n in by_key.get(k, [])}
-    counts = {
+    counts: dict = {
         "rows": len(rows),
         "rows_hold": int(len(rows) - moved.sum()),
         "lines_hold": len(asked_lines - bad_lines),
         "lines": len(asked_lines),
     }
+    changed = rules_of(game, params).changed() if params is not None else {}
+    if table.empty and changed:
+        counts["why_none"] = no_change_words(game, changed, len(rows))
     return table, counts
+
+
+def no_change_words(game: Game, changed: dict, rows: int) -> str:
+    """Why a change of the rules moves no printed number: every figure the
+    rules decide keeps its value, and the rule changed, in the rulebook's
+    section and words, decides none of them at its new value."""
+    from gamelab.core.labels import changes_words, param_words
+
+    by_name = {s.name: s for s in specs(game.rules)}
+    rules = "; ".join(
+        f"{param_words(k)} (section {by_name[k].section}: {by_name[k].doc})" if k in by_name else param_words(k)
+        for k in changed
+    )
+    one = len(changed) == 1
+    return (
+        f"no printed number changes: all {rows} rules-decided figures of the rulebook keep their values with "
+        f"{changes_words(changed)}; {'this rule' if one else 'these rules'}, {rules}, "
+        f"{'decides' if one else 'decide'} none of them at {'this value' if one else 'these values'}"
+    )
 
 
 def render(game: Game, table: pd.DataFrame, counts: dict, changed) -> str:
@@ -208,7 +243,7 @@ def render(game: Game, table: pd.DataFrame, counts: dict, changed) -> str:
         f"{counts['rows_hold']} rows and {counts['lines_hold']} of {counts['lines']} lines still hold"
     )
     if table.empty:
-        return head
+        return head + (f"\n{counts['why_none']}" if counts.get("why_none") else "")
     shown = table.assign(
         line=table["line"].map(lambda n: "" if pd.isna(n) else str(int(n))),
         rulebook=table["rulebook"].map(_fmt),
@@ -243,6 +278,10 @@ def rewrite(game: Game, table: pd.DataFrame, changed) -> str:
 
     out = [f"# {game.title}: rulebook sentences to update", ""]
     out += [f"Rules changed from the rulebook: {changes_words(changed)}.", ""]
+    if table.empty and isinstance(changed, dict) and changed:
+        rows = len(_at_rulebook(game)[0]) if game.claims is not None else 0
+        why = no_change_words(game, changed, rows)
+        out += [why[0].upper() + why[1:] + ".", ""]
     for section, part in table.groupby("section", sort=False):
         out.append(f"## {section}")
         out.append("")

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from gamelab.core.params import specs
+
 from . import engine
 from .identities import terrain_squares
 from .rules import (
@@ -57,10 +59,12 @@ def _chance(params, G, R, layout=None):
     return engine.Chance(np.broadcast_to(deck, (G, R, deck.size)).copy(), relics, np.zeros(G, np.int8))
 
 
-def table(params, G, n_players=2, *, pos=0, spin=0, layout=None):
+def table(params, G, n_players=None, *, pos=0, spin=0, layout=None):
     """G games set up by the engine (6.1), rider 0 then put on ``pos``
     holding ``spin``; every card in every hand and nothing to draw (any card
-    may be played); acting order: seat order."""
+    may be played); acting order: seat order.  ``n_players`` defaults to two
+    (or the fewest the rules seat, when that is more)."""
+    n_players = n_players or min(max(2, params.min_players), params.max_players)
     R = n_riders(params, n_players)
     st = engine.init(params, G, n_players, _chance(params, G, R, layout))
     st.pos[:, 0], st.spin[:, 0] = pos, spin
@@ -92,6 +96,19 @@ def actions(G, card, spin=0, seal=0, brk=False, retrieve=0):
 
 def _largest(mask) -> int:
     return int(np.flatnonzero(mask)[-1]) if mask.any() else 0
+
+
+#: spin held in the scripts that read a cap or a cost from the spin a rider is left with: more than any
+#: spin cap allows (the spin_cap parameter's declared top), so that neither the cap nor the hold decides
+#: the figure instead of the rule asked (the engine caps spin only when some is gained)
+SPIN_TOP = next(s.high for s in specs(SbrParams) if s.name == "spin_cap")
+
+
+def plain(params: SbrParams) -> SbrParams:
+    """``params`` on a board of straights (no square pays spin or costs extra):
+    for the figures read from the spin a move leaves, which the board's rivers
+    and towns would add to (and the cap clip)."""
+    return params.replace(board=("straight",) * (params.length - 1) + ("finish",))
 
 
 def max_spin(params) -> int:
@@ -195,7 +212,7 @@ def spin_figures(params: SbrParams) -> dict:
     pass_town = moves(params, np.array(towns) - 1, 2)["gain"] if towns else np.zeros(0)
     q = params.relic_squares()[0]
     eye = moves(params, [q - 1], 1, layout={q: 0})["gain"][0]
-    st = table(params, 1, pos=q - 1, spin=8, layout={q: 0})
+    st = table(params, 1, pos=q - 1, spin=max(params.spin_cap - 1, 0), layout={q: 0})  # one short of the cap
     heart = moves(params, [q - 1], 1, layout={q: HEART})
     out = {
         "spin_from_rivers": int(pass_river.sum()),
@@ -206,7 +223,8 @@ def spin_figures(params: SbrParams) -> dict:
         "eye_over_cap": int(ask(params, st, 1)["spin"][0]),
         "heart_steps": int(heart["end"][0] - heart["stop"][0]),
         "max_spin_per_beat": max_spin(params),
-        "spin_cap": int(ask(params, table(params, 1, pos=rivers[0] - 1, spin=9), 1)["spin"][0]) if rivers else 0,
+        # a rider holding more than any cap passes a river: he keeps what the cap lets him
+        "spin_cap": int(ask(params, table(params, 1, pos=rivers[0] - 1, spin=SPIN_TOP), 1)["spin"][0]) if rivers else 0,
     }
     out |= _heart_walk(params, q)
     out |= _skull(params)
@@ -259,13 +277,18 @@ def seal_figures(params: SbrParams) -> dict:
     if params.max_players * params.riders_per_player < 4 or params.min_players > 4:
         return {}
     q = _free_run(params)
-    free = ask(params, table(params, 1, 4, pos=q - 1, spin=2), N_VALUES, brk=True)
+    free = ask(params, table(params, 1, 4, pos=q - 1, spin=SPIN_TOP), N_VALUES, brk=True)
     hit = ask(params, _sealed(params, q, owner=1, pos=q - 1), N_VALUES)
-    broke = ask(params, _sealed(params, q, owner=1, pos=q - 1, spin=2), N_VALUES, brk=True)
+    broke = ask(params, _sealed(params, q, owner=1, pos=q - 1, spin=SPIN_TOP), N_VALUES, brk=True)
+    # the cost: the spin a break takes, on a board that pays no spin (the board's river and town on the
+    # way would add spin the cap may clip), from a hold more than any break costs
+    flat = plain(params)
+    kept = ask(flat, table(flat, 1, 4, pos=q - 1, spin=SPIN_TOP), N_VALUES, brk=True)
+    spent = ask(flat, _sealed(flat, q, owner=1, pos=q - 1, spin=SPIN_TOP), N_VALUES, brk=True)
     own = ask(params, _sealed(params, q, owner=0, pos=q - 1), N_VALUES)
     out = {
         "seal_penalty": int(free["stop"][0] - hit["stop"][0]),
-        "seal_break_cost": int(free["spin"][0] - broke["spin"][0]),
+        "seal_break_cost": int(kept["spin"][0] - spent["spin"][0]),
         "break_keeps_movement": int(broke["stop"][0] == free["stop"][0]),
         "own_seal_no_effect": int(own["stop"][0] == free["stop"][0] and own["hits"][0] == 0),
     }
@@ -288,13 +311,13 @@ def _seal_placing(params) -> dict:
     st = table(params, 1, 4, pos=far)
     rider = np.zeros(1, np.intp)
     out = {"seal_range": _largest(engine.legal_for(params, st, rider).seal[0])}
-    st.seal[0, far - 1] = 1
+    st.seal[0, far - 1 if params.seal_direction == "behind" else far + 1] = 1  # the next square a seal may go
     out["sealed_square_refused"] = int(not engine.legal_for(params, st, rider).seal[0, 1])
     relic = params.relic_squares()[0]
     out["seal_on_relic_square_allowed"] = int(
         engine.legal_for(params, table(params, 1, 4, pos=relic + 1), rider).seal[0, 1]
     )
-    st = table(params, 1, 2, pos=far)
+    st = table(params, 1, pos=far)
     st.seal[0, far - 1] = 1
     while (st.seal >= 0).any() and st.beat < params.length:
         engine.end_beat(params, st, inplace=True)

@@ -124,20 +124,27 @@ def segment_points(params, start, pos, relics=None, n_players=None) -> np.ndarra
     """(R,) points the engine's first segment scoring gives riders who began
     it on ``start`` and stand on ``pos`` (holding ``relics``)."""
     R = len(pos)
-    st = table(params, 1, n_players or R)
-    st.seg_start[0], st.pos[0] = start, pos
-    st.relic_n[0] = relics if relics is not None else 0
+    st = table(params, 1, n_players or _seated(params, R))
+    st.seg_start[0, :R], st.pos[0, :R] = start, pos
+    st.relic_n[0, :R] = relics if relics is not None else 0
     while not st.seg_points.any() and st.beat < 10 * params.beats:
         engine.end_beat(params, st, inplace=True)
-    return st.seg_points[0].astype(int)
+    return st.seg_points[0, :R].astype(int)
+
+
+def _seated(params, riders: int) -> int:
+    """Players seated for a script of ``riders`` riders: as many, or the fewest
+    the rules seat (the others stay on the start line, behind every rider scripted)."""
+    return max(riders, params.min_players)
 
 
 def final_result(params, pos, seg=0, relic_pts=0, relic_n=0) -> dict:
     """``engine.result`` of a finished game with riders on ``pos``."""
-    st = table(params, 1, len(pos))
-    st.pos[0], st.seg_points[0], st.relic_pts[0], st.relic_n[0] = pos, seg, relic_pts, relic_n
+    R = len(pos)
+    st = table(params, 1, _seated(params, R))
+    st.pos[0, :R], st.seg_points[0, :R], st.relic_pts[0, :R], st.relic_n[0, :R] = pos, seg, relic_pts, relic_n
     st.beat = params.beats
-    return {k: v[0] for k, v in engine.result(params, st).items()}
+    return {k: v[0, :R] for k, v in engine.result(params, st).items()}
 
 
 def point_figures(params: SbrParams) -> dict:
@@ -230,7 +237,7 @@ def example_figures(params: SbrParams) -> dict:
         out |= {f"ex_spin_beat_{b['beat']}_{s + 1}": v for s, v in enumerate(b["spin"])}
         out |= {f"ex_order_beat_{b['beat']}_{names.index(n) + 1}": k for k, n in enumerate(b["order"], 1)}
     for ledger, observed in replays:
-        if len(ledger["beats"]) not in (3, 6):
+        if len(ledger["beats"]) not in params.segment_ends() or not ledger["segments"]:  # no segment scored here
             continue
         seg, pts, total = ledger["segments"][-1], observed["segment_points"][-1], observed["segment_totals"][-1]
         k = seg["segment"]

@@ -16,6 +16,12 @@ and equilibria at 4 players from nothing cached (``metagame_s``, once), and the
 peak memory of 100,000 games in flight (measured in a fresh subprocess).
 Medians of several repetitions.
 
+Once for the whole command line (:func:`cli_seconds`, keys beside the games'):
+``cli_help_s``, the seconds of ``gamelab --help`` from a fresh Python process to
+its exit, and ``cli_refused_s``, the same for a refused argument (an unknown
+game), each the best of ``CLI_REPS`` runs (the least disturbed by other work on
+the machine); the target is ``TARGET_CLI_S``.
+
 A game may declare more timed lineups (``GAME.bench.extra_lineups``: name ->
 (players, lineup, target), e.g. a search agent against the default agents):
 each is played through ``GAME.play`` in batches of ``EXTRA_BATCH`` games (one
@@ -46,6 +52,11 @@ from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 
 TARGET_SLIDER_S = 1.0
+TARGET_CLI_S = 0.5  # gamelab --help, or a refused argument, from start to exit
+CLI_REPS = 5
+CLI_KEYS = ("cli_help_s", "cli_refused_s")
+#: the command lines timed by :func:`cli_seconds`, with the exit status each must give
+CLI_COMMANDS = {"cli_help_s": (("--help",), 0), "cli_refused_s": (("simulate", "no-such-game"), 2)}
 EXTRA_BATCH = 2000  # games per call for a game's extra lineups (as one slider update)
 STRONG_BATCH = 200  # games per call for the ``strong*`` lineups (a small run)
 STRONG_PREFIX = "strong"
@@ -217,6 +228,25 @@ def peak_memory_mib(game: Game, n_games: int, n_players: int) -> float:
     return int(res.stdout.split()[-1]) / 1024
 
 
+def cli_seconds(reps: int = CLI_REPS) -> dict:
+    """``cli_help_s`` and ``cli_refused_s``: seconds from the start of a fresh
+    ``python -m gamelab`` to its exit, best of ``reps`` (a run that exits with
+    another status than expected is an error, not a time)."""
+    out = {}
+    for key, (args, status) in CLI_COMMANDS.items():
+        times = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            res = subprocess.run([sys.executable, "-m", "gamelab", *args], capture_output=True, text=True)
+            times.append(time.perf_counter() - start)
+            if res.returncode != status:
+                raise GamelabError(
+                    f"gamelab {' '.join(args)} exited with {res.returncode}, not {status}: {res.stderr.strip()[-200:]}"
+                )
+        out[key] = min(times)
+    return out
+
+
 def _bench(game: Game) -> Bench:
     if game.bench is None:
         raise GamelabError(f"{game.name} declares no bench (Game.bench): nothing to time")
@@ -279,17 +309,36 @@ def verdicts(games: Sequence[Game], results: dict) -> list[tuple[str, bool, str]
                     f"{r['memory_100k_games_mib']:.0f} MiB",
                 )
             )
+    rows += [
+        (
+            f"gamelab {' '.join(CLI_COMMANDS[k][0])} < {TARGET_CLI_S:g} s",
+            results[k] < TARGET_CLI_S,
+            f"{results[k]:.3f} s",
+        )
+        for k in CLI_KEYS
+        if k in results
+    ]
     return rows
 
 
-def run(games: Sequence[Game], **kw) -> dict:
-    """The figures of each game's bench, by game name."""
-    return {g.name: bench_game(g, **kw) for g in games}
+def run(games: Sequence[Game], *, cli: bool = True, **kw) -> dict:
+    """The figures of each game's bench, by game name, and (``cli``) the command
+    line's times (:func:`cli_seconds`, under their own keys)."""
+    return {**(cli_seconds() if cli else {}), **{g.name: bench_game(g, **kw) for g in games}}
 
 
 def render(games: Sequence[Game], results: dict) -> str:
-    lines = []
+    lines = (
+        [
+            f"command line: --help {results['cli_help_s']:.3f} s; a refused argument {results['cli_refused_s']:.3f} s "
+            f"(best of {CLI_REPS}, a fresh process each)"
+        ]
+        if "cli_help_s" in results
+        else []
+    )
     for game, r in results.items():
+        if game in CLI_KEYS:
+            continue
         lines.append(
             f"{game} ({r['players']} players, batch {r['batch']}): agents {r['agent_games_per_s']:,.0f} "
             f"games/s; random {r['random_games_per_s']:,.0f} games/s; reference "

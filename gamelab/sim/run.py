@@ -15,9 +15,10 @@ never part of it: the same seed gives the same table under any RunConfig.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gamelab.sim.store import ChunkStore
+if TYPE_CHECKING:  # the store (and pandas under it) is imported when a run needs it: the CLI starts at once
+    from gamelab.sim.store import ChunkStore
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,6 +32,8 @@ class RunConfig:
 
     def chunk_store(self) -> ChunkStore:
         """The store, made on first use when none was given."""
+        from gamelab.sim.store import ChunkStore
+
         return self.store if self.store is not None else ChunkStore()
 
     def pool(self):

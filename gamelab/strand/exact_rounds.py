@@ -10,6 +10,7 @@ parts.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from pathlib import Path
 
@@ -295,16 +296,30 @@ def rain_figures(params: StrandParams) -> dict:
     return out
 
 
+def _rounds(fn):
+    """``fn`` asked of the rules without variant E when they have it: the team
+    variant changes who wins the game (``scoring.standing`` adds team mates'
+    scores), never a round, and seats only 4 or 6 players, while these rounds
+    are scripted at 3 and 4 seats.  (The ties of a whole game, ``tie_figures``,
+    are asked as they are: at 3 seats they are not defined under variant E.)"""
+
+    @functools.wraps(fn)
+    def figures(params: StrandParams) -> dict:
+        return fn(params.replace(teams=False) if params.teams else params)
+
+    return figures
+
+
 #: this module's parts of the exact claims (``exact_claims.py``), in order
 FIGURES = (
-    pairing_figures,
-    solo_figures,
+    _rounds(pairing_figures),
+    _rounds(solo_figures),
     tie_figures,
-    node_figures,
-    track_figures,
-    rope_figures,
-    role_figures,
-    trust_figures,
-    variant_figures,
-    rain_figures,
+    _rounds(node_figures),
+    _rounds(track_figures),
+    _rounds(rope_figures),
+    _rounds(role_figures),
+    _rounds(trust_figures),
+    _rounds(variant_figures),  # team seats: asked with teams on (it sets them itself)
+    _rounds(rain_figures),
 )

@@ -382,21 +382,29 @@ def measured_thresholds(params: StrandParams, node: Estimate, stay: Estimate) ->
     return out
 
 
-def trust_table(frame: pd.DataFrame, params=None) -> pd.DataFrame:
+def trust_table(
+    frame: pd.DataFrame,
+    params=None,
+    *,
+    node_share: float | None = None,
+    stay_value: float = RULEBOOK_STAY_VALUE,
+) -> pd.DataFrame:
     """② beside simulated play (``frame``, a runner table played under
     ``params``): per cargo value the threshold p* of the rulebook's formula
-    at these rules (their lone penalty and sum cap; N the rulebook's 6
-    followed to the node values, S = 1.2), the threshold at the N and S the
-    simulation measures with overweight teams counted (what play does: a
-    mutual pair over the cap scores half each, 6.3), the mutual-trust rate
-    the style mix actually reaches (95 % interval), and whether betting
-    beats staying at that rate: the reached rate's interval above the
-    threshold as played (no when a team never beats a stay there)."""
+    at these rules and at the N and S given (default: the rulebook's 6
+    followed to the node values, and 1.2), the very figure of the exact table
+    (:func:`ev_threshold` called alike, so a cell has one p*), the threshold at
+    the N and S the simulation measures with overweight teams counted (what
+    play does: a mutual pair over the cap scores half each, 6.3), the
+    mutual-trust rate the style mix actually reaches (95 % interval), and
+    whether betting beats staying at that rate: the reached rate's interval
+    above the threshold as played (no when a team never beats a stay there)."""
     from .sim import measures
 
     rules = params if params is not None else StrandParams()
     m = measures(frame)
-    book = ev_threshold(rules).set_index("cargo")["p_star"]
+    node_share = rulebook_node_share(rules) if node_share is None else node_share
+    book = ev_threshold(rules, node_share=node_share, stay_value=stay_value).set_index("cargo")["p_star"]
     sim_n, sim_s = m["node_share_N"].value, m["stay_value_S"].value
     played = ev_threshold(rules, node_share=sim_n, stay_value=sim_s).set_index("cargo")
     measured = played["p_star_with_cap"]  # the trust reached counts overweight mutual pairs too
@@ -420,7 +428,15 @@ def trust_table(frame: pd.DataFrame, params=None) -> pd.DataFrame:
         N=sim_n,
         S=sim_s,
         games=int(frame["game"].nunique()),
-        caption=f"N = {sim_n:.2f} and S = {sim_s:.2f} as played; betting beats staying where the trust "
-        "reached (its 95 % interval) lies above the p* as played, which counts overweight teams",
+        caption=f"the rulebook's formula at N = {number(node_share)} and S = {number(stay_value)} (the exact "
+        f"table's p*); as played N = {number(sim_n)} and S = {number(sim_s)}; betting beats staying where the "
+        "trust reached (its 95 % interval) lies above the p* as played, which counts overweight teams",
     )
     return out
+
+
+def number(x: float, digits: int = 2) -> str:
+    """``x`` to ``digits`` decimals as a caption prints it: never a negative zero
+    (a measured S of -0.001 is "0.00"), a real minus sign otherwise."""
+    shown = f"{round(x, digits) + 0.0:.{digits}f}"  # + 0.0: round(-0.001, 2) is -0.0
+    return shown.replace("-", "\u2212")

@@ -110,7 +110,7 @@ def trust_figure(rules, controls: TrustControls):
 TRUST_LABELS = {
     **EV_LABELS,
     "cargo": "cargo value",
-    "p_star_rulebook": "p*, rulebook's formula at these rules (N = 6 followed to the node values, S = 1.2)",
+    "p_star_rulebook": "p*, rulebook's formula at these rules and the N and S above (the exact table's p*)",
     "p_star_measured_N_S": "p* at the N and S play shows, overweight teams counted",
     "trust_reached": "trust reached in play",
     "low": "low (95 %)",
@@ -146,6 +146,8 @@ TRUST = Explorer(
         if table["p_star"].isna().any()
         else ""
     ),
-    simulated=lambda rules, frame: ids.trust_table(frame, rules),
+    simulated=lambda rules, controls, frame: ids.trust_table(
+        frame, rules, node_share=_node_share(rules, controls), stay_value=controls.stay_value
+    ),
     sim_players=4,
 )

@@ -168,7 +168,7 @@ class ExplorerPanel:
         params = self.game.knobs().replace(**rules.changed())
         players = self.spec.sim_players or self.game.players[0]
         frame = runner.simulate(self.game, n_games=n_games, seed=seed, n_players=players, params=params, progress=False)
-        self.sim_table = self.spec.simulated(rules, frame)
+        self.sim_table = self.spec.simulated(rules, self.controls(), frame)  # the exact table's N and S
         games = int(frame["game"].nunique())
         table = self.sim_table
         caption = f"{games:,} simulated {players}-player games at the rules above"
