@@ -231,3 +231,40 @@ def test_a_fair_model_run_raises_no_warning_and_the_planted_one_does(monkeypatch
     )
     warning = seat_warning(play(), gens, 4)
     assert warning is not None and abs(warning.z) > 10  # seat 1 about 60 %, seat 4 about 4 %
+
+
+def test_a_searchs_playouts_negotiate_in_the_rounds_own_speaking_order(monkeypatch):
+    """The speaking order is public: a search deciding its rope plays out the pairs the table
+    agreed, not pairs of another random order (which cost ``best`` a third of its wins among
+    identical styles).  Every play-out made for a rope decision negotiates that round in the
+    table's own order."""
+    from gamelab.strand import agents, engine
+    from gamelab.strand.state import ROPE
+
+    seen, deciding = [], {}
+    real = styles.Table.speaking
+
+    def spy(self, st, P):
+        prio = real(self, st, P)
+        seen.append((self, st.rnd.copy(), prio.copy(), deciding.get("phase"), deciding.get("round")))
+        return prio
+
+    monkeypatch.setattr(styles.Table, "speaking", spy)
+    params = STRAND.knobs().replace(roles="none", best_rollouts=2)
+    chance = engine.draw_chance(params, 1, 4, np.random.default_rng(0))
+    st = engine.init(params, 1, 4, chance)
+    ctl = agents.Controller(params, ["best", "heavy", "heavy", "heavy"], 1, np.random.default_rng(1))
+    while not st.done.all():
+        deciding.update(phase=None)
+        acts = ctl.table.ropes(st) if st.phase == ROPE else None  # the table's own order first, as act does
+        deciding.update(phase=st.phase, round=int(st.rnd[0]))
+        acts = ctl.act(st)
+        st, ev = engine.step(params, st, acts, chance)
+        ctl.observe(ev)
+    real_orders = {int(r[0]): p[:, 0] for t, r, p, phase, _ in seen if t is ctl.table and phase is None}
+    compared = 0
+    for t, rnd, prio, phase, rnd_decided in seen:
+        if t is not ctl.table and phase == ROPE and (rnd == rnd_decided).all():
+            compared += 1
+            assert all(np.array_equal(prio[:, k], real_orders[rnd_decided]) for k in range(prio.shape[1]))
+    assert compared > 0

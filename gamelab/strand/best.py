@@ -21,8 +21,10 @@ positions).  A play-out is a copy of the game (``State.take``) in which:
 
 So the agent is one step of policy improvement over its proxy style against
 the table model (a rollout algorithm); options of one game share their
-play-outs' chance and the table's own draws (reneging; common random
-numbers, :class:`SharedDraws`).  All play-outs of a decision run
+play-outs' chance and the table's own draws (reneging, tie-breaks; common
+random numbers, :class:`SharedDraws`); a play-out of the round being decided
+negotiates in that round's speaking order (public, copied from the table:
+``Table.speech``), so the pairs it assumes are the pairs the table agreed.  All play-outs of a decision run
 as one batch through the engine.
 """
 
@@ -189,6 +191,9 @@ class BestResponse:
             p, self.table.styles.take(games, axis=0), SharedDraws(self.rng, rows, base.n_games), self.table.custom
         )
         table.fixed_t = self.table.fixed_t.take(games, axis=1)  # steady's memory (a copy), fixed_t[:, games]
+        if self.table.speech is not None:  # the round's speaking order is public: the play-outs negotiate in it
+            rnd, prio = self.table.speech
+            table.speech = (rnd.take(games), prio.take(games, axis=1))
         if st.phase == REACT:
             table.U = table.utilities(st)  # a fragile's switch asks the utilities of the round
         decide = {CARGO: table.cargo, ROPE: table.ropes}

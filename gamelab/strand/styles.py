@@ -159,6 +159,9 @@ class Table:
         self.talks_t = _seat_major(self.talks)
         self.row_t = _seat_major(self.styles).astype(np.int16) * STRIDE_STYLE  # style's offset in utility_lookup
         self.fixed_t = np.full((P, G), -1, np.int8)  # steady's partner (last teammate), seat-major
+        # the speaking order of the round negotiated last, (rounds (G,), pair order (pairs,G)): public, so
+        # a search's play-outs of the same round negotiate in it too (``best.BestResponse.playout`` copies it)
+        self.speech = None
         self.seat_j = np.arange(P, dtype=np.int8)[None, :, None]
         self.seat_i = np.arange(P, dtype=np.int8)[:, None, None]
         self.U = None
@@ -303,10 +306,17 @@ class Table:
         ask = (mate < 0) & self.talks_t & (top_u > self.accept)
         return agreed + ask * (top - agreed)  # np.where(ask, top, agreed)
 
+    def speaking(self, st, P):
+        """(pairs,G) this round's speaking order (:func:`pair_order`): the one of :attr:`speech`
+        if it is this round's (a play-out of the round it was copied from), else a new one."""
+        if self.speech is None or not np.array_equal(self.speech[0], st.rnd):
+            self.speech = (st.rnd.copy(), pair_order(self.p.speaking_order, st.rnd, P, self.rng))
+        return self.speech[1]
+
     def _negotiated(self, st, U, tie):
         """Rope codes after the negotiation and the reneging; and the agreed partners (seat-major)."""
         P, _, G = U.shape
-        mate = self.match(U, pair_order(self.p.speaking_order, st.rnd, P, self.rng))
+        mate = self.match(U, self.speaking(st, P))
         draw = self.rng.random((G, P), dtype=np.float32) < self.p.reneging
         reneg = (mate >= 0) & _seat_major(draw)
         if kernel.COMPILED:
