@@ -112,3 +112,85 @@ def test_a_command_answer_quotes_the_page(toy_report):
     assert check_text(f"seat 1 wins {f.shown}", page) == []
     other = f"{(f.value + 0.05) * 100:.1f} %"
     assert check_text(f"seat 1 wins {other}", page)
+
+
+def test_gamelab_report_prints_the_pages_own_figures(tmp_path, monkeypatch, capsys):
+    """The command's answer (the first screen's verdicts) quotes the page it wrote, figure for figure."""
+    from gamelab.cli.commands import main
+    from gamelab.report.onenumber import first_screen
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    out = tmp_path / "toy.html"
+    argv = ["report", "toy", "--games", "400", "--seed", "3", "--out", str(out), "--no-levers", "--no-claims"]
+    assert main([*argv, "--no-cross-model", "--no-skill", "--no-metagame"]) == 0
+    answer = capsys.readouterr().out
+    html = out.read_text()
+    lines = first_screen(html)
+    assert lines and all(line in answer for line in lines)
+    assert re.search(r"\d+\.\d %", answer) and check_text(answer, html) == []
+    assert check_text(answer.replace(lines[0], _bumped(lines[0])), html)  # a figure the page does not show
+
+
+def _bumped(line: str) -> str:
+    """``line`` with its first rate one point higher."""
+    return re.sub(r"(\d+)\.(\d) %", lambda m: f"{int(m.group(1)) + 1}.{m.group(2)} %", line, count=1)
+
+
+def _game_report(game: str, counts, tmp_path, *, params=None, tools=None, n_games=1000):
+    g = registry.get(game)
+    return compute_report(
+        g,
+        params=params,
+        n_games=n_games,
+        seed=1,
+        player_counts=counts,
+        tools=tools,
+        run=RunConfig(store=ChunkStore(tmp_path / "cache")),
+    )
+
+
+@pytest.mark.parametrize("game, counts", [("strand", (4, 6)), ("sbr", (2, 4))])
+def test_the_default_reports_show_one_number_per_quantity(game, counts, tmp_path):
+    """Both games' reports (few games, levers and sequential verdicts, no skill phases): one number
+    per quantity over the tables, the sentences, the charts and the levers' "now"."""
+    data = _game_report(game, counts, tmp_path, tools=Tools(levers=True, decide=True, games=200))
+    page = assert_one_number(render_report(data))
+    assert {f.section for f in page.figures} >= {"summary", "win-rates", "metrics"}
+    for f in data.findings:
+        assert win_name(f.players, f.by, f.group) in page.charts
+
+
+def test_a_report_with_changed_rules_shows_one_number_per_quantity(tmp_path):
+    """SBR with its spin cap changed: the rulebook sentences to update are the rulebook's figures (a
+    part with its own sample, saying why); every figure of the run is one number per quantity."""
+    g = registry.get("sbr")
+    params = dataclasses.replace(g.knobs(), spin_cap=2)
+    data = _game_report("sbr", (2,), tmp_path, params=params, tools=Tools(decide=True))
+    page = assert_one_number(render_report(data))
+    assert "Changed from the rulebook: spin cap = 2" in fmt.untagged(render_report(data))
+    assert data.sentences is not None and len(data.sentences.table) and page.exempt["sentences"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, counts", [("strand", (4,)), ("sbr", (2,))])
+def test_the_sentence_across_skill_quotes_the_rates_its_table_and_chart_show(game, counts, tmp_path):
+    """The first screen's sentence across skill (the issue's "44.1 % with the default model" beside a
+    table of 41.9 %): its default-model rate is the win table's and the trace chart's, its top-rung
+    rate the trace chart's; the sequential tests are cited by their games.  A few minutes a game."""
+    tools = Tools(decide=True, cross_model=True, model_games=100, trace_games=60)
+    data = _game_report(game, counts, tmp_path, tools=tools, n_games=2000)
+    html = render_report(data)
+    page = assert_one_number(html)
+    for f in data.findings:
+        name = win_name(f.players, f.by, f.group)
+        assert {x.section for x in page.by_name()[name]} >= {"summary", "win-rates"}
+        assert len(page.charts[name]) >= 2  # the win-rate chart and the trace chart plot the same point
+    lines = " ".join(data.decisions.cross_model_lines)
+    assert re.search(r"sequential tests of their own after [\d,]+ games", fmt.untagged(lines)), lines
+    # the planted bug: the sentence quoting the default-model test's own estimate instead
+    f = data.findings[0]
+    wrong = fmt.q_percent(win_name(f.players, f.by, f.group), f.rate + 0.022)
+    planted = html.replace(
+        fmt.tagged_html(fmt.q_percent(win_name(f.players, f.by, f.group), f.rate)), fmt.tagged_html(wrong), 1
+    )
+    assert planted != html and check_page(planted)

@@ -449,6 +449,7 @@ def skill_verdicts(
             rungs=rungs,
             decided_at=k if rungs is not None else 0,
         )
+        t = with_report_point(data, f, t)
         traces[f.players] = t
         tests = across_tests(data, f, t, run=run)
         kind = skill.decided_class(*tests)
@@ -464,6 +465,23 @@ def skill_verdicts(
         games = sum(x["games"] for x in tests if x)
         rows.append({**row, "status": skill.DECIDED_KINDS[kind], "rules": rules, "words": words, "games": games})
     return traces, pd.DataFrame(rows)
+
+
+def with_report_point(data: Report, f: Finding, t):
+    """The trace with its default-model point read from the report's own win table: the same games
+    (the trace reads the report's frame there) give one rate and one interval, the table's (the
+    trace's own interval there is clustered by deal, the table's is not: two intervals of one
+    quantity, issue 37).  Unchanged when the table has no such row."""
+    table = next((w.table for w in data.wins if w.players == f.players and w.by == f.by), None)
+    if table is None:
+        return t
+    hit = table[table[f.by].astype(str) == str(f.group)]
+    if not len(hit):
+        return t
+    r = hit.iloc[0]
+    point = {"value": float(r["win_rate"]), "low": float(r["win_low"]), "high": float(r["win_high"])}
+    rows = [{**row, **point} if row["level"] == "default" and row["value"] is not None else row for row in t.rows]
+    return dataclasses.replace(t, rows=rows)
 
 
 def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, dict, dict | None]:

@@ -217,11 +217,11 @@ def check_text(answer: str, page: str | Path | Page) -> list[str]:
     elif isinstance(page, str):
         page = read_page(page)
     problems = []
-    shown = {f.shown.strip() for f in page.figures}
+    digits = {m.group(0) for f in page.figures if (m := NUMBER.search(f.shown))}  # each figure's digits as shown
     text = CONFIDENCE.sub("", answer)
     for m in RATE_FIGURE.finditer(text):
         figure = m.group(0).strip()
-        if figure not in shown and figure.removesuffix(" %") not in shown:
+        if NUMBER.search(figure).group(0) not in digits:  # type: ignore[union-attr]
             problems.append(f"{figure!r} in the answer is no figure of the page: {answer.strip()[:160]}")
     return problems
 
@@ -234,3 +234,54 @@ def assert_one_number(page: str | Path | Page) -> Page:
     if problems:
         raise AssertionError(f"{len(problems)} figures disagree:\n" + "\n".join(problems[:40]))
     return read
+
+
+class _Verdicts(HTMLParser):
+    """The text of each verdict line (``<ul class="verdict">`` items, ``<p class="verdict">``) of the
+    first screen (the section ``summary``)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.section = ""
+        self.depth = 0  # inside a verdict item: its element depth
+        self.lines: list[str] = []
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID:
+            return
+        a = {k: v or "" for k, v in attrs}
+        self.stack.append(tag)
+        if tag == "section":
+            self.section = a.get("data-section", "")
+        in_list = len(self.stack) >= 2 and self.stack[-2] == "ul" and getattr(self, "_verdict_ul", False)
+        if tag == "ul":
+            self._verdict_ul = "verdict" in a.get("class", "").split()
+        if (
+            self.section == "summary"
+            and not self.depth
+            and ((tag == "li" and in_list) or (tag == "p" and "verdict" in a.get("class", "").split()))
+        ):
+            self.depth = len(self.stack)
+            self.lines.append("")
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if self.depth and len(self.stack) == self.depth:
+            self.depth = 0
+        if self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if self.depth:
+            self.lines[-1] += data
+
+
+def first_screen(html: str) -> list[str]:
+    """The first screen's verdict lines as a terminal prints them (``gamelab report`` does): read
+    from the saved page, so each figure is the page's own."""
+    reader = _Verdicts()
+    reader.feed(html)
+    reader.close()
+    return [" ".join(line.split()) for line in reader.lines if line.strip()]
