@@ -5,6 +5,7 @@ by :mod:`gamelab.report.onenumber`; the checker fails on a planted disagreement.
 import dataclasses
 import json
 import re
+from html import escape, unescape
 
 import pytest
 
@@ -12,8 +13,9 @@ from gamelab.core import registry
 from gamelab.report import format as fmt
 from gamelab.report.compute import compute_report
 from gamelab.report.decisions import Tools
+from gamelab.report.names import win_name
 from gamelab.report.onenumber import assert_one_number, check_page, check_text, parse_figure, read_page
-from gamelab.report.render import render_report, win_name
+from gamelab.report.render import render_report
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
 
@@ -83,11 +85,11 @@ def test_the_checker_catches_untagged_figures_charts_and_misprinted_figures(toy_
     planted = planted if planted != html else html.replace("</ul>", "<li>44.1 % with the default model</li></ul>", 1)
     assert any("'44.1 %'" in p and "no quantity's figure" in p for p in check_page(planted))
     # a chart plotting another value than the table's
-    m = re.search(r'<script type="application/json" class="chart-data">(.*?)</script>', html)
-    data = json.loads(m.group(1))
+    m = re.search(r'<div class="chart-data" hidden data-values="([^"]*)">', html)
+    data = json.loads(unescape(m.group(1)))
     name = next(k for k in data if k.startswith("win_rate[") and not k.endswith((".low", ".high")))
     data[name] += 0.03
-    charted = html.replace(m.group(1), json.dumps(data), 1)
+    charted = html.replace(m.group(1), escape(json.dumps(data), quote=True), 1)
     assert any(p.startswith(f"{name}: ") and "the chart plots" in p for p in check_page(charted))
     # a figure whose text is not its value
     span = re.search(r'(<span class="q" data-q="[^"]+" data-v="[^"]+" data-scale="100">)(\d+)\.(\d) %', html)

@@ -14,6 +14,7 @@ renderer shows in the first screen or in its own section.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,6 +25,7 @@ from gamelab.core.contract import Game
 from gamelab.decide.sensitivity import Framing
 from gamelab.report import format as fmt
 from gamelab.report.data import Decisions, Finding, Levers, Report, SkillData
+from gamelab.report.names import lever_name, metric_name, trace_name, win_name
 from gamelab.report.phases import phase
 from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
@@ -153,11 +155,6 @@ def levers_part(data: Report, *, n_players: int, n_games: int, run: RunConfig) -
     return Levers(table, steps, metric, tagged_framing(framing(steps, metric)))
 
 
-def lever_name(players, metric: str, step: str) -> str:
-    """The quantity a rule step's effect is: ``lever[players=4,metric=seat_spread,step=hand size 5 → 4]``."""
-    return fmt.qname("lever", players=players, metric=metric, step=step)
-
-
 @dataclasses.dataclass(frozen=True)
 class TaggedFraming(Framing):
     """A :class:`~gamelab.decide.sensitivity.Framing` whose figures in words (its "now" and each
@@ -171,8 +168,6 @@ class TaggedFraming(Framing):
         return fmt.quantity(self.names.get(x, ""), x, super().amount(x, unit), 100 if self.percent else 1)
 
     def level(self) -> str:
-        from gamelab.report.render import metric_name
-
         text = super().level()
         if self.players is None:
             return text
@@ -456,8 +451,6 @@ def skill_verdicts(
         verdict = f"{fmt.group_words(f.by, f.group)}'s {'edge' if f.effect > 0 else 'handicap'}"
         words = across_words(data.game, verdict, t, kind, tests)
         row = {"players": f.players, "verdict": verdict}
-        from gamelab.report.render import trace_name
-
         for r in t.rows:
             shown = fmt.q_percent(trace_name(t, r["level"]), r["value"])
             row[skill.rung_words(data.game, r["level"])] = "—" if r["value"] is None else shown
@@ -545,7 +538,6 @@ def across_words(game: Game, subject: str, t, kind: str, tests) -> str:
     games)``.  The rates are the trace chart's (its default-model point is the report's own table);
     the tests are cited by their games, never as a second value of the same rates."""
     from gamelab.models import skill
-    from gamelab.report.render import trace_name
 
     games = sum(x["games"] for x in tests if x)
     rows = [r for r in t.rows if r["value"] is not None]
@@ -651,6 +643,7 @@ def cross_model_table(
         heads = headline_rows(data, n, models, frames, max_games=max_games, run=run)
         statements.update({i: row["status"] for i, row in heads})
         rest = crossmodel.verdicts(g, n, n_games=n_games, seed=data.seed, models=models, frames=frames, run=run)
+        rest = tagged_leaders(rest, frames, [m.name for m in models], n)
         frames_out.append(pd.concat([pd.DataFrame([row for _, row in heads]), rest], ignore_index=True))
     table = pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
     table.attrs["models"] = named
@@ -660,6 +653,35 @@ def cross_model_table(
         for i, f in enumerate(data.findings)
     )
     return table, findings
+
+
+def tagged_leaders(table: pd.DataFrame, frames: dict, models: list[str], n: int) -> pd.DataFrame:
+    """The strongest and weakest groups' rates (``seat 1 36.4 % (not sure)``) tagged with their
+    quantity: under this report's model the report's win rate, under another model that model's;
+    each value read from the model's games.  Rows of other verdicts (the rulebook's conclusions)
+    unchanged."""
+    from gamelab.stats import win_table
+
+    out = table.copy()
+    for i, row in table.iterrows():
+        by = str(row.get("verdict", "")).split(" ")[-1]
+        if not str(row.get("verdict", "")).startswith(("strongest ", "weakest ")):
+            continue
+        for m in models:
+            cell = str(row.get(m, ""))
+            hit = re.match(r"(.+?) (\d+\.\d) %", cell)
+            if hit is None or by not in frames[m]:
+                continue
+            t = win_table(frames[m], by)
+            said = {(f"seat {v}" if by == "seat" else str(v).replace("_", " ")): v for v in t[by]}
+            if hit.group(1) not in said:
+                continue
+            group = said[hit.group(1)]
+            rate = float(t.loc[t[by] == group, "win_rate"].iloc[0])
+            name = win_name(n, by, group)
+            name = name if m == "report" else fmt.qname("model_win_rate", model=m, of=name)
+            out.at[i, m] = cell[: hit.start(2)] + fmt.q_percent(name, rate) + cell[hit.end(2) + 2 :]
+    return out
 
 
 def _finding_question(f) -> str:
@@ -724,8 +746,6 @@ def headline_rows(
                     run=run.quiet(),
                 ).decision
             answers[m.name] = {"yes": crossmodel.HELD, "no": crossmodel.NOT_HELD}.get(key, crossmodel.NOT_SURE)
-            from gamelab.report.render import win_name
-
             name = win_name(n, f.by, f.group)  # this report's model: the report's own table
             name = name if m.name == "report" else fmt.qname("model_win_rate", model=m.name, of=name)
             cells[m.name] = f"{fmt.q_percent(name, rate)} ({answers[m.name]})"

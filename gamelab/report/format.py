@@ -304,13 +304,14 @@ def tagged_html(text) -> str:
 
 
 def chart_data(values: dict[str, float]) -> str:
-    """The values a chart plots, by quantity name, as a JSON block to put beside the chart in a page
-    (a PNG or SVG cannot be read back): the checker compares them with the figures the text prints."""
+    """The values a chart plots, by quantity name, as an empty element to put beside the chart in a
+    page (a drawing cannot be read back; no script: the page runs none): the checker
+    (:mod:`gamelab.report.onenumber`) compares them with the figures the text prints."""
     import json
 
     clean = {k: float(v) for k, v in values.items() if not is_missing(v)}
-    body = json.dumps(clean, sort_keys=True).replace("</", "<\\/")
-    return f'<script type="application/json" class="chart-data">{body}</script>'
+    values_json = html.escape(json.dumps(clean, sort_keys=True), quote=True)
+    return f'<div class="chart-data" hidden data-values="{values_json}"></div>'
 
 
 # -- tables ----------------------------------------------------------------------------
@@ -369,6 +370,7 @@ def styler(df: pd.DataFrame, *, caption: str = "", **kw):
     """A notebook table: :func:`display_frame` as a pandas Styler, no index,
     numbers right-aligned, text left-aligned."""
     shown, num = _prepare(df, **kw)
+    shown = shown.map(lambda v: untagged(v) if isinstance(v, str) else v)  # a notebook shows no quantity tags
     sty = shown.style.hide(axis="index")
     text = [c for c in shown.columns if c not in num]
     if num:

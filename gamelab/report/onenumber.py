@@ -3,8 +3,8 @@
 A report (and a notebook panel's published report) tags every figure it prints
 with the quantity it shows (:func:`gamelab.report.format.quantity`: a ``<span
 class="q" data-q=NAME data-v=VALUE data-scale=SCALE>``) and puts the values each
-chart plots beside the chart as a JSON block (``<script type="application/json"
-class="chart-data">``).  :func:`check_page` reads the page as a designer sees it
+chart plots beside the chart (``<div class="chart-data" hidden data-values=JSON>``,
+no script: the page runs none).  :func:`check_page` reads the page as a designer sees it
 (scripts, styles and the charts' own drawing left out) and finds:
 
 - a figure whose shown text is not its value at the shown precision;
@@ -118,6 +118,9 @@ class _Reader(HTMLParser):
         self.stack.append((tag, a))
         if tag == "span" and "q" in a.get("class", "").split() and "data-q" in a:
             self.tag, self.text = a, []
+        if "chart-data" in a.get("class", "").split() and a.get("data-values"):
+            for name, value in json.loads(a["data-values"]).items():
+                self.page.charts[name].append(float(value))
         if a.get("data-own-sample"):
             self.page.exempt.setdefault(a.get("data-section") or a.get("id") or tag, a["data-own-sample"])
 
@@ -149,10 +152,6 @@ class _Reader(HTMLParser):
         if self._inside("style") or self._inside("svg"):
             return  # the page's style, a chart's drawing (its values: the chart data beside it)
         if self._inside("script"):
-            top = self.stack[-1][1]
-            if "chart-data" in top.get("class", "").split():
-                for name, value in json.loads(data).items():
-                    self.page.charts[name].append(float(value))
             return
         if self.tag is not None:
             self.text.append(data)

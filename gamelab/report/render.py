@@ -29,6 +29,7 @@ from gamelab.report import format as fmt
 from gamelab.report.audit import claims_section, plain_paths
 from gamelab.report.blocks import Block, Section
 from gamelab.report.data import Finding, Levers, Report, WinTable
+from gamelab.report.names import lever_name, metric_name, trace_name, win_name
 
 
 def table_html(df: pd.DataFrame, **kw) -> str:
@@ -51,22 +52,6 @@ def subject(by: str, group) -> str:
     """How a sentence names a group: ``Seat 1``, ``The heavy style``."""
     text = fmt.group_words(by, group)
     return text[:1].upper() + text[1:]
-
-
-def win_name(players: int, by: str, group) -> str:
-    """The quantity a group's win rate is (:func:`gamelab.report.format.qname`): ``win_rate[players=4,seat=1]``."""
-    return fmt.qname("win_rate", players=players, **{by: group})
-
-
-def trace_name(t, level: str) -> str:
-    """The quantity a skill trace's point is: at the default model, a traced win rate is the report's
-    own (its games are the report's table's); elsewhere ``trace[players=4,metric=...,level=best@8]``."""
-    import re
-
-    hit = re.fullmatch(r"win_rate\[(\w+)=(.+)\]", t.metric)
-    if level == "default" and hit:
-        return win_name(t.players, hit.group(1), hit.group(2))
-    return fmt.qname("trace", players=t.players, metric=t.metric, level=level)
 
 
 def trace_chart_data(traces) -> str:
@@ -336,8 +321,6 @@ def levers_blocks(levers: Levers | None) -> list[Block]:
 def tornado_data(levers: Levers) -> str:
     """The tornado chart's plotted values by quantity: each step's change and interval, and the "now"
     its title states (the Design metrics figure)."""
-    from gamelab.report.decisions import lever_name
-
     steps, metric = levers.steps, levers.metric
     players = steps.attrs.get("players")
     fr = levers.framing
@@ -439,11 +422,6 @@ def design_blocks(data: Report) -> list:
         ),
         Block("table", table_html(pd.DataFrame(rows), css="wrap")),
     ]
-
-
-def metric_name(players: int, metric: str) -> str:
-    """The quantity a design metric is at a player count (the Design metrics table, the levers' "now")."""
-    return fmt.qname("metric", players=players, name=metric)
 
 
 def design_cell(r) -> str:
