@@ -196,3 +196,43 @@ def test_the_sentence_across_skill_quotes_the_rates_its_table_and_chart_show(gam
         fmt.tagged_html(fmt.q_percent(win_name(f.players, f.by, f.group), f.rate)), fmt.tagged_html(wrong), 1
     )
     assert planted != html and check_page(planted)
+
+
+def test_the_sentence_across_skill_cites_the_tests_by_their_games_not_their_estimates():
+    """The issue's sentence: the default-model test's own estimate (44.1 %) and the top rung's (23.0 %)
+    are other samples than the table and the chart; the sentence quotes the trace chart's points (its
+    default point is the report's table's) and cites the tests by their games (896 + 4,736)."""
+    from gamelab.models.skill import Trace
+    from gamelab.report.decisions import across_words
+
+    rows = [dict(level="random", agent="random", budget=None, value=None, low=None, high=None, games=60)]
+    rows += [
+        dict(level=name, agent=name, budget=None, value=v, low=v - 0.02, high=v + 0.02, games=g)
+        for name, v, g in (("default", 0.419, 20_000), ("best@4", 0.286, 300))
+    ]
+    t = Trace(registry.get("strand"), 4, "win_rate[style=heavy]", 0.25, rows, [], [])
+    tests = (
+        dict(decision="yes", estimate=0.441, low=0.42, high=0.46, games=896, sign=1),
+        dict(decision="no", estimate=0.230, low=0.20, high=0.26, games=4_736, sign=1),
+        None,
+    )
+    said = across_words(registry.get("strand"), "the heavy style's edge", t, "vanishes", tests)
+    words = fmt.untagged(said)
+    assert "41.9 % with the default model in this report's 20,000 games" in words, words
+    assert "28.6 % with search, 4 play-outs per option" in words and "in the trace's 300 games" in words, words
+    assert "44.1" not in words and "23.0" not in words and "after 5,632 games" in words, words
+    # tagged as the report's win rate and the trace's top point: the checker compares them with the table and chart
+    assert f"{fmt.Q_OPEN}{win_name(4, 'style', 'heavy')}{fmt.Q_SEP}" in said
+
+
+def test_the_checker_runs_from_the_command_line(toy_report, tmp_path, capsys):
+    from gamelab.report.onenumber import main
+
+    good, bad = tmp_path / "good.html", tmp_path / "bad.html"
+    good.write_text(render_report(toy_report))
+    bad.write_text(render_report(_moved(toy_report)))
+    assert main([str(good)]) == 0 and "0 problems" in capsys.readouterr().out
+    assert main([str(good), str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "two values of one quantity" in out and f"{bad}: " in out
+    assert main([str(tmp_path / "none.html")]) == 2

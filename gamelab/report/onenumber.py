@@ -284,3 +284,30 @@ def first_screen(html: str) -> list[str]:
     reader.feed(html)
     reader.close()
     return [" ".join(line.split()) for line in reader.lines if line.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m gamelab.report.onenumber PAGE.html ...``: each page's disagreements, one a line;
+    exit status 1 when any page has one."""
+    import sys
+
+    paths = [Path(p) for p in (sys.argv[1:] if argv is None else argv)]
+    if not paths:
+        print("usage: python -m gamelab.report.onenumber PAGE.html ...", file=sys.stderr)
+        return 2
+    bad = 0
+    for path in paths:
+        if not path.is_file():
+            print(f"{path}: no such page", file=sys.stderr)
+            return 2
+        page = read_page(path.read_text(encoding="utf-8"))
+        problems = check_page(page)
+        bad += bool(problems)
+        print(f"{path}: {len(page.figures):,} figures of {len(page.by_name()):,} quantities, {len(problems)} problems")
+        for p in problems:
+            print(f"  {p}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
