@@ -68,6 +68,7 @@ report: $(STAMP)
 define report_rule
 report-$(1): $(STAMP) $(if $(filter $(1),$(COMPILED_GAMES)),$(VENV)/.compiled-$(1))
 	$(BIN)/gamelab report $(1) --workers $(WORKERS) --out reports/$(1).html
+	$(BIN)/python -m gamelab.report.onenumber reports/$(1).html  # one number per quantity (issue 37)
 endef
 $(foreach report,$(REPORTS),$(eval $(call report_rule,$(report))))
 

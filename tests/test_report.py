@@ -13,6 +13,7 @@ from gamelab.core import contract, registry
 from gamelab.report.build import build_report
 from gamelab.report.compute import compute_report
 from gamelab.report.data import ClaimsData, Finding, more_games_needed
+from gamelab.report.format import untagged
 from gamelab.report.render import render_report, sentence
 from gamelab.rulebook.identities import Row, identity_table, summary
 from gamelab.sim.run import RunConfig
@@ -172,14 +173,14 @@ def test_more_games_and_sentences():
     assert more_games_needed(0.01, 0.02, 1000) == 3000  # (2/1)^2 - 1 = 3 times as many again
     assert more_games_needed(0.0, 0.02, 1000) is None
     clear = Finding(4, "seat", 1, 0.417, 0.41, 0.424, 0.25, 20000, 4, 0.18)
-    assert sentence(clear) == (
+    assert untagged(sentence(clear)) == (
         "Seat 1 wins 41.7 % of its 4-player games against a fair 25.0 % (+16.7 points, "
         "95 % interval 41.0–42.4 %); seat 4 only 18.0 %: a real imbalance, not noise (the interval excludes the "
         "fair share)."
     )
     unsure = Finding(4, "style", "heavy", 0.26, 0.24, 0.28, 0.25, 1000)
-    assert sentence(unsure).startswith("The heavy style wins 26.0 %")
-    assert sentence(unsure).endswith("not yet clear, about 3,000 more games would settle it.")
+    assert untagged(sentence(unsure)).startswith("The heavy style wins 26.0 %")
+    assert untagged(sentence(unsure)).endswith("not yet clear, about 3,000 more games would settle it.")
 
 
 def test_identities_are_judged_only_at_the_rules_they_were_stated_for(toy_with_identities, tmp_path):
@@ -312,7 +313,13 @@ def test_a_computed_report_is_frozen_and_rendering_only_renders(tmp_path, monkey
     ):
         monkeypatch.setattr(module, name, computes)
     assert _without_svg_ids(render_report(data)) == _without_svg_ids(first)
+    first = _text(first)
     assert "more than 2 points" in first and "Levers: what would" in first
+
+
+def _text(html: str) -> str:
+    """A page without its figures' quantity tags (:func:`gamelab.report.format.tagged_html`)."""
+    return re.sub(r"</?span[^>]*>", "", html)
 
 
 def _without_svg_ids(html: str) -> str:
@@ -326,7 +333,7 @@ def test_toy_report_from_build_report(tmp_path, monkeypatch):
         "toy", n_games=400, seed=2, player_counts=(2,), run=RunConfig(store=ChunkStore(tmp_path / "cache"))
     )
     assert out == tmp_path / "reports" / "toy.html"
-    html = out.read_text()
+    html = _text(out.read_text())
     assert "Changed from the rulebook: nothing" in html and "Model: the one Model assumptions describes" in html
     assert "Seat 1 wins" in html or "Seat 2 wins" in html or "One group per table" in html
     # one unit per metric: a spread in percentage points, a share in per cent
@@ -380,6 +387,9 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     )
     html = out.read_text()
     assert "<script>" not in html
+    from gamelab.report.onenumber import check_page
+
+    assert check_page(html) == []  # one number per quantity, the skill phases and a changed rule included
     page = inspect_page(out, **LAPTOP)
     assert "playtests" in page["sections"] and page["errors"] == [] and page["outside"] == [] and page["scripts"] == 0
     assert evil in page["text"]  # the name is shown as text
@@ -400,7 +410,8 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
 
     # issue 27: classes from sequential tests at the default model and the top decided rung
     assert any(k in page["text"] for k in DECIDED_KINDS.values())
-    assert "the top rung that beats the one below; sequential tests" in page["text"]
+    assert "the top rung that beats the one below, in the trace's 60 games" in page["text"]
+    assert "the class decided by sequential tests of their own after" in page["text"]
     assert "skill" in page["sections"] and "beats the level below" in page["text"]
     assert "Each rung beats the one below" in page["text"] and "not shown" not in page["text"]
     assert "Styles at skill by restricted play" in page["text"]
@@ -490,6 +501,9 @@ def test_pig_report_states_each_verdict_once_from_the_headline_to_the_table(tmp_
     out = tmp_path / "pig.html"
     args = ["report", "pig", "--games", "4000", "--no-claims", "--tool-games", "500", "--model-games", "1000"]
     assert cli.main([*args, "--out", str(out)]) == 0
+    from gamelab.report.onenumber import check_page
+
+    assert check_page(out) == []  # one number per quantity, the other model's verdict table included
     page = inspect_page(out, first_screen=REPORTS / "pig-first-screen.png", **LAPTOP)
     assert page["errors"] == [] and page["outside"] == [] and page["overflow"] == []
     from words import unreadable
@@ -566,7 +580,7 @@ def test_levers_now_is_the_design_metrics_figure(tmp_path):
 
     title = tornado_figure(levers.steps, levers.metric).axes[0].get_title().replace("\n", " ")
     assert f"(now {fr.now * 100:.1f} points at {fr.players} players" in title, title  # the chart says it too
-    html = render_report(data)
+    html = _text(render_report(data))
     said = re.search(r"\(now (\d+\.\d) points at (\d) players, 95 % interval (\d+\.\d)–(\d+\.\d), ([\d,]+) games", html)
     design = html.split('id="metrics"', 1)[1].split("</section>", 1)[0]
     cell = design.split(f"<td>{row['label']}</td>", 1)[1].split("</tr>", 1)[0]

@@ -285,6 +285,10 @@ def _cmd_report(args) -> int:
         run=RunConfig(workers=args.workers),
         reuse=not args.fresh,
     )
+    from gamelab.report.onenumber import first_screen
+
+    for line in first_screen(out.read_text(encoding="utf-8")):  # the page's own figures, read back from it
+        print(line)
     print(f"wrote {out}")
     return 0
 

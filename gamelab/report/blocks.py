@@ -14,6 +14,7 @@ class Block:
     body: Any
     caption: str = ""  # a figure's caption, a details block's summary line
     css: str = ""
+    own: str = ""  # its figures are of their own sample, not the report's run: why (gamelab.report.onenumber)
 
 
 @dataclasses.dataclass
@@ -21,3 +22,4 @@ class Section:
     id: str
     title: str
     blocks: list
+    own: str = ""  # its figures are of their own sample, not the report's run: why (gamelab.report.onenumber)

@@ -14,14 +14,18 @@ renderer shows in the first screen or in its own section.
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
 from gamelab.core.contract import Game
+from gamelab.decide.sensitivity import Framing
 from gamelab.report import format as fmt
 from gamelab.report.data import Decisions, Finding, Levers, Report, SkillData
+from gamelab.report.names import lever_name, metric_name, trace_name, win_name
 from gamelab.report.phases import phase
 from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
@@ -148,7 +152,45 @@ def levers_part(data: Report, *, n_players: int, n_games: int, run: RunConfig) -
 
     table, steps, metric = levers_table(data, n_players=n_players, n_games=n_games, run=run)
     design_now(data, steps, metric, n_players)
-    return Levers(table, steps, metric, framing(steps, metric))
+    return Levers(table, steps, metric, tagged_framing(framing(steps, metric)))
+
+
+@dataclasses.dataclass(frozen=True)
+class TaggedFraming(Framing):
+    """A :class:`~gamelab.decide.sensitivity.Framing` whose figures in words (its "now" and each
+    step's change) are tagged with their quantities (:func:`gamelab.report.format.quantity`): the
+    Design metrics figure's name for "now", a step's own name for its change, so the checker
+    (:mod:`gamelab.report.onenumber`) compares them with the tables and the tornado chart."""
+
+    names: Mapping[float, str] = dataclasses.field(default_factory=dict)  # {a step's change: its quantity}
+
+    def amount(self, x: float, unit: bool = True) -> str:
+        return fmt.quantity(self.names.get(x, ""), x, super().amount(x, unit), 100 if self.percent else 1)
+
+    def level(self) -> str:
+        text = super().level()
+        if self.players is None:
+            return text
+        name, scale = metric_name(self.players, self.metric), 100 if self.percent else 1
+        figures = [(self.now, name)]
+        if self.now_low is not None and self.now_high is not None:
+            figures += [(self.now_low, f"{name}.low"), (self.now_high, f"{name}.high")]
+        out, at = "", 0
+        for value, q in figures:  # each figure where Framing.level put it, in order
+            shown = f"{value * 100:.1f}" if self.percent else f"{value:.3g}"
+            i = text.index(shown, at)
+            out += text[at:i] + fmt.quantity(q, value, shown, scale)
+            at = i + len(shown)
+        return out + text[at:]
+
+
+def tagged_framing(fr: Framing) -> TaggedFraming:
+    """``fr`` with its figures tagged (:class:`TaggedFraming`)."""
+    names: dict[float, str] = {}
+    for x in [*fr.helps, *fr.hurts, *fr.unsure, *fr.idle]:
+        names.setdefault(x.change, lever_name(fr.players, fr.metric, x.words))
+    fields = {f.name: getattr(fr, f.name) for f in dataclasses.fields(fr)}
+    return TaggedFraming(**fields, names=types.MappingProxyType(names))
 
 
 def metagame_part(data: Report, reference: int, *, run: RunConfig):
@@ -259,7 +301,7 @@ def levers_table(
         run=run.quiet(),
     )
     steps.attrs["players"] = n_players
-    return lever_rows(framing(steps, name), n_players), steps, name
+    return lever_rows(tagged_framing(framing(steps, name)), n_players), steps, name
 
 
 def design_now(data: Report, steps: pd.DataFrame, metric: str, n_players: int) -> None:
@@ -290,11 +332,18 @@ def lever_rows(fr, n_players: int) -> pd.DataFrame:
                 {
                     "rule change": x.words,
                     f"change of the {fr.label} ({n_players} players)": fr.amount(x.change),
-                    "95 % interval": f"{fr.amount(x.low, unit=False)} to {fr.amount(x.high, unit=False)}",
+                    "95 % interval": f"{_end(fr, x, 'low')} to {_end(fr, x, 'high')}",
                     "effect": f"{effect}, sure",
                 }
             )
     return pd.DataFrame(rows)
+
+
+def _end(fr: Framing, x, end: str) -> str:
+    """One end of a step's 95 % interval, tagged as its quantity's end."""
+    value = getattr(x, end)
+    text = Framing.amount(fr, value, unit=False)
+    return fmt.quantity(f"{lever_name(fr.players, fr.metric, x.words)}.{end}", value, text, 100 if fr.percent else 1)
 
 
 def proposals_table(
@@ -395,6 +444,7 @@ def skill_verdicts(
             rungs=rungs,
             decided_at=k if rungs is not None else 0,
         )
+        t = with_report_point(data, f, t)
         traces[f.players] = t
         tests = across_tests(data, f, t, run=run)
         kind = skill.decided_class(*tests)
@@ -402,11 +452,29 @@ def skill_verdicts(
         words = across_words(data.game, verdict, t, kind, tests)
         row = {"players": f.players, "verdict": verdict}
         for r in t.rows:
-            row[skill.rung_words(data.game, r["level"])] = "—" if r["value"] is None else f"{100 * r['value']:.1f}%"
+            shown = fmt.q_percent(trace_name(t, r["level"]), r["value"])
+            row[skill.rung_words(data.game, r["level"])] = "—" if r["value"] is None else shown
         rules = kind in skill.RULES_CLASSES
         games = sum(x["games"] for x in tests if x)
         rows.append({**row, "status": skill.DECIDED_KINDS[kind], "rules": rules, "words": words, "games": games})
     return traces, pd.DataFrame(rows)
+
+
+def with_report_point(data: Report, f: Finding, t):
+    """The trace with its default-model point read from the report's own win table: the same games
+    (the trace reads the report's frame there) give one rate and one interval, the table's (the
+    trace's own interval there is clustered by deal, the table's is not: two intervals of one
+    quantity, issue 37).  Unchanged when the table has no such row."""
+    table = next((w.table for w in data.wins if w.players == f.players and w.by == f.by), None)
+    if table is None:
+        return t
+    hit = table[table[f.by].astype(str) == str(f.group)]
+    if not len(hit):
+        return t
+    r = hit.iloc[0]
+    point = {"value": float(r["win_rate"]), "low": float(r["win_low"]), "high": float(r["win_high"])}
+    rows = [{**row, **point} if row["level"] == "default" and row["value"] is not None else row for row in t.rows]
+    return dataclasses.replace(t, rows=rows)
 
 
 def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, dict, dict | None]:
@@ -464,23 +532,33 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
 
 
 def across_words(game: Game, subject: str, t, kind: str, tests) -> str:
-    """``seat 1's edge holds from the default model to the top rung (41.7 %
-    with the default model, 45.6 % with search, 8 play-outs per option; decided
-    by sequential tests after 3,072 games)``."""
+    """``seat 1's edge holds from the default model to the top rung (41.7 % with the default model in
+    this report's 20,000 games, 45.6 % with search, 8 play-outs per option, the top rung that beats the
+    one below, in the trace's 300 games; the class decided by sequential tests of their own after 3,072
+    games)``.  The rates are the trace chart's (its default-model point is the report's own table);
+    the tests are cited by their games, never as a second value of the same rates."""
     from gamelab.models import skill
 
-    at_default, at_top, reverse = tests
-    top = t.rows[-1]["level"]
-
-    def pct(x):
-        return f"{100 * x:.1f} %"
-
-    shown = reverse if kind == "reverses" and reverse else at_top
     games = sum(x["games"] for x in tests if x)
+    rows = [r for r in t.rows if r["value"] is not None]
+    at = {r["level"]: r for r in rows}
+    top = t.rows[-1]
+    default = at.get("default")
+    said = []
+    if default is not None:
+        said.append(
+            f"{fmt.q_percent(trace_name(t, 'default'), default['value'])} with the default model in this "
+            f"report's {default['games']:,} games"
+        )
+    if top["value"] is not None and top["level"] != "default":
+        said.append(
+            f"{fmt.q_percent(trace_name(t, top['level']), top['value'])} with {skill.rung_words(game, top['level'])}, "
+            f"the top rung that beats the one below, in the trace's {top['games']:,} games"
+        )
+    figures = ", ".join(said)
     return (
-        f"{subject} {skill.DECIDED_KINDS[kind]} ({pct(at_default['estimate'])} with the default model, "
-        f"{pct(shown['estimate'])} with {skill.rung_words(game, top)}, the top rung that beats the one below; "
-        f"sequential tests, {games:,} games)"
+        f"{subject} {skill.DECIDED_KINDS[kind]} ({figures}; the class decided by sequential tests of their own "
+        f"after {games:,} games)"
     )
 
 
@@ -565,6 +643,7 @@ def cross_model_table(
         heads = headline_rows(data, n, models, frames, max_games=max_games, run=run)
         statements.update({i: row["status"] for i, row in heads})
         rest = crossmodel.verdicts(g, n, n_games=n_games, seed=data.seed, models=models, frames=frames, run=run)
+        rest = tagged_leaders(rest, frames, [m.name for m in models], n)
         frames_out.append(pd.concat([pd.DataFrame([row for _, row in heads]), rest], ignore_index=True))
     table = pd.concat(frames_out, ignore_index=True) if frames_out else pd.DataFrame()
     table.attrs["models"] = named
@@ -574,6 +653,35 @@ def cross_model_table(
         for i, f in enumerate(data.findings)
     )
     return table, findings
+
+
+def tagged_leaders(table: pd.DataFrame, frames: dict, models: list[str], n: int) -> pd.DataFrame:
+    """The strongest and weakest groups' rates (``seat 1 36.4 % (not sure)``) tagged with their
+    quantity: under this report's model the report's win rate, under another model that model's;
+    each value read from the model's games.  Rows of other verdicts (the rulebook's conclusions)
+    unchanged."""
+    from gamelab.stats import win_table
+
+    out = table.copy()
+    for i, row in table.iterrows():
+        by = str(row.get("verdict", "")).split(" ")[-1]
+        if not str(row.get("verdict", "")).startswith(("strongest ", "weakest ")):
+            continue
+        for m in models:
+            cell = str(row.get(m, ""))
+            hit = re.match(r"(.+?) (\d+\.\d) %", cell)
+            if hit is None or by not in frames[m]:
+                continue
+            t = win_table(frames[m], by)
+            said = {(f"seat {v}" if by == "seat" else str(v).replace("_", " ")): v for v in t[by]}
+            if hit.group(1) not in said:
+                continue
+            group = said[hit.group(1)]
+            rate = float(t.loc[t[by] == group, "win_rate"].iloc[0])
+            name = win_name(n, by, group)
+            name = name if m == "report" else fmt.qname("model_win_rate", model=m, of=name)
+            out.at[i, m] = cell[: hit.start(2)] + fmt.q_percent(name, rate) + cell[hit.end(2) + 2 :]
+    return out
 
 
 def _finding_question(f) -> str:
@@ -638,7 +746,9 @@ def headline_rows(
                     run=run.quiet(),
                 ).decision
             answers[m.name] = {"yes": crossmodel.HELD, "no": crossmodel.NOT_HELD}.get(key, crossmodel.NOT_SURE)
-            cells[m.name] = f"{rate * 100:.1f} % ({answers[m.name]})"
+            name = win_name(n, f.by, f.group)  # this report's model: the report's own table
+            name = name if m.name == "report" else fmt.qname("model_win_rate", model=m.name, of=name)
+            cells[m.name] = f"{fmt.q_percent(name, rate)} ({answers[m.name]})"
         said = crossmodel.statement(answers)
         side = "edge" if above else "handicap"
         rows.append(
@@ -693,7 +803,8 @@ def decide_findings(
         answer = {"yes": "yes", "no": "no", "undecided": "not decided"}[d.decision]
         # the sentence already gives the report's own estimate; the test answers the question
         # on its own deals (its corrected estimate is in d, for the details)
-        question = f"more than {MARGIN * 100:.0f} points {side} its fair share with this report's agents?"
+        margin = fmt.quantity(fmt.qname("margin"), MARGIN, f"{MARGIN * 100:.0f}", 100)  # the test's threshold
+        question = f"more than {margin} points {side} its fair share with this report's agents?"
         decision = (
             f"{question} {answer}, decided by a sequential test after {d.games:,} games"
             if d.decision != "undecided"

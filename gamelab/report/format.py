@@ -227,6 +227,93 @@ def _minus(text: str) -> str:
     return text.replace("-", "−", 1) if text.startswith("-") else text
 
 
+# -- quantities --------------------------------------------------------------------------
+#
+# One number per quantity (issue 37): every figure a report prints is tagged with the name of the
+# quantity it shows and its full value, so a checker (:mod:`gamelab.report.onenumber`) can read the
+# saved page and find two figures of one quantity that disagree.  A tag travels inside a plain string
+# (three private-use characters that no text uses) and becomes ``<span class="q" data-q=NAME
+# data-v=VALUE data-scale=SCALE>shown</span>`` when the page is drawn (:func:`tagged_html`).
+
+Q_OPEN, Q_SEP, Q_CLOSE = "\ue000", "\ue001", "\ue002"
+_TAG = re.compile(f"{Q_OPEN}([^{Q_SEP}]*){Q_SEP}([^{Q_SEP}]*){Q_SEP}([^{Q_SEP}]*){Q_SEP}([^{Q_CLOSE}]*){Q_CLOSE}")
+
+
+def qname(kind: str, **keys) -> str:
+    """A quantity's name: ``win_rate[players=4,seat=1]`` (``kind`` and its keys in order)."""
+    return f"{kind}[" + ",".join(f"{k}={v}" for k, v in keys.items()) + "]"
+
+
+def quantity(name: str, value, text: str, scale: float = 1.0) -> str:
+    """``text`` (the figure as shown, ``value * scale`` rounded) tagged as quantity ``name``; a
+    missing value stays untagged text."""
+    if is_missing(value) or not name:
+        return text
+    return f"{Q_OPEN}{name}{Q_SEP}{float(value)!r}{Q_SEP}{scale:g}{Q_SEP}{text}{Q_CLOSE}"
+
+
+def q_percent(name: str, value, decimals: int = 1) -> str:
+    """``41.9 %`` tagged."""
+    return quantity(name, value, number(value, percent=True, decimals=decimals), 100)
+
+
+def q_points(name: str, value, *, unit: bool = True) -> str:
+    """``+16.7 points`` (a difference of shares) tagged; ``unit=False``: ``+16.7``."""
+    text = points(value)
+    return quantity(name, value, text if unit else text.removesuffix(" points"), 100)
+
+
+def q_interval(name: str, low, high, *, percent: bool = False, unit: bool = True) -> str:
+    """``41.1–42.8 %``: the two ends of ``name``'s 95 % interval (``name.low``, ``name.high``) tagged."""
+    text = interval(low, high, percent=percent)
+    if not text:
+        return text
+    scale = 100 if percent else 1
+    sep = " to " if low < 0 or high < 0 else "–"
+    lo_text, hi_text = text.removesuffix(" %").split(sep)
+    tail = " %" if percent and unit else ""
+    return quantity(f"{name}.low", low, lo_text, scale) + sep + quantity(f"{name}.high", high, hi_text, scale) + tail
+
+
+def outside_tags(text, change) -> str:
+    """``change`` applied to a tagged string's words, never to its tags (a quantity's name keeps its ``_``)."""
+    text, out, at = str(text), [], 0
+    for m in _TAG.finditer(text):
+        out += [change(text[at : m.start()]), m.group(0)]
+        at = m.end()
+    return "".join([*out, change(text[at:])])
+
+
+def untagged(text: str) -> str:
+    """A tagged string as plain text (what a notebook or a terminal prints)."""
+    return _TAG.sub(lambda m: m.group(4), str(text))
+
+
+def tagged_html(text) -> str:
+    """A tagged string as escaped HTML, each tag a ``<span class="q">`` with its quantity's name,
+    value and scale (the figure's unit: 100 for a percentage or points)."""
+    out, at = [], 0
+    text = str(text)
+    for m in _TAG.finditer(text):
+        out.append(html.escape(text[at : m.start()]))
+        name, value, scale, shown = (html.escape(x, quote=True) for x in m.groups())
+        out.append(f'<span class="q" data-q="{name}" data-v="{value}" data-scale="{scale}">{shown}</span>')
+        at = m.end()
+    out.append(html.escape(text[at:]))
+    return "".join(out)
+
+
+def chart_data(values: dict[str, float]) -> str:
+    """The values a chart plots, by quantity name, as an empty element to put beside the chart in a
+    page (a drawing cannot be read back; no script: the page runs none): the checker
+    (:mod:`gamelab.report.onenumber`) compares them with the figures the text prints."""
+    import json
+
+    clean = {k: float(v) for k, v in values.items() if not is_missing(v)}
+    values_json = html.escape(json.dumps(clean, sort_keys=True), quote=True)
+    return f'<div class="chart-data" hidden data-values="{values_json}"></div>'
+
+
 # -- tables ----------------------------------------------------------------------------
 
 
@@ -264,7 +351,10 @@ def _prepare(
         name = labels.get(col) or column_label(col, game)
         while name in out.columns:
             name += " "
-        if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        if len(values) and all(isinstance(v, str) and v.startswith(Q_OPEN) for v in values):
+            text = list(values)  # figures already shown and tagged with their quantity
+            numeric.add(name)
+        elif pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
             text = [number(v, percent=col in rates, decimals=decimals.get(col)) for v in values]
             numeric.add(name)
         else:
@@ -280,6 +370,7 @@ def styler(df: pd.DataFrame, *, caption: str = "", **kw):
     """A notebook table: :func:`display_frame` as a pandas Styler, no index,
     numbers right-aligned, text left-aligned."""
     shown, num = _prepare(df, **kw)
+    shown = shown.map(lambda v: untagged(v) if isinstance(v, str) else v)  # a notebook shows no quantity tags
     sty = shown.style.hide(axis="index")
     text = [c for c in shown.columns if c not in num]
     if num:
@@ -299,7 +390,7 @@ def table_html(df: pd.DataFrame, *, css: str = "", **kw) -> str:
 
     def cell(tag, column, value):
         cls = ' class="num"' if column in num else ""
-        return f"<{tag}{cls}>{html.escape(str(value).strip() if tag == 'th' else str(value))}</{tag}>"
+        return f"<{tag}{cls}>{tagged_html(str(value).strip() if tag == 'th' else str(value))}</{tag}>"
 
     head = "".join(cell("th", c, c) for c in shown.columns)
     body = "".join(
@@ -322,6 +413,7 @@ class WinPanel:
     table: pd.DataFrame
     by: str
     fair: float
+    players: int | None = None  # names the plotted quantities (a report's chart data)
 
 
 def group_label(by: str, value) -> str:

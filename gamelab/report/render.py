@@ -29,6 +29,7 @@ from gamelab.report import format as fmt
 from gamelab.report.audit import claims_section, plain_paths
 from gamelab.report.blocks import Block, Section
 from gamelab.report.data import Finding, Levers, Report, WinTable
+from gamelab.report.names import lever_name, metric_name, trace_name, win_name
 
 
 def table_html(df: pd.DataFrame, **kw) -> str:
@@ -53,6 +54,22 @@ def subject(by: str, group) -> str:
     return text[:1].upper() + text[1:]
 
 
+def trace_chart_data(traces) -> str:
+    """The trace chart's plotted values by quantity (each level's point and its band's ends)."""
+    values = {}
+    for t in traces.values():
+        for r in t.rows:
+            if r["value"] is None:
+                continue
+            name = trace_name(t, r["level"])
+            values.update({name: r["value"], f"{name}.low": r["low"], f"{name}.high": r["high"]})
+    return fmt.chart_data(values)
+
+
+def fair_text(players: int) -> str:
+    return fmt.q_percent(fmt.qname("fair_share", players=players), 1 / players)
+
+
 def sureness(f: Finding) -> str:
     """How sure the finding is, in words ("clear" / "not yet clear, N more
     games would settle it").  One small function so a sequential test can
@@ -63,7 +80,13 @@ def sureness(f: Finding) -> str:
         return "a real imbalance, not noise (the interval excludes the fair share)"
     more = f.more_games
     if more is None or more > 50 * f.games:
-        return f"no clear imbalance: fair to within {((f.high - f.low) / 2) * 100:.1f} points"
+        half = fmt.quantity(
+            fmt.qname("half_width", of=win_name(f.players, f.by, f.group)),
+            (f.high - f.low) / 2,
+            f"{((f.high - f.low) / 2) * 100:.1f}",
+            100,
+        )
+        return f"no clear imbalance: fair to within {half} points"
     return f"not yet clear, about {more:,} more games would settle it"
 
 
@@ -71,23 +94,25 @@ def sentence(f: Finding) -> str:
     """``Seat 1 wins 41.7 % of 4-player games against a fair 25.0 % (+16.7 points): a real imbalance, ...``"""
     verb = "wins"
     other = ""
+    name = win_name(f.players, f.by, f.group)
     if f.weakest is not None and f.weakest_rate is not None and f.weakest != f.group:
+        weakest = fmt.q_percent(win_name(f.players, f.by, f.weakest), f.weakest_rate)
         other = (
             f"; {subject(f.by, f.weakest)[0].lower() + subject(f.by, f.weakest)[1:]} "
-            f"{'only ' if f.weakest_rate < f.fair else ''}{f.weakest_rate * 100:.1f} %"
+            f"{'only ' if f.weakest_rate < f.fair else ''}{weakest}"
         )
     across = f" Across agent models: {f.across_models}." if f.across_models else ""
     return (
-        f"{subject(f.by, f.group)} {verb} {f.rate * 100:.1f} % of its {players_words(f.players)} games "
-        f"against a fair {f.fair * 100:.1f} % ({fmt.points(f.effect)}, 95 % interval "
-        f"{f.low * 100:.1f}–{f.high * 100:.1f} %){other}: {sureness(f)}.{across}"
+        f"{subject(f.by, f.group)} {verb} {fmt.q_percent(name, f.rate)} of its {players_words(f.players)} games "
+        f"against a fair {fair_text(f.players)} ({fmt.q_points(fmt.qname('edge', of=name), f.effect)}, 95 % "
+        f"interval {fmt.q_interval(name, f.low, f.high, percent=True)}){other}: {sureness(f)}.{across}"
     )
 
 
 def chart_panels(data: Report) -> list[fmt.WinPanel]:
     """One panel per player count and grouping with more than one group."""
     return [
-        fmt.WinPanel(f"{w.players} players, by {fmt.words(w.by)}", w.table, w.by, 1 / w.players)
+        fmt.WinPanel(f"{w.players} players, by {fmt.words(w.by)}", w.table, w.by, 1 / w.players, w.players)
         for w in data.wins
         if len(w.table) > 1
     ]
@@ -117,7 +142,20 @@ def win_chart(data: Report, half: bool = False, only: str | None = None) -> str:
     if half and len(groups) == 1:
         columns = min(2, columns)
     width = charts.HALF_PANEL_IN * columns if half else 10.0  # inches: the trace chart's panel width when beside it
-    return figure_svg(charts.win_rate_chart(ordered, columns=columns, width=width))
+    return figure_svg(charts.win_rate_chart(ordered, columns=columns, width=width)) + win_chart_data(ordered)
+
+
+def win_chart_data(panels: list[fmt.WinPanel]) -> str:
+    """The win-rate chart's plotted values by quantity (each point and its interval's ends)."""
+    values = {}
+    for p in panels:
+        n = p.players or round(1 / p.fair)
+        t = p.table
+        for group, rate, low, high in zip(t[p.by], t["win_rate"], t["win_low"], t["win_high"]):
+            name = win_name(n, p.by, group)  # the group as the table has it (iterrows would make seat 1 a 1.0)
+            values.update({name: rate, f"{name}.low": low, f"{name}.high": high})
+        values[fmt.qname("fair_share", players=n)] = p.fair
+    return fmt.chart_data(values)
 
 
 def provenance(data: Report) -> str:
@@ -177,16 +215,20 @@ def across_skill_blocks(data: Report) -> list:
         blocks.append(
             Block(
                 "figure",
-                figure_svg(charts.trace_chart(d.traces, data.game)),
+                figure_svg(charts.trace_chart(d.traces, data.game)) + trace_chart_data(d.traces),
                 caption="The headline group's win rate at each rung of the decided skill ladder (random play, "
                 "the default model, then each search rung that beats the one below; a style at a search rung "
                 "by restricted play), its 95 % interval as a band; the dashed line is the fair share. The "
                 "sentence's class comes from sequential tests at the default model and the top rung.",
             )
         )
-        shown = d.cross_model.drop(columns=["words", "rules"]).map(lambda x: str(x).replace("_", " "))
+        shown = d.cross_model.drop(columns=["words", "rules"]).map(lambda x: fmt.outside_tags(x, _spaced))
         blocks.append(Block("details", [Block("table", table_html(shown))], caption="Every verdict, level by level"))
     return blocks
+
+
+def _spaced(text: str) -> str:
+    return text.replace("_", " ")
 
 
 def cross_model_blocks(data: Report) -> list:
@@ -199,7 +241,7 @@ def cross_model_blocks(data: Report) -> list:
             blocks.append(Block("text", d.cross_model))
         else:
             table = d.cross_model
-            shown = table.drop(columns=["words"]).map(lambda x: str(x).replace("_", " "))
+            shown = table.drop(columns=["words"]).map(lambda x: fmt.outside_tags(x, _spaced))
             labels = {**table.attrs.get("models", {}), "status": "across models"}
             lines = [("", line) for line in d.cross_model_lines]
             blocks.append(Block("list", lines, css="verdict"))
@@ -243,12 +285,13 @@ def status_blocks(data: Report) -> list:
 
 def proposal_blocks(value) -> list[Block]:
     """The tuner's answer in a sentence, then its proposals in words."""
+    own = OWN_SAMPLE["what-to-change"]
     out = [Block("heading", "What to change: the tuner's proposals, each decided on fresh deals")]
     if isinstance(value, str):
-        return out + [Block("text", value)]
+        return out + [Block("text", value, own=own)]
     if value.attrs.get("summary"):
-        out.append(Block("text", value.attrs["summary"]))
-    return out + [Block("table", table_html(value))]
+        out.append(Block("text", value.attrs["summary"], own=own))
+    return out + [Block("table", table_html(value), own=own)]
 
 
 def levers_blocks(levers: Levers | None) -> list[Block]:
@@ -264,7 +307,7 @@ def levers_blocks(levers: Levers | None) -> list[Block]:
     if items:
         out.append(Block("list", items, css="levers"))
     inner = [Block("table", table_html(levers.table))] if len(levers.table) else []
-    chart = figure_svg(charts.tornado_figure(levers.steps, levers.metric))
+    chart = figure_svg(charts.tornado_figure(levers.steps, levers.metric)) + tornado_data(levers)
     inner.append(
         Block(
             "figure",
@@ -277,15 +320,36 @@ def levers_blocks(levers: Levers | None) -> list[Block]:
     return out
 
 
+def tornado_data(levers: Levers) -> str:
+    """The tornado chart's plotted values by quantity: each step's change and interval, and the "now"
+    its title states (the Design metrics figure)."""
+    steps, metric = levers.steps, levers.metric
+    players = steps.attrs.get("players")
+    fr = levers.framing
+    values = {}
+    for x in [*fr.helps, *fr.hurts, *fr.unsure, *fr.idle]:
+        name = lever_name(players, metric, x.words)
+        values.update({name: x.change, f"{name}.low": x.low, f"{name}.high": x.high})
+    now = steps.attrs.get("now", {}).get(metric)
+    if now is not None and players is not None:
+        name = metric_name(players, metric)
+        values.update({name: now[0], f"{name}.low": now[1], f"{name}.high": now[2]})
+    return fmt.chart_data(values)
+
+
 def chi_lines(wins: tuple[WinTable, ...]) -> list[str]:
     out = []
     for w in wins:
         if w.chi is None:
             continue
         fair = "no evidence that they differ" if w.chi.pvalue >= 0.05 else "they do not win equally"
+        chi = fmt.quantity(
+            fmt.qname("chi_square", players=w.players, by=w.by), w.chi.statistic, f"{w.chi.statistic:.1f}"
+        )
+        p = fmt.quantity(fmt.qname("p_value", players=w.players, by=w.by), w.chi.pvalue, f"{w.chi.pvalue:.3g}")
         out.append(  # the answer first, the statistic after it
-            f"{w.players} players, by {fmt.words(w.by)}: {fair} (chi-square {w.chi.statistic:.1f} on {w.chi.df} "
-            f"degrees of freedom, p = {w.chi.pvalue:.3g})."
+            f"{w.players} players, by {fmt.words(w.by)}: {fair} (chi-square {chi} on {w.chi.df} "
+            f"degrees of freedom, p = {p})."
         )
     return out
 
@@ -297,19 +361,27 @@ def win_table(w: WinTable) -> pd.DataFrame:
     """A win table as a designer reads it: group, seats, win rate with its
     interval, share of games won, mean score with its interval."""
     t = w.table
+    names = [win_name(w.players, w.by, v) for v in t[w.by]]
     out = pd.DataFrame(
         {
             fmt.words(w.by): [fmt.group_label(w.by, v) for v in t[w.by]],
             "seats played": t["n"],
-            "win rate": t["win_rate"],
-            "95 % interval": [fmt.interval(lo, hi, percent=True) for lo, hi in zip(t["win_low"], t["win_high"])],
+            "win rate": [fmt.q_percent(q, x) for q, x in zip(names, t["win_rate"])],
+            "95 % interval": [
+                fmt.q_interval(q, lo, hi, percent=True) for q, lo, hi in zip(names, t["win_low"], t["win_high"])
+            ],
         }
     )
     if "share_of_games_won" in t:
-        out["share of games won"] = t["share_of_games_won"]
+        out["share of games won"] = [
+            fmt.q_percent(fmt.qname("share_of_games_won", of=q), x) for q, x in zip(names, t["share_of_games_won"])
+        ]
     if "score_mean" in t:
-        out["mean score"] = t["score_mean"]
-        out["score interval"] = [fmt.interval(lo, hi) for lo, hi in zip(t["score_low"], t["score_high"])]
+        scores = [fmt.qname("score_mean", players=w.players, **{w.by: v}) for v in t[w.by]]
+        out["mean score"] = [fmt.quantity(q, x, fmt.number(x)) for q, x in zip(scores, t["score_mean"])]
+        out["score interval"] = [
+            fmt.q_interval(q, lo, hi) for q, lo, hi in zip(scores, t["score_low"], t["score_high"])
+        ]
     return out
 
 
@@ -325,7 +397,7 @@ def win_blocks(wins: tuple[WinTable, ...]) -> list:
     blocks: list = []
     for w in wins:
         blocks.append(Block("heading", f"{w.players} players: win rate by {fmt.words(w.by)}"))
-        blocks.append(Block("table", table_html(win_table(w), percent=("win rate", "share of games won"))))
+        blocks.append(Block("table", table_html(win_table(w))))
     return blocks
 
 
@@ -342,11 +414,7 @@ def design_blocks(data: Report) -> list:
         first = g.iloc[0]
         row = {"metric": first["label"], "meaning": first["doc"]}
         for _, r in g.iterrows():
-            pct = bool(r["percent"])
-            value, band = fmt.number(r["value"], percent=pct), fmt.interval(r["low"], r["high"], percent=pct)
-            if r.get("points", False):  # a difference of shares: percentage points, as everywhere else
-                value, band = value.removesuffix(" %") + " points", band.removesuffix(" %")
-            row[f"{r['players']} players"] = f"{value} ({band})"
+            row[f"{r['players']} players"] = design_cell(r)
         rows.append(row)
     return [
         Block(
@@ -356,6 +424,20 @@ def design_blocks(data: Report) -> list:
         ),
         Block("table", table_html(pd.DataFrame(rows), css="wrap")),
     ]
+
+
+def design_cell(r) -> str:
+    """``12.3 points (11.0–13.5)``, ``41.0 % (40.1–41.9 %)``, ``23.4 (23.1–23.8)``: a metric with its interval,
+    tagged; a difference of shares in percentage points, as everywhere else."""
+    name = metric_name(int(r["players"]), str(r["metric"]))
+    pct, pts = bool(r["percent"]), bool(r.get("points", False))
+    scale = 100 if pct else 1
+    value = fmt.number(r["value"], percent=pct)
+    if pts:
+        value = value.removesuffix(" %") + " points"
+    shown = fmt.quantity(name, r["value"], value, scale)
+    band = fmt.q_interval(name, r["low"], r["high"], percent=pct, unit=not pts)
+    return f"{shown} ({band})"
 
 
 def parameter_section(params) -> Section:
@@ -491,8 +573,31 @@ def reproduce_section(data: Report) -> Section:
     )
 
 
+#: the sections whose figures are not the report's run, and why (the checker, gamelab.report.onenumber,
+#: reads their rates as their own: every other rate figure on the page must be a tagged quantity's)
+OWN_SAMPLE = {
+    "assumptions": "the model's description: its figures are the studies it cites",
+    "parameters": "the rules' values, no figure of a run",
+    "skill": "each skill level against the level below, in its own games (the games column)",
+    "identities": "figures the rules give exactly, beside the rulebook's printed ones",
+    "diff": "paired games of these rules against the baseline's",
+    "claims": "the rulebook's printed figures beside the audit's own games",
+    "metagame": "every mix of styles played on deals of its own (each table states them)",
+    "sentences": "the rulebook's printed figures and the new rules' exact ones",
+    "playtests": "the playtest records' own figures",
+    "what-to-change": "the tuner's proposals, each verified on fresh deals of its own",
+}
+
+
 def sections_of(data: Report) -> list[Section]:
-    """The report's sections, in reading order, from the computed data."""
+    """The report's sections, in reading order, from the computed data (each part showing a sample
+    of its own marked so: :data:`OWN_SAMPLE`)."""
+    import dataclasses
+
+    return [dataclasses.replace(s, own=OWN_SAMPLE.get(s.id, s.own)) for s in _sections(data)]
+
+
+def _sections(data: Report) -> list[Section]:
     game = data.game
     sections = [
         summary_section(data),
@@ -557,8 +662,10 @@ def sections_of(data: Report) -> list[Section]:
 def render_report(data: Report) -> str:
     """The report as one self-contained HTML page."""
     from jinja2 import Environment, PackageLoader, select_autoescape
+    from markupsafe import Markup
 
     env = Environment(loader=PackageLoader("gamelab.report", "templates"), autoescape=select_autoescape(["j2", "html"]))
+    env.filters["tagged"] = lambda text: Markup(fmt.tagged_html(text))  # figures tagged with their quantity
     return env.get_template("report.html.j2").render(
         title=f"{data.game.title or data.game.name} balance report" + (f": {data.label}" if data.label else ""),
         version=data.version,
