@@ -260,7 +260,8 @@ def _cmd_report(args) -> int:
     for record in args.playtest or ():
         named = playtest.load_record(record).get("game")  # another game's record: refused before it is replayed
         if named != args.game:
-            raise GamelabError(f"--playtest {short(record)}: a record of {short(named)}, not of {args.game}")
+            game_name = named if named in registry.available_games() else short(named)
+            raise GamelabError(f"--playtest {short(record)}: a record of {game_name}, not of {args.game}")
         playtest.replay_file(record)  # a bad record is refused before any game is played
     game = registry.get(args.game)
     counts = len(game.report.players) or 1
