@@ -257,6 +257,12 @@ def _cmd_report(args) -> int:
     params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
     baseline = _with_profile(args.profile, args.game, load_params(args.game, args.baseline)) if args.baseline else None
     out = check_output(args.out or paths.reports_dir() / f"{args.game}.html", (".html",), "--out")
+    if args.tune:  # the goal whose proposals the report adds: checked before any game, and of this game
+        from gamelab.decide import tune
+
+        st = tune.setting(tune.load_goal(args.tune), str(args.tune))
+        if st.game.name != args.game:
+            raise GamelabError(f"--tune {short(args.tune)}: a goal for {st.game.name}, not for {args.game}")
     for record in args.playtest or ():
         named = playtest.load_record(record).get("game")  # another game's record: refused before it is replayed
         if named != args.game:

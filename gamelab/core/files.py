@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 40
 MAX_INT_DIGITS = 18
+VIRTUAL = (Path("/proc"), Path("/sys"), Path("/dev"))  # the kernel's files: never read as input, nor written
 
 
 class _Refused(Exception):
@@ -227,6 +228,9 @@ def file_problem(path: str | Path, limit: int = MAX_BYTES) -> str | None:
     kind = not_regular(st.st_mode)
     if kind is not None:
         return f"{kind}, not a regular file"
+    under = next((v for v in VIRTUAL if Path(os.path.realpath(path)).is_relative_to(v)), None)
+    if under is not None:  # /proc/kmsg is "regular" by stat, size 0, and a read of it waits for ever
+        return f"under {under}, the kernel's own files, not an input file"
     if st.st_size > limit:
         return f"the file has {st.st_size:,} bytes; at most {limit:,} are read"
     return None
@@ -298,9 +302,6 @@ def check_output(path: str | Path, suffixes: tuple[str, ...], flag: str) -> Path
         raise GamelabError(f"{flag} {short(str(path))}: is a folder")
     check_directory(path.parent, flag)
     return path
-
-
-VIRTUAL = (Path("/proc"), Path("/sys"), Path("/dev"))  # the kernel's files: no output is written there
 
 
 def check_directory(folder: str | Path, flag: str) -> Path:
