@@ -289,7 +289,7 @@ def test_metagame_trace_meta_metrics_and_every_file_argument(tmp_path):
     before any game (the stubs), so each case takes milliseconds."""
     rng = random.Random(LONG or 41)
     outcomes = {}
-    for family, label, thunk in fuzz.meta_families(LONG or 150, rng, tmp_path):
+    for family, _label, thunk in fuzz.meta_families(LONG or 150, rng, tmp_path):
         outcome = thunk()
         outcomes[family] = outcomes.get(family, 0) + 1
         _assert_clean(outcome)

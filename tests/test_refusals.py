@@ -169,6 +169,9 @@ def test_json_and_yaml_with_a_byte_order_mark_are_read(tmp_path):
         path = tmp_path / f"p{suffix}"
         path.write_bytes(b"\xef\xbb\xbf" + text.encode())
         assert files.load_mapping(path) == {"hand_size": 4}
+    record = tmp_path / "record.json"  # a record saved by an editor that writes a BOM: replayed
+    record.write_bytes(b"\xef\xbb\xbf" + (ROOT / "data" / "playtests" / "pig_example.json").read_bytes())
+    assert fuzz.run_cli(["replay", str(record)]).kind == "accepted"
 
 
 # -- each class of bad argument, one line before any game -----------------------------------
@@ -242,8 +245,9 @@ def test_another_games_file_is_refused_naming_the_game(tmp_path):
     assert "sbr" in refusal(["skill", "strand", "--players", "3", "--profile", profile])
 
 
-def test_the_workers_scheduler_conflict_is_seen_with_the_default_value():
-    text = refusal(["test", "strand", "--players", "3", "--workers", "1", "--scheduler", "tcp://127.0.0.1:1"])
+@pytest.mark.parametrize("command", [["test", "strand", "--players", "3"], ["simulate", "pig"], ["sensitivity", "pig"]])
+def test_the_workers_scheduler_conflict_is_seen_with_the_default_value(command):
+    text = refusal([*command, "--workers", "1", "--scheduler", "tcp://127.0.0.1:1"])
     assert "not allowed with argument --workers" in text
 
 

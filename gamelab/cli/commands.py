@@ -479,12 +479,13 @@ def _add_simulate(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
     p.add_argument("--games", type=GAMES_ARG, default=2000, help="games to play (default %(default)s)")
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
-    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
+    where = p.add_mutually_exclusive_group()  # default None: --workers 1 beside --scheduler is seen too
+    where.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default 1)")
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
     p.add_argument(
         "--params", type=INPUT_FILE, default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters"
     )
-    p.add_argument(
+    where.add_argument(
         "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
     )
     p.add_argument(
@@ -677,8 +678,9 @@ def _add_sweep(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument(
         "file", type=INPUT_FILE, metavar="GRID.yaml", help="the grid file: game, parameters and their values"
     )
-    p.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default the file's)")
-    p.add_argument(
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default the file's)")
+    where.add_argument(
         "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
     )
     p.add_argument(
@@ -704,7 +706,10 @@ def main(argv: list[str] | None = None) -> int:
     from gamelab.sim import executors
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a bad argument (one line on stderr, exit 2; a bad file is one), or --help
+        return exc.code if isinstance(exc.code, int) else 0
     before, executors.LINES_OFF_TERMINAL = executors.LINES_OFF_TERMINAL, True  # a progress line now and then in a log
     game = getattr(args, "game", None)
     named = f"gamelab {args.command}" + (f" {game}" if isinstance(game, str) else "")
