@@ -272,3 +272,18 @@ def test_a_scheduler_that_does_not_answer_is_given_up_after_the_timeout(monkeypa
 def _never_answers(address, timeout=None):
     time.sleep(timeout)
     raise TimeoutError
+
+
+def test_a_records_misspelt_top_level_key_is_refused_naming_it(tmp_path):
+    """``expcet`` beside the record's keys would be ignored silently: refused, naming the key it
+    is near; a key the format does not name at all (``notes``, ``source``) stays allowed."""
+    import json
+
+    record = json.loads((ROOT / "data" / "playtests" / "pig_example.json").read_text())
+    record["expcet"] = record.pop("expect")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    assert "unknown top-level key 'expcet' (did you mean expect?)" in refusal(["replay", str(path)])
+    record["expect"], record["location"] = record.pop("expcet"), "club night"
+    path.write_text(json.dumps(record))
+    assert fuzz.run_cli(["replay", str(path)]).kind == "accepted"
