@@ -287,3 +287,14 @@ def test_a_records_misspelt_top_level_key_is_refused_naming_it(tmp_path):
     record["expect"], record["location"] = record.pop("expcet"), "club night"
     path.write_text(json.dumps(record))
     assert fuzz.run_cli(["replay", str(path)]).kind == "accepted"
+
+
+def test_a_scheduler_that_answers_passes_the_check():
+    from gamelab.sim import executors
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        executors.check_scheduler(f"tcp://127.0.0.1:{listener.getsockname()[1]}", timeout=2)  # no error
+    with pytest.raises(GamelabError, match="expected tcp://HOST:PORT"):
+        executors.check_scheduler("tcp://127.0.0.1")
