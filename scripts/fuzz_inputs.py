@@ -27,6 +27,7 @@ import contextlib
 import copy
 import dataclasses
 import io
+import itertools
 import json
 import os
 import random
@@ -62,7 +63,7 @@ class Accepted(Exception):  # noqa: N818 - an outcome, not an error
 
 @dataclasses.dataclass
 class Outcome:
-    kind: str  # accepted | refused | traceback | bad_exit | broken_rule | round_trip | wrong_acceptance | slow
+    kind: str  # accepted | refused | traceback | bad_exit | broken_rule | round_trip | wrong_acceptance | slow | hang
     detail: str = ""
 
     @property
@@ -87,7 +88,8 @@ def no_simulation():
     targets = [("sim.sweep", "sweep"), ("sim.sweep", "run_cell"), ("sim.runner", "simulate"), ("sim.bench", "run")]
     targets += [("report.build", "build_report"), ("rulebook.claims", "audit"), ("decide.sensitivity", "levers")]
     targets += [("decide.tune", "run"), ("decide.sequential", "plan"), ("decide.sequential", "decide")]
-    targets += [("models.calibrate", "calibrate"), ("models.skill", "ladder")]
+    targets += [("models.calibrate", "calibrate"), ("models.skill", "ladder"), ("models.skill", "climb")]
+    targets += [("models.skill", "trace"), ("models.metagame", "metagame")]
     found = []
     for module, name in targets:
         try:
@@ -117,17 +119,55 @@ def _signature(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:160]}{where}"
 
 
+class Hung(Exception):  # noqa: N818 - an outcome, not an error
+    """Raised by the alarm of :func:`deadline`: the input ran past it (a read that waits for ever)."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float):
+    """Raise :class:`Hung` in the main thread after ``seconds`` (a FIFO read with no writer blocks
+    in the kernel: the alarm interrupts it); a no-op off the main thread or without SIGALRM."""
+    import signal
+    import threading
+
+    if seconds <= 0 or not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def ring(signum, frame):
+        raise Hung
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+HANG_SECONDS = SLOW_SECONDS  # an input still running after this is a hang (``hang``, a failure)
+
+
 def run_cli(argv: list[str], _stderr: io.StringIO | None = None) -> Outcome:
     """``gamelab ARGV`` with the output captured: exit 0 (or the stub reached)
-    is accepted, exit 2 with one line on stderr refused, anything else a failure."""
+    is accepted, exit 2 with one line on stderr refused, anything else a failure
+    (a run past :data:`HANG_SECONDS` is a ``hang``)."""
     out, err = io.StringIO(), io.StringIO()
     if _stderr is not None:
         err = _stderr
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), no_simulation():
+        with (
+            deadline(HANG_SECONDS),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            no_simulation(),
+        ):
             rc = cli.main(argv)
     except Accepted:
         return Outcome("accepted")
+    except Hung:
+        return Outcome("hang", f"{argv[:6]}: still running after {HANG_SECONDS:g} s")
     except SystemExit as exc:
         rc = exc.code
     except BaseException as exc:  # noqa: BLE001 - exactly what we look for
@@ -409,7 +449,6 @@ def hostile_files() -> list[tuple[str, str | bytes]]:
         (".yaml", "? [1, 2]\n: x\n"),
         (".yaml", "{1: a, true: b, null: c}\n"),
         (".json", b"\xff\xfe\x00\x01binary"),
-        (".json", "\ufeff" + json.dumps(ex)),
         (".json", ""),
         (".json", "null"),
         (".yaml", ""),
@@ -1000,6 +1039,273 @@ def decision_families(n: int, rng: random.Random, folder: Path):
         yield "decision arguments", argv, lambda a=argv: check_decision_argv(a)
 
 
+# --- issue 41: metagame, skill --trace, the meta-game metrics, every file argument ------------
+def file_arguments() -> list[tuple[str, str, str | None]]:
+    """(command, dest, flag or None for a positional) of every input-file argument of every
+    command, read from the parsers by their type (:class:`gamelab.cli.common.InputFile`)."""
+    import argparse
+
+    sub = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return [
+        (name, a.dest, a.option_strings[0] if a.option_strings else None)
+        for name, p in sub.choices.items()
+        for a in p._actions
+        if isinstance(a.type, common.InputFile)
+    ]
+
+
+def file_kinds(folder: Path) -> dict[str, str]:
+    """Paths that are not a regular file (each must be refused wherever a file is read), and
+    good files with a byte-order mark (each must be read)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    kinds = {"device": "/dev/zero", "random device": "/dev/urandom", "null device": "/dev/null"}
+    kinds |= {"folder": str(folder), "empty path": "", "missing": str(folder / "missing.yaml")}
+    kinds |= {"under a file": str(folder / "regular.yaml" / "x.yaml"), "proc": "/proc/self/status"}
+    (folder / "regular.yaml").write_text("x: 1\n")
+    fifo = folder / "fifo.yaml"
+    if hasattr(os, "mkfifo") and not fifo.exists():
+        os.mkfifo(fifo)
+    if fifo.exists():
+        kinds["fifo"] = str(fifo)
+    return kinds
+
+
+def good_files(folder: Path) -> dict[str, str]:
+    """Files each command may be given that are good (a BOM included) or of another game."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for suffix, text in ((".json", '{"hand_size": 4}'), (".yaml", "hand_size: 4\n")):
+        path = folder / f"bom_params{suffix}"
+        path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+        out[f"bom{suffix}"] = str(path)
+    (folder / "sbr_params.yaml").write_text("beats: 3\nhand_size: 5\n")
+    (folder / "marked_sbr.yaml").write_text("game: sbr\nhand_size: 5\n")
+    out |= {"sbr params": str(folder / "sbr_params.yaml"), "marked sbr": str(folder / "marked_sbr.yaml")}
+    out |= {"sbr record": str(EXAMPLES["sbr"]), "strand record": str(EXAMPLES["strand"])}
+    out |= {f"{g} profile": str(ROOT / "data" / "profiles" / f"{g}.yaml") for g in ("sbr", "strand")}
+    out["strand goal"] = str(ROOT / "docs" / "goals" / "strand-metagame.yaml")
+    return out
+
+
+#: the shortest command line around each command's file argument (a game, a player count)
+FILE_PREFIX = {
+    "simulate": ["simulate", "strand", "--players", "3"],
+    "report": ["report", "strand"],
+    "claims": ["claims", "strand"],
+    "identities": ["identities", "strand"],
+    "sensitivity": ["sensitivity", "strand", "--players", "3"],
+    "test": ["test", "strand", "seat_spread < 0.1", "--players", "3"],
+    "skill": ["skill", "strand", "--players", "3"],
+    "metagame": ["metagame", "strand", "--players", "3"],
+    "calibrate": ["calibrate", "strand"],
+}
+
+
+def file_argv(command: str, flag: str | None, path: str) -> list[str]:
+    """``command`` with ``path`` given to its file argument ``flag`` (None: the positional)."""
+    if flag is None:
+        return [command, path]
+    prefix = FILE_PREFIX.get(command, [command])
+    if command == "tune":
+        prefix = ["tune", str(ROOT / "docs" / "goals" / "strand-metagame.yaml")]
+    if command == "sweep":
+        prefix = ["sweep", str(ROOT / "docs" / "goals" / "strand-metagame.yaml")]
+    return [*prefix, flag, path]
+
+
+def strand_styles() -> int:
+    """How many styles STRAND declares (the range of a count of styles: 0..this)."""
+    from gamelab.core import registry
+
+    return len(registry.get("strand").strategies.names)
+
+
+PLAYER_WORDS = ["3", "4", "3 3", "3 4", "\u0663", "\uff13", "0", "9", "3.0", "", "-3"]
+TRACE_METRICS = ["seat_spread", "style_spread", "bogus", "nonsense_metric", "", "styles_worth_playing"]
+TRACE_METRICS += ["equilibrium_spread", "win_rate[seat=1]"]
+RUNGS = ["best@1", "best@4", "default", "bogus", "", "best@99"]
+OUT_NAMES = ["", " ", "chart.png", "chart.txt", "/proc/gamelab-fuzz/x.png", "chart.PNG", "x"]
+COUNT_BOUNDS = ["-1", "0", "3", "3.5", "4", "6", "7", "100", "1e9"]
+SHARE_BOUNDS = ["-0.1", "0", "0.3", "1", "1.5", "1e9"]
+MAX_GAMES_WORDS = ["64", "100", "767", "768", "1000", "200000"]
+
+
+def meta_argv(rng: random.Random, kinds: dict, good: dict, folder: Path) -> list[str]:
+    """A command line of ``metagame``, ``skill --trace``, ``test`` or ``tune`` on the meta-game's
+    metrics, or any command's file argument given a path good or bad."""
+    pick = rng.random()
+    if pick < 0.25:  # metagame
+        argv = ["metagame", rng.choice(["strand", "strand", "sbr", "pig"])]
+        if rng.random() < 0.8:
+            argv += ["--players", *rng.choice(PLAYER_WORDS).split(" ")]
+        if rng.random() < 0.3:
+            argv += ["--out", rng.choice(OUT_NAMES)]
+        if rng.random() < 0.4:
+            argv += ["--params", rng.choice([*kinds.values(), *good.values()])]
+        if rng.random() < 0.2:
+            argv += ["--deals", rng.choice(["16", "15", "100000", "x", "\u0661\u0666"])]
+        return argv
+    if pick < 0.45:  # skill --trace
+        argv = ["skill", "strand", "--players", rng.choice(["3", "4", "\u0663"])]
+        if rng.random() < 0.85:
+            argv += ["--trace", rng.choice(TRACE_METRICS)]
+        if rng.random() < 0.5:
+            argv += ["--top", rng.choice(RUNGS)]
+        if rng.random() < 0.2:
+            argv += ["--out", rng.choice(OUT_NAMES)]
+        if rng.random() < 0.2:
+            argv += ["--profile", rng.choice([*kinds.values(), good["strand profile"], good["sbr profile"]])]
+        return argv
+    if pick < 0.65:  # test on the meta-game's metrics (and others)
+        if rng.random() < 0.5:
+            expr = f"styles_worth_playing {rng.choice(['>=', '>', '<', '<='])} {rng.choice(COUNT_BOUNDS)}"
+        else:
+            expr = f"equilibrium_spread {rng.choice(['<', '>', '<='])} {rng.choice(SHARE_BOUNDS)}"
+        argv = ["test", "strand", expr, "--players", rng.choice(["3", "4"])]
+        if rng.random() < 0.4:
+            argv += ["--max-games", rng.choice(MAX_GAMES_WORDS)]
+        if rng.random() < 0.2:
+            argv += ["--workers", "1", "--scheduler", "tcp://127.0.0.1:1"]
+        if rng.random() < 0.2:
+            argv += [rng.choice(["--params", "--baseline"]), rng.choice([*kinds.values(), *good.values()])]
+        if rng.random() < 0.5:
+            argv.append("--plan")
+        return argv
+    if pick < 0.8:  # tune on a goal with the meta-game's metrics
+        return tune_argv(rng, folder)
+    command, _dest, flag = rng.choice(file_arguments())  # every file argument, any path
+    return file_argv(command, flag, rng.choice([*kinds.values(), *good.values()]))
+
+
+def tune_argv(rng: random.Random, folder: Path) -> list[str]:
+    import yaml
+
+    goal = yaml.safe_load((ROOT / "docs" / "goals" / "strand-metagame.yaml").read_text())
+    if rng.random() < 0.5:
+        goal["targets"] = [{"metric": "styles_worth_playing", "at_least": _num(rng.choice(COUNT_BOUNDS))}]
+    else:
+        goal["targets"] = [{"metric": "equilibrium_spread", "at_most": _num(rng.choice(SHARE_BOUNDS))}]
+    if rng.random() < 0.3:
+        goal["trials"] = rng.choice([16, 10_000])
+        goal["games"] = rng.choice([30_000, 200_000])
+    path = folder / f"goal_{rng.randrange(10**9)}.yaml"
+    path.write_text(yaml.safe_dump(goal))
+    argv = ["tune", str(path)]
+    if rng.random() < 0.3:
+        argv += ["--runs-dir", rng.choice(["/proc/runs", "", str(folder / "regular.yaml"), str(folder / "runs")])]
+    if rng.random() < 0.2:
+        argv += ["--trials", rng.choice(["16", "10000"])]
+    return argv
+
+
+def _num(text: str):
+    value = float(text)
+    return int(value) if value == int(value) and abs(value) < 1e6 else value
+
+
+def meta_wrongly_accepted(argv: list[str], kinds: dict, good: dict) -> str:
+    """Why an accepted command line of :func:`meta_argv` should have been refused (written from
+    the declarations: the paths' kinds, the games' metrics and styles, the limits), or ''."""
+    from gamelab.core import limits, registry
+    from gamelab.decide.sequential import CHUNK_DEALS
+    from gamelab.stats import balance
+
+    bad_paths = set(kinds.values())
+    other_game = {good["sbr params"]: "sbr", good["marked sbr"]: "sbr", good["sbr record"]: "sbr"}
+    other_game |= {good["sbr profile"]: "sbr"}
+    game = argv[1] if len(argv) > 1 and argv[1] in registry.available_games() else None
+    file_flags = {flag for _, _, flag in file_arguments() if flag}
+    positional = {command for command, _, flag in file_arguments() if flag is None}
+    for i, word in enumerate(argv):
+        value = argv[i + 1] if i + 1 < len(argv) else None
+        if value in bad_paths and (word in file_flags or (i == 0 and word in positional)):
+            return f"{word} {value!r}: not a regular file"
+        if value in other_game and game is not None and other_game[value] != game and word.startswith("--"):
+            return f"{word} {value}: a file of {other_game[value]} given to {game}"
+        if word == "--players":
+            counts = list(itertools.takewhile(lambda w: not w.startswith("--"), argv[i + 1 :]))
+            if any(not c.isascii() or not c.isdigit() for c in counts):
+                return f"--players {counts}: not ASCII digits"
+            if len(set(counts)) != len(counts):
+                return f"--players {counts}: a count twice"
+        if word == "--out" and value is not None and (not value.strip() or value.startswith("/proc")):
+            return f"--out {value!r}"
+        if word == "--runs-dir" and value is not None and (not value.strip() or value.startswith("/proc")):
+            return f"--runs-dir {value!r}"
+        if word == "--runs-dir" and value is not None and Path(value).is_file():
+            return f"--runs-dir {value!r}: a file"
+        if word == "--trace" and game is not None:
+            try:
+                if not balance.metric(registry.get(game), value).smooth:
+                    return f"--trace {value}: a meta-game metric on the ladder's tables"
+            except GamelabError:
+                return f"--trace {value!r}: no such metric"
+        if word == "--top" and "--trace" not in argv:
+            return "--top without --trace"
+        if word == "--top" and value in ("bogus", "", "best@99"):
+            return f"--top {value!r}: no such rung"
+        if word == "--max-games" and game is not None and "styles_worth_playing" not in " ".join(argv):
+            if "equilibrium_spread" not in " ".join(argv) and value.isdigit():
+                players = int(argv[argv.index("--players") + 1]) if "--players" in argv else 3
+                if int(value) < CHUNK_DEALS * players:
+                    return f"--max-games {value}: fewer than one look"
+        if word == "--max-games" and value.isdigit() and int(value) < CHUNK_DEALS:
+            return f"--max-games {value}: fewer than one look"
+        if word == "--scheduler" and "--workers" in argv:
+            return "--workers and --scheduler both"
+    if argv[0] == "test" and len(argv) > 2:
+        name, _, bound = argv[2].split(" ", 2)
+        if name == "styles_worth_playing" and (not 0 <= float(bound) <= strand_styles() or float(bound) % 1):
+            return f"{argv[2]}: outside 0..{strand_styles()} or not whole"
+        if name == "equilibrium_spread" and not 0 <= float(bound) <= 1:
+            return f"{argv[2]}: outside 0..1"
+    if argv[0] == "tune":
+        import yaml
+
+        goal = yaml.safe_load(Path(argv[1]).read_text())
+        t = goal["targets"][0]
+        bound = t.get("at_least", t.get("at_most"))
+        if t["metric"] == "styles_worth_playing" and (not 0 <= bound <= strand_styles() or bound % 1):
+            return f"target {bound} of {t['metric']}"
+        if t["metric"] == "equilibrium_spread" and not 0 <= bound <= 1:
+            return f"target {bound} of {t['metric']}"
+        trials = int(argv[argv.index("--trials") + 1]) if "--trials" in argv else goal["trials"]
+        if trials * goal["games"] > limits.MAX_RUN_GAMES:
+            return f"{trials} trials of {goal['games']} games"
+    return ""
+
+
+def check_meta_argv(argv: list[str], kinds: dict, good: dict) -> Outcome:
+    outcome = run_cli(argv)
+    if outcome.kind != "accepted":
+        return outcome
+    why = meta_wrongly_accepted(argv, kinds, good)
+    return Outcome("wrong_acceptance", f"{argv}: {why}") if why else outcome
+
+
+def meta_families(n: int, rng: random.Random, folder: Path):
+    """(family, label, thunk) of issue 41's inputs: every file argument given every kind of path
+    that is not a regular file (each must be refused), then ``n`` random command lines of
+    ``metagame``, ``skill --trace``, ``test``/``tune`` on the meta-game's metrics and file arguments."""
+    kinds, good = file_kinds(folder / "kinds"), good_files(folder / "good")
+    for command, _dest, flag in file_arguments():
+        for path in kinds.values():
+            argv = file_argv(command, flag, path)
+            yield "file arguments", argv, lambda a=argv: _must_refuse(a)
+    for _ in range(n):
+        argv = meta_argv(rng, kinds, good, folder / "kinds")
+        yield "metagame, trace, meta metrics", argv, lambda a=argv: check_meta_argv(a, kinds, good)
+
+
+def _must_refuse(argv: list[str]) -> Outcome:
+    outcome = run_cli(argv)
+    return (
+        Outcome("wrong_acceptance", f"{argv}: a path that is not a regular file")
+        if outcome.kind == "accepted"
+        else outcome
+    )
+
+
 # --- the run -------------------------------------------------------------------
 def families(n: int, rng: random.Random, folder: Path):
     """(family, label, thunk) for every input to try."""
@@ -1035,6 +1341,7 @@ def families(n: int, rng: random.Random, folder: Path):
         argv = cli_mutant(rng, paths)
         yield "command line", argv, lambda a=argv: run_cli(a)
     yield from decision_families(n, rng, folder / "decision")
+    yield from meta_families(n, rng, folder / "meta")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1042,6 +1349,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mutants", type=int, default=1000, help="mutants per record family and command lines")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only-decision", action="store_true", help="only the decision tools' inputs (issue 23)")
+    ap.add_argument(
+        "--only-meta", action="store_true", help="only metagame, skill --trace, the meta metrics, file arguments (41)"
+    )
     args = ap.parse_args(argv)
     os.environ.setdefault("GAMELAB_HOME", tempfile.mkdtemp(prefix="gamelab-fuzz-home-"))
     rng = random.Random(args.seed)
@@ -1049,11 +1359,12 @@ def main(argv: list[str] | None = None) -> int:
     slowest: dict[str, float] = {}
     failures: dict[str, tuple[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="gamelab-fuzz-") as tmp:
-        todo = (
-            decision_families(args.mutants, rng, Path(tmp) / "decision")
-            if args.only_decision
-            else families(args.mutants, rng, Path(tmp))
-        )
+        if args.only_meta:
+            todo = meta_families(args.mutants, rng, Path(tmp) / "meta")
+        elif args.only_decision:
+            todo = decision_families(args.mutants, rng, Path(tmp) / "decision")
+        else:
+            todo = families(args.mutants, rng, Path(tmp))
         for family, label, thunk in todo:
             start = time.perf_counter()
             outcome = thunk()

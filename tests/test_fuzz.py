@@ -275,3 +275,49 @@ def test_the_oracles_catch_the_issues_wrong_acceptances():
     assert fuzz.decision_wrongly_accepted(["sensitivity", "sbr", "--metric", "bogus", "--json"])
     assert fuzz.decision_wrongly_accepted(["skill", "sbr", "--games", "1000000000"])
     assert fuzz.profile_wrongly_accepted(fuzz.profile_base("sbr"), ["strand"])
+
+
+# -- issue 41: metagame, skill --trace, the meta-game metrics, every file argument -----------------
+
+
+def test_metagame_trace_meta_metrics_and_every_file_argument(tmp_path):
+    """Every file argument of every command (from the parsers) given each kind of path that is not
+    a regular file (a device, a FIFO, a folder, an empty path, a file under /proc, ...) is refused,
+    and random command lines of ``metagame``, ``skill --trace``, ``test``/``tune`` on
+    ``styles_worth_playing`` / ``equilibrium_spread`` are refused or accepted rightly: 0 tracebacks,
+    0 hangs (a FIFO read is cut by an alarm), 0 wrongly accepted.  Everything is refused or accepted
+    before any game (the stubs), so each case takes milliseconds."""
+    rng = random.Random(LONG or 41)
+    outcomes = {}
+    for family, _label, thunk in fuzz.meta_families(LONG or 150, rng, tmp_path):
+        outcome = thunk()
+        outcomes[family] = outcomes.get(family, 0) + 1
+        _assert_clean(outcome)
+    assert outcomes["file arguments"] >= 20 * 8  # every file argument, each kind of bad path
+
+
+def test_the_oracles_catch_the_wrong_acceptances_of_issue_41(tmp_path):
+    """The issue's wrongly accepted inputs, as the oracle sees them: each is named."""
+    kinds, good = fuzz.file_kinds(tmp_path / "kinds"), fuzz.good_files(tmp_path / "good")
+    wrong = [
+        ["metagame", "strand", "--out", ""],
+        ["metagame", "strand", "--params", good["sbr params"]],
+        ["skill", "strand", "--players", "3", "--trace", ""],
+        ["skill", "strand", "--players", "3", "--top", "bogus"],
+        ["skill", "strand", "--players", "3", "--trace", "styles_worth_playing"],
+        ["metagame", "strand", "--players", "3", "3"],
+        ["metagame", "strand", "--players", "\u0663"],
+        ["test", "strand", "styles_worth_playing >= 7", "--players", "3"],
+        ["test", "strand", "equilibrium_spread < 1.5", "--players", "3"],
+        ["test", "strand", "styles_worth_playing >= 3.5", "--players", "3"],
+        ["test", "strand", "seat_spread < 0.1", "--players", "3", "--max-games", "64"],
+        ["test", "strand", "seat_spread < 0.1", "--workers", "1", "--scheduler", "tcp://127.0.0.1:1"],
+        ["report", "strand", "--playtest", kinds["fifo"]],
+        ["metagame", "strand", "--params", "/dev/zero"],
+    ]
+    for argv in wrong:
+        assert fuzz.meta_wrongly_accepted(argv, kinds, good), argv
+    assert not fuzz.meta_wrongly_accepted(["metagame", "strand", "--players", "3", "4"], kinds, good)
+    assert not fuzz.meta_wrongly_accepted(
+        ["test", "strand", "styles_worth_playing >= 4", "--players", "4"], kinds, good
+    )

@@ -70,7 +70,7 @@ def test_goal_game_counts_above_the_largest_run_are_refused(tmp_path, field, val
         (["calibrate", "sbr", "--trials", "1000000000"], "--trials"),
         (["calibrate", "sbr", "--games", "1000000000"], "--games"),
         (["test", "sbr", "seat_spread > 0.1", "--players", "3", "--max-games", "1000000000"], "--max-games"),
-        (["tune", "x.yaml", "--trials", "1000000000"], "--trials"),
+        (["tune", str(_SCRIPT.parents[1] / "docs" / "goals" / "rulebook.yaml"), "--trials", "1000000000"], "--trials"),
         (["identities", "sbr", "--games", "1000000000"], "--games"),
     ],
 )

@@ -13,6 +13,7 @@ from pathlib import Path
 from gamelab.cli import decide, metagame, models
 from gamelab.cli.common import (
     GAMES_ARG,
+    INPUT_FILE,
     PLAYERS,
     PRECISION,
     SEED,
@@ -20,7 +21,10 @@ from gamelab.cli.common import (
     Parser,
     bounded,
     executor_for,
+    folder_arg,
+    label_text,
     one_line,
+    output_file,
     scheduler_address,
     words_table,
     write_table,
@@ -253,7 +257,17 @@ def _cmd_report(args) -> int:
     params = _with_profile(args.profile, args.game, load_params(args.game, args.params))
     baseline = _with_profile(args.profile, args.game, load_params(args.game, args.baseline)) if args.baseline else None
     out = check_output(args.out or paths.reports_dir() / f"{args.game}.html", (".html",), "--out")
+    if args.tune:  # the goal whose proposals the report adds: checked before any game, and of this game
+        from gamelab.decide import tune
+
+        st = tune.setting(tune.load_goal(args.tune), str(args.tune))
+        if st.game.name != args.game:
+            raise GamelabError(f"--tune {short(args.tune)}: a goal for {st.game.name}, not for {args.game}")
     for record in args.playtest or ():
+        named = playtest.load_record(record).get("game")  # another game's record: refused before it is replayed
+        if named != args.game:
+            game_name = named if named in registry.available_games() else short(named)
+            raise GamelabError(f"--playtest {short(record)}: a record of {game_name}, not of {args.game}")
         playtest.replay_file(record)  # a bad record is refused before any game is played
     game = registry.get(args.game)
     counts = len(game.report.players) or 1
@@ -474,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_replay(sub, games: list[str], claim_games: list[str]) -> None:
     """The ``gamelab replay`` command's arguments."""
     p = sub.add_parser("replay", help="replay a playtest record and print its ledger")
-    p.add_argument("files", nargs="+", metavar="FILE", help="playtest record (JSON or YAML)")
+    p.add_argument("files", nargs="+", type=INPUT_FILE, metavar="FILE", help="playtest record (JSON or YAML)")
     p.add_argument("--json", action="store_true", help="print the ledger as JSON")
     p.set_defaults(func=_cmd_replay)
 
@@ -486,15 +500,30 @@ def _add_simulate(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
     p.add_argument("--games", type=GAMES_ARG, default=2000, help="games to play (default %(default)s)")
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
-    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
+    where = p.add_mutually_exclusive_group()  # default None: --workers 1 beside --scheduler is seen too
+    where.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default 1)")
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
-    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
     p.add_argument(
+        "--params", type=INPUT_FILE, default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters"
+    )
+    where.add_argument(
         "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
     )
-    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv", help="write the table to this file")
-    p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
-    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
+    p.add_argument(
+        "--out",
+        type=output_file(".csv", ".parquet"),
+        default=None,
+        metavar="FILE.parquet|.csv",
+        help="write the table to this file",
+    )
+    p.add_argument("--cache-dir", type=folder_arg, default=None, help="chunk store (default data/cache)")
+    p.add_argument(
+        "--profile",
+        type=INPUT_FILE,
+        default=None,
+        metavar="FILE",
+        help="player-model profile (model knobs, under --params)",
+    )
     p.set_defaults(func=_cmd_simulate)
 
 
@@ -502,8 +531,10 @@ def _add_report(sub, games: list[str], claim_games: list[str]) -> None:
     """The ``gamelab report`` command's arguments."""
     p = sub.add_parser("report", help="build a self-contained HTML balance report")
     p.add_argument("game", choices=games, help="the game")
-    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of parameters")
-    p.add_argument("--baseline", default=None, metavar="FILE", help="parameters to compare against (diff mode)")
+    p.add_argument("--params", type=INPUT_FILE, default=None, metavar="FILE", help="JSON/YAML mapping of parameters")
+    p.add_argument(
+        "--baseline", type=INPUT_FILE, default=None, metavar="FILE", help="parameters to compare against (diff mode)"
+    )
     size = p.add_mutually_exclusive_group()
     size.add_argument("--games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
     size.add_argument(
@@ -511,19 +542,37 @@ def _add_report(sub, games: list[str], claim_games: list[str]) -> None:
     )
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
-    p.add_argument("--label", default=None, help="a title for this report")
+    p.add_argument("--label", type=label_text, default=None, help="a title for this report")
     p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
     p.add_argument(
         "--fresh",
         action="store_true",
         help="compute the report again even when code, data, rulebook and options are unchanged since the last one",
     )
-    p.add_argument("--playtest", action="append", metavar="FILE", help="add a replayed playtest record (repeatable)")
     p.add_argument(
-        "--out", default=None, metavar="FILE.html", help="where to write the report (default reports/GAME.html)"
+        "--playtest",
+        action="append",
+        type=INPUT_FILE,
+        metavar="FILE",
+        help="add a replayed playtest record (repeatable)",
     )
-    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (model knobs, under --params)")
-    p.add_argument("--tune", default=None, metavar="GOAL.yaml", help="add the tuner's proposals for this goal")
+    p.add_argument(
+        "--out",
+        type=output_file(".html"),
+        default=None,
+        metavar="FILE.html",
+        help="where to write the report (default reports/GAME.html)",
+    )
+    p.add_argument(
+        "--profile",
+        type=INPUT_FILE,
+        default=None,
+        metavar="FILE",
+        help="player-model profile (model knobs, under --params)",
+    )
+    p.add_argument(
+        "--tune", type=INPUT_FILE, default=None, metavar="GOAL.yaml", help="add the tuner's proposals for this goal"
+    )
     p.add_argument(
         "--tool-games",
         type=GAMES_ARG,
@@ -581,13 +630,28 @@ def _add_claims(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument("--n-games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     p.add_argument("--workers", type=WORKERS, default=2, help="processes playing games (default 2)")
-    p.add_argument("--out", default=None, metavar="FILE.csv|.parquet", help="write the table to this file")
     p.add_argument(
-        "--profile", action="append", default=None, metavar="FILE", help="player-model profile of a game (repeatable)"
+        "--out",
+        type=output_file(".csv", ".parquet"),
+        default=None,
+        metavar="FILE.csv|.parquet",
+        help="write the table to this file",
+    )
+    p.add_argument(
+        "--profile",
+        action="append",
+        type=INPUT_FILE,
+        default=None,
+        metavar="FILE",
+        help="player-model profile of a game (repeatable)",
     )
     p.add_argument("game", nargs="?", choices=claim_games, help="with --params: the game whose sentences to check")
     p.add_argument(
-        "--params", default=None, metavar="FILE", help="rule parameters: list the sentences whose number changes"
+        "--params",
+        type=INPUT_FILE,
+        default=None,
+        metavar="FILE",
+        help="rule parameters: list the sentences whose number changes",
     )
     p.add_argument("--json", action="store_true", help="with --params: the sentences as JSON rows")
     p.add_argument(
@@ -595,7 +659,13 @@ def _add_claims(sub, games: list[str], claim_games: list[str]) -> None:
         action="store_true",
         help="with --params: also the simulated figures, at both rules (--n-games, --seed, --workers)",
     )
-    p.add_argument("--rewrite", default=None, metavar="FILE.md", help="with --params: write a Markdown to-do list")
+    p.add_argument(
+        "--rewrite",
+        type=output_file(".md"),
+        default=None,
+        metavar="FILE.md",
+        help="with --params: write a Markdown to-do list",
+    )
     p.add_argument(
         "--coverage",
         action="store_true",
@@ -608,7 +678,9 @@ def _add_identities(sub, games: list[str], claim_games: list[str]) -> None:
     """The ``gamelab identities`` command's arguments."""
     p = sub.add_parser("identities", help="the rulebook's design identities, exact (and simulated)")
     p.add_argument("game", choices=games, help="the game")
-    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
+    p.add_argument(
+        "--params", type=INPUT_FILE, default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters"
+    )
     p.add_argument(
         "--games",
         type=bounded(int, 0, MAX_GAMES, "a whole number"),
@@ -624,15 +696,30 @@ def _add_identities(sub, games: list[str], claim_games: list[str]) -> None:
 def _add_sweep(sub, games: list[str], claim_games: list[str]) -> None:
     """The ``gamelab sweep`` command's arguments."""
     p = sub.add_parser("sweep", help="run a parameter sweep described in a YAML/JSON file")
-    p.add_argument("file", metavar="GRID.yaml", help="the grid file: game, parameters and their values")
-    p.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default the file's)")
     p.add_argument(
+        "file", type=INPUT_FILE, metavar="GRID.yaml", help="the grid file: game, parameters and their values"
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default the file's)")
+    where.add_argument(
         "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
     )
-    p.add_argument("--out", default=None, metavar="FILE.parquet|.csv", help="write the table to this file")
-    p.add_argument("--cache-dir", default=None, help="chunk store (default data/cache)")
-    p.add_argument("--runs-dir", default=None, help="sweep manifests (default data/runs)")
-    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile (over the file's profile:)")
+    p.add_argument(
+        "--out",
+        type=output_file(".csv", ".parquet"),
+        default=None,
+        metavar="FILE.parquet|.csv",
+        help="write the table to this file",
+    )
+    p.add_argument("--cache-dir", type=folder_arg, default=None, help="chunk store (default data/cache)")
+    p.add_argument("--runs-dir", type=folder_arg, default=None, help="sweep manifests (default data/runs)")
+    p.add_argument(
+        "--profile",
+        type=INPUT_FILE,
+        default=None,
+        metavar="FILE",
+        help="player-model profile (over the file's profile:)",
+    )
     p.set_defaults(func=_cmd_sweep)
 
 
@@ -640,7 +727,10 @@ def main(argv: list[str] | None = None) -> int:
     from gamelab.sim import executors
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a bad argument (one line on stderr, exit 2; a bad file is one), or --help
+        return exc.code if isinstance(exc.code, int) else 0
     before, executors.LINES_OFF_TERMINAL = executors.LINES_OFF_TERMINAL, True  # a progress line now and then in a log
     game = getattr(args, "game", None)
     named = f"gamelab {args.command}" + (f" {game}" if isinstance(game, str) else "")

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from gamelab.core.errors import GamelabError, short
-from gamelab.core.files import check_output
+from gamelab.core.files import MAX_BYTES, check_output, file_problem
 from gamelab.core.limits import MAX_GAMES, MAX_TRIALS
 
 
@@ -59,6 +59,8 @@ def one_line(text: str) -> str:
 
 def bounded(kind, low=None, high=None, what=""):
     def parse(text: str):
+        if not text.isascii():  # int("٣") is 3 and float("３") is 3.0: only the digits 0-9 are read as numbers
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what or kind.__name__} in ASCII digits (0-9)")
         try:
             value = kind(text)
         except ValueError:
@@ -79,6 +81,81 @@ SEED = bounded(int, 0, 2**63 - 1, "a whole number")
 WORKERS = bounded(int, 1, 256, "a whole number")
 PLAYERS = bounded(int, 1, 64, "a whole number")
 PRECISION = bounded(float, 1e-4, 0.5, "a number")
+
+
+class InputFile:
+    """The argparse type of every input-file argument (``--params``, ``--profile``,
+    ``--playtest``, a goal, a grid, a record): checked by ``stat`` as the command line
+    is read, before anything is opened (:func:`gamelab.core.files.file_problem`: a
+    regular file of at most ``limit`` bytes; a device, a FIFO, a folder, a socket, an
+    empty path or a missing file is one line naming the argument); the file is then
+    read by :func:`gamelab.core.files.read_bounded`, which checks again on the open
+    file and reads at most :data:`~gamelab.core.files.MAX_BYTES`.  ``words``: values
+    that are not files (``calibrate --target published``)."""
+
+    def __init__(self, limit: int = MAX_BYTES, words: tuple[str, ...] = ()):
+        self.limit = limit
+        self.words = words
+
+    def __call__(self, text: str) -> str:
+        if text in self.words:
+            return text
+        problem = file_problem(text, self.limit)
+        if problem is not None:
+            raise argparse.ArgumentTypeError(f"{short(text)}: {problem}")
+        return text
+
+    def __repr__(self) -> str:  # argparse names the type in some messages
+        return "file"
+
+
+INPUT_FILE = InputFile()
+
+
+def output_file(*suffixes: str):
+    """The argparse type of an output file (``--out``, ``--chart``, ``--rewrite``): a
+    non-empty name ending in one of ``suffixes``; that its folder can be written is
+    checked by :func:`gamelab.core.files.check_output` before any game."""
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError("an empty name names no file")
+        if not text.lower().endswith(suffixes):
+            raise argparse.ArgumentTypeError(f"{short(text)}: expected a file name ending in {' or '.join(suffixes)}")
+        return text
+
+    return parse
+
+
+def folder_arg(text: str) -> str:
+    """The argparse type of a folder argument (``--runs-dir``, ``--cache-dir``, tune's
+    ``--out``): a non-empty name; that it exists or can be made, and written, is
+    :func:`gamelab.core.files.check_directory`'s, before any game."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name names no folder")
+    return text
+
+
+MAX_LABEL = 200  # characters of a report's --label (its title)
+
+
+def label_text(text: str) -> str:
+    """A report title: at most :data:`MAX_LABEL` characters, one line, printable."""
+    if len(text) > MAX_LABEL:
+        raise argparse.ArgumentTypeError(f"a label of {len(text):,} characters: at most {MAX_LABEL}")
+    if not text.isprintable():
+        raise argparse.ArgumentTypeError(f"{short(text)}: a label is one line of printable characters")
+    return text
+
+
+def distinct(values: list, flag: str, what: str) -> list:
+    """``values`` when none is given twice, else a one-line error naming the repeated one."""
+    seen: set = set()
+    for v in values:
+        if v in seen:
+            raise GamelabError(f"{flag}: {short(v)} is given twice; name each {what} once")
+        seen.add(v)
+    return values
 
 
 def scheduler_address(text: str) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gamelab.core import registry
+from gamelab.core.errors import GamelabError
+from gamelab.core.limits import MAX_TRIALS
 from gamelab.sim.run import RunConfig
 
 if TYPE_CHECKING:
@@ -148,12 +150,24 @@ def _lever_lines(fr, *, colour: bool) -> list[str]:
 
 
 def _cmd_tune(args) -> int:
-    from gamelab.core.limits import announce
+    from gamelab.core.files import check_directory
+    from gamelab.core.limits import MAX_RUN_GAMES, announce, check_count
     from gamelab.decide import tune
     from gamelab.report import charts
 
     goal = tune.load_goal(args.goal)
     st = tune.setting(goal, str(args.goal))  # every check of the goal before any game
+    games = tune.expected_games(goal, args.trials)
+    if games > MAX_RUN_GAMES:
+        trials = args.trials or goal.trials
+        raise GamelabError(
+            f"{args.goal}: {trials:,} trials of {goal.games:,} games (and the verification) are {games:,} games, "
+            f"above the run bound of {MAX_RUN_GAMES:,}: fewer trials or games"
+        )
+    check_count("trials", args.trials or goal.trials, MAX_TRIALS)
+    for folder, flag in ((args.runs_dir, "--runs-dir"), (args.out, "--out")):
+        if folder is not None:
+            check_directory(folder, flag)
     announce(f"gamelab tune {args.goal}", st.game, tune.expected_games(goal, args.trials), workers=args.workers or 1)
     print(
         f"{st.game.title}: looking for the smallest rule changes with {tune.goal_words(st)} "
@@ -204,7 +218,11 @@ def _cmd_test(args) -> int:
     params = load_params(args.game, args.params)
     baseline = load_params(args.game, args.baseline) if args.baseline else None
     args.expr = headline_question(game, args.expr)
-    sequential.question_for(game, args.expr, with_baseline=baseline is not None)  # before any game
+    question = sequential.question_for(game, args.expr, with_baseline=baseline is not None)  # before any game
+    sequential.check_range(game, question)  # a bound the metric can reach (a count of styles, a share)
+    sequential.check_looks(  # at least one look of the test
+        game, question, args.max_games, n_players=args.players, lineup=args.lineup, baseline=baseline is not None
+    )
     if not args.plan:
         announce(
             "gamelab test (stops as soon as decided; at most)",
@@ -267,6 +285,9 @@ def names_list(text: str | None, flag: str, what: str) -> list[str] | None:
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
         raise GamelabError(f"{flag} {short(text)}: names no {what}; give NAME,... or leave {flag} out")
+    twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if twice is not None:
+        raise GamelabError(f"{flag} {short(text)}: {short(twice)} is named twice; name each once")
     return names
 
 
@@ -300,7 +321,7 @@ def _add_metrics(subparsers) -> None:
 
 def _add_sensitivity(subparsers) -> None:
     """The ``gamelab sensitivity`` command's arguments."""
-    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, WORKERS, bounded
+    from gamelab.cli.common import GAMES_ARG, INPUT_FILE, PLAYERS, SEED, WORKERS, bounded, output_file
     from gamelab.decide.defaults import DEFAULT_GAMES
 
     p = subparsers.add_parser(
@@ -310,7 +331,9 @@ def _add_sensitivity(subparsers) -> None:
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
     p.add_argument("--games", type=GAMES_ARG, default=DEFAULT_GAMES, help="games per setting (default %(default)s)")
-    p.add_argument("--params", default=None, metavar="FILE", help="the current rules (JSON/YAML mapping)")
+    p.add_argument(
+        "--params", type=INPUT_FILE, default=None, metavar="FILE", help="the current rules (JSON/YAML mapping)"
+    )
     p.add_argument("--only", default=None, metavar="NAME,...", help="only these parameters (or derived knobs)")
     p.add_argument(
         "--metric",
@@ -329,14 +352,26 @@ def _add_sensitivity(subparsers) -> None:
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     _workers(p, WORKERS)
     p.add_argument("--json", action="store_true", help="print every row: parameter, value, metric, change, low, high")
-    p.add_argument("--out", default=None, metavar="FILE.csv|.parquet", help="write the whole table")
-    p.add_argument("--chart", default=None, metavar="FILE.png|.svg", help="write the tornado chart")
+    p.add_argument(
+        "--out",
+        type=output_file(".csv", ".parquet"),
+        default=None,
+        metavar="FILE.csv|.parquet",
+        help="write the whole table",
+    )
+    p.add_argument(
+        "--chart",
+        type=output_file(".png", ".svg"),
+        default=None,
+        metavar="FILE.png|.svg",
+        help="write the tornado chart",
+    )
     p.set_defaults(func=_cmd_sensitivity)
 
 
 def _add_tune(subparsers) -> None:
     """The ``gamelab tune`` command's arguments."""
-    from gamelab.cli.common import TRIALS_ARG, WORKERS
+    from gamelab.cli.common import INPUT_FILE, TRIALS_ARG, WORKERS, folder_arg
 
     p = subparsers.add_parser(
         "tune",
@@ -348,6 +383,7 @@ def _add_tune(subparsers) -> None:
     )
     p.add_argument(
         "goal",
+        type=INPUT_FILE,
         metavar="GOAL.yaml",
         help="the goal file: game, players, free parameters with ranges, targets (metric and bound)",
     )
@@ -358,15 +394,19 @@ def _add_tune(subparsers) -> None:
         help="rule sets to try in the search (default: the goal file's 'trials'; more resumes a finished study)",
     )
     _workers(p, WORKERS)
-    p.add_argument("--out", default=None, metavar="DIR", help="proposals folder (default the study's folder)")
-    p.add_argument("--runs-dir", default=None, metavar="DIR", help="where studies are kept (default data/runs)")
+    p.add_argument(
+        "--out", type=folder_arg, default=None, metavar="DIR", help="proposals folder (default the study's folder)"
+    )
+    p.add_argument(
+        "--runs-dir", type=folder_arg, default=None, metavar="DIR", help="where studies are kept (default data/runs)"
+    )
     p.add_argument("--verbose", action="store_true", help="also print the statistics behind the verdicts")
     p.set_defaults(func=_cmd_tune)
 
 
 def _add_test(subparsers) -> None:
     """The ``gamelab test`` command's arguments."""
-    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, WORKERS, bounded
+    from gamelab.cli.common import GAMES_ARG, INPUT_FILE, PLAYERS, SEED, WORKERS, bounded
     from gamelab.core.limits import MAX_GAMES
     from gamelab.decide.defaults import DEFAULT_ZONE
 
@@ -385,8 +425,12 @@ def _add_test(subparsers) -> None:
     )
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
-    p.add_argument("--params", default=None, metavar="FILE", help="the rules tested (the 'params' arm)")
-    p.add_argument("--baseline", default=None, metavar="FILE", help="the rules compared against ('baseline' arm)")
+    p.add_argument(
+        "--params", type=INPUT_FILE, default=None, metavar="FILE", help="the rules tested (the 'params' arm)"
+    )
+    p.add_argument(
+        "--baseline", type=INPUT_FILE, default=None, metavar="FILE", help="the rules compared against ('baseline' arm)"
+    )
     p.add_argument("--alpha", type=_rate, default=0.05, help="chance of a wrong yes (default 0.05)")
     p.add_argument("--beta", type=_rate, default=0.05, help="chance of a wrong no (default 0.05)")
     p.add_argument(
@@ -408,7 +452,9 @@ def _workers(p, kind) -> None:
     from gamelab.cli.common import scheduler_address
 
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=kind, default=1, help="processes playing games (default 1)")
+    # default None, not 1: argparse sees a conflict only for a value that is not the default object
+    # itself, and ``--workers 1`` is that object (small ints are shared); None is read as 1
+    where.add_argument("--workers", type=kind, default=None, help="processes playing games (default 1)")
     where.add_argument(
         "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
     )

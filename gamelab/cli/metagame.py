@@ -9,6 +9,7 @@ from gamelab.sim.run import RunConfig
 
 
 def _cmd_metagame(args) -> int:
+    from gamelab.cli.common import distinct
     from gamelab.core import registry
     from gamelab.core.errors import GamelabError
     from gamelab.core.files import check_output, dumps, load_params
@@ -17,11 +18,11 @@ def _cmd_metagame(args) -> int:
     g = registry.get(args.game)
     strategies = metagame.declared(g)
     lo, hi = g.players
-    counts = args.players or list(range(lo, hi + 1))
+    counts = distinct(args.players, "--players", "player count") if args.players else list(range(lo, hi + 1))
     for n in counts:
         if not lo <= n <= hi:
             raise GamelabError(f"--players {n} is out of range: {g.name} is for {lo}-{hi} players")
-    if args.out:
+    if args.out is not None:
         check_output(args.out, (".png", ".svg", ".pdf"), "--out")
     params = load_params(g.name, args.params) if args.params else g.knobs()
     run = RunConfig(workers=args.workers, progress=None if not args.json else False).ready()
@@ -60,7 +61,7 @@ def _cmd_metagame(args) -> int:
 
 def add_commands(sub) -> None:
     """Add ``metagame`` to the ``gamelab`` subparsers."""
-    from gamelab.cli.common import PLAYERS, SEED, WORKERS, bounded
+    from gamelab.cli.common import INPUT_FILE, PLAYERS, SEED, WORKERS, bounded, output_file
     from gamelab.core import registry
 
     games = list(registry.available_games())  # none imported: one that declares no strategies is refused when run
@@ -85,7 +86,13 @@ def add_commands(sub) -> None:
     )
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
-    p.add_argument("--params", default=None, metavar="FILE", help="rule parameters (YAML or JSON)")
+    p.add_argument("--params", type=INPUT_FILE, default=None, metavar="FILE", help="rule parameters (YAML or JSON)")
     p.add_argument("--json", action="store_true", help="everything as one JSON object per player count")
-    p.add_argument("--out", default=None, metavar="CHART.png", help="the payoff heatmap and the equilibrium's shares")
+    p.add_argument(
+        "--out",
+        type=output_file(".png", ".svg", ".pdf"),
+        default=None,
+        metavar="CHART.png",
+        help="the payoff heatmap and the equilibrium's shares",
+    )
     p.set_defaults(func=_cmd_metagame)

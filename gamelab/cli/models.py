@@ -81,6 +81,7 @@ TRACE_GAMES = 400  # per level of the trace and per cell of its matrix (the sear
 
 def _skill_trace(args, g, params) -> int:
     """``gamelab skill --trace``: the metric at each skill level, the matrix, the failed steps."""
+    from gamelab.core.errors import GamelabError, short
     from gamelab.core.files import dumps
     from gamelab.core.limits import announce
     from gamelab.models import skill
@@ -88,6 +89,12 @@ def _skill_trace(args, g, params) -> int:
     from gamelab.sim.store import ChunkStore
 
     runner.resolve(g, params, None, args.players)  # the player count, before any game
+    if args.top is not None:  # the rung, before the ladder is played
+        rungs = [lv.name for lv in skill.candidates(g, args.players, params)]
+        if args.top not in rungs:
+            raise GamelabError(
+                f"--top {short(args.top)}: not a rung of {g.name}'s ladder; its rungs are {', '.join(rungs)}"
+            )
     run = RunConfig(workers=args.workers, store=ChunkStore())
     print(
         f"deciding the ladder: each rung against the one below, as many games as each test needs "
@@ -122,6 +129,27 @@ def _skill_trace(args, g, params) -> int:
     return 0
 
 
+def check_trace_args(g, args) -> None:
+    """``--trace METRIC`` and ``--top RUNG`` before any game: the metric one of the game's and
+    computable on the ladder's tables (a meta-game metric needs a run of random profiles, which the
+    ladder's tables never hold), ``--top`` only with ``--trace``."""
+    from gamelab.core.errors import GamelabError, short
+    from gamelab.stats import balance
+
+    if args.top is not None and args.trace is None:
+        raise GamelabError(f"--top {short(args.top)} is for --trace: without it the whole ladder is played")
+    if args.trace is None:
+        return
+    if not args.trace.strip():
+        raise GamelabError("--trace '': names no metric; see 'gamelab metrics GAME' for the names")
+    m = balance.metric(g, args.trace)  # an unknown metric: one line naming the known ones
+    if not m.smooth:
+        raise GamelabError(
+            f"--trace {args.trace}: a meta-game metric, measured on a run of random profiles; the ladder's "
+            "tables hold none (ask 'gamelab metagame' or 'gamelab test' instead)"
+        )
+
+
 def _cmd_skill(args) -> int:
     from gamelab.core import registry
     from gamelab.core.files import check_output, dumps
@@ -131,11 +159,12 @@ def _cmd_skill(args) -> int:
 
     g = registry.get(args.game)
     params = g.knobs()
+    check_trace_args(g, args)
     if args.profile:
         from gamelab.models.profile import apply, load_profile
 
         params = apply(load_profile(args.profile, g.name), params)
-    if args.out:
+    if args.out is not None:
         check_output(args.out, (".png", ".svg", ".pdf"), "--out")
     if args.games is None:
         args.games = TRACE_GAMES if args.trace else LADDER_GAMES
@@ -167,7 +196,7 @@ def _cmd_skill(args) -> int:
 
 def add_commands(sub) -> None:
     """Add ``calibrate`` and ``skill`` to the ``gamelab`` subparsers."""
-    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, TRIALS_ARG, WORKERS
+    from gamelab.cli.common import GAMES_ARG, INPUT_FILE, PLAYERS, SEED, TRIALS_ARG, WORKERS, InputFile, output_file
     from gamelab.core import registry
 
     games = list(registry.available_games())
@@ -176,6 +205,7 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--target",
         nargs="+",
+        type=InputFile(words=("published",)),
         default=None,
         metavar="published|RECORD",
         help="'published' (default: the rulebook's tables) or playtest record files",
@@ -186,7 +216,11 @@ def add_commands(sub) -> None:
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
     p.add_argument(
-        "--out", default=None, metavar="FILE.yaml", help="the profile (default data/runs/calibrate/GAME.yaml)"
+        "--out",
+        type=output_file(".yaml", ".yml"),
+        default=None,
+        metavar="FILE.yaml",
+        help="the profile (default data/runs/calibrate/GAME.yaml)",
     )
     p.add_argument("--verbose", action="store_true", help="print every trial")
     p.set_defaults(func=_cmd_calibrate)
@@ -216,6 +250,12 @@ def add_commands(sub) -> None:
         metavar="RUNG",
         help="with --trace: the highest rung the ladder tries (e.g. best@4; default every candidate)",
     )
-    p.add_argument("--profile", default=None, metavar="FILE", help="player-model profile")
-    p.add_argument("--out", default=None, metavar="FILE.png", help="save the skill-trace plot")
+    p.add_argument("--profile", type=INPUT_FILE, default=None, metavar="FILE", help="player-model profile")
+    p.add_argument(
+        "--out",
+        type=output_file(".png", ".svg", ".pdf"),
+        default=None,
+        metavar="FILE.png",
+        help="save the skill-trace plot",
+    )
     p.set_defaults(func=_cmd_skill)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 40
 MAX_INT_DIGITS = 18
+VIRTUAL = (Path("/proc"), Path("/sys"), Path("/dev"))  # the kernel's files: never read as input, nor written
 
 
 class _Refused(Exception):
@@ -192,22 +195,89 @@ def parse_text(text: str, *, yaml_syntax: bool) -> Any:
     return data
 
 
+#: what a path names when it is not a regular file, by ``stat``
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def not_regular(mode: int) -> str | None:
+    """What a ``st_mode`` names when it is not a regular file (None: a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
+
+
+def file_problem(path: str | Path, limit: int = MAX_BYTES) -> str | None:
+    """Why ``path`` cannot be read as an input file, by ``stat`` alone (nothing is
+    opened: a FIFO with no writer, a device, a folder are named, never read), or None."""
+    if str(path) == "":
+        return "an empty path names no file"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "no such file"
+    except NotADirectoryError:
+        return "no such file (a part of the path is a file, not a folder)"
+    except OSError as exc:
+        return f"cannot read the file ({exc.strerror or exc})"
+    kind = not_regular(st.st_mode)
+    if kind is not None:
+        return f"{kind}, not a regular file"
+    under = next((v for v in VIRTUAL if Path(os.path.realpath(path)).is_relative_to(v)), None)
+    if under is not None:  # /proc/kmsg is "regular" by stat, size 0, and a read of it waits for ever
+        return f"under {under}, the kernel's own files, not an input file"
+    if st.st_size > limit:
+        return f"the file has {st.st_size:,} bytes; at most {limit:,} are read"
+    return None
+
+
+def read_bounded(path: str | Path, *, limit: int = MAX_BYTES, error: type = GamelabError, name: str = "") -> bytes:
+    """The one reader of a file from outside: refused by ``stat`` unless a regular
+    file (:func:`file_problem`), opened without blocking (a file swapped for a FIFO
+    after the check still does not hang: checked again on the open descriptor), and
+    at most ``limit`` bytes read (a file that grew past it is refused, not read whole).
+    ``name``: how the error names it (default the path)."""
+    where = name or str(path)
+    problem = file_problem(path, limit)
+    if problem is not None:
+        raise error(f"{where}: {problem}")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise error(f"{where}: cannot read the file ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "rb") as f:
+        kind = not_regular(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise error(f"{where}: {kind}, not a regular file")
+        try:
+            raw = f.read(limit + 1)
+        except OSError as exc:
+            raise error(f"{where}: cannot read the file ({exc.strerror or exc})") from None
+    if len(raw) > limit:
+        raise error(f"{where}: the file has more than {limit:,} bytes; at most {limit:,} are read")
+    return raw
+
+
+def decode_text(raw: bytes) -> str:
+    """UTF-8 text, a byte-order mark at the start dropped (editors on Windows write one);
+    raises ``UnicodeDecodeError``."""
+    return raw.decode("utf-8-sig")
+
+
 def load_data(path: str | Path, *, error: type = GamelabError) -> Any:
-    """A JSON or YAML file (by suffix: .yaml/.yml is YAML, anything else JSON)."""
+    """A JSON or YAML file (by suffix: .yaml/.yml is YAML, anything else JSON),
+    read by :func:`read_bounded` (a regular file of at most :data:`MAX_BYTES`)."""
+    raw = read_bounded(path, error=error)  # before Path(): Path("") is the current folder
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise error(f"{path}: the file has {size:,} bytes; at most {MAX_BYTES:,} are read")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise error(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise error(f"{path}: a folder, not a file") from None
+        text = decode_text(raw)
     except UnicodeDecodeError:
         raise error(f"{path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot read the file ({exc.strerror or exc})") from None
     try:
         return parse_text(text, yaml_syntax=path.suffix.lower() in (".yaml", ".yml"))
     except ValueError as exc:
@@ -238,7 +308,15 @@ def check_directory(folder: str | Path, flag: str) -> Path:
     """A folder we can write in (made if missing), or a one-line error naming it."""
     import tempfile
 
+    if str(folder).strip() == "":
+        raise GamelabError(f"{flag} '': an empty name names no folder")
     folder = Path(folder)
+    resolved = folder.resolve()
+    under = next((v for v in VIRTUAL if resolved.is_relative_to(v)), None)
+    if under is not None:
+        raise GamelabError(f"{flag} {short(str(folder))}: under {under}, the kernel's own files: not a place to write")
+    if folder.exists() and not folder.is_dir():
+        raise GamelabError(f"{flag} {short(str(folder))}: a file, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".gamelab-write-test-"):
@@ -297,9 +375,29 @@ def load_params(game: str, path: str | Path | None, base=None, *, cls: type | No
     if path is None:
         return base if base is not None else cls()
     mapping = load_mapping(path, what="parameter file", error=ParamError)
+    _not_another_games(game, cls, mapping, path)
     try:
         return from_mapping(cls, mapping, base=base, source=str(path))
     except ParamError as exc:  # a range or a cross-field rule: name the file too
         if str(exc).startswith(f"{path}: "):
             raise
         raise ParamError(f"{path}: {exc}") from None
+
+
+def _not_another_games(game: str, cls: type, mapping: dict, path) -> None:
+    """A parameter file written for another game (``game: sbr``, or a parameter only another
+    game has) is refused naming that game and the parameter, not as a near spelling."""
+    from gamelab.core import registry
+    from gamelab.core.errors import ParamError
+    from gamelab.core.params import specs
+
+    named = mapping.get("game")
+    if isinstance(named, str) and named != game and named in registry.available_games():
+        raise ParamError(f"{path}: a file for {named} (game: {named}), not for {game}")
+    own = {s.name for s in specs(cls)}
+    for key in mapping:
+        if key in own:
+            continue
+        for other in registry.available_games():
+            if other != game and key in {s.name for s in specs(registry.get(other).knobs)}:
+                raise ParamError(f"{path}: {short(key)} is a parameter of {other}, not of {game}: a file for {other}?")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 MAX_GAMES = 200_000  # the largest run: games per setting, per candidate, per level or per test
 MAX_TRIALS = 10_000  # Optuna trials of one tune or calibration
+MAX_RUN_GAMES = 100_000_000  # games one command may plan in all (a tune's trials x games and verification)
 MAX_VERIFY = 50  # candidates re-played by the tuner's verification
 MAX_ITEMS = 200_000  # values (mapping entries, list items, scalars) in one JSON/YAML file
 ANNOUNCE_SECONDS = 60.0  # a run expected to take longer says so before it starts

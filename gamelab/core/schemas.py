@@ -76,6 +76,23 @@ class RecordBase(BaseModel):
     players: Annotated[list[Any], Field(min_length=1, max_length=MAX_SEATS)]
     expect: dict[StrictStr, Any] = {}
 
+    @model_validator(mode="before")
+    @classmethod
+    def _no_near_spelling(cls, data: Any) -> Any:
+        """A top-level key the format does not name is allowed (notes, a source, errata: the
+        playtest format's contract), but one that is a near spelling of a key it names
+        (``expcet``, ``player``, ``beat``) is refused naming both: it would be ignored silently."""
+        import difflib
+
+        if isinstance(data, dict):
+            known = list(cls.model_fields)
+            for key in data:
+                if isinstance(key, str) and key not in known:
+                    near = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+                    if near:
+                        raise ValueError(f"unknown top-level key {key!r} (did you mean {near[0]}?)")
+        return data
+
 
 class MoveEntry(BaseModel):
     """One entry of a record's move list (a turn, ...), which a game's

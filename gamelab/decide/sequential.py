@@ -377,12 +377,79 @@ def question_for(game: Game, expr: str, *, with_baseline: bool = False) -> Quest
     return parse_question(expr, lambda name: balance.metric(game, name), with_baseline)
 
 
+def metric_range(game: Game, metric) -> tuple[float, float, bool] | None:
+    """What ``metric`` can be: ``(low, high, whole)``: a share within 0..1; a count of the
+    game's strategies (the meta-game's ``styles_worth_playing``) a whole number within
+    0..their number; None for any other metric (a score, a mean: no declared range)."""
+    if metric.count and game.strategies is not None:
+        return 0.0, float(len(game.strategies.names)), True
+    if metric.percent:
+        return 0.0, 1.0, False
+    return None
+
+
+def check_range(game: Game, question: Question) -> None:
+    """A question about one metric (``styles_worth_playing >= 7``, ``equilibrium_spread < 1.5``)
+    whose threshold lies outside what the metric can be is answered by every run alike: refused
+    in one line naming the metric and its range, before any game.  A count is compared with a
+    whole number (``>= 3.5`` is refused: say ``>= 4``)."""
+    if len(question.terms) != 1 or question.fair_coef != 0:
+        return
+    term = question.terms[0]
+    known = metric_range(game, balance.metric(game, term.metric))
+    if known is None or term.coef == 0:
+        return
+    low, high, whole = known
+    bound = question.constant / term.coef
+    strategies = game.strategies
+    what = (
+        f"a count of {game.name}'s {len(strategies.names)} {strategies.label}s" if whole and strategies else "a share"
+    )
+    if not low <= bound <= high:
+        raise GamelabError(
+            f"{short_q(question)}: {bound:g} is outside {low:g}..{high:g}, the range of {term.metric} ({what}): "
+            "every run answers it alike"
+        )
+    if whole and bound != int(bound):
+        raise GamelabError(f"{short_q(question)}: {term.metric} is a whole number ({what}); {bound:g} is not one")
+
+
+def short_q(question: Question) -> str:
+    from gamelab.core.errors import short
+
+    return f"expression {short(question.text)}"
+
+
+def check_looks(game: Game, question: Question, max_games: int, *, n_players=None, lineup=None, baseline=False):
+    """``max_games`` at least one look of the test (:data:`CHUNK_DEALS` deals in every seat
+    rotation, in each arm): a test stopped before its first look decides nothing."""
+    check_count("max_games", max_games, MAX_GAMES)
+    metrics = [balance.metric(game, t.metric) for t in question.terms]
+    lineup, n_players = _lineup(game, metrics, lineup, n_players)
+    _, lineup, n_players = runner.resolve(game, None, lineup, n_players)
+    rotations = 1 if len(set(lineup)) == 1 else n_players
+    look = CHUNK_DEALS * rotations * (2 if baseline else 1)
+    if max_games < look:
+        raise GamelabError(
+            f"--max-games {max_games:,} is fewer than one look of the test ({look:,} games: {CHUNK_DEALS} deals"
+            + (f" in each of {rotations} seat rotations" if rotations > 1 else "")
+            + (", in both arms" if baseline else "")
+            + ")"
+        )
+
+
+def _lineup(game: Game, metrics, lineup, n_players):
+    """The meta-game's metrics are measured on a run of random profiles: that lineup, unless one is given."""
+    if lineup is None and n_players is not None and game.strategies and not all(m.smooth for m in metrics):
+        lineup = [game.strategies.profile_agent] * n_players
+    return lineup, n_players
+
+
 def _setup(game: Game, expr, *, n_players, params, baseline, lineup, seed, max_games, chunk_deals) -> _Setup:
     check_count("max_games", max_games, MAX_GAMES)
     question = question_for(game, expr, with_baseline=baseline is not None)
     metrics = {t.metric: balance.metric(game, t.metric) for t in question.terms}
-    if lineup is None and n_players is not None and game.strategies and not all(m.smooth for m in metrics.values()):
-        lineup = [game.strategies.profile_agent] * n_players  # the meta-game's metrics: a run of random profiles
+    lineup, n_players = _lineup(game, list(metrics.values()), lineup, n_players)
     p, lineup, n_players = runner.resolve(game, params, lineup, n_players)
     arms = {"params": p}
     if baseline is not None:

@@ -109,21 +109,28 @@ def setting(goal: Goal, source: str = "goal") -> Setting:
     except GamelabError as exc:
         raise GamelabError(f"{source}: {exc}") from None
     for i, t in enumerate(goal.targets):
-        _check_bound(t, metrics[t.metric], f"{source}: targets[{i}]")
+        _check_bound(game, t, metrics[t.metric], f"{source}: targets[{i}]")
     check_goal(goal, game, source)  # skill levels named by the goal exist
     return Setting(goal, game, base, dims(game, base, goal.free, source), list(metrics.values()), lineups, source)
 
 
-def _check_bound(target, metric, where: str) -> None:
+def _check_bound(game: Game, target, metric, where: str) -> None:
     """A target's bound inside what the metric can be: a share within 0..1,
     any other metric at most MAX_NUMBER in size (a bound outside is met or
     missed by every candidate: no question to tune)."""
     from gamelab.decide.expressions import MAX_NUMBER
+    from gamelab.decide.sequential import metric_range
 
     bound = target.at_most if target.at_most is not None else target.at_least
     side = "at_most" if target.at_most is not None else "at_least"
-    if metric.percent and not 0 <= bound <= 1:
-        raise GamelabError(f"{where}.{side}: {bound:g} is outside 0..1, the range of the share {target.metric}")
+    known = metric_range(game, metric)
+    if known is not None:
+        low, high, whole = known
+        what = f"the count {target.metric}" if whole else f"the share {target.metric}"
+        if not low <= bound <= high:
+            raise GamelabError(f"{where}.{side}: {bound:g} is outside {low:g}..{high:g}, the range of {what}")
+        if whole and bound != int(bound):
+            raise GamelabError(f"{where}.{side}: {target.metric} is a whole number; {bound:g} is not one")
     if not abs(bound) <= MAX_NUMBER:
         raise GamelabError(f"{where}.{side}: {bound:g} is larger than {MAX_NUMBER:,.0f} in size")
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 from gamelab.core import paths
 from gamelab.core.contract import Game
-from gamelab.sim.store import atomic_write, key_of
+from gamelab.sim.store import atomic_write, entry_problem, key_of, warn_untrusted
 
 LIBRARIES = ("numpy", "pandas", "scipy", "matplotlib", "numba", "pyarrow")
 SKIPPED_DATA = ("cache", "runs")  # data/ folders of results, not inputs
@@ -87,25 +88,68 @@ def _outside_code(game: Game) -> list[Path]:
     return _files(top.parent) if top.name == "__init__.py" else [path]
 
 
+FORMAT = 1  # of a page's side file
+
+
 def _path(directory: Path, key: str) -> Path:
     return directory / SUBDIR / f"{key}.html"
 
 
+def _side(directory: Path, key: str) -> Path:
+    return directory / SUBDIR / f"{key}.json"
+
+
 def lookup(directory: Path, key: str) -> str | None:
-    """The page kept for ``key`` under the store's ``directory``, or None."""
-    path = _path(directory, key)
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    """The page kept for ``key`` under the store's ``directory``, or None: absent, or not to be
+    trusted.  A page is served only when its side file (``<key>.json``, written last, as a
+    chunk's) names this key and the page's bytes match its length and SHA-256: a page cut short,
+    overwritten, emptied or with one byte changed is rebuilt, with one warning line naming the
+    file and the reason; a folder (anything not a file) where the page or its side file belongs
+    is set aside (``<name>.set-aside``) and the page rebuilt."""
+    page, side = _path(directory, key), _side(directory, key)
+    if not os.path.lexists(page) and not os.path.lexists(side):
         return None
+    problem = entry_problem(page, side) or _page_problem(page, side, key)
+    if problem is not None:
+        warn_untrusted(page, problem, "report page")
+        return None
+    return page.read_bytes().decode("utf-8")
+
+
+def _page_problem(page: Path, side: Path, key: str) -> str | None:
+    """Why the page at ``page`` is not the one its side file describes (None: it is)."""
+    if not page.is_file():
+        return "the page is missing beside its side file"
+    if not side.is_file():
+        return "no side file with its checksum (a page from before checksums, or one cut off while written)"
+    try:
+        info = json.loads(side.read_bytes())
+        raw = page.read_bytes()
+    except (OSError, ValueError) as exc:
+        return f"unreadable ({type(exc).__name__})"
+    if not isinstance(info, dict) or info.get("format") != FORMAT or info.get("key") != key:
+        return f"{side.name} does not describe this page"
+    if info.get("bytes") != len(raw):
+        return f"{len(raw):,} bytes, expected {info.get('bytes')!r}"
+    if hashlib.sha256(raw).hexdigest() != info.get("sha256"):
+        return "the page does not match its checksum"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not UTF-8 text"
+    return None
 
 
 def keep(directory: Path, key: str, html: str) -> None:
-    """Keep the page for ``key`` (atomically: a reader never sees half a page).
-    A cache that cannot be written only costs the next run its time."""
-    path = _path(directory, key)
+    """Keep the page for ``key`` (atomically: a reader never sees half a page), then its side
+    file with the page's length and SHA-256 (last: a page without one is never served).  A
+    cache that cannot be written only costs the next run its time."""
+    page, side = _path(directory, key), _side(directory, key)
+    raw = html.encode("utf-8")
+    info = {"format": FORMAT, "key": key, "bytes": len(raw), "sha256": hashlib.sha256(raw).hexdigest()}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, html.encode("utf-8"))
+        page.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(page, raw)
+        atomic_write(side, json.dumps(info).encode())
     except OSError:
         pass

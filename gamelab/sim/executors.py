@@ -197,13 +197,43 @@ class DaskExecutor:
             raise
 
 
+SCHEDULER_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before saying it cannot be reached
+
+
+def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
+    """A ``tcp://HOST:PORT`` scheduler that accepts a connection within ``timeout`` seconds, else a
+    one-line :class:`GamelabError` naming it (a refused port says so at once, an address that does not
+    answer after ``timeout``; Dask's own wait is 30 s).  Other schemes are left to Dask's handshake,
+    itself bounded by ``timeout``."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if not address.startswith(("tcp://", "tls://")):
+        return
+    try:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:
+        raise GamelabError(f"--scheduler {address[:80]}: not an address ({exc})") from None
+    if not host or port is None:
+        raise GamelabError(f"--scheduler {address[:80]}: expected tcp://HOST:PORT")
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except TimeoutError:
+        raise GamelabError(f"--scheduler {address[:80]}: no answer within {timeout:g} s") from None
+    except OSError as exc:
+        raise GamelabError(f"--scheduler {address[:80]}: cannot connect ({exc.strerror or exc})") from None
+
+
 def make_executor(workers: int = 1, scheduler: str | None = None):
     if scheduler:
         try:
             from dask.distributed import Client
         except ImportError:
             raise GamelabError("a Dask scheduler needs the dask extra: pip install 'gamelab[dask]'") from None
-        return DaskExecutor(Client(scheduler))
+        check_scheduler(scheduler)
+        return DaskExecutor(Client(scheduler, timeout=SCHEDULER_TIMEOUT))
     return InlineExecutor() if workers <= 1 else LocalExecutor(workers)
 
 

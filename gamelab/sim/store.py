@@ -199,7 +199,54 @@ def chunk_identity(chunk) -> dict:
 
 def warn_untrusted(path: Path, reason: str, what: str = "chunk") -> None:
     """The one-line warning for a cached file that is not used."""
-    warnings.warn(f"{path}: {reason}; the {what} is recomputed", CacheWarning, stacklevel=3)
+    cache_warning(f"{path}: {reason}; the {what} is recomputed")
+
+
+def cache_warning(text: str) -> None:
+    """A :class:`CacheWarning` shown as one line.  ``warnings.warn`` would print the source
+    line that raised it under the message (``self._reject(meta, problem)``); given as from
+    ``gamelab`` line 0 there is no source line to show, so the warning is the message alone
+    (``gamelab:0: CacheWarning: ...``), and it is still a warning (``pytest.warns``, filters)."""
+    text = " ".join(str(text).split())  # a path with a line break still prints one line
+    warnings.warn_explicit(text, CacheWarning, filename="gamelab", lineno=0, module="gamelab.sim.store")
+
+
+def wrong_kind(path: Path) -> str | None:
+    """What stands at ``path`` when it is there but not a regular file (a folder where a
+    cache file belongs, a FIFO, ...), or None (a regular file, or nothing)."""
+    from gamelab.core.files import not_regular
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # nothing there (or a dangling link: read as absent)
+        return None
+    return not_regular(mode)
+
+
+def set_aside(path: Path) -> Path:
+    """Rename what stands at ``path`` out of the way (``<name>.set-aside``, numbered if taken):
+    a cache entry of the wrong kind is kept for a look, never deleted, and never read."""
+    for i in range(1000):
+        target = path.with_name(f"{path.name}.set-aside" + (f"{i}" if i else ""))
+        if not os.path.lexists(target):
+            os.rename(path, target)
+            return target
+    raise OSError(f"{path}: cannot be set aside")
+
+
+def entry_problem(*entries: Path) -> str | None:
+    """Each of ``entries`` that is there but is not a regular file is set aside; the reason, in
+    words, naming what it was and where it went (None: every entry is a file, or absent)."""
+    problems = []
+    for path in entries:
+        kind = wrong_kind(path)
+        if kind is None:
+            continue
+        try:
+            problems.append(f"{path.name} is {kind} where a file belongs (set aside as {set_aside(path).name})")
+        except OSError as exc:
+            problems.append(f"{path.name} is {kind} where a file belongs and cannot be set aside ({exc})")
+    return "; ".join(problems) or None
 
 
 def side_file_problem(info, identity: dict, rows: int) -> str | None:
@@ -265,19 +312,20 @@ class ChunkStore:
     def get(self, chunk) -> pd.DataFrame | None:
         """The chunk's table from the store, or None (absent, or not to be trusted)."""
         data, meta = self._paths(chunk_key(chunk))
-        if not meta.exists():
+        if not os.path.lexists(meta):
             return None
         rows = chunk.n_games * chunk.n_players
-        reason: str | None
-        try:
-            info = json.loads(meta.read_bytes())
-        except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON
-            df, reason = None, f"unreadable side file ({type(exc).__name__})"
-        else:
-            reason = side_file_problem(info, chunk_identity(chunk), rows)
-            df = None
-            if reason is None:
-                df, reason = read_checked_parquet(data, info["sha256"], rows)
+        df = None
+        reason = entry_problem(meta, data)  # a folder where a file belongs: set aside, recomputed
+        if reason is None:
+            try:
+                info = json.loads(meta.read_bytes())
+            except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON
+                reason = f"unreadable side file ({type(exc).__name__})"
+            else:
+                reason = side_file_problem(info, chunk_identity(chunk), rows)
+                if reason is None:
+                    df, reason = read_checked_parquet(data, info["sha256"], rows)
         if reason is not None:
             self.rejected += 1
             warn_untrusted(meta, reason)
@@ -316,7 +364,11 @@ class ChunkStore:
     def get_arrays(self, chunk, tag: str) -> dict[str, np.ndarray] | None:
         """The arrays :meth:`put_arrays` kept for ``chunk`` under ``tag``, or None (absent, or not to be trusted)."""
         data, meta = self._array_paths(chunk, tag)
-        if not meta.exists():
+        if not os.path.lexists(meta):
+            return None
+        wrong = entry_problem(meta, data)  # a folder where a file belongs: set aside, recomputed
+        if wrong is not None:
+            self._reject(meta, wrong)
             return None
         try:
             info = json.loads(meta.read_bytes())
@@ -405,6 +457,9 @@ def writing(directory: Path, what: str):
 def atomic_write(path: Path, raw: bytes) -> None:
     """Write ``raw`` to a temporary name beside ``path``, then rename it over
     ``path``: a reader sees the old file or the new one, never part of one."""
+    kind = wrong_kind(path)
+    if kind is not None:  # a folder where the file belongs would refuse every later write: set it aside
+        cache_warning(f"{path}: {kind} where a file belongs; set aside as {set_aside(path).name}")
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     try:
         with open(tmp, "wb") as f:
