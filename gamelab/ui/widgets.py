@@ -344,7 +344,7 @@ class BalancePanel:
         for widget in (self.players, self.focus, self.budget):
             widget.observe(lambda change: None if self._holding else self.update(), names="value")
         for name, slider in self.knobs.items():
-            slider.observe(lambda change, name=name: self._apply_knob(name), names="value")
+            slider.observe(lambda change, name=name: None if self._holding else self._apply_knob(name), names="value")
         self.full_button.on_click(lambda b: self.update(full=True))
         self.publish_button.on_click(lambda b: self.publish())
         self.frame = None
