@@ -548,3 +548,28 @@ def test_publish_publishes_the_run_on_screen(tmp_path, monkeypatch):
     assert f"{games:,} games" in panel.status.value and "published" in panel.status.value
     for agent, r in rate.items():  # the published win rates are the panel's, to the shown precision
         assert f"{r * 100:.1f}" in plain, agent
+
+
+def test_sbr_panel_figures_are_legible_at_their_size(tmp_path):
+    """Issue 37: the SBR panel's figures fit beside the sliders at 1366 px without being shrunk (at most
+    6.5 inches at 100 dpi), no text under 8 points (11 px), and the "final square" axis ticked at whole
+    squares (a square is a whole number: never 47.5)."""
+    panel = BalancePanel("sbr", sliders=["curve_penalty"], n_players=4, quick_games=200, store=ChunkStore(tmp_path))
+    panel.update()
+    figures = [x for x in panel.items(sentences=False) if hasattr(x, "savefig")]
+    assert len(figures) >= 3  # the win-rate chart, where riders end, the score's parts
+    for fig in figures:
+        fig.canvas.draw()
+        assert fig.get_size_inches()[0] <= 6.5 and small_text(fig) == [], (fig.get_size_inches(), small_text(fig))
+    (ends,) = [f for f in figures if f.axes[0].get_xlabel() == "final square"]
+    ticks = [t.get_text().replace("−", "-") for t in ends.axes[0].get_xticklabels() if t.get_text()]
+    assert ticks and all(t.lstrip("-").isdigit() for t in ticks), ticks
+    from gamelab.core import charts as spec
+    from gamelab.report import charts
+
+    for squares in ([50], [47, 52], list(range(3, 61))):  # one square alone: matplotlib would tick 49.6, 49.8, ...
+        bars = spec.Bars(squares, [spec.Series(values=[1.0] * len(squares))])
+        fig = charts.draw(spec.Panel([spec.Plot(bars)], 6, 3))
+        fig.canvas.draw()
+        ticks = [t.get_text().replace("−", "-") for t in fig.axes[0].get_xticklabels() if t.get_text()]
+        assert ticks and all(t.lstrip("-").isdigit() for t in ticks) and len(ticks) <= 10, ticks
