@@ -232,6 +232,7 @@ class RunId:
     seed: int
     games: int = 0
     precision: float | None = None  # the Full precision run's target; None: the quick games
+    target_met: bool | None = None  # with a precision: whether every win rate reached it (else: the cap)
 
     def same_setting(self, other: RunId | None) -> bool:
         return other is not None and (self.params, self.lineup, self.players, self.seed) == (
@@ -249,7 +250,10 @@ class RunId:
         rules = changed_from_rulebook(self.params).removeprefix("Changed from the rulebook: ")
         rules = "the rulebook's rules" if not changed else f"the rulebook's rules but {rules}"
         games = f"{self.games:,} games" + (
-            f" (Full precision, ±{self.precision * 100:g} points)" if self.precision is not None else ""
+            f" (Full precision: ±{self.precision * 100:g} points, "
+            f"{'target met' if self.target_met else 'cap reached before the target'})"
+            if self.precision is not None
+            else ""
         )
         return (
             f"{rules}; {self.players} players, {lineup_words(game_def, list(self.lineup))}; {games}, seed {self.seed}"
@@ -586,7 +590,13 @@ class BalancePanel:
             self.frame = run.frame
             self.frame_params, self.frame_lineup = params, kw["lineup"]  # what the frame was played with
             self.run_id = RunId(
-                params, tuple(kw["lineup"]), self.players.value, self.seed, run.games, self.precision if full else None
+                params,
+                tuple(kw["lineup"]),
+                self.players.value,
+                self.seed,
+                run.games,
+                self.precision if full else None,
+                run.target_met,
             )
             self.tables = {by: stats.win_table(run.frame, by) for by in self.game_def.report.groups if by in run.frame}
             self.tables["identities"] = identity_table(self.game_def, params, frame=run.frame)
@@ -596,10 +606,7 @@ class BalancePanel:
             self.headline = ""
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
-        note = f"{run.games:,} games" + (
-            "" if run.target_met is None else (" (precision target met)" if run.target_met else " (cap reached)")
-        )
-        self.status.value = html.escape(f"{note}. This run: {self.run_id.words(self.game_def)}.")
+        self.status.value = html.escape(f"This run: {self.run_id.words(self.game_def)}.")
         self.headline_note.value = ""  # never the last run's figure beside these numbers
         self._draw()  # the numbers first; the rulebook sentences (not simulation) after them
         self.seconds = time.perf_counter() - start  # a move's time to its numbers (``gamelab bench``)
