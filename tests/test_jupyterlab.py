@@ -342,13 +342,21 @@ def _node_values(panel) -> list[int]:
 
 
 def _choose_next(page, panel, label):
-    """Pick the next entry of the dropdown ``label`` (the first after the last), as a designer does; wait
+    """Pick the next entry of the dropdown ``label`` (the first after the last), or flip the checkbox
+    ``label``, as a designer does; wait
     until the panel's numbers follow."""
-    select = _within(panel, f".widget-dropdown:has(.widget-label:text-is('{label}')) select")
+    control = _within(
+        panel,
+        f".widget-dropdown:has(.widget-label:has-text('{label}')), .widget-checkbox:has(label:has-text('{label}'))",
+    )
     results = _within(panel, ".widget-output")
     before = results.inner_text()
-    n, i = select.evaluate("s => [s.options.length, s.selectedIndex]")
-    select.select_option(index=(i + 1) % n)
+    select = control.query_selector("select")
+    if select is None:  # a checkbox: ticked or unticked
+        control.query_selector("input[type=checkbox]").click()
+    else:
+        n, i = select.evaluate("s => [s.options.length, s.selectedIndex]")
+        select.select_option(index=(i + 1) % n)
     page.wait_for_function("([el, old]) => el.innerText !== old && el.innerText.length > 0", arg=[results, before])
     _wait_idle(page, 120_000)
 
@@ -401,7 +409,9 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     games = status[1]
     _wait_idle(page, 120_000)
     shown = panel.inner_text()
+    (lab[2] / "strand-panel.txt").write_text(shown, encoding="utf-8")  # to read after a failure
     report = _publish_opens_report(page, panel)
+    (lab[2] / "strand-published.txt").write_text(report, encoding="utf-8")
     # the published report is the run on screen: its games, its rules, and a headline about its chart's grouping
     assert f"Games per player count: {games} (seed 0)" in report, (games, report[:2000])
     changed = _changed_line(report)

@@ -573,3 +573,27 @@ def test_sbr_panel_figures_are_legible_at_their_size(tmp_path):
         fig.canvas.draw()
         ticks = [t.get_text().replace("−", "-") for t in fig.axes[0].get_xticklabels() if t.get_text()]
         assert ticks and all(t.lstrip("-").isdigit() for t in ticks) and len(ticks) <= 10, ticks
+
+
+@pytest.mark.parametrize("game", ["strand", "sbr"])
+def test_notebook_panel_text_reads_as_words(game, tmp_path, monkeypatch):
+    """Issue 37, the words check on panel outputs: the notebook's panel as shown (controls, numbers,
+    tables, notes) names no raw identifier and no code notation (``1..N``, ``<terrain>``, ``>=``, a range
+    whose ends agree); every parameter's meaning, as the parameter tables and tooltips show it, neither."""
+    import re
+
+    from words import notation, unreadable
+
+    from gamelab.core.labels import doc_words
+    from gamelab.report import format as fmt
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    ((_, _, sliders, knobs),) = [p for p in _notebook_panels() if p[1] == game]
+    panel = BalancePanel(game, sliders=sliders, knobs=knobs, n_players=4, quick_games=64, store=ChunkStore(tmp_path))
+    panel.update()
+    text = html.unescape(re.sub(r"<[^>]+>", " ", panel.snapshot_html().split("</style>", 1)[1]))
+    assert unreadable(text, game) == [] and notation(text) == [], (unreadable(text, game), notation(text))
+    meanings = " | ".join(f"{fmt.param_label(s)}: {doc_words(s.doc)}" for s in specs(panel.base))
+    assert notation(meanings) == [], notation(meanings)
+    labels = [label for label, _ in panel.focus.options]  # the seat-1 agents: each once, a search budget apart
+    assert len(labels) == len(set(labels)) and not any("play-out" in x or "beats deep" in x for x in labels), labels
