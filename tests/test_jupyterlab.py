@@ -464,7 +464,8 @@ def test_sbr_notebook_slider_levers_tune_and_publish(lab, browser):
     _levers_grey_then_sentence(page, "seat spread", shots=ROOT / "reports" / "sbr-notebook-levers.png")
     _tune_progress_then_answer(page, shots=ROOT / "reports" / "sbr-notebook-tune.png")
     shown = _no_raw_words(page, "sbr", keep=lab[2] / "sbr-shown.txt")
-    assert re.search(r"lookahead,\s4\sbeats\sdeep", shown) and "lookahead@" not in shown  # the seat-1 agents in words
+    # the seat-1 agents in words, each once: a lookahead's depth is the search budget beside it (issue 37)
+    assert re.search(r"lookahead\ssearch", shown) and "lookahead@" not in shown and "beats deep" not in shown
     page.close()
 
 
