@@ -43,7 +43,11 @@ STALE_CLASS = "gamelab-stale"
 CONTROLS_HEIGHT = "560px"  # the controls column scrolls past this: results stay beside the sliders
 STYLE = (
     f"<style>.{STALE_CLASS} {{ opacity: 0.35; filter: grayscale(1); transition: opacity 0.2s; }}"
-    ".gamelab-panel .widget-label {{ min-width: 11em; }}</style>"
+    ".gamelab-panel .widget-label { min-width: 11em; }"
+    # a wide table (the identity table) wraps its words inside the results column at 1366 px, never clipped
+    ".gamelab-panel .widget-output table { max-width: 100%; table-layout: auto; }"
+    ".gamelab-panel .widget-output td, .gamelab-panel .widget-output th "
+    "{ white-space: normal; overflow-wrap: anywhere; }</style>"
 )
 DEFAULT_LINEUP = "(default lineup)"
 WIN_LABELS = {
