@@ -400,8 +400,6 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     for label in ("negotiation", "roles", "agent in seat 1"):
         _choose_next(page, panel, label)
         assert _node_values(panel) == played, label
-    results = _within(panel, ".widget-output")
-    before = results.inner_text()
     panel.query_selector("button:has-text('Full precision run')").click()
     status = page.wait_for_function(
         "(el) => /([\\d,]+) games \\(Full precision: .*?(target met|cap reached)/.exec(el.innerText)",
@@ -410,12 +408,12 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     ).json_value()
     games = status[1]
     _wait_idle(page, 120_000)
-    # the status comes first, the tables after it: until they are redrawn and stay so for a second
-    page.wait_for_function("([el, old]) => el.innerText !== old", arg=[results, before], timeout=60_000)
-    settled = ""
-    while settled != results.inner_text():
-        settled = results.inner_text()
-        time.sleep(1.5)
+    # the status comes first, then the tables, then the headline figure naming the run's games: until it shows
+    page.wait_for_function(
+        "([el, words]) => el.innerText.includes(words) && el.querySelector('.widget-output table')",
+        arg=[panel, f"these {games} games"],
+        timeout=120_000,
+    )
     clipped = panel.evaluate(  # issue 37: no table column cut off at 1366 px (the identity table's status)
         """p => [...p.querySelectorAll('.widget-output table')].filter(t => {
              const out = t.closest('.widget-output').getBoundingClientRect(), r = t.getBoundingClientRect();
