@@ -333,18 +333,109 @@ def _no_raw_words(page, game, keep=None):
     return shown
 
 
+def _readout(panel, label) -> str:
+    return _slider(panel, label).query_selector(".widget-readout").inner_text().strip()
+
+
+def _node_values(panel) -> list[int]:
+    return [int(_readout(panel, f"node values {i}")) for i in range(1, 9)]
+
+
+def _choose_next(page, panel, label):
+    """Pick the next entry of the dropdown ``label`` (the first after the last), or flip the checkbox
+    ``label``, as a designer does; wait
+    until the panel's numbers follow."""
+    control = _within(
+        panel,
+        f".widget-dropdown:has(.widget-label:has-text('{label}')), .widget-checkbox:has(label:has-text('{label}'))",
+    )
+    results = _within(panel, ".widget-output")
+    before = results.inner_text()
+    select = control.query_selector("select")
+    if select is None:  # a checkbox: ticked or unticked
+        control.query_selector("input[type=checkbox]").click()
+    else:
+        n, i = select.evaluate("s => [s.options.length, s.selectedIndex]")
+        select.select_option(index=(i + 1) % n)
+    page.wait_for_function("([el, old]) => el.innerText !== old && el.innerText.length > 0", arg=[results, before])
+    _wait_idle(page, 120_000)
+
+
+def _greyed(view) -> bool:
+    """A Levers or Tune view greyed, saying it was computed for other rules."""
+    return bool(view.query_selector(".gamelab-stale")) and "computed for the rules before your change, rerun" in (
+        view.inner_text().lower()
+    )
+
+
 def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     page = _open_and_run(browser, lab, "strand_balance.ipynb")
     panel = page.query_selector(f"{SHOWN} .gamelab-panel")
-    assert _slider(panel, "sum cap").query_selector(".widget-readout").inner_text().strip() == "7"
+    assert _readout(panel, "sum cap") == "7"
     _slider_moves_result(page, panel, "sum cap", shots=ROOT / "reports" / "strand-notebook-slider.png")
-    assert _slider(panel, "sum cap").query_selector(".widget-readout").inner_text().strip() == "8"
-    # every node value slider acts (issue 31: the node scale knob used to override them all)
-    moved = [int(_slider_moves_result(page, panel, f"node values {i}")) + 1 for i in range(1, 9)]
-    changed = _changed_line(_publish_opens_report(page, panel))
-    assert "sum cap = 8" in changed and f"node values = {', '.join(map(str, moved))}" in changed, changed
+    assert _readout(panel, "sum cap") == "8"
+    # every node value slider acts (issue 31: the node scale knob used to override them all): set by hand
+    hand = [int(_slider_moves_result(page, panel, f"node values {i}")) + 1 for i in range(1, 9)]
+    assert _node_values(panel) == hand
     _levers_grey_then_sentence(page, "style spread")
+    levers, tune = page.query_selector(f"{SHOWN} .gamelab-levers"), page.query_selector(f"{SHOWN} .gamelab-tune")
+    trials = tune.query_selector(".widget-text:has(.widget-label:text-is('trials')) input")
+    trials.fill("4")  # a short search
+    trials.press("Enter")
     _tune_progress_then_answer(page, shots=ROOT / "reports" / "strand-notebook-tune.png")
+    assert (
+        not _greyed(levers)
+        and not _greyed(tune)
+        and "Computed for: the rulebook's rules but sum cap = 8" in (levers.inner_text())
+    )
+    # issue 37: node scale acts on the values set by hand (it used to reset them to the rulebook's times it)
+    assert _slider_moves_result(page, panel, "node scale") == "1.00"
+    scale = float(_readout(panel, "node scale"))
+    played = [int(v * scale + 0.5) for v in hand]
+    assert _node_values(panel) == played and "set by hand" in panel.inner_text()
+    for label in ("lone penalty", "reneging", "players"):  # every other control: the node values kept
+        _slider_moves_result(page, panel, label)
+        assert _node_values(panel) == played, label
+        assert _greyed(levers) and _greyed(tune), label  # computed for the rules before the move
+    for label in ("negotiation", "roles", "agent in seat 1"):
+        _choose_next(page, panel, label)
+        assert _node_values(panel) == played, label
+    panel.query_selector("button:has-text('Full precision run')").click()
+    status = page.wait_for_function(
+        "(el) => /([\\d,]+) games \\(Full precision: .*?(target met|cap reached)/.exec(el.innerText)",
+        arg=panel,
+        timeout=300_000,
+    ).json_value()
+    games = status[1]
+    _wait_idle(page, 120_000)
+    # the status comes first, then the tables, then the headline figure naming the run's games: until it shows
+    page.wait_for_function(
+        "([el, words]) => el.innerText.includes(words) && el.querySelector('.widget-output table')",
+        arg=[panel, f"these {games} games"],
+        timeout=120_000,
+    )
+    clipped = panel.evaluate(  # issue 37: no table column cut off at 1366 px (the identity table's status)
+        """p => [...p.querySelectorAll('.widget-output table')].filter(t => {
+             const out = t.closest('.widget-output').getBoundingClientRect(), r = t.getBoundingClientRect();
+             return r.width > 0 && r.right > out.right + 1; }).map(t => t.innerText.slice(0, 80))"""
+    )
+    assert clipped == [], clipped
+    shown = panel.inner_text()
+    (lab[2] / "strand-panel.txt").write_text(shown, encoding="utf-8")  # to read after a failure
+    report = _publish_opens_report(page, panel)
+    (lab[2] / "strand-published.txt").write_text(report, encoding="utf-8")
+    # the published report is the run on screen: its games, its rules, and a headline about its chart's grouping
+    assert f"Games per player count: {games} (seed 0)" in report, (games, report[:2000])
+    changed = _changed_line(report)
+    assert "sum cap = 8" in changed and f"node values = {', '.join(map(str, played))}" in changed, changed
+    assert report.index("Changed from the rulebook: ") < report.index("Agents at the table")  # its first words
+    headline = re.search(r"The ([\w ]+?) style wins (\d+\.\d) % of its \d-player games", report)
+    assert headline, report[:3000]  # about styles, the grouping its first chart shows; its rate is the panel's
+    assert re.search(rf"^{headline[1]}\t[\d,]+\t{headline[2]} %\t", shown, re.M), (headline.groups(), shown[:3000])
+    # a rerun makes them current again
+    _levers_grey_then_sentence(page, "style spread")
+    _tune_progress_then_answer(page)
+    assert not _greyed(levers) and not _greyed(tune)
     _no_raw_words(page, "strand", keep=lab[2] / "strand-shown.txt")
     page.close()
 
@@ -385,7 +476,8 @@ def test_sbr_notebook_slider_levers_tune_and_publish(lab, browser):
     _levers_grey_then_sentence(page, "seat spread", shots=ROOT / "reports" / "sbr-notebook-levers.png")
     _tune_progress_then_answer(page, shots=ROOT / "reports" / "sbr-notebook-tune.png")
     shown = _no_raw_words(page, "sbr", keep=lab[2] / "sbr-shown.txt")
-    assert re.search(r"lookahead,\s4\sbeats\sdeep", shown) and "lookahead@" not in shown  # the seat-1 agents in words
+    # the seat-1 agents in words, each once: a lookahead's depth is the search budget beside it (issue 37)
+    assert re.search(r"lookahead\ssearch", shown) and "lookahead@" not in shown and "beats deep" not in shown
     page.close()
 
 

@@ -226,8 +226,11 @@ def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, t
     assert page["errors"] == [] and page["outside"] == [] and page["scripts"] == 0
     assert page["overflow"] == []  # every table fits the page, folded ones too
     first = page["first_screen"]
-    assert "The strong agent wins 92.0 % of its 2-player games against a fair 50.0 %" in first
-    assert "a real imbalance, not noise" in first
+    # issue 37: the first screen opens with what changed, and its sentences are about the grouping its chart
+    # shows (the game's headline: seats here), not the agent grouping below it
+    assert first.index("Changed from the rulebook: bonus scale = 2") < first.index("Agents at the table")
+    assert re.search(r"Seat \d wins \d+\.\d % of its 2-player games against a fair 50\.0 %", first), first
+    assert "Win rate by seat with its 95 % interval" in first and "strong agent wins" not in first
     assert "Model: cautious" in first and "Agents at the table: 2 players: strong, weak" in first
     assert "chi-square 1" not in page["text"] and "chi-square 1" in page["open_text"]  # statistics folded
     text = page["text"]

@@ -7,7 +7,7 @@ import pytest
 from gamelab.core.params import specs
 from gamelab.sim.store import ChunkStore
 from gamelab.toy import ToyParams
-from gamelab.ui.widgets import BalancePanel, param_widgets
+from gamelab.ui.widgets import BalancePanel, param_widgets, plain_label
 
 
 def test_sliders_follow_the_declaration():
@@ -449,3 +449,151 @@ def test_the_panel_states_the_headline_figure_that_levers_calls_now(tmp_path):
     other = LeversPanel(panel, metric="style_spread", only=["sum_cap"], seed=7)
     other.run()
     assert "the same games as the panel's" not in html.unescape(other.sentence.value)  # other deals: not said
+
+
+def _strand_notebook_panel(tmp_path, monkeypatch, quick_games=64):
+    """The STRAND notebook's panel (its sliders and knob, read from the notebook), on a small sample."""
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    ((_, game, sliders, knobs),) = [p for p in _notebook_panels() if p[0] == "strand_balance"]
+    return BalancePanel(
+        game, sliders=sliders, knobs=knobs, n_players=4, quick_games=quick_games, store=ChunkStore(tmp_path)
+    )
+
+
+def test_no_control_destroys_a_value_set_by_hand(tmp_path, monkeypatch):
+    """Issue 37: every node value raised by one by hand, then every other control moved (node scale
+    included): the node values played stay the hand-set ones (node scale: those times the scale, shown on
+    the sliders; back at 1, exactly the hand-set ones), and no other control moves a node value."""
+    panel = _strand_notebook_panel(tmp_path, monkeypatch)
+    panel.update()
+    nodes = panel.controls["node_values"]
+    for w in nodes:
+        w.value += 1
+    hand = [w.value for w in nodes]
+    assert tuple(hand) != panel.base.node_values and panel.params().node_values == tuple(hand)
+    scale = panel.knobs["node_scale"]
+    others = [w for name, ws in panel.controls.items() if name != "node_values" for w in ws]
+    others += [panel.players, panel.focus]
+    for widget in [scale, *others, scale]:
+        _moved(widget)
+        played = panel.params().node_values
+        assert played == tuple(w.value for w in nodes)  # the sliders show what is played
+        expected = [min(30, int(v * scale.value + 0.5)) for v in hand]
+        assert list(played) == expected, (plain_label(widget), played, hand, scale.value)
+        assert panel.frame_params.node_values == played  # and the run was played with them
+    assert scale.value != 1.0 and "set by hand" in panel.knob_note.value
+    scale.value = 1.0
+    assert [w.value for w in nodes] == hand and panel.knob_note.value == ""
+    scale.value = 1.5
+    nodes[0].value = 2  # a slider moved after the knob: the shown values are the hand-set ones, the knob neutral
+    assert scale.value == 1.0 and panel.params().node_values == (2, *[int(v * 1.5 + 0.5) for v in hand[1:]])
+
+
+def test_every_view_names_its_run_and_is_greyed_when_the_run_moves_on(tmp_path, monkeypatch):
+    """Issue 37: Levers and Tune state the run they were computed for; a slider move greys them and says
+    "computed for the rules before your change, rerun"; moving back, or rerunning, makes them current."""
+    import gamelab.ui.widgets as widgets
+    from gamelab.sim.store import MemoryStore
+    from gamelab.ui.decisions import LeversPanel, TunePanel
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    panel = BalancePanel("toy", sliders=["bonus_scale", "die"], n_players=2, quick_games=200, store=MemoryStore())
+    panel.update()
+    levers = LeversPanel(panel, metric="seat_spread", only=["bonus_scale"])
+    tuner = TunePanel(panel, free=["bonus_scale"], targets=[("seat_spread", "at_most", 0.3)], trials=3)
+    levers.run()
+    tuner.run()
+    for view in (levers, tuner):
+        assert "Computed for: the rulebook's rules; 2 players" in html.unescape(view.run_note.value)
+        assert widgets.STALE_CLASS not in view.out._dom_classes and view.stale_note.value == ""
+    assert "This run: the rulebook's rules; 2 players" in html.unescape(panel.status.value)
+    (die,) = panel.controls["die"]
+    old = die.value
+    die.value = old + 2
+    for view in (levers, tuner):
+        assert widgets.STALE_CLASS in view.out._dom_classes and widgets.STALE_CLASS in view.stale_too[0]._dom_classes
+        assert widgets.RERUN_NOTE in view.stale_note.value.lower()
+    assert f"die = {old + 2}" in html.unescape(panel.status.value)  # the panel names its new run
+    die.value = old  # back to the rules they were computed for: current again
+    assert all(widgets.STALE_CLASS not in v.out._dom_classes and v.stale_note.value == "" for v in (levers, tuner))
+    die.value = old + 2
+    levers.run()  # a rerun: current, and it names the new rules
+    assert widgets.STALE_CLASS not in levers.out._dom_classes and levers.stale_note.value == ""
+    assert f"die = {old + 2}" in html.unescape(levers.run_note.value)
+    assert widgets.STALE_CLASS in tuner.out._dom_classes  # not rerun: still greyed
+    panel.update(full=True)  # more games at the same rules: the views are still of these rules
+    assert widgets.STALE_CLASS not in levers.out._dom_classes
+
+
+def test_publish_publishes_the_run_on_screen(tmp_path, monkeypatch):
+    """Issue 37: after Full precision, Publish writes those games (not a fresh quick run), at the panel's
+    rules, and the report's first screen opens with what changed from the rulebook."""
+    import re
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    panel = BalancePanel(
+        "toy", sliders=["bonus_scale"], n_players=2, quick_games=200, precision=0.03, store=ChunkStore(tmp_path)
+    )
+    panel.focus.value = "strong"  # two agents at the table: a win rate each
+    panel.controls["bonus_scale"][0].value = 0.5
+    panel.update(full=True)
+    games = panel.run_id.games
+    assert games > 200 and panel.run_id.precision == 0.03  # the target took more than the quick games
+    rate = panel.tables["agent"].set_index("agent")["win_rate"]
+    text = panel.publish(tmp_path / "published.html").read_text()
+    plain = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    assert f"Games per player count: {games:,} (seed 0)" in " ".join(plain.split())
+    first = plain.index("Changed from the rulebook: bonus scale = 0.5")
+    assert first < plain.index("Agents at the table")  # before any figure of the first screen
+    assert f"{games:,} games" in panel.status.value and "published" in panel.status.value
+    for agent, r in rate.items():  # the published win rates are the panel's, to the shown precision
+        assert f"{r * 100:.1f}" in plain, agent
+
+
+def test_sbr_panel_figures_are_legible_at_their_size(tmp_path):
+    """Issue 37: the SBR panel's figures fit beside the sliders at 1366 px without being shrunk (at most
+    6.5 inches at 100 dpi), no text under 8 points (11 px), and the "final square" axis ticked at whole
+    squares (a square is a whole number: never 47.5)."""
+    panel = BalancePanel("sbr", sliders=["curve_penalty"], n_players=4, quick_games=200, store=ChunkStore(tmp_path))
+    panel.update()
+    figures = [x for x in panel.items(sentences=False) if hasattr(x, "savefig")]
+    assert len(figures) >= 3  # the win-rate chart, where riders end, the score's parts
+    for fig in figures:
+        fig.canvas.draw()
+        assert fig.get_size_inches()[0] <= 6.5 and small_text(fig) == [], (fig.get_size_inches(), small_text(fig))
+    (ends,) = [f for f in figures if f.axes[0].get_xlabel() == "final square"]
+    ticks = [t.get_text().replace("−", "-") for t in ends.axes[0].get_xticklabels() if t.get_text()]
+    assert ticks and all(t.lstrip("-").isdigit() for t in ticks), ticks
+    from gamelab.core import charts as spec
+    from gamelab.report import charts
+
+    for squares in ([50], [47, 52], list(range(3, 61))):  # one square alone: matplotlib would tick 49.6, 49.8, ...
+        bars = spec.Bars(squares, [spec.Series(values=[1.0] * len(squares))])
+        fig = charts.draw(spec.Panel([spec.Plot(bars)], 6, 3))
+        fig.canvas.draw()
+        ticks = [t.get_text().replace("−", "-") for t in fig.axes[0].get_xticklabels() if t.get_text()]
+        assert ticks and all(t.lstrip("-").isdigit() for t in ticks) and len(ticks) <= 10, ticks
+
+
+@pytest.mark.parametrize("game", ["strand", "sbr"])
+def test_notebook_panel_text_reads_as_words(game, tmp_path, monkeypatch):
+    """Issue 37, the words check on panel outputs: the notebook's panel as shown (controls, numbers,
+    tables, notes) names no raw identifier and no code notation (``1..N``, ``<terrain>``, ``>=``, a range
+    whose ends agree); every parameter's meaning, as the parameter tables and tooltips show it, neither."""
+    import re
+
+    from words import notation, unreadable
+
+    from gamelab.core.labels import doc_words
+    from gamelab.report import format as fmt
+
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    ((_, _, sliders, knobs),) = [p for p in _notebook_panels() if p[1] == game]
+    panel = BalancePanel(game, sliders=sliders, knobs=knobs, n_players=4, quick_games=64, store=ChunkStore(tmp_path))
+    panel.update()
+    text = html.unescape(re.sub(r"<[^>]+>", " ", panel.snapshot_html().split("</style>", 1)[1]))
+    assert unreadable(text, game) == [] and notation(text) == [], (unreadable(text, game), notation(text))
+    meanings = " | ".join(f"{fmt.param_label(s)}: {doc_words(s.doc)}" for s in specs(panel.base))
+    assert notation(meanings) == [], notation(meanings)
+    labels = [label for label, _ in panel.focus.options]  # the seat-1 agents: each once, a search budget apart
+    assert len(labels) == len(set(labels)) and not any("play-out" in x or "beats deep" in x for x in labels), labels

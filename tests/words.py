@@ -57,3 +57,18 @@ def prose(text: str) -> str:
     """``text`` without the commands it gives to copy (a line starting
     ``gamelab ``, whose flags and parameter file name parameters as code)."""
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("gamelab "))
+
+
+#: code notation a designer should not have to read (issue 37): a range as ``1..N``, a placeholder ``<terrain>``,
+#: ``>=`` / ``<=``, and a range whose two ends agree (``100 %–100 %``: one figure)
+NOTATION = (
+    re.compile(r"\b\w+\.\.\w+\b"),
+    re.compile(r"<[a-z]+>"),
+    re.compile(r"[<>]="),
+    re.compile(r"(?<![\d.])(\d+(?:\.\d+)? ?%)\s*(?:[-–]|to)\s*\1(?![\d.])"),
+)
+
+
+def notation(text: str) -> list[str]:
+    """Every piece of code notation in ``text`` (:data:`NOTATION`)."""
+    return [m.group(0) for p in NOTATION for m in p.finditer(text)]

@@ -393,6 +393,8 @@ def _draw_plot(ax, plot: spec.Plot) -> None:
             values = np.asarray(s.values, float)
             ax.bar(list(c.x), values, width=c.width, bottom=bottom, **_label(s.label))
             bottom += values
+        if len(c.x) and all(isinstance(x, (int, np.integer)) for x in c.x):  # whole numbers (a square)
+            ax.set_xticks(_whole_ticks([int(x) for x in c.x]))  # ticked at values it can take, never 47.5
     else:
         for s in c.series:
             ax.plot(np.asarray(c.x), np.asarray(s.values), **_label(s.label))
@@ -403,6 +405,14 @@ def _draw_plot(ax, plot: spec.Plot) -> None:
     ax.set_title(plot.title, **({} if plot.title_pt is None else {"fontsize": plot.title_pt}))
     if plot.legend_pt is not None:
         ax.legend(fontsize=plot.legend_pt)
+
+
+def _whole_ticks(xs: list[int], most: int = 10) -> list[int]:
+    """Ticks for bars at whole numbers: every whole number from the lowest bar to the highest, or every
+    2nd, 5th, 10th, ... one (multiples of the step) so that at most ``most`` are shown."""
+    lo, hi = min(xs), max(xs)
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 10**9) if (hi - lo) // s + 1 <= most)
+    return list(range(-(-lo // step) * step, hi + 1, step)) or [lo]
 
 
 def _label(label: str) -> dict:

@@ -94,7 +94,11 @@ def compute_report(
         sentences=sentences,
         built=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
         profile=_model_words(profile),
-        findings=tuple(f for n in counts if (f := finding(wins, n, runs[n].games)) is not None),
+        findings=tuple(  # about the grouping the first chart shows (the headline's)
+            f
+            for n in counts
+            if (f := finding(wins, n, runs[n].games, by=game.report.headline.removesuffix("_spread"))) is not None
+        ),
         design=design,
         model_warnings=model_warnings(game, params, frames),
     )

@@ -87,11 +87,14 @@ def more_games_needed(effect: float, half_width: float, games: int) -> int | Non
     return int(math.ceil(more / 10**digits) * 10**digits)
 
 
-def finding(wins: tuple[WinTable, ...], players: int, games: int) -> Finding | None:
+def finding(wins: tuple[WinTable, ...], players: int, games: int, by: str | None = None) -> Finding | None:
     """The largest departure from the fair share among the groupings of one
-    player count (groupings with a single group are skipped)."""
+    player count (groupings with a single group are skipped); ``by``: of that
+    grouping (the one the first chart shows) when it has two groups or more."""
     fair = 1 / players
     best = None
+    if by is not None and any(w.by == by and w.players == players and len(w.table) > 1 for w in wins):
+        wins = tuple(w for w in wins if w.by == by)
     for w in wins:
         t = w.table
         if w.players != players or len(t) < 2:

@@ -219,8 +219,10 @@ def interval(low, high, *, percent: bool = False) -> str:
         return MISSING
     sep = " to " if low < 0 or high < 0 else "–"
     if percent:
-        return f"{_minus(f'{low * 100:.1f}')}{sep}{_minus(f'{high * 100:.1f}')} %"
-    return f"{_minus(number(low))}{sep}{_minus(number(high))}"
+        a, b = _minus(f"{low * 100:.1f}"), _minus(f"{high * 100:.1f}")
+        return f"{a} %" if a == b else f"{a}{sep}{b} %"  # both ends agree as shown: one figure ("100.0 %")
+    a, b = _minus(number(low)), _minus(number(high))
+    return a if a == b else f"{a}{sep}{b}"
 
 
 def _minus(text: str) -> str:

@@ -170,6 +170,8 @@ def provenance(data: Report) -> str:
 
 def summary_section(data: Report) -> Section:
     blocks = [Block("text", provenance(data), css="meta")]
+    if data.params.changed():  # other rules than the rulebook's: said before any figure (issue 37)
+        blocks.insert(0, Block("text", changed_from_rulebook(data.params)))
     if data.model_warnings:  # issue 38: seats that differ where the rules treat them alike
         blocks.append(Block("list", [("warn", words) for _, words in data.model_warnings], css="verdict"))
     sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
@@ -458,12 +460,11 @@ def parameter_section(params) -> Section:
         ]
     )
     ptab = ptab.sort_values("_changed", ascending=False, kind="stable").drop(columns="_changed")
-    said = ", ".join(f"{fmt.param_label(_spec(params, k))} = {_value_text(v, v)}" for k, v in changed.items())
     return Section(
         "parameters",
         "Parameters",
         [
-            Block("text", "Changed from the rulebook: " + (said if changed else "nothing (the rulebook's rules).")),
+            Block("text", changed_from_rulebook(params)),
             Block(
                 "details",
                 [Block("table", table_html(ptab, css="wrap"))],
@@ -471,6 +472,14 @@ def parameter_section(params) -> Section:
             ),
         ],
     )
+
+
+def changed_from_rulebook(params) -> str:
+    """``Changed from the rulebook: sum cap = 8, node values = 4, 5, ...``: one wording for the report's
+    first screen, its Parameters section and the notebook panel."""
+    changed = params.changed()
+    said = ", ".join(f"{fmt.param_label(_spec(params, k))} = {_value_text(v, v)}" for k, v in changed.items())
+    return "Changed from the rulebook: " + (said if changed else "nothing (the rulebook's rules).")
 
 
 def _spec(params, name):

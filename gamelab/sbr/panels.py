@@ -38,12 +38,17 @@ def figures(frame, params) -> list:
     parts = frame.groupby("seat")[["segment_points", "relic_points", "final_points"]].mean()
     layers = [charts.Series(values=parts[col].to_numpy(), label=col.replace("_", " ")) for col in parts]
     composition = charts.Bars(list(parts.index.astype(str)), layers)  # stacked
-    figure = charts.Panel(
-        [
-            charts.Plot(ends, title="where riders end", xlabel="final square", ylabel="% of riders"),
-            charts.Plot(composition, title="score composition", xlabel="seat", ylabel="mean points", legend_pt=8),
-        ],
-        width=10,
-        height=3.2,
-    )
-    return [figure]
+    # one plot a figure, 6 inches wide: a notebook shows it at its own size (100 dpi) beside the sliders
+    # at 1366 px, so its text is as large as drawn (11 px and more), never shrunk to fit
+    return [
+        charts.Panel(
+            [charts.Plot(ends, title="where riders end", xlabel="final square", ylabel="% of riders")],
+            width=6,
+            height=3,
+        ),
+        charts.Panel(
+            [charts.Plot(composition, title="score composition", xlabel="seat", ylabel="mean points", legend_pt=9)],
+            width=6,
+            height=3,
+        ),
+    ]

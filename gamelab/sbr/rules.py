@@ -54,17 +54,17 @@ class SbrParams(Params):
         DEFAULT_BOARD,
         length=(5, 120),
         section="4.1",
-        doc="terrain code of squares 1..N: straight, curve, rock, river, town, "
-        "relic (= straight+relic), <terrain>+relic, finish (last square only)",
+        doc="terrain of each square from the first to the last: straight, curve, rock, river, town, "
+        "relic (a straight with a relic), any terrain with a relic on it, finish (the last square only)",
     )
     relics_on_straights: bool = param(True, section="4.3", doc="relic squares must be straights")
     curve_penalty: int = param(2, low=0, high=10, section="4.2", doc="extra cost of a curve for a big card")
-    big_card: int = param(4, low=1, high=6, section="4.2", doc="cards >= this pay the curve penalty")
+    big_card: int = param(4, low=1, high=6, section="4.2", doc="cards of this value or more pay the curve penalty")
     rock_penalty: int = param(1, low=0, high=10, section="4.2", doc="extra cost of a rock")
     seal_penalty: int = param(2, low=0, high=10, section="5.3", doc="movement an opponent's seal takes")
     seal_break_cost: int = param(2, low=0, high=9, section="5.3", doc="spin spent to break a seal")
     seals_per_player: int = param(4, low=0, high=20, section="5.3", doc="seals per rider per game")
-    seal_range: int = param(3, low=1, high=6, section="5.3", doc="a seal goes 1..range squares away")
+    seal_range: int = param(3, low=1, high=6, section="5.3", doc="a seal goes 1 square away up to this many")
     seal_direction: str = param(
         "behind", choices=("behind", "ahead"), section="5.3 / 9.3", doc="where seals are placed (9.3: ahead)"
     )
@@ -76,7 +76,12 @@ class SbrParams(Params):
     river_spin: int = param(1, low=0, high=5, section="4.2", doc="spin for a river, once per beat")
     town_spin: int = param(1, low=0, high=5, section="4.2", doc="spin for stopping on a town")
     card_counts: tuple = param(
-        (4, 4, 4, 4, 4), low=0, high=10, length=(5, 5), section="5.1", doc="copies of drive cards 1..5 in each deck"
+        (4, 4, 4, 4, 4),
+        low=0,
+        high=10,
+        length=(5, 5),
+        section="5.1",
+        doc="copies of each drive card, 1 to 5, in each deck",
     )
     hand_size: int = param(5, low=1, high=10, section="6.1", doc="cards in the opening hand")
     beats: int = param(18, low=1, high=40, section="6.2", doc="beats in a game")

@@ -51,14 +51,24 @@ class StrandParams(Params):
     # --- the base game --------------------------------------------------
     sum_cap: int = param(7, low=2, high=10, section="5.1", doc="a team whose cargo sum is at most this crosses in full")
     node_values: tuple = param(
-        (3, 4, 4, 5, 5, 6, 7, 8), low=0, high=30, length=(1, 20), section="5.4", doc="node points of segments 1..n"
+        (3, 4, 4, 5, 5, 6, 7, 8),
+        low=0,
+        high=30,
+        length=(1, 20),
+        section="5.4",
+        doc="node points of each segment, from the first to the last",
     )
     rounds: int = param(8, low=1, high=20, section="6.4", doc="rounds in a game")
     lone_penalty: int = param(2, low=0, high=10, section="6.4", doc="final points lost per lone marker")
     hand_size: int = param(3, low=1, high=10, section="6.1", doc="cards dealt and the normal hand limit")
     max_hand: int = param(5, low=1, high=10, section="5.2", doc="highest hand limit stays can reach")
     cargo_counts: tuple = param(
-        (12, 12, 12, 12, 12), low=0, high=40, length=(5, 5), section="2", doc="cards of cargo value 1..5 in the deck"
+        (12, 12, 12, 12, 12),
+        low=0,
+        high=40,
+        length=(5, 5),
+        section="2",
+        doc="cards of each cargo value, 1 to 5, in the deck",
     )
     half_rounding: str = param("up", choices=_HALF, section="6.3", doc="rounding of half scores (lone, overweight)")
     # --- readings of ambiguous sentences ---------------------------------
@@ -99,7 +109,7 @@ class StrandParams(Params):
     bb_uses: int = param(1, low=0, high=8, section="5.5", doc="lock a partner before ropes are shown")
     fragile_uses: int = param(1, low=0, high=8, section="5.5", doc="switch to someone who pointed at you")
     porter_uses: int = param(3, low=0, high=8, section="5.5", doc="+porter_bonus to the revealed cargo")
-    porter_bonus: int = param(1, low=0, high=4, section="5.5", doc="porter's cargo bonus (cargo stays <= 5)")
+    porter_bonus: int = param(1, low=0, high=4, section="5.5", doc="porter's cargo bonus (cargo stays at 5 at most)")
     musician_uses: int = param(4, low=0, high=8, section="5.5", doc="+musician_bonus in a formed team")
     musician_bonus: int = param(1, low=0, high=5, section="5.5", doc="musician's points")
     engineer_uses: int = param(2, low=0, high=8, section="5.5", doc="+engineer_bonus to your team's cap")

@@ -63,6 +63,12 @@ def _metric_options(game) -> list[tuple[str, str]]:
     return [(m.label, name) for name, m in balance.catalogue(game).items()]
 
 
+def _lineup_words(src: _Source, run) -> str:
+    from gamelab.core.labels import lineup_words
+
+    return lineup_words(src.game_def, list(run.lineup))
+
+
 class _Progress:
     """What :class:`gamelab.ui.widgets.Busy` needs of a panel: a bar, a note,
     and an output to grey while work runs."""
@@ -79,6 +85,34 @@ class _Progress:
         from gamelab.ui.widgets import mark_stale
 
         mark_stale(self, stale)
+
+    def _follow(self, src: _Source) -> None:
+        """Be told when the panel's current run changes (:meth:`panel_changed`); ``computed_for``: the
+        run this view's figures were computed on, ``run_note``: which run that is, or that it is stale."""
+        import ipywidgets as w
+
+        self.computed_for = None
+        self.run_note = w.HTML()
+        self.stale_note = w.HTML()
+        if src.panel is not None and hasattr(src.panel, "views"):
+            src.panel.views.append(self)
+
+    def _computed(self, src: _Source) -> None:
+        """The figures just drawn are of the panel's current run: say which, and not greyed."""
+        panel = src.panel
+        current = panel.current() if panel is not None and hasattr(panel, "current") else None
+        self.computed_for = current
+        if current is not None:
+            self.run_note.value = html.escape(
+                f"Computed for: {current.words(src.game_def).split('; ', 1)[0]}; "
+                f"{current.players} players, {_lineup_words(src, current)}."
+            )
+        self.stale_note.value = ""
+
+    def panel_changed(self, current) -> None:
+        from gamelab.ui.widgets import stale_view
+
+        stale_view(self, current, self.stale_note)
 
 
 def _framing_html(fr) -> str:
@@ -133,6 +167,7 @@ class LeversPanel(_Progress):
         self.out = w.Output()
         self.stale_too = (self.sentence,)
         self._progress_widgets()
+        self._follow(self.src)
         self.button.on_click(lambda b: self.run())
         self.metric.observe(lambda change: self._draw(), names="value")
         self.table: pd.DataFrame | None = None
@@ -174,6 +209,7 @@ class LeversPanel(_Progress):
         skipped = table.attrs["skipped"]
         note = f"{table.attrs['games']:,} games per setting, the same deals for each"
         self.status.value = html.escape(note + (f"; {len(skipped)} steps not played" if skipped else ""))
+        self._computed(self.src)
         self._draw()
 
     def _same_run_as_panel(self, table) -> bool:
@@ -213,6 +249,8 @@ class LeversPanel(_Progress):
                 w.HTML(STYLE),
                 w.HBox([self.metric, self.button, self.status]),
                 w.HBox([self.progress, self.busy_note]),
+                self.stale_note,
+                self.run_note,
                 self.sentence,
                 self.out,
             ]
@@ -294,6 +332,7 @@ class TunePanel(_Progress):
         self.out = w.Output()
         self.stale_too = (self.answer,)
         self._progress_widgets()
+        self._follow(self.src)
         self.button.on_click(lambda b: self.run())
         self.result: tune.TuneResult | None = None
         self.shown: pd.DataFrame | None = None
@@ -395,6 +434,7 @@ class TunePanel(_Progress):
         )
         self.answer.value = f"<b>{html.escape(result.summary)}</b>"
         self.mark_stale(False)
+        self._computed(self.src)
         return self
 
     def widget(self):
@@ -404,7 +444,18 @@ class TunePanel(_Progress):
 
         rows = [w.HBox(list(r)) for r in self.rows]
         form = w.HBox([self.free, w.VBox(rows + [w.HBox([self.trials, self.button])])])
-        box = w.VBox([w.HTML(STYLE), form, w.HBox([self.progress, self.busy_note]), self.status, self.answer, self.out])
+        box = w.VBox(
+            [
+                w.HTML(STYLE),
+                form,
+                w.HBox([self.progress, self.busy_note]),
+                self.stale_note,
+                self.run_note,
+                self.status,
+                self.answer,
+                self.out,
+            ]
+        )
         box.add_class("gamelab-tune")
         return box
 

@@ -15,12 +15,14 @@ path is tested without a browser.  Tables and charts come from
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import os
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -41,7 +43,11 @@ STALE_CLASS = "gamelab-stale"
 CONTROLS_HEIGHT = "560px"  # the controls column scrolls past this: results stay beside the sliders
 STYLE = (
     f"<style>.{STALE_CLASS} {{ opacity: 0.35; filter: grayscale(1); transition: opacity 0.2s; }}"
-    ".gamelab-panel .widget-label {{ min-width: 11em; }}</style>"
+    ".gamelab-panel .widget-label { min-width: 11em; }"
+    # a wide table (the identity table) wraps its words inside the results column at 1366 px, never clipped
+    ".gamelab-panel .widget-output table { max-width: 100%; table-layout: auto; }"
+    ".gamelab-panel .widget-output td, .gamelab-panel .widget-output th "
+    "{ white-space: normal; overflow-wrap: anywhere; }</style>"
 )
 DEFAULT_LINEUP = "(default lineup)"
 WIN_LABELS = {
@@ -193,7 +199,8 @@ def _knob_slider(name: str, doc: str, lo: float, hi: float, step: float, default
         style={"description_width": "initial"},
         layout=w.Layout(width="340px"),
         tooltip=f"{fmt.words(name)}: {what or 'sets several rule parameters at once'}; "
-        "it moves the sliders of what it sets, and a slider moved after it wins",
+        f"it acts on the values of those sliders as you set them (or the rulebook's) and moves them to the "
+        f"result; move one of them by hand and that becomes the value set by hand, this back at {fmt.number(default)}",
     )
 
 
@@ -212,6 +219,67 @@ def game_panel(game, frame: pd.DataFrame, params) -> list:
     from gamelab.stats import balance
 
     return [balance.panel_table(game, frame), *game.panels.figures(frame, params)]
+
+
+RERUN_NOTE = "computed for the rules before your change, rerun"
+
+
+@dataclasses.dataclass(frozen=True)
+class RunId:
+    """One run of a panel: its rules, agents, player count, seed and games (0: not played yet). Every
+    view derived from a run keeps the RunId it was computed on, states it (:meth:`words`) and is greyed
+    when the panel's current run has other rules, agents or players (:meth:`same_setting`)."""
+
+    params: Any
+    lineup: tuple
+    players: int
+    seed: int
+    games: int = 0
+    precision: float | None = None  # the Full precision run's target; None: the quick games
+    target_met: bool | None = None  # with a precision: whether every win rate reached it (else: the cap)
+
+    def same_setting(self, other: RunId | None) -> bool:
+        return other is not None and (self.params, self.lineup, self.players, self.seed) == (
+            other.params,
+            other.lineup,
+            other.players,
+            other.seed,
+        )
+
+    def words(self, game_def) -> str:
+        """``rules: sum cap = 8; 4 players, the style mix on every seat; 2,000 games, seed 0``."""
+        from gamelab.report.render import changed_from_rulebook
+
+        changed = self.params.changed()
+        rules = changed_from_rulebook(self.params).removeprefix("Changed from the rulebook: ")
+        rules = "the rulebook's rules" if not changed else f"the rulebook's rules but {rules}"
+        games = f"{self.games:,} games" + (
+            f" (Full precision: ±{self.precision * 100:g} points, "
+            f"{'target met' if self.target_met else 'cap reached before the target'})"
+            if self.precision is not None
+            else ""
+        )
+        return (
+            f"{rules}; {self.players} players, {lineup_words(game_def, list(self.lineup))}; {games}, seed {self.seed}"
+        )
+
+
+def stale_view(view, current: RunId | None, note) -> None:
+    """Grey a derived view (``view.out`` and ``view.stale_too``) and say :data:`RERUN_NOTE` in ``note``
+    when ``current`` has other rules than the run it was computed for (``view.computed_for``); current again
+    (not greyed, no note) when they agree."""
+    computed = getattr(view, "computed_for", None)
+    if computed is None:
+        return
+    shown = [view.out, *getattr(view, "stale_too", ())]
+    if computed.same_setting(current):
+        for widget in shown:
+            widget.remove_class(STALE_CLASS)
+        note.value = ""
+    else:
+        for widget in shown:
+            widget.add_class(STALE_CLASS)
+        note.value = f"<b style='color:#c62828'>{html.escape(RERUN_NOTE[0].upper() + RERUN_NOTE[1:])}.</b>"
 
 
 class BalancePanel:
@@ -269,22 +337,38 @@ class BalancePanel:
         self.headline_note = w.HTML()
         self.stale_too = (self.sentence_note, self.worth_note, self.headline_note)
         self._holding = False  # True while a knob writes its derived values into the sliders
-        for widget in self._all_controls():
-            if widget in self.knobs.values():
-                continue
+        # the values set by hand of the parameters a knob has written into (the knobs act on these)
+        self.hand: dict[str, list] = {}
+        self.knob_neutral = {name: spec[3] for name, spec in (knobs or {}).items()}
+        self.knob_targets = {
+            name: tuple(self.game_def.derived[name](self.base, self.knob_neutral[name])) for name in self.knobs
+        }
+        self.knob_note = w.HTML()  # what the knobs do to the hand-set values, under the sliders
+        for name, ws in self.controls.items():
+            for widget in ws:
+                widget.observe(
+                    lambda change, name=name: None if self._holding else self._slider_moved(name), names="value"
+                )
+        for widget in (self.players, self.focus, self.budget):
             widget.observe(lambda change: None if self._holding else self.update(), names="value")
         for name, slider in self.knobs.items():
-            slider.observe(lambda change, name=name: self._apply_knob(name), names="value")
+            slider.observe(lambda change, name=name: None if self._holding else self._apply_knob(name), names="value")
         self.full_button.on_click(lambda b: self.update(full=True))
         self.publish_button.on_click(lambda b: self.publish())
         self.frame = None
+        self.run_id: RunId | None = None  # the run on screen (rules, agents, players, seed, games)
+        self.views: list = []  # derived views (Levers, Tune): told when the current run changes
         self.tables: dict[str, pd.DataFrame] = {}
         self.last_path: Path | None = None
         self.seconds_per_game: dict[tuple, float] = {}
 
     def _table_controls(self, n_players: int):
-        """The player count slider and the seat-1 agent choice."""
+        """The player count slider and the seat-1 agent: one entry per agent (a style, the mix, ...),
+        and a search budget beside it as one control (``best@8`` is ``search`` with 8 play-outs), never
+        the same search once per style in the list."""
         import ipywidgets as w
+
+        from gamelab.core import budgets
 
         lo, hi = self.game_def.players
         players = w.IntSlider(
@@ -295,15 +379,54 @@ class BalancePanel:
             continuous_update=False,
             tooltip=f"players at the table ({lo} to {hi})",
         )
+        self.budgets: dict[str, list[int]] = {}
+        bases: list[str] = []
+        for a in self.game_def.agents:
+            agent, at, budget = str(a).partition(budgets.SEPARATOR)
+            if agent not in bases:
+                bases.append(agent)
+            if at:
+                self.budgets.setdefault(agent, []).append(int(budget))
         focus = w.Dropdown(
-            options=[("default lineup", DEFAULT_LINEUP)]
-            + [(agent_label(self.game_def, a), a) for a in self.game_def.agents],
+            options=[("default lineup", DEFAULT_LINEUP)] + [(agent_label(self.game_def, a), a) for a in bases],
             description="agent in seat 1",
             style={"description_width": "initial"},
-            tooltip="one seat played by this agent against the default lineup (the runner "
-            "rotates it through every seat); lookahead play is slow, about 20 s",
+            tooltip="one seat played by this agent against the default lineup (the runner rotates it "
+            "through every seat); with a search budget, the agent searches with that budget",
         )
+        self.budget = w.Dropdown(
+            options=[("no search budget", 0)],
+            description="search budget",
+            style={"description_width": "initial"},
+            disabled=True,
+            tooltip="how hard the seat-1 agent searches (slower as it grows); only for an agent that searches",
+        )
+        focus.observe(lambda change: self._budget_options(), names="value")
         return players, focus
+
+    def _budget_options(self) -> None:
+        """The budgets the seat-1 agent has, in words (none: the control is off)."""
+        from gamelab.core import budgets
+
+        have = self.budgets.get(self.focus.value, [])
+        self._holding = True  # the agent's own observer runs the one update
+        try:
+            self.budget.options = [("no search budget", 0)] + [
+                (agent_label(self.game_def, budgets.at_budget(self.focus.value, b)), b) for b in have
+            ]
+            self.budget.value = 0
+            self.budget.disabled = not have
+        finally:
+            self._holding = False
+
+    def seat_agent(self) -> str | None:
+        """The agent in seat 1 (None: the default lineup), its budget included (``best@8``)."""
+        from gamelab.core import budgets
+
+        if self.focus.value == DEFAULT_LINEUP:
+            return None
+        name = budgets.at_budget(self.focus.value, self.budget.value) if self.budget.value else self.focus.value
+        return name if name in self.game_def.agents else None
 
     def _all_controls(self):
         for ws in self.controls.values():
@@ -311,26 +434,50 @@ class BalancePanel:
         yield from self.knobs.values()
         yield self.players
         yield self.focus
+        yield self.budget
+
+    def _hand_params(self):
+        """The rules as the designer set them by hand: the rulebook's, with every slider's hand-set value
+        (a slider a knob wrote into counts by the value it had before the knobs, :attr:`hand`)."""
+        changes = {}
+        for name, ws in self.controls.items():
+            values = self.hand.get(name, [x.value for x in ws])
+            changes[name] = tuple(values) if isinstance(getattr(self.base, name), tuple) else values[0]
+        return self.base.replace(**changes)
 
     def _knob_changes(self) -> dict:
-        """What the derived knobs set (from the rulebook's values), in knob order."""
+        """What the derived knobs set, in knob order, each acting on the one before it and the first on
+        the hand-set values (:meth:`_hand_params`): a knob never resets a value set by hand."""
         changes: dict = {}
+        params = self._hand_params()
         for name, slider in self.knobs.items():
-            changes.update(self.game_def.derived[name](self.base, slider.value))
+            step = self.game_def.derived[name](params, slider.value)
+            changes.update(step)
+            params = params.replace(**step)
         return changes
 
     def _apply_knob(self, name: str) -> None:
-        """A knob moved: write the values it derives into the sliders of the
-        parameters it sets (so the sliders show the rules in use), then
-        re-simulate once.  A slider moved after the knob wins: the sliders
-        are what :meth:`params` reads."""
+        """A knob moved: it acts on the values set by hand (node scale 1.05 multiplies the node values
+        on the sliders, not the rulebook's), and writes the result into the sliders of the parameters it
+        sets, so the sliders show the rules in use; then re-simulate once.  A slider moved by hand after
+        it becomes the new hand-set value, and the knobs on it go back to their neutral value
+        (:meth:`_slider_moved`): the sliders are what :meth:`params` reads."""
         from gamelab.core.errors import GamelabError
 
+        for param in self.knob_targets[name]:
+            if param in self.controls:
+                self.hand.setdefault(param, [x.value for x in self.controls[param]])
         try:
-            derived = self.game_def.derived[name](self.base, self.knobs[name].value)
+            derived = self._knob_changes()
         except GamelabError as exc:
             self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
             return
+        self._write(derived)
+        self.knob_note.value = self._knob_words()
+        self.update()
+
+    def _write(self, derived: dict) -> None:
+        """Values into sliders without a run each (one run follows)."""
         self._holding = True
         try:
             for param, value in derived.items():
@@ -338,7 +485,34 @@ class BalancePanel:
                     widget.value = v
         finally:
             self._holding = False
+
+    def _slider_moved(self, name: str) -> None:
+        """A rule slider moved by hand: its values are the hand-set ones now, and a knob that acted on
+        that parameter goes back to its neutral value (it would otherwise apply twice)."""
+        if name in self.hand:
+            del self.hand[name]
+            self._holding = True
+            try:
+                for knob, targets in self.knob_targets.items():
+                    if name in targets:
+                        self.knobs[knob].value = self.knob_neutral[knob]
+            finally:
+                self._holding = False
+            self.knob_note.value = self._knob_words()
         self.update()
+
+    def _knob_words(self) -> str:
+        """What the knobs off their neutral value do to the hand-set values, in a line (empty: none)."""
+        said = []
+        for name, slider in self.knobs.items():
+            if slider.value == self.knob_neutral[name]:
+                continue
+            targets = ", ".join(fmt.words(t) for t in self.knob_targets[name])
+            hand = "; ".join(
+                f"{fmt.words(p)} {', '.join(fmt.number(v) for v in vs)}" for p, vs in self.hand.items() if p in targets
+            )
+            said.append(f"{fmt.words(name)} {fmt.number(slider.value)} applied to the {targets} set by hand ({hand})")
+        return f"<i>{html.escape('; '.join(said))}: the sliders show the result.</i>" if said else ""
 
     def params(self):
         """The parameter object the sliders describe (validated): a derived
@@ -353,12 +527,29 @@ class BalancePanel:
 
     def lineup(self):
         default = list(self.game_def.default_lineup(self.players.value))
-        if self.focus.value in self.game_def.agents:
-            default[0] = self.focus.value
+        agent = self.seat_agent()
+        if agent is not None:
+            default[0] = agent
         return default
 
     def mark_stale(self, stale: bool):
         mark_stale(self, stale)
+
+    def current(self) -> RunId | None:
+        """The run the controls describe now (None: the controls make no valid rules)."""
+        from gamelab.core.errors import GamelabError
+
+        try:
+            params = self.params()
+        except GamelabError:
+            return None
+        return RunId(params, tuple(self.lineup()), self.players.value, self.seed)
+
+    def _tell_views(self) -> None:
+        """The current run changed: each derived view greys itself if computed for other rules."""
+        current = self.current()
+        for view in self.views:
+            view.panel_changed(current)
 
     def _expected(self, games: int) -> float | None:
         key = (tuple(self.lineup()), self.players.value)
@@ -372,11 +563,15 @@ class BalancePanel:
         from gamelab.sim.store import ChunkStore
 
         start = time.perf_counter()
+        self._tell_views()
         try:
             params = self.params()
         except GamelabError as exc:
             self.status.value = f"<b style='color:#c62828'>{html.escape(str(exc))}</b>"
             return
+        if self.run_id is not None and not self.run_id.same_setting(self.current()):
+            for note in (self.sentence_note, self.worth_note):  # recomputed below, after the numbers
+                note.add_class(STALE_CLASS)
         kw = dict(
             n_games=self.quick_games,
             seed=self.seed,
@@ -398,6 +593,15 @@ class BalancePanel:
             run = sweep.run_cell(self.game_def, {}, **kw)
             self.frame = run.frame
             self.frame_params, self.frame_lineup = params, kw["lineup"]  # what the frame was played with
+            self.run_id = RunId(
+                params,
+                tuple(kw["lineup"]),
+                self.players.value,
+                self.seed,
+                run.games,
+                self.precision if full else None,
+                run.target_met,
+            )
             self.tables = {by: stats.win_table(run.frame, by) for by in self.game_def.report.groups if by in run.frame}
             self.tables["identities"] = identity_table(self.game_def, params, frame=run.frame)
             self.extras = [charts.drawn(x) for x in self.extra(run.frame, params)] if self.extra is not None else []
@@ -406,10 +610,7 @@ class BalancePanel:
             self.headline = ""
         if busy.seconds > 0.2:  # timed a real run, not a cache read
             self.seconds_per_game[(tuple(self.lineup()), self.players.value)] = busy.seconds / run.games
-        note = f"{run.games:,} games" + (
-            "" if run.target_met is None else (" (precision target met)" if run.target_met else " (cap reached)")
-        )
-        self.status.value = html.escape(note)
+        self.status.value = html.escape(f"This run: {self.run_id.words(self.game_def)}.")
         self.headline_note.value = ""  # never the last run's figure beside these numbers
         self._draw()  # the numbers first; the rulebook sentences (not simulation) after them
         self.seconds = time.perf_counter() - start  # a move's time to its numbers (``gamelab bench``)
@@ -422,11 +623,15 @@ class BalancePanel:
             self.sentence_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
         self.sentences = rulebook_sentences(self.game_def, params)
         self.sentence_note.value = self.sentences.to_html() if self.sentences is not None else ""
+        self.sentence_note.remove_class(STALE_CLASS)
         # the meta-game's line (issue 28): a payoff table of its own, so it comes after the numbers too
         if self.game_def.strategies is not None:
             self.worth_note.value = "<i>Solving which styles adapting players would keep…</i>"
         self.worth = metagame_line(self.game_def, params, self.players.value, self.seed, kw["run"])
+        if self.worth:  # the run it was solved on: these rules, players and seed (its own payoff games)
+            self.worth = f"{self.worth} (for this run's rules, {self.players.value} players, seed {self.seed})"
         self.worth_note.value = f"<b>{html.escape(self.worth)}</b>" if self.worth else ""
+        self.worth_note.remove_class(STALE_CLASS)
 
     def items(self, sentences: bool = True) -> list:
         """What the panel shows under its controls, in order: the headline
@@ -515,20 +720,27 @@ class BalancePanel:
 
         from gamelab.core.paths import reports_dir
         from gamelab.report.build import build_report
+        from gamelab.sim.store import ChunkStore
 
         out = Path(out) if out else reports_dir() / f"{self.game}-{dt.datetime.now():%Y%m%d-%H%M%S}.html"
-        with Busy(self, "Writing the report"):
+        if self.run_id is None or not self.run_id.same_setting(self.current()):
+            self.update()  # the run on screen is the controls' (a move whose run has not finished: played now)
+        shown = self.run_id
+        assert shown is not None
+        with Busy(self, f"Writing the report of the run on screen ({shown.games:,} games)"):
             self.last_path = build_report(
                 self.game,
-                params=self.params(),
+                params=shown.params,
                 n_games=self.quick_games,
-                seed=self.seed,
+                precision=shown.precision,  # after Full precision: those games (the same chunks, from the store)
+                seed=shown.seed,
                 out=out,
-                player_counts=(self.players.value,),
-                lineups={self.players.value: self.lineup()},
-                run=RunConfig(store=self.store, progress=False),
+                player_counts=(shown.players,),
+                lineups={shown.players: list(shown.lineup)},
+                run=RunConfig(store=self.store or ChunkStore(), progress=False),
             )
-        self.status.value = publish_link(self.last_path)
+        self.published = shown
+        self.status.value = f"{publish_link(self.last_path)}: {html.escape(shown.words(self.game_def))}"
         return self.last_path
 
     def widget(self):
@@ -537,7 +749,7 @@ class BalancePanel:
         together (a 1366 × 900 laptop included)."""
         import ipywidgets as w
 
-        sliders = [x for ws in self.controls.values() for x in ws] + list(self.knobs.values())
+        sliders = [x for ws in self.controls.values() for x in ws] + list(self.knobs.values()) + [self.knob_note]
         left = w.VBox(
             sliders,
             layout=w.Layout(width="370px", min_width="370px", max_height=CONTROLS_HEIGHT, overflow="auto"),
@@ -545,7 +757,7 @@ class BalancePanel:
         actions = w.HBox([self.full_button, self.publish_button])
         right = w.VBox(
             [
-                w.HBox([self.players, self.focus]),
+                w.HBox([self.players, self.focus, self.budget]),
                 actions,
                 self.status,
                 w.HBox([self.progress, self.busy_note]),
