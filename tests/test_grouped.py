@@ -157,9 +157,10 @@ def test_gamelab_test_decides_a_metagame_metric(capsys, tmp_path, monkeypatch):
     args = ["test", "strand", "styles_worth_playing >= 4", "--players", "3", "--max-games", "8192"]
     assert cli.main(args + ["--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    # at three players adapting players keep heavy alone: far from four, decided early
-    assert d["decision"] == "no" and d["estimate"] == 1 and d["games"] < 8192
-    assert d["answer"].startswith("No: the number of styles worth playing is 1 (95 % interval 1")
+    # at three players adapting players keep heavy alone (the full table); random profiles of a few
+    # thousand games may count node grabber too (its regret is about 2 points): far from four, decided early
+    assert d["decision"] == "no" and d["estimate"] in (1, 2) and d["games"] < 8192
+    assert d["answer"].startswith(f"No: the number of styles worth playing is {d['estimate']:.0f} (95 % interval ")
     assert d["looks"][-1]["p_no"] <= d["beta_look"] and d["inclusive"] is True
     assert cli.main(args + ["--plan"]) == 0
     plan = capsys.readouterr().out

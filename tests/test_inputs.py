@@ -111,7 +111,9 @@ def test_a_file_of_millions_of_items_is_refused_in_seconds(tmp_path, suffix):
     assert Path(path).stat().st_size < files.MAX_BYTES
     start = time.perf_counter()
     text = refusal(["tune", path])
-    assert time.perf_counter() - start < 10  # measured: YAML 0.3 s, JSON 1.8 s (YAML took 2 minutes and 1.8 GB)
+    # a bound against the old 2-minute parse, not a speed target: measured YAML 0.3 s, JSON 1.8 s idle; JSON took
+    # 12.8 s once beside a full suite and four other agents' tests on the 2 cores (YAML once took 2 minutes, 1.8 GB)
+    assert time.perf_counter() - start < 40
     assert f"more than {limits.MAX_ITEMS:,} values" in text
 
 

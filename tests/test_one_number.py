@@ -236,3 +236,12 @@ def test_the_checker_runs_from_the_command_line(toy_report, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "two values of one quantity" in out and f"{bad}: " in out
     assert main([str(tmp_path / "none.html")]) == 2
+
+
+def test_a_model_warning_shows_on_the_first_screen_and_keeps_one_number(toy_report):
+    """Issue 38's guard: a warning about the player model reads first, in its own part (its figures
+    are a check of the model on the run), and the page still passes the checker."""
+    words = "2 players: Warning about the player model, not the rules: seat 1 wins 61.0 % against 50.0 %."
+    page = render_report(dataclasses.replace(toy_report, model_warnings=((2, words),)))
+    assert "Warning about the player model, not the rules" in unescape(re.sub(r"<[^>]+>", "", page))
+    assert_one_number(page)

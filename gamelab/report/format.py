@@ -272,8 +272,10 @@ def q_interval(name: str, low, high, *, percent: bool = False, unit: bool = True
         return text
     scale = 100 if percent else 1
     sep = " to " if low < 0 or high < 0 else "–"
-    lo_text, hi_text = text.removesuffix(" %").split(sep)
     tail = " %" if percent and unit else ""
+    if sep not in text:  # both ends agree as shown: one figure (``interval``), the low end's
+        return quantity(f"{name}.low", low, text.removesuffix(" %"), scale) + tail
+    lo_text, hi_text = text.removesuffix(" %").split(sep)
     return quantity(f"{name}.low", low, lo_text, scale) + sep + quantity(f"{name}.high", high, hi_text, scale) + tail
 
 

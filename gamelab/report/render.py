@@ -173,7 +173,9 @@ def summary_section(data: Report) -> Section:
     if data.params.changed():  # other rules than the rulebook's: said before any figure (issue 37)
         blocks.insert(0, Block("text", changed_from_rulebook(data.params)))
     if data.model_warnings:  # issue 38: seats that differ where the rules treat them alike
-        blocks.append(Block("list", [("warn", words) for _, words in data.model_warnings], css="verdict"))
+        warnings = [("warn", words) for _, words in data.model_warnings]
+        why = "a check of the model on this run: each seat against the share of the seats it is interchangeable with"
+        blocks.append(Block("list", warnings, css="verdict", own=why))
     sentences = [("bad" if f.clear else "", sentence(f)) for f in data.findings]
     skill_blocks = across_skill_blocks(data)
     chart = win_chart(data, half=bool(skill_blocks), only=headline_group(data))  # the grid: under Win rates
