@@ -55,6 +55,7 @@ import numpy as np
 from gamelab.core.errors import ParamError
 from gamelab.core.params import Params
 from gamelab.core.paths import PLAYTESTS
+from gamelab.core.scenes import View
 
 State = Any  # each game's ``state.State``
 Actions = Any  # each game's action arrays
@@ -358,6 +359,8 @@ class Game:
     derived: Mapping[str, Callable[[Any, Any], dict]] = dataclasses.field(default_factory=dict)
     metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
     strategies: Strategies | None = None  # the meta-game's moves (None: the game has no meta-game)
+    # how a state looks and what a decision says (``core.scenes``; None: the state's fields as a table)
+    view: View | None = None
     chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
     # the named random streams ``play`` draws from, split by the runner from a chunk's seed (stream k: the
     # seed's k-th child, ``core.driver.split_streams``); part of what a seed means, like ``chunk_deals``
