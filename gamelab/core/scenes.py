@@ -129,22 +129,23 @@ Scene = tuple[Part, ...]
 class View:
     """How one game looks and what its decisions say (``Game.view``).
 
-    ``scene(params, state, g, names) -> Scene``: game ``g`` of a batch state, the
-    seats called ``names``.  ``say(params, before, actions, events, after, g, names)
+    ``scene(params, state, g, names, events) -> Scene``: game ``g`` of a batch state, the
+    seats called ``names``, ``events`` the engine's events of the step that led to it
+    (``{}`` at the set-up).  ``say(params, before, actions, events, after, g, names)
     -> str``: what the decision just made did, in words (``before``/``after``:
     the states around it; ``actions`` may be None for a step no one chose, such as
     the end of a beat in a replay).  ``why(params, agent, state, actions, g, seat)
     -> str``: one line of why agent ``agent`` chose so ("" when it cannot say
     cheaply); ``mover(state, g) -> [seats]``: who decided at that state.
-    ``expect_unit(key, index) -> unit | None``: for a playtest record's ``expect``
+    ``expect_unit(params, key, index) -> unit | None``: for a playtest record's ``expect``
     claim ``key[index...]``, the 0-based turn, beat or round it is about (None:
     the end of the game)."""
 
-    scene: Callable[[Any, Any, int, Sequence[str]], Scene]
+    scene: Callable[[Any, Any, int, Sequence[str], dict], Scene]
     say: Callable[..., str]
     why: Callable[..., str] = lambda params, agent, state, actions, g, seat: ""
     mover: Callable[[Any, int], Sequence[int]] | None = None
-    expect_unit: Callable[[str, Sequence[int]], int | None] = lambda key, index: None
+    expect_unit: Callable[[Any, str, Sequence[int]], int | None] = lambda params, key, index: None
     unit_word: str = "turn"  # what a record's unit is called (turn, beat, round)
 
 
@@ -181,7 +182,7 @@ def fields_of(state: Any, g: int) -> list[tuple[str, Any]]:
     return out
 
 
-def default_scene(params, state, g: int, names: Sequence[str]) -> Scene:
+def default_scene(params, state, g: int, names: Sequence[str], events: dict | None = None) -> Scene:
     """Any game's state as a table: one row per field of game ``g``."""
     return (Facts("State", tuple((name, plain(value)) for name, value in fields_of(state, g))),)
 

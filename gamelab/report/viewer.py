@@ -41,21 +41,33 @@ def _text(x: float, y: float, text, size: int = 12, anchor: str = "middle", extr
     return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}"{extra}>{esc(text)}</text>'
 
 
-def draw_track(part: Track) -> str:
-    """Squares in rows of ``per_row``, coloured by kind, marks under the number, tokens as seat-coloured discs."""
-    cell, gap, n = 52, 4, len(part.squares)
-    cols = max(1, min(part.per_row, n))
-    rows = math.ceil(n / cols)
-    width, height = cols * (cell + gap) + 8, rows * (cell + gap) + 8
+def track_board(part: Track, cols: int) -> str:
+    """The squares and their numbers: what every step of a game shares, drawn once per page."""
+    cell, gap = 52, 4
     out = []
     for i, sq in enumerate(part.squares):
         x, y = 4 + (i % cols) * (cell + gap), 4 + (i // cols) * (cell + gap)
         fill = part.palette.get(sq.kind, "#eeeeee")
-        out.append(
-            f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" rx="4" fill="{fill}" stroke="#999">'
-            f"<title>{esc(sq.label)}: {esc(sq.kind)}{esc(' · ' + ', '.join(sq.marks)) if sq.marks else ''}</title></rect>"
-        )
-        out.append(_text(x + 3, y + 11, sq.label, 9, "start", ' fill="#333"'))
+        out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" rx="4" fill="{fill}" stroke="#999"/>')
+        out.append(_text(x + 3, y + 11, sq.label, 9, "start", ' fill="#777"' if sq.kind != "finish" else ' fill="#fff"'))
+    return "".join(out)
+
+
+def draw_track(part: Track, defs: dict[str, str] | None = None) -> str:
+    """Squares in rows of ``per_row``, coloured by kind, marks under the number, tokens as seat-coloured discs.
+    With ``defs`` (the page's shared drawings, id -> SVG), the board is drawn there once and used by id."""
+    cell, gap, n = 52, 4, len(part.squares)
+    cols = max(1, min(part.per_row, n))
+    rows = math.ceil(n / cols)
+    width, height = cols * (cell + gap) + 8, rows * (cell + gap) + 8
+    board = track_board(part, cols)
+    if defs is None:
+        out = [board]
+    else:
+        key = defs.setdefault(board, f"board{len(defs)}")
+        out = [f'<use href="#{key}"/>']
+    for i, sq in enumerate(part.squares):
+        x, y = 4 + (i % cols) * (cell + gap), 4 + (i // cols) * (cell + gap)
         for k, mark in enumerate(sq.marks[:2]):
             out.append(_text(x + cell / 2, y + cell - 4 - 10 * k, mark, 8, "middle", ' fill="#000"'))
     by_square: dict[int, list] = {}
@@ -201,29 +213,38 @@ def draw_grid(part: Grid) -> str:
 DRAW = {Track: draw_track, Ring: draw_ring, Dice: draw_dice, Bars: draw_bars, Facts: draw_facts, Grid: draw_grid}
 
 
-def draw_part(part: Part) -> str:
-    drawn = DRAW[type(part)](part)
+def draw_part(part: Part, defs: dict[str, str] | None = None) -> str:
+    drawn = draw_track(part, defs) if isinstance(part, Track) else DRAW[type(part)](part)
     return f'<div class="opt opt-{esc(part.optional)}">{drawn}</div>' if part.optional else drawn
 
 
-def scene_html(scene: Sequence[Part]) -> str:
-    return "".join(draw_part(p) for p in scene)
+def scene_html(scene: Sequence[Part], defs: dict[str, str] | None = None) -> str:
+    """A scene's parts drawn; ``defs`` collects what the steps share (``frames``), None draws all inline."""
+    return "".join(draw_part(p, defs) for p in scene)
 
 
-def frames(story) -> tuple[list[str], list[str], int]:
+def shared_defs(defs: dict[str, str]) -> str:
+    """The drawings the steps share (a track's board), once, for ``<use href>``."""
+    if not defs:
+        return ""
+    body = "".join(f'<g id="{key}">{board}</g>' for board, key in defs.items())
+    return f'<svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs>{body}</defs></svg>'
+
+
+def frames(story, defs: dict[str, str]) -> tuple[list[str], list[str], int]:
     """Every step's block (words, marks, pictures), the optional parts' names, and the steps left out
-    to keep the page under :data:`MAX_BYTES`."""
+    to keep the page under :data:`MAX_BYTES`; ``defs`` collects the drawings the steps share."""
     view = story.view
     out, optional, size = [], [], 0
     for k, step in enumerate(story.steps):
-        scene = view.scene(story.params, step.state, 0, story.names)
+        scene = view.scene(story.params, step.state, 0, story.names, step.events)
         for part in scene:
             if part.optional and part.optional not in optional:
                 optional.append(part.optional)
         marks = "".join(f'<p class="mark">⚠ {esc(m)}</p>' for m in step.marks)
         block = (
             f'<div class="frame{" marked" if step.marks else ""}" data-step="{k}"{"" if k == 0 else " hidden"}>'
-            f'<p class="words"><b>Step {k}</b>: {esc(step.words)}</p>{marks}{scene_html(scene)}</div>'
+            f'<p class="words"><b>Step {k}</b>: {esc(step.words)}</p>{marks}{scene_html(scene, defs)}</div>'
         )
         size += len(block.encode())
         if size > MAX_BYTES - 60_000 and k > 0:
@@ -283,7 +304,8 @@ SCRIPT = """
 
 def page(story) -> str:
     """The whole page of ``story`` (a string of HTML, every picture inline)."""
-    blocks, optional, cut = frames(story)
+    defs: dict[str, str] = {}
+    blocks, optional, cut = frames(story, defs)
     n = len(blocks) - 1
     res = story.result
     standing = ", ".join(
@@ -310,11 +332,11 @@ def page(story) -> str:
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{esc(story.title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head>
-<body>
+<body>{shared_defs(defs)}
 <h1>{esc(story.title)}</h1>
 <p>Final standing: {esc(standing)}.</p>{marked_words}{cut_words}
-<div class="controls"><button id="first" title="first step">⏮</button><button id="prev" title="previous step (←)">◀ previous</button>
-<button id="play">▶ play</button><button id="next" title="next step (→)">next ▶</button><button id="last" title="last step">⏭</button>
+<div class="controls"><button id="first" title="first step">« first</button><button id="prev" title="previous step (←)">◀ previous</button>
+<button id="play">▶ play</button><button id="next" title="next step (→)">next ▶</button><button id="last" title="last step">last »</button>
 <input id="slider" type="range" min="0" max="{n}" value="0" aria-label="step"> <span id="counter">step 0 of {n}</span> {boxes}</div>
 <main>{"".join(blocks)}</main>
 <details><summary>Every step in words</summary><ol class="log" start="0">{log}</ol></details>

@@ -56,9 +56,9 @@ def record_story(path: str | Path) -> Story:
     steps = [Step(seen[0][0], "the game is set up")]
     for before, actions, events, after, unit in seen:
         words = view.say(params, before, actions, events, after, 0, names)
-        steps.append(Step(after, words, unit=unit))
+        steps.append(Step(after, words, events, unit=unit))
     for m in ledger.get("mismatches", []):
-        unit = view.expect_unit(m["key"], m["index"])
+        unit = view.expect_unit(params, m["key"], m["index"])
         at = [i for i, s in enumerate(steps) if unit is not None and s.unit == unit]
         steps[at[-1] if at else len(steps) - 1].marks.append(mismatch_words(m))
     res = game.engine.result(params, steps[-1].state)

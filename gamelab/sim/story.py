@@ -34,6 +34,7 @@ class Step:
 
     state: Any
     words: str
+    events: dict = dataclasses.field(default_factory=dict)  # the engine's events of the step that led here
     unit: int | None = None  # a record's turn, beat or round (0-based), None for a seeded game
     marks: list[str] = dataclasses.field(default_factory=list)  # where the record and the rules disagree
 
@@ -93,7 +94,7 @@ def play_story(game: Game, *, seed: int = 0, params=None, lineup=None, n_players
         whys = [w for w in whys if w]
         if whys:
             words += " (" + "; ".join(whys) + ")"
-        steps.append(Step(state.copy(), words))
+        steps.append(Step(state.copy(), words, events))
     res = eng.result(params, state)
     result = {k: np.asarray(v)[0].tolist() for k, v in res.items() if k in ("score", "win", "rank")}
     title = f"{game.title}: seed {seed}, {n_players} players"
