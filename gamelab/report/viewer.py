@@ -334,6 +334,7 @@ def page(story) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head>
 <body>{shared_defs(defs)}
 <h1>{esc(story.title)}</h1>
+<p>{esc(story.about)}</p>
 <p>Final standing: {esc(standing)}.</p>{marked_words}{cut_words}
 <div class="controls"><button id="first" title="first step">« first</button><button id="prev" title="previous step (←)">◀ previous</button>
 <button id="play">▶ play</button><button id="next" title="next step (→)">next ▶</button><button id="last" title="last step">last »</button>

@@ -63,9 +63,9 @@ def record_story(path: str | Path) -> Story:
         steps[at[-1] if at else len(steps) - 1].marks.append(mismatch_words(m))
     res = game.engine.result(params, steps[-1].state)
     result = {k: np.asarray(v)[0].tolist() for k, v in res.items() if k in ("score", "win", "rank")}
-    source = record.get("source") or record.get("notes") or ""
-    title = f"{game.title}: playtest record {Path(path).name}" + (f" ({source})" if source else "")
-    return Story(game, params, names, title, steps, result)
+    about = " ".join(str(record.get(k) or "") for k in ("source", "notes")).strip()
+    title = f"{game.title}: playtest record {Path(path).name}"
+    return Story(game, params, names, title, steps, result, about=about)
 
 
 def _params(game, ledger):

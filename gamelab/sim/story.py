@@ -49,6 +49,7 @@ class Story:
     title: str
     steps: list[Step]
     result: dict  # the engine's result of game 0, as lists: score, win, rank
+    about: str = ""  # one line under the title: who plays each seat, the record's source
 
     @property
     def view(self) -> View:
@@ -60,9 +61,14 @@ def view_of(game: Game) -> View:
     return game.view if game.view is not None else DEFAULT_VIEW
 
 
-def seat_names(game: Game, lineup: Sequence[str]) -> list[str]:
-    """``seat 1 (hold at 20)``: each seat with its agent in the game's words."""
-    return [f"seat {i + 1} ({agent_label(game, a)})" for i, a in enumerate(lineup)]
+def seat_names(lineup: Sequence[str]) -> list[str]:
+    """``seat 1``, ``seat 2``, ...: the seats as the pictures and the words call them."""
+    return [f"seat {i + 1}" for i in range(len(lineup))]
+
+
+def lineup_line(game: Game, lineup: Sequence[str]) -> str:
+    """``seat 1: hold at 20; seat 2: race``: who plays each seat, in the game's words."""
+    return "; ".join(f"seat {i + 1}: {agent_label(game, a)}" for i, a in enumerate(lineup))
 
 
 def play_story(game: Game, *, seed: int = 0, params=None, lineup=None, n_players=None) -> Story:
@@ -78,7 +84,7 @@ def play_story(game: Game, *, seed: int = 0, params=None, lineup=None, n_players
     chance = eng.draw_chance(params, 1, n_players, deal)
     state = eng.init(params, 1, n_players, chance)
     controller = game.controller(params, list(lineup), 1, agents)
-    names = seat_names(game, lineup)
+    names = seat_names(lineup)
     steps = [Step(state.copy(), "the game is set up")]
     while not eng.done(params, state).all():
         if len(steps) > game.max_steps:
@@ -98,4 +104,4 @@ def play_story(game: Game, *, seed: int = 0, params=None, lineup=None, n_players
     res = eng.result(params, state)
     result = {k: np.asarray(v)[0].tolist() for k, v in res.items() if k in ("score", "win", "rank")}
     title = f"{game.title}: seed {seed}, {n_players} players"
-    return Story(game, params, names, title, steps, result)
+    return Story(game, params, names, title, steps, result, about=lineup_line(game, lineup))
