@@ -21,12 +21,14 @@ def _cmd_show(args) -> int:
     target = args.target
     games = registry.available_games()
     if target in games:
+        from gamelab.sim import runner
         from gamelab.sim.story import play_story
 
         out = args.out or f"reports/show-{target}-seed{args.seed}.html"
         check_output(out, (".html",), "--out")
         game = registry.get(target)
         params = load_params(target, args.params)
+        runner.resolve(game, params, args.lineup, args.players or (None if args.lineup else game.players[0]))
         print(f"gamelab show {target}: playing one game (seed {args.seed})", file=sys.stderr, flush=True)
         story = play_story(game, seed=args.seed, params=params, lineup=args.lineup, n_players=args.players)
     elif Path(target).suffix.lower() in (".json", ".yaml", ".yml"):
@@ -54,9 +56,7 @@ def _cmd_show(args) -> int:
 
 def add_commands(sub) -> None:
     """``gamelab show``'s arguments."""
-    p = sub.add_parser(
-        "show", help="one game (or a playtest record) as a self-contained HTML page to step through"
-    )
+    p = sub.add_parser("show", help="one game (or a playtest record) as a self-contained HTML page to step through")
     p.add_argument("target", metavar="GAME|RECORD", help="a game's name, or a playtest record file (.json or .yaml)")
     p.add_argument("--seed", type=SEED, default=0, help="the game's seed (default 0)")
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's fewest)")

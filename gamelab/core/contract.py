@@ -130,7 +130,9 @@ def observe_state(state: State, g: int, keys) -> dict:
 class RecordFormat:
     """Playtest records (``docs/playtest-format.md``)."""
 
-    replay: Callable[[dict], tuple[dict, dict]]  # record -> (ledger, observed values for ``expect``)
+    # record -> (ledger, observed values for ``expect``); optionally ``watch=``: every decision shown to
+    # ``watch(before, actions, events, after, unit)`` (``gamelab show RECORD``, ``rulebook.story``)
+    replay: Callable[..., tuple[dict, dict]]
     tables: Callable[[dict], list]  # ledger -> [(title, DataFrame)]
     # worked examples shipped as records (empty: ``data/playtests/<game>_*.json``, found when the game is made)
     examples: tuple[Path, ...] = ()

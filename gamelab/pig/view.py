@@ -20,7 +20,7 @@ def scene(params, state, g, names, events):
     if events and events["hold"][g]:
         note = f"{names[int(events['player'][g])]} holds and banks {int(events['banked'][g])}"
     elif face != NO_FACE:
-        note = f"bust: the turn total is lost" if bust else f"+{face}: turn total {int(state.turn_total[g])}"
+        note = "bust: the turn total is lost" if bust else f"+{face}: turn total {int(state.turn_total[g])}"
     else:
         note = "no roll yet"
     mover = int(state.player[g])

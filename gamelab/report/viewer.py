@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from gamelab.core.scenes import SEAT_COLOURS, Bars, Dice, Facts, Grid, Part, Ring, Track
 
@@ -49,7 +50,9 @@ def track_board(part: Track, cols: int) -> str:
         x, y = 4 + (i % cols) * (cell + gap), 4 + (i // cols) * (cell + gap)
         fill = part.palette.get(sq.kind, "#eeeeee")
         out.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" rx="4" fill="{fill}" stroke="#999"/>')
-        out.append(_text(x + 3, y + 11, sq.label, 9, "start", ' fill="#777"' if sq.kind != "finish" else ' fill="#fff"'))
+        out.append(
+            _text(x + 3, y + 11, sq.label, 9, "start", ' fill="#777"' if sq.kind != "finish" else ' fill="#fff"')
+        )
     return "".join(out)
 
 
@@ -85,7 +88,8 @@ def draw_track(part: Track, defs: dict[str, str] | None = None) -> str:
     legend = "".join(
         f'<span class="key"><i style="background:{c}"></i>{esc(k)}</span>' for k, c in part.palette.items()
     )
-    return f"<figure><figcaption>{esc(part.title)}</figcaption>{_svg(width, height, ''.join(out), part.title)}<div class='legend'>{legend}</div></figure>"
+    picture = _svg(width, height, "".join(out), part.title)
+    return f"<figure><figcaption>{esc(part.title)}</figcaption>{picture}<div class='legend'>{legend}</div></figure>"
 
 
 def draw_ring(part: Ring) -> str:
@@ -153,7 +157,8 @@ def draw_dice(part: Dice) -> str:
     for k, face in enumerate(part.faces):
         x, y = 6 + k * (size + gap), 6
         out.append(
-            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="10" fill="#fff" stroke="{stroke}" stroke-width="3"/>'
+            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="10" fill="#fff" stroke="{stroke}" '
+            'stroke-width="3"/>'
         )
         if face in _PIPS:
             for r, c in _PIPS[face]:
@@ -164,7 +169,9 @@ def draw_dice(part: Dice) -> str:
         out.append(_text(6, 44, "no roll", 14, "start", ' fill="#777"'))
     x_note = 6 + max(1, len(part.faces)) * (size + gap)
     out.append(_text(x_note, 44, part.note, 15, "start", f' fill="{stroke}"'))
-    return f"<figure><figcaption>{esc(part.title)}</figcaption>{_svg(width, size + 12, ''.join(out), part.title)}</figure>"
+    return (
+        f"<figure><figcaption>{esc(part.title)}</figcaption>{_svg(width, size + 12, ''.join(out), part.title)}</figure>"
+    )
 
 
 def draw_bars(part: Bars) -> str:
@@ -205,12 +212,18 @@ def draw_grid(part: Grid) -> str:
     head = "".join(f"<th>{esc(c)}</th>" for c in part.columns)
     body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in part.rows)
     return (
-        f"<figure><figcaption>{esc(part.title)}</figcaption>"
-        f"<table class='grid'><tr>{head}</tr>{body}</table></figure>"
+        f"<figure><figcaption>{esc(part.title)}</figcaption><table class='grid'><tr>{head}</tr>{body}</table></figure>"
     )
 
 
-DRAW = {Track: draw_track, Ring: draw_ring, Dice: draw_dice, Bars: draw_bars, Facts: draw_facts, Grid: draw_grid}
+DRAW: dict[type, Callable[[Any], str]] = {
+    Track: draw_track,
+    Ring: draw_ring,
+    Dice: draw_dice,
+    Bars: draw_bars,
+    Facts: draw_facts,
+    Grid: draw_grid,
+}
 
 
 def draw_part(part: Part, defs: dict[str, str] | None = None) -> str:
@@ -235,7 +248,9 @@ def frames(story, defs: dict[str, str]) -> tuple[list[str], list[str], int]:
     """Every step's block (words, marks, pictures), the optional parts' names, and the steps left out
     to keep the page under :data:`MAX_BYTES`; ``defs`` collects the drawings the steps share."""
     view = story.view
-    out, optional, size = [], [], 0
+    out: list[str] = []
+    optional: list[str] = []
+    size = 0
     for k, step in enumerate(story.steps):
         scene = view.scene(story.params, step.state, 0, story.names, step.events)
         for part in scene:
@@ -255,13 +270,17 @@ def frames(story, defs: dict[str, str]) -> tuple[list[str], list[str], int]:
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.2em;max-width:1100px;color:#222}
-h1{font-size:1.3em} .controls{position:sticky;top:0;background:#fff;padding:.4em 0;border-bottom:1px solid #ddd;z-index:2}
+h1{font-size:1.3em}
+.controls{position:sticky;top:0;background:#fff;padding:.4em 0;border-bottom:1px solid #ddd;z-index:2}
 .controls button{font-size:1em;margin-right:.3em} #slider{width:45%;vertical-align:middle}
-.words{font-size:1.05em;margin:.5em 0} .mark{background:#fdecea;border-left:4px solid #c0392b;padding:.3em .6em;margin:.3em 0}
+.words{font-size:1.05em;margin:.5em 0}
+.mark{background:#fdecea;border-left:4px solid #c0392b;padding:.3em .6em;margin:.3em 0}
 figure{margin:.6em 0} figcaption{font-weight:600;font-size:.9em;color:#444;margin-bottom:.2em}
-table.facts th{text-align:left;padding-right:1em;font-weight:500;color:#555} table{border-collapse:collapse;font-size:.9em}
+table.facts th{text-align:left;padding-right:1em;font-weight:500;color:#555}
+table{border-collapse:collapse;font-size:.9em}
 table.grid td,table.grid th{border:1px solid #ddd;padding:2px 6px} .legend{font-size:.8em}
-.key{margin-right:.8em} .key i{display:inline-block;width:.9em;height:.9em;margin-right:.25em;vertical-align:-.1em;border:1px solid #999}
+.key{margin-right:.8em}
+.key i{display:inline-block;width:.9em;height:.9em;margin-right:.25em;vertical-align:-.1em;border:1px solid #999}
 .opt{display:none} .log li{cursor:pointer} .log li.marked{color:#c0392b} .log{font-size:.9em}
 """
 
@@ -291,10 +310,14 @@ SCRIPT = """
   document.addEventListener('keydown', function(e){
     if (e.key === 'ArrowRight') { stop(); show(k + 1); } else if (e.key === 'ArrowLeft') { stop(); show(k - 1); }
   });
-  document.querySelectorAll('.log li').forEach(function(li){ li.onclick = function(){ stop(); show(+li.dataset.step); window.scrollTo(0, 0); }; });
+  document.querySelectorAll('.log li').forEach(function(li){
+    li.onclick = function(){ stop(); show(+li.dataset.step); window.scrollTo(0, 0); };
+  });
   document.querySelectorAll('input.optional').forEach(function(box){
     box.onchange = function(){
-      document.querySelectorAll('.opt-' + box.value).forEach(function(el){ el.style.display = box.checked ? 'block' : 'none'; });
+      document.querySelectorAll('.opt-' + box.value).forEach(function(el){
+        el.style.display = box.checked ? 'block' : 'none';
+      });
     };
   });
   show(0);
@@ -336,9 +359,11 @@ def page(story) -> str:
 <h1>{esc(story.title)}</h1>
 <p>{esc(story.about)}</p>
 <p>Final standing: {esc(standing)}.</p>{marked_words}{cut_words}
-<div class="controls"><button id="first" title="first step">« first</button><button id="prev" title="previous step (←)">◀ previous</button>
-<button id="play">▶ play</button><button id="next" title="next step (→)">next ▶</button><button id="last" title="last step">last »</button>
-<input id="slider" type="range" min="0" max="{n}" value="0" aria-label="step"> <span id="counter">step 0 of {n}</span> {boxes}</div>
+<div class="controls"><button id="first" title="first step">« first</button>
+<button id="prev" title="previous step (←)">◀ previous</button><button id="play">▶ play</button>
+<button id="next" title="next step (→)">next ▶</button><button id="last" title="last step">last »</button>
+<input id="slider" type="range" min="0" max="{n}" value="0" aria-label="step">
+<span id="counter">step 0 of {n}</span> {boxes}</div>
 <main>{"".join(blocks)}</main>
 <details><summary>Every step in words</summary><ol class="log" start="0">{log}</ol></details>
 <script>{SCRIPT}</script>

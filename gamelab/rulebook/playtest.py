@@ -23,6 +23,7 @@ shares.
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,8 @@ def replay(record: dict, source: str = "", watch=None) -> dict:
     0-based turn, beat or round of the record; ``gamelab show RECORD``)."""
     module = record_format(check_record(record, RecordGame, source).game)  # an unknown game first
     head = check_record(record, RecordBase, source)
+    if watch is not None and "watch" not in inspect.signature(module.replay).parameters:
+        raise RecordError(f"{head.game}'s playtest replay cannot show its decisions one by one (no watch= argument)")
     ledger, observed = module.replay(record) if watch is None else module.replay(record, watch=watch)
     ledger["mismatches"] = compare(head.expect, observed)
     return ledger

@@ -49,13 +49,13 @@ def scene(params, state, g, names, events):
         marks = []
         if sq in relic_squares:
             kind_code = int(state.relic[g, sq])
-            marks.append(RELIC_TYPES[kind_code] if 0 <= kind_code < len(RELIC_TYPES) else "relic" if kind_code >= 0 else "taken")
+            marks.append(
+                RELIC_TYPES[kind_code] if 0 <= kind_code < len(RELIC_TYPES) else "relic" if kind_code >= 0 else "taken"
+            )
         if state.seal[g, sq] >= 0:
             marks.append(f"seal {riders[int(state.seal[g, sq])]}"[:10])
         squares.append(Square(str(sq) if sq else "start", kind, tuple(marks)))
-    tokens = tuple(
-        Token(int(min(state.pos[g, r], params.length)), str(r + 1), seat_of(names, R, r)) for r in range(R)
-    )
+    tokens = tuple(Token(int(min(state.pos[g, r], params.length)), str(r + 1), seat_of(names, R, r)) for r in range(R))
     over = state.beat >= params.beats
     order = [int(r) for r in state.order[g]]
     slot = int(state.slot)
@@ -63,10 +63,13 @@ def scene(params, state, g, names, events):
         "the race is over"
         if over
         else ", ".join(
-            (f"[{riders[r]}]" if i == slot else riders[r]) for i, r in enumerate(order) if state.pos[g, r] < params.length
+            (f"[{riders[r]}]" if i == slot else riders[r])
+            for i, r in enumerate(order)
+            if state.pos[g, r] < params.length
         )
     )
     beat_shown = min(int(state.beat) + 1, params.beats)
+    ends = ", ".join(map(str, params.segment_ends()))
     points = state.seg_points[g].astype(int) + state.relic_pts[g].astype(int)
     table = tuple(
         (
@@ -80,9 +83,7 @@ def scene(params, state, g, names, events):
         )
         for r in range(R)
     )
-    hands = tuple(
-        (riders[r], *(str(int(state.hand[g, r, v])) for v in range(N_VALUES))) for r in range(R)
-    )
+    hands = tuple((riders[r], *(str(int(state.hand[g, r, v])) for v in range(N_VALUES))) for r in range(R))
     return (
         Track(
             f"The track: beat {beat_shown} of {params.beats}" + (" (over)" if over else ""),
@@ -94,11 +95,18 @@ def scene(params, state, g, names, events):
         Facts(
             "This beat",
             (
-                ("beat", f"{beat_shown} of {params.beats} (segments end after beats {', '.join(map(str, params.segment_ends()))})"),
+                (
+                    "beat",
+                    f"{beat_shown} of {params.beats} (segments end after beats {ends})",
+                ),
                 ("acting order", acting + ("" if over else "  ([…]: to act next)")),
             ),
         ),
-        Bars("Points so far (segment and relic points; final places come at the end)", tuple(riders), tuple(float(p) for p in points)),
+        Bars(
+            "Points so far (segment and relic points; final places come at the end)",
+            tuple(riders),
+            tuple(float(p) for p in points),
+        ),
         Grid("Riders", ("rider", "square", "spin", "seals left", "segment pts", "relic pts", "finished"), table),
         Grid("Hands (cards of each value held)", ("rider", "1", "2", "3", "4", "5"), hands, optional="hands"),
     )

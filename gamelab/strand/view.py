@@ -66,7 +66,11 @@ def scene(params, state, g, names, events):
         result = int(events["node_result"][g])
         taken = [names[s] for s in range(P) if winners[s]]
         centre.append(
-            f"taken by {' & '.join(taken)}" if result == NODE_TAKEN and taken else "void (a tie)" if result == NODE_VOID else "no full team: not taken"
+            f"taken by {' & '.join(taken)}"
+            if result == NODE_TAKEN and taken
+            else "void (a tie)"
+            if result == NODE_VOID
+            else "no full team: not taken"
         )
     rain = int(state.rain[g])
     if params.time_rain and 0 <= rain < len(RAIN_CARDS):
@@ -83,7 +87,9 @@ def scene(params, state, g, names, events):
     ]
     if state.tracked:
         hands = tuple((names[s], *(str(int(state.hand[g, s, v])) for v in range(N_VALUES))) for s in range(P))
-        parts.append(Grid("Hands (cards of each value held)", ("player", "1", "2", "3", "4", "5"), hands, optional="hands"))
+        parts.append(
+            Grid("Hands (cards of each value held)", ("player", "1", "2", "3", "4", "5"), hands, optional="hands")
+        )
     return tuple(parts)
 
 
