@@ -201,3 +201,43 @@ def test_chromium_steps_through_the_page_and_the_pictures_change(name, tmp_path)
             )
         browser.close()
     assert not errors and not outside
+
+
+# -- in a notebook: the viewer widget, and the balance panels' "Show a game"
+
+
+def test_the_notebook_viewer_steps_and_shows_the_hands_on_request():
+    from gamelab.ui import GameViewer
+
+    v = GameViewer.play("strand", seed=2, n_players=4)
+    first = v.html.value
+    assert "Step 0" in first and "<svg" in first
+    v.next.click()
+    assert v.slider.value == 1 and v.html.value != first and "Step 1" in v.html.value
+    v.prev.click()
+    assert v.html.value == first
+    v.go(10**6)
+    assert v.slider.value == len(v.story.steps) - 1
+    assert ".opt-hands{display:block}" not in v.html.value
+    v.optional["hands"].value = True
+    assert ".opt-hands{display:block}" in v.html.value and "Hands (cards of each value held)" in v.html.value
+    rec = GameViewer.record(PLAYTESTS / "sbr_example.json")
+    marked = [k for k, s in enumerate(rec.story.steps) if s.marks]
+    rec.go(marked[0])
+    assert "the hand ledger says" in rec.html.value
+
+
+def test_show_a_game_plays_under_the_panels_rules_and_lineup(tmp_path):
+    from gamelab.sim.store import ChunkStore
+    from gamelab.ui.widgets import BalancePanel
+
+    panel = BalancePanel("pig", sliders=["target"], n_players=3, quick_games=50, store=ChunkStore(tmp_path))
+    panel.widget()
+    panel.controls["target"][0].value = 30  # a short game: the panel's rules, not the rulebook's
+    panel.focus.value = "race"
+    shown = panel.show_game.show()
+    assert shown is not None and shown.story.params.target == 30
+    assert shown.story.names == ["seat 1", "seat 2", "seat 3"] and "seat 1: race" in shown.story.about
+    assert max(shown.story.result["score"]) >= 30 and max(shown.story.result["score"]) < 30 + 6 * 2
+    again = panel.show_game.show()  # the next click: the next seed
+    assert [s.words for s in again.story.steps] != [s.words for s in shown.story.steps]

@@ -244,23 +244,29 @@ def shared_defs(defs: dict[str, str]) -> str:
     return f'<svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs>{body}</defs></svg>'
 
 
+def step_block(story, k: int, defs: dict[str, str], optional: list[str]) -> str:
+    """Step ``k``'s block: its words, its marks and its pictures (the names of optional parts it
+    draws added to ``optional``, the drawings it shares to ``defs``)."""
+    step = story.steps[k]
+    scene = story.view.scene(story.params, step.state, 0, story.names, step.events)
+    for part in scene:
+        if part.optional and part.optional not in optional:
+            optional.append(part.optional)
+    marks = "".join(f'<p class="mark">⚠ {esc(m)}</p>' for m in step.marks)
+    return (
+        f'<div class="frame{" marked" if step.marks else ""}" data-step="{k}"{"" if k == 0 else " hidden"}>'
+        f'<p class="words"><b>Step {k}</b>: {esc(step.words)}</p>{marks}{scene_html(scene, defs)}</div>'
+    )
+
+
 def frames(story, defs: dict[str, str]) -> tuple[list[str], list[str], int]:
     """Every step's block (words, marks, pictures), the optional parts' names, and the steps left out
     to keep the page under :data:`MAX_BYTES`; ``defs`` collects the drawings the steps share."""
-    view = story.view
     out: list[str] = []
     optional: list[str] = []
     size = 0
-    for k, step in enumerate(story.steps):
-        scene = view.scene(story.params, step.state, 0, story.names, step.events)
-        for part in scene:
-            if part.optional and part.optional not in optional:
-                optional.append(part.optional)
-        marks = "".join(f'<p class="mark">⚠ {esc(m)}</p>' for m in step.marks)
-        block = (
-            f'<div class="frame{" marked" if step.marks else ""}" data-step="{k}"{"" if k == 0 else " hidden"}>'
-            f'<p class="words"><b>Step {k}</b>: {esc(step.words)}</p>{marks}{scene_html(scene, defs)}</div>'
-        )
+    for k in range(len(story.steps)):
+        block = step_block(story, k, defs, optional)
         size += len(block.encode())
         if size > MAX_BYTES - 60_000 and k > 0:
             return out, optional, len(story.steps) - k

@@ -538,10 +538,14 @@ class BalancePanel:
             layout=w.Layout(width="370px", min_width="370px", max_height=CONTROLS_HEIGHT, overflow="auto"),
         )
         actions = w.HBox([self.full_button, self.publish_button])
+        from gamelab.ui.viewer import ShowGame
+
+        self.show_game = ShowGame(self)  # "Show a game": one game under these rules and lineup
         right = w.VBox(
             [
                 w.HBox([self.players, self.focus]),
                 actions,
+                self.show_game.box,
                 self.status,
                 w.HBox([self.progress, self.busy_note]),
                 self.headline_note,
