@@ -241,3 +241,22 @@ def test_show_a_game_plays_under_the_panels_rules_and_lineup(tmp_path):
     assert max(shown.story.result["score"]) >= 30 and max(shown.story.result["score"]) < 30 + 6 * 2
     again = panel.show_game.show()  # the next click: the next seed
     assert [s.words for s in again.story.steps] != [s.words for s in shown.story.steps]
+
+
+@pytest.mark.parametrize(
+    "game, story",
+    [
+        ("pig", lambda: play_story(registry.get("pig"), seed=3, lineup=["hold_at_20", "race", "random"])),
+        ("strand", lambda: play_story(registry.get("strand"), seed=3, n_players=5)),
+        ("pig", lambda: record_story(PLAYTESTS / "pig_example.json")),
+        ("sbr", lambda: record_story(PLAYTESTS / "sbr_example.json")),
+        ("strand", lambda: record_story(PLAYTESTS / "strand_example.json")),
+    ],
+)
+def test_the_page_reads_in_words(game, story):
+    from words import unreadable
+
+    html = page(story())
+    body = html[html.index("<body>") : html.index("<script>")]
+    text = re.sub(r"<[^>]+>", " ", body).replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&")
+    assert unreadable(text, game) == []
