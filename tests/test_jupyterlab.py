@@ -258,7 +258,7 @@ def _publish_opens_report(page, panel) -> str:
 
 
 def _show_a_game(page, panel, shots=None) -> None:
-    """ "Show a game": one game under the panel's rules and lineup, stepped through in the viewer widget."""
+    """The "Show a game" button: one game under the panel's rules and lineup, stepped through in the viewer."""
     panel.query_selector("button:has-text('Show a game')").click()
     shown = "(p) => { const v = p.querySelector('.gamelab-viewer'); return v && v.innerText.includes(%r); }"
     page.wait_for_function(shown % "Step 0", arg=panel, timeout=240_000)
