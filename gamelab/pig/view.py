@@ -10,6 +10,7 @@ import numpy as np
 
 from gamelab.core.scenes import Bars, Dice, Facts, View
 
+from . import engine
 from .agents import knobs, race_threshold
 from .state import HOLD, NO_FACE
 
@@ -63,6 +64,8 @@ def why(params, agent, state, actions, g, seat):
     """The threshold the hold-at and race agents compare the turn total with."""
     k = knobs(params)
     held = int(np.asarray(actions)[g]) == HOLD
+    if engine.legal(params, state.take(np.array([g])))[0].sum() == 1:
+        return "banking now reaches the target: the hold is forced, rule 6" if held else "the only legal move: a roll"
     total = int(state.turn_total[g])
     if agent == "hold_at_20":
         threshold = k.hold_at
