@@ -101,7 +101,8 @@ class GameViewer:
 
 
 class ShowGame:
-    """The balance panel's "Show a game" button and where its game appears (``box``): each
+    """The balance panel's "Show a game" button and where its game appears (``out``; both in
+    ``box`` for a notebook of its own; the panel puts the button beside Publish and ``out`` last): each
     click plays one game (the next seed) under the panel's current rules (``panel.params()``),
     player count and lineup (``panel.lineup()``) and shows it in a :class:`GameViewer`
     (``viewer``: the last one shown)."""
