@@ -41,8 +41,12 @@ class GameViewer:
         ]
         self.defs = viewer.shared_defs(defs)
         n = len(self.blocks) - 1
-        self.slider = w.IntSlider(value=0, min=0, max=n, description="step", continuous_update=True)
-        self.play_button = w.Play(value=0, min=0, max=n, interval=800, description="play")
+        self.slider = w.IntSlider(
+            value=0, min=0, max=n, description="step", continuous_update=True, layout=w.Layout(width="90%")
+        )
+        self.play_button = w.Play(
+            value=0, min=0, max=n, interval=800, description="play", layout=w.Layout(min_width="150px")
+        )
         w.jslink((self.play_button, "value"), (self.slider, "value"))
         self.prev = w.Button(description="previous", icon="step-backward", layout=w.Layout(width="110px"))
         self.next = w.Button(description="next", icon="step-forward", layout=w.Layout(width="90px"))
@@ -81,8 +85,8 @@ class GameViewer:
 
         story = self.story
         head = w.HTML(f"<b>{viewer.esc(story.title)}</b><br><small>{viewer.esc(story.about)}</small>")
-        controls = w.HBox([self.prev, self.play_button, self.next, self.slider, *self.optional.values()])
-        return w.VBox([head, controls, self.html])
+        buttons = w.HBox([self.prev, self.play_button, self.next, *self.optional.values()])
+        return w.VBox([head, buttons, self.slider, self.html])  # the slider on a row of its own: wide in a panel
 
     def show(self) -> GameViewer:
         from IPython.display import display
