@@ -38,6 +38,7 @@ _PUBLIC = {
     "LeversPanel": ("gamelab.ui.decisions", "LeversPanel"),
     "TunePanel": ("gamelab.ui.decisions", "TunePanel"),
     "ExplorerPanel": ("gamelab.ui.explorer", "ExplorerPanel"),
+    "GameViewer": ("gamelab.ui.viewer", "GameViewer"),
 }
 
 __all__ = ["__version__", *_PUBLIC]

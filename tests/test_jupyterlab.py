@@ -257,6 +257,21 @@ def _publish_opens_report(page, panel) -> str:
     return _link_opens_report(page, link)
 
 
+def _show_a_game(page, panel, shots=None) -> None:
+    """The "Show a game" button: one game under the panel's rules and lineup, stepped through in the viewer."""
+    panel.query_selector("button:has-text('Show a game')").click()
+    shown = "(p) => { const v = p.querySelector('.gamelab-viewer'); return v && v.innerText.includes(%r); }"
+    page.wait_for_function(shown % "Step 0", arg=panel, timeout=240_000)
+    pictures = panel.evaluate("p => p.querySelector('.gamelab-viewer').innerHTML")
+    assert "<svg" in pictures
+    panel.query_selector("button:has-text('next')").click()
+    page.wait_for_function(shown % "Step 1", arg=panel, timeout=60_000)
+    assert panel.evaluate("p => p.querySelector('.gamelab-viewer').innerHTML") != pictures
+    if shots:
+        panel.query_selector(".gamelab-viewer").scroll_into_view_if_needed()
+        page.screenshot(path=str(shots))
+
+
 def _link_opens_report(page, link) -> str:
     """The link looks like one (underlined) and opens a balance report in a new tab; the report's text."""
     assert link.evaluate("a => getComputedStyle(a).textDecorationLine") == "underline"
@@ -437,6 +452,7 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     _tune_progress_then_answer(page)
     assert not _greyed(levers) and not _greyed(tune)
     _no_raw_words(page, "strand", keep=lab[2] / "strand-shown.txt")
+    _show_a_game(page, panel, shots=ROOT / "reports" / "strand-notebook-show-a-game.png")
     page.close()
 
 
@@ -478,6 +494,7 @@ def test_sbr_notebook_slider_levers_tune_and_publish(lab, browser):
     shown = _no_raw_words(page, "sbr", keep=lab[2] / "sbr-shown.txt")
     # the seat-1 agents in words, each once: a lookahead's depth is the search budget beside it (issue 37)
     assert re.search(r"lookahead\ssearch", shown) and "lookahead@" not in shown and "beats deep" not in shown
+    _show_a_game(page, panel, shots=ROOT / "reports" / "sbr-notebook-show-a-game.png")
     page.close()
 
 

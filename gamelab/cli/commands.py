@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from gamelab.cli import decide, metagame, models
+from gamelab.cli import decide, metagame, models, show
 from gamelab.cli.common import (
     GAMES_ARG,
     INPUT_FILE,
@@ -34,7 +34,7 @@ from gamelab.core.files import check_directory, check_output
 from gamelab.core.limits import MAX_GAMES, announce
 from gamelab.sim.run import RunConfig
 
-COMMAND_GROUPS = (decide, models, metagame)  # further command groups, each with add_commands(subparsers)
+COMMAND_GROUPS = (decide, models, metagame, show)  # further command groups, each with add_commands(subparsers)
 
 
 def _cmd_replay(args) -> int:

@@ -55,6 +55,7 @@ import numpy as np
 from gamelab.core.errors import ParamError
 from gamelab.core.params import Params
 from gamelab.core.paths import PLAYTESTS
+from gamelab.core.scenes import View
 from gamelab.core.symmetry import Symmetry as Symmetry  # a game's declaration: contract.Symmetry
 
 State = Any  # each game's ``state.State``
@@ -130,7 +131,9 @@ def observe_state(state: State, g: int, keys) -> dict:
 class RecordFormat:
     """Playtest records (``docs/playtest-format.md``)."""
 
-    replay: Callable[[dict], tuple[dict, dict]]  # record -> (ledger, observed values for ``expect``)
+    # record -> (ledger, observed values for ``expect``); optionally ``watch=``: every decision shown to
+    # ``watch(before, actions, events, after, unit)`` (``gamelab show RECORD``, ``rulebook.story``)
+    replay: Callable[..., tuple[dict, dict]]
     tables: Callable[[dict], list]  # ledger -> [(title, DataFrame)]
     # worked examples shipped as records (empty: ``data/playtests/<game>_*.json``, found when the game is made)
     examples: tuple[Path, ...] = ()
@@ -361,6 +364,8 @@ class Game:
     metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
     strategies: Strategies | None = None  # the meta-game's moves (None: the game has no meta-game)
     symmetry: Symmetry = Symmetry()  # the seat relabellings the rules ignore (default: none)
+    # how a state looks and what a decision says (``core.scenes``; None: the state's fields as a table)
+    view: View | None = None
     chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
     # the named random streams ``play`` draws from, split by the runner from a chunk's seed (stream k: the
     # seed's k-th child, ``core.driver.split_streams``); part of what a seed means, like ``chunk_deals``

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gamelab.core import contract
 from gamelab.pig import diagnostics as game_metrics
 
-from . import engine, identities, panels, record, reference, sim
+from . import engine, identities, panels, record, reference, sim, view
 from .agents import POLICIES, AgentParams
 from .rules import PLAYERS, VARIANT_CHANGES, PigParams, max_steps, params_for_variant
 
@@ -52,4 +52,5 @@ GAME = contract.Game(
     skill=contract.SkillSettings(ladder=SKILL_LADDER, players=2),
     metrics=game_metrics.METRICS,
     max_steps=_max_steps(),
+    view=view.VIEW,
 )

@@ -66,7 +66,7 @@ def _turns(record, params, names) -> list:
     return out
 
 
-def _play_turn(params, st, chance, rolls, hold, i, who):
+def _play_turn(params, st, chance, rolls, hold, i, who, watch=None):
     """Drive the engine through one turn of the record; the turn's ledger
     entry (``at_stake``: the turn total banked by the hold, or lost by the bust)."""
     for k, face in enumerate(rolls):
@@ -74,7 +74,9 @@ def _play_turn(params, st, chance, rolls, hold, i, who):
         legal = engine.legal(params, st)[0]
         if not legal[ROLL]:
             _fail(f"roll {k + 1} comes after the turn total reached the target", i, who, "rule 6: the player must hold")
-        st, ev = engine.step(params, st, np.array([ROLL]), chance)
+        before, (st, ev) = st, engine.step(params, st, np.array([ROLL]), chance)
+        if watch is not None:
+            watch(before, np.array([ROLL]), ev, st, i - 1)
         if ev["bust"][0] and (k + 1 < len(rolls) or hold):
             what = "more rolls follow" if k + 1 < len(rolls) else "the record holds"
             _fail(f"roll {k + 1} is a bust ({face}) but {what}", i, who, "rule 3: a bust ends the turn")
@@ -92,7 +94,9 @@ def _play_turn(params, st, chance, rolls, hold, i, who):
                 who,
                 "rule 5: a hold needs at least hold_minimum",
             )
-        st, ev = engine.step(params, st, np.array([HOLD]), chance)
+        before, (st, ev) = st, engine.step(params, st, np.array([HOLD]), chance)
+        if watch is not None:
+            watch(before, np.array([HOLD]), ev, st, i - 1)
     entry = {
         "turn": i,
         "player": who,
@@ -105,8 +109,9 @@ def _play_turn(params, st, chance, rolls, hold, i, who):
     return st, entry
 
 
-def replay(record: dict):
-    """The record's ledger and the values its ``expect`` may claim."""
+def replay(record: dict, watch=None):
+    """The record's ledger and the values its ``expect`` may claim (``watch``: every
+    decision shown to it, ``rulebook.playtest.replay``)."""
     names = check_record(record, PigRecord).players
     check_names(names)
     variant, params = record_params(
@@ -120,7 +125,7 @@ def replay(record: dict):
     for i, (who, rolls, hold) in enumerate(turns, 1):
         if st.over[0]:
             _fail("the game is already over", i, who, "rules 7 and 8: a win or the turn cap ends the game")
-        st, entry = _play_turn(params, st, chance, rolls, hold, i, who)
+        st, entry = _play_turn(params, st, chance, rolls, hold, i, who, watch)
         ledger_turns.append(entry)
     return _ledger(variant, params, names, st, ledger_turns)
 

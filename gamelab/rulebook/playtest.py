@@ -23,6 +23,7 @@ shares.
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -80,11 +81,15 @@ def _diff(key: str, index: list, claim: Any, actual: Any, out: list) -> None:
         out.append({"key": key, "index": index, "expected": claim, "actual": actual})
 
 
-def replay(record: dict, source: str = "") -> dict:
-    """Replay a record; the ledger with its ``mismatches`` list."""
+def replay(record: dict, source: str = "", watch=None) -> dict:
+    """Replay a record; the ledger with its ``mismatches`` list.  ``watch(before, actions,
+    events, after, unit)`` (optional) sees every decision the replay makes (``unit``: the
+    0-based turn, beat or round of the record; ``gamelab show RECORD``)."""
     module = record_format(check_record(record, RecordGame, source).game)  # an unknown game first
     head = check_record(record, RecordBase, source)
-    ledger, observed = module.replay(record)
+    if watch is not None and "watch" not in inspect.signature(module.replay).parameters:
+        raise RecordError(f"{head.game}'s playtest replay cannot show its decisions one by one (no watch= argument)")
+    ledger, observed = module.replay(record) if watch is None else module.replay(record, watch=watch)
     ledger["mismatches"] = compare(head.expect, observed)
     return ledger
 

@@ -12,7 +12,7 @@ from gamelab.core import contract
 from gamelab.core.params import specs
 from gamelab.sbr import diagnostics as game_metrics
 
-from . import agents, claims, engine, exact_claims, identities, panels, record, reference, rules, sim
+from . import agents, claims, engine, exact_claims, identities, panels, record, reference, rules, sim, view
 
 
 def _spec(name: str):
@@ -95,4 +95,5 @@ GAME = contract.Game(
     ),
     chunk_deals=sim.CHUNK_DEALS,
     max_steps=MAX_STEPS,
+    view=view.VIEW,
 )

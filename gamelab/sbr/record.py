@@ -173,7 +173,7 @@ def _check_seal(p, st, lg, seal, r, err):
         raise err(f"seal on square {sq}, which already holds {what}", rule)
 
 
-def replay(record: dict):
+def replay(record: dict, watch=None):
     players = check_record(record, SbrRecord).players
     _, p = record_params(record, SbrParams, params_for_variant)
     players, riders = _names(players, p)
@@ -183,8 +183,11 @@ def replay(record: dict):
         raise RecordError(f"{len(beats)} beats recorded, the game has {p.beats} (section 6.2)")
     ledger_beats = []
     for i, beat in enumerate(beats, start=1):
-        ledger_beats.append(_replay_beat(p, st, beat, i, riders))
+        ledger_beats.append(_replay_beat(p, st, beat, i, riders, watch))
+        before = st.copy() if watch is not None else None
         _next_beat(p, st)
+        if watch is not None:  # the beat's end (segment scoring) as a step of its own
+            watch(before, None, {"beat_over": True}, st.copy(), i - 1)
     while st.beat < p.beats and (st.pos[0] >= p.length).all():  # everyone home: nothing left to act
         _next_beat(p, st)
     return _ledger(record, p, st, players, riders, ledger_beats)
@@ -197,7 +200,7 @@ def _next_beat(p, st):
         engine.begin_beat(p, st, inplace=True)
 
 
-def _replay_beat(p, st, beat, i, riders):
+def _replay_beat(p, st, beat, i, riders, watch=None):
     """Play one recorded beat (its order set by :func:`engine.begin_beat`)."""
     if not isinstance(beat, dict):
         raise RecordError("a beat must map players to actions", where=f"beat {i}")
@@ -228,7 +231,10 @@ def _replay_beat(p, st, beat, i, riders):
             continue
         acts = _action(p, st, beat[name], i, name, r)
         start, disc = int(st.pos[0, r]), st.discard[0, r].copy()
+        before = st.copy() if watch is not None else None
         _, ev = engine.act(p, st, acts, slot, inplace=True)
+        if watch is not None:  # every decision shown (``rulebook.playtest.replay``)
+            watch(before, acts, ev, st.copy(), i - 1)
         _check_relic(p, ev, acts, disc, i, name)
         order.append(name)
         moves.append(

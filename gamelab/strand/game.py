@@ -8,7 +8,7 @@ from gamelab.core import budgets, contract
 from gamelab.core.params import specs
 from gamelab.strand import diagnostics as game_metrics
 
-from . import claims, engine, exact_claims, identities, panels, record, reference, sim
+from . import claims, engine, exact_claims, identities, panels, record, reference, sim, view
 from .agents import AgentParams, controller
 from .rules import PLAYERS, VARIANT_CHANGES, StrandParams, seat_symmetries
 from .state import PHASES
@@ -99,4 +99,5 @@ GAME = contract.Game(
     ),
     chunk_deals=sim.CHUNK_DEALS,
     max_steps=int(MAX_ROUNDS) * len(PHASES) + STEP_SLACK,
+    view=view.VIEW,
 )

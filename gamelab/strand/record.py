@@ -187,7 +187,7 @@ def _check_powers(params, st, phase, powers, actions, rnd, names, roles):
             _fail(f"the {power} power applies {APPLIES.get(power, 'here')}", rnd, who, "section 5.5")
 
 
-def replay(record: dict):
+def replay(record: dict, watch=None):
     names, roles = _players(check_record(record, StrandRecord).players)
     n = len(names)
     variant, params = _params(record, n)
@@ -205,7 +205,7 @@ def replay(record: dict):
         if st.done[0]:
             _fail("the game is already over (the track passed the last segment)", i)
         acts = _round_actions(rd, i, names, roles, n)
-        st, entry = _play_round(params, st, chance, acts, i, names, roles)
+        st, entry = _play_round(params, st, chance, acts, i, names, roles, watch)
         ledger_rounds.append(entry)
     return _ledger(record, variant, params, names, roles, st, ledger_rounds)
 
@@ -224,12 +224,14 @@ def _rain(record, rounds, params):
     return order
 
 
-def _play_round(params, st, chance, acts, rnd, names, roles):
+def _play_round(params, st, chance, acts, rnd, names, roles, watch=None):
     cargo, rope, react, powers = acts
     seg = int(st.seg[0])
     for phase, a in zip((engine.CARGO, engine.ROPE, engine.REACT), (cargo, rope, react)):
         _check_powers(params, st, phase, powers, a, rnd, names, roles)
-        st, ev = engine.step(params, st, a[None], chance)
+        before, (st, ev) = st, engine.step(params, st, a[None], chance)
+        if watch is not None:  # every decision shown (``rulebook.playtest.replay``)
+            watch(before, a[None], ev, st, rnd - 1)
         if phase == engine.CARGO:
             shown = ev["cargo"][0].tolist()
     partner = ev["partner"][0]

@@ -754,7 +754,10 @@ class BalancePanel:
             sliders,
             layout=w.Layout(width="370px", min_width="370px", max_height=CONTROLS_HEIGHT, overflow="auto"),
         )
-        actions = w.HBox([self.full_button, self.publish_button])
+        from gamelab.ui.viewer import ShowGame
+
+        self.show_game = ShowGame(self)  # "Show a game": one game under these rules and lineup, shown last
+        actions = w.HBox([self.full_button, self.publish_button, self.show_game.button])
         right = w.VBox(
             [
                 w.HBox([self.players, self.focus, self.budget]),
@@ -765,6 +768,7 @@ class BalancePanel:
                 self.out,
                 self.worth_note,
                 self.sentence_note,
+                self.show_game.out,
             ],
             layout=w.Layout(flex="1 1 auto", min_width="0"),
         )
