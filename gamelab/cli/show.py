@@ -4,11 +4,31 @@ registered by :func:`add_commands`."""
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
-from gamelab.cli.common import PLAYERS, SEED
+from gamelab.cli.common import INPUT_FILE, PLAYERS, SEED, InputFile, output_file
+
+
+class ShowTarget(InputFile):
+    """A game's name, or a playtest record file checked as every input file is; anything else is
+    one line saying it is neither."""
+
+    def __call__(self, text: str) -> str:
+        if text in self.words:
+            return text
+        record = Path(text).suffix.lower() in (".json", ".yaml", ".yml")
+        if text and not record and not os.path.lexists(text):  # a name that is neither
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is neither a game ({', '.join(self.words)}) nor a playtest record (a .json or .yaml file)"
+            )
+        text = super().__call__(text)  # a path: a regular file within the bound, or one line why not
+        if not record:
+            raise argparse.ArgumentTypeError(f"{text!r}: a playtest record is a .json or .yaml file")
+        return text
 
 
 def _cmd_show(args) -> int:
@@ -57,12 +77,23 @@ def _cmd_show(args) -> int:
 def add_commands(sub) -> None:
     """``gamelab show``'s arguments."""
     p = sub.add_parser("show", help="one game (or a playtest record) as a self-contained HTML page to step through")
-    p.add_argument("target", metavar="GAME|RECORD", help="a game's name, or a playtest record file (.json or .yaml)")
+    from gamelab.core import registry
+
+    target = ShowTarget(words=registry.available_games())  # a game's name, else a record file checked by stat
+    p.add_argument(
+        "target", type=target, metavar="GAME|RECORD", help="a game's name, or a playtest record file (.json or .yaml)"
+    )
     p.add_argument("--seed", type=SEED, default=0, help="the game's seed (default 0)")
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's fewest)")
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
-    p.add_argument("--params", default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters")
     p.add_argument(
-        "--out", default=None, metavar="FILE.html", help="where to write the page (default reports/show-….html)"
+        "--params", type=INPUT_FILE, default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters"
+    )
+    p.add_argument(
+        "--out",
+        type=output_file(".html"),
+        default=None,
+        metavar="FILE.html",
+        help="where to write the page (default reports/show-….html)",
     )
     p.set_defaults(func=_cmd_show)

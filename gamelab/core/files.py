@@ -385,7 +385,7 @@ def load_params(game: str, path: str | Path | None, base=None, *, cls: type | No
 
 
 def _not_another_games(game: str, cls: type, mapping: dict, path) -> None:
-    """A parameter file written for another game (``game: sbr``, or a parameter only another
+    """A parameter file written for another game (``game: <another>``, or a parameter only another
     game has) is refused naming that game and the parameter, not as a near spelling."""
     from gamelab.core import registry
     from gamelab.core.errors import ParamError

@@ -107,6 +107,7 @@ class _Progress:
                 f"Computed for: {current.words(src.game_def).split('; ', 1)[0]}; "
                 f"{current.players} players, {_lineup_words(src, current)}."
             )
+            self.panel_changed(current)  # not greyed: computed on the run on screen (however quick the run was)
         self.stale_note.value = ""
 
     def panel_changed(self, current) -> None:

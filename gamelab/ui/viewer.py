@@ -23,11 +23,11 @@ WIDGET_STYLE = viewer.STYLE.replace("body{", ".gamelab-viewer{").replace("h1{", 
 class GameViewer:
     """One game to step through in a notebook::
 
-        GameViewer.play("pig", seed=3, n_players=3)          # a seeded game
+        GameViewer.play("GAME", seed=3, n_players=3)         # a seeded game
         GameViewer.record("data/playtests/sbr_example.json")  # a playtest record
 
     ``slider`` (the step), ``play_button``, ``prev``/``next``, a box per optional part
-    (SBR's and STRAND's hands) and ``html`` (the step's words and pictures); :meth:`show`
+    (the hidden hands) and ``html`` (the step's words and pictures); :meth:`show`
     displays it, and a notebook shows a ``GameViewer`` as the widget."""
 
     def __init__(self, story: Story):
