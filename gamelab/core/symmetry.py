@@ -21,7 +21,8 @@ from typing import Any
 Perm = tuple[int, ...]  # seat s goes to seat perm[s]
 
 
-def _none(params: Any, n_players: int) -> tuple[Perm, ...]:
+def no_seat_symmetry(params: Any, n_players: int) -> tuple[Perm, ...]:
+    """The default declaration: no seat relabelling leaves the rules alone."""
     return ()
 
 
@@ -35,7 +36,7 @@ class Symmetry:
     seat on every seat (``()``: the game's agents that are not seat-numbered);
     ``others``: other relabellings the rules ignore, in words."""
 
-    seats: Callable[[Any, int], tuple[Perm, ...]] = _none
+    seats: Callable[[Any, int], tuple[Perm, ...]] = no_seat_symmetry
     why: str = ""
     agents: tuple[str, ...] = ()
     others: str = ""

@@ -29,7 +29,7 @@ import numpy as np
 
 from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
-from gamelab.core.symmetry import transitive
+from gamelab.core.symmetry import no_seat_symmetry, transitive
 from gamelab.decide import sequential
 from gamelab.sim.run import RunConfig
 
@@ -150,5 +150,5 @@ def check_symmetry(game: Game, *, seed: int = 0, max_games: int = MAX_GAMES, run
 def describe(game: Game) -> str:
     """What the game declares, in words (for a game with no seat symmetry: why)."""
     s = game.symmetry
-    head = "seat relabellings the rules ignore" if s.seats is not type(s)().seats else "no seat symmetry"
+    head = "no seat symmetry" if s.seats is no_seat_symmetry else "seat relabellings the rules ignore"
     return f"{game.name}: {head}" + (f" ({s.why})" if s.why else "") + (f"; {s.others}" if s.others else "")

@@ -17,6 +17,9 @@ from gamelab.core.params import knobs_of, param
 from .rules import ROLES, StrandParams
 from .style_tables import STYLES
 
+#: ``speaking_order``'s readings (``styles.pair_order`` orders the negotiation's equal pairs by them)
+SPEAKING_ORDERS = ("none", "rotating", "fixed")
+
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class AgentParams(StrandParams):
@@ -45,7 +48,7 @@ class AgentParams(StrandParams):
     )
     speaking_order: str = param(
         "none",
-        choices=("none", "rotating", "fixed"),
+        choices=SPEAKING_ORDERS,
         section="6.1 step 7",
         doc="the negotiation's speaking order, which settles two pairs it wants equally: none (at "
         "random, a fresh order every round), rotating (seat 1 first in round 1, the next seat each "

@@ -46,7 +46,7 @@ from functools import cache
 import numpy as np
 
 from . import engine, kernel
-from .agent_params import knobs
+from .agent_params import SPEAKING_ORDERS, knobs  # noqa: F401 (styles.SPEAKING_ORDERS)
 from .arrays import at_seats, cols, uniform_choice
 from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
 from .state import MAX_VALUE
@@ -115,10 +115,6 @@ def _pairs(P):
     I, J = np.triu_indices(P, 1)
     share = (I[:, None] == I) | (I[:, None] == J) | (J[:, None] == I) | (J[:, None] == J)
     return I, J, share
-
-
-#: ``speaking_order`` (AgentParams): how the negotiation orders two pairs it wants equally
-SPEAKING_ORDERS = ("none", "rotating", "fixed")
 
 
 def pair_order(order: str, rnd, P: int, rng):
