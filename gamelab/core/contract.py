@@ -288,6 +288,10 @@ class SkillSettings:
     # the highest rung a report's ladder tries ("": every candidate): the report's first screen must be
     # played in minutes, ``gamelab skill --trace`` climbs further
     report_top: str = ""
+    # the learned rung (issue 39): an agent name the game accepts on any seat that plays about as
+    # strongly as the top decided search rung at a share of the default model's cost, learned from
+    # that rung's games (re-learned per rule set through ``prepare``); "": the game has none
+    learned: str = ""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
