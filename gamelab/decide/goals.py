@@ -10,6 +10,7 @@
     games: 4000        # per candidate and player count
     seed: 1
     skill: [default, best@8]   # verify: every target at each of these skill levels too
+                               # (default and the learned rung are searched at, not only verified)
     keep_skill: 0.6            # verify: each level beats the one below in 60 % of pairings
 
 ``free`` maps a declared rule or model parameter (``game.knobs``) or a

@@ -53,6 +53,7 @@ from gamelab.decide import sensitivity
 from gamelab.decide.goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
 from gamelab.decide.skill_checks import check_goal, skill_checks
 from gamelab.sim import runner, sweep
+from gamelab.sim.levels import trace_levels
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import key_of
 from gamelab.stats import balance
@@ -86,9 +87,25 @@ class Setting:
     metrics: list
     lineups: dict  # players -> lineup
     source: str
+    # skill levels every candidate is also played at in the search (the goal's ``skill:`` levels
+    # that cost about what the default model costs: ``default`` and the game's learned rung)
+    levels: tuple[str, ...] = ()
 
-    def key(self, target, n: int) -> str:
-        return f"{target.metric}@{n}"
+    def key(self, target, n: int, level: str = "") -> str:
+        """``style_gap@4`` (the goal's lineup), ``style_gap@4@learned`` (a searched skill level)."""
+        return f"{target.metric}@{n}" + (f"@{level}" if level else "")
+
+    def cells(self):
+        """``(players, level)`` of every measured cell: the goal's lineup (level ``""``), then each
+        searched skill level, per player count."""
+        return [(n, lv) for n in self.lineups for lv in ("", *self.levels)]
+
+    def cell(self, params, n: int, level: str) -> tuple[tuple[str, ...], Any]:
+        """The lineup and the parameters of cell ``(n, level)`` under the candidate ``params``."""
+        if not level:
+            return self.lineups[n], params
+        lv = next(x for x in trace_levels(self.game, n, params) if x.name == level)
+        return lv.lineup, lv.params
 
 
 def setting(goal: Goal, source: str = "goal") -> Setting:
@@ -111,7 +128,38 @@ def setting(goal: Goal, source: str = "goal") -> Setting:
     for i, t in enumerate(goal.targets):
         _check_bound(game, t, metrics[t.metric], f"{source}: targets[{i}]")
     check_goal(goal, game, source)  # skill levels named by the goal exist
-    return Setting(goal, game, base, dims(game, base, goal.free, source), list(metrics.values()), lineups, source)
+    return Setting(
+        goal,
+        game,
+        base,
+        dims(game, base, goal.free, source),
+        list(metrics.values()),
+        lineups,
+        source,
+        searched_levels(goal, game, base, lineups),
+    )
+
+
+def searched_levels(goal: Goal, game: Game, base, lineups: dict) -> tuple[str, ...]:
+    """The goal's ``skill:`` levels the search plays every candidate at as well as the goal's
+    lineup: the default model and the game's learned rung (``GAME.skill.learned``), which cost
+    about what the default model costs; the search rungs, hundreds of times slower, are only
+    verified (:mod:`gamelab.decide.skill_checks`).  A level that is the goal's own lineup is not
+    played twice."""
+    fast = {"default", game.skill.learned} - {""}
+    out = []
+    for name in goal.skill or ():
+        if name not in fast:
+            continue
+        same = all(
+            lv.lineup == tuple(lu) and lv.params == base
+            for n, lu in lineups.items()
+            for lv in trace_levels(game, n, base)
+            if lv.name == name
+        )
+        if not same:
+            out.append(name)
+    return tuple(out)
 
 
 def _check_bound(game: Game, target, metric, where: str) -> None:
@@ -148,13 +196,19 @@ def expected_games(goal: Goal, trials: int | None = None) -> int:
 
 
 def _runs(st: Setting, params_list, *, n_games, seed, run: RunConfig):
-    """Per candidate, ``{players: CellRun}``: every candidate and player
-    count on the same deals, all missing chunks in one pass."""
-    jobs = [(p, st.lineups[n], n) for p in params_list for n in st.lineups]
+    """Per candidate, ``{(players, level): CellRun}`` (:meth:`Setting.cells`): every candidate,
+    player count and searched level on the same deals, all missing chunks in one pass."""
+    cells = [{c: st.cell(p, *c) for c in st.cells()} for p in params_list]
+    prepare = st.game.skill.prepare
+    for by_cell in cells:
+        for (n, level), (lu, p) in by_cell.items():
+            if level and prepare is not None:  # a learned level's model, learned once here, not in every worker
+                prepare(p, lu, n)
+    jobs = [(p, lu, n) for by_cell in cells for (n, _), (lu, p) in by_cell.items()]
     sensitivity.prefetch(st.game, jobs, n_games=n_games, seed=seed, run=run)
     return [
         {
-            n: sweep.run_cell(
+            (n, level): sweep.run_cell(
                 st.game,
                 {},
                 n_games=n_games,
@@ -164,15 +218,16 @@ def _runs(st: Setting, params_list, *, n_games, seed, run: RunConfig):
                 n_players=n,
                 run=run.quiet(),
             )
-            for n, lu in st.lineups.items()
+            for (n, level), (lu, p) in by_cell.items()
         }
-        for p in params_list
+        for by_cell in cells
     ]
 
 
 def miss(st: Setting, values: dict) -> float:
-    """The targets' total shortfall; ``values``: ``{"metric@players": value}``."""
-    return float(sum(t.miss(values[st.key(t, n)]) for t in st.goal.targets for n in st.lineups))
+    """The targets' total shortfall over every player count and searched level; ``values``:
+    ``{"metric@players[@level]": value}``."""
+    return float(sum(t.miss(values[st.key(t, *c)]) for t in st.goal.targets for c in st.cells()))
 
 
 @dataclasses.dataclass
@@ -276,7 +331,7 @@ def _tell(st: Setting, study, trial, values: dict, by_n: dict) -> float:
     """Give the study a trial's two objectives (target miss, size of the
     change), keeping what was measured on the trial; returns the miss."""
     measured = {
-        st.key(t, n): point_values(by_n[n].frame, st.metrics)[t.metric] for t in st.goal.targets for n in st.lineups
+        st.key(t, *c): point_values(by_n[c].frame, st.metrics)[t.metric] for t in st.goal.targets for c in st.cells()
     }
     n_changed, size = distance(st.dims, values)
     trial.set_user_attr("measured", measured)
@@ -334,19 +389,20 @@ def judge(st: Setting, params, *, seed: int, max_games: int, run: RunConfig) -> 
     from gamelab.decide import sequential
 
     smooth = {m.name: m.smooth for m in st.metrics}
+    cells = {c: st.cell(params, *c) for c in st.cells()}  # the goal's lineup and each searched level
     decisions = [
         sequential.decide(
             st.game,
             t.question(room=sequential.DEFAULT_ZONE / 2 if smooth.get(t.metric, True) else 0.0),
             n_players=n,
-            params=params,
+            params=p,
             lineup=lu,
             seed=seed,
             max_games=max_games,
             run=run.quiet(),
         )
         for t in st.goal.targets
-        for n, lu in st.lineups.items()
+        for (n, _), (lu, p) in cells.items()
     ]
     answers = {d.decision for d in decisions}
     verdict = MEETS if answers == {"yes"} else MISSES if "no" in answers else NOT_SURE
@@ -424,13 +480,15 @@ def _measure(st, chosen, n_games, seed, run: RunConfig, max_games) -> list[dict]
             "size": round(size, 4),
         }
         measured, kept = {}, True
-        for n, cell in by_n.items():
+        for (n, level), cell in by_n.items():
             est = balance.estimate(cell.frame, st.metrics).set_index("metric")
             for t in st.goal.targets:
                 e = est.loc[t.metric]
-                key = st.key(t, n)
+                key = st.key(t, n, level)
                 measured[key] = e["value"]
                 row.update({key: e["value"], f"{key} low": e["low"], f"{key} high": e["high"]})
+            if level:
+                continue  # the skill checks once per player count, below
             across, skill_kept = skill_checks(
                 st.goal,
                 st.game,
@@ -443,7 +501,7 @@ def _measure(st, chosen, n_games, seed, run: RunConfig, max_games) -> list[dict]
             )
             row.update(across)
             kept &= skill_kept
-        n_targets = len(st.goal.targets) * len(st.lineups)
+        n_targets = len(st.goal.targets) * len(st.cells())
         verdict, tested, _ = judge(st, p, seed=seed, max_games=max_games or 4 * n_games, run=run)
         smooth = all(m.smooth for m in st.metrics)  # else a group-sequential test: no zone to clear
         how = verdict_sentence(verdict, tested, n_targets, zone_words(st) if smooth else "")
@@ -506,9 +564,10 @@ def shown_rows(st: Setting, proposals: pd.DataFrame) -> pd.DataFrame:
         row = {"proposal": "rules now" if r["proposal"] == "start" else r["proposal"], "changes": r["changes"]}
         for t in st.goal.targets:
             m = next(m for m in st.metrics if m.name == t.metric)
-            for n in st.lineups:
-                key = st.key(t, n)
-                head = f"{m.label}, {n} players ({fresh:,} fresh games)"
+            for n, level in st.cells():
+                key = st.key(t, n, level)
+                at = f", {level}" if level else ""
+                head = f"{m.label}, {n} players{at} ({fresh:,} fresh games)"
                 row[head] = figure_words(r[key], r[f"{key} low"], r[f"{key} high"], m.percent, balance.in_points(m))
         row["how sure"] = r["how sure"]
         rows.append(row)
@@ -520,7 +579,8 @@ def goal_words(st: Setting) -> str:
     labels = {m.name: (m.label, m.percent) for m in st.metrics}
     targets = " and ".join(t.words(*labels[t.metric]) for t in st.goal.targets)
     counts = ", ".join(map(str, st.lineups))
-    return f"{targets} at {counts} players"
+    levels = "".join(f" and with {lv} play" for lv in st.levels)
+    return f"{targets} at {counts} players{levels}"
 
 
 def write_outputs(st: Setting, study, proposals: pd.DataFrame, out: Path, chart=None) -> list[Path]:
