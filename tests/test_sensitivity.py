@@ -135,3 +135,18 @@ def test_strand_lone_penalty_lowers_the_score_by_the_lone_markers():
     assert up.loc["lone_markers", "change"] == 0
     assert up.loc["mean_score", "change"] == pytest.approx(-up.loc["lone_markers", "base"] / 4, rel=1e-9)
     assert up.loc["mean_score", "high"] < 0
+
+
+def test_a_step_the_rules_refuse_at_the_count_played_is_skipped_not_played():
+    """SBR at 2 players: raising the fewest players to 3 would make the run itself illegal
+    (it crashed a 2-player report's levers); the step is skipped, saying why."""
+    from gamelab.core import registry
+    from gamelab.decide.sensitivity import settings
+
+    game = registry.get("sbr")
+    todo, skipped = settings(game, game.knobs(), ["min_players"], n_players=2)
+    assert [s.parameter for s, _ in todo] == ["min_players"]  # the step down (1) is still played
+    [up] = [s for s in skipped if s.value == 3]
+    assert up.reason.startswith("refused: n_players = 2 is not allowed")
+    todo4, _ = settings(game, game.knobs(), ["min_players"], n_players=4)
+    assert sorted(p.min_players for _, p in todo4) == [1, 3]  # at 4 players both steps are played

@@ -158,14 +158,17 @@ def _tuple_steps(spec: ParamSpec, value: tuple, skipped: list) -> list[Step]:
     return out
 
 
-def settings(game: Game, base, only=None) -> tuple[list[tuple[Step, Any]], list[Skipped]]:
-    """Each step with its validated parameter object; refused steps and
+def settings(game: Game, base, only=None, n_players: int | None = None) -> tuple[list[tuple[Step, Any]], list[Skipped]]:
+    """Each step with its validated parameter object; refused steps (also those the rules
+    refuse at ``n_players``: a step of the fewest players allowed above the count played) and
     steps that change nothing are skipped."""
     found, skipped = steps(game.rules, base, game.derived, only)
     out = []
     for step in found:
         try:
             params = from_mapping(game.knobs, step.changes, base=base, source=step.parameter)
+            if n_players is not None:
+                seats_allowed(game, params, n_players)
         except GamelabError as exc:
             skipped.append(Skipped(step.parameter, step.value, f"refused: {exc}"))
             continue
@@ -174,6 +177,13 @@ def settings(game: Game, base, only=None) -> tuple[list[tuple[Step, Any]], list[
             continue
         out.append((step, params))
     return out, skipped
+
+
+def seats_allowed(game: Game, params, n_players: int) -> None:
+    """Raise the rules' own error when ``params`` do not allow ``n_players`` players: the engine
+    sets up one game (its check of the player count is the only one; nothing is played)."""
+    rng = np.random.default_rng(0)
+    game.engine.init(params, 1, n_players, game.engine.draw_chance(params, 1, n_players, rng))
 
 
 def skipped_words(skipped) -> str:
@@ -301,7 +311,7 @@ def levers(
     ``deals``.  ``table.attrs["skipped"]`` lists the steps not played and why."""
     base = params if params is not None else game.knobs()
     base, lineup, n_players = runner.resolve(game, base, lineup, n_players)
-    todo, skipped = settings(game, base, only)
+    todo, skipped = settings(game, base, only, n_players)
     runs = play_all(
         game, [base] + [p for _, p in todo], n_games=n_games, seed=seed, lineup=lineup, n_players=n_players, run=run
     )
