@@ -29,6 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 from scipy.optimize import minimize
+from threadpoolctl import threadpool_limits
 
 from gamelab.core.params import specs
 
@@ -42,7 +43,7 @@ from .state import Actions
 
 NAME = "learned"  # the agent's name on a seat
 TEACHER = "lookahead@4"  # the top decided rung at 4 players (docs/agents.md, the decided skill ladder)
-LEARN_GAMES = 512  # deals the teacher plays on every seat to be learned from
+LEARN_GAMES = 128  # deals the teacher plays on every seat to be learned from
 LEARN_SEED = 0x5B12  # their deals: the same for every run, so the weights are a function of code and rules
 #: the greedy's linear terms, each a knob: the learned weights
 FEATURES = (
@@ -101,11 +102,11 @@ class Recorder:
         return act
 
 
-def record(rules: SbrParams, n_players: int, n_games: int = LEARN_GAMES, seed: int = LEARN_SEED):
+def record(rules: SbrParams, n_players: int, n_games: int | None = None, seed: int = LEARN_SEED):
     """The teacher's decisions on ``n_games`` deals with it on every seat: x (N, K, F), chosen
     (N,) and the beat (N,) of each."""
     rec = Recorder(rules, BUDGETED[TEACHER])
-    engine.play_batch(rules, [rec] * n_players, n_games, np.random.default_rng(seed), n_players)
+    engine.play_batch(rules, [rec] * n_players, n_games or LEARN_GAMES, np.random.default_rng(seed), n_players)
     return np.concatenate(rec.x), np.concatenate(rec.chosen), np.concatenate(rec.beat)
 
 
@@ -129,18 +130,19 @@ def fit(x: np.ndarray, chosen: np.ndarray) -> np.ndarray:
     n = max(len(chosen), 1)
 
     def loss(w):
-        u = np.where(legal, xs @ w, -np.inf)
+        u = np.where(legal, np.einsum("nkf,f->nk", xs, w), -np.inf)
         top = u.max(1, keepdims=True)
         e = np.exp(u - top)
         z = e.sum(1)
         p = e / z[:, None]
-        nll = (np.log(z) + top[:, 0] - xc @ w).sum() / n + RIDGE * (w @ w)
+        nll = (np.log(z) + top[:, 0] - np.einsum("nf,f->n", xc, w)).sum() / n + RIDGE * float(np.sum(w * w))
         grad = (np.einsum("nk,nkf->f", p, xs) - xc.sum(0)) / n + 2 * RIDGE * w
         return nll, grad
 
     low, _ = _ranges()
     bounds = [(None if lo < 0 else 0.0, None) if s > 0 else (0.0, 0.0) for lo, s in zip(low, span)]
-    res = minimize(loss, np.where(span > 0, 1.0, 0.0), jac=True, method="L-BFGS-B", bounds=bounds)
+    with threadpool_limits(1):  # a threaded BLAS spends more time waking its threads than on these sizes
+        res = minimize(loss, np.where(span > 0, 1.0, 0.0), jac=True, method="L-BFGS-B", bounds=bounds)
     return res.x / scale
 
 
