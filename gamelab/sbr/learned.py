@@ -110,6 +110,7 @@ def record(rules: SbrParams, n_players: int, n_games: int | None = None, seed: i
     return np.concatenate(rec.x), np.concatenate(rec.chosen), np.concatenate(rec.beat)
 
 
+@lru_cache(maxsize=1)
 def _ranges() -> tuple[np.ndarray, np.ndarray]:
     """The declared (low, high) of each knob of :data:`FEATURES`."""
     sp = {s.name: s for s in specs(AgentParams)}
@@ -182,7 +183,7 @@ def learned_params(rules: SbrParams, n_players: int) -> tuple[AgentParams, ...]:
         identity,
         [PACKAGE / "sbr"],
         lambda: learn(rules, n_players),
-        say=f"learning sbr's learned rung for these rules at {n_players} players (about a minute, once) ...",
+        say=f"learning sbr's learned rung for these rules at {n_players} players (a few seconds, once) ...",
     )
     base = AgentParams(**rules.as_dict())
     return tuple(
