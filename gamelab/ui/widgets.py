@@ -40,6 +40,7 @@ QUICK_GAMES = int(os.environ.get("GAMELAB_QUICK_GAMES", "2000"))
 # the learned rung's own run beside the default model's headline (``Game.skill.learned``): fewer games, so that
 # it follows a slider move within about 2 s with the rung re-learned for the new rules
 LEARNED_GAMES = max(QUICK_GAMES // 2, 100)
+LEARNED_DELAY = 0.1  # seconds the learned rung's run waits for a newer move before it starts
 SLOW = 0.5  # seconds: longer work shows progress and marks the old numbers stale
 TICK = 0.25  # seconds between progress updates
 STALE_CLASS = "gamelab-stale"
@@ -607,9 +608,14 @@ class BalancePanel:
 
         name, n = self.game_def.skill.learned, self.players.value
         lineup = [name] * n
+        time.sleep(LEARNED_DELAY)  # moves in quick succession (a knob writing into sliders): only the last is played
+        if job != self._learned_job:
+            return
         try:
             if self.game_def.skill.prepare is not None:
                 self.game_def.skill.prepare(params, tuple(lineup), n)
+            if job != self._learned_job:
+                return
             cell = sweep.run_cell(
                 self.game_def,
                 {},
@@ -620,10 +626,11 @@ class BalancePanel:
                 n_players=n,
                 run=run,
             )
-        except GamelabError as exc:
+        except Exception as exc:  # noqa: BLE001  a thread's failure is said in the panel, not lost in a log
             if job == self._learned_job:
                 self.learned, self.learned_for = "", None
-                self.learned_note.value = f"<i>No figure at the learned rung: {html.escape(str(exc))}</i>"
+                what = str(exc) if isinstance(exc, GamelabError) else f"{type(exc).__name__}: {exc}"
+                self.learned_note.value = f"<i>No figure at the learned rung: {html.escape(what)}</i>"
             return
         if job != self._learned_job:  # a newer move is on its way: this figure is of older rules
             return
