@@ -33,7 +33,7 @@ from gamelab.core.labels import agent_label, lineup_words
 from gamelab.core.params import specs
 from gamelab.report import charts
 from gamelab.report import format as fmt
-from gamelab.sim import sweep
+from gamelab.sim import runner, sweep
 from gamelab.sim.run import RunConfig
 
 QUICK_GAMES = int(os.environ.get("GAMELAB_QUICK_GAMES", "2000"))
@@ -616,15 +616,15 @@ class BalancePanel:
                 self.game_def.skill.prepare(params, tuple(lineup), n)
             if job != self._learned_job:
                 return
-            cell = sweep.run_cell(
+            frame = runner.simulate(
                 self.game_def,
-                {},
                 n_games=LEARNED_GAMES,
                 seed=self.seed,
-                base_params=params,
+                params=params,
                 lineup=lineup,
                 n_players=n,
-                run=run,
+                store=run.store,
+                progress=False,
             )
         except Exception as exc:  # noqa: BLE001  a thread's failure is said in the panel, not lost in a log
             if job == self._learned_job:
@@ -634,8 +634,8 @@ class BalancePanel:
             return
         if job != self._learned_job:  # a newer move is on its way: this figure is of older rules
             return
-        figure = headline_figure(self.game_def, cell.frame, n, self.seed)
-        self.learned_for = RunId(params, tuple(lineup), n, self.seed, cell.games)
+        figure = headline_figure(self.game_def, frame, n, self.seed)
+        self.learned_for = RunId(params, tuple(lineup), n, self.seed, int(frame["game"].nunique()))
         self.learned = f"At the learned rung: {figure[0].lower()}{figure[1:]}" if figure else ""
         own_run = html.escape(self.learned_for.words(self.game_def))
         self.learned_note.value = (
