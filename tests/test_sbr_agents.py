@@ -138,7 +138,7 @@ def test_custom_function_agent_and_its_errors():
 def test_game_names_defaults_and_diagnostics():
     ad = registry.get("sbr")
     budgeted = {f"lookahead@{b}" for b in (1, 2, 4, 8, 16)}  # the skill trace's per-seat budgets
-    assert set(ad.agents) == {"greedy", "random", "lookahead", "deep"} | budgeted
+    assert set(ad.agents) == {"greedy", "random", "lookahead", "deep", "learned"} | budgeted
     assert list(ad.default_lineup(3)) == ["greedy"] * 3
     assert ad.knobs is agents.AgentParams and issubclass(ad.knobs, SbrParams)
     df = runner.simulate(registry.get("sbr"), n_games=300, seed=2, lineup=["greedy", "random", "greedy"])

@@ -36,7 +36,7 @@ class AgentParams(SbrParams):
     )
     greedy_card: float = param(
         0.15,
-        low=0.0,
+        low=-5.0,  # below 0: pips spent are worth something of their own (the learned rung's weights, sbr/learned.py)
         high=5.0,
         section="agents",
         doc="greedy: value of a card pip kept in hand (a skull's card back too)",

@@ -14,6 +14,8 @@ sliders read it like a rule; a plain ``SbrParams`` gets the knobs' defaults.
   end of the game (or a horizon) with every rider greedy; the best margin wins.
 * :func:`deep_policy`: the same search with the play-outs' riders playing
   as the lookahead for the next beat (the top of the skill ladder).
+* ``learned``: the greedy with its option weights fitted to the top decided
+  rung's choices (:mod:`~gamelab.sbr.learned`, the learned rung).
 * :func:`from_function`: a plain per-game Python function as a policy.
 * :class:`Controller` (``GAME.controller``): the agents of a seating by name
   (:data:`POLICIES`), driven through the engine's ``legal`` and ``step``.
@@ -36,6 +38,7 @@ from gamelab.core.errors import GamelabError
 from . import engine
 from .agent_params import AgentParams, knobs
 from .greedy import greedy_policy, greedy_values
+from .learned import learned_policy
 from .legal import pick
 from .lookahead import BUDGETED, deep_policy, lookahead_policy
 from .state import Actions
@@ -68,6 +71,7 @@ POLICIES = {
     "random": random_policy,
     "lookahead": lookahead_policy,
     "deep": deep_policy,
+    "learned": learned_policy,  # the greedy with weights learned from the top decided rung (sbr/learned.py)
     **BUDGETED,  # lookahead@b: the lookahead at depth b on its own seat (the skill trace)
 }
 

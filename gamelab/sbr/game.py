@@ -12,7 +12,7 @@ from gamelab.core import contract
 from gamelab.core.params import specs
 from gamelab.sbr import diagnostics as game_metrics
 
-from . import agents, claims, engine, exact_claims, identities, panels, record, reference, rules, sim, view
+from . import agents, claims, engine, exact_claims, identities, learned, panels, record, reference, rules, sim, view
 
 
 def _spec(name: str):
@@ -44,6 +44,7 @@ GAME = contract.Game(
         "lookahead": "lookahead search",
         "deep": "deep lookahead search",
         "random": "random legal play",
+        "learned": "learned rider",
     },
     budget_words="lookahead, {budget} beats deep",
     controller=agents.controller,
@@ -60,6 +61,9 @@ GAME = contract.Game(
         budget="lookahead_beats",
         budgets=(1, 2, 4, 8),
         rung_words=sim.rung_words,
+        # issue 39: the greedy with per-beat weights fitted to lookahead@4's choices (sbr/learned.py)
+        learned=learned.NAME,
+        prepare=learned.prepare,
     ),
     bench=contract.Bench(
         random_batch=sim.random_batch,

@@ -181,6 +181,8 @@ def rung_words(name: str) -> str:
         return "the default model (greedy)"
     if budgets.agent_of(name) == "lookahead" and (b := budgets.budget_of(name)):
         return f"lookahead, play-outs {b} beat{'s' if b > 1 else ''} deep"
+    if name == "learned":
+        return "the learned rider (the greedy reweighted to choose as the lookahead)"
     return name
 
 

@@ -33,10 +33,14 @@ from gamelab.core.labels import agent_label, lineup_words
 from gamelab.core.params import specs
 from gamelab.report import charts
 from gamelab.report import format as fmt
-from gamelab.sim import sweep
+from gamelab.sim import runner, sweep
 from gamelab.sim.run import RunConfig
 
 QUICK_GAMES = int(os.environ.get("GAMELAB_QUICK_GAMES", "2000"))
+# the learned rung's own run beside the default model's headline (``Game.skill.learned``): fewer games, so that
+# it follows a slider move within about 2 s with the rung re-learned for the new rules
+LEARNED_GAMES = max(QUICK_GAMES // 2, 100)
+LEARNED_DELAY = 0.1  # seconds the learned rung's run waits for a newer move before it starts
 SLOW = 0.5  # seconds: longer work shows progress and marks the old numbers stale
 TICK = 0.25  # seconds between progress updates
 STALE_CLASS = "gamelab-stale"
@@ -335,6 +339,13 @@ class BalancePanel:
         self.worth_note = w.HTML()  # the styles worth playing (a game with a meta-game): after them too
         # the headline imbalance in a line (a bootstrap interval, 0.1-0.3 s): just after the numbers, above them
         self.headline_note = w.HTML()
+        # the headline at the game's learned rung (``Game.skill.learned``): a run of its own, greyed when stale
+        self.learned_note = w.HTML()
+        self.learned = ""  # its line (empty: the game has no learned rung, or not computed yet)
+        self.learned_for: RunId | None = None  # the run it was computed on
+        self.learned_thread: threading.Thread | None = None  # computing it (:meth:`_learned_start`)
+        self._learned_job = 0  # the last move's number: a thread of an older move does not write
+        self.learned_seconds: float | None = None
         self.stale_too = (self.sentence_note, self.worth_note, self.headline_note)
         self._holding = False  # True while a knob writes its derived values into the sliders
         # the values set by hand of the parameters a knob has written into (the knobs act on these)
@@ -546,10 +557,92 @@ class BalancePanel:
         return RunId(params, tuple(self.lineup()), self.players.value, self.seed)
 
     def _tell_views(self) -> None:
-        """The current run changed: each derived view greys itself if computed for other rules."""
+        """The current run changed: each derived view greys itself if computed for other rules (the
+        learned rung's headline too)."""
         current = self.current()
         for view in self.views:
             view.panel_changed(current)
+        if self.learned_thread is None or not self.learned_thread.is_alive():  # else greyed until it is done
+            self._learned_grey()
+
+    def _learned_grey(self) -> None:
+        """Grey the learned rung's figure unless it was computed for the rules, players and seed the
+        controls describe now."""
+        done, current = self.learned_for, self.current()
+        same = (
+            done is not None
+            and current is not None
+            and (current.params, current.players, current.seed) == (done.params, done.players, done.seed)
+        )
+        (self.learned_note.remove_class if same else self.learned_note.add_class)(STALE_CLASS)
+
+    def _learned_start(self, params, run: RunConfig, start: float) -> None:
+        """Start the learned rung's headline for ``params`` in a thread of its own (:meth:`_learned_headline`):
+        learning the rung for new rules may take a while, and the panel's own numbers must not wait for it.
+        The figure on screen stays, greyed, until the new one replaces it; a newer move supersedes it."""
+        name = self.game_def.skill.learned
+        if not name:
+            return
+        self._learned_job += 1
+        words = html.escape(agent_label(self.game_def, name))
+        self.learned_note.add_class(STALE_CLASS)
+        self.learned_note.value = (f"<b>{html.escape(self.learned)}</b><br>" if self.learned else "") + (
+            f"<i>Playing {LEARNED_GAMES:,} games at the learned rung ({words} on every seat) for these rules, "
+            "learning it for them first if they are new…</i>"
+        )
+        self.learned_thread = threading.Thread(
+            target=self._learned_headline, args=(params, run, start, self._learned_job), daemon=True
+        )
+        self.learned_thread.start()
+
+    def learned_wait(self) -> None:
+        """Wait for the learned rung's headline of the last move (tests, a snapshot)."""
+        if self.learned_thread is not None:
+            self.learned_thread.join()
+
+    def _learned_headline(self, params, run: RunConfig, start: float, job: int) -> None:
+        """The headline imbalance at the game's learned rung (every seat), on a run of its own of
+        :data:`LEARNED_GAMES` games, the rung learned for these rules first if it is not cached
+        (``Game.skill.prepare``): :attr:`learned`, shown in :attr:`learned_note` with the run it is."""
+        from gamelab.core.errors import GamelabError
+
+        name, n = self.game_def.skill.learned, self.players.value
+        lineup = [name] * n
+        time.sleep(LEARNED_DELAY)  # moves in quick succession (a knob writing into sliders): only the last is played
+        if job != self._learned_job:
+            return
+        try:
+            if self.game_def.skill.prepare is not None:
+                self.game_def.skill.prepare(params, tuple(lineup), n)
+            if job != self._learned_job:
+                return
+            frame = runner.simulate(
+                self.game_def,
+                n_games=LEARNED_GAMES,
+                seed=self.seed,
+                params=params,
+                lineup=lineup,
+                n_players=n,
+                store=run.store,
+                progress=False,
+            )
+        except Exception as exc:  # noqa: BLE001  a thread's failure is said in the panel, not lost in a log
+            if job == self._learned_job:
+                self.learned, self.learned_for = "", None
+                what = str(exc) if isinstance(exc, GamelabError) else f"{type(exc).__name__}: {exc}"
+                self.learned_note.value = f"<i>No figure at the learned rung: {html.escape(what)}</i>"
+            return
+        if job != self._learned_job:  # a newer move is on its way: this figure is of older rules
+            return
+        figure = headline_figure(self.game_def, frame, n, self.seed)
+        self.learned_for = RunId(params, tuple(lineup), n, self.seed, int(frame["game"].nunique()))
+        self.learned = f"At the learned rung: {figure[0].lower()}{figure[1:]}" if figure else ""
+        own_run = html.escape(self.learned_for.words(self.game_def))
+        self.learned_note.value = (
+            f"<b>{html.escape(self.learned)}</b><br><i>Its own run: {own_run}.</i>" if self.learned else ""
+        )
+        self.learned_seconds = time.perf_counter() - start  # a move's time to the learned rung's figure
+        self._learned_grey()  # not greyed if the controls still describe these rules
 
     def _expected(self, games: int) -> float | None:
         key = (tuple(self.lineup()), self.players.value)
@@ -619,6 +712,7 @@ class BalancePanel:
         self.headline_note.value = (f"<b>{html.escape(self.headline)}</b>" if self.headline else "") + (
             f'<div style="color:#b00">{html.escape(self.model_warning)}</div>' if self.model_warning else ""
         )
+        self._learned_start(params, kw["run"], start)  # the same figure at the learned rung, beside it
         if sentences_pending(self.game_def, params):
             self.sentence_note.value = "<i>Checking which rulebook sentences these rules make wrong…</i>"
         self.sentences = rulebook_sentences(self.game_def, params)
@@ -646,6 +740,10 @@ class BalancePanel:
         shown = [(by, t) for by, t in groups if len(t) > 1]
         if sentences and getattr(self, "headline", None):  # the figure Levers says "now" for (its own widget)
             out.append(Note(f"<b>{html.escape(self.headline)}</b>"))
+        if sentences and self.learned and self.learned_for is not None:  # the learned rung's run (its own widget)
+            out.append(
+                Note(f"<b>{html.escape(self.learned)}</b> ({html.escape(self.learned_for.words(self.game_def))})")
+            )
         if getattr(self, "model_warning", ""):  # issue 38: the seats differ where the rules treat them alike
             out.append(Note(f'<p style="color:#b00">{html.escape(self.model_warning)}</p>'))
         headline = self.game_def.report.headline.removesuffix("_spread")
@@ -689,6 +787,7 @@ class BalancePanel:
         """The panel as a static HTML page (controls in words with their
         values, then :meth:`items`): what a notebook shows, for a browser
         test or a file."""
+        self.learned_wait()
         parts = [
             f"<li title='{html.escape(getattr(x, 'tooltip', '') or '')}'>{html.escape(plain_label(x))}: "
             f"<b>{html.escape(_shown_value(x))}</b></li>"
@@ -765,6 +864,7 @@ class BalancePanel:
                 self.status,
                 w.HBox([self.progress, self.busy_note]),
                 self.headline_note,
+                self.learned_note,
                 self.out,
                 self.worth_note,
                 self.sentence_note,
@@ -801,6 +901,7 @@ def time_slider_move(game: Game, parameter: str, value, *, reps: int = 3) -> flo
             panel = BalancePanel(game.name, sliders=[parameter], n_players=4, seed=100 + i, store=ChunkStore(Path(tmp)))
             panel._draw = functools.partial(_render, panel)  # type: ignore[method-assign]
             panel.update()
+            panel.learned_wait()  # the learned rung's run (a thread) does not overlap the timed move
             ws = panel.controls[parameter]
             for widget, v in zip(ws, value if isinstance(value, tuple) else (value,)):
                 if widget.value != v:
@@ -808,6 +909,7 @@ def time_slider_move(game: Game, parameter: str, value, *, reps: int = 3) -> flo
                     widget.value = v
             panel._holding = False
             panel.update()
+            panel.learned_wait()
             if i:  # the first: imports and compiled code
                 times.append(panel.seconds)
     return statistics.median(times)
