@@ -200,6 +200,10 @@ class DaskExecutor:
     def __init__(self, client, retries: int = 3):
         self.client, self.retries = client, retries
 
+    def close(self) -> None:
+        """Disconnect from the scheduler (the cluster and its workers stay)."""
+        self.client.close()
+
     def imap(self, fn, items):
         from dask.distributed import as_completed
 
