@@ -11,7 +11,9 @@ from gamelab.rulebook import claims
 from gamelab.sim import runner
 from gamelab.sim.run import RunConfig
 
-pytestmark = pytest.mark.slow  # minutes: make test-fast leaves these out
+pytestmark = pytest.mark.slow(
+    reason="Optuna studies of thousands of games a trial, and the claims measured at both rules"
+)
 
 TRUE_HOLD = 28
 COLUMNS = ("score", "holds", "rolls", "busts")

@@ -19,7 +19,9 @@ from gamelab.sim.run import RunConfig
 from gamelab.sim.store import CacheWarning, ChunkStore
 from gamelab.toy import ToyParams
 
-pytestmark = pytest.mark.slow  # minutes: make test-fast leaves these out
+pytestmark = pytest.mark.slow(
+    reason="a Dask LocalCluster started, workers killed, and metagame, report, skill and calibrate played twice"
+)
 
 GRID = """game: toy
 grid: {bonus_scale: [0.5, 2.0]}

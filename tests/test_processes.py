@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = [
     pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process tables from /proc"),
-    pytest.mark.slow,  # minutes: make test-fast leaves these out
+    pytest.mark.slow(reason="subprocesses started, killed and interrupted, waiting on their workers to die"),
 ]
 
 # A parent that keeps two workers busy for a long time (each chunk sleeps 5 s).
