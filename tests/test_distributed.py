@@ -1,7 +1,9 @@
 """Issue 9: sweeps that survive interruption, and Dask clusters that give the
 same tables as local runs (a LocalCluster on 127.0.0.1 started by the test)."""
 
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -18,7 +20,9 @@ from gamelab.sim.run import RunConfig
 from gamelab.sim.store import CacheWarning, ChunkStore
 from gamelab.toy import ToyParams
 
-pytestmark = pytest.mark.slow  # minutes: make test-fast leaves these out
+pytestmark = pytest.mark.slow(
+    reason="a Dask LocalCluster started, workers killed, and metagame, report, skill and calibrate played twice"
+)
 
 GRID = """game: toy
 grid: {bonus_scale: [0.5, 2.0]}
@@ -197,3 +201,64 @@ def test_local_workers_are_kept_across_calls_from_one_thread():
         assert other and not set(other) & kept  # PR_SET_PDEATHSIG follows the starting thread: its own pool
     finally:
         ex.close()
+
+
+# --- issue 42: the heaviest commands on the cluster give the local answer --------------------------
+
+
+def _command(capsys, monkeypatch, home, argv) -> str:
+    """``gamelab ARGV``'s standard output, with the workspace (its chunk store and report cache) at ``home``:
+    every run starts from an empty store, so the cluster plays every game the local run played."""
+    from gamelab.cli.commands import main
+
+    monkeypatch.setenv("GAMELAB_HOME", str(home))
+    capsys.readouterr()
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def _local_and_cluster(cluster, capsys, monkeypatch, tmp_path, argv) -> tuple[str, str]:
+    from dask.distributed import get_task_stream
+
+    c, client = cluster
+    local = _command(capsys, monkeypatch, tmp_path / "local", argv)
+    with get_task_stream(client) as tasks:
+        remote = _command(capsys, monkeypatch, tmp_path / "cluster", [*argv, "--scheduler", c.scheduler_address])
+    assert tasks.data, "the cluster played no game"  # the games went to the cluster, not to local processes
+    return local, remote
+
+
+def test_metagame_on_the_cluster_gives_the_local_answer(cluster, capsys, monkeypatch, tmp_path):
+    argv = ["metagame", "strand", "--players", "4", "--deals", "16", "--psro", "0", "--json"]
+    local, remote = _local_and_cluster(cluster, capsys, monkeypatch, tmp_path, argv)
+    assert json.loads(local)["table_answer"] and remote == local
+    # the cluster played every profile: its store holds as many chunks as the local one
+    assert len(list((tmp_path / "cluster").rglob("*.json"))) == len(list((tmp_path / "local").rglob("*.json"))) > 0
+
+
+def test_report_on_the_cluster_gives_the_local_answer(cluster, capsys, monkeypatch, tmp_path):
+    import matplotlib
+
+    monkeypatch.setitem(matplotlib.rcParams, "svg.hashsalt", "issue 42")  # the charts' clip-path ids, else random
+    argv = ["report", "strand", "--games", "200", "--tool-games", "100", "--no-skill", "--no-cross-model"]
+    local, remote = _local_and_cluster(cluster, capsys, monkeypatch, tmp_path, [*argv, "--no-metagame"])
+    pages = [tmp_path / where / "reports" / "strand.html" for where in ("local", "cluster")]
+    assert local.replace(str(pages[0]), "PAGE") == remote.replace(str(pages[1]), "PAGE")
+    assert "%" in local  # the first screen's figures, read back from each page
+    # the pages are the same but for the minute each was made (its footer's "YYYY-MM-DD HH:MM")
+    local_page, remote_page = (re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d", "WHEN", p.read_text("utf-8")) for p in pages)
+    assert remote_page == local_page
+
+
+def test_skill_and_calibrate_on_the_cluster_give_the_local_answer(cluster, capsys, monkeypatch, tmp_path):
+    local, remote = _local_and_cluster(
+        cluster, capsys, monkeypatch, tmp_path / "skill", ["skill", "pig", "--players", "2", "--games", "400", "--json"]
+    )
+    assert len(json.loads(local)) >= 2 and remote == local
+    argv = ["calibrate", "strand", "--trials", "2", "--games", "100", "--verbose"]
+    local, remote = _local_and_cluster(cluster, capsys, monkeypatch, tmp_path / "calibrate", argv)
+    # the study and the profile live in each run's own workspace: the rest, every trial's objective, is the same
+    homes = [str(tmp_path / "calibrate" / where) for where in ("local", "cluster")]
+    assert "trial 1: objective" in local and local.replace(homes[0], "HOME") == remote.replace(homes[1], "HOME")

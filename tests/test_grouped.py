@@ -124,7 +124,7 @@ def _meta_feed(M, n_units, unit, rng):
     return feed
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="80 grouped sequential walks, each bootstrapping a meta-game at every look")
 def test_error_rates_on_a_meta_game_whose_equilibrium_is_known():
     # the equilibrium is a third each of rock, paper and scissors (value 0.5); the fourth style earns
     # 0.48 against it (regret 2 points): three styles worth playing, the fourth close to joining

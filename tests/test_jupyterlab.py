@@ -22,7 +22,7 @@ import pytest
 from browser import FLAGS, ensure_chromium
 from words import prose, unreadable
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.slow(reason="a JupyterLab server and Chromium started, the panels run in a live kernel")
 
 ROOT = Path(__file__).resolve().parent.parent
 VIEW = {"width": 1366, "height": 900}

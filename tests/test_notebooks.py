@@ -12,7 +12,7 @@ import pytest
 from browser import inspect_page
 from nbclient import NotebookClient
 
-pytestmark = pytest.mark.slow  # minutes: make test-fast leaves these out
+pytestmark = pytest.mark.slow(reason="every notebook executed in its own kernel, a panel read in Chromium")
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 REPORTS = Path(__file__).resolve().parent.parent / "reports"

@@ -173,7 +173,7 @@ def test_a_report_with_changed_rules_shows_one_number_per_quantity(tmp_path):
     assert data.sentences is not None and len(data.sentences.table) and page.exempt["sentences"]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a whole report with its skill trace and sequential tests: a few minutes a game")
 @pytest.mark.parametrize("game, counts", [("strand", (4,)), ("sbr", (2,))])
 def test_the_sentence_across_skill_quotes_the_rates_its_table_and_chart_show(game, counts, tmp_path):
     """The first screen's sentence across skill (the issue's "44.1 % with the default model" beside a

@@ -200,7 +200,7 @@ def test_identities_are_judged_only_at_the_rules_they_were_stated_for(toy_with_i
     assert wrong.loc["bonus multiplier", "status"] == "reference (rules changed)"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a report computed and opened in Chromium")
 def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, tmp_path):
     data = compute_report(
         registry.get("toy"),
@@ -254,7 +254,7 @@ def test_claims_audit_errata_and_first_screen_in_chromium(toy_with_identities, t
     assert "Identities: 1 holds, 2 shown as reference (rules changed); 1 row has no rulebook figure." in text
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a report with every tool computed and measured in Chromium, every fold opened")
 def test_a_report_reads_in_words_with_chart_text_of_11_px_on_a_laptop(tmp_path, monkeypatch):
     """Every fold opened, the report names no code (snake_case, NaN, a Python
     repr, mojibake: :func:`words.unreadable`); every chart's text, the folded
@@ -348,7 +348,7 @@ def test_toy_report_from_build_report(tmp_path, monkeypatch):
     assert " %" in decisive and "points" not in decisive, decisive
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a whole STRAND report through the command line")
 def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     import json
 
@@ -496,7 +496,7 @@ def test_one_statement_per_verdict_across_models():
     assert statement({"report": None, "strong": None}) == "not measured"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a whole Pig report with sequential tests and a second agent model")
 def test_pig_report_states_each_verdict_once_from_the_headline_to_the_table(tmp_path, monkeypatch):
     """Pig has no skill trace: each headline verdict is asked again under a
     second model (race on every seat) and said in one statement, the same

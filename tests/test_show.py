@@ -131,7 +131,7 @@ PAGES = {
 VISIBLE = "() => document.querySelector('.frame:not([hidden])').innerText"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="Chromium started for each page and stepped through every frame")
 @pytest.mark.parametrize("name", list(PAGES))
 def test_chromium_steps_through_the_page_and_the_pictures_change(name, tmp_path):
     from browser import FLAGS, ensure_chromium

@@ -13,7 +13,7 @@ from gamelab.sim.store import ChunkStore
 STRAND = registry.get("strand")
 
 
-@pytest.mark.slow  # about 30-60 s each at budget 1 (every seat searches)
+@pytest.mark.slow(reason="about 30-60 s each at budget 1: every seat searches")
 @pytest.mark.parametrize("agent", ["best@1", "heavy@1", "level2@1"])
 def test_every_search_family_keeps_the_seat_symmetry(agent, tmp_path):
     assert agent in STRAND.symmetry.agents

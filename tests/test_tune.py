@@ -136,7 +136,7 @@ def test_nothing_better_than_the_rulebook_is_said_so():
     assert tune.summary(st, _ranked(rows)) == "Nothing found that improves on the rulebook."
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a STRAND tune, its verification and 20,000 fresh games")
 def test_strand_first_proposal_meets_a_reachable_target_on_20000_fresh_games(tmp_path):
     """The issue's goal: STRAND at 4 players, style spread at most 0.19 with
     sum_cap and lone_penalty free.  A grid shows it reachable; the tuner's

@@ -19,13 +19,17 @@ from gamelab.cli.common import (
     SEED,
     WORKERS,
     Parser,
+    add_out,
+    add_profile,
+    add_where,
     bounded,
+    close_executors,
     executor_for,
     folder_arg,
     label_text,
     one_line,
     output_file,
-    scheduler_address,
+    run_config,
     words_table,
     write_table,
 )
@@ -78,7 +82,7 @@ def _cmd_simulate(args) -> int:
     runner.resolve(game, params, args.lineup, args.players)  # refuse a bad lineup before any work
     store = ChunkStore(args.cache_dir) if args.cache_dir else ChunkStore()
     check_directory(store.dir, "--cache-dir")
-    executor = executor_for(args.workers, args.scheduler)
+    where = run_config(args, store=store)
     # through the chunk store: a run interrupted (Ctrl-C, a closed lid) resumes where it stopped
     run = sweep.run_cell(
         game,
@@ -88,7 +92,7 @@ def _cmd_simulate(args) -> int:
         base_params=params,
         lineup=args.lineup,
         n_players=args.players,
-        run=RunConfig(store=store, executor=executor),
+        run=where,
     )
     df = run.frame
     groups = [g for g in game.report.groups if g in df] or ["agent", "seat"]
@@ -272,7 +276,8 @@ def _cmd_report(args) -> int:
     game = registry.get(args.game)
     counts = len(game.report.players) or 1
     tables = (args.games if args.precision is None else MAX_GAMES) * counts * (2 if baseline is not None else 1)
-    announce(f"gamelab report {args.game} (its tables alone)", game, tables, workers=args.workers, at_least=True)
+    run = run_config(args)  # an unreachable --scheduler: one line before any game
+    announce(f"gamelab report {args.game} (its tables alone)", game, tables, workers=run.workers, at_least=True)
     out = build_report(
         game,
         params=params,
@@ -296,7 +301,7 @@ def _cmd_report(args) -> int:
             trace_games=args.trace_games,
             metagame=not args.no_metagame,
         ),
-        run=RunConfig(workers=args.workers),
+        run=run,
         reuse=not args.fresh,
     )
     from gamelab.report.onenumber import first_screen
@@ -500,30 +505,14 @@ def _add_simulate(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument("--players", type=PLAYERS, default=None, help="player count (default the game's first)")
     p.add_argument("--games", type=GAMES_ARG, default=2000, help="games to play (default %(default)s)")
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
-    where = p.add_mutually_exclusive_group()  # default None: --workers 1 beside --scheduler is seen too
-    where.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default 1)")
+    add_where(p)
     p.add_argument("--lineup", nargs="+", default=None, metavar="AGENT", help="the agents at the table, seat by seat")
     p.add_argument(
         "--params", type=INPUT_FILE, default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters"
     )
-    where.add_argument(
-        "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
-    )
-    p.add_argument(
-        "--out",
-        type=output_file(".csv", ".parquet"),
-        default=None,
-        metavar="FILE.parquet|.csv",
-        help="write the table to this file",
-    )
+    add_out(p, ".csv", ".parquet", metavar="FILE.parquet|.csv", help="write the table to this file")
     p.add_argument("--cache-dir", type=folder_arg, default=None, help="chunk store (default data/cache)")
-    p.add_argument(
-        "--profile",
-        type=INPUT_FILE,
-        default=None,
-        metavar="FILE",
-        help="player-model profile (model knobs, under --params)",
-    )
+    add_profile(p)
     p.set_defaults(func=_cmd_simulate)
 
 
@@ -541,7 +530,7 @@ def _add_report(sub, games: list[str], claim_games: list[str]) -> None:
         "--precision", type=PRECISION, default=None, help="target 95%% half-width of every win rate, e.g. 0.01"
     )
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
-    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
+    add_where(p)
     p.add_argument("--label", type=label_text, default=None, help="a title for this report")
     p.add_argument("--no-claims", action="store_true", help="leave out the rulebook claims audit")
     p.add_argument(
@@ -556,20 +545,8 @@ def _add_report(sub, games: list[str], claim_games: list[str]) -> None:
         metavar="FILE",
         help="add a replayed playtest record (repeatable)",
     )
-    p.add_argument(
-        "--out",
-        type=output_file(".html"),
-        default=None,
-        metavar="FILE.html",
-        help="where to write the report (default reports/GAME.html)",
-    )
-    p.add_argument(
-        "--profile",
-        type=INPUT_FILE,
-        default=None,
-        metavar="FILE",
-        help="player-model profile (model knobs, under --params)",
-    )
+    add_out(p, ".html", metavar="FILE.html", help="where to write the report (default reports/GAME.html)")
+    add_profile(p)
     p.add_argument(
         "--tune", type=INPUT_FILE, default=None, metavar="GOAL.yaml", help="add the tuner's proposals for this goal"
     )
@@ -630,21 +607,8 @@ def _add_claims(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument("--n-games", type=GAMES_ARG, default=20_000, help="games per player count (default 20000)")
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
     p.add_argument("--workers", type=WORKERS, default=2, help="processes playing games (default 2)")
-    p.add_argument(
-        "--out",
-        type=output_file(".csv", ".parquet"),
-        default=None,
-        metavar="FILE.csv|.parquet",
-        help="write the table to this file",
-    )
-    p.add_argument(
-        "--profile",
-        action="append",
-        type=INPUT_FILE,
-        default=None,
-        metavar="FILE",
-        help="player-model profile of a game (repeatable)",
-    )
+    add_out(p, ".csv", ".parquet", metavar="FILE.csv|.parquet", help="write the table to this file")
+    add_profile(p, "player-model profile of a game (repeatable)", action="append")
     p.add_argument("game", nargs="?", choices=claim_games, help="with --params: the game whose sentences to check")
     p.add_argument(
         "--params",
@@ -699,27 +663,11 @@ def _add_sweep(sub, games: list[str], claim_games: list[str]) -> None:
     p.add_argument(
         "file", type=INPUT_FILE, metavar="GRID.yaml", help="the grid file: game, parameters and their values"
     )
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=WORKERS, default=None, help="processes playing games (default the file's)")
-    where.add_argument(
-        "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
-    )
-    p.add_argument(
-        "--out",
-        type=output_file(".csv", ".parquet"),
-        default=None,
-        metavar="FILE.parquet|.csv",
-        help="write the table to this file",
-    )
+    add_where(p, "processes playing games (default the file's)")
+    add_out(p, ".csv", ".parquet", metavar="FILE.parquet|.csv", help="write the table to this file")
     p.add_argument("--cache-dir", type=folder_arg, default=None, help="chunk store (default data/cache)")
     p.add_argument("--runs-dir", type=folder_arg, default=None, help="sweep manifests (default data/runs)")
-    p.add_argument(
-        "--profile",
-        type=INPUT_FILE,
-        default=None,
-        metavar="FILE",
-        help="player-model profile (over the file's profile:)",
-    )
+    add_profile(p, "player-model profile (over the file's profile:)")
     p.set_defaults(func=_cmd_sweep)
 
 
@@ -747,6 +695,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gamelab {args.command}: interrupted", file=sys.stderr)
         return 130
     finally:
+        close_executors()
         executors.LINES_OFF_TERMINAL, executors.LINE_LABEL = before, label
 
 

@@ -30,15 +30,64 @@ def write_table(df, out) -> str:
     return str(path)
 
 
+#: the executors made for the running command, closed when it ends (:func:`close_executors`)
+OPENED: list = []
+
+
 def executor_for(workers: int | None, scheduler: str | None):
     """The executor the flags ask for; a Dask scheduler that cannot be
     reached is a one-line error naming it."""
     from gamelab.sim.executors import make_executor
 
     try:
-        return make_executor(workers or 1, scheduler=scheduler)
+        executor = make_executor(workers or 1, scheduler=scheduler)
     except (OSError, ValueError, TimeoutError) as exc:
         raise GamelabError(f"--scheduler {short(scheduler)}: cannot connect ({one_line(str(exc))[:200]})") from None
+    OPENED.append(executor)
+    return executor
+
+
+def close_executors() -> None:
+    """Close the executors the command made (its local workers end, its Dask client disconnects)."""
+    while OPENED:
+        close = getattr(OPENED.pop(), "close", None)
+        if close is not None:
+            close()
+
+
+def add_where(p, workers_help: str = "processes playing games (default 1)") -> None:
+    """``--workers N`` or ``--scheduler tcp://HOST:PORT`` (not both): where a command's games are played.
+
+    Both default to None, not 1: argparse sees a conflict only for a value that is not the default
+    object itself, and ``--workers 1`` is that object (small ints are shared); None is read as 1."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=WORKERS, default=None, help=workers_help)
+    where.add_argument(
+        "--scheduler",
+        type=scheduler_address,
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="a Dask scheduler (the same tables as a local run)",
+    )
+
+
+def run_config(args, **kw):
+    """The :class:`~gamelab.sim.run.RunConfig` of a command with :func:`add_where`'s flags (``kw``:
+    its other fields, e.g. ``progress``, ``store``): local processes or the Dask scheduler asked for."""
+    from gamelab.sim.run import RunConfig
+
+    workers = getattr(args, "workers", None) or 1
+    return RunConfig(executor=executor_for(workers, getattr(args, "scheduler", None)), workers=workers, **kw)
+
+
+def add_out(p, *suffixes: str, metavar: str, help: str) -> None:
+    """An output file ``--out`` ending in one of ``suffixes`` (default None)."""
+    p.add_argument("--out", type=output_file(*suffixes), default=None, metavar=metavar, help=help)
+
+
+def add_profile(p, help: str = "player-model profile (model knobs, under --params)", **kw) -> None:
+    """A player-model profile file ``--profile`` (``kw``: e.g. ``action="append"``)."""
+    p.add_argument("--profile", type=INPUT_FILE, default=None, metavar="FILE", help=help, **kw)
 
 
 MAX_MESSAGE = 400  # characters of an error line

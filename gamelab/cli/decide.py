@@ -321,7 +321,7 @@ def _add_metrics(subparsers) -> None:
 
 def _add_sensitivity(subparsers) -> None:
     """The ``gamelab sensitivity`` command's arguments."""
-    from gamelab.cli.common import GAMES_ARG, INPUT_FILE, PLAYERS, SEED, WORKERS, bounded, output_file
+    from gamelab.cli.common import GAMES_ARG, INPUT_FILE, PLAYERS, SEED, add_out, add_where, bounded, output_file
     from gamelab.decide.defaults import DEFAULT_GAMES
 
     p = subparsers.add_parser(
@@ -350,15 +350,9 @@ def _add_sensitivity(subparsers) -> None:
     p.add_argument("--top", type=bounded(int, 1, 100, "a whole number"), default=5, help="steps named per side")
     p.add_argument("--verbose", action="store_true", help="also print the statistics behind the words")
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
-    _workers(p, WORKERS)
+    add_where(p)
     p.add_argument("--json", action="store_true", help="print every row: parameter, value, metric, change, low, high")
-    p.add_argument(
-        "--out",
-        type=output_file(".csv", ".parquet"),
-        default=None,
-        metavar="FILE.csv|.parquet",
-        help="write the whole table",
-    )
+    add_out(p, ".csv", ".parquet", metavar="FILE.csv|.parquet", help="write the whole table")
     p.add_argument(
         "--chart",
         type=output_file(".png", ".svg"),
@@ -371,7 +365,7 @@ def _add_sensitivity(subparsers) -> None:
 
 def _add_tune(subparsers) -> None:
     """The ``gamelab tune`` command's arguments."""
-    from gamelab.cli.common import INPUT_FILE, TRIALS_ARG, WORKERS, folder_arg
+    from gamelab.cli.common import INPUT_FILE, TRIALS_ARG, add_where, folder_arg
 
     p = subparsers.add_parser(
         "tune",
@@ -393,7 +387,7 @@ def _add_tune(subparsers) -> None:
         default=None,
         help="rule sets to try in the search (default: the goal file's 'trials'; more resumes a finished study)",
     )
-    _workers(p, WORKERS)
+    add_where(p)
     p.add_argument(
         "--out", type=folder_arg, default=None, metavar="DIR", help="proposals folder (default the study's folder)"
     )
@@ -406,7 +400,7 @@ def _add_tune(subparsers) -> None:
 
 def _add_test(subparsers) -> None:
     """The ``gamelab test`` command's arguments."""
-    from gamelab.cli.common import GAMES_ARG, INPUT_FILE, PLAYERS, SEED, WORKERS, bounded
+    from gamelab.cli.common import GAMES_ARG, INPUT_FILE, PLAYERS, SEED, add_where, bounded
     from gamelab.core.limits import MAX_GAMES
     from gamelab.decide.defaults import DEFAULT_ZONE
 
@@ -442,19 +436,7 @@ def _add_test(subparsers) -> None:
     p.add_argument("--max-games", type=GAMES_ARG, default=MAX_GAMES, help="stop undecided after this many games")
     p.add_argument("--plan", action="store_true", help="only say how many games the question needs")
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
-    _workers(p, WORKERS)
+    add_where(p)
     p.add_argument("--verbose", action="store_true", help="also print the test's statistics")
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
     p.set_defaults(func=_cmd_test)
-
-
-def _workers(p, kind) -> None:
-    from gamelab.cli.common import scheduler_address
-
-    where = p.add_mutually_exclusive_group()
-    # default None, not 1: argparse sees a conflict only for a value that is not the default object
-    # itself, and ``--workers 1`` is that object (small ints are shared); None is read as 1
-    where.add_argument("--workers", type=kind, default=None, help="processes playing games (default 1)")
-    where.add_argument(
-        "--scheduler", type=scheduler_address, default=None, metavar="tcp://HOST:PORT", help="a Dask scheduler"
-    )

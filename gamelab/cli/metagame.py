@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import sys
 
-from gamelab.sim.run import RunConfig
-
 
 def _cmd_metagame(args) -> int:
-    from gamelab.cli.common import distinct
+    from gamelab.cli.common import distinct, run_config
     from gamelab.core import registry
     from gamelab.core.errors import GamelabError
     from gamelab.core.files import check_output, dumps, load_params
@@ -25,7 +23,7 @@ def _cmd_metagame(args) -> int:
     if args.out is not None:
         check_output(args.out, (".png", ".svg", ".pdf"), "--out")
     params = load_params(g.name, args.params) if args.params else g.knobs()
-    run = RunConfig(workers=args.workers, progress=None if not args.json else False).ready()
+    run = run_config(args, progress=None if not args.json else False).ready()
 
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
@@ -61,7 +59,7 @@ def _cmd_metagame(args) -> int:
 
 def add_commands(sub) -> None:
     """Add ``metagame`` to the ``gamelab`` subparsers."""
-    from gamelab.cli.common import INPUT_FILE, PLAYERS, SEED, WORKERS, bounded, output_file
+    from gamelab.cli.common import INPUT_FILE, PLAYERS, SEED, add_out, add_where, bounded
     from gamelab.core import registry
 
     games = list(registry.available_games())  # none imported: one that declares no strategies is refused when run
@@ -85,14 +83,8 @@ def add_commands(sub) -> None:
         help="PSRO iterations at most (default: one per search agent the game declares; 0: none)",
     )
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
-    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
+    add_where(p)
     p.add_argument("--params", type=INPUT_FILE, default=None, metavar="FILE", help="rule parameters (YAML or JSON)")
     p.add_argument("--json", action="store_true", help="everything as one JSON object per player count")
-    p.add_argument(
-        "--out",
-        type=output_file(".png", ".svg", ".pdf"),
-        default=None,
-        metavar="CHART.png",
-        help="the payoff heatmap and the equilibrium's shares",
-    )
+    add_out(p, ".png", ".svg", ".pdf", metavar="CHART.png", help="the payoff heatmap and the equilibrium's shares")
     p.set_defaults(func=_cmd_metagame)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import sys
 
-from gamelab.sim.run import RunConfig
-
 
 def _cmd_calibrate(args) -> int:
     import pandas as pd
 
+    from gamelab.cli.common import run_config
     from gamelab.cli.decide import names_list
     from gamelab.core import paths, registry
     from gamelab.core.files import check_output
@@ -24,11 +23,12 @@ def _cmd_calibrate(args) -> int:
     free = names_list(args.free, "--free", "model knobs")
     free_knobs(g, free, targets.calibration_file(g))  # unknown or rule names refused before any game
     counts = len(g.report.players) or g.players[1] - g.players[0] + 1
+    run = run_config(args).ready()  # one pool for every trial
     announce(
         f"gamelab calibrate {args.game}",
         g,
         (args.trials + 4) * args.games * counts,  # the trials, then before and after on twice the games
-        workers=args.workers,
+        workers=run.workers,
     )
     result = calibrate(
         g,
@@ -37,7 +37,7 @@ def _cmd_calibrate(args) -> int:
         trials=args.trials,
         n_games=args.games,
         seed=args.seed,
-        workers=args.workers,
+        run=run,
         log=print if args.verbose else None,
     )
     from gamelab.cli.common import words_table
@@ -81,6 +81,7 @@ TRACE_GAMES = 400  # per level of the trace and per cell of its matrix (the sear
 
 def _skill_trace(args, g, params) -> int:
     """``gamelab skill --trace``: the metric at each skill level, the matrix, the failed steps."""
+    from gamelab.cli.common import run_config
     from gamelab.core.errors import GamelabError, short
     from gamelab.core.files import dumps
     from gamelab.core.limits import announce
@@ -95,7 +96,7 @@ def _skill_trace(args, g, params) -> int:
             raise GamelabError(
                 f"--top {short(args.top)}: not a rung of {g.name}'s ladder; its rungs are {', '.join(rungs)}"
             )
-    run = RunConfig(workers=args.workers, store=ChunkStore())
+    run = run_config(args, store=ChunkStore())
     print(
         f"deciding the ladder: each rung against the one below, as many games as each test needs "
         f"(at most {skill.STEP_MAX_GAMES:,} a step)",
@@ -104,7 +105,7 @@ def _skill_trace(args, g, params) -> int:
     decided = skill.climb(g, n_players=args.players, seed=args.seed, params=params, run=run, up_to=args.top)
     n_levels = len(decided.rungs)
     cells = n_levels + n_levels * (n_levels - 1) // 2  # the rungs' tables and the matrix
-    announce(f"gamelab skill {g.name}", g, cells * args.games, slow=True, workers=args.workers)
+    announce(f"gamelab skill {g.name}", g, cells * args.games, slow=True, workers=run.workers)
     t = skill.trace(
         g,
         args.trace,
@@ -151,6 +152,7 @@ def check_trace_args(g, args) -> None:
 
 
 def _cmd_skill(args) -> int:
+    from gamelab.cli.common import run_config
     from gamelab.core import registry
     from gamelab.core.files import check_output, dumps
     from gamelab.core.limits import announce
@@ -170,12 +172,11 @@ def _cmd_skill(args) -> int:
         args.games = TRACE_GAMES if args.trace else LADDER_GAMES
     if args.trace:
         return _skill_trace(args, g, params)
-    kw = dict(
-        n_players=args.players, n_games=args.games, seed=args.seed, params=params, run=RunConfig(workers=args.workers)
-    )
     runner.resolve(g, params, None, args.players)  # the player count, before any game
+    run = run_config(args)
+    kw = dict(n_players=args.players, n_games=args.games, seed=args.seed, params=params, run=run)
     names = skill.ladder_of(g)
-    announce(f"gamelab skill {g.name}", g, len(names) * args.games, slow=True, workers=args.workers)
+    announce(f"gamelab skill {g.name}", g, len(names) * args.games, slow=True, workers=run.workers)
     levels = skill.ladder(g, **kw)
     if args.json:
         keys = ("level", "agent", "win_rate_vs_below", "low", "high", "games")
@@ -196,7 +197,7 @@ def _cmd_skill(args) -> int:
 
 def add_commands(sub) -> None:
     """Add ``calibrate`` and ``skill`` to the ``gamelab`` subparsers."""
-    from gamelab.cli.common import GAMES_ARG, INPUT_FILE, PLAYERS, SEED, TRIALS_ARG, WORKERS, InputFile, output_file
+    from gamelab.cli.common import GAMES_ARG, PLAYERS, SEED, TRIALS_ARG, InputFile, add_out, add_profile, add_where
     from gamelab.core import registry
 
     games = list(registry.available_games())
@@ -214,14 +215,8 @@ def add_commands(sub) -> None:
     p.add_argument("--trials", type=TRIALS_ARG, default=30, help="Optuna trials (default 30)")
     p.add_argument("--games", type=GAMES_ARG, default=2400, help="games per player count per candidate")
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
-    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
-    p.add_argument(
-        "--out",
-        type=output_file(".yaml", ".yml"),
-        default=None,
-        metavar="FILE.yaml",
-        help="the profile (default data/runs/calibrate/GAME.yaml)",
-    )
+    add_where(p)
+    add_out(p, ".yaml", ".yml", metavar="FILE.yaml", help="the profile (default data/runs/calibrate/GAME.yaml)")
     p.add_argument("--verbose", action="store_true", help="print every trial")
     p.set_defaults(func=_cmd_calibrate)
 
@@ -235,7 +230,7 @@ def add_commands(sub) -> None:
         help="games per level (default 1000; with --trace 400 per level and per cell of the matrix)",
     )
     p.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
-    p.add_argument("--workers", type=WORKERS, default=1, help="processes playing games (default 1)")
+    add_where(p)
     p.add_argument("--json", action="store_true", help="one object per level")
     p.add_argument(
         "--trace",
@@ -250,12 +245,6 @@ def add_commands(sub) -> None:
         metavar="RUNG",
         help="with --trace: the highest rung the ladder tries (e.g. best@4; default every candidate)",
     )
-    p.add_argument("--profile", type=INPUT_FILE, default=None, metavar="FILE", help="player-model profile")
-    p.add_argument(
-        "--out",
-        type=output_file(".png", ".svg", ".pdf"),
-        default=None,
-        metavar="FILE.png",
-        help="save the skill-trace plot",
-    )
+    add_profile(p, "player-model profile")
+    add_out(p, ".png", ".svg", ".pdf", metavar="FILE.png", help="save the skill-trace plot")
     p.set_defaults(func=_cmd_skill)

@@ -34,6 +34,7 @@ from gamelab.core.errors import GamelabError, ParamError
 from gamelab.core.params import ParamSpec, from_mapping, specs
 from gamelab.models import targets
 from gamelab.models.profile import model_knobs, write_profile
+from gamelab.sim.run import RunConfig
 
 RECHECK = 3  # best candidates re-measured on fresh deals
 VERIFY_SEED_OFFSET = 1_000_003  # the fresh deals' seed: seed + this
@@ -160,10 +161,10 @@ def _trial_values(spec: ParamSpec, value) -> dict:
 
 
 # --- measuring a candidate ---------------------------------------------------------
-def evaluate(target, base, knobs: dict, *, n_games: int, seed: int, workers: int, excluded: list) -> tuple:
-    """(summary, measured cells) of the model ``base`` with ``knobs``."""
+def evaluate(target, base, knobs: dict, *, n_games: int, seed: int, run: RunConfig, excluded: list) -> tuple:
+    """(summary, measured cells) of the model ``base`` with ``knobs`` (played as ``run`` says)."""
     params = from_mapping(type(base), knobs, base=base, source="calibration")
-    measured = target.measure(params, n_games=n_games, seed=seed, workers=workers)
+    measured = target.measure(params, n_games=n_games, seed=seed, run=run)
     measured["excluded"] = targets.excluded_mask(measured, excluded)
     measured["z"] = targets.residuals(measured)
     kept = measured[~measured["excluded"]]
@@ -192,14 +193,17 @@ def calibrate(
     trials: int = 30,
     n_games: int = 2400,
     seed: int = 0,
-    workers: int = 1,
+    run: RunConfig | None = None,
     base=None,
     readings: bool = True,
     log=None,
 ) -> Calibration:
-    """Fit ``free`` knobs of ``game`` to ``target`` (default: the published tables)."""
+    """Fit ``free`` knobs of ``game`` to ``target`` (default: the published tables); every
+    candidate's games played as ``run`` says (local processes or a Dask cluster: the same fit)."""
     import optuna
 
+    run = run or RunConfig()
+    run = dataclasses.replace(run, executor=run.pool())  # one pool of workers for every trial
     config = targets.calibration_file(game)
     target = target or targets.published(game)
     base = base if base is not None else game.knobs()
@@ -219,7 +223,7 @@ def calibrate(
         if seen is not None:
             trial.set_user_attr("band", seen.user_attrs.get("band"))
             return seen.value
-        summary, _ = evaluate(target, base, knobs, n_games=n_games, seed=seed, workers=workers, excluded=excluded)
+        summary, _ = evaluate(target, base, knobs, n_games=n_games, seed=seed, run=run, excluded=excluded)
         trial.set_user_attr("band", summary["band"])
         say(f"trial {trial.number}: objective {summary['objective']:.1f}, {summary['band']} cells in the band")
         return summary["objective"]
@@ -237,7 +241,7 @@ def calibrate(
         config,
         n_games=n_games,
         seed=seed,
-        workers=workers,
+        run=run,
         storage=storage,
         trials=trials,
         readings=readings,
@@ -283,7 +287,7 @@ def _seen(study, plain: dict):
 
 
 def _verify(
-    g: Game, target, base, study, space, excluded, config, *, n_games, seed, workers, storage, trials, readings, say
+    g: Game, target, base, study, space, excluded, config, *, n_games, seed, run, storage, trials, readings, say
 ):
     """Re-measure the defaults and the best candidates on fresh deals; the best verified wins."""
     import optuna
@@ -291,7 +295,7 @@ def _verify(
     complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     unique = {json.dumps(t.user_attrs["knobs"], sort_keys=True): t for t in sorted(complete, key=lambda t: -t.value)}
     best = sorted(unique.values(), key=lambda t: t.value)[:RECHECK]
-    fresh = dict(n_games=2 * n_games, seed=seed + VERIFY_SEED_OFFSET, workers=workers, excluded=excluded)
+    fresh = dict(n_games=2 * n_games, seed=seed + VERIFY_SEED_OFFSET, run=run, excluded=excluded)
     defaults = {s.name: getattr(base, s.name) for s in space}
     before, measured_before = evaluate(target, base, {}, **fresh)
     say(f"defaults on fresh deals: objective {before['objective']:.1f}, {before['band']} cells in the band")

@@ -159,7 +159,9 @@ def model_frames(
                 params=m.params,
                 lineup=m.lineup,
                 workers=run.workers,
+                executor=run.executor,
                 store=run.store,
+                progress=run.progress,
             )
     return frames
 

@@ -48,7 +48,7 @@ SCORE_KEYS = ("total", "scores", "score")  # a record's final scores, as games n
 class Target:
     """Cells to fit: ``label`` (for provenance), ``cells`` (at least
     ``table, row, column, value``) and ``measure(params, n_games, seed,
-    workers) -> frame`` with, per cell, ``ours``, ``se``, ``se_target``,
+    run) -> frame`` (``run``: a :class:`~gamelab.sim.run.RunConfig`) with, per cell, ``ours``, ``se``, ``se_target``,
     ``band`` (the target inside the band its sample size allows) and
     ``rounding``."""
 
@@ -78,10 +78,8 @@ def published(game: Game) -> Target:
     if rows.empty:
         raise GamelabError(f"{game.name}: no published simulated cells in data/claims")
 
-    def measure(params, n_games: int, seed: int, workers: int = 1) -> pd.DataFrame:
-        out = measure_claims(
-            game, rows, n_games=n_games, seed=seed, params=params, run=RunConfig(workers=workers, progress=False)
-        )
+    def measure(params, n_games: int, seed: int, run: RunConfig | None = None) -> pd.DataFrame:
+        out = measure_claims(game, rows, n_games=n_games, seed=seed, params=params, run=(run or RunConfig()).quiet())
         se, band = _band_columns(out)
         res = out[KEYS + ["value", "ours"]].copy()
         res["se"] = out["se"] if "se" in out else (out["high"] - out["low"]) / (2 * Z95)
@@ -149,11 +147,22 @@ def statistics_target(game: Game, cells: pd.DataFrame, *, label: str) -> Target:
     per-seat mean of that column of :func:`gamelab.sim.runner.simulate`."""
     from gamelab.sim import runner
 
-    def measure(params, n_games: int, seed: int, workers: int = 1) -> pd.DataFrame:
+    def measure(params, n_games: int, seed: int, run: RunConfig | None = None) -> pd.DataFrame:
+        run = run or RunConfig()
         out = []
         for row, group in cells.groupby("row", sort=False):
             P = int(str(row).split()[0])
-            frame = runner.simulate(game, n_games=n_games, seed=seed, n_players=P, params=params, workers=workers)
+            frame = runner.simulate(
+                game,
+                n_games=n_games,
+                seed=seed,
+                n_players=P,
+                params=params,
+                workers=run.workers,
+                executor=run.executor,
+                store=run.store,
+                progress=run.progress,
+            )
             per_game = frame.groupby("game").mean(numeric_only=True)
             for r in group.itertuples():
                 col = str(r.column).removeprefix("mean_")

@@ -12,6 +12,13 @@ Shipped in the package so that a designer's own game (named in
 ``tests/test_conformance.py`` runs every check over every available game.
 Each check is a function of the :class:`~gamelab.core.contract.Game`;
 :data:`CHECKS` lists them by name.
+
+A difference between the engine and the reference names the game, the seed,
+the player count, the game of the batch and the step, shows the two legal
+masks (or the two states' differing fields) side by side, and ends with the
+command that replays that batch and traces that game to the difference::
+
+    python -m gamelab.sim.conformance GAME --players 3 --seed 103 --games 150 --game 5
 """
 
 from __future__ import annotations
@@ -169,10 +176,16 @@ def batch_equals_singles(game: Game) -> None:
     rng = np.random.default_rng(3)
     chance = eng.draw_chance(params, G, n_players, rng)
     singles = [(eng.init(params, 1, n_players, chance.take([g])), chance.take([g])) for g in range(G)]
+    steps = [0]
 
     def check(state, legal, actions):
+        steps[0] += 1
         for g, (one, one_chance) in enumerate(singles):
-            _require(same_state(one, state.take([g])), f"{game.name}: game {g} differs from its batch of one")
+            _require(
+                same_state(one, state.take([g])),
+                f"{game.name}: game {g} differs from its batch of one before step {steps[0]} "
+                f"(seed 3, {n_players} players, a batch of {G} games)",
+            )
             if not eng.done(params, one)[0]:
                 singles[g] = (eng.step(params, one, take_actions(actions, g), one_chance)[0], one_chance)
 
@@ -194,40 +207,125 @@ def engine_equals_reference(game: Game) -> None:
         same_as_reference(game, game.knobs(), n_players, n_games=150, seed=100 + n_players)
 
 
-def same_as_reference(game: Game, params, n_players: int, *, n_games: int, seed: int) -> None:
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """A batch of random games checked against the reference: what replays it exactly."""
+
+    game: str
+    n_players: int
+    n_games: int
+    seed: int
+    variant: str | None = None  # None: the rules the check was given (the default rules from the command line)
+
+    def words(self) -> str:
+        rules = f"variant {self.variant}" if self.variant else "the default rules"
+        return f"seed {self.seed}, {self.n_players} players, a batch of {self.n_games} games, {rules}"
+
+    def command(self, g: int) -> str:
+        """The one line that replays this batch and traces game ``g`` to the difference."""
+        variant = f" --variant {self.variant}" if self.variant else ""
+        return (
+            f"python -m gamelab.sim.conformance {self.game} --players {self.n_players} --seed {self.seed} "
+            f"--games {self.n_games} --game {g}{variant}"
+        )
+
+
+SHOWN = 12  # differing mask entries or state fields shown at most
+WIDE = 160  # characters of one side of a state field at most
+
+
+def _clip(text: str, width: int = WIDE) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def mask_words(engine, reference) -> list[str]:
+    """Two legal masks of one game side by side (1 legal, 0 not), and where they differ."""
+    e, r = np.asarray(engine, bool).ravel(), np.asarray(reference, bool).ravel()
+    if e.shape != r.shape:
+        return [f"  engine:    {e.size} entries", f"  reference: {r.size} entries"]
+
+    def bits(mask) -> str:
+        return _clip("".join("1" if x else "0" for x in mask))
+
+    where = np.flatnonzero(e != r)
+    shown = ", ".join(f"{i} ({'engine' if e[i] else 'reference'} only)" for i in where[:SHOWN])
+    more = f" and {len(where) - SHOWN} more" if len(where) > SHOWN else ""
+    return [f"  engine:    {bits(e)}", f"  reference: {bits(r)}", f"  differ at action {shown}{more}"]
+
+
+def state_words(engine: dict, reference: dict) -> list[str]:
+    """The fields of one game's two views that differ, engine beside reference."""
+    keys = [k for k in dict.fromkeys([*reference, *engine]) if not _equal(engine.get(k), reference.get(k))]
+    width = max((len(str(k)) for k in keys), default=0)
+    lines = [
+        f"  {str(k):<{width}}  engine {_clip(repr(engine.get(k, '(none)')))} | "
+        f"reference {_clip(repr(reference.get(k, '(none)')))}"
+        for k in keys[:SHOWN]
+    ]
+    return lines + ([f"  and {len(keys) - SHOWN} more fields"] if len(keys) > SHOWN else [])
+
+
+def _equal(a, b) -> bool:
+    try:
+        return bool(np.array_equal(np.asarray(a), np.asarray(b))) if a is not None and b is not None else a is b
+    except (TypeError, ValueError):
+        return a == b
+
+
+def _differs(case: Case, g: int, what: str, lines: list[str]) -> ConformanceError:
+    """The error of a difference in game ``g``: the game, the case, both sides, the replay command."""
+    return ConformanceError(
+        "\n".join([f"{case.game}: {what} of game {g} differ ({case.words()})", *lines, f"replay: {case.command(g)}"])
+    )
+
+
+def same_as_reference(
+    game: Game, params, n_players: int, *, n_games: int, seed: int, variant: str | None = None, trace=None
+) -> None:
     """``n_games`` random games under ``params``, the engine's state after every step
-    against the reference's, and the results."""
+    against the reference's, and the results.  A difference raises :class:`ConformanceError`
+    naming the case (:class:`Case`), the game of the batch and the step, with both sides;
+    ``trace(step, g, view)`` (the replay) sees every step's engine view of each game."""
     eng, ref, G = game.engine, game.reference, n_games
+    case = Case(game.name, n_players, n_games, seed, variant)
     rng = np.random.default_rng(seed)
     chance = eng.draw_chance(params, G, n_players, rng)
     refs = [ref.start(params, n_players, chance, g) for g in range(G)]
     state = eng.init(params, G, n_players, chance)
-    for g in range(G):
-        _require(ref.observe(refs[g]) == batch_view(ref, state, g, refs[g]), f"{game.name}: set-up of game {g}")
+    _same_views(case, ref, refs, state, "the set-up", trace, 0)
     legal_mask = getattr(ref, "legal_mask", None)  # optional: the reference's legal moves as the engine's mask
+    step = 0
     while not eng.done(params, state).all():
+        step += 1
         legal = eng.legal(params, state)
         if legal_mask is not None:
             for g in range(G):
-                _require(
-                    np.array_equal(legal_mask(params, refs[g]), np.asarray(legal)[g]),
-                    f"{game.name}: the legal moves of game {g} differ",
-                )
+                theirs, ours = legal_mask(params, refs[g]), np.asarray(legal)[g]
+                if not np.array_equal(theirs, ours):
+                    raise _differs(case, g, f"the legal moves before step {step}", mask_words(ours, theirs))
         actions = eng.random_actions(params, state, legal, rng)
         _require(eng.is_legal(params, state, legal, actions).all(), f"{game.name}: a random legal action is refused")
         for g in range(G):
             ref.advance(params, refs[g], state, actions, chance, g)
         state, _ = eng.step(params, state, actions, chance)
-        for g in range(G):
-            _require(ref.observe(refs[g]) == batch_view(ref, state, g, refs[g]), f"{game.name}: game {g} differs")
+        _same_views(case, ref, refs, state, f"the states after step {step}", trace, step)
     res = eng.result(params, state)
     for g in range(G):
         r = ref.result(refs[g])
         for key in ("score", "win", "rank"):
-            if key in r:
-                _require(
-                    np.allclose(np.asarray(res[key])[g], np.asarray(r[key], float)), f"{game.name}: {key} of game {g}"
-                )
+            if key in r and not np.allclose(np.asarray(res[key])[g], np.asarray(r[key], float)):
+                lines = [f"  engine:    {np.asarray(res[key])[g].tolist()}", f"  reference: {list(r[key])}"]
+                raise _differs(case, g, f"the results ({key}) after step {step}", lines)
+
+
+def _same_views(case: Case, ref, refs: list, state, what: str, trace, step: int) -> None:
+    """Every game's engine view equals its reference's, else the difference in words."""
+    for g, one in enumerate(refs):
+        ours, theirs = batch_view(ref, state, g, one), ref.observe(one)
+        if trace is not None:
+            trace(step, g, ours)
+        if theirs != ours:
+            raise _differs(case, g, what, state_words(ours, theirs))
 
 
 def agents_act_legally(game: Game) -> None:
@@ -275,7 +373,7 @@ def variant_conforms(game: Game, variant: str, n_players: int) -> None:
     every decision checked."""
     changes = game.params_for_variant(variant).changed()
     params = from_mapping(game.knobs, changes, source=f"variant {variant}")
-    same_as_reference(game, params, n_players, n_games=60, seed=300 + n_players)
+    same_as_reference(game, params, n_players, n_games=60, seed=300 + n_players, variant=variant)
     for agent in game.agents:
         own_games_are_legal(game, params, agent, n_players, n_games=12)
 
@@ -390,3 +488,49 @@ def check_game(game: Game, *, only: tuple[str, ...] = ()) -> list[str]:
         check(game)
         passed.append(name)
     return passed
+
+
+def replay(argv: list[str] | None = None) -> int:
+    """``python -m gamelab.sim.conformance GAME --players P --seed S --games N --game I [--variant V]``:
+    the batch of a reference check played again, game ``I``'s state printed after every step, to the
+    difference (exit 1) or to the end (exit 0)."""
+    import argparse
+
+    from gamelab.core import registry
+
+    p = argparse.ArgumentParser(prog="python -m gamelab.sim.conformance", description=replay.__doc__)
+    p.add_argument("game", help="the game's name")
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--games", type=int, required=True, help="the batch's size (the random actions depend on it)")
+    p.add_argument("--game", dest="index", type=int, default=None, help="the game of the batch to trace")
+    p.add_argument("--variant", default=None, help="the variant's rules (default: the default rules)")
+    args = p.parse_args(argv)
+    try:
+        game = registry.get(args.game)
+        params = game.knobs()
+        if args.variant:
+            params = from_mapping(game.knobs, game.params_for_variant(args.variant).changed(), source=args.variant)
+    except GamelabError as exc:
+        print(f"{p.prog}: error: {exc}")
+        return 2
+
+    def trace(step: int, g: int, view: dict) -> None:
+        if g == args.index:
+            print(f"step {step}: " + _clip(", ".join(f"{k}={v!r}" for k, v in view.items()), 2000))
+
+    try:
+        same_as_reference(
+            game, params, args.players, n_games=args.games, seed=args.seed, variant=args.variant, trace=trace
+        )
+    except ConformanceError as exc:
+        print(exc)
+        return 1
+    print(f"{game.name}: the engine equals the reference in all {args.games} games")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    sys.exit(replay())

@@ -23,6 +23,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 
@@ -109,6 +110,13 @@ def stop_pool(pool: cf.ProcessPoolExecutor) -> None:
         manager.join(timeout=5)
 
 
+def _stop_kept(kept: list) -> None:
+    """Stop the pool in ``kept`` (a :class:`LocalExecutor`'s, as it is collected)."""
+    if kept[0] is not None:
+        stop_pool(kept[0])
+        kept[0] = None
+
+
 class LocalExecutor:
     """Local worker processes, started on the first chunk and kept for the
     next calls from the same thread (a report's many small runs would
@@ -121,8 +129,23 @@ class LocalExecutor:
 
     def __init__(self, workers: int, retries: int = 2):
         self.workers, self.retries = workers, retries
-        self._pool: cf.ProcessPoolExecutor | None = None
+        self._kept: list[cf.ProcessPoolExecutor | None] = [None]  # the kept pool (a list: the finalizer holds it)
         self._thread: int | None = None  # the thread that started the pool (PR_SET_PDEATHSIG follows it)
+        # Dropped without close(), an executor stops its pool at once and waits for the pool's manager
+        # thread (_stop_kept), rather than leave the pool to be collected: a collected pool's manager thread
+        # closes its wake-up pipe on its own while the interpreter's exit hook may write to that pipe
+        # unlocked (CPython 3.11's concurrent.futures._python_exit), which ends a command in "OSError:
+        # [Errno 9] Bad file descriptor" (or "handle is closed") once in a while: a command's executor is
+        # dropped as the command returns, just before the interpreter exits.
+        weakref.finalize(self, _stop_kept, self._kept).atexit = False
+
+    @property
+    def _pool(self) -> cf.ProcessPoolExecutor | None:
+        return self._kept[0]
+
+    @_pool.setter
+    def _pool(self, pool: cf.ProcessPoolExecutor | None) -> None:
+        self._kept[0] = pool
 
     def _live_pool(self) -> cf.ProcessPoolExecutor:
         """The kept pool, or a new one when there is none, it broke, or another thread started it."""
@@ -176,6 +199,10 @@ class DaskExecutor:
 
     def __init__(self, client, retries: int = 3):
         self.client, self.retries = client, retries
+
+    def close(self) -> None:
+        """Disconnect from the scheduler (the cluster and its workers stay)."""
+        self.client.close()
 
     def imap(self, fn, items):
         from dask.distributed import as_completed
