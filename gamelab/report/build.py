@@ -14,7 +14,7 @@ from gamelab.report import memo
 from gamelab.report.compute import compute_report
 from gamelab.report.phases import enabled as phases_enabled
 from gamelab.report.phases import phase
-from gamelab.report.render import render_report
+from gamelab.report.render import render_report, typical_href
 from gamelab.sim.run import RunConfig
 
 
@@ -68,6 +68,11 @@ def build_report(
     if reuse and store_dir is not None:
         key = memo.inputs_key(game, {**inputs, "playtests": [str(p) for p in playtests]}, files)
     html = memo.lookup(store_dir, key) if key and store_dir is not None else None
+    typical = None
+    if html is not None:
+        typical = memo.lookup(store_dir, key + "-typical") if key and store_dir is not None else None
+        if typical is None and f'href="{typical_href(game.name)}"' in html:
+            html = None  # its typical game's page is gone: built again
     if html is not None:
         if phases_enabled(run.progress):
             print(
@@ -78,9 +83,16 @@ def build_report(
         report = compute_report(game, **inputs, run=run)
         with phase(f"{game.name}: drawing the report", run.progress):
             html = render_report(report)
+        typical = report.typical.page if report.typical is not None else None
         if key and store_dir is not None:
+            if typical is not None:  # kept first: a page served from the memo finds its typical game
+                memo.keep(store_dir, key + "-typical", typical)
             memo.keep(store_dir, key, html)
     path = Path(out or reports_dir() / f"{game.name}.html")
     path.parent.mkdir(parents=True, exist_ok=True)
+    beside = path.with_name(f"{path.stem}-typical.html")  # the typical game's page, linked from the first screen
+    html = html.replace(f'href="{typical_href(game.name)}"', f'href="{beside.name}"')
     path.write_text(html, encoding="utf-8")
+    if typical is not None:
+        beside.write_text(typical, encoding="utf-8")
     return path

@@ -102,12 +102,30 @@ def compute_report(
         design=design,
         model_warnings=model_warnings(game, params, frames),
     )
+    report = dataclasses.replace(report, **edge_parts(game, params, frames, report.findings, lineups or {}, run))
     if tools is None:
         return report
     from gamelab.report.decisions import decisions
 
     findings, parts = decisions(report, tools, profile=None if isinstance(profile, str) else profile, run=run)
     return dataclasses.replace(report, findings=findings, decisions=parts)
+
+
+def edge_parts(game: Game, params, frames: dict, findings, lineups: dict, run: RunConfig) -> dict:
+    """Where the headline's edge comes from (by the game's declared sources and phases) and a
+    typical game behind it (:mod:`gamelab.report.edge`, :mod:`gamelab.report.typical`)."""
+    from gamelab.report.edge import edge_of
+    from gamelab.report.typical import typical_game
+
+    with phase(f"{game.name}: where the edge comes from", run.progress):
+        edge = edge_of(game, params, frames, findings)
+    if edge is None:
+        return {}
+    n = edge.players
+    with phase(f"{game.name}: a typical game", run.progress):
+        lineup = lineups.get(n) or game.default_lineup(n)
+        typical = typical_game(game, params, frames[n], edge.by, edge.group, lineup, n)
+    return {"edge": edge, "typical": typical}
 
 
 def _play_counts(game: Game, params, counts, *, lineups: dict, run: RunConfig, n_games: int, **kw) -> dict:

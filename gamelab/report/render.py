@@ -196,6 +196,7 @@ def summary_section(data: Report) -> Section:
         blocks.append(verdicts)
         if chart:
             blocks.append(wins)
+    blocks += edge_blocks(data)
     if data.decisions.metagame:  # issue 28: what adapting players keep, one sentence (the section: beside the claims)
         from gamelab.report.metagame import front_sentence
 
@@ -206,6 +207,42 @@ def summary_section(data: Report) -> Section:
     blocks += cross_model_blocks(data)
     blocks += status_blocks(data)
     return Section("summary", "Balance review", blocks)
+
+
+def typical_href(game_name: str) -> str:
+    """The typical game's page beside the report (``build_report`` renames it after the report's file)."""
+    return f"{game_name}-typical.html"
+
+
+def edge_blocks(data: Report) -> list:
+    """Where the headline's edge comes from (one sentence, its chart) and the typical game's link."""
+    from gamelab.report import edge as edge_words
+
+    out: list = []
+    e = data.edge
+    if e is not None:
+        out.append(Block("text", edge_words.sentence(e), css="edge"))
+        chart = figure_svg(charts.edge_figure(e.sources, e.phases)) + fmt.chart_data(edge_words.chart_values(e))
+        why = f" {e.why}" if e.why else ""
+        out.append(
+            Block(
+                "figure",
+                chart,
+                caption=f"Each part's points a game for {edge_words.subject(e)} minus the other seats' mean, "
+                f"{e.players} players, with its 95 % interval over deals; the parts add up to the gap (grey).{why}",
+            )
+        )
+    t = data.typical
+    if t is not None:
+        out.append(
+            Block(
+                "link",
+                (f"A typical game: {t.why()}.", typical_href(data.game.name), "Watch it, step by step"),
+                css="typical",
+                own="one game replayed by gamelab show, its margin against the report's median",
+            )
+        )
+    return out
 
 
 def across_skill_blocks(data: Report) -> list:

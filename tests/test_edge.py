@@ -1,0 +1,145 @@
+"""Where the edge comes from, and a typical game behind it (issue 40): the headline group's
+points gap split by each game's declared sources and phases adds up to the gap measured
+from the scores; the first screen says it in one sentence with its chart and links a viewer
+page of a typical game; a planted wrong share is caught by the one-number checker."""
+
+import dataclasses
+import re
+from html import unescape
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from gamelab.core import registry
+from gamelab.core.contract import PointPart
+from gamelab.report.build import build_report
+from gamelab.report.compute import compute_report
+from gamelab.report.onenumber import check_page, read_page
+from gamelab.report.render import render_report
+from gamelab.sim.run import RunConfig
+from gamelab.sim.store import ChunkStore
+from gamelab.stats.edge import check_parts, decompose
+
+CASES = [("sbr", 4), ("strand", 4)]  # the default reports' headline groups: a seat, a style
+
+
+@pytest.fixture(scope="module", params=CASES, ids=[c[0] for c in CASES])
+def report(request, tmp_path_factory):
+    game, players = request.param
+    cache = tmp_path_factory.mktemp("cache")
+    return compute_report(
+        registry.get(game),
+        n_games=600,
+        seed=3,
+        player_counts=(players,),
+        claims=False,
+        run=RunConfig(store=ChunkStore(cache)),
+    )
+
+
+def measured_gap(frame: pd.DataFrame, by: str, group: str) -> tuple[float, np.ndarray]:
+    """The group's mean score minus the other seats' mean score, game by game, averaged per deal
+    (computed here from the score column alone, not through the parts)."""
+    rows = []
+    for (deal, _game), g in frame.groupby(["deal", "game"]):
+        inside = g[by].astype(str) == group
+        if inside.any() and (~inside).any():
+            rows.append((deal, g.loc[inside, "score"].mean() - g.loc[~inside, "score"].mean()))
+    per_deal = pd.DataFrame(rows, columns=["deal", "gap"]).groupby("deal")["gap"].mean().to_numpy()
+    return float(per_deal.mean()), per_deal
+
+
+def test_the_sources_and_the_phases_add_up_to_the_measured_gap(report):
+    e = report.edge
+    assert e is not None and e.players in report.counts
+    finding = next(f for f in report.findings if f.by == e.by and f.players == e.players)
+    assert e.group == str(finding.group if finding.rate >= finding.fair else finding.weakest)  # the top group
+    gap, per_deal = measured_gap(report.runs[e.players].frame, e.by, e.group)
+    half = 1.96 * per_deal.std(ddof=1) / np.sqrt(len(per_deal))
+    for table in (e.sources, e.phases):
+        parts = table.iloc[:-1]
+        assert table.iloc[-1].part == "score" and table.iloc[-1].points == pytest.approx(gap, abs=1e-9)
+        assert abs(parts.points.sum() - gap) <= half  # within the gap's interval (in fact equal)
+        assert parts.points.sum() == pytest.approx(gap, abs=1e-9)
+        assert parts.share.sum() == pytest.approx(1.0, abs=1e-9)
+        assert (parts.low <= parts.points).all() and (parts.points <= parts.high).all()
+    assert len(e.phases) > 3 and len(e.sources) == 4  # three sources and the gap; a row per phase
+
+
+def test_parts_that_do_not_add_up_are_refused(report):
+    e = report.edge
+    frame = report.runs[e.players].frame
+    parts = report.game.report.edge.sources(report.params, e.players)
+    check_parts(frame, parts)  # the declared parts add up
+    with pytest.raises(ValueError, match="add up to"):
+        decompose(frame, e.by, e.group, parts[1:])  # a source left out
+    with pytest.raises(ValueError, match="add up to"):
+        decompose(frame, e.by, e.group, (*parts, PointPart("twice", {"score": 1})))
+
+
+def test_the_first_screen_says_it_charts_it_and_links_a_typical_game(report, tmp_path):
+    page_path = tmp_path / "report.html"
+    html = render_report(report)
+    html = html.replace(f'href="{report.game.name}-typical.html"', 'href="report-typical.html"')
+    page_path.write_text(html, encoding="utf-8")
+    (tmp_path / "report-typical.html").write_text(report.typical.page, encoding="utf-8")
+    summary = html[
+        html.index('data-section="summary"') : html.index("</section>", html.index('data-section="summary"'))
+    ]
+    sentence = re.search(r'<p class="edge">(.*?)</p>', summary, re.S)
+    assert sentence is not None
+    words = unescape(re.sub(r"<[^>]+>", "", sentence.group(1)))
+    assert words.count(". ") == 0 and words.endswith(".")  # one sentence
+    assert "edge comes from" in words and "%" in words
+    e = report.edge
+    assert f"edge_points[players={e.players},{e.by}={e.group}]" in unescape(summary)  # the chart's data
+    assert "<svg" in summary[sentence.end() :]
+    link = re.search(r'<a class="typical" href="([^"]+)"', summary)
+    assert link is not None
+    linked = tmp_path / link.group(1)
+    assert linked.is_file()
+    viewer = linked.read_text(encoding="utf-8")
+    t = report.typical
+    assert f"seed {t.seed}" in viewer and report.game.title in viewer and "<svg" in viewer
+    assert f"seed {t.seed}" in unescape(summary)
+    assert not check_page(page_path)
+
+
+def test_a_planted_wrong_share_is_caught(report):
+    e = report.edge
+    assert not check_page(render_report(report))
+    sources = e.sources.copy()
+    top = sources.iloc[:-1].share.idxmax()
+    sources.loc[top, "share"] *= 1.5  # the sentence's share, not the chart's
+    planted = dataclasses.replace(report, edge=dataclasses.replace(e, sources=sources))
+    problems = check_page(render_report(planted))
+    assert any("edge_share" in p for p in problems), problems
+
+
+def test_build_report_writes_the_typical_game_beside_the_page(tmp_path):
+    out = build_report(
+        "sbr",
+        n_games=200,
+        seed=2,
+        player_counts=(3,),
+        claims=False,
+        out=tmp_path / "mine.html",
+        run=RunConfig(store=ChunkStore(tmp_path / "cache")),
+    )
+    html = out.read_text(encoding="utf-8")
+    assert 'href="mine-typical.html"' in html
+    assert (tmp_path / "mine-typical.html").is_file()
+    page = read_page(html)
+    assert any(f.name.startswith("edge_share[") for f in page.figures)
+    (tmp_path / "mine-typical.html").unlink()
+    again = build_report(  # the memo serves the page only with its typical game's
+        "sbr",
+        n_games=200,
+        seed=2,
+        player_counts=(3,),
+        claims=False,
+        out=tmp_path / "mine.html",
+        run=RunConfig(store=ChunkStore(tmp_path / "cache")),
+    )
+    assert again == out and (tmp_path / "mine-typical.html").is_file()
