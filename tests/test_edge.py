@@ -143,3 +143,29 @@ def test_build_report_writes_the_typical_game_beside_the_page(tmp_path):
         run=RunConfig(store=ChunkStore(tmp_path / "cache")),
     )
     assert again == out and (tmp_path / "mine-typical.html").is_file()
+
+
+def test_the_levers_link_the_typical_deal_under_the_top_lever(tmp_path):
+    """With levers, the typical game's seed is played again under the top lever's change, and the
+    page links it beside the report (the change's words on the page; the checker passes)."""
+    from gamelab.report.decisions import Tools
+
+    out = build_report(
+        "sbr",
+        n_games=200,
+        seed=2,
+        player_counts=(4,),
+        claims=False,
+        tools=Tools(levers=True, games=100),
+        out=tmp_path / "levers.html",
+        run=RunConfig(store=ChunkStore(tmp_path / "cache")),
+    )
+    html = out.read_text(encoding="utf-8")
+    assert 'href="levers-lever.html"' in html and 'href="levers-typical.html"' in html
+    lever_page = (tmp_path / "levers-lever.html").read_text(encoding="utf-8")
+    typical_page = (tmp_path / "levers-typical.html").read_text(encoding="utf-8")
+    seed = re.search(r"seed (\d+)", unescape(re.sub(r"<[^>]+>", "", typical_page))).group(1)
+    text = unescape(re.sub(r"<[^>]+>", "", lever_page))
+    assert f"seed {seed} again, the same deal under" in text
+    assert lever_page != typical_page
+    assert not check_page(out)

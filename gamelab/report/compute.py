@@ -108,7 +108,22 @@ def compute_report(
     from gamelab.report.decisions import decisions
 
     findings, parts = decisions(report, tools, profile=None if isinstance(profile, str) else profile, run=run)
-    return dataclasses.replace(report, findings=findings, decisions=parts)
+    report = dataclasses.replace(report, findings=findings, decisions=parts)
+    if parts.levers is not None and report.typical is not None and len(parts.levers.steps):
+        from gamelab.report.typical import lever_game
+
+        with phase(f"{game.name}: the typical game under the top lever", run.progress):
+            lever = lever_game(game, report.typical, top_lever(parts.levers))
+        report = dataclasses.replace(report, lever=lever)
+    return report
+
+
+def top_lever(levers) -> str:
+    """The top lever's words: the step surest to help the headline metric, else the one that moves it most."""
+    if levers.framing.helps:
+        return levers.framing.helps[0].words
+    steps = levers.steps[levers.steps["metric"] == levers.metric] if "metric" in levers.steps else levers.steps
+    return str(steps.loc[steps["change"].abs().idxmax(), "words"])
 
 
 def edge_parts(game: Game, params, frames: dict, findings, lineups: dict, run: RunConfig) -> dict:

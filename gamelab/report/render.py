@@ -202,6 +202,10 @@ def summary_section(data: Report) -> Section:
 
         blocks.append(Block("text", front_sentence(data.decisions.metagame) + " (Styles when players adapt, below.)"))
     blocks += levers_blocks(data.decisions.levers)
+    if data.lever is not None:  # the typical game's deal under the top lever's change
+        own = "one game replayed by gamelab show under the change"
+        link = (f"The typical game under the top lever: {data.lever.why()}.", page_href(data.game.name, "lever"))
+        blocks.append(Block("link", (*link, "Watch it"), css="typical", own=own))
     if data.decisions.proposals is not None:
         blocks += proposal_blocks(data.decisions.proposals)
     blocks += cross_model_blocks(data)
@@ -209,9 +213,10 @@ def summary_section(data: Report) -> Section:
     return Section("summary", "Balance review", blocks)
 
 
-def typical_href(game_name: str) -> str:
-    """The typical game's page beside the report (``build_report`` renames it after the report's file)."""
-    return f"{game_name}-typical.html"
+def page_href(game_name: str, kind: str = "typical") -> str:
+    """A page beside the report: the typical game's (``typical``), the same deal under the top lever
+    (``lever``); ``build_report`` names it after the report's file."""
+    return f"{game_name}-{kind}.html"
 
 
 def edge_blocks(data: Report) -> list:
@@ -237,7 +242,7 @@ def edge_blocks(data: Report) -> list:
         out.append(
             Block(
                 "link",
-                (f"A typical game: {t.why()}.", typical_href(data.game.name), "Watch it, step by step"),
+                (f"A typical game: {t.why()}.", page_href(data.game.name), "Watch it, step by step"),
                 css="typical",
                 own="one game replayed by gamelab show, its margin against the report's median",
             )

@@ -102,3 +102,53 @@ def typical_game(game: Game, params, frame: pd.DataFrame, by: str, group, lineup
     story.title = f"{title or 'A typical game'}: {story.title}"
     story.about = f"{story.about}. Why this game: {t.why()}."
     return dataclasses.replace(t, page=page(story))
+
+
+@dataclasses.dataclass(frozen=True)
+class LeverGame:
+    """The typical game's deal played again under the top lever's change: the page and its words."""
+
+    words: str  # the change, in words ("hand size 5 → 4")
+    seed: int
+    margin: float  # the group's margin under the change (the typical game's: ``Typical.margin``)
+    before: float
+    subject: str
+    command: str
+    page: str
+
+    def why(self) -> str:
+        return (
+            f"seed {self.seed} again, the same deal under {self.words}: {self.subject} "
+            f"{'wins' if self.margin > 0 else 'does not win'} ({self.margin:+g} points against the best other seat, "
+            f"{self.before:+g} under the report's rules)"
+        )
+
+
+def step_params(game: Game, base, words: str):
+    """The rules of the lever step called ``words`` (:func:`gamelab.decide.sensitivity.settings`), or None."""
+    from gamelab.core.labels import change_words
+    from gamelab.decide.sensitivity import old_value, settings
+
+    found, _ = settings(game, base)
+    for step, params in found:
+        if change_words(step.parameter, old_value(base, step), step.value) == words:
+            return params
+    return None
+
+
+def lever_game(game: Game, typical: Typical, words: str) -> LeverGame | None:
+    """The typical game's seed and lineup under the lever step ``words`` (None: no such step)."""
+    from gamelab.report.viewer import page
+    from gamelab.sim.story import play_story
+
+    params = step_params(game, typical.params, words)
+    if params is None:
+        return None
+    story = play_story(game, seed=typical.seed, params=params, lineup=list(typical.lineup))
+    score = story.result["score"]
+    margin = float(score[typical.seat - 1] - max(s for i, s in enumerate(score) if i != typical.seat - 1))
+    group = f"seat {typical.group}" if typical.by == "seat" else f"the {typical.group} {typical.by}"
+    out = LeverGame(words, typical.seed, margin, typical.margin, group, f"{typical.command} --params FILE", "")
+    story.title = f"The typical game under {words}: {story.title}"
+    story.about = f"{story.about}. Why this game: {out.why()}; FILE holds the change."
+    return dataclasses.replace(out, page=page(story))
