@@ -191,12 +191,12 @@ def summary_section(data: Report) -> Section:
         # the one-sentence answer, then the two charts (within the first screen at 1366 x 900), then each count's
         heading, lead, across, trace, details = skill_blocks
         blocks += [heading, lead, Block("row", [wins, trace] if chart else [trace]), across]
-        blocks += [Block("heading", "With this report's agents"), verdicts, details]
+        blocks += [Block("heading", "With this report's agents"), verdicts, *edge_blocks(data), details]
     else:
         blocks.append(verdicts)
         if chart:
             blocks.append(wins)
-    blocks += edge_blocks(data)
+        blocks += edge_blocks(data)
     if data.decisions.metagame:  # issue 28: what adapting players keep, one sentence (the section: beside the claims)
         from gamelab.report.metagame import front_sentence
 
