@@ -18,7 +18,7 @@ import pandas as pd
 
 from gamelab.core.contract import Game
 
-TRIES = 24  # seeds tried at most
+TRIES = 100  # seeds tried at most (a story takes about 0.05-0.1 s)
 
 
 @dataclasses.dataclass(frozen=True)
