@@ -130,11 +130,11 @@ def edge_figure(sources: pd.DataFrame, phases: pd.DataFrame, *, title: str = "",
     """Where a group's points gap comes from: two panels of bars, the contribution of each
     scoring source and of each phase (points a game, 95 % interval over deals), the gap itself
     as the last bar of each (:func:`gamelab.stats.edge.decompose` tables)."""
-    fig, axes = _subplots(1, 2, figsize=(width, 0.32 * max(len(sources), len(phases)) + 1.6))
+    fig, axes = _subplots(1, 2, figsize=(width, 0.24 * max(len(sources), len(phases)) + 1.3))
     for ax, table, label in ((axes[0], sources, "by source"), (axes[1], phases, "by phase")):
         rows = table.iloc[::-1].reset_index(drop=True)  # the gap at the bottom, the first part on top
         colours = [FAIR_COLOUR if i == 0 else POINT_COLOUR for i in range(len(rows))]
-        ax.barh(range(len(rows)), rows["points"], color=colours, alpha=0.85)
+        ax.barh(range(len(rows)), rows["points"], height=0.6, color=colours, alpha=0.85)
         err = [(rows["points"] - rows["low"]).clip(lower=0), (rows["high"] - rows["points"]).clip(lower=0)]
         ax.errorbar(rows["points"], range(len(rows)), xerr=err, fmt="none", ecolor="k", capsize=2, lw=0.8)
         ax.set_yticks(range(len(rows)), ["the gap" if i == 0 else p for i, p in enumerate(rows["part"])])

@@ -193,10 +193,11 @@ def summary_section(data: Report) -> Section:
         blocks += [heading, lead, Block("row", [wins, trace] if chart else [trace]), across]
         blocks += [Block("heading", "With this report's agents"), verdicts, *edge_blocks(data), details]
     else:
-        blocks.append(verdicts)
+        edge = edge_blocks(data)  # its sentence under the verdicts, its chart and the typical game under the win rates
+        blocks += [verdicts, *edge[:1]]
         if chart:
             blocks.append(wins)
-        blocks += edge_blocks(data)
+        blocks += edge[1:]
     if data.decisions.metagame:  # issue 28: what adapting players keep, one sentence (the section: beside the claims)
         from gamelab.report.metagame import front_sentence
 
