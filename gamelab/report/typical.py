@@ -119,9 +119,14 @@ class LeverGame:
     def why(self) -> str:
         return (
             f"seed {self.seed} again, the same deal under {self.words}: {self.subject} "
-            f"{'wins' if self.margin > 0 else 'does not win'} ({self.margin:+g} points against the best other seat, "
-            f"{self.before:+g} under the report's rules)"
+            f"{'wins' if self.margin > 0 else 'does not win'} ({signed(self.margin)} points against the best other "
+            f"seat, {signed(self.before)} under the report's rules)"
         )
+
+
+def signed(x: float) -> str:
+    """``+12`` or ``−14`` (a real minus sign)."""
+    return f"{x:+g}".replace("-", "−")
 
 
 def step_params(game: Game, base, words: str):
