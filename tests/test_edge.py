@@ -101,8 +101,8 @@ def test_the_first_screen_says_it_charts_it_and_links_a_typical_game(report, tmp
     assert linked.is_file()
     viewer = linked.read_text(encoding="utf-8")
     t = report.typical
-    assert f"seed {t.seed}" in viewer and report.game.title in viewer and "<svg" in viewer
-    assert f"seed {t.seed}" in unescape(summary)
+    assert t.label() in unescape(viewer) and report.game.title in viewer and "<svg" in viewer
+    assert t.label() in unescape(summary)
     assert not check_page(page_path)
 
 
@@ -164,8 +164,40 @@ def test_the_levers_link_the_typical_deal_under_the_top_lever(tmp_path):
     assert 'href="levers-lever.html"' in html and 'href="levers-typical.html"' in html
     lever_page = (tmp_path / "levers-lever.html").read_text(encoding="utf-8")
     typical_page = (tmp_path / "levers-typical.html").read_text(encoding="utf-8")
-    seed = re.search(r"seed (\d+)", unescape(re.sub(r"<[^>]+>", "", typical_page))).group(1)
+    why = unescape(re.sub(r"<[^>]+>", "", typical_page)).split("Why this game: ", 1)[1]
+    which = re.match(r"(seed \d+|game \d+ of the report's run)", why).group(1)
     text = unescape(re.sub(r"<[^>]+>", "", lever_page))
-    assert f"seed {seed} again, the same deal under" in text
+    assert f"{which} again, the same deal under" in text
     assert lever_page != typical_page
     assert not check_page(out)
+
+
+def test_the_typical_game_is_the_reports_own_where_a_replay_gives_its_scores(report):
+    """SBR's greedy riders draw no random numbers: the typical game is one of the report's own games,
+    replayed from the run's deal to the run's scores, its margin about the median of the group's wins;
+    STRAND's mixed styles are drawn apart from the engine's chance, so its replay of a run's deal does not
+    give the run's scores and the typical game is a ``gamelab show`` seed."""
+    from gamelab.report.typical import margins
+    from gamelab.sim.story import play_story, run_deal
+
+    t, e = report.typical, report.edge
+    frame = report.runs[e.players].frame
+    won = margins(frame, e.by, e.group)
+    if report.game.name == "sbr":
+        assert t.deal is not None
+        seed, chunk, n_deals, deal = t.deal
+        rows = frame[frame["deal"] == chunk * 10**7 + deal].sort_values("seat")
+        story = play_story(
+            report.game,
+            params=report.params,
+            lineup=list(t.lineup),
+            chance=run_deal(report.game, report.params, len(t.lineup), seed, chunk, n_deals, deal),
+        )
+        assert [float(x) for x in story.result["score"]] == rows["score"].astype(float).tolist()
+        assert abs(t.margin - t.median) <= (won - t.median).abs().sort_values().iloc[4] + 1e-9
+    else:
+        assert t.deal is None and t.seed >= 0 and f"gamelab show {report.game.name} --seed {t.seed}" in t.command
+        story = play_story(report.game, seed=t.seed, params=report.params, lineup=list(t.lineup))
+        score = story.result["score"]
+        assert score[t.seat - 1] - max(s for i, s in enumerate(score) if i != t.seat - 1) == t.margin
+    assert t.median == float(np.median(won.to_numpy())) and t.won == len(won)

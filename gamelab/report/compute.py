@@ -102,7 +102,7 @@ def compute_report(
         design=design,
         model_warnings=model_warnings(game, params, frames),
     )
-    report = dataclasses.replace(report, **edge_parts(game, params, frames, report.findings, lineups or {}, run))
+    report = dataclasses.replace(report, **edge_parts(game, params, frames, report.findings, lineups or {}, run, seed))
     if tools is None:
         return report
     from gamelab.report.decisions import decisions
@@ -126,7 +126,7 @@ def top_lever(levers) -> str:
     return str(steps.loc[steps["change"].abs().idxmax(), "words"])
 
 
-def edge_parts(game: Game, params, frames: dict, findings, lineups: dict, run: RunConfig) -> dict:
+def edge_parts(game: Game, params, frames: dict, findings, lineups: dict, run: RunConfig, seed: int = 0) -> dict:
     """Where the headline's edge comes from (by the game's declared sources and phases) and a
     typical game behind it (:mod:`gamelab.report.edge`, :mod:`gamelab.report.typical`)."""
     from gamelab.report.edge import edge_of
@@ -139,7 +139,7 @@ def edge_parts(game: Game, params, frames: dict, findings, lineups: dict, run: R
     n = edge.players
     with phase(f"{game.name}: a typical game", run.progress):
         lineup = lineups.get(n) or game.default_lineup(n)
-        typical = typical_game(game, params, frames[n], edge.by, edge.group, lineup, n)
+        typical = typical_game(game, params, frames[n], edge.by, edge.group, lineup, n, seed=seed)
     return {"edge": edge, "typical": typical}
 
 
