@@ -3,11 +3,12 @@ machinery (:func:`gamelab.sim.story.play_story`) and drawn as a viewer page
 (:mod:`gamelab.report.viewer`), whose outcome is typical of the headline: the headline's top
 group winning by about its median margin over the best other seat in the report's games.
 
-The report's games are played many at a time (a chunk's deals in one batch), so one of them
-is not a seed ``gamelab show`` can replay; the typical game is the first of the seeds 0, 1,
-... (``gamelab show GAME --seed N``) whose margin is within a tolerance of the report's
-median, among at most :data:`TRIES` seeds (else the closest of them): the page says which seed
-it is, the median it matches and how to play it again."""
+First the report's own games closest to that median are replayed on the run's deal
+(:func:`gamelab.sim.story.run_deal`) and one is kept when the replay ends with the run's scores
+(agents that draw no random numbers, deals drawn as the engine's chance).  Else the first of the
+seeds 0, 1, ... (``gamelab show GAME --seed N``) whose margin is within a tolerance of the median,
+among at most :data:`TRIES` seeds (else the closest of them).  The page says which game it is, the
+median it matches and how to play it again."""
 
 from __future__ import annotations
 
