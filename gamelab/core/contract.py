@@ -240,6 +240,29 @@ class Explorer:
     sim_players: int = 0  # the player count ``simulated`` is played at
 
 
+@dataclasses.dataclass(frozen=True)
+class PointPart:
+    """One part of a seat's points: ``words`` ("segment points", "round 3") and the run columns it is
+    made of, each with its weight (a seat's part = the sum of weight x column: ``{"lone": -2}`` for a
+    penalty of 2 a marker)."""
+
+    words: str
+    columns: Mapping[str, float]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class EdgeSources:
+    """Where a seat's points come from, as data (the report's edge: the headline group's points
+    against the others', split by source and by phase, :mod:`gamelab.stats.edge`).  ``sources`` and
+    ``phases`` each take ``(params, n_players)`` and return parts that add up to the ``points``
+    column exactly, seat by seat, in every game (the report checks it on its own games)."""
+
+    points: str = "score"
+    sources: Callable[[Any, int], tuple[PointPart, ...]]  # what scored the points (the rules' sources)
+    phases: Callable[[Any, int], tuple[PointPart, ...]]  # when (the game's rounds, segments, ...)
+    why: str = ""  # one line the report adds under the chart (what the parts leave out, ...)
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class ReportSettings:
     """How a default report covers the game."""
@@ -253,6 +276,8 @@ class ReportSettings:
     errata_heading: str = ""  # the game's ``## `` heading in docs/errata.md
     # the game's headline imbalance: what ``sensitivity``, ``test`` and the Levers panel ask by default
     headline: str = "seat_spread"
+    # where the headline group's points come from (None: the report shows no edge by source)
+    edge: EdgeSources | None = None
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

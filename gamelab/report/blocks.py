@@ -10,7 +10,8 @@ from typing import Any
 
 @dataclasses.dataclass
 class Block:
-    kind: str  # text, list, heading, pre, table, figure, html, details, row (its body: blocks side by side)
+    kind: str  # text, list, heading, pre, table, figure, html, details, row (its body: blocks side by side),
+    # link (its body: text, the address, the link's words)
     body: Any
     caption: str = ""  # a figure's caption, a details block's summary line
     css: str = ""

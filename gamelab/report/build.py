@@ -14,8 +14,10 @@ from gamelab.report import memo
 from gamelab.report.compute import compute_report
 from gamelab.report.phases import enabled as phases_enabled
 from gamelab.report.phases import phase
-from gamelab.report.render import render_report
+from gamelab.report.render import page_href, render_report
 from gamelab.sim.run import RunConfig
+
+PAGES = ("typical", "lever")  # the viewer pages a report links beside it
 
 
 def build_report(
@@ -68,6 +70,15 @@ def build_report(
     if reuse and store_dir is not None:
         key = memo.inputs_key(game, {**inputs, "playtests": [str(p) for p in playtests]}, files)
     html = memo.lookup(store_dir, key) if key and store_dir is not None else None
+    beside: dict[str, str] = {}  # the pages the report links beside it: kind -> HTML
+    if html is not None and key and store_dir is not None:
+        for kind in PAGES:
+            if f'href="{page_href(game.name, kind)}"' in html:
+                page = memo.lookup(store_dir, f"{key}-{kind}")
+                if page is None:
+                    html = None  # a page it links is gone: built again
+                    break
+                beside[kind] = page
     if html is not None:
         if phases_enabled(run.progress):
             print(
@@ -78,9 +89,16 @@ def build_report(
         report = compute_report(game, **inputs, run=run)
         with phase(f"{game.name}: drawing the report", run.progress):
             html = render_report(report)
+        beside = {k: part.page for k, part in (("typical", report.typical), ("lever", report.lever)) if part}
         if key and store_dir is not None:
+            for kind, page in beside.items():  # kept first: a page served from the memo finds its pages
+                memo.keep(store_dir, f"{key}-{kind}", page)
             memo.keep(store_dir, key, html)
     path = Path(out or reports_dir() / f"{game.name}.html")
     path.parent.mkdir(parents=True, exist_ok=True)
+    for kind, page in beside.items():  # beside the report, named after it: reports/GAME-typical.html
+        there = path.with_name(f"{path.stem}-{kind}.html")
+        html = html.replace(f'href="{page_href(game.name, kind)}"', f'href="{there.name}"')
+        there.write_text(page, encoding="utf-8")
     path.write_text(html, encoding="utf-8")
     return path

@@ -126,6 +126,28 @@ def win_rate_chart(
     return fig
 
 
+def edge_figure(sources: pd.DataFrame, phases: pd.DataFrame, *, title: str = "", width: float = 10.0):
+    """Where a group's points gap comes from: two panels of bars, the contribution of each
+    scoring source and of each phase (points a game, 95 % interval over deals), the gap itself
+    as the last bar of each (:func:`gamelab.stats.edge.decompose` tables)."""
+    fig, axes = _subplots(1, 2, figsize=(width, 0.24 * max(len(sources), len(phases)) + 1.3))
+    for ax, table, label in ((axes[0], sources, "by source"), (axes[1], phases, "by phase")):
+        rows = table.iloc[::-1].reset_index(drop=True)  # the gap at the bottom, the first part on top
+        colours = [FAIR_COLOUR if i == 0 else POINT_COLOUR for i in range(len(rows))]
+        ax.barh(range(len(rows)), rows["points"], height=0.6, color=colours, alpha=0.85)
+        err = [(rows["points"] - rows["low"]).clip(lower=0), (rows["high"] - rows["points"]).clip(lower=0)]
+        ax.errorbar(rows["points"], range(len(rows)), xerr=err, fmt="none", ecolor="k", capsize=2, lw=0.8)
+        ax.set_yticks(range(len(rows)), ["the gap" if i == 0 else p for i, p in enumerate(rows["part"])])
+        ax.axvline(0, color="k", lw=0.8)
+        ax.set_title(label, fontsize=TITLE_PT)
+        ax.set_xlabel("points a game over the others, 95 % interval", fontsize=TICK_PT)
+        ax.tick_params(labelsize=TICK_PT)
+    if title:
+        fig.suptitle(title, fontsize=TITLE_PT)
+    fig.tight_layout()
+    return fig
+
+
 def score_multiples(frames: dict, group: str, *, bins: int = 30, width: float = 10.0):
     """Final scores per player count as small multiples (one panel each,
     shared score axis), a step histogram per group with a legend on every

@@ -102,12 +102,45 @@ def compute_report(
         design=design,
         model_warnings=model_warnings(game, params, frames),
     )
+    report = dataclasses.replace(report, **edge_parts(game, params, frames, report.findings, lineups or {}, run, seed))
     if tools is None:
         return report
     from gamelab.report.decisions import decisions
 
     findings, parts = decisions(report, tools, profile=None if isinstance(profile, str) else profile, run=run)
-    return dataclasses.replace(report, findings=findings, decisions=parts)
+    report = dataclasses.replace(report, findings=findings, decisions=parts)
+    if parts.levers is not None and report.typical is not None and len(parts.levers.steps):
+        from gamelab.report.typical import lever_game
+
+        with phase(f"{game.name}: the typical game under the top lever", run.progress):
+            lever = lever_game(game, report.typical, top_lever(parts.levers))
+        report = dataclasses.replace(report, lever=lever)
+    return report
+
+
+def top_lever(levers) -> str:
+    """The top lever's words: the step surest to help the headline metric, else the one that moves it most."""
+    if levers.framing.helps:
+        return levers.framing.helps[0].words
+    steps = levers.steps[levers.steps["metric"] == levers.metric] if "metric" in levers.steps else levers.steps
+    return str(steps.loc[steps["change"].abs().idxmax(), "words"])
+
+
+def edge_parts(game: Game, params, frames: dict, findings, lineups: dict, run: RunConfig, seed: int = 0) -> dict:
+    """Where the headline's edge comes from (by the game's declared sources and phases) and a
+    typical game behind it (:mod:`gamelab.report.edge`, :mod:`gamelab.report.typical`)."""
+    from gamelab.report.edge import edge_of
+    from gamelab.report.typical import typical_game
+
+    with phase(f"{game.name}: where the edge comes from", run.progress):
+        edge = edge_of(game, params, frames, findings)
+    if edge is None:
+        return {}
+    n = edge.players
+    with phase(f"{game.name}: a typical game", run.progress):
+        lineup = lineups.get(n) or game.default_lineup(n)
+        typical = typical_game(game, params, frames[n], edge.by, edge.group, lineup, n, seed=seed)
+    return {"edge": edge, "typical": typical}
 
 
 def _play_counts(game: Game, params, counts, *, lineups: dict, run: RunConfig, n_games: int, **kw) -> dict:

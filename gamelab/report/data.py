@@ -24,6 +24,8 @@ import pandas as pd
 
 from gamelab import __version__, stats
 from gamelab.core.contract import Game
+from gamelab.report.edge import Edge
+from gamelab.report.typical import LeverGame, Typical
 from gamelab.sim import sweep
 from gamelab.stats import balance
 
@@ -254,6 +256,9 @@ class Report:
     # per player count, a warning that the seats differ where the rules declare them alike (issue 38:
     # a fault of the player model, not a finding about the rules; gamelab.stats.symmetry)
     model_warnings: tuple[tuple[int, str], ...] = ()
+    edge: Edge | None = None  # where the headline group's points edge comes from (issue 40)
+    typical: Typical | None = None  # a game typical of the headline, as a viewer page
+    lever: LeverGame | None = None  # the typical game's deal under the top lever's change
 
     def lineup(self, players: int) -> str:
         """The agents at the table, in the game's words (``greedy rider × 4``, ``the style mix on every

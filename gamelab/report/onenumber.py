@@ -236,8 +236,8 @@ def assert_one_number(page: str | Path | Page) -> Page:
 
 
 class _Verdicts(HTMLParser):
-    """The text of each verdict line (``<ul class="verdict">`` items, ``<p class="verdict">``) of the
-    first screen (the section ``summary``)."""
+    """The text of each verdict line (``<ul class="verdict">`` items, ``<p class="verdict">``, the edge's
+    sentence ``<p class="edge">``) of the first screen (the section ``summary``)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -259,7 +259,7 @@ class _Verdicts(HTMLParser):
         if (
             self.section == "summary"
             and not self.depth
-            and ((tag == "li" and in_list) or (tag == "p" and "verdict" in a.get("class", "").split()))
+            and ((tag == "li" and in_list) or (tag == "p" and {"verdict", "edge"} & set(a.get("class", "").split())))
         ):
             self.depth = len(self.stack)
             self.lines.append("")

@@ -191,21 +191,64 @@ def summary_section(data: Report) -> Section:
         # the one-sentence answer, then the two charts (within the first screen at 1366 x 900), then each count's
         heading, lead, across, trace, details = skill_blocks
         blocks += [heading, lead, Block("row", [wins, trace] if chart else [trace]), across]
-        blocks += [Block("heading", "With this report's agents"), verdicts, details]
+        blocks += [Block("heading", "With this report's agents"), verdicts, *edge_blocks(data), details]
     else:
-        blocks.append(verdicts)
+        edge = edge_blocks(data)  # its sentence under the verdicts, its chart and the typical game under the win rates
+        blocks += [verdicts, *edge[:1]]
         if chart:
             blocks.append(wins)
+        blocks += edge[1:]
     if data.decisions.metagame:  # issue 28: what adapting players keep, one sentence (the section: beside the claims)
         from gamelab.report.metagame import front_sentence
 
         blocks.append(Block("text", front_sentence(data.decisions.metagame) + " (Styles when players adapt, below.)"))
     blocks += levers_blocks(data.decisions.levers)
+    if data.lever is not None:  # the typical game's deal under the top lever's change
+        own = "one game replayed by gamelab show under the change"
+        link = (f"The typical game under the top lever: {data.lever.why()}.", page_href(data.game.name, "lever"))
+        blocks.append(Block("link", (*link, "Watch it"), css="typical", own=own))
     if data.decisions.proposals is not None:
         blocks += proposal_blocks(data.decisions.proposals)
     blocks += cross_model_blocks(data)
     blocks += status_blocks(data)
     return Section("summary", "Balance review", blocks)
+
+
+def page_href(game_name: str, kind: str = "typical") -> str:
+    """A page beside the report: the typical game's (``typical``), the same deal under the top lever
+    (``lever``); ``build_report`` names it after the report's file."""
+    return f"{game_name}-{kind}.html"
+
+
+def edge_blocks(data: Report) -> list:
+    """Where the headline's edge comes from (one sentence, its chart) and the typical game's link."""
+    from gamelab.report import edge as edge_words
+
+    out: list = []
+    e = data.edge
+    if e is not None:
+        out.append(Block("text", edge_words.sentence(e), css="edge"))
+        chart = figure_svg(charts.edge_figure(e.sources, e.phases)) + fmt.chart_data(edge_words.chart_values(e))
+        why = f" {e.why}" if e.why else ""
+        out.append(
+            Block(
+                "figure",
+                chart,
+                caption=f"Each part's points a game for {edge_words.subject(e)} minus the other seats' mean, "
+                f"{e.players} players, with its 95 % interval over deals; the parts add up to the gap (grey).{why}",
+            )
+        )
+    t = data.typical
+    if t is not None:
+        out.append(
+            Block(
+                "link",
+                (f"A typical game: {t.why()}.", page_href(data.game.name), "Watch it, step by step"),
+                css="typical",
+                own="one game replayed by gamelab show, its margin against the report's median",
+            )
+        )
+    return out
 
 
 def across_skill_blocks(data: Report) -> list:

@@ -55,7 +55,8 @@ are asked once per slot (:func:`joint_actions`).
 ``play`` returns (G, P) ``score``, ``win`` (1/k shares after the tie breaks),
 ``rank``; and the diagnostics of appendix A per rider: ``position``,
 ``finish_beat``, ``relics``, ``relic_points``, ``segment_points``,
-``final_points``, ``spin_spent``, ``seals_placed``, ``seal_hits`` (seals that
+``segment_points_each`` and ``relic_points_each`` (G, S, R: each segment's), ``final_points``, ``spin_spent``,
+``seals_placed``, ``seal_hits`` (seals that
 triggered on the rider), ``card_sum``, ``cards_played``, ``terrain_tax``
 (movement lost to rocks and curves); per game ``lead_changes``.
 """
@@ -155,6 +156,7 @@ def init(params: SbrParams, n_games: int, n_players: int, chance: Chance) -> Sta
         seg_points=zeros(np.int16),
         seg_dist=np.zeros((G, S, R), np.int16),
         seg_pts=np.zeros((G, S, R), np.int16),
+        seg_relic=np.zeros((G, S, R), np.int16),
         finish_beat=zeros(),
         order=np.tile(np.arange(R, dtype=np.int8), (G, 1)),
         start=np.asarray(chance.start, dtype=np.int8).copy(),
@@ -308,6 +310,8 @@ def result(params: SbrParams, state: State) -> dict:
         relics=st.relic_n.copy(),
         relic_points=st.relic_pts.copy(),
         segment_points=st.seg_points.copy(),
+        segment_points_each=st.seg_pts.copy(),  # (G, S, R): each segment's points (they sum to segment_points)
+        relic_points_each=st.seg_relic.copy(),  # (G, S, R): relic points taken in each segment (sum: relic_points)
         final_points=final,
         rider_total=rider_total,
     )

@@ -90,6 +90,7 @@ GAME = contract.Game(
         groups=sim.REPORT_GROUPS,
         assumptions=sim.ASSUMPTIONS,
         errata_heading="STEEL BALL RUN",
+        edge=sim.EDGE,
     ),
     derived=sim.DERIVED,
     metrics=game_metrics.METRICS,

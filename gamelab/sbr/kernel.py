@@ -513,6 +513,10 @@ def end_beat(kp, A, g, beat, dist, pts):
             A.seg_dist[g, k, o] = dist[o]
             A.seg_pts[g, k, o] = pts[o]
             A.seg_start[g, o] = A.pos[g, o]
+            earlier = 0  # the relic points taken in the segments before this one
+            for j in range(k):
+                earlier += A.seg_relic[g, j, o]
+            A.seg_relic[g, k, o] = A.relic_pts[g, o] - earlier
         for sq in range(A.seal.shape[1]):
             A.seal[g, sq] = -1
     return beat

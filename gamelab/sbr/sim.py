@@ -8,6 +8,9 @@ Per seat (G, P), one row per player per game in the runner's table:
 
 * ``score``, ``win`` (ties split 1/k), ``rank`` (1 = best; ties share);
 * ``segment_points``, ``relic_points``, ``final_points`` (the three parts);
+  ``segment_1_points`` .. ``segment_S_points`` (each segment's, S segments: they
+  sum to ``segment_points``) and ``segment_k_relic_points`` (the relic points taken
+  in segment k: they sum to ``relic_points``): the report's edge by phase, ``EDGE``;
 * ``final_square`` (appendix A "final square"), ``finished`` (reached the
   finish), ``arrival_beat`` (the beat he reached it, NaN if not);
 * ``start_player`` (the start player of section 6.1, exactly one per game:
@@ -36,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from gamelab.core import budgets
+from gamelab.core.contract import EdgeSources, PointPart
 from gamelab.core.driver import split_streams
 from gamelab.core.params import knob_value, specs
 from gamelab.stats.leads import lead_changes
@@ -124,6 +128,11 @@ def diagnostics(params, res: dict, n_players: int) -> dict:
         lead_changes=res["lead_changes"],
         game_length=np.where((fin > 0).all(axis=(1, 2)), fin.max(axis=(1, 2)), params.beats),
     )
+    seg = np.asarray(res["segment_points_each"])  # (G, S, R): segment k's points, the report's edge by phase
+    relic = np.asarray(res["relic_points_each"])  # the relic points taken in segment k
+    for s in range(seg.shape[1]):
+        out[f"segment_{s + 1}_points"] = total(seg[:, s])
+        out[f"segment_{s + 1}_relic_points"] = total(relic[:, s])
     return out
 
 
@@ -170,6 +179,32 @@ PLAYERS = (2, 5)
 REPORT_PLAYERS = (2, 3, 4, 5)
 CHUNK_DEALS = 8192
 REPORT_GROUPS = ("agent", "seat")
+
+
+def edge_sources(params, n_players: int) -> tuple[PointPart, ...]:
+    """Section 6's three scoring sources: segment points, relic points, final places (6.3)."""
+    return (
+        PointPart("segment points", {"segment_points": 1}),
+        PointPart("relics", {"relic_points": 1}),
+        PointPart("final places", {"final_points": 1}),
+    )
+
+
+def edge_phases(params, n_players: int) -> tuple[PointPart, ...]:
+    """Each segment (6.2): its segment points and the relic points taken in it; then the final places (6.3)."""
+    segments = tuple(
+        PointPart(f"segment {k + 1}", {f"segment_{k + 1}_points": 1, f"segment_{k + 1}_relic_points": 1})
+        for k in range(len(params.segment_ends()))
+    )
+    return (*segments, PointPart("the final ranking", {"final_points": 1}))
+
+
+EDGE = EdgeSources(
+    sources=edge_sources,
+    phases=edge_phases,
+    why="Seals score no points themselves: what they cost a rider (movement, spin) shows in the sources "
+    "they move him out of.",
+)
 
 
 def rung_words(name: str) -> str:

@@ -7,7 +7,8 @@ State fields, (G, R) unless noted (R riders = players x riders_per_player):
 pos, spin, seals_left, hand (G,R,5) counts of values 1..5, discard (G,R,5),
 deck (G,R,D) card values in draw order, drawn (cards drawn so far), seal
 (G,N+1) owner rider or -1, relic (G,N+1) type or -1, relic_pts, relic_n,
-seg_start, seg_points, seg_dist/seg_pts (G,S,R) per segment, finish_beat
+seg_start, seg_points, seg_dist/seg_pts/seg_relic (G,S,R) per segment (seg_relic: the
+relic points taken in it, written at its end), finish_beat
 (0 = not finished), order (this beat's acting order, section 6.2 step 0),
 start (G,) the start rider (6.1), stats (dict of (G,R)), beat (int, beats
 completed), slot (int, the index into ``order`` of the next decision),
@@ -77,6 +78,7 @@ class State(Batch):
     seg_points: np.ndarray
     seg_dist: np.ndarray
     seg_pts: np.ndarray
+    seg_relic: np.ndarray
     finish_beat: np.ndarray
     order: np.ndarray
     start: np.ndarray

@@ -61,6 +61,14 @@ def view_of(game: Game) -> View:
     return game.view if game.view is not None else DEFAULT_VIEW
 
 
+def run_deal(game: Game, params, n_players: int, seed: int, chunk: int, n_deals: int, deal: int):
+    """The deal ``deal`` of chunk ``chunk`` of a run with ``seed`` (``n_deals`` deals a chunk), drawn as
+    the engine draws a batch's chance from the chunk's first stream (:mod:`gamelab.sim.runner`):
+    a game whose ``play`` draws its deals so is replayed by :func:`play_story` with it."""
+    streams = driver.split_streams(np.random.SeedSequence(seed, spawn_key=(chunk,)), game.streams)
+    return game.engine.draw_chance(params, n_deals, n_players, streams[game.streams[0]]).take([deal])
+
+
 def seat_names(lineup: Sequence[str]) -> list[str]:
     """``seat 1``, ``seat 2``, ...: the seats as the pictures and the words call them."""
     return [f"seat {i + 1}" for i in range(len(lineup))]
@@ -71,9 +79,10 @@ def lineup_line(game: Game, lineup: Sequence[str]) -> str:
     return "; ".join(f"seat {i + 1}: {agent_label(game, a)}" for i, a in enumerate(lineup))
 
 
-def play_story(game: Game, *, seed: int = 0, params=None, lineup=None, n_players=None) -> Story:
+def play_story(game: Game, *, seed: int = 0, params=None, lineup=None, n_players=None, chance=None) -> Story:
     """One game of ``game`` from ``seed`` under ``params`` and ``lineup`` (the defaults
-    as a run's: :func:`gamelab.sim.runner.resolve`, which refuses a bad value in one line)."""
+    as a run's: :func:`gamelab.sim.runner.resolve`, which refuses a bad value in one line);
+    ``chance``: the deal (the engine's chance of one game) instead of the seed's."""
     if lineup is None and n_players is None:
         n_players = game.players[0]
     params, lineup, n_players = runner.resolve(game, params, lineup, n_players)
@@ -81,7 +90,7 @@ def play_story(game: Game, *, seed: int = 0, params=None, lineup=None, n_players
     eng = game.engine
     streams = driver.split_streams(np.random.SeedSequence(seed), game.streams)
     deal, agents = streams[game.streams[0]], streams[game.streams[-1]]
-    chance = eng.draw_chance(params, 1, n_players, deal)
+    chance = eng.draw_chance(params, 1, n_players, deal) if chance is None else chance
     state = eng.init(params, 1, n_players, chance)
     controller = game.controller(params, list(lineup), 1, agents)
     names = seat_names(lineup)

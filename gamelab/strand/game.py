@@ -78,6 +78,7 @@ GAME = contract.Game(
         group_values={"style": tuple(map(str, sim.STYLE_NAMES)), "role": tuple(map(str, sim.ROLE_NAMES))},
         assumptions=sim.ASSUMPTIONS,
         errata_heading="STRAND",
+        edge=sim.EDGE,
     ),
     derived=sim.DERIVED,
     metrics=game_metrics.METRICS,

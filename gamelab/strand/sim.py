@@ -31,7 +31,10 @@ scored in them), ``other_then`` / ``other_then_pts`` (the same after a
 non-stay; their difference is our measured value S of a stay).  Per game (G,):
 ``lone_total`` markers, ``team_rounds`` rounds in which a team formed,
 ``lead_changes`` (times the sole leader by net score changed, round by round),
-``void_nodes`` nodes voided by a full tie, ``rounds`` played.
+``void_nodes`` nodes voided by a full tie, ``rounds`` played.  Per seat again,
+``round_1_points`` .. ``round_R_points`` (R = ``rounds``): each round's net points
+(gained less the lone penalty of its new markers; they sum to ``score``: the
+report's edge by phase, ``EDGE``).
 :func:`measures` turns a frame into the appendix's diagnostics.
 """
 
@@ -44,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from gamelab.core import budgets
+from gamelab.core.contract import EdgeSources, PointPart
 from gamelab.core.driver import split_streams
 from gamelab.core.params import knob_value
 from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
@@ -193,7 +197,7 @@ def play_games(params, styles, chance, agents, *, custom=None, searchers=None, r
     st = engine.init(params, G, P, chance)
     table = Table(params, styles, agents, custom)
     reacts = bool((chance.roles > 0).any()) or table.any_random or bool(custom)
-    d = Diagnostics(G, P)
+    d = Diagnostics(G, P, params.rounds)
     seats = searchers or {}
     over = search_agents(params, table, seats, agents, distilled_models(params, seats, P))
     seen = record or (lambda st, acts, proposed: None)
@@ -211,7 +215,7 @@ def play_games(params, styles, chance, agents, *, custom=None, searchers=None, r
         st, ev = engine.step(params, st, with_searchers(over, st, acts), chance, inplace=True)
         table.observe(ev)
         d.settled(params, ev, r)
-        d.leads.count(st.score - params.lone_penalty * st.lone)
+        d.net(r, st.score - params.lone_penalty * st.lone)
     out = engine.result(params, st)
     names = STYLE_NAMES[styles]
     if params.best_proxy != MIX_PROXY:  # else a search seat keeps its style of the mix
@@ -287,7 +291,7 @@ def self_play(params, rung: str, n_players: int, n_games: int = DISTILL_GAMES) -
 class Diagnostics:
     """Per-seat and per-game counters of appendix B and identity ②."""
 
-    def __init__(self, G, P):
+    def __init__(self, G, P, rounds: int):
         self.pointed = np.zeros((G, P, N_VALUES), np.int16)  # by cargo value 1..5
         self.mutual = np.zeros((G, P, N_VALUES), np.int16)
         self.node_points, self.stay_then, self.stay_pts, self.other_then, self.other_pts = (
@@ -297,6 +301,8 @@ class Diagnostics:
         self.void = np.zeros(G, np.int8)
         self.prev_stay = None
         self.leads = LeadCounter(G, np.int8)  # by net score so far, round by round
+        self.by_round = np.zeros((rounds, G, P), np.int16)  # each round's net points (the report's edge by phase)
+        self.before = np.zeros((G, P), np.int32)  # the net score so far
 
     def ropes(self, st):
         pointed = st.rope >= 0  # one-hot rows of the cargo (value 0: a zero row) beat a broadcast
@@ -317,6 +323,14 @@ class Diagnostics:
         self.void += ev["node_result"] == engine.NODE_VOID
         self.node_points += ev["node_points"]
 
+    def net(self, r: int, now) -> None:
+        """After round ``r`` (0-based): ``now`` the net score so far (6.4's final if the game ended);
+        its change is the round's net points (a game already over gains none)."""
+        self.leads.count(now)
+        now = np.asarray(now, np.int32)
+        self.by_round[r] = now - self.before
+        self.before = now
+
     def columns(self) -> dict:
         out = {
             "node_points": self.node_points,
@@ -328,6 +342,8 @@ class Diagnostics:
             "other_then": self.other_then,
             "other_then_pts": self.other_pts,
         }
+        for r, points in enumerate(self.by_round):
+            out[f"round_{r + 1}_points"] = points
         for v in range(N_VALUES):
             out[f"ropes_{v + 1}"] = self.pointed[..., v]
             out[f"mutual_{v + 1}"] = self.mutual[..., v]
@@ -424,6 +440,23 @@ TRACE_BUDGETS = BUDGETS
 #: after the top budget: level-k search at it, each modelling every seat as the rung before
 TRACE_BEYOND = tuple(budgets.at_budget(f"level{k}", BUDGETS[-1]) for k in (2, 3))
 REPORT_GROUPS = ("style", "role", "seat")
+
+
+def edge_sources(params, n_players: int) -> tuple[PointPart, ...]:
+    """Section 6's sources of a seat's final score: cargo delivered, node points, lone markers' penalty (6.4)."""
+    return (
+        PointPart("cargo", {"gross": 1, "node_points": -1}),
+        PointPart("node points", {"node_points": 1}),
+        PointPart("lone penalties", {"lone": -params.lone_penalty}),
+    )
+
+
+def edge_phases(params, n_players: int) -> tuple[PointPart, ...]:
+    """Each round's net points."""
+    return tuple(PointPart(f"round {r + 1}", {f"round_{r + 1}_points": 1}) for r in range(params.rounds))
+
+
+EDGE = EdgeSources(sources=edge_sources, phases=edge_phases)
 
 
 def restricted_agents(rung: str) -> dict:
