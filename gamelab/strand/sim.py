@@ -217,6 +217,15 @@ def learned_seats(seating) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return cards, ropes
 
 
+def make_table(params, styles, agents, custom=None, learned=None) -> Table:
+    """The table model of a batch (``styles.Table``), the learned rung's seats (``learned``:
+    :func:`learned_seats`) played by its policy (``distill.DistilledTable``)."""
+    if learned and (learned[0] or learned[1]):
+        policy = learned_policy(params, styles.shape[1])
+        return policy.table(params, styles, agents, custom, seats=learned[0], ropes=learned[1])
+    return Table(params, styles, agents, custom)
+
+
 def play_games(params, styles, chance, agents, *, custom=None, searchers=None, record=None, learned=None) -> dict:
     """Play a batch: ``styles`` (G,P) codes, ``chance`` the engine's Chance
     (drawn before any decision), ``agents`` the agents' generator;
@@ -227,10 +236,7 @@ def play_games(params, styles, chance, agents, *, custom=None, searchers=None, r
     params = knobs(params)
     G, P = styles.shape
     st = engine.init(params, G, P, chance)
-    if learned and (learned[0] or learned[1]):
-        table = learned_policy(params, P).table(params, styles, agents, custom, seats=learned[0], ropes=learned[1])
-    else:
-        table = Table(params, styles, agents, custom)
+    table = make_table(params, styles, agents, custom, learned)
     reacts = bool((chance.roles > 0).any()) or table.any_random or bool(custom)
     d = Diagnostics(G, P)
     seats = searchers or {}
