@@ -41,7 +41,7 @@ from gamelab.decide.ladder import (  # noqa: F401  (the decided ladder, re-expor
     step_question,
 )
 from gamelab.sim import runner
-from gamelab.sim.levels import Level, mixed_params, trace_levels
+from gamelab.sim.levels import Level, learned_levels, mixed_params, trace_levels
 from gamelab.sim.prefetch import prefetch, run_args
 from gamelab.sim.run import RunConfig
 from gamelab.stats.intervals import mean_interval
@@ -930,7 +930,14 @@ def learned_rung(game: Game, *, n_players: int, seed: int = 0, params=None, work
     game has none (``GAME.skill.learned``)."""
     from gamelab.decide.ladder import learned_tests
 
-    return learned_tests(game, n_players=n_players, seed=seed, params=params, run=RunConfig(workers=workers))
+    run = RunConfig(workers=workers)
+    found = learned_tests(game, n_players=n_players, seed=seed, params=params, run=run)
+    if found is None:
+        return None
+    rung = learned_levels(game, n_players, params)[0]  # type: ignore[index]  # found: the game has one
+    if game.skill.restricted and game.skill.restricted(rung.name):  # styles at the learned rung, restricted play
+        found["styles"] = style_rows(game, [rung], n_players=n_players, seed=seed, run=run.quiet())
+    return found
 
 
 def learned_json(found: dict, level: int) -> dict:
@@ -950,6 +957,10 @@ def learned_json(found: dict, level: int) -> dict:
         "beats_default": found["beats_default"],
         "as_strong_as_top": found["as_strong_as_top"],
         "tests": {k: {x: t[x] for x in keep} for k, t in found["tests"].items()},
+        "styles": [
+            {k: r[k] for k in ("style", "agent", "win_rate", "low", "high", "games", "fair", "edge")}
+            for r in found.get("styles", [])
+        ],
     }
 
 
@@ -970,5 +981,6 @@ def learned_words(game: Game, found: dict) -> str:
             f"  one seat among the default model: {said(t['beats_default'])} (beats it: yes wanted)",
             f"  one seat of {top} among it: {said(t['top_beats_it'])} (2 points over fair: no wanted)",
             f"  one seat of it among {top}: {said(t['holds_vs_top'])} (not below fair - 2 points: yes wanted)",
+            *([style_words(game, found["styles"])] if found.get("styles") else []),
         )
     )

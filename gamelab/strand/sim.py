@@ -498,9 +498,12 @@ REPORT_GROUPS = ("style", "role", "seat")
 def restricted_agents(rung: str) -> dict:
     """{style: agent} of a rung restricted to each style (``GAME.skill.restricted``):
     at a search rung ``best@b`` the search restricted to the style's defining
-    choice (``restricted.py``); at the default model, the style itself."""
+    choice (``restricted.py``); at the learned rung, its policy held to the style's card (a
+    cargo style) or rope (mirror, stay); at the default model, the style itself."""
     if rung == "default":
         return {s: s for s in STYLES}
+    if rung == LEARNED:  # the learned rung held to the style's card or rope (``learned_seats``)
+        return dict(zip(STYLES, LEARNED_RESTRICTED, strict=True))
     if budgets.agent_of(rung) == BEST and (b := budgets.budget_of(rung)):
         return {s: restricted_name(s, b) for s in STYLES}
     return {}
@@ -513,6 +516,8 @@ def rung_words(name: str) -> str:
         return "random play"
     if name == "default":
         return "the default model (the style mix)"
+    if name == LEARNED:
+        return f"the learned rung ({rung_words(LEARNED_FROM)}, distilled into look-up tables)"
     if budgets.agent_of(name) == BEST and (b := budgets.budget_of(name)):
         return f"search, {b} play-out{'s' if b > 1 else ''} per option"
     if level_of(name):
