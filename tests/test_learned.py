@@ -118,3 +118,18 @@ def test_the_learned_rung_beats_the_default_model(tmp_path):
     learned, default, _top = levels.learned_levels(STRAND, 4)
     step = ladder.decide_step(STRAND, learned, default, n_players=4, seed=1, max_games=8192, run=_quiet(tmp_path))
     assert step["decision"] == "yes", step
+
+
+def test_the_bench_checks_the_learned_rung_against_a_tenth_of_the_default_models_rate():
+    fixed = {"agent_games_per_s": 1e5, "batch_over_reference": 100.0, "slider_update_s": 0.1}
+
+    def verdict(learned_rate):
+        r = {**fixed, "learned": "learned", "default_games_per_s": 1000.0, "learned_games_per_s": learned_rate}
+        r["learned_over_default"] = learned_rate / 1000.0
+        rows = [row for row in bench.verdicts([STRAND], {"strand": r}) if "learned rung" in row[0]]
+        assert len(rows) == 1 and "1/10" in rows[0][0]
+        return rows[0][1]
+
+    assert verdict(100.0) and not verdict(99.0)
+    rows = bench.verdicts([STRAND], {"strand": {**fixed, "learned": None}})
+    assert not any("learned rung" in row[0] for row in rows)  # a game without one: no row

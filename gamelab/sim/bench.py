@@ -421,6 +421,11 @@ def render(games: Sequence[Game], results: dict) -> str:
             f"update {r['slider_update_s']:.3f} s"
             + (f"; panel slider {r['panel_slider_s']:.3f} s" if "panel_slider_s" in r else "")
             + "".join(f"; {k[: -len('_games_per_s')]} {v:,.1f} games/s" for k, v in r.items() if _extra_key(k))
+            + (
+                f"; the learned rung learned again in {r['learned_relearn_cpu_s']:.1f} s CPU"
+                if r.get("learned")
+                else ""
+            )
             + (f"; meta-game {r['metagame_s']:.1f} s" if "metagame_s" in r else "")
             + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r else "")
         )
