@@ -133,3 +133,28 @@ def test_the_bench_checks_the_learned_rung_against_a_tenth_of_the_default_models
     assert verdict(100.0) and not verdict(99.0)
     rows = bench.verdicts([STRAND], {"strand": {**fixed, "learned": None}})
     assert not any("learned rung" in row[0] for row in rows)  # a game without one: no row
+
+
+def test_a_goal_may_name_the_learned_rung_just_above_the_default_model():
+    from gamelab.core.errors import GamelabError
+    from gamelab.decide import skill_checks
+    from gamelab.decide.goals import Goal
+
+    names = skill_checks.rung_names(STRAND)
+    assert names[names.index("default") + 1] == "learned"
+    assert "learned" not in skill_checks.rung_names(registry.get("sbr")) or registry.get("sbr").skill.learned
+    rungs = skill_checks.rung_levels(STRAND, 4, STRAND.knobs())
+    assert list(rungs) == names and rungs["learned"].lineup == ("learned",) * 4
+
+    def goal(skill):
+        return Goal(
+            game="strand",
+            players=4,
+            free={"sum_cap": [5, 9]},
+            targets=[{"metric": "style_gap", "at_most": 0.05}],
+            skill=skill,
+        )
+
+    skill_checks.check_goal(goal(["default", "learned"]), STRAND, "goal.yaml")
+    with pytest.raises(GamelabError, match="unknown level 'learnt'"):
+        skill_checks.check_goal(goal(["learnt"]), STRAND, "goal.yaml")
