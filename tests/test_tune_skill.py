@@ -29,6 +29,9 @@ def test_a_named_fast_level_is_searched_and_a_search_rung_only_verified():
     t = st.goal.targets[0]
     assert [st.key(t, *c) for c in st.cells()] == ["seat_gap@4", "seat_gap@4@default"]
     assert "with default play" in tune.goal_words(st)
+    learned = tune.setting(Goal(**GOAL, skill=["default", "learned"]))  # the learned rung is searched at too
+    assert learned.levels == ("default", "learned")
+    assert learned.cell(learned.base, 4, "learned")[0] == ("learned",) * 4
 
 
 def test_the_goals_own_lineup_is_not_played_twice():

@@ -178,13 +178,16 @@ def _cmd_skill(args) -> int:
     names = skill.ladder_of(g)
     announce(f"gamelab skill {g.name}", g, len(names) * args.games, slow=True, workers=run.workers)
     levels = skill.ladder(g, **kw)
+    learned = skill.learned_rung(g, n_players=args.players, seed=args.seed, params=params, workers=args.workers)
     if args.json:
         keys = ("level", "agent", "win_rate_vs_below", "low", "high", "games")
-        print(dumps([{k: r[k] for k in keys} for r in levels], indent=2))
+        rows = [{k: r[k] for k in keys} for r in levels]
+        print(dumps(rows + ([skill.learned_json(learned, len(rows))] if learned else []), indent=2))
     else:
         print(
             f"{g.title}, {args.players} players: each level against the level below\n"
             + skill.render(levels, skill.luck(g, **kw))
+            + (f"\n\n{skill.learned_words(g, learned)}" if learned else "")
         )
     if args.out:
         from gamelab.report import charts

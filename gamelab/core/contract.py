@@ -413,9 +413,10 @@ class Game:
 
     @property
     def playable(self) -> tuple[str, ...]:
-        """Every name a lineup may use: ``agents``, then the skill trace's rungs beyond its budgets
-        and the symmetry checks' agent families (a cheap level-k rung, say)."""
-        return tuple(dict.fromkeys((*self.agents, *self.skill.beyond, *self.symmetry.agents)))
+        """Every name a lineup may use: ``agents``, then the skill trace's rungs beyond its budgets,
+        the learned rung and the symmetry checks' agent families (a cheap level-k rung, say)."""
+        learned = (self.skill.learned,) if self.skill.learned else ()
+        return tuple(dict.fromkeys((*self.agents, *self.skill.beyond, *learned, *self.symmetry.agents)))
 
     def default_lineup(self, n_players: int) -> list[str]:
         """The lineup a run uses when none is given."""

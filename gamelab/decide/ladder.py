@@ -19,7 +19,7 @@ import dataclasses
 
 from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
-from gamelab.sim.levels import Level, mixed_params, trace_levels
+from gamelab.sim.levels import Level, learned_levels, mixed_params, trace_levels
 from gamelab.sim.run import RunConfig
 
 SEEDS_APART = 7919  # seed offset between the runs of one trace (a prime: no two runs share deals by accident)
@@ -30,11 +30,11 @@ STEP_MAX_GAMES = 24_576  # games a step may play before it is called undecided
 HEADROOM_KEY = 0x4EAD  # seed offset of the headroom test
 
 
-def step_question(seat: str) -> str:
+def step_question(seat: str, shift: float = 0.0) -> str:
     """The step test's question for one seat of agent ``seat``: H0 its win
     rate is the fair share, H1 it is 2 points above (the zone around the
-    midpoint)."""
-    return f"win_rate[agent={seat}] - fair > {STEP_MARGIN / 2:g}"
+    midpoint); ``shift`` moves both (-0.02: H0 2 points below fair, H1 fair)."""
+    return f"win_rate[agent={seat}] - fair > {STEP_MARGIN / 2 + shift:g}"
 
 
 def decide_step(
@@ -46,10 +46,12 @@ def decide_step(
     seed: int,
     max_games: int = STEP_MAX_GAMES,
     run: RunConfig | None = None,
+    shift: float = 0.0,
 ) -> dict:
     """One seat of ``high`` among ``low`` on every other seat, decided by the
-    sequential test: level, below, decision (yes / no / undecided), beats,
-    win_rate (median-unbiased), low, high, games, fair."""
+    sequential test (:func:`step_question`, ``shift`` moving its zone): level,
+    below, question, decision (yes / no / undecided), beats, win_rate
+    (median-unbiased), low, high, games, fair."""
     from gamelab.decide import sequential
 
     fair = 1 / n_players
@@ -59,7 +61,7 @@ def decide_step(
         prepare(params, lineup, n_players)
     d = sequential.decide(
         game,
-        step_question(high.seat),
+        step_question(high.seat, shift),
         n_players=n_players,
         params=params,
         lineup=lineup,
@@ -73,6 +75,7 @@ def decide_step(
     return {
         "level": high.name,
         "below": low.name,
+        "question": step_question(high.seat, shift),
         "decision": d.decision,
         "beats": d.decision == "yes",
         "win_rate": d.estimate,  # T of ``T > c``: the seat's win rate (the fair share is in c)
@@ -162,3 +165,55 @@ def _said(run: RunConfig, step: dict, lead: str = "") -> None:
             f"{step['decision']} after {step['games']:,} games",
             file=sys.stderr,
         )
+
+
+LEARNED_MAX_GAMES = 4096  # games a learned-rung test may play (the top search rung sits in two of them)
+LEARNED_KEY = 0x1EA5  # seed offset of the learned rung's tests
+
+
+def learned_tests(
+    game: Game,
+    *,
+    n_players: int,
+    seed: int = 0,
+    params=None,
+    max_games: int = LEARNED_MAX_GAMES,
+    run: RunConfig | None = None,
+) -> dict | None:
+    """The learned rung's decided tests (issue 39), each one seat among three of another rung,
+    seats rotated, the step test's error rates and 2-point zone:
+
+    * ``beats_default``: one learned seat among default-model seats, above the fair share
+      (``yes`` wanted);
+    * ``top_beats_it``: one seat of the top search rung among learned seats, 2 points above
+      the fair share (``no`` wanted: the search does not beat it by 2 points);
+    * ``holds_vs_top``: one learned seat among top-rung seats, not below fair - 2 points
+      (``yes`` wanted).
+
+    None when the game has no learned rung."""
+    found = learned_levels(game, n_players, params)
+    if found is None:
+        return None
+    learned, default, top = found
+    run = run or RunConfig()
+    tests = {}
+    for k, (key, high, low, shift) in enumerate(
+        (
+            ("beats_default", learned, default, 0.0),
+            ("top_beats_it", top, learned, 0.0),
+            ("holds_vs_top", learned, top, -STEP_MARGIN),
+        )
+    ):
+        at = seed + LEARNED_KEY + SEEDS_APART * k
+        tests[key] = decide_step(
+            game, high, low, n_players=n_players, seed=at, max_games=max_games, run=run, shift=shift
+        )
+        _said(run, tests[key], "learned rung: ")
+    wanted = {"beats_default": "yes", "top_beats_it": "no", "holds_vs_top": "yes"}
+    return {
+        "rung": learned.name,
+        "top": top.name,
+        "tests": tests,
+        "as_strong_as_top": all(tests[k]["decision"] == v for k, v in wanted.items() if k != "beats_default"),
+        "beats_default": tests["beats_default"]["decision"] == "yes",
+    }

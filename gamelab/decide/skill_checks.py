@@ -6,6 +6,9 @@ rungs that beat the one below by the sequential test, decided under the
 game's default rules at the goal's player count; a named level that does
 not climb is refused in one line), each the table of that rung on every
 seat under the proposal's rules, not only with the goal's own lineup.
+The game's learned rung (``GAME.skill.learned``) may be named too: it
+counts as a rung when it beats the default model by the same test, and
+sits just above the default model in the ladder's order.
 ``keep_skill: 0.6``: each rung (the named ones, or every decided rung)
 must still beat the one below under the proposal's rules: one
 seat of the level among seats of the level below finishes ahead of a seat
@@ -20,7 +23,7 @@ from __future__ import annotations
 from gamelab.core.contract import Game
 from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
-from gamelab.sim.levels import beat_share, level_names, mixed_params, trace_levels
+from gamelab.sim.levels import beat_share, learned_levels, level_names, mixed_params, trace_levels
 from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
 
@@ -29,7 +32,7 @@ def check_goal(goal, game: Game, source: str) -> None:
     """Refuse unknown level names in one line, before any game is played (``game``: the goal's)."""
     if goal.skill is None and goal.keep_skill is None:
         return
-    names = level_names(game)
+    names = rung_names(game)
     if not names:
         raise GamelabError(f"{source}: skill: {goal.game} declares no skill trace (GAME.skill.search)")
     for name in goal.skill or ():
@@ -54,7 +57,7 @@ def skill_checks(
     run = run or RunConfig()
     if goal.skill is None and goal.keep_skill is None:
         return {}, True
-    levels = {lv.name: lv for lv in trace_levels(game, n_players, params)}
+    levels = rung_levels(game, n_players, params)
     climbing = decided_rungs(goal, game, n_players, run)
     levels = {name: lv for name, lv in levels.items() if name in climbing}
     kw = dict(n_games=n_games, seed=seed, n_players=n_players, store=run.store, executor=run.executor, progress=False)
@@ -85,12 +88,23 @@ def decided_rungs(goal, game: Game, n_players: int, run: RunConfig) -> list[str]
     """The names of the decided ladder's rungs the goal may use (up to its
     highest named level, or all of them), under the game's default rules;
     a named level that does not beat the one below is refused in one line."""
-    from gamelab.decide.ladder import climb
+    from gamelab.decide.ladder import climb, decide_step
 
     names = level_names(game)
     named = [n for n in names if n in (goal.skill or ())]
     c = climb(game, n_players=n_players, up_to=named[-1] if named else None, headroom=False, run=run.quiet())
     rungs = [lv.name for lv in c.rungs]
+    learned = game.skill.learned
+    if learned and learned in (goal.skill or ()):  # the learned rung: it must beat the default model
+        found = learned_levels(game, n_players)
+        assert found is not None
+        step = decide_step(game, found[0], found[1], n_players=n_players, seed=LEARNED_SEED, run=run.quiet())
+        if step["decision"] != "yes":
+            raise GamelabError(
+                f"skill: {learned} is not a rung that climbs at {n_players} players: it does not beat the default "
+                f"model ({step['decision']} after {step['games']:,} games); the decided rungs are " + ", ".join(rungs)
+            )
+        rungs.insert(rungs.index("default") + 1 if "default" in rungs else len(rungs), learned)
     missing = [n for n in named if n not in rungs]
     if missing:
         s = c.stop or {}
@@ -101,3 +115,25 @@ def decided_rungs(goal, game: Game, n_players: int, run: RunConfig) -> list[str]
             + ", ".join(rungs)
         )
     return rungs
+
+
+LEARNED_SEED = 0x1EA7  # the deals of the learned rung's test against the default model
+
+
+def rung_names(game: Game) -> list[str]:
+    """The names a goal's ``skill:`` may use: the trace's levels, the learned rung just above the
+    default model."""
+    names = level_names(game)
+    if game.skill.learned and names:
+        names.insert(names.index("default") + 1, game.skill.learned)
+    return names
+
+
+def rung_levels(game: Game, n_players: int, params) -> dict:
+    """{name: Level} of :func:`rung_names` under ``params``, in that order."""
+    levels = {lv.name: lv for lv in trace_levels(game, n_players, params)}
+    found = learned_levels(game, n_players, params)
+    if found is None:
+        return levels
+    order = rung_names(game)
+    return {name: levels.get(name, found[0]) for name in order if name in levels or name == found[0].name}

@@ -51,9 +51,8 @@ from gamelab.core.limits import MAX_GAMES
 from gamelab.core.params import from_mapping
 from gamelab.decide import sensitivity
 from gamelab.decide.goals import Dim, Goal, candidate, changes_in_words, dims, distance, load_goal
-from gamelab.decide.skill_checks import check_goal, skill_checks
+from gamelab.decide.skill_checks import check_goal, rung_levels, skill_checks
 from gamelab.sim import runner, sweep
-from gamelab.sim.levels import trace_levels
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import key_of
 from gamelab.stats import balance
@@ -104,7 +103,7 @@ class Setting:
         """The lineup and the parameters of cell ``(n, level)`` under the candidate ``params``."""
         if not level:
             return self.lineups[n], params
-        lv = next(x for x in trace_levels(self.game, n, params) if x.name == level)
+        lv = rung_levels(self.game, n, params)[level]
         return lv.lineup, lv.params
 
 
@@ -151,13 +150,8 @@ def searched_levels(goal: Goal, game: Game, base, lineups: dict) -> tuple[str, .
     for name in goal.skill or ():
         if name not in fast:
             continue
-        same = all(
-            lv.lineup == tuple(lu) and lv.params == base
-            for n, lu in lineups.items()
-            for lv in trace_levels(game, n, base)
-            if lv.name == name
-        )
-        if not same:
+        cells = [(rung_levels(game, n, base)[name], tuple(lu)) for n, lu in lineups.items()]
+        if not all(lv.lineup == lu and lv.params == base for lv, lu in cells):
             out.append(name)
     return tuple(out)
 

@@ -41,7 +41,7 @@ from gamelab.decide.ladder import (  # noqa: F401  (the decided ladder, re-expor
     step_question,
 )
 from gamelab.sim import runner
-from gamelab.sim.levels import Level, mixed_params, trace_levels
+from gamelab.sim.levels import Level, learned_levels, mixed_params, trace_levels
 from gamelab.sim.prefetch import prefetch, run_args
 from gamelab.sim.run import RunConfig
 from gamelab.stats.intervals import mean_interval
@@ -922,3 +922,65 @@ def decided_class(at_default: dict, at_top: dict, reverse_at_top: dict | None = 
     if d1 == "yes":
         return "appears"
     return "absent"
+
+
+# --- the learned rung (issue 39: a policy learned from the top search rung) ---------------------------
+def learned_rung(game: Game, *, n_players: int, seed: int = 0, params=None, workers: int = 1) -> dict | None:
+    """The learned rung's decided tests (:func:`gamelab.decide.ladder.learned_tests`), None when the
+    game has none (``GAME.skill.learned``)."""
+    from gamelab.decide.ladder import learned_tests
+
+    run = RunConfig(workers=workers)
+    found = learned_tests(game, n_players=n_players, seed=seed, params=params, run=run)
+    if found is None:
+        return None
+    rung = learned_levels(game, n_players, params)[0]  # type: ignore[index]  # found: the game has one
+    if game.skill.restricted and game.skill.restricted(rung.name):  # styles at the learned rung, restricted play
+        found["styles"] = style_rows(game, [rung], n_players=n_players, seed=seed, run=run.quiet())
+    return found
+
+
+def learned_json(found: dict, level: int) -> dict:
+    """The learned rung as a row of ``gamelab skill --json``: the ladder's keys (its win rate
+    against the default model as ``win_rate_vs_below``) and its three decided tests."""
+    vs = found["tests"]["beats_default"]
+    keep = ("level", "below", "question", "decision", "win_rate", "low", "high", "games", "fair")
+    return {
+        "level": level,
+        "agent": found["rung"],
+        "learned": True,
+        "win_rate_vs_below": vs["win_rate"],
+        "low": vs["low"],
+        "high": vs["high"],
+        "games": sum(t["games"] for t in found["tests"].values()),
+        "top": found["top"],
+        "beats_default": found["beats_default"],
+        "as_strong_as_top": found["as_strong_as_top"],
+        "tests": {k: {x: t[x] for x in keep} for k, t in found["tests"].items()},
+        "styles": [
+            {k: r[k] for k in ("style", "agent", "win_rate", "low", "high", "games", "fair", "edge")}
+            for r in found.get("styles", [])
+        ],
+    }
+
+
+def learned_words(game: Game, found: dict) -> str:
+    """The learned rung's tests in words."""
+    t = found["tests"]
+
+    def said(step: dict) -> str:
+        return (
+            f"{100 * step['win_rate']:.1f} % [{100 * step['low']:.1f}, {100 * step['high']:.1f}] for one seat, "
+            f"{step['decision']} after {step['games']:,} games"
+        )
+
+    top = rung_words(game, found["top"])
+    return "\n".join(
+        (
+            f"learned rung ({found['rung']}):",
+            f"  one seat among the default model: {said(t['beats_default'])} (beats it: yes wanted)",
+            f"  one seat of {top} among it: {said(t['top_beats_it'])} (2 points over fair: no wanted)",
+            f"  one seat of it among {top}: {said(t['holds_vs_top'])} (not below fair - 2 points: yes wanted)",
+            *([style_words(game, found["styles"])] if found.get("styles") else []),
+        )
+    )

@@ -119,6 +119,7 @@ def bench_game(
         out["panel_slider_s"] = panel_slider(game, name, value, reps=max(3, reps // 2))
     if game.skill.search:
         out.update(rung_rates(game, n_players))
+    out.update(learned_rates(game, n_players, reps=max(3, reps // 2)))
     if game.strategies is not None and game.players[0] <= METAGAME_PLAYERS <= game.players[1]:
         out["metagame_s"] = metagame_seconds(game)
     if memory:
@@ -195,6 +196,72 @@ def rung_rates(game: Game, n_players: int = 4) -> dict:
             # CPU time of this process (one core): on a shared machine the wall clock measures the neighbours
             out[f"rung_{lv.name}_{kind}_games_per_s"] = _median_rate(play, RUNG_BATCH, 1, clock=time.process_time)
     return out
+
+
+LEARNED_BATCH = 2000  # games per timed call of the default model and of the learned rung (one slider update)
+#: the learned rung's speed target: a share of the default model's games/s (issue 39)
+LEARNED_SHARE = Fraction(1, 10)
+
+
+def learned_rates(game: Game, n_players: int = 4, *, reps: int = 3) -> dict:
+    """The learned rung (``GAME.skill.learned``; issue 39) beside the default model and the top
+    search rung, all seats, ``n_players``: ``default_games_per_s``, ``top_rung_games_per_s``,
+    ``learned_games_per_s`` (CPU time of this process, median of ``reps`` calls of
+    ``LEARNED_BATCH`` games; the top rung one call of ``RUNG_BATCH``), ``learned_over_default``,
+    ``top_rung`` (its name) and ``learned_relearn_cpu_s`` (:func:`relearn_seconds`).  A game
+    without a learned rung: ``{"learned": None}``."""
+    from gamelab.sim.levels import learned_levels
+
+    found = learned_levels(game, n_players)
+    if found is None:
+        return {"learned": None}
+    learned, default, top = found
+    out: dict = {"learned": learned.name, "top_rung": top.name}
+    for key, lv, batch, n in (
+        ("default", default, LEARNED_BATCH, reps),
+        ("learned", learned, LEARNED_BATCH, reps),
+        ("top_rung", top, RUNG_BATCH, 1),
+    ):
+        seq = np.random.SeedSequence(4242)
+        prepare = game.skill.prepare
+        if prepare is not None:  # its model learned (or read) before the clock starts
+            prepare(lv.params, lv.lineup, n_players)
+        runner.play_seated(game, lv.params, list(lv.lineup), WARM_GAMES, n_players, seq)
+
+        def play(lv=lv, batch=batch, seq=seq):
+            return runner.play_seated(game, lv.params, list(lv.lineup), batch, n_players, seq)
+
+        out[f"{key}_games_per_s"] = _median_rate(play, batch, n, clock=time.process_time)
+    out["learned_over_default"] = out["learned_games_per_s"] / out["default_games_per_s"]
+    out.update(relearn_seconds(game, n_players))
+    return out
+
+
+def relearn_seconds(game: Game, n_players: int = 4) -> dict:
+    """``learned_relearn_cpu_s``: CPU seconds the learned rung takes to learn for a changed
+    rule set (the game's first variant that changes a rule: ``learned_relearn_rules``), in a
+    fresh process with an empty cache (its own ``GAMELAB_HOME``), through ``GAME.skill.prepare``."""
+    import os
+    import tempfile
+
+    variant = next((v for v in game.variants if v != "standard" and game.params_for_variant(v) != game.rules()), None)
+    code = (
+        "import sys, time\n"
+        "from gamelab.core import registry\n"
+        f"g = registry.get({game.name!r})\n"
+        "params = g.knobs()\n"
+        f"variant = {variant!r}\n"
+        "if variant is not None:\n"
+        "    params = params.replace(**g.params_for_variant(variant).as_dict())\n"
+        f"lineup = ({game.skill.learned!r},) * {n_players}\n"
+        "t0 = time.process_time()\n"
+        f"g.skill.prepare(params, lineup, {n_players})\n"
+        "print(time.process_time() - t0)\n"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "GAMELAB_HOME": tmp}
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    return {"learned_relearn_cpu_s": float(res.stdout.split()[-1]), "learned_relearn_rules": variant or "the defaults"}
 
 
 def extra_target(target, result: dict) -> tuple[float, str]:
@@ -284,6 +351,14 @@ def verdicts(games: Sequence[Game], results: dict) -> list[tuple[str, bool, str]
                 need, wording = extra_target(target, r)
                 ratio = f" (1/{r['agent_games_per_s'] / rate:,.0f})" if isinstance(target, Fraction) else ""
                 rows.append((f"{game} {name} ({players} players) >= {wording}", rate >= need, f"{rate:,.1f}{ratio}"))
+        if r.get("learned_games_per_s") is not None:
+            rows.append(
+                (
+                    f"{game} learned rung ({r['learned']}, all seats) >= {LEARNED_SHARE} of the default's games/s",
+                    r["learned_over_default"] >= LEARNED_SHARE,
+                    f"{r['learned_games_per_s']:,.0f} (1/{1 / r['learned_over_default']:,.1f})",
+                )
+            )
         if "panel_slider_s" in r:
             name, _value = bench.panel_slider or ("", None)
             rows.append(
@@ -346,6 +421,11 @@ def render(games: Sequence[Game], results: dict) -> str:
             f"update {r['slider_update_s']:.3f} s"
             + (f"; panel slider {r['panel_slider_s']:.3f} s" if "panel_slider_s" in r else "")
             + "".join(f"; {k[: -len('_games_per_s')]} {v:,.1f} games/s" for k, v in r.items() if _extra_key(k))
+            + (
+                f"; the learned rung learned again in {r['learned_relearn_cpu_s']:.1f} s CPU"
+                if r.get("learned")
+                else ""
+            )
             + (f"; meta-game {r['metagame_s']:.1f} s" if "metagame_s" in r else "")
             + (f"; 100k games peak {r['memory_100k_games_mib']:.0f} MiB" if "memory_100k_games_mib" in r else "")
         )

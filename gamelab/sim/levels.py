@@ -107,3 +107,19 @@ def beat_share(frame, agent: str) -> float:
     r = mine.reindex(other["game"]).to_numpy(float)
     o = other["rank"].to_numpy(float)
     return float(np.mean((r < o) + 0.5 * (r == o)))
+
+
+def learned_levels(game: Game, n_players: int, params=None) -> tuple[Level, Level, Level] | None:
+    """(the learned rung, the default model, the top search rung) as trace levels, or None when
+    the game has no learned rung (``GAME.skill.learned``).  The learned rung plays under the
+    search knobs: it was learned from the search's games."""
+    name = game.skill.learned
+    if not name:
+        return None
+    levels = trace_levels(game, n_players, params)
+    default = next(lv for lv in levels if lv.name == "default")
+    searches = [lv for lv in levels if lv.budget is not None and lv.agent == game.skill.search]
+    top = max(searches, key=lambda lv: lv.budget or 0)  # the top budget: the top decided search rung
+    P = n_players
+    learned = Level(len(levels), name, name, None, (name,) * P, top.params, name, (name,) * (P - 1), False)
+    return learned, default, top

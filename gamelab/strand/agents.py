@@ -27,9 +27,8 @@ from .agent_params import AgentParams, knobs
 from .arrays import uniform_choice
 from .best import search_agents, searcher_seats, with_searchers
 from .legal import random_policy
-from .sim import deal_styles, distilled_models
+from .sim import deal_styles, distilled_models, learned_seats, make_table
 from .state import CARGO, ROPE
-from .styles import Table
 
 __all__ = [
     "AgentParams",
@@ -127,7 +126,7 @@ class Controller:
     def __init__(self, params, seating, n_games, rng, custom=None):
         self.params = knobs(params)
         self.styles = deal_styles(seating, n_games, rng, self.params.best_proxy)
-        self.table = Table(self.params, self.styles, rng, custom)
+        self.table = make_table(self.params, self.styles, rng, custom, learned_seats(seating))
         seats = searcher_seats(seating)
         self.search = search_agents(
             self.params, self.table, seats, rng, distilled_models(self.params, seats, len(seating))

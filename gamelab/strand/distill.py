@@ -55,9 +55,18 @@ class Policy:
     rope: np.ndarray
     decisions: int
 
-    def table(self, params, styles, rng, custom=None) -> Table:
-        """The table model with every seat played by this policy (:class:`DistilledTable`)."""
-        return DistilledTable(params, styles, rng, custom, policy=self)
+    def table(self, params, styles, rng, custom=None, seats=None, ropes=None) -> Table:
+        """The table model with every seat (or the seats ``seats``; ``ropes``: those whose rope
+        it plays, if not the same) played by this policy (:class:`DistilledTable`)."""
+        return DistilledTable(params, styles, rng, custom, policy=self, seats=seats, ropes=ropes)
+
+    def sharpened(self) -> Policy:
+        """This policy with each rope cell's most frequent outcome always taken (the learned
+        rung plays so: sampling the search's outcomes by their chances loses to the styles,
+        the most frequent one beats them; docs/agents.md)."""
+        rope = np.zeros_like(self.rope)
+        rope[np.arange(len(rope)), self.rope.argmax(1)] = 1  # ties: the first of follow, stay, other
+        return dataclasses.replace(self, rope=rope)
 
     def arrays(self) -> dict:
         return {"card": self.card, "rope": self.rope, "decisions": np.array(self.decisions)}
@@ -83,17 +92,22 @@ def rope_cell(params, st, styles, target):
 
 class DistilledTable(Table):
     """``styles.Table`` whose seats show the distilled card and leave the negotiated rope as
-    the distilled chances say."""
+    the distilled chances say: every seat (level k), or the seats ``seats`` (the learned rung's;
+    ``ropes``: the seats whose rope is distilled, if not the same: restricted play holds a seat
+    to its style's own card or rope); the other seats play their styles."""
 
-    def __init__(self, params, styles, rng, custom=None, *, policy: Policy):
+    def __init__(self, params, styles, rng, custom=None, *, policy: Policy, seats=None, ropes=None):
         super().__init__(params, styles, rng, custom)
         self.policy = policy
         self.style = style_of(self.styles)
+        P = self.styles.shape[1]
+        self.mine = np.ones(P, bool) if seats is None else np.isin(np.arange(P), list(seats))  # (P,) cards
+        self.mine_rope = self.mine if ropes is None else np.isin(np.arange(P), list(ropes))  # (P,) ropes
 
     def shown(self, st, cap):
         value = super().shown(st, cap)  # the style's card: where the hand was never seen
         learned = self.policy.card[self.style, np.minimum(cap, MAX_CAP)[:, None], hand_code(st.hand)]
-        return np.where(learned > 0, learned, value).astype(value.dtype)
+        return np.where((learned > 0) & self.mine, learned, value).astype(value.dtype)
 
     def ropes(self, st):
         acts = super().ropes(st)  # the negotiated ropes (and self.U, the styles' scores)
@@ -101,8 +115,9 @@ class DistilledTable(Table):
         target, _, _ = rope_decode(acts, P)
         chance = self.policy.rope[rope_cell(self.p, st, self.style, target)]  # (G,P,3)
         u = self.rng.random(acts.shape, dtype=np.float32)
-        stay = self.talks & (u >= chance[..., FOLLOW]) & (u < chance[..., FOLLOW] + chance[..., STAY])
-        other = self.talks & (u >= chance[..., FOLLOW] + chance[..., STAY])
+        talks = self.talks & self.mine_rope  # the seats whose rope this policy plays (all at level k)
+        stay = talks & (u >= chance[..., FOLLOW]) & (u < chance[..., FOLLOW] + chance[..., STAY])
+        other = talks & (u >= chance[..., FOLLOW] + chance[..., STAY])
         # elsewhere: the seat its style scores best among those the negotiation left alone (they
         # point somewhere too, most often), else among all but the proposed one
         alone = np.ascontiguousarray((target < 0).T)[None, :, :]  # (1,P,G)

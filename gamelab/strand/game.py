@@ -70,6 +70,7 @@ GAME = contract.Game(
         restricted=sim.restricted_agents,
         restricted_group="style",
         report_top="best@4",  # best@8 and best@16 on every seat cost minutes a player count
+        learned=sim.LEARNED,  # best@16 distilled (issue 39): its strength at about the styles' cost
     ),
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,

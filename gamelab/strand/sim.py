@@ -71,9 +71,9 @@ from .best import (
     with_searchers,
 )
 from .distill import Policy, Recorder
-from .restricted import restricted_name
+from .restricted import RESTRICTIONS, restricted_name
 from .rules import ROLES
-from .state import N_VALUES, REACT_PASS
+from .state import CARGO, N_VALUES, REACT_PASS, ROPE
 from .styles import CUSTOM, RANDOM, STYLES, Table
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
@@ -81,7 +81,21 @@ ANY_STYLE = "mix"  # each such seat: the next style of the deal's random orderin
 #: the meta-game's seats (models/metagame.py): per deal, the styles of all such seats are a multiset drawn
 #: uniformly from every multiset of the six (repeats allowed), in a random seat order
 PROFILE = "any_profile"
-AGENTS = STYLES + ("random",) + MIX + (ANY_STYLE, GREEDY, BEST) + BUDGETED + RESTRICTED + (PROFILE,)
+#: the learned rung (issue 39): a policy distilled from the top decided search rung's own games,
+#: played on its seat at about the styles' cost (:func:`learned_policy`); ``learned_heavy`` ..
+#: ``learned_stay``: it held to a style's defining choice (restricted play at the learned rung)
+LEARNED = "learned"
+LEARNED_RESTRICTED = tuple(f"{LEARNED}_{s}" for s in STYLES)
+AGENTS = (
+    STYLES
+    + ("random",)
+    + MIX
+    + (ANY_STYLE, GREEDY, BEST)
+    + BUDGETED
+    + RESTRICTED
+    + (PROFILE, LEARNED)
+    + LEARNED_RESTRICTED
+)
 STYLE_NAMES = np.array(STYLES + ("random", "custom"))
 ROLE_NAMES = np.array(("none",) + ROLES)
 PER_SEAT = ("ropes", "mutual")
@@ -116,6 +130,10 @@ def deal_styles(seating, n_deals, rng, best_proxy=None):
             n_any += 1
         elif name in RESTRICTED:  # restricted play: the table sees the style it is restricted to
             styles[:, s] = STYLES.index(budgets.agent_of(name))
+        elif name == LEARNED:  # its style of the mix (the policy is distilled apart per style)
+            styles[:, s] = order[:, free.pop(0)]
+        elif name in LEARNED_RESTRICTED:
+            styles[:, s] = LEARNED_RESTRICTED.index(name)
         elif name in SEARCHERS:
             if best_proxy is None:
                 raise ValueError("a best seat needs its proxy style (AgentParams.best_proxy)")
@@ -183,19 +201,46 @@ def play(params, seating, n_deals, n_players, streams, custom=None) -> dict:
     params = knobs(params)
     styles, roles = deal_setup(params, seating, n_deals, n_players, streams["setup"])
     chance = deal_chance(params, n_deals, n_players, roles, streams["cards"], streams["rain"])
-    return play_games(params, styles, chance, streams["agents"], custom=custom, searchers=searcher_seats(seating))
+    return play_games(
+        params,
+        styles,
+        chance,
+        streams["agents"],
+        custom=custom,
+        searchers=searcher_seats(seating),
+        learned=learned_seats(seating),
+    )
 
 
-def play_games(params, styles, chance, agents, *, custom=None, searchers=None, record=None) -> dict:
+def learned_seats(seating) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(seats whose card, seats whose rope) the learned policy plays in ``seating``: a
+    ``learned`` seat both; a restricted one (``learned_heavy``) the one its style does not define."""
+    defines = {LEARNED: None} | {f"{LEARNED}_{s}": phase for s, phase in RESTRICTIONS.items()}
+    cards = tuple(s for s, n in enumerate(seating) if n in defines and defines[n] != CARGO)
+    ropes = tuple(s for s, n in enumerate(seating) if n in defines and defines[n] != ROPE)
+    return cards, ropes
+
+
+def make_table(params, styles, agents, custom=None, learned=None) -> Table:
+    """The table model of a batch (``styles.Table``), the learned rung's seats (``learned``:
+    :func:`learned_seats`) played by its policy (``distill.DistilledTable``)."""
+    if learned and (learned[0] or learned[1]):
+        policy = learned_policy(params, styles.shape[1])
+        return policy.table(params, styles, agents, custom, seats=learned[0], ropes=learned[1])
+    return Table(params, styles, agents, custom)
+
+
+def play_games(params, styles, chance, agents, *, custom=None, searchers=None, record=None, learned=None) -> dict:
     """Play a batch: ``styles`` (G,P) codes, ``chance`` the engine's Chance
     (drawn before any decision), ``agents`` the agents' generator;
     ``searchers`` {name: seats} of the search agents (their generators:
     children of ``agents``'s); ``record`` a ``distill.Recorder`` shown every
-    cargo and rope decision and every settlement."""
+    cargo and rope decision and every settlement; ``learned`` (card seats,
+    rope seats) the learned policy plays (:func:`learned_seats`)."""
     params = knobs(params)
     G, P = styles.shape
     st = engine.init(params, G, P, chance)
-    table = Table(params, styles, agents, custom)
+    table = make_table(params, styles, agents, custom, learned)
     reacts = bool((chance.roles > 0).any()) or table.any_random or bool(custom)
     d = Diagnostics(G, P, params.rounds)
     seats = searchers or {}
@@ -238,8 +283,12 @@ DISTILL_SEED = 0x1E7E1  # their deals: the same for every run, so the model is a
 
 
 def prepare(params, lineup, n_players: int) -> None:
-    """``GAME.skill.prepare``: the distilled policies ``lineup``'s level-k seats play out with."""
+    """``GAME.skill.prepare``: the distilled policies ``lineup``'s level-k seats play out with,
+    and the learned rung's if it sits."""
     distilled_models(knobs(params), searcher_seats(lineup), n_players)
+    cards, ropes = learned_seats(lineup)
+    if cards or ropes:
+        learned_policy(knobs(params), n_players)
 
 
 def distilled_models(params, seats: dict, n_players: int) -> dict:
@@ -255,21 +304,41 @@ def distilled_models(params, seats: dict, n_players: int) -> dict:
 @functools.lru_cache(maxsize=16)
 def distilled(params, k: int, budget: int, n_players: int) -> Policy:
     """The policy ``level{k}@budget`` models every seat by: distilled from ``DISTILL_GAMES``
-    games of the rung below on every seat (``distill.Recorder``), cached on disk by the code
-    and the rules (``core.learned``), learned again when either changes."""
+    games of the rung below on every seat (:func:`distilled_rung`)."""
+    return distilled_rung(params, below(k, budget), n_players, DISTILL_GAMES, f"level{k}@{budget}")
+
+
+def distilled_rung(params, rung: str, n_players: int, n_games: int, purpose: str) -> Policy:
+    """The policy distilled from ``n_games`` games of ``rung`` on every seat
+    (``distill.Recorder``), cached on disk by the code and the rules (``core.learned``),
+    learned again when either changes; ``purpose`` names it in the progress line."""
     from gamelab.core import learned
 
-    rung = below(k, budget)
-    identity = {"params": params.as_dict(), "rung": rung, "players": n_players, "games": DISTILL_GAMES}
+    identity = {"params": params.as_dict(), "rung": rung, "players": n_players, "games": n_games}
     arrays = learned.cached(
         "strand-distilled",
         {**identity, "seed": DISTILL_SEED},
         [Path(__file__).parent],
-        lambda: self_play(params, rung, n_players).policy().arrays(),
-        say=f"learning how {rung} players play, for level{k}@{budget}: {DISTILL_GAMES:,} games of {rung} "
+        lambda: self_play(params, rung, n_players, n_games).policy().arrays(),
+        say=f"learning how {rung} players play, for {purpose}: {n_games:,} games of {rung} "
         f"on every seat at {n_players} players (once for these rules and this code)",
     )
     return Policy.from_arrays(arrays)
+
+
+#: the rung the learned rung is distilled from: the top decided search rung (docs/agents.md)
+LEARNED_FROM = budgets.at_budget(BEST, BUDGETS[-1])
+LEARN_GAMES = DISTILL_GAMES  # its games (the same model as level2@16's: one file serves both)
+
+
+@functools.lru_cache(maxsize=16)
+def learned_policy(params, n_players: int) -> Policy:
+    """The learned rung's policy at ``n_players`` under ``params``' rules and style knobs:
+    distilled from ``LEARNED_FROM`` on every seat, each seat searching as its style of the mix
+    (the search knobs of the skill trace; the budget is the rung's own), its ropes sharpened
+    to each cell's most frequent outcome (``Policy.sharpened``)."""
+    params = knobs(params).replace(best_rollouts=AgentParams().best_rollouts, best_proxy=MIX_PROXY)
+    return distilled_rung(params, LEARNED_FROM, n_players, LEARN_GAMES, "the learned rung").sharpened()
 
 
 def self_play(params, rung: str, n_players: int, n_games: int = DISTILL_GAMES) -> Recorder:
@@ -462,9 +531,12 @@ EDGE = EdgeSources(sources=edge_sources, phases=edge_phases)
 def restricted_agents(rung: str) -> dict:
     """{style: agent} of a rung restricted to each style (``GAME.skill.restricted``):
     at a search rung ``best@b`` the search restricted to the style's defining
-    choice (``restricted.py``); at the default model, the style itself."""
+    choice (``restricted.py``); at the learned rung, its policy held to the style's card (a
+    cargo style) or rope (mirror, stay); at the default model, the style itself."""
     if rung == "default":
         return {s: s for s in STYLES}
+    if rung == LEARNED:  # the learned rung held to the style's card or rope (``learned_seats``)
+        return dict(zip(STYLES, LEARNED_RESTRICTED, strict=True))
     if budgets.agent_of(rung) == BEST and (b := budgets.budget_of(rung)):
         return {s: restricted_name(s, b) for s in STYLES}
     return {}
@@ -477,6 +549,8 @@ def rung_words(name: str) -> str:
         return "random play"
     if name == "default":
         return "the default model (the style mix)"
+    if name == LEARNED:
+        return f"the learned rung ({rung_words(LEARNED_FROM)}, distilled into look-up tables)"
     if budgets.agent_of(name) == BEST and (b := budgets.budget_of(name)):
         return f"search, {b} play-out{'s' if b > 1 else ''} per option"
     if level_of(name):
