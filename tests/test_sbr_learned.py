@@ -105,6 +105,7 @@ def test_a_panel_shows_the_headline_at_the_learned_rung_and_greys_it_after_a_mov
     import gamelab.ui.widgets as widgets
 
     monkeypatch.setattr(widgets, "LEARNED_GAMES", 200)
+    monkeypatch.setattr(widgets, "LEARNED_AUTO", True)  # the suite leaves it out elsewhere (conftest)
     panel = widgets.BalancePanel("toy", sliders=["die"], n_players=2, quick_games=200, store=MemoryStore())
     panel._draw = lambda: None
     panel.update()
@@ -142,9 +143,43 @@ def test_the_sbr_panel_shows_its_learned_rung(home, monkeypatch):
     import gamelab.ui.widgets as widgets
 
     monkeypatch.setattr(widgets, "LEARNED_GAMES", 200)
+    monkeypatch.setattr(widgets, "LEARNED_AUTO", True)  # the suite leaves it out elsewhere (conftest)
     panel = widgets.BalancePanel("sbr", sliders=["town_spin"], n_players=4, quick_games=200, store=MemoryStore())
     panel._draw = lambda: None
     panel.update()
     panel.learned_wait()
     assert panel.learned.startswith("At the learned rung: seat spread, 4 players")
     assert "learned rider on every seat" in html.unescape(panel.learned_note.value)
+
+
+def test_a_burst_of_moves_learns_the_rung_for_the_first_and_the_last_rules_only(monkeypatch):
+    """Learning a rung cannot be interrupted: moves while it learns leave only the newest rules waiting,
+    so five quick moves cost two learnings (the first move's and the last's), not five."""
+    import threading
+    import time
+
+    import gamelab.ui.widgets as widgets
+
+    monkeypatch.setattr(widgets, "LEARNED_GAMES", 100)
+    monkeypatch.setattr(widgets, "LEARNED_AUTO", True)
+    monkeypatch.setattr(widgets, "LEARNED_DELAY", 0.0)
+    panel = widgets.BalancePanel("toy", sliders=["die"], n_players=2, quick_games=100, store=MemoryStore())
+    panel._draw = lambda: None
+    learned, started = [], threading.Event()
+
+    def slow_prepare(params, lineup, n):
+        learned.append(params.die)
+        started.set()
+        time.sleep(0.5)
+
+    g = panel.game_def
+    panel.game_def = dataclasses.replace(g, skill=dataclasses.replace(g.skill, learned="strong", prepare=slow_prepare))
+    (die,) = panel.controls["die"]
+    first = die.value
+    die.value = first + 1
+    started.wait(5)
+    for k in range(2, 6):  # four more moves while the first learns
+        die.value = first + k
+    panel.learned_wait()
+    assert learned == [first + 1, first + 5]
+    assert panel.learned_for.params.die == first + 5 and widgets.STALE_CLASS not in panel.learned_note._dom_classes

@@ -41,6 +41,9 @@ QUICK_GAMES = int(os.environ.get("GAMELAB_QUICK_GAMES", "2000"))
 # it follows a slider move within about 2 s with the rung re-learned for the new rules
 LEARNED_GAMES = max(QUICK_GAMES // 2, 100)
 LEARNED_DELAY = 0.1  # seconds the learned rung's run waits for a newer move before it starts
+# the learned rung's figure follows every move (GAMELAB_PANEL_LEARNED=0: it is left out; the test suite
+# does so except where it tests the figure, since learning a rung for new rules can take seconds of CPU)
+LEARNED_AUTO = os.environ.get("GAMELAB_PANEL_LEARNED", "1") != "0"
 SLOW = 0.5  # seconds: longer work shows progress and marks the old numbers stale
 TICK = 0.25  # seconds between progress updates
 STALE_CLASS = "gamelab-stale"
@@ -344,6 +347,10 @@ class BalancePanel:
         self.learned = ""  # its line (empty: the game has no learned rung, or not computed yet)
         self.learned_for: RunId | None = None  # the run it was computed on
         self.learned_thread: threading.Thread | None = None  # computing it (:meth:`_learned_start`)
+        # one thread at a time learns and plays: a move while it works leaves only the newest rules waiting
+        self._learned_lock = threading.Lock()
+        self._learned_next: tuple | None = None  # the newest move's (params, run, start, job) not yet started
+        self._learned_busy = False
         self._learned_job = 0  # the last move's number: a thread of an older move does not write
         self.learned_seconds: float | None = None
         self.stale_too = (self.sentence_note, self.worth_note, self.headline_note)
@@ -562,7 +569,7 @@ class BalancePanel:
         current = self.current()
         for view in self.views:
             view.panel_changed(current)
-        if self.learned_thread is None or not self.learned_thread.is_alive():  # else greyed until it is done
+        if not self._learned_busy:  # else greyed until it is done
             self._learned_grey()
 
     def _learned_grey(self) -> None:
@@ -581,7 +588,7 @@ class BalancePanel:
         learning the rung for new rules may take a while, and the panel's own numbers must not wait for it.
         The figure on screen stays, greyed, until the new one replaces it; a newer move supersedes it."""
         name = self.game_def.skill.learned
-        if not name:
+        if not name or not LEARNED_AUTO:
             return
         self._learned_job += 1
         words = html.escape(agent_label(self.game_def, name))
@@ -590,10 +597,24 @@ class BalancePanel:
             f"<i>Playing {LEARNED_GAMES:,} games at the learned rung ({words} on every seat) for these rules, "
             "learning it for them first if they are new…</i>"
         )
-        self.learned_thread = threading.Thread(
-            target=self._learned_headline, args=(params, run, start, self._learned_job), daemon=True
-        )
+        with self._learned_lock:
+            self._learned_next = (params, run, start, self._learned_job)
+            if self._learned_busy:  # the working thread takes it when it is done (older moves are skipped)
+                return
+            self._learned_busy = True
+        self.learned_thread = threading.Thread(target=self._learned_loop, daemon=True)
         self.learned_thread.start()
+
+    def _learned_loop(self) -> None:
+        """Play the newest waiting move's learned rung until none waits (:meth:`_learned_start`): learning
+        a rung for new rules is not interrupted, so a burst of moves costs one learning, not one each."""
+        while True:
+            with self._learned_lock:
+                job, self._learned_next = self._learned_next, None
+                if job is None:
+                    self._learned_busy = False
+                    return
+            self._learned_headline(*job)
 
     def learned_wait(self) -> None:
         """Wait for the learned rung's headline of the last move (tests, a snapshot)."""
