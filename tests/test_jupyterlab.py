@@ -440,7 +440,7 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     report = _publish_opens_report(page, panel)
     (lab[2] / "strand-published.txt").write_text(report, encoding="utf-8")
     # the published report is the run on screen: its games, its rules, and a headline about its chart's grouping
-    assert f"Games per player count: {games} (seed 0)" in report, (games, report[:2000])
+    assert f"Games per player count: {games} (seed 0" in report, (games, report[:2000])
     changed = _changed_line(report)
     assert "sum cap = 8" in changed and f"node values = {', '.join(map(str, played))}" in changed, changed
     assert report.index("Changed from the rulebook: ") < report.index("Agents at the table")  # its first words
