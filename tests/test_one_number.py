@@ -296,8 +296,8 @@ def test_a_rate_reads_in_percent_in_every_identity_table(game, tmp_path, monkeyp
 
 
 def test_a_measures_table_shows_its_rates_in_percent_in_the_cells():
-    """The panel's measures table: a rate row's figures in % in each cell (``2.65 %``), not ``2.65`` under
-    a label ending ``(%)``; other rows as numbers."""
+    """The panel's measures table: a rate row's figures in % in each cell (``2.6 %``, as the report's Design
+    metrics table), not ``2.64`` under a label ending ``(%)``; other rows as numbers."""
     import pandas as pd
 
     table = pd.DataFrame(
@@ -310,7 +310,7 @@ def test_a_measures_table_shows_its_rates_in_percent_in_the_cells():
         }
     )
     shown = fmt.display_frame(fmt.measure_frame(table)).map(fmt.untagged)
-    assert list(shown.iloc[0]) == ["rolls that bust", "2.65 %", "2.00 %", "3.30 %", "40"]
+    assert list(shown.iloc[0]) == ["rolls that bust", "2.6 %", "2.0 %", "3.3 %", "40"]
     assert list(shown.iloc[1]) == ["turns per game", "12.5", "11.9", "13.1", "40"]
 
 

@@ -210,12 +210,9 @@ def _decimals(x: float) -> int:
 
 
 def rate(x) -> str:
-    """A rate (a share of 1) as a percentage to three significant digits, the same at every value of the
-    quantity: ``27.5 %``, ``76.0 %``, ``2.65 %``, ``2.00 %`` (never ``76 %`` beside ``76.3 %``)."""
-    if is_missing(x):
-        return MISSING
-    v = float(x) * 100
-    return _minus(f"{v:.{1 if abs(v) >= 10 or v == 0 else 2}f} %")
+    """A rate (a share of 1) as every report table, sentence and panel shows one: a percentage to one
+    decimal, ``27.5 %``, ``76.0 %``, ``2.4 %`` (the Design metrics table's figure for the same quantity)."""
+    return number(x, percent=True)
 
 
 def points(x) -> str:
