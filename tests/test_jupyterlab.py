@@ -366,8 +366,8 @@ def _rates_in_percent(shown: str, game: str) -> int:
         if len(cells) == len(header) and cells[1].split(" (")[0] in rates:
             figures = [c.strip() for i, c in enumerate(cells[2:], 2) if i != sample and re.search(r"\d", c)]
             figures = [c for c in figures if re.fullmatch(r"[−+-]?[\d.,]+(?: %)?(?:[–][\d.,]+ %)?", c)]
-            assert figures and all(c.endswith("%") for c in figures), cells
-            checked += 1
+            assert all(c.endswith("%") for c in figures), cells
+            checked += bool(figures)  # a row with no figure (not measured at this player count) is not counted
     return checked
 
 
