@@ -156,10 +156,24 @@ def test_the_default_reports_show_one_number_per_quantity(game, counts, tmp_path
     """Both games' reports (few games, levers and sequential verdicts, no skill phases): one number
     per quantity over the tables, the sentences, the charts and the levers' "now"."""
     data = _game_report(game, counts, tmp_path, tools=Tools(levers=True, decide=True, games=200))
-    page = assert_one_number(render_report(data))
+    html = render_report(data)
+    page = assert_one_number(html)
     assert {f.section for f in page.figures} >= {"summary", "win-rates", "metrics"}
     for f in data.findings:
         assert win_name(f.players, f.by, f.group) in page.charts
+    from words import notation
+
+    shown = unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style|svg)\b.*?</\1>", "", html, flags=re.S)))
+    assert notation(shown) == [], notation(shown)  # the claims' ">= 8" and "<= 7" (issue 37) read in words
+
+
+def test_an_interval_whose_ends_agree_reads_as_one_figure():
+    """The meta-game's table once read "100 %-100 %" and "0.0-0.0": an interval's ends that agree as
+    shown are one figure; others keep both ends."""
+    from gamelab.models.metagame import ends
+
+    assert ends("100 %", "100 %") == "100 %" and ends("0.0", "0.0") == "0.0"
+    assert ends("12 %", "31 %") == "12–31 %" and ends("9.3", "12.0") == "9.3–12.0"
 
 
 def test_a_report_with_changed_rules_shows_one_number_per_quantity(tmp_path):
