@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from browser import FLAGS, ensure_chromium
-from words import prose, unreadable
+from words import notation, prose, unreadable
 
 pytestmark = pytest.mark.slow(reason="a JupyterLab server and Chromium started, the panels run in a live kernel")
 
@@ -345,7 +345,30 @@ def _no_raw_words(page, game, keep=None):
     if keep:
         Path(keep).write_text(shown, encoding="utf-8")
     assert unreadable(shown, game) == [], unreadable(shown, game)
+    assert notation(shown) == [], notation(shown)  # no 1..N, <terrain>, >=, nor a range whose ends agree
     return shown
+
+
+def _rates_in_percent(shown: str, game: str) -> int:
+    """Issue 37, one format per quantity at 1366 px: every identity row the game declares a rate shows each of
+    its figures in % (never 0.0265 beside a panel's 2.65 %); the sample column is a count. The rows checked."""
+    from gamelab.core import registry
+    from gamelab.rulebook.identities import identity_table
+
+    g = registry.get(game)
+    t = identity_table(g, g.rules())
+    rates = {q.split(" (")[0] for q in t.loc[t["percent"], "quantity"]}
+    lines = [line.split("\t") for line in shown.splitlines()]
+    header = next(cells for cells in lines if cells[:2] == ["identity", "quantity"])
+    sample = header.index("sample") if "sample" in header else None
+    checked = 0
+    for cells in lines:
+        if len(cells) == len(header) and cells[1].split(" (")[0] in rates:
+            figures = [c.strip() for i, c in enumerate(cells[2:], 2) if i != sample and re.search(r"\d", c)]
+            figures = [c for c in figures if re.fullmatch(r"[−+-]?[\d.,]+(?: %)?(?:[–][\d.,]+ %)?", c)]
+            assert all(c.endswith("%") for c in figures), cells
+            checked += bool(figures)  # a row with no figure (not measured at this player count) is not counted
+    return checked
 
 
 def _readout(panel, label) -> str:
@@ -437,10 +460,11 @@ def test_strand_notebook_slider_levers_tune_and_publish(lab, browser):
     assert clipped == [], clipped
     shown = panel.inner_text()
     (lab[2] / "strand-panel.txt").write_text(shown, encoding="utf-8")  # to read after a failure
+    assert _rates_in_percent(shown, "strand") >= 10
     report = _publish_opens_report(page, panel)
     (lab[2] / "strand-published.txt").write_text(report, encoding="utf-8")
     # the published report is the run on screen: its games, its rules, and a headline about its chart's grouping
-    assert f"Games per player count: {games} (seed 0)" in report, (games, report[:2000])
+    assert f"Games per player count: {games} (seed 0" in report, (games, report[:2000])
     changed = _changed_line(report)
     assert "sum cap = 8" in changed and f"node values = {', '.join(map(str, played))}" in changed, changed
     assert report.index("Changed from the rulebook: ") < report.index("Agents at the table")  # its first words

@@ -156,10 +156,24 @@ def test_the_default_reports_show_one_number_per_quantity(game, counts, tmp_path
     """Both games' reports (few games, levers and sequential verdicts, no skill phases): one number
     per quantity over the tables, the sentences, the charts and the levers' "now"."""
     data = _game_report(game, counts, tmp_path, tools=Tools(levers=True, decide=True, games=200))
-    page = assert_one_number(render_report(data))
+    html = render_report(data)
+    page = assert_one_number(html)
     assert {f.section for f in page.figures} >= {"summary", "win-rates", "metrics"}
     for f in data.findings:
         assert win_name(f.players, f.by, f.group) in page.charts
+    from words import notation
+
+    shown = unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style|svg)\b.*?</\1>", "", html, flags=re.S)))
+    assert notation(shown) == [], notation(shown)  # the claims' ">= 8" and "<= 7" (issue 37) read in words
+
+
+def test_an_interval_whose_ends_agree_reads_as_one_figure():
+    """The meta-game's table once read "100 %-100 %" and "0.0-0.0": an interval's ends that agree as
+    shown are one figure; others keep both ends."""
+    from gamelab.models.metagame import ends
+
+    assert ends("100 %", "100 %") == "100 %" and ends("0.0", "0.0") == "0.0"
+    assert ends("12 %", "31 %") == "12–31 %" and ends("9.3", "12.0") == "9.3–12.0"
 
 
 def test_a_report_with_changed_rules_shows_one_number_per_quantity(tmp_path):
@@ -245,3 +259,97 @@ def test_a_model_warning_shows_on_the_first_screen_and_keeps_one_number(toy_repo
     page = render_report(dataclasses.replace(toy_report, model_warnings=((2, words),)))
     assert "Warning about the player model, not the rules" in unescape(re.sub(r"<[^>]+>", "", page))
     assert_one_number(page)
+
+
+def _cells(html_text: str, quantity: str) -> list[str]:
+    """The cells of the table row whose text names ``quantity`` (tags removed, as shown)."""
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html_text, re.S):
+        cells = [unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        if quantity in cells:
+            return cells
+    raise AssertionError(f"no row names {quantity!r}")
+
+
+@pytest.mark.parametrize("game", ["strand", "pig"])
+def test_a_rate_reads_in_percent_in_every_identity_table(game, tmp_path, monkeypatch, capsys):
+    """Issue 37, one format per quantity: a rate (an identity row declared ``percent``) reads in % in the
+    report's identity table, the notebook panel's and the command line's, every figure of its row (the
+    panel once showed 2.65 % where the identity table said 0.0265); a row of counts has no %."""
+    from gamelab.cli.commands import main
+    from gamelab.rulebook.identities import identity_table
+    from gamelab.sim import runner
+    from gamelab.ui.widgets import BalancePanel
+
+    g = registry.get(game)
+    n = g.report.players[0] if g.report.players else g.players[0]
+    frame = runner.simulate(g, n_games=60, seed=1, n_players=n, progress=False)
+    table = identity_table(g, g.rules(), frame=frame)
+    rates = table[table["percent"]]
+    assert len(rates) and len(table[~table["percent"]])  # rates beside counts
+    report_html = fmt.table_html(fmt.identity_frame(table))
+    monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    panel = BalancePanel(game, n_players=n, quick_games=60, store=ChunkStore(tmp_path))
+    panel.update()
+    panel_html = panel.snapshot_html()
+    assert main(["identities", game]) == 0
+    cli = capsys.readouterr().out
+    for ids, page in ((table, report_html), (panel.tables["identities"], panel_html)):
+        for _, row in ids.iterrows():
+            shown = [v for v in (row["rulebook"], row["exact"], row["simulated"]) if v is not None and v == v]
+            cells = _cells(page, row["quantity"])
+            figures = [c for c in cells if re.fullmatch(r"[−+-]?[\d,.]+(?: %)?(?:[–][\d.,]+ %)?", c)]
+            if row["n"] == row["n"] and row["n"] is not None:  # the sample: a count of games, never a rate
+                figures.remove(f"{int(row['n']):,}")
+            assert len(figures) >= len(shown), (row["quantity"], cells)
+            assert all(c.endswith(" %") == bool(row["percent"]) for c in figures), (row["quantity"], cells)
+    for _, row in rates.iterrows():
+        if row["exact"] is not None and row["exact"] == row["exact"]:
+            line = next(x for x in cli.splitlines() if row["quantity"] in x)
+            assert fmt.rate(row["exact"]) in line, (line, fmt.rate(row["exact"]))
+    assert check_page(report_html) == []  # the rates' figures are tagged at their shown precision
+
+
+def test_a_measures_table_shows_its_rates_in_percent_in_the_cells():
+    """The panel's measures table: a rate row's figures in % in each cell (``2.6 %``, as the report's Design
+    metrics table), not ``2.64`` under a label ending ``(%)``; other rows as numbers."""
+    import pandas as pd
+
+    table = pd.DataFrame(
+        {
+            "measure": ["rolls that bust (%)", "turns per game"],
+            "value": [2.65, 12.5],
+            "low": [2.0, 11.9],
+            "high": [3.3, 13.1],
+            "deals": [40, 40],
+        }
+    )
+    shown = fmt.display_frame(fmt.measure_frame(table)).map(fmt.untagged)
+    assert list(shown.iloc[0]) == ["rolls that bust", "2.6 %", "2.0 %", "3.3 %", "40"]
+    assert list(shown.iloc[1]) == ["turns per game", "12.5", "11.9", "13.1", "40"]
+
+
+def test_a_game_count_that_is_not_the_one_asked_for_says_why(tmp_path):
+    """Issue 37: a report once read "20,001, 20,000, 20,000, 20,004" games with no word why. Each deal is
+    played once in every seat rotation, so a count is the games asked for rounded up to whole deals: the
+    provenance line says so once, naming the counts that differ; when every count is the one asked for,
+    nothing is added."""
+    from gamelab.report.render import games_words
+
+    data = compute_report(
+        registry.get("toy"),
+        n_games=100,
+        seed=2,
+        player_counts=(2, 3),
+        lineups={2: ["strong", "weak"], 3: ["strong", "weak", "weak"]},
+        tools=Tools(levers=False, decide=False),
+        claims=False,
+        run=RunConfig(store=ChunkStore(tmp_path)),
+    )
+    played = {n: data.runs[n].games for n in data.counts}
+    assert played == {2: 100, 3: 102}  # 34 deals x 3 seatings: the runner's whole deals (runner.plan)
+    words = games_words(data)
+    assert words.startswith("100, 102 (seed 2; 100 asked for") and "102 at 3 players" in words, words
+    assert "at 2 players" not in words
+    assert "rounded up" in fmt.untagged(render_report(data))
+    even = dataclasses.replace(data, counts=(2,))
+    assert games_words(even) == "100 (seed 2)"

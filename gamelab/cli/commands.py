@@ -201,7 +201,7 @@ def _cmd_identities(args) -> int:
 
     from gamelab.core import registry
     from gamelab.core.files import load_params, rules_class
-    from gamelab.rulebook.identities import fmt, identity_table
+    from gamelab.rulebook.identities import identity_table
 
     game = registry.get(args.game)
     params = load_params(args.game, args.params, cls=None if args.games else rules_class(args.game))
@@ -218,11 +218,10 @@ def _cmd_identities(args) -> int:
     from gamelab.core.labels import changes_words
 
     t = identity_table(game, params, frames=frames)
-    shown = t.copy()
-    for c in ("rulebook", "exact", "simulated", "sim_low", "sim_high", "exact_at_rulebook"):
-        if c in shown:
-            shown[c] = shown[c].map(fmt)  # a missing figure shows as blank, never NaN
-    shown["n"] = shown["n"].map(lambda x: "" if x is None or pd.isna(x) else f"{int(x):,}")
+    from gamelab.report import format as report_format
+
+    # each row's figures in its declared format (a rate in %, as in the report and the panel); blank when missing
+    shown = report_format.identity_frame(t).drop(columns=["interval"]).map(report_format.untagged)
     if not frames:  # nothing simulated: the simulated columns would be empty
         shown = shown.drop(columns=["simulated", "sim_low", "sim_high", "n"])
     if not params.changed():  # the rulebook's rules: "exact at the rulebook's rules" is the exact column again

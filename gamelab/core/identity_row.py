@@ -18,6 +18,7 @@ class Row:
     sim_high: float | None = None
     n: int | None = None
     sim_key: str | None = None  # which simulated metric fills this row
+    percent: bool = False  # a rate (a share of 1): every table shows it as a percentage (issue 37)
 
 
 def rounding(printed: str) -> float:

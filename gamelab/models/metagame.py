@@ -208,6 +208,14 @@ def count_words(n: int) -> str:
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
+def ends(low: str, high: str) -> str:
+    """An interval's two ends as shown: ``9.3–12.0``; one figure when they agree as shown (``100 %``, never
+    ``100 %-100 %``: issue 37)."""
+    if low == high:
+        return low
+    return f"{low.removesuffix(' %')}–{high}" if low.endswith(" %") and high.endswith(" %") else f"{low}–{high}"
+
+
 def pct(x: float) -> str:
     return f"{100 * x:.0f} %" if abs(100 * x - round(100 * x)) < 0.05 or abs(x) >= 0.1 else f"{100 * x:.1f} %"
 
@@ -310,9 +318,9 @@ def style_table(a: Analysis) -> pd.DataFrame:
         row = {a.label: key_words(n), "vs even mix": pct(even[s])}
         if e is not None:
             row["share"] = pct(e.shares[s])
-            row["share 95 %"] = f"{pct(a.shares_low[0][s])}-{pct(a.shares_high[0][s])}"
+            row["share 95 %"] = ends(pct(a.shares_low[0][s]), pct(a.shares_high[0][s]))
             row["regret (points)"] = f"{100 * e.regret[s]:.1f}"
-            row["regret 95 %"] = f"{100 * a.regret_low[0][s]:.1f}-{100 * a.regret_high[0][s]:.1f}"
+            row["regret 95 %"] = ends(f"{100 * a.regret_low[0][s]:.1f}", f"{100 * a.regret_high[0][s]:.1f}")
         row["dominated"] = "yes" if a.dominated[s] else "no"
         row["α-Rank"] = pct(a.alpha_rank[s])
         rows.append(row)

@@ -67,11 +67,18 @@ def rows(params: PigParams) -> list:
     h = knobs(params).hold_at
     banked, busted = hold_at_turn(params, h)
     return [
-        Row("①", "chance a roll busts (bust faces / die faces)", None, float(bust_chance(params)), sim_key="bust_rate"),
+        Row(
+            "①",
+            "chance a roll busts (bust faces / die faces)",
+            None,
+            float(bust_chance(params)),
+            sim_key="bust_rate",
+            percent=True,
+        ),
         Row("②", "mean pips of a scoring roll", None, float(scoring_mean(params)), sim_key="scoring_mean"),
         Row("③", "turn total where one more roll stops gaining (hold threshold)", None, float(gain_threshold(params))),
         Row("④", f"expected points banked by one turn of 'hold at {h}'", None, float(banked)),
-        Row("⑤", f"chance one turn of 'hold at {h}' busts", None, float(busted)),
+        Row("⑤", f"chance one turn of 'hold at {h}' busts", None, float(busted), percent=True),
     ]
 
 

@@ -209,6 +209,12 @@ def _decimals(x: float) -> int:
     return min(4, max(3, 2 - int(math.floor(math.log10(abs(x)))) if x else 3))
 
 
+def rate(x) -> str:
+    """A rate (a share of 1) as every report table, sentence and panel shows one: a percentage to one
+    decimal, ``27.5 %``, ``76.0 %``, ``2.4 %`` (the Design metrics table's figure for the same quantity)."""
+    return number(x, percent=True)
+
+
 def points(x) -> str:
     """A difference of rates in percentage points: ``+16.7 points``."""
     return MISSING if is_missing(x) else _minus(f"{x * 100:+.1f} points")
@@ -355,8 +361,9 @@ def _prepare(
         name = labels.get(col) or column_label(col, game)
         while name in out.columns:
             name += " "
-        if len(values) and all(isinstance(v, str) and v.startswith(Q_OPEN) for v in values):
-            text = list(values)  # figures already shown and tagged with their quantity
+        shown_values = [v for v in values if not (isinstance(v, str) and v == MISSING) and not is_missing(v)]
+        if shown_values and all(isinstance(v, str) and v.startswith(Q_OPEN) for v in shown_values):
+            text = [MISSING if is_missing(v) else v for v in values]  # figures already shown and tagged
             numeric.add(name)
         elif pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
             text = [number(v, percent=col in rates, decimals=decimals.get(col)) for v in values]
@@ -403,6 +410,76 @@ def table_html(df: pd.DataFrame, *, css: str = "", **kw) -> str:
     )
     cls = f' class="{html.escape(css)}"' if css else ""
     return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def measure_frame(table: pd.DataFrame, columns=("value", "low", "high")) -> pd.DataFrame:
+    """A measures table (:func:`gamelab.stats.tables.percent_rows`: a rate row's numbers times 100, `` (%)``
+    after its label) with each rate in % in its cells, as every other table shows a rate (``2.65 %``, the
+    label without ``(%)``), each figure tagged as its measure; any other table unchanged."""
+    if "measure" not in table:
+        return table
+    out = table.astype(object)
+    for i, label in table["measure"].items():
+        percent = str(label).endswith(" (%)")
+        name = str(label).removesuffix(" (%)")
+        out.at[i, "measure"] = name
+        for c in columns:
+            if c in table:
+                v = table.at[i, c]
+                v = v / 100 if percent and not is_missing(v) else v
+                shown = rate(v) if percent else number(v)
+                out.at[i, c] = quantity(qname("measure", name=name, column=c), v, shown, 100 if percent else 1)
+    return out
+
+
+def identity_frame(ids: pd.DataFrame) -> pd.DataFrame:
+    """An identity table (:func:`gamelab.rulebook.identities.identity_table`) as the figures a designer
+    reads, each in its row's declared format (a rate in % in every column: ``Row.percent``) and tagged
+    as the row's quantity; ``interval`` joins the simulated 95 % interval's ends, ``status`` gives a
+    gap between rates in points.  Tables (:func:`table_html`, :func:`styler`) show it as it is."""
+    from gamelab.rulebook.identities import DIFFERS, VALUE_COLUMNS, gap_words
+
+    out = ids.drop(columns=["percent"], errors="ignore").astype(object)
+    percents = ids["percent"] if "percent" in ids else pd.Series(False, index=ids.index)
+    intervals, statuses = [], []
+    for i, row in ids.iterrows():
+        percent = bool(percents[i])
+        base = qname("identity", row=f"{row['identity']} {row['quantity']}")
+        scale = 100 if percent else 1
+        for c in VALUE_COLUMNS:
+            if c in ids:
+                v = row[c]
+                out.at[i, c] = quantity(f"{base}.{c}", v, rate(v) if percent else number(v), scale)
+        lo, hi = row.get("sim_low"), row.get("sim_high")
+        if is_missing(lo) or is_missing(hi):
+            intervals.append(MISSING)
+        elif percent:
+            a, b = rate(lo).removesuffix(" %"), rate(hi).removesuffix(" %")
+            sep = " to " if lo < 0 or hi < 0 else "–"
+            ends = [quantity(f"{base}.sim_low", lo, a, 100)]
+            if a != b:  # both ends agree as shown: one figure (``100 %``)
+                ends.append(quantity(f"{base}.sim_high", hi, b, 100))
+            intervals.append(sep.join(ends) + " %")
+        else:
+            intervals.append(q_interval(f"{base}.simulated", lo, hi))
+        status = str(row.get("status", ""))
+        exact, claimed = row.get("exact"), row.get("rulebook")
+        gap = None if is_missing(exact) or is_missing(claimed) else float(exact) - float(claimed)
+        said = f"{DIFFERS} by {gap_words(gap, percent)}" if gap is not None else None
+        if said and status.startswith(said) and percent:
+            status = f"{DIFFERS} by " + q_points(f"{base}.gap", gap) + status[len(said) :]
+        statuses.append(status)
+    if "n" in out:
+        out["n"] = [
+            MISSING if is_missing(n) else quantity(qname("identity_games", row=f"{r} {q}"), int(n), number(int(n)))
+            for r, q, n in zip(ids["identity"], ids["quantity"], ids["n"])
+        ]
+    out.insert(
+        list(out.columns).index("simulated") + 1 if "simulated" in out else len(out.columns), "interval", intervals
+    )
+    if "status" in out:
+        out["status"] = statuses
+    return out
 
 
 # -- charts ----------------------------------------------------------------------------

@@ -160,12 +160,26 @@ def win_chart_data(panels: list[fmt.WinPanel]) -> str:
 
 def provenance(data: Report) -> str:
     seats = "; ".join(f"{n} players: {data.lineup(n)}" for n in data.counts)
-    games = ", ".join(f"{data.runs[n].games:,}" for n in data.counts)
     return (
         f"Agents at the table: {seats}. Model: "
         f"{data.profile or 'the one Model assumptions describes, not calibrated to playtests'}. "
-        f"Games per player count: {games} (seed {data.seed})."
+        f"Games per player count: {games_words(data)}."
     )
+
+
+def games_words(data: Report) -> str:
+    """The games each player count played, and once, why a count is not the one asked for (issue 37: a
+    report read "20,001, 20,000, 20,000, 20,004" with no word why): each deal is played once in every seat
+    rotation (:mod:`gamelab.sim.runner`), so a count is the games asked for rounded up to whole deals."""
+    played = [data.runs[n].games for n in data.counts]
+    games = ", ".join(f"{g:,}" for g in played)
+    if data.precision is None and any(g != data.n_games for g in played):
+        rounded = [f"{g:,} at {n} players" for n, g in zip(data.counts, played) if g != data.n_games]
+        return (
+            f"{games} (seed {data.seed}; {data.n_games:,} asked for, each deal played once in every seat rotation, "
+            f"so rounded up to whole deals: {', '.join(rounded)})"
+        )
+    return f"{games} (seed {data.seed})"
 
 
 def summary_section(data: Report) -> Section:
@@ -540,8 +554,7 @@ def identity_blocks(data: Report) -> list:
     if not len(ids):
         return [Block("text", "No identities for this game.")]
     ref_n = 4 if 4 in data.frames else data.counts[0]
-    shown = ids.copy()
-    shown["interval"] = [fmt.interval(lo, hi) for lo, hi in zip(shown["sim_low"], shown["sim_high"])]
+    shown = fmt.identity_frame(ids)  # each row's figures in its declared format (a rate in %)
     keep = ["identity", "quantity", "rulebook", "exact", "exact_at_rulebook", "simulated", "interval", "status"]
     labels = {
         "exact": "exact here",

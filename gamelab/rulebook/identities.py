@@ -18,6 +18,8 @@ from gamelab.core.identity_row import Row, rounding  # noqa: F401 (the rulebook 
 from gamelab.sim.run import RunConfig
 
 COLUMNS = ["identity", "quantity", "rulebook", "exact", "simulated", "sim_low", "sim_high", "n", "status"]
+#: the columns holding the row's quantity (a rate in each of them when the row's ``percent`` is set)
+VALUE_COLUMNS = ("rulebook", "exact", "exact_at_rulebook", "simulated", "sim_low", "sim_high")
 
 
 #: the verdicts a row can get, in the order tables and summaries list them
@@ -50,7 +52,7 @@ def judge(row: Row, *, comparable: bool = True, exact_comparable: bool | None = 
         if not exact_ok:
             return REFERENCE
         gap = row.exact - row.rulebook
-        verdict = HOLDS if abs(gap) <= row.tolerance + 1e-9 else f"{DIFFERS} by {float(gap):+.4g}"
+        verdict = HOLDS if abs(gap) <= row.tolerance + 1e-9 else f"{DIFFERS} by {gap_words(float(gap), row.percent)}"
         if verdict == HOLDS and sim and comparable and not _supported(row):
             verdict = f"{HOLDS} exactly; {NOT_SUPPORTED} in play"
         return verdict
@@ -59,6 +61,11 @@ def judge(row: Row, *, comparable: bool = True, exact_comparable: bool | None = 
             return REFERENCE
         return HOLDS if _supported(row) else NOT_SUPPORTED
     return NOT_MEASURED
+
+
+def gap_words(gap: float, percent: bool = False) -> str:
+    """A verdict's gap: ``+1`` between counts, ``+1.2 points`` between rates (a rate reads in % everywhere)."""
+    return f"{gap * 100:+.1f} points".replace("-", "−") if percent else f"{gap:+.4g}"
 
 
 def _supported(row: Row) -> bool:
@@ -202,11 +209,11 @@ def identity_table(
             own = judge(ref)
             if kind(own) == DIFFERS:
                 status += f"; at its own rules it {own}"
-        rec = {**{c: getattr(r, c) for c in COLUMNS if c != "status"}, "status": status}
+        rec = {**{c: getattr(r, c) for c in COLUMNS if c != "status"}, "status": status, "percent": r.percent}
         if changed or kw:
             rec["exact_at_rulebook"] = None if ref is None else ref.exact
         records.append(rec)
-    columns = COLUMNS + (["exact_at_rulebook"] if changed or kw else [])
+    columns = COLUMNS + (["exact_at_rulebook"] if changed or kw else []) + ["percent"]
     return pd.DataFrame(records, columns=columns)
 
 

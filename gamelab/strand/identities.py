@@ -216,12 +216,20 @@ def rows(params: StrandParams, *, node_share: float | None = None, stay_value: f
     from gamelab.core.identity_row import Row, rounding
 
     out = [
-        Row("①", "pairable rate, two random cards (with replacement)", 19 / 25, float(pairable_rate(params)), 1e-9),
+        Row(
+            "①",
+            "pairable rate, two random cards (with replacement)",
+            19 / 25,
+            float(pairable_rate(params)),
+            1e-9,
+            percent=True,
+        ),
         Row(
             "①",
             "pairable rate, two cards from one deck (no replacement)",
             None,
             float(pairable_rate(params, replacement=False)),
+            percent=True,
         ),
     ]
     node_share = rulebook_node_share(params) if node_share is None else node_share
@@ -236,6 +244,7 @@ def rows(params: StrandParams, *, node_share: float | None = None, stay_value: f
                 claimed,
                 float(ev.loc[v, "p_star"]),
                 rounding(f"{claimed * 100:.1f}") / 100,
+                percent=True,
             )
         )
     for v in VALUES:
@@ -247,6 +256,7 @@ def rows(params: StrandParams, *, node_share: float | None = None, stay_value: f
                 None,
                 None,
                 sim_key=f"p_star_measured_{v}",
+                percent=True,
             )
         )
     for v in VALUES:
@@ -257,6 +267,7 @@ def rows(params: StrandParams, *, node_share: float | None = None, stay_value: f
                 None,
                 None,
                 sim_key=f"mutual_rate_{v}",
+                percent=True,
             )
         )
     pairs = full_team_pairs(params)
@@ -271,8 +282,8 @@ def rows(params: StrandParams, *, node_share: float | None = None, stay_value: f
         )
     )
     odds = node_tie_odds(params)
-    out.append(Row("③", "two random full teams tie on their sum", None, odds["sum_tie"]))
-    out.append(Row("③", "... and the tie voids the node (same heavier card)", None, odds["void"]))
+    out.append(Row("③", "two random full teams tie on their sum", None, odds["sum_tie"], percent=True))
+    out.append(Row("③", "... and the tie voids the node (same heavier card)", None, odds["void"], percent=True))
     out.append(
         Row(
             "③",
@@ -281,6 +292,7 @@ def rows(params: StrandParams, *, node_share: float | None = None, stay_value: f
             None,
             0.0005,
             sim_key="node_void_rate",
+            percent=True,
         )
     )
     out.append(Row("④", "node points on the track", 42, node_total(params), 0))
@@ -296,6 +308,7 @@ def rows(params: StrandParams, *, node_share: float | None = None, stay_value: f
                 None,
                 0.005,
                 sim_key=f"team_round_rate@{players}",
+                percent=True,
             )
         )
         out.append(
@@ -315,6 +328,7 @@ def rows(params: StrandParams, *, node_share: float | None = None, stay_value: f
                 None,
                 0.005,
                 sim_key=f"node_share@{players}",
+                percent=True,
             )
         )
     out.append(

@@ -69,8 +69,7 @@ WIN_LABELS = {
 IDENTITY_LABELS = {
     "exact": "exact here",
     "exact_at_rulebook": "exact at the rulebook's rules",
-    "sim_low": "low",
-    "sim_high": "high",
+    "interval": "95 % interval",
     "n": "sample",
 }
 
@@ -782,14 +781,15 @@ class BalancePanel:
             out.append(fmt.styler(t, labels={**WIN_LABELS, by: fmt.words(by)}, caption=caption))
         for x in self.extras:  # the game's own measures: a table says its player count
             out.append(
-                fmt.styler(x, caption=f"The game's own measures, {n} players, the same games")
+                fmt.styler(fmt.measure_frame(x), caption=f"The game's own measures, {n} players, the same games")
                 if isinstance(x, pd.DataFrame)
                 else x
             )
         ids = self.tables["identities"]
         if len(ids):
             caption = f"Identities (exact: from the rules; simulated: these {n}-player games)"
-            out.append(fmt.styler(ids, labels=IDENTITY_LABELS, caption=caption))
+            shown = fmt.identity_frame(ids).drop(columns=["sim_low", "sim_high"])  # a rate in %, as everywhere
+            out.append(fmt.styler(shown, labels=IDENTITY_LABELS, caption=caption))
         if sentences and getattr(self, "worth", None):  # the meta-game's line (issue 28)
             out.append(Note(f"<b>{html.escape(str(self.worth))}</b>"))
         if sentences and getattr(self, "sentences", None) is not None:
