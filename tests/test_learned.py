@@ -111,7 +111,7 @@ def test_the_learned_levels_are_the_rung_the_default_model_and_the_top_budget():
     assert top.name == f"best@{max(STRAND.skill.budgets)}"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="learns the real rung from 1,024 games of best@16, then a sequential test")
 def test_the_learned_rung_beats_the_default_model(tmp_path):
     """Slow: learning the real rung costs about 26 s of CPU (best@16's 1,024 games) unless
     cached, then about 1,024 games of the styles' cost decide it."""

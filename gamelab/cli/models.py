@@ -178,7 +178,7 @@ def _cmd_skill(args) -> int:
     names = skill.ladder_of(g)
     announce(f"gamelab skill {g.name}", g, len(names) * args.games, slow=True, workers=run.workers)
     levels = skill.ladder(g, **kw)
-    learned = skill.learned_rung(g, n_players=args.players, seed=args.seed, params=params, workers=args.workers)
+    learned = skill.learned_rung(g, n_players=args.players, seed=args.seed, params=params, run=run)
     if args.json:
         keys = ("level", "agent", "win_rate_vs_below", "low", "high", "games")
         rows = [{k: r[k] for k in keys} for r in levels]

@@ -925,12 +925,14 @@ def decided_class(at_default: dict, at_top: dict, reverse_at_top: dict | None = 
 
 
 # --- the learned rung (issue 39: a policy learned from the top search rung) ---------------------------
-def learned_rung(game: Game, *, n_players: int, seed: int = 0, params=None, workers: int = 1) -> dict | None:
+def learned_rung(
+    game: Game, *, n_players: int, seed: int = 0, params=None, run: RunConfig | None = None
+) -> dict | None:
     """The learned rung's decided tests (:func:`gamelab.decide.ladder.learned_tests`), None when the
-    game has none (``GAME.skill.learned``)."""
+    game has none (``GAME.skill.learned``); played through ``run`` (local processes or a cluster)."""
     from gamelab.decide.ladder import learned_tests
 
-    run = RunConfig(workers=workers)
+    run = run or RunConfig()
     found = learned_tests(game, n_players=n_players, seed=seed, params=params, run=run)
     if found is None:
         return None

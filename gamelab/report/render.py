@@ -257,11 +257,13 @@ def edge_blocks(data: Report) -> list:
         out.append(
             Block(
                 "link",
-                (f"A typical game: {t.why()}.", page_href(data.game.name), "Watch it, step by step"),
+                (f"A typical game: {t.why(command=False)}.", page_href(data.game.name), "Watch it, step by step"),
                 css="typical",
                 own="one game replayed by gamelab show, its margin against the report's median",
             )
         )
+        if t.deal is None:  # a seed of gamelab show: the command that plays it again, to copy
+            out.append(Block("pre", t.command))
     return out
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from gamelab.core.contract import Game
+from gamelab.report import format as fmt
 
 TRIES = 100  # seeds tried at most (a story takes about 0.05-0.1 s)
 RUN_TRIES = range(5)  # the report's own games tried first: the closest to the median margin
@@ -48,9 +49,14 @@ class Typical:
         """``seed 14`` (a ``gamelab show`` seed) or ``game 30000123 of the report's run``."""
         return self.command.split(" (")[0] if self.deal is not None else f"seed {self.seed}"
 
-    def why(self) -> str:
-        """Why this game is typical, in words (the page's and the report's line)."""
-        group = f"seat {self.group}" if self.by == "seat" else f"the {self.group} {self.by}"
+    def subject(self) -> str:
+        """``seat 1``, ``the node grabber style``: the headline group in words."""
+        return f"seat {self.group}" if self.by == "seat" else f"the {fmt.group_label(self.by, self.group)} {self.by}"
+
+    def why(self, command: bool = True) -> str:
+        """Why this game is typical, in words (the page's and the report's line; ``command``: with
+        the ``gamelab show`` command that plays a seed again, else the report shows it on a line of its own)."""
+        group = self.subject()
         sits = "" if self.by == "seat" else f" (on seat {self.seat})"
         how = f"seed {self.seed} is the first seed this close" if self.close else f"the closest of {self.tried} seeds"
         if self.deal is not None:
@@ -59,8 +65,9 @@ class Typical:
                 f"median margin of {self.median:g} points in the {self.won:,} of the report's {self.players}-player "
                 f"games {group} won alone"
             )
+        copy = f" ({self.command})" if command else ""
         return (
-            f"seed {self.seed} ({self.command}): {group}{sits} wins by {self.margin:g} points over the best other "
+            f"seed {self.seed}{copy}: {group}{sits} wins by {self.margin:g} points over the best other "
             f"seat; in the {self.won:,} of the report's {self.players}-player games {group} won alone, its median "
             f"margin was {self.median:g} points ({how})"
         )
@@ -243,7 +250,7 @@ def lever_game(game: Game, typical: Typical, words: str) -> LeverGame | None:
         story = play_story(game, seed=typical.seed, params=params, lineup=list(typical.lineup))
     score = story.result["score"]
     margin = float(score[typical.seat - 1] - max(s for i, s in enumerate(score) if i != typical.seat - 1))
-    group = f"seat {typical.group}" if typical.by == "seat" else f"the {typical.group} {typical.by}"
+    group = typical.subject()
     again = typical.label()
     command = "" if typical.deal is not None else f"{typical.command} --params FILE"
     out = LeverGame(words, again, margin, typical.margin, group, command, "")
