@@ -158,10 +158,7 @@ def model_frames(
                 n_players=n_players,
                 params=m.params,
                 lineup=m.lineup,
-                workers=run.workers,
-                executor=run.executor,
-                store=run.store,
-                progress=run.progress,
+                **run.simulate_args(),
             )
     return frames
 

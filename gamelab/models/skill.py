@@ -247,14 +247,7 @@ def level_frames(
 
 def _simulate(game: Game, r: Run, run: RunConfig) -> pd.DataFrame:
     """The table of run ``r`` (through the run's store)."""
-    return runner.simulate(
-        game,
-        **run_args(r),
-        workers=run.workers,
-        executor=run.executor,
-        store=run.store,
-        progress=run.progress,
-    )
+    return runner.simulate(game, **run_args(r), **run.simulate_args())
 
 
 def _grouping(name: str) -> str | None:

@@ -158,10 +158,7 @@ def statistics_target(game: Game, cells: pd.DataFrame, *, label: str) -> Target:
                 seed=seed,
                 n_players=P,
                 params=params,
-                workers=run.workers,
-                executor=run.executor,
-                store=run.store,
-                progress=run.progress,
+                **run.simulate_args(),
             )
             per_game = frame.groupby("game").mean(numeric_only=True)
             for r in group.itertuples():

@@ -47,6 +47,10 @@ class RunConfig:
         nested calls share one store and one pool of workers)."""
         return dataclasses.replace(self, store=self.chunk_store(), executor=self.pool())
 
+    def simulate_args(self) -> dict:
+        """Where ``runner.simulate`` plays: ``workers``, ``executor``, ``store`` and ``progress`` as its keywords."""
+        return dict(workers=self.workers, executor=self.executor, store=self.store, progress=self.progress)
+
     def quiet(self) -> RunConfig:
         """The same run without progress (for inner runs of a tool that shows its own)."""
         return dataclasses.replace(self, progress=False)
