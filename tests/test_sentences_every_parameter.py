@@ -19,7 +19,16 @@ import pytest
 from gamelab.core import registry
 from gamelab.core.errors import ParamError
 from gamelab.core.params import specs
-from gamelab.rulebook import sentences
+from gamelab.rulebook import coverage, sentences
+
+
+@pytest.fixture(autouse=True)
+def _rulebooks_beside_the_checkout():
+    """The sentences to update are read from the rulebooks' text (``../shared/seeds``): without it there are none."""
+    for game in ("sbr", "strand"):
+        if not coverage.seed_path(game).exists():
+            pytest.skip(f"rulebook text {coverage.seed_path(game)} is not beside the checkout")
+
 
 NOTHING = r"(?!)"  # a pattern no figure matches: the rule moves no printed number
 EXAMPLE = r"ex_"  # the worked example (section 7 / the STRAND record), replayed under the new rules
