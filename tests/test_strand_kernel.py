@@ -10,6 +10,7 @@ import pytest
 from gamelab.core import registry
 from gamelab.sim import runner
 from gamelab.strand import cards, engine, kernel, styles
+from gamelab.strand.agent_params import SPEAKING_ORDERS
 from gamelab.strand.rules import StrandParams
 from gamelab.strand.state import N_VALUES
 
@@ -93,7 +94,7 @@ def test_match_matches_numpy_on_random_utilities(players, accept):
     U[..., :100] = np.float32(-100)  # nobody acceptable
     for i in range(P):
         U[i, i] = styles.NEVER
-    for order in styles.SPEAKING_ORDERS:  # ties between pairs settled by each speaking order
+    for order in SPEAKING_ORDERS:  # ties between pairs settled by each speaking order
         prio = styles.pair_order(order, rng.integers(0, 8, G), P, rng)
         old, new = table.match_batch(U, prio), table.match(U, prio)
         assert np.array_equal(old, new)

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from gamelab.cli.common import INPUT_FILE, PLAYERS, SEED, InputFile, output_file
+from gamelab.cli.common import INPUT_FILE, PLAYERS, SEED, InputFile, add_out
 
 
 class ShowTarget(InputFile):
@@ -89,11 +89,5 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--params", type=INPUT_FILE, default=None, metavar="FILE", help="JSON/YAML mapping of rule parameters"
     )
-    p.add_argument(
-        "--out",
-        type=output_file(".html"),
-        default=None,
-        metavar="FILE.html",
-        help="where to write the page (default reports/show-….html)",
-    )
+    add_out(p, ".html", metavar="FILE.html", help="where to write the page (default reports/show-….html)")
     p.set_defaults(func=_cmd_show)

@@ -46,7 +46,7 @@ from functools import cache
 import numpy as np
 
 from . import engine, kernel
-from .agent_params import SPEAKING_ORDERS, knobs  # noqa: F401 (styles.SPEAKING_ORDERS)
+from .agent_params import knobs
 from .arrays import at_seats, cols, uniform_choice
 from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
 from .state import MAX_VALUE
