@@ -655,13 +655,13 @@ def test_every_row_has_a_source(game):
 def test_a_restated_formula_is_caught(monkeypatch):
     """The check itself: a part that restates the deck formula (20 - 5) instead
     of playing the draws is named by the test's attack."""
-    from gamelab.sbr import exact_whole_games
+    from gamelab.sbr import exact_games
 
     def restated(params):
         return {"deck_runs_out": sum(params.card_counts) - params.hand_size}
 
-    real = exact_whole_games.game_figures(SbrParams())["deck_runs_out"]
+    real = exact_games.game_figures(SbrParams())["deck_runs_out"]
     with monkeypatch.context() as m:
         _engine_swapped(m, sbr_exact, SbrParams, {"hand_size": 6})
-        assert exact_whole_games.game_figures(SbrParams())["deck_runs_out"] != real  # the engine's draws follow
+        assert exact_games.game_figures(SbrParams())["deck_runs_out"] != real  # the engine's draws follow
         assert restated(SbrParams())["deck_runs_out"] == real  # the formula does not

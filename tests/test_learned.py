@@ -14,7 +14,7 @@ from gamelab.decide import symmetry as checks
 from gamelab.sim import bench, conformance, levels, runner
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
-from gamelab.strand import distill, sim
+from gamelab.strand import learned, sim
 from gamelab.strand.state import CARGO, ROPE
 
 STRAND = registry.get("strand")
@@ -52,8 +52,8 @@ def test_a_restricted_learned_seat_keeps_its_style_in_the_phase_the_style_define
 
 
 def test_sharpened_ropes_take_each_cells_most_frequent_outcome():
-    rec = distill.Recorder(STRAND.knobs(), np.zeros((1, 4), np.int8))
-    a, b = (np.ravel_multi_index(c, distill.ROPES) for c in ((0, 2, 1), (1, 0, 2)))
+    rec = learned.Recorder(STRAND.knobs(), np.zeros((1, 4), np.int8))
+    a, b = (np.ravel_multi_index(c, learned.ROPES) for c in ((0, 2, 1), (1, 0, 2)))
     rec.rope[a] = (600, 300, 100)
     rec.rope[b] = (100, 300, 600)
     rope = rec.policy().sharpened().rope

@@ -6,9 +6,10 @@ import numpy as np
 from gamelab.core import learned, registry
 from gamelab.sim import conformance
 from gamelab.sim.levels import trace_levels
-from gamelab.strand import distill, sim
-from gamelab.strand.best import below, level_of
-from gamelab.strand.style_tables import HANDS, HEAVY, cargo_table
+from gamelab.strand import sim
+from gamelab.strand.heuristic_tables import HANDS, HEAVY, cargo_table
+from gamelab.strand.learned import ROPES, Recorder
+from gamelab.strand.search import below, level_of
 
 
 def test_a_distilled_card_is_the_card_its_players_showed():
@@ -26,12 +27,12 @@ def test_a_distilled_card_is_the_card_its_players_showed():
 
 def test_distilled_ropes_are_the_chances_its_players_left_the_negotiated_pair():
     """Counts of followed / stayed / elsewhere become chances; a cell never seen follows."""
-    rec = distill.Recorder(registry.get("strand").knobs(), np.zeros((1, 4), np.int8))
-    seen = np.ravel_multi_index((0, 2, 1), distill.ROPES)
+    rec = Recorder(registry.get("strand").knobs(), np.zeros((1, 4), np.int8))
+    seen = np.ravel_multi_index((0, 2, 1), ROPES)
     rec.rope[seen] = (600, 300, 100)
     rope = rec.policy().rope
     assert np.allclose(rope[seen], (0.6, 0.3, 0.1))
-    assert np.allclose(rope[np.ravel_multi_index((0, 4, 2), distill.ROPES)], (1, 0, 0))
+    assert np.allclose(rope[np.ravel_multi_index((0, 4, 2), ROPES)], (1, 0, 0))
 
 
 def test_level_k_names_and_the_rung_they_model():

@@ -6,7 +6,7 @@ played step by step beside the reference under random legal play, every
 array of the state compared after every turn; and the compiled greedy's
 values and choice equal the reference greedy's at every decision of random
 and greedy play.  The search (lookahead, deep) is held to a plain search in
-tests/test_sbr_lookahead.py.
+tests/test_sbr_search.py.
 """
 
 import dataclasses

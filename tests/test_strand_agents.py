@@ -7,7 +7,7 @@ import pytest
 from gamelab.core import registry
 from gamelab.core.driver import split_streams
 from gamelab.sim import runner
-from gamelab.strand import engine, sim, styles
+from gamelab.strand import engine, heuristic, sim
 from gamelab.strand.agents import AgentParams, per_game, random_policy, uniform_choice
 
 
@@ -39,11 +39,11 @@ def test_styles_answer_legally_under_every_reading(setup, P):
     time rain): games driven half by the table, half at random."""
     rng = np.random.default_rng(P)
     G = 600
-    codes = rng.integers(0, styles.RANDOM + 1, (G, P)).astype(np.int8)
+    codes = rng.integers(0, heuristic.RANDOM + 1, (G, P)).astype(np.int8)
     roles = np.argsort(rng.random((G, 6)), 1)[:, :P] + 1
     chance = engine.draw_chance(setup, G, P, rng, roles=roles)
     st = engine.init(setup, G, P, chance)
-    table = styles.Table(setup, codes, np.random.default_rng(1))
+    table = heuristic.Table(setup, codes, np.random.default_rng(1))
     decide = (table.cargo, table.ropes, table.react)
     while not st.done.all():
         acts = decide[st.phase](st)
@@ -65,19 +65,19 @@ def _ropes_for(cargo, codes, setup=NO_RENEGING, rope=None):
     st = st.copy(cargo=np.array([cargo], np.int8), card=np.array([cargo], np.int8), phase=engine.ROPE)
     if rope is not None:
         st = st.copy(rope=np.array([rope], np.int8))
-    table = styles.Table(setup, np.array([codes], np.int8), np.random.default_rng(0))
+    table = heuristic.Table(setup, np.array([codes], np.int8), np.random.default_rng(0))
     return table.ropes(st)[0].tolist(), table
 
 
 def test_cargo_choices_per_style():
     hand = np.array([2, 0, 1, 1, 1], np.int8)  # 1, 1, 3, 4, 5
-    tab = styles.cargo_table(7, (12,) * 5, 4, AgentParams().steady_mate).reshape(8, -1)
+    tab = heuristic.cargo_table(7, (12,) * 5, 4, AgentParams().steady_mate).reshape(8, -1)
     code = int((hand * 6 ** np.arange(5)).sum())
-    assert tab[styles.HEAVY, code] == 4  # has a 5, plays the 5
-    assert tab[styles.KEY, code] == 0  # the smallest
-    assert tab[styles.STEADY, code] == 3  # the largest that fits a 3 (4)
-    assert tab[styles.MIRROR, code] == 2  # the median (3)
-    g = styles.grab_values(7, (12,) * 5, 4)
+    assert tab[heuristic.HEAVY, code] == 4  # has a 5, plays the 5
+    assert tab[heuristic.KEY, code] == 0  # the smallest
+    assert tab[heuristic.STEADY, code] == 3  # the largest that fits a 3 (4)
+    assert tab[heuristic.MIRROR, code] == 2  # the median (3)
+    g = heuristic.grab_values(7, (12,) * 5, 4)
     # a 2 fits every card, so it reaches the largest expected full sum (7 with a 5)
     assert g.argmax() == 1 and g[1] > g[4]
     # a 5 needs a 1 or 2 among three cards: P = 1 - 0.6^3, sums 6 or 7 (heavier card 5)
@@ -87,15 +87,15 @@ def test_cargo_choices_per_style():
 
 
 def test_negotiation_pairs_the_five_with_the_one():
-    ropes, _ = _ropes_for([5, 1, 3, 3], [styles.HEAVY, styles.KEY, styles.GRABBER, styles.STEADY])
+    ropes, _ = _ropes_for([5, 1, 3, 3], [heuristic.HEAVY, heuristic.KEY, heuristic.GRABBER, heuristic.STEADY])
     assert ropes[0] == 1 and ropes[1] == 0  # 5+1: full, the heaviest node pair
     assert ropes[2] == 3 and ropes[3] == 2  # 3+3
 
 
 def test_stay_style_refuses_an_overweight_partner_and_mirror_follows_its_pointer():
-    ropes, _ = _ropes_for([5, 5, 4], [styles.STAY, styles.HEAVY, styles.HEAVY])
+    ropes, _ = _ropes_for([5, 5, 4], [heuristic.STAY, heuristic.HEAVY, heuristic.HEAVY])
     assert ropes[0] == 3  # 5+5 or 5+4 would be overweight: stay
-    ropes, _ = _ropes_for([2, 2, 2, 2], [styles.MIRROR] * 4, AgentParams(negotiation=False), rope=[2, 2, 3, 0])
+    ropes, _ = _ropes_for([2, 2, 2, 2], [heuristic.MIRROR] * 4, AgentParams(negotiation=False), rope=[2, 2, 3, 0])
     assert ropes[2] in (0, 1) and ropes[3] == 2  # seat 3 follows seat 2, who pointed at it
 
 
@@ -162,7 +162,7 @@ def test_per_game_wrapper_plays_and_rejects_illegal_answers():
     chance = sim.deal_chance(AgentParams(), 20, 3, None, np.random.default_rng(2), np.random.default_rng(4))
     res = sim.play_games(
         AgentParams(),
-        np.array([[styles.CUSTOM, 0, 1]] * 20, np.int8),
+        np.array([[heuristic.CUSTOM, 0, 1]] * 20, np.int8),
         chance,
         np.random.default_rng(3),
         custom={0: per_game(cautious)},

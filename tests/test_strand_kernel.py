@@ -1,7 +1,7 @@
 """STRAND's compiled pieces against the numpy code they replace: the refill
 (``kernel.refill`` / ``cards.refill_batch``), the negotiation's matching
-(``kernel.match`` / ``styles.Table.match_batch``) and the reneging
-(``kernel.renege`` / ``styles.Table.renege_batch``): random states, every
+(``kernel.match`` / ``heuristic.Table.match_batch``) and the reneging
+(``kernel.renege`` / ``heuristic.Table.renege_batch``): random states, every
 rule reading that reaches them, random and search-agent play, bit for bit."""
 
 import numpy as np
@@ -9,7 +9,7 @@ import pytest
 
 from gamelab.core import registry
 from gamelab.sim import runner
-from gamelab.strand import cards, engine, kernel, styles
+from gamelab.strand import cards, engine, heuristic, kernel
 from gamelab.strand.agent_params import SPEAKING_ORDERS
 from gamelab.strand.rules import StrandParams
 from gamelab.strand.state import N_VALUES
@@ -87,15 +87,15 @@ def test_match_matches_numpy_on_random_utilities(players, accept):
     rng = np.random.default_rng(players * 1000 - int(accept * 10))
     G, P = 3000, players
     knobs = registry.get("strand").knobs().replace(accept=accept)
-    table = styles.Table(knobs, rng.integers(0, styles.CUSTOM + 1, (G, P)), rng)
+    table = heuristic.Table(knobs, rng.integers(0, heuristic.CUSTOM + 1, (G, P)), rng)
     U = rng.normal(size=(P, P, G)).astype(np.float32)
     U[rng.random(U.shape) < 0.3] = np.float32(0.5)  # ties
     U[rng.random(U.shape) < 0.1] = np.float32(-100)  # refused whatever ``accept``
     U[..., :100] = np.float32(-100)  # nobody acceptable
     for i in range(P):
-        U[i, i] = styles.NEVER
+        U[i, i] = heuristic.NEVER
     for order in SPEAKING_ORDERS:  # ties between pairs settled by each speaking order
-        prio = styles.pair_order(order, rng.integers(0, 8, G), P, rng)
+        prio = heuristic.pair_order(order, rng.integers(0, 8, G), P, rng)
         old, new = table.match_batch(U, prio), table.match(U, prio)
         assert np.array_equal(old, new)
     paired = new >= 0
@@ -106,25 +106,25 @@ def test_match_matches_numpy_on_random_utilities(players, accept):
         assert (new[new[s, mine], games[mine]] == s).all()
 
 
-@pytest.mark.parametrize("how", styles.RENEGE_TO)
+@pytest.mark.parametrize("how", heuristic.RENEGE_TO)
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_renege_matches_numpy(how, players):
     """Every renege_to reading, on random utilities with ties (among equally good
     alternatives the draw decides), refusals, and renegers with and without a better partner."""
-    rng = np.random.default_rng(players + 7 * styles.RENEGE_TO.index(how))
+    rng = np.random.default_rng(players + 7 * heuristic.RENEGE_TO.index(how))
     G, P = 3000, players
     knobs = registry.get("strand").knobs().replace(renege_to=how, accept=-0.5)
-    table = styles.Table(knobs, rng.integers(0, styles.RANDOM, (G, P)), rng)
+    table = heuristic.Table(knobs, rng.integers(0, heuristic.RANDOM, (G, P)), rng)
     U = rng.normal(size=(P, P, G)).astype(np.float32)
     U[rng.random(U.shape) < 0.3] = np.float32(0.5)  # ties
     for i in range(P):
-        U[i, i] = styles.NEVER
-    mate = table.match_batch(U, styles.pair_order("fixed", np.zeros(G, np.int64), P, rng))
+        U[i, i] = heuristic.NEVER
+    mate = table.match_batch(U, heuristic.pair_order("fixed", np.zeros(G, np.int64), P, rng))
     reneg = (mate >= 0) & (rng.random((P, G)) < 0.5)
     tie = table.ties(G, P)
     old = table.renege_batch(U, mate, reneg, tie)
     new = kernel.renege(
-        U, mate, reneg, engine.stay_action(P), table.accept, styles.SHUN, styles.RENEGE_TO.index(how), tie
+        U, mate, reneg, engine.stay_action(P), table.accept, heuristic.SHUN, heuristic.RENEGE_TO.index(how), tie
     )
     assert np.array_equal(old, new)
     moved = reneg & (new != engine.stay_action(P))

@@ -8,7 +8,7 @@ import numpy as np
 from gamelab.core import registry
 from gamelab.core.params import specs
 from gamelab.sim import runner
-from gamelab.strand import style_tables
+from gamelab.strand import heuristic_tables
 from gamelab.strand.agents import AgentParams
 
 #: the coefficients as they were written in code before they became knobs
@@ -29,13 +29,13 @@ LEGACY_COEF = np.array(
 
 def test_default_knobs_give_the_legacy_coefficients():
     p = AgentParams()
-    assert np.array_equal(style_tables.coef(p), LEGACY_COEF)
+    assert np.array_equal(heuristic_tables.coef(p), LEGACY_COEF)
     assert (p.accept, p.steady_mate, p.big_cargo, p.big_node) == (-50.0, 3, 4, 6)
 
 
 def test_every_coefficient_knob_is_declared_with_a_range():
     declared = {s.name: s for s in specs(AgentParams)}
-    for name in style_tables.COEF_KNOBS:
+    for name in heuristic_tables.COEF_KNOBS:
         spec = declared[name]
         assert spec.low <= spec.default <= spec.high, name
 
@@ -43,10 +43,10 @@ def test_every_coefficient_knob_is_declared_with_a_range():
 def test_tables_follow_the_knobs_and_stay_cached():
     p = AgentParams()
     q = p.replace(mirror_pointer=3.0)
-    assert style_tables.coef(q)[style_tables.MIRROR, style_tables.TERM_POINTER] == 3.0
-    assert style_tables.utility_tables(p) is style_tables.utility_tables(AgentParams())
-    a, b = style_tables.utility_lookup(p, True, True), style_tables.utility_lookup(q, True, True)
-    assert a is style_tables.utility_lookup(p, True, True)
+    assert heuristic_tables.coef(q)[heuristic_tables.MIRROR, heuristic_tables.TERM_POINTER] == 3.0
+    assert heuristic_tables.utility_tables(p) is heuristic_tables.utility_tables(AgentParams())
+    a, b = heuristic_tables.utility_lookup(p, True, True), heuristic_tables.utility_lookup(q, True, True)
+    assert a is heuristic_tables.utility_lookup(p, True, True)
     assert not np.array_equal(a, b)
 
 

@@ -13,7 +13,7 @@ from gamelab.core import registry, symmetry
 from gamelab.decide import symmetry as checks
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
-from gamelab.strand import styles
+from gamelab.strand import heuristic
 from gamelab.strand.rules import team_of_seat
 
 STRAND = registry.get("strand")
@@ -117,14 +117,14 @@ def test_the_check_catches_a_planted_seat_order_tie_break(monkeypatch, tmp_path)
     """The model as it was: ties between partners go to the lowest seat and pairs of equal
     keys to the lowest seats.  The check answers "no" and names the case."""
     monkeypatch.setattr(
-        styles.Table,
+        heuristic.Table,
         "ties",
         lambda self, G, P: np.ascontiguousarray(
             np.broadcast_to(-np.arange(P, dtype=np.float32)[None, :, None], (P, P, G))
         ),
     )
-    real = styles.pair_order
-    monkeypatch.setattr(styles, "pair_order", lambda order, rnd, P, rng: real("fixed", rnd, P, rng))
+    real = heuristic.pair_order
+    monkeypatch.setattr(heuristic, "pair_order", lambda order, rnd, P, rng: real("fixed", rnd, P, rng))
     with pytest.raises(checks.SymmetryError, match=r"heavy on every seat, silent, 4 players.*\? no after"):
         checks.check_symmetry(STRAND, agents_=["heavy"], variants=["silent"], players=[4], run=_quiet(tmp_path))
 
@@ -143,18 +143,18 @@ def test_best_partner_and_matching_commute_with_a_relabelling(P):
     seats: no decision depends on where a seat sits in the array."""
     rng = np.random.default_rng(P)
     G = 2000
-    table = styles.Table(STRAND.knobs().replace(accept=-0.5), np.zeros((G, P), np.int8), rng)
+    table = heuristic.Table(STRAND.knobs().replace(accept=-0.5), np.zeros((G, P), np.int8), rng)
     U = rng.integers(0, 3, (P, P, G)).astype(np.float32)  # three values: ties everywhere
     for i in range(P):
-        U[i, i] = styles.NEVER
+        U[i, i] = heuristic.NEVER
     tie = table.ties(G, P)
-    I, J, _ = styles._pairs(P)
-    prio = styles.pair_order("none", np.zeros(G, np.int64), P, rng)
-    top, _ = styles.best_partner(U, tie)
+    I, J, _ = heuristic._pairs(P)
+    prio = heuristic.pair_order("none", np.zeros(G, np.int64), P, rng)
+    top, _ = heuristic.best_partner(U, tie)
     mate = table.match(U, prio)
     for perm in itertools.islice(itertools.permutations(range(P)), 1, 8):
         perm = np.array(perm)
-        top2, _ = styles.best_partner(_relabel(U, perm), _relabel(tie, perm))
+        top2, _ = heuristic.best_partner(_relabel(U, perm), _relabel(tie, perm))
         assert np.array_equal(top2[perm], perm[top])  # seat perm[i] picks perm[i's pick]
         pair_of = {(min(a, b), max(a, b)): q for q, (a, b) in enumerate(zip(I, J, strict=True))}
         prio2 = np.empty_like(prio)
@@ -223,7 +223,7 @@ def test_a_fair_model_run_raises_no_warning_and_the_planted_one_does(monkeypatch
 
     assert seat_warning(play(), gens, 4) is None
     monkeypatch.setattr(
-        styles.Table,
+        heuristic.Table,
         "ties",
         lambda self, G, P: np.ascontiguousarray(
             np.broadcast_to(-np.arange(P, dtype=np.float32)[None, :, None], (P, P, G))
@@ -242,14 +242,14 @@ def test_a_searchs_playouts_negotiate_in_the_rounds_own_speaking_order(monkeypat
     from gamelab.strand.state import ROPE
 
     seen, deciding = [], {}
-    real = styles.Table.speaking
+    real = heuristic.Table.speaking
 
     def spy(self, st, P):
         prio = real(self, st, P)
         seen.append((self, st.rnd.copy(), prio.copy(), deciding.get("phase"), deciding.get("round")))
         return prio
 
-    monkeypatch.setattr(styles.Table, "speaking", spy)
+    monkeypatch.setattr(heuristic.Table, "speaking", spy)
     params = STRAND.knobs().replace(roles="none", best_rollouts=2)
     chance = engine.draw_chance(params, 1, 4, np.random.default_rng(0))
     st = engine.init(params, 1, 4, chance)

@@ -22,8 +22,8 @@ sliders read it like a rule; a plain ``SbrParams`` gets the knobs' defaults.
 
 This module is the agents' front: the random policy and custom agents live
 here; the knobs in :mod:`~gamelab.sbr.agent_params`, the greedy in
-:mod:`~gamelab.sbr.greedy` and the lookahead and deep in
-:mod:`~gamelab.sbr.lookahead` (both compiled, calling the kernel's rules),
+:mod:`~gamelab.sbr.heuristic` and the lookahead and deep in
+:mod:`~gamelab.sbr.search` (both compiled, calling the kernel's rules),
 all importable from here.
 """
 
@@ -37,10 +37,10 @@ from gamelab.core.errors import GamelabError
 
 from . import engine
 from .agent_params import AgentParams, knobs
-from .greedy import greedy_policy, greedy_values
+from .heuristic import greedy_policy, greedy_values
 from .learned import learned_policy
 from .legal import pick
-from .lookahead import BUDGETED, deep_policy, lookahead_policy
+from .search import BUDGETED, deep_policy, lookahead_policy
 from .state import Actions
 
 __all__ = [

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from gamelab.core.exact_claims import ExactClaims
 
-from . import exact_states, exact_whole_games
+from . import exact, exact_games
 from .identities import map_statistics, mean_card, terrain_squares
 from .rules import CURVE, RELIC_TYPES, RIVER, ROCK, TOWN, SbrParams, params_for_variant
 
 #: modules whose ``engine`` attribute is where the values of this module ask the rules
-ENGINE_CALLERS = ("gamelab.sbr.exact_states", "gamelab.sbr.exact_whole_games", "gamelab.sbr.record")
+ENGINE_CALLERS = ("gamelab.sbr.exact", "gamelab.sbr.exact_games", "gamelab.sbr.record")
 TERRAINS = ("straight", "curve", "rock", "river", "town", "relic")
 LISTED = {"curve": CURVE, "rock": ROCK, "river": RIVER, "town": TOWN}  # 4.3 lists their squares
 
@@ -102,6 +102,6 @@ def _short_race_data(params: SbrParams) -> dict:
 exact_claims = ExactClaims.declare(
     SbrParams,
     data=(_board, _components, _short_race_data),
-    engine=exact_states.FIGURES + exact_whole_games.FIGURES,
-    record=(exact_whole_games.example_figures,),
+    engine=exact.FIGURES + exact_games.FIGURES,
+    record=(exact_games.example_figures,),
 )

@@ -1,7 +1,7 @@
 """STEEL BALL RUN's rules compiled: one game at a time, the one implementation.
 
 Every move of the batch engine (:mod:`gamelab.sbr.engine`) and of the
-agents' play-outs (:mod:`gamelab.sbr.greedy`, :mod:`gamelab.sbr.lookahead`)
+agents' play-outs (:mod:`gamelab.sbr.heuristic`, :mod:`gamelab.sbr.search`)
 runs through these functions; ``reference.py`` is the plain specification the
 differential tests hold them to.  Compiled by numba (``gamelab.core.compiled``;
 without numba they run as Python).
@@ -55,7 +55,7 @@ from .state import STATS, UNKNOWN, State
 
 #: this game's compiled modules: one cache stamp (an edit of any recompiles all; gamelab.core.compiled)
 # warmed by the runner's short games (sim.warm: every entry point of the three modules)
-GROUP = Group("gamelab.sbr.kernel", "gamelab.sbr.greedy", "gamelab.sbr.lookahead", warm="gamelab.sbr.sim.warm")
+GROUP = Group("gamelab.sbr.kernel", "gamelab.sbr.heuristic", "gamelab.sbr.search", warm="gamelab.sbr.sim.warm")
 jit, entry, inline = GROUP.jit, GROUP.entry, GROUP.inline
 
 # Typed constants for the arguments of compiled calls: numba compiles a function once more for each

@@ -1,7 +1,7 @@
 """STEEL BALL RUN's learned rung (issue 39): the greedy's own option values, reweighted to
 choose as the top decided search rung chooses.
 
-The greedy (:mod:`gamelab.sbr.greedy`) values an option by a weighted sum of what the move
+The greedy (:mod:`gamelab.sbr.heuristic`) values an option by a weighted sum of what the move
 does: squares gained, relic points, spin held, terrain tax, the card's pips, a skull's card
 back, the segment and final points its end square would earn.  Each term is one knob
 (:class:`~gamelab.sbr.agent_params.AgentParams`), so the value is linear in the knobs: the
@@ -35,10 +35,10 @@ from gamelab.core.params import specs
 
 from . import engine
 from .agent_params import AgentParams
-from .greedy import greedy_policy, greedy_values
-from .lookahead import BUDGETED
+from .heuristic import greedy_policy, greedy_values
 from .options import option_index
 from .rules import SbrParams
+from .search import BUDGETED
 from .state import Actions
 
 NAME = "learned"  # the agent's name on a seat

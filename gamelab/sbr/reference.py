@@ -15,7 +15,7 @@ A game is driven beat by beat::
 
 Also here, plainly: the greedy agent's choice (:func:`greedy_choice`, appendix
 A's greedy with our objective, docs/agents.md), each option's outcome asked of
-a copy of the game; the compiled greedy (``greedy.py``) is held to it.
+a copy of the game; the compiled greedy (``heuristic.py``) is held to it.
 """
 
 from __future__ import annotations

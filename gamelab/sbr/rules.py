@@ -33,6 +33,7 @@ _MAP = (
 )  # segment 6
 _CODE = {"S": "straight", "C": "curve", "K": "rock", "W": "river", "T": "town", "X": "relic", "F": "finish"}
 DEFAULT_BOARD = tuple(_CODE[c] for c in _MAP.split())
+PLAYERS = (2, 5)  # the player counts of section 2 (``SbrParams.min_players`` .. ``max_players``)
 VARIANTS = ("standard", "short", "no_relics", "forward_seals", "solo", "dual")
 
 

@@ -44,7 +44,7 @@ from gamelab.core.driver import split_streams
 from gamelab.core.params import knob_value, specs
 from gamelab.stats.leads import lead_changes
 
-from . import agents, engine, lookahead
+from . import agents, engine, search
 from .agents import POLICIES
 
 STREAMS = ("chance", "agents")  # the runner's split of a chunk's seed (``GAME.streams``)
@@ -65,19 +65,19 @@ def play(params, seating, n_deals, n_players, streams) -> dict:
 
 
 def compiled_lineup(params, seating, n_players: int) -> bool:
-    """Whether :func:`lookahead.play_games` plays this seating whole games at
+    """Whether :func:`search.play_games` plays this seating whole games at
     a time: every seat greedy, lookahead or deep, at least one searching (an
     all-greedy table runs faster through the batch engine, a slot of every
     game per call: docs/performance.md).  The results are identical either way."""
-    return all(name in lookahead.AGENT_CODES for name in seating) and any(name != "greedy" for name in seating)
+    return all(name in search.AGENT_CODES for name in seating) and any(name != "greedy" for name in seating)
 
 
 def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
     """``engine.play_batch``'s result for a seating of compiled agents, played by
-    :func:`lookahead.play_games` (the agents draw no random numbers, so the
+    :func:`search.play_games` (the agents draw no random numbers, so the
     agents' generator is not needed)."""
     st = engine.init(params, n_deals, n_players, chance)
-    points = lookahead.play_games(params, st, seating)
+    points = search.play_games(params, st, seating)
     res = engine.result(params, st)
     res["lead_changes"] = lead_changes(points, n_deals)  # the points after each beat, as play_batch counts them
     return res
@@ -175,7 +175,6 @@ def segment_scale(base, value):
 
 
 DERIVED = {"relic_scale": relic_scale, "segment_scale": segment_scale}
-PLAYERS = (2, 5)
 REPORT_PLAYERS = (2, 3, 4, 5)
 CHUNK_DEALS = 8192
 REPORT_GROUPS = ("agent", "seat")

@@ -4,10 +4,11 @@
 action codes) <- ``engine`` (the game contract: chance, setup, pure steps,
 ``play``; action codes in ``actions``, legal actions in ``legal``, the round's
 settlement in ``scoring``, the deck in ``cards``, shared array helpers in
-``arrays``) <- ``agent_params`` (the model's knobs) <- ``styles`` (the table
-model; the styles as look-up tables in ``style_tables``) <- the search agents
-greedy and best in ``best`` <- ``agents`` (the policies, the ``Controller``
-one decision at a time);
+``arrays``) <- ``agent_params`` (the model's knobs) <- ``heuristic`` (the
+table model of the six styles; their look-up tables in ``heuristic_tables``)
+<- ``search`` (the search agents: ``greedy``, a one-round search, and ``best``)
+<- ``learned`` (a search rung distilled into tables) <- ``agents`` (the
+policies, the ``Controller`` one decision at a time);
 ``reference`` is the one-game executable specification the engine is tested
 against; ``record`` replays playtests; ``sim`` is the runner's entry point (``play``),
 ``panels`` the notebook parts, ``game`` the ``GAME`` record.

@@ -5,7 +5,7 @@
 sliders address ``reneging`` or ``negotiation`` exactly like ``sum_cap``;
 :func:`knobs` gives rules-only parameters the model's defaults.  Apart from
 the agents (:mod:`~gamelab.strand.agents`) because the table model
-(``styles.py``) and the runner read them below the agents.
+(``heuristic.py``) and the runner read them below the agents.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import dataclasses
 
 from gamelab.core.params import knobs_of, param
 
+from .heuristic_tables import STYLES
 from .rules import ROLES, StrandParams
-from .style_tables import STYLES
 
-#: ``speaking_order``'s readings (``styles.pair_order`` orders the negotiation's equal pairs by them)
+#: ``speaking_order``'s readings (``heuristic.pair_order`` orders the negotiation's equal pairs by them)
 SPEAKING_ORDERS = ("none", "rotating", "fixed")
 
 
@@ -63,7 +63,7 @@ class AgentParams(StrandParams):
         + " (appendix B's role table), none, or P of the six at random",
     )
 
-    # --- the styles' objectives U (style_tables.COEF_KNOBS: knob -> style, term) ---------
+    # --- the styles' objectives U (heuristic_tables.COEF_KNOBS: knob -> style, term) ---------
     heavy_points: float = param(
         1.0, low=0.0, high=5.0, section="appendix B", doc="heavy: weight of its own points this round"
     )

@@ -8,7 +8,7 @@ the engine what a move would do (``engine.team_values``, ``engine.round_cap``).
 * :func:`per_game` -- wraps a plain one-game Python function as a policy, so a
   designer can write an agent in a notebook in a few lines (slow, fine).
 * the six play styles of appendix B and the table model "negotiation pairing
-  + last-minute reneging" live in :mod:`gamelab.strand.styles`, which plays a
+  + last-minute reneging" live in :mod:`gamelab.strand.heuristic`, which plays a
   whole table at once (negotiation is a joint decision of the seats).
 * :class:`Controller` (``GAME.controller``): the agents of one seating, one
   decision at a time (``contract.Controller``).
@@ -25,8 +25,8 @@ import numpy as np
 from .actions import lock_codes, porter_codes, power_codes
 from .agent_params import AgentParams, knobs
 from .arrays import uniform_choice
-from .best import search_agents, searcher_seats, with_searchers
 from .legal import random_policy
+from .search import search_agents, searcher_seats, with_searchers
 from .sim import deal_styles, distilled_models, learned_seats, make_table
 from .state import CARGO, ROPE
 
@@ -114,9 +114,9 @@ def per_game(fn):
 
 
 # --- the agents of one seating, one decision at a time (contract.Controller) -----------
-# It plays the same table model as the fast ``sim.play`` (``styles.Table``): the mix seats'
+# It plays the same table model as the fast ``sim.play`` (``heuristic.Table``): the mix seats'
 # styles drawn from the generator given, then every decision asked of the table by phase,
-# the ``greedy`` and ``best`` seats' then replaced by the search agents' (``best.py``, their
+# the ``greedy`` and ``best`` seats' then replaced by the search agents' (``search.py``, their
 # generators children of the one given).  The roles are part of the deal (the engine's
 # ``Chance``), not of the controller.
 class Controller:

@@ -4,7 +4,7 @@ numpy calls on (G,P) arrays: elementwise ops on whole arrays are cheap, but a
 (G,) -> (G,1) broadcast, np.where, take_along_axis and reductions over the
 short seat axis cost 10-100x more at these sizes; the helpers avoid them.
 The engine, the settlement (``scoring.py``), the deck (``cards.py``) and the
-table model (``styles.py``) share them.
+table model (``heuristic.py``) share them.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ sources, declared per part (``tests/test_exact_claims.py`` checks that
 every value really depends on its source): ``data`` (the
 components: the cargo deck, the node cards, the rope sets, the roles),
 ``engine`` (scripted rounds run through :mod:`gamelab.strand.engine`, in
-:mod:`gamelab.strand.exact_rounds`) and ``record`` (the worked example
+:mod:`gamelab.strand.exact`) and ``record`` (the worked example
 replayed by :func:`gamelab.strand.record.replay`).
 """
 
@@ -22,12 +22,12 @@ import numpy as np
 from gamelab.core.errors import GamelabError
 from gamelab.core.exact_claims import ExactClaims
 
-from . import exact_rounds, record
-from .exact_rounds import EXAMPLE, VALUES
+from . import exact, record
+from .exact import EXAMPLE, VALUES
 from .rules import PLAYERS, ROLES, StrandParams
 
 #: modules whose ``engine`` attribute is where the values of this module ask the rules
-ENGINE_CALLERS = ("gamelab.strand.exact_rounds", "gamelab.strand.record")
+ENGINE_CALLERS = ("gamelab.strand.exact", "gamelab.strand.record")
 
 
 def _components(p: StrandParams) -> dict:
@@ -182,5 +182,5 @@ def _round5_with_a_one(rec) -> dict:
 
 #: every part with the source its values come from
 exact_claims = ExactClaims.declare(
-    StrandParams, data=(_components, _cargo), engine=exact_rounds.FIGURES, record=(example_figures,)
+    StrandParams, data=(_components, _cargo), engine=exact.FIGURES, record=(example_figures,)
 )

@@ -3,12 +3,12 @@
 The batch engine's and table model's numpy code is the reference; these
 numba loops compute the same arrays, value for value, for the pieces whose
 numpy form is many calls per step, which dominate the search agent's
-play-outs (``best.py``: thousands of rows a step, a quarter of a step's
+play-outs (``search.py``: thousands of rows a step, a quarter of a step's
 time the calls themselves): the refill (:func:`refill`,
 ``cards.refill_batch``: a loop of one-card draws over the seats, each a
 dozen numpy calls), the negotiation's matching (:func:`match`,
-``styles.Table.match_batch``: some 130 numpy calls) and the reneging
-(:func:`renege`, ``styles.Table.renege_batch``).  The refill loops game by
+``heuristic.Table.match_batch``: some 130 numpy calls) and the reneging
+(:func:`renege`, ``heuristic.Table.renege_batch``).  The refill loops game by
 game; the matching and the reneging keep the games as the innermost loop
 over seat-major arrays, so the compiler vectorizes them as numpy would,
 without a pass per call (a game-by-game matching ran at 1.7x numpy's time).
@@ -96,11 +96,11 @@ def refill(st, draws, live=None):
         raise IndexError(f"refill: a seat needs more cards than the {draws.shape[2]} uniforms per seat given")
 
 
-# --- steps 3-4: the negotiation's matching (styles.Table.match_batch) ---------------
+# --- steps 3-4: the negotiation's matching (heuristic.Table.match_batch) ---------------
 @GROUP.jit
 def _earlier(key, prio, best_key, best_prio):
     """A pair's (key, priority) comes before the best so far: a smaller key, or an
-    equal key and a smaller priority (the speaking order's, ``styles.pair_order``)."""
+    equal key and a smaller priority (the speaking order's, ``heuristic.pair_order``)."""
     return key < best_key or (key == best_key and prio < best_prio)
 
 
@@ -155,7 +155,7 @@ def _match(U, talks_t, accept, I, J, prio, dead, live, rank_weight, key, rank, b
 
 
 def match(U, talks_t, accept, pairs, prio, dead, live, rank_weight):
-    """``styles.Table.match_batch`` compiled: (P,G) agreed partner or -1 (seat-major);
+    """``heuristic.Table.match_batch`` compiled: (P,G) agreed partner or -1 (seat-major);
     ``prio`` (pairs,G) the order among pairs of equal keys (smaller first)."""
     P, _, G = U.shape
     I, J = (np.ascontiguousarray(a, np.int64) for a in pairs)
@@ -167,8 +167,8 @@ def match(U, talks_t, accept, pairs, prio, dead, live, rank_weight):
     return partner
 
 
-# --- step 3: the reneging (styles.Table.renege_batch) ------------------------------
-STAY_PUT, BETTER_OR_STAY, BEST_ALTERNATIVE = 0, 1, 2  # renege_to, as styles.RENEGE_TO orders it
+# --- step 3: the reneging (heuristic.Table.renege_batch) ------------------------------
+STAY_PUT, BETTER_OR_STAY, BEST_ALTERNATIVE = 0, 1, 2  # renege_to, as heuristic.RENEGE_TO orders it
 
 
 @GROUP.entry
@@ -195,7 +195,7 @@ def _renege(U, mate, reneg, stay, accept, shun, how, tie, rope):
 
 
 def renege(U, mate, reneg, stay, accept, shun, how, tie):
-    """``styles.Table.renege_batch`` compiled: (P,G) rope codes; ``how`` a STAY_PUT.. code;
+    """``heuristic.Table.renege_batch`` compiled: (P,G) rope codes; ``how`` a STAY_PUT.. code;
     ``tie`` (P,P,G) uniforms breaking ties among equally good alternatives."""
     rope = np.empty(mate.shape, np.int8)
     tie = np.ascontiguousarray(tie, np.float32)

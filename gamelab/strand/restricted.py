@@ -2,13 +2,13 @@
 game balance with restricted play", AIIDE 2012).
 
 A style at a rung of the skill ladder is the rung's search agent (``best@b``,
-:mod:`gamelab.strand.best`) restricted to the style's defining choice, so
+:mod:`gamelab.strand.search`) restricted to the style's defining choice, so
 that what it is worth is measured at that skill, not at the table model's:
 one restricted seat among unrestricted ``best@b`` seats; its win rate
 against the fair share is the style's edge at that skill.
 
 The defining choice of each style of appendix B (``RESTRICTIONS``, declared
-once; the choices are the table model's own, ``style_tables.cargo_table``):
+once; the choices are the table model's own, ``heuristic_tables.cargo_table``):
 
 * heavy: the cargo shown is the largest card in hand (step 2);
 * key: the smallest card;
@@ -31,9 +31,9 @@ import numpy as np
 from gamelab.core import budgets
 
 from .actions import cargo_decode, rope_decode
+from .heuristic_tables import GRABBER, HANDS, HEAVY, KEY, MIRROR, STAY, STEADY, STYLES, cargo_table, hand_code
 from .scoring import round_cap
 from .state import CARGO, ROPE
-from .style_tables import GRABBER, HANDS, HEAVY, KEY, MIRROR, STAY, STEADY, STYLES, cargo_table, hand_code
 
 #: style -> the phase its defining choice is made in
 RESTRICTIONS = {

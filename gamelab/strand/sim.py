@@ -8,7 +8,7 @@ mix seats of a game hold distinct styles and each style is equally likely
 ("同局混流派", appendix B); ``mix``: the k-th ``mix`` seat of the seating
 takes the k-th style of that ordering (so ``[X, mix, mix, mix]`` is X
 against three distinct styles); ``greedy`` and ``best``: the search agents
-of ``best.py`` (sampled best responses to the table model, play-outs to the
+of ``search.py`` (sampled best responses to the table model, play-outs to the
 end of the round / of the game).  The default lineup is ``mix1 .. mixP``: the
 runner rotates it over the seats, so each deal is played with its styles in
 every seat.  Roles (``AgentParams.roles``): ``first_p`` deals the first P of
@@ -56,7 +56,11 @@ from gamelab.stats.leads import LeadCounter
 from . import engine
 from .agent_params import AgentParams, knobs
 from .arrays import onehot
-from .best import (
+from .heuristic import CUSTOM, RANDOM, STYLES, Table
+from .learned import Policy, Recorder
+from .restricted import RESTRICTIONS, restricted_name
+from .rules import ROLES
+from .search import (
     BEST,
     BUDGETED,
     BUDGETS,
@@ -70,11 +74,7 @@ from .best import (
     searcher_seats,
     with_searchers,
 )
-from .distill import Policy, Recorder
-from .restricted import RESTRICTIONS, restricted_name
-from .rules import ROLES
 from .state import CARGO, N_VALUES, REACT_PASS, ROPE
-from .styles import CUSTOM, RANDOM, STYLES, Table
 
 MIX = tuple(f"mix{k}" for k in range(1, 7))
 ANY_STYLE = "mix"  # each such seat: the next style of the deal's random ordering (mix1, mix2, ... in seat order)
@@ -222,8 +222,8 @@ def learned_seats(seating) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def make_table(params, styles, agents, custom=None, learned=None) -> Table:
-    """The table model of a batch (``styles.Table``), the learned rung's seats (``learned``:
-    :func:`learned_seats`) played by its policy (``distill.DistilledTable``)."""
+    """The table model of a batch (``heuristic.Table``), the learned rung's seats (``learned``:
+    :func:`learned_seats`) played by its policy (``learned.DistilledTable``)."""
     if learned and (learned[0] or learned[1]):
         policy = learned_policy(params, styles.shape[1])
         return policy.table(params, styles, agents, custom, seats=learned[0], ropes=learned[1])
@@ -234,7 +234,7 @@ def play_games(params, styles, chance, agents, *, custom=None, searchers=None, r
     """Play a batch: ``styles`` (G,P) codes, ``chance`` the engine's Chance
     (drawn before any decision), ``agents`` the agents' generator;
     ``searchers`` {name: seats} of the search agents (their generators:
-    children of ``agents``'s); ``record`` a ``distill.Recorder`` shown every
+    children of ``agents``'s); ``record`` a ``learned.Recorder`` shown every
     cargo and rope decision and every settlement; ``learned`` (card seats,
     rope seats) the learned policy plays (:func:`learned_seats`)."""
     params = knobs(params)
@@ -310,7 +310,7 @@ def distilled(params, k: int, budget: int, n_players: int) -> Policy:
 
 def distilled_rung(params, rung: str, n_players: int, n_games: int, purpose: str) -> Policy:
     """The policy distilled from ``n_games`` games of ``rung`` on every seat
-    (``distill.Recorder``), cached on disk by the code and the rules (``core.learned``),
+    (``learned.Recorder``), cached on disk by the code and the rules (``core.learned``),
     learned again when either changes; ``purpose`` names it in the progress line."""
     from gamelab.core import learned
 
@@ -342,7 +342,7 @@ def learned_policy(params, n_players: int) -> Policy:
 
 
 def self_play(params, rung: str, n_players: int, n_games: int = DISTILL_GAMES) -> Recorder:
-    """The decisions of ``n_games`` games of ``rung`` on every seat, counted (``distill.Recorder``)."""
+    """The decisions of ``n_games`` games of ``rung`` on every seat, counted (``learned.Recorder``)."""
     seating = (rung,) * n_players
     rec = None
     for i, seed in enumerate(np.random.SeedSequence(DISTILL_SEED).spawn(-(-n_games // DISTILL_BATCH))):

@@ -1,6 +1,6 @@
 """The SBR rulebook's sentences about whole games, scoring and the worked
 example, asked of the engine and the record replay (see
-:mod:`gamelab.sbr.exact_states` for the scripted states; every call goes
+:mod:`gamelab.sbr.exact` for the scripted states; every call goes
 through the module attributes ``engine`` and ``record``)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 import numpy as np
 
 from . import engine, record
-from .exact_states import (  # noqa: F401
+from .exact import (  # noqa: F401
     EXAMPLE,
     SUMMARY_DISTANCES,
     SUMMARY_RELICS,

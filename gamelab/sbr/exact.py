@@ -1,6 +1,6 @@
 """The SBR rulebook's sentences about one move or one set-up (movement, spin,
 seals, set-up, variants), asked of the engine in scripted states; whole games
-are in :mod:`gamelab.sbr.exact_whole_games`.
+are in :mod:`gamelab.sbr.exact_games`.
 
 Scripted states (:func:`table`) are run through :mod:`gamelab.sbr.engine`
 (``init``, ``outcome``, ``act``, ``step``, ``legal_for``, ``begin_beat``,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gamelab.core import registry
-from gamelab.sbr import agents, engine, lookahead, sim
+from gamelab.sbr import agents, engine, search, sim
 from gamelab.sbr.options import option_index
 from gamelab.sbr.rules import params_for_variant
 from gamelab.sbr.state import Actions
@@ -74,7 +74,7 @@ def _plain_search(params, state, rider, legal, k, beats, reply=None):
             engine.act(params, sim_, act, slot, inplace=True)
             _play_out(params, sim_, slot + 1, last, until)
             m = _margin(params, sim_, int(r[0]) // params.riders_per_player)
-            m += lookahead.GREEDY_TIE_BONUS if o == own else 0.0
+            m += search.GREEDY_TIE_BONUS if o == own else 0.0
             if m > best_m:
                 best, best_m = o, m
         out.card[g], out.spin[g] = card_k[best], spin_k[best]
@@ -110,7 +110,7 @@ def test_lookahead_chooses_what_the_plain_search_chooses(params, n_players, n_ga
 def test_a_budgeted_lookahead_chooses_what_the_plain_search_chooses(budget):
     decisions = []
     plain = lambda *a: _plain_search(*a, P.lookahead_k, budget)  # noqa: E731
-    policy = _held_to_plain(lookahead.lookahead_at(budget), plain, decisions)
+    policy = _held_to_plain(search.lookahead_at(budget), plain, decisions)
     engine.play_batch(P, [policy, agents.random_policy, agents.greedy_policy], 4, np.random.default_rng(2), 3)
     assert sum(decisions) > 50
 
@@ -141,7 +141,7 @@ def test_deep_chooses_what_the_plain_search_chooses():
     ],
 )
 def test_whole_games_keep_their_decisions(params, seating):
-    """Whole games played by ``lookahead.play_games`` (a search reads the
+    """Whole games played by ``search.play_games`` (a search reads the
     margin of the play-out the game has followed since, and deep the one of
     its own previous choice) equal the batch engine's loop of one search per
     decision (nothing carried over), bit for bit."""

@@ -12,7 +12,7 @@ most opponents (5.3, cleared at the segment's end, 6.2).  Knobs:
 
 One implementation, compiled (numba, the kernel's group): :func:`greedy`
 decides for one rider of one game; the batch policy (:func:`greedy_policy`)
-and the search's play-outs (:mod:`gamelab.sbr.lookahead`) call it.
+and the search's play-outs (:mod:`gamelab.sbr.search`) call it.
 ``reference.greedy_choice`` is the plain version the tests hold it to.
 
 Float arithmetic: the values are float32, step by step (a skull's card added

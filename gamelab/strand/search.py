@@ -13,11 +13,11 @@ positions).  A play-out is a copy of the game (``State.take``) in which:
 * the future refills (and, under variant F, the order of the rain cards not
   yet turned) come from the agent's own generator, never the deal's chance;
 * every seat, itself included, is played by the table model
-  (``styles.Table``): the others by their styles, itself by its proxy style
+  (``heuristic.Table``): the others by their styles, itself by its proxy style
   ``best_proxy``, which is also how the other seats see it in the
   negotiation (they agree pairs with it as with that style); a level-k
   agent (``level2@b``) plays them all by the policy distilled from the rung
-  below instead (``distill.py``): opponents who also search.
+  below instead (``learned.py``): opponents who also search.
 
 So the agent is one step of policy improvement over its proxy style against
 the table model (a rollout algorithm); options of one game share their
@@ -37,11 +37,11 @@ from gamelab.core import budgets
 from . import engine
 from .arrays import hand_sizes
 from .cards import refill
+from .heuristic import Table
 from .restricted import RESTRICTIONS, restrict, restricted_name
 from .restricted import parse as parse_restricted
 from .scoring import standing
 from .state import CARGO, REACT, ROPE, Chance
-from .styles import Table
 
 BEST = "best"  # the sampled best response, play-outs to the end of the game
 GREEDY = "greedy"  # the same, play-outs to the end of the round (myopic)
@@ -55,7 +55,7 @@ BUDGETED = budgets.named(BEST)
 RESTRICTED = tuple(restricted_name(s, b) for s in RESTRICTIONS for b in BUDGETS)
 #: level-k search (issue 27): ``level{k}@b`` is ``best@b`` whose play-outs model every seat as a
 #: policy distilled from the rung below (``level{k-1}@b``; level 1 is ``best@b``, whose play-outs
-#: model them by the table model: the default model is level 0); ``distill.py``, ``sim.distilled``
+#: model them by the table model: the default model is level 0); ``learned.py``, ``sim.distilled``
 LEVELS = (2, 3)
 LEVELED = tuple(budgets.at_budget(f"level{k}", b) for k in LEVELS for b in BUDGETS)
 SEARCHERS = (GREEDY, BEST) + BUDGETED + RESTRICTED + LEVELED

@@ -14,7 +14,7 @@ heavy_team_sum, ...) of what the pair would do with the revealed cargo, asked of
 engine (``engine.team_values``, sections 5.1, 5.4, 6.3): ``utility_tables``
 and ``utility_lookup`` hold it for every round cap (normal, variant F's static
 and tools cards), style and pair of cards.  The table model that plays the
-styles (``styles.Table``) reads these tables.  Every table is cached on its
+styles (``heuristic.Table``) reads these tables.  Every table is cached on its
 hashable arguments (the frozen parameters, or the knob values), so a changed
 knob builds new tables once and the defaults build them once per process.
 """

@@ -7,13 +7,13 @@ policy given per seat).  ``docs/agents.md`` states the model in words.
 
 Cargo (step 2), per style, from the seat's own hand: heavy the largest card,
 key the smallest, node_grabber the best expected full sum, steady the largest
-that fits a 3, mirror and stay the median (``style_tables.py`` holds the
+that fits a 3, mirror and stay the median (``heuristic_tables.py`` holds the
 styles' codes, cargo choices and objectives as look-up tables; their names
 are importable from here too).
 
 Ropes (steps 3-4): every styled seat scores each partner with its objective
 ``U`` from the revealed cargo (``engine.team_values``; coefficients: the
-declared knobs heavy_points .. stay_overweight, ``style_tables.coef``).
+declared knobs heavy_points .. stay_overweight, ``heuristic_tables.coef``).
 With negotiation the table forms disjoint pairs greedily by mutual preference
 (smallest sum of the two ranks first, then the larger sum of utilities; both
 must find the other acceptable: U above the knob ``accept``), then each matched player independently
@@ -48,11 +48,9 @@ import numpy as np
 from . import engine, kernel
 from .agent_params import knobs
 from .arrays import at_seats, cols, uniform_choice
-from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
-from .state import MAX_VALUE
 
-# the styles' codes and tables, re-exported: callers know them as styles.X
-from .style_tables import (  # noqa: F401
+# the styles' codes and tables, re-exported: callers know them as heuristic.X
+from .heuristic_tables import (  # noqa: F401
     CAP_KIND,
     CODES,
     COEF_KNOBS,
@@ -79,6 +77,8 @@ from .style_tables import (  # noqa: F401
     utility_lookup,
     utility_tables,
 )
+from .rules import BB, ENGINEER, MUSICIAN, PORTER, VETERAN
+from .state import MAX_VALUE
 
 DEAD = np.float32(1e30)  # added to a refused or taken pair's matching key (far above any live key)
 LIVE = DEAD / 10  # a matching key below this is a pair still open
@@ -264,7 +264,7 @@ class Table:
     def ties(self, G, P):
         """(P,P,G) uniforms that break a seat's ties between equally scored
         partners at random (the largest wins), drawn games-first from the
-        agents' own generator (so play-outs share them, ``best.SharedDraws``)."""
+        agents' own generator (so play-outs share them, ``search.SharedDraws``)."""
         return np.ascontiguousarray(self.rng.random((G, P, P), dtype=np.float32).transpose(1, 2, 0))
 
     def ropes(self, st):

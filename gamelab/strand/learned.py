@@ -11,7 +11,7 @@ What is distilled, from every decision the rung below made on every seat of its 
 for each style of the mix its seats searched as (the style the table saw):
 
 * step 2, the card shown: the card its players showed most often from that hand under that
-  round's cap (the hand as ``style_tables.hand_code``); a hand never seen: the style's card;
+  round's cap (the hand as ``heuristic_tables.hand_code``); a hand never seen: the style's card;
 * steps 3-4, the rope: how often its players pointed where the table's negotiation had them
   point (``follow``), stayed instead (``stay``) or pointed at another seat, by the seat's cargo
   and what the negotiation proposed (no partner, a full pair, an overweight pair).  The distilled
@@ -33,9 +33,9 @@ import numpy as np
 
 from . import engine
 from .actions import cargo_decode, rope_decode
+from .heuristic import Table, best_partner
+from .heuristic_tables import HANDS, STYLES, hand_code
 from .state import CARGO, N_VALUES, ROPE
-from .style_tables import HANDS, STYLES, hand_code
-from .styles import Table, best_partner
 
 MAX_CAP = 10  # rules.StrandParams' largest cap (sum_cap, static_cap and tools_cap are at most 10)
 CARDS = (len(STYLES), MAX_CAP + 1, HANDS)  # (style, cap, hand) -> the card shown
@@ -91,7 +91,7 @@ def rope_cell(params, st, styles, target):
 
 
 class DistilledTable(Table):
-    """``styles.Table`` whose seats show the distilled card and leave the negotiated rope as
+    """``heuristic.Table`` whose seats show the distilled card and leave the negotiated rope as
     the distilled chances say: every seat (level k), or the seats ``seats`` (the learned rung's;
     ``ropes``: the seats whose rope is distilled, if not the same: restricted play holds a seat
     to its style's own card or rope); the other seats play their styles."""

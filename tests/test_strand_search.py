@@ -7,7 +7,7 @@ import pytest
 
 from gamelab.core import registry
 from gamelab.sim import runner
-from gamelab.strand import best, engine, sim
+from gamelab.strand import engine, search, sim
 from gamelab.strand.agents import AgentParams
 from gamelab.strand.arrays import hand_sizes
 from gamelab.strand.game import GAME
@@ -46,7 +46,7 @@ def test_hidden_hands_are_redealt_from_the_unseen_cards():
     chance = engine.draw_chance(params, 500, 4, np.random.default_rng(0))
     st = engine.init(params, 500, 4, chance)
     world = st.copy()
-    best.redeal_hidden(world, 1, np.random.default_rng(1))
+    search.redeal_hidden(world, 1, np.random.default_rng(1))
     assert np.array_equal(world.hand[:, 1], st.hand[:, 1])  # its own hand is its own
     assert np.array_equal(hand_sizes(world.hand), hand_sizes(st.hand))  # everyone keeps his count
     assert np.array_equal(unseen(world, 1), unseen(st, 1))  # the same cards, dealt again
@@ -65,12 +65,12 @@ def test_best_per_game_takes_the_largest_mean_and_breaks_ties_by_the_draw():
     game_of = np.array([0, 0, 0, 1, 1])
     action = np.array([2, 5, 7, 1, 3])
     mean = np.array([0.1, 0.4, 0.4, -1.0, -2.0])
-    assert best.best_per_game(game_of, action, mean, 2, np.array([0.9, 0.2, 0.8, 0.1, 0.9])).tolist() == [7, 1]
-    assert best.best_per_game(game_of, action, mean, 2, np.array([0.9, 0.8, 0.2, 0.1, 0.9])).tolist() == [5, 1]
+    assert search.best_per_game(game_of, action, mean, 2, np.array([0.9, 0.2, 0.8, 0.1, 0.9])).tolist() == [7, 1]
+    assert search.best_per_game(game_of, action, mean, 2, np.array([0.9, 0.8, 0.2, 0.1, 0.9])).tolist() == [5, 1]
 
 
 def test_shared_draws_are_the_same_in_every_option_of_a_world():
-    draws = best.SharedDraws(np.random.default_rng(0), np.array([0, 0, 1, 1, 1]), 2)
+    draws = search.SharedDraws(np.random.default_rng(0), np.array([0, 0, 1, 1, 1]), 2)
     u = draws.random((5, 3), dtype=np.float32)
     assert u.shape == (5, 3) and u.dtype == np.float32
     assert np.array_equal(u[0], u[1]) and np.array_equal(u[2], u[4]) and not np.array_equal(u[0], u[2])

@@ -1,6 +1,6 @@
 """STEEL BALL RUN lookahead agents (``docs/agents.md``), compiled.
 
-Policy improvement over the greedy (:mod:`gamelab.sbr.greedy`): its
+Policy improvement over the greedy (:mod:`gamelab.sbr.heuristic`): its
 ``lookahead_k`` best options, each played out by the rules (section 6.2
 beats, 6.3 final points by the squares reached) with every rider greedy;
 the best margin wins (:func:`lookahead_policy`).  :func:`deep_policy` is the
@@ -11,10 +11,10 @@ The search is written once, here, compiled (numba, the kernel's group): one
 game at a time, its play-outs calling the kernel's turn and beat
 (:func:`~gamelab.sbr.kernel.act`, :func:`~gamelab.sbr.kernel.end_beat`,
 :func:`~gamelab.sbr.kernel.begin_beat`) and the greedy
-(:func:`~gamelab.sbr.greedy.greedy`).  The batch policies ask
+(:func:`~gamelab.sbr.heuristic.greedy`).  The batch policies ask
 :func:`search_actions` for the decision of every acting game;
 :func:`play_games` plays whole games of greedy, lookahead and deep seats.
-``tests/test_sbr_lookahead.py`` holds it to a plain search written on the
+``tests/test_sbr_search.py`` holds it to a plain search written on the
 engine's own calls.
 
 A play-out is deterministic (full information, every chance drawn up
@@ -35,7 +35,7 @@ import numpy as np
 from gamelab.core import budgets
 from gamelab.core.compiled import COMPILED, overload, unroll
 
-from . import greedy as gr
+from . import heuristic as gr
 from .agent_params import AgentParams, knobs
 from .kernel import (
     I0,
