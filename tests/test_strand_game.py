@@ -123,7 +123,8 @@ def test_take_gives_what_indexing_gives_for_every_kind_of_index():
 
 def test_value_counts_is_colsum_of_onehot():
     """arrays.value_counts (one bincount) counts each game's card values as colsum(onehot(v)) does."""
-    from gamelab.strand.arrays import colsum, onehot, value_counts
+    from gamelab.core.arrays import colsum
+    from gamelab.strand.cards import onehot, value_counts
 
     v = np.random.default_rng(2).integers(0, 6, (1000, 5)).astype(np.int8)  # 0: no card
     assert np.array_equal(value_counts(v), colsum(onehot(v)))

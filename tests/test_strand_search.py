@@ -9,7 +9,7 @@ from gamelab.core import registry
 from gamelab.sim import runner
 from gamelab.strand import engine, search, sim
 from gamelab.strand.agents import AgentParams
-from gamelab.strand.arrays import hand_sizes
+from gamelab.strand.cards import hand_sizes
 from gamelab.strand.game import GAME
 
 FAST = AgentParams(best_rollouts=2, greedy_rollouts=2)

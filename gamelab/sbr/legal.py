@@ -7,23 +7,22 @@ random legal play.
   squares ``seal_direction``, on the track, empty under ``seal_empty``, a
   seal left);
 * :func:`is_legal`: whether actions keep to the masks;
-* :func:`random_actions` and :func:`pick`: uniformly random legal choices;
+* :func:`random_actions`: uniformly random legal choices (the picks of
+  :mod:`gamelab.core.arrays`);
   :func:`idle_actions` where nobody acts.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
+
+from gamelab.core.arrays import pick, pick_by  # noqa: F401  (uniform legal picks; pick is the agents' API)
 
 from .kernel import arrays_of, legal_masks, rules_of
 from .rules import N_VALUES, SbrParams
 from .state import Actions, Legal, State
 
 RETRIEVE_CHOICES = N_VALUES + 1  # a skull's wish: 0 (the highest card) or a value 1..5
-PICK_SLOTS = 60  # divisible by 1..5: every count of options is exact
-PICK_TABLE_WIDTH = 8  # masks up to this wide are picked through a table by bit pattern
 
 
 def legal_for(params: SbrParams, state: State, rider: np.ndarray) -> Legal:
@@ -86,34 +85,3 @@ def random_actions(params: SbrParams, state: State, legal: Legal, rng: np.random
         brk=u[3] < 0.5,
         retrieve=(u[4] * RETRIEVE_CHOICES).astype(np.intp),
     )
-
-
-def pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random True column of each row (0 where a row has none)."""
-    return pick_by(mask, rng.random(mask.shape[0]))
-
-
-@lru_cache(maxsize=8)
-def _pick_table(width: int) -> np.ndarray:
-    """(2**width, PICK_SLOTS): for each mask pattern, the column chosen by each
-    of PICK_SLOTS equal slices of [0, 1)."""
-    table = np.zeros((2**width, PICK_SLOTS), np.intp)
-    for pattern in range(1, 2**width):
-        cols = [c for c in range(width) if pattern >> c & 1]
-        table[pattern] = [cols[j * len(cols) // PICK_SLOTS] for j in range(PICK_SLOTS)]
-    return table
-
-
-def pick_by(mask, u):
-    """The column of each row's True entries picked by uniform ``u`` (G,):
-    plain, ``np.flatnonzero(row)[int(u * row.sum())]`` (the table's slices
-    of [0, 1) give exactly that for counts dividing PICK_SLOTS)."""
-    if mask.shape[1] > PICK_TABLE_WIDTH:  # wide masks: the k-th True column
-        c = mask.cumsum(axis=1)
-        return np.argmax(c > (u * c[:, -1]).astype(np.intp)[:, None], axis=1)
-    x = mask.view(np.uint8)
-    bits = x[:, 0].astype(np.intp)  # bits = sum(mask[:, c] << c): the row as a number
-    for c in range(1, mask.shape[1]):
-        bits |= x[:, c].astype(np.intp) << c
-    slot = (u * PICK_SLOTS).astype(np.intp)
-    return _pick_table(mask.shape[1]).reshape(-1).take(bits * PICK_SLOTS + slot)  # table[bits, slot]

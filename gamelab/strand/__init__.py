@@ -3,8 +3,8 @@
 ``rules`` (parameters, variants) <- ``state`` (the batch state, the chance,
 action codes) <- ``engine`` (the game contract: chance, setup, pure steps,
 ``play``; action codes in ``actions``, legal actions in ``legal``, the round's
-settlement in ``scoring``, the deck in ``cards``, shared array helpers in
-``arrays``) <- ``agent_params`` (the model's knobs) <- ``heuristic`` (the
+settlement in ``scoring``, the deck and counts by card value in ``cards``)
+<- ``agent_params`` (the model's knobs) <- ``heuristic`` (the
 table model of the six styles; their look-up tables in ``heuristic_tables``)
 <- ``search`` (the search agents: ``greedy``, a one-round search, and ``best``)
 <- ``learned`` (a search rung distilled into tables) <- ``agents`` (the

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.core.arrays import uniform_choice
+
 from .actions import lock_codes, porter_codes, power_codes
 from .agent_params import AgentParams, knobs
-from .arrays import uniform_choice
 from .legal import random_policy
 from .search import search_agents, searcher_seats, with_searchers
 from .sim import deal_styles, distilled_models, learned_seats, make_table

@@ -10,12 +10,48 @@ same draw.  Everything here but :func:`draw_rain_order` updates arrays in place.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from . import kernel
-from .arrays import hand_sizes, onehot, rowsum, value_counts
 from .rules import CLEAR
-from .state import DRAWS  # noqa: F401  (the refill's draws per seat, known here as cards.DRAWS too)
+from .state import DRAWS, N_VALUES  # noqa: F401  (DRAWS: the refill's draws per seat, known here as cards.DRAWS too)
+
+# --- counts by card value (1..5) of batch arrays --------------------------------
+_ONEHOT = np.vstack([np.zeros(N_VALUES, np.int8), np.eye(N_VALUES, dtype=np.int8)])  # value 1..5 -> row
+
+
+def onehot(v):
+    """(..., 5) int8 rows: 1 at the index of card value ``v`` (1..5); value 0 gives a zero row."""
+    return _ONEHOT.take(v, axis=0)
+
+
+@lru_cache(maxsize=16)
+def _value_rows(G):
+    """(G,1) the offset of each game's block of N_VALUES + 1 counts (read-only)."""
+    rows = np.arange(0, G * (N_VALUES + 1), N_VALUES + 1, dtype=np.int64)[:, None]
+    rows.flags.writeable = False
+    return rows
+
+
+def value_counts(v):
+    """(G,5) how many cells of each (G,P) row hold each card value 1..5 (0: no card):
+    ``colsum(onehot(v))`` as one ``np.bincount`` (3x faster on a batch's rows)."""
+    G = v.shape[0]
+    counts = np.bincount((v + _value_rows(G)).ravel(), minlength=G * (N_VALUES + 1))
+    return counts.reshape(G, N_VALUES + 1)[:, 1:]
+
+
+def rowsum(a):
+    """Sum over the 5 card values (explicit adds beat a short-axis reduce)."""
+    return a[:, 0].astype(np.int16) + a[:, 1] + a[:, 2] + a[:, 3] + a[:, 4]
+
+
+def hand_sizes(hand):
+    """(G,P) cards held (explicit adds beat a short-axis reduce)."""
+    return hand[..., 0] + hand[..., 1] + hand[..., 2] + hand[..., 3] + hand[..., 4]
+
 
 NO_RAIN = -1  # no time-rain card this round
 

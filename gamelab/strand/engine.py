@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.core.arrays import cols, colsum
 from gamelab.core.errors import ParamError
 
 from .actions import (  # noqa: F401
@@ -47,8 +48,7 @@ from .actions import (  # noqa: F401
     switch_target,
     with_switch,
 )
-from .arrays import cols, colsum, onehot
-from .cards import NO_RAIN, discard_shown, draw_rain_order, refill
+from .cards import NO_RAIN, discard_shown, draw_rain_order, onehot, refill
 from .legal import (  # noqa: F401
     can_use,
     cargo_legal,

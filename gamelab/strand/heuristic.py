@@ -45,9 +45,10 @@ from functools import cache
 
 import numpy as np
 
+from gamelab.core.arrays import at_seats, cols, uniform_choice
+
 from . import engine, kernel
 from .agent_params import knobs
-from .arrays import at_seats, cols, uniform_choice
 
 # the styles' codes and tables, re-exported: callers know them as heuristic.X
 from .heuristic_tables import (  # noqa: F401

@@ -16,7 +16,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .arrays import uniform_choice
+from gamelab.core.arrays import uniform_choice
+
 from .rules import BB, ENGINEER, FOG, FRAGILE, MUSICIAN, PORTER, VETERAN
 from .state import CARGO, N_VALUES, REACT, ROPE
 

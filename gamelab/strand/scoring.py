@@ -28,7 +28,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .arrays import cols, colsum, grid
+from gamelab.core.arrays import cols, colsum, grid
+
 from .rules import CRATE, ENGINEER, MUSICIAN, RAIN_CARDS, STATIC, TOOLS, TOWER, VETERAN
 from .state import MAX_VALUE
 

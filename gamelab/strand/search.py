@@ -35,8 +35,7 @@ import numpy as np
 from gamelab.core import budgets
 
 from . import engine
-from .arrays import hand_sizes
-from .cards import refill
+from .cards import hand_sizes, refill
 from .heuristic import Table
 from .restricted import RESTRICTIONS, restrict, restricted_name
 from .restricted import parse as parse_restricted

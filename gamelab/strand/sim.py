@@ -55,7 +55,7 @@ from gamelab.stats.leads import LeadCounter
 
 from . import engine
 from .agent_params import AgentParams, knobs
-from .arrays import onehot
+from .cards import onehot
 from .heuristic import CUSTOM, RANDOM, STYLES, Table
 from .learned import Policy, Recorder
 from .restricted import RESTRICTIONS, restricted_name
