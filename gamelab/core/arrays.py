@@ -52,6 +52,20 @@ def colsum(a):
     return out
 
 
+def count_below(key):
+    """(G, P): for each player, how many players of his game have a smaller
+    key (a loop over the few players beats a (G, P, P) comparison)."""
+    cols = np.ascontiguousarray(key.T)
+    rank = np.empty(key.shape, np.intp)
+    for i in range(cols.shape[0]):
+        below = np.zeros(cols.shape[1], np.intp)
+        for j in range(cols.shape[0]):
+            if j != i:
+                below += cols[j] < cols[i]
+        rank[:, i] = below
+    return rank
+
+
 # --- uniformly random allowed columns ------------------------------------------
 @cache
 def _choice_table(n_actions: int):

@@ -65,13 +65,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.core.arrays import count_below
 from gamelab.stats.leads import LeadCounter
 
 from . import kernel
 from .legal import idle_actions, is_legal, legal_for, random_actions
 from .movement import outcome, seal_ahead
 from .options import option_list, options
-from .ranking import count_below, win_key
+from .ranking import win_key
 from .rules import N_VALUES, RELIC_TYPES, SbrParams, n_riders
 from .state import STATS, UNKNOWN, Actions, Chance, Legal, State
 
