@@ -4,12 +4,13 @@ policy distilled from the rung below; the distillation, its cache, legality."""
 import numpy as np
 
 from gamelab.core import learned, registry
+from gamelab.core.budgets import level_of
 from gamelab.sim import conformance
 from gamelab.sim.levels import trace_levels
 from gamelab.strand import sim
 from gamelab.strand.heuristic_tables import HANDS, HEAVY, cargo_table
 from gamelab.strand.learned import ROPES, Recorder
-from gamelab.strand.search import below, level_of
+from gamelab.strand.search import below
 
 
 def test_a_distilled_card_is_the_card_its_players_showed():

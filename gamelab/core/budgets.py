@@ -37,3 +37,20 @@ def agent_of(name: str) -> str:
 def named(agent: str, budgets=BUDGETS) -> tuple[str, ...]:
     """``agent`` at every budget of ``budgets``: ``("best@1", "best@2", ...)``."""
     return tuple(at_budget(agent, b) for b in budgets)
+
+
+LEVEL = "level"  # a level-k search's agent: ``level2@16``, level 2 at a budget of 16
+
+
+def at_level(k: int, budget: int) -> str:
+    """``level2@16``: the level-``k`` search at ``budget`` (level k models every other seat as
+    level k - 1; level 1 is the game's plain search)."""
+    return at_budget(f"{LEVEL}{int(k)}", budget)
+
+
+def level_of(name: str) -> tuple[int, int] | None:
+    """(k, budget) of a level-k search agent's name (``level2@16``: (2, 16)), else None."""
+    parts = split(name)
+    if parts is None or not (parts[0].startswith(LEVEL) and parts[0][len(LEVEL) :].isdigit()):
+        return None
+    return int(parts[0][len(LEVEL) :]), parts[1]

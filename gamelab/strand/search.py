@@ -56,7 +56,7 @@ RESTRICTED = tuple(restricted_name(s, b) for s in RESTRICTIONS for b in BUDGETS)
 #: policy distilled from the rung below (``level{k-1}@b``; level 1 is ``best@b``, whose play-outs
 #: model them by the table model: the default model is level 0); ``learned.py``, ``sim.distilled``
 LEVELS = (2, 3)
-LEVELED = tuple(budgets.at_budget(f"level{k}", b) for k in LEVELS for b in BUDGETS)
+LEVELED = tuple(budgets.at_level(k, b) for k in LEVELS for b in BUDGETS)
 SEARCHERS = (GREEDY, BEST) + BUDGETED + RESTRICTED + LEVELED
 MIX_PROXY = "mix"  # best_proxy: each searching seat takes its own style of the deal's style mix
 
@@ -67,17 +67,9 @@ def searcher_seats(seating) -> dict:
     return {name: s for name, s in seats.items() if s}
 
 
-def level_of(name: str) -> tuple[int, int] | None:
-    """(k, budget) of a level-k search agent's name (``level2@16``: (2, 16)), else None."""
-    parts = budgets.split(name)
-    if parts is None or not (parts[0].startswith("level") and parts[0][5:].isdigit()):
-        return None
-    return int(parts[0][5:]), parts[1]
-
-
 def below(k: int, budget: int) -> str:
     """The rung a level-k search models the other seats as: ``level{k-1}@b``, ``best@b`` at k = 2."""
-    return budgets.at_budget(BEST if k <= 2 else f"level{k - 1}", budget)
+    return budgets.at_budget(BEST, budget) if k <= 2 else budgets.at_level(k - 1, budget)
 
 
 def rollouts_of(params, name: str) -> int:

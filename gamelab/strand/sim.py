@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 
 from gamelab.core import budgets
+from gamelab.core.budgets import level_of
 from gamelab.core.contract import EdgeSources, PointPart
 from gamelab.core.driver import split_streams
 from gamelab.core.params import knob_value
@@ -69,7 +70,6 @@ from .search import (
     RESTRICTED,
     SEARCHERS,
     below,
-    level_of,
     search_agents,
     searcher_seats,
     with_searchers,
@@ -305,7 +305,7 @@ def distilled_models(params, seats: dict, n_players: int) -> dict:
 def distilled(params, k: int, budget: int, n_players: int) -> Policy:
     """The policy ``level{k}@budget`` models every seat by: distilled from ``DISTILL_GAMES``
     games of the rung below on every seat (:func:`distilled_rung`)."""
-    return distilled_rung(params, below(k, budget), n_players, DISTILL_GAMES, f"level{k}@{budget}")
+    return distilled_rung(params, below(k, budget), n_players, DISTILL_GAMES, budgets.at_level(k, budget))
 
 
 def distilled_rung(params, rung: str, n_players: int, n_games: int, purpose: str) -> Policy:
@@ -507,7 +507,7 @@ SKILL_LADDER = ("random", GREEDY, BEST)
 #: the skill trace: ``best`` at doubling play-outs per option, each seat searching as its style of the mix
 TRACE_BUDGETS = BUDGETS
 #: after the top budget: level-k search at it, each modelling every seat as the rung before
-TRACE_BEYOND = tuple(budgets.at_budget(f"level{k}", BUDGETS[-1]) for k in (2, 3))
+TRACE_BEYOND = tuple(budgets.at_level(k, BUDGETS[-1]) for k in (2, 3))
 REPORT_GROUPS = ("style", "role", "seat")
 
 
