@@ -9,11 +9,11 @@ numpy it stands for).
 Uniform legal picks: a uniformly random allowed column of each row of a mask,
 chosen by uniforms the caller drew (the caller owns the generator).  Two
 table look-ups, each bit for bit what a game's recorded results were made
-with (a switch would change that game's random games):
+with (a game that switched would change its random games):
 
-* :func:`uniform_choice`: the ``floor(u x count)``-th allowed column (STRAND);
+* :func:`uniform_choice`: the ``floor(u x count)``-th allowed column;
 * :func:`pick_by` (and :func:`pick`, drawing its uniforms): the same for
-  counts dividing 60, through 60 equal slices of [0, 1) (SBR).
+  counts dividing 60, through 60 equal slices of [0, 1).
 """
 
 from __future__ import annotations
