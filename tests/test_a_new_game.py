@@ -114,7 +114,7 @@ def _git_status() -> str:
     return out.stdout.decode()
 
 
-@pytest.mark.slow(reason="a pytest run in a subprocess over three test files, Dash's conformance included (about 80 s on a loaded 2-core machine)")
+@pytest.mark.slow(reason="a pytest run in a subprocess over three test files, Dash's conformance too (80 s)")
 def test_the_suite_passes_with_a_game_from_a_folder_outside_the_tree(tmp_path):
     shutil.copytree(DASH, tmp_path / "dash", ignore=SKIP)
     before = _git_status()

@@ -1,10 +1,11 @@
 """What a game owes the shared layer: one :class:`Game` record, registered once.
 
 A game lives in its own package ``gamelab/<name>/`` with the same parts as
-every other (``rules.py``, ``state.py``, ``engine.py``, ``agents.py``,
-``reference.py``, ``sim.py``, ``panels.py`` and, where the game has them,
-``record.py``, ``identities.py``, ``claims.py``) and a ``game.py`` whose
-``GAME`` is a :class:`Game`.  :mod:`gamelab.core.registry` finds it there; the
+every other (``rules.py``, ``state.py``, ``engine.py``, ``reference.py``,
+``agents.py`` and, where the game has them, ``record.py``, ``identities.py``,
+``diagnostics.py``, ``view.py``, ``claims.py``; ``docs/adding-a-game.md``) and
+a ``game.py`` whose ``GAME`` is a :class:`Game`: the rules side every game
+gives, then optional capabilities, each with its default.  :mod:`gamelab.core.registry` finds it there; the
 shared layer (runner, sweep, stats, playtest, report, widgets, bench, cli)
 reads the registry only and never names a game.
 
@@ -13,7 +14,8 @@ Pgx's ``init / step / legal_action_mask`` and OpenSpiel's chance outcomes:
 
 * ``draw_chance(params, n_games, n_players, rng) -> Chance``: every random
   number a batch of games will use, drawn up front from the caller's
-  ``numpy.random.Generator``.  Nothing else in the engine draws.
+  ``numpy.random.Generator`` (or a key per game, whose k-th number
+  :mod:`gamelab.core.chance` derives on demand).  Nothing else in the engine draws.
 * ``init(params, n_games, n_players, chance) -> State``: the set-up.
 * ``legal(params, state) -> Legal``: what the players to move may do, for
   every game of the batch (the game says whose move it is in its state:
@@ -37,10 +39,11 @@ Agents: a game names its agents and builds, for a seating (one agent name
 per seat), a :class:`Controller` that answers ``act(state, legal)`` for every
 game of a batch and may watch the events (``observe(events)``);
 :mod:`gamelab.core.driver` has the default one (a policy per agent, asked for
-the seat to move) and the whole-game loop.  The game's ``play`` is the
-runner's fast path: it plays whole batches from the random streams the game
-declares (``Game.streams``, split by the runner) and returns the per-seat and
-per-game columns of the runner's table.
+the seat to move) and the whole-game loop.  The runner plays a batch from the
+random streams the game declares (``Game.streams``, split by the runner)
+through the shared play (:mod:`gamelab.sim.play`, counting ``Game.counts``),
+or through the game's own fast path ``Game.play``, and gets the per-seat and
+per-game columns of its table.
 """
 
 from __future__ import annotations
