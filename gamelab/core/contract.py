@@ -268,7 +268,8 @@ class Panels:
     ``ReportSettings.metrics``, or the shared ones of :mod:`gamelab.stats.balance`; the
     shared layer computes each with its 95 % interval over deals,
     :func:`gamelab.stats.balance.panel_table`); () : the game's own metrics, then
-    ``lead_changes`` when the shared play counts them and ``winner_score`` (``Game.panel_measures``).
+    ``lead_changes`` when the shared play counts them and ``winner_score``, for a game the shared
+    play plays (``Game.panel_measures``; none for a game with its own ``play``).
     ``figures``: the panel's figures, described (``core.charts``).  ``explorers``:
     identities a designer explores with sliders.  ``view``: how a state looks and what a
     decision says (``core.scenes``; None: the state's fields as a table)."""
@@ -454,9 +455,9 @@ class Game:
 
     @property
     def panel_measures(self) -> tuple[str, ...]:
-        """The panel's measures: the declared ones, else the game's own metrics, then
-        ``lead_changes`` when the shared play counts them, and ``winner_score``."""
-        if self.panels.measures:
+        """The panel's measures: the declared ones, else, for a game played by the shared play, the
+        game's own metrics, then ``lead_changes`` when it counts them, and ``winner_score``."""
+        if self.panels.measures or self.play is not None:  # a fast path's columns: the game names its measures
             return self.panels.measures
         leads = ("lead_changes",) if self.play is None and self.counts.leads else ()
         return (*(m.name for m in self.report.metrics), *leads, "winner_score")
