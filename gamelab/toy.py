@@ -237,14 +237,14 @@ GAME = Game(
     reference=Reference,
     agents=tuple(BONUS),
     controller=Controller,
-    play=play,
-    streams=("play",),  # one stream: the dice, then the agents
     record=RecordFormat(replay=replay, tables=tables, examples=(EXAMPLE,) if EXAMPLE.exists() else ()),
+    max_steps=1,
     default_agent="weak",
-    bench=Bench(random_lineup=_default_lineup, random_batch=_random_batch, agent_target=1.0),
+    play=play,  # its own fast path: a crash agent and a delay for the runner's tests
+    streams=("play",),  # one stream: the dice, then the agents
     derived={"die_double": _die_double},
     report=ReportSettings(
         players=(2, 3), assumptions="Toy agents: <b>strong</b> adds 3 to a die roll, weak adds nothing."
     ),
-    max_steps=1,
+    bench=Bench(random_lineup=_default_lineup, random_batch=_random_batch, agent_target=1.0),
 )

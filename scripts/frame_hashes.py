@@ -48,6 +48,9 @@ RUNS = [
     ("strand", {}, ["best", "best", "best", "best"], None),
     ("strand", {"time_rain": True, "renege_to": "best"}, ["best", "heavy", "greedy", "random", "best"], None),
     ("strand", {"silent": True, "best_proxy": "mix"}, ["best", "mirror", "steady", "best"], None),
+    ("pig", {}, None, 2),
+    ("pig", {}, None, 6),
+    ("pig", {"target": 50, "hold_minimum": 10}, ["race", "hold_at_20", "random"], None),
 ]
 
 

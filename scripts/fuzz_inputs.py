@@ -1117,7 +1117,7 @@ def strand_styles() -> int:
     """How many styles STRAND declares (the range of a count of styles: 0..this)."""
     from gamelab.core import registry
 
-    return len(registry.get("strand").strategies.names)
+    return len(registry.get("strand").metagame.names)
 
 
 PLAYER_WORDS = ["3", "4", "3 3", "3 4", "\u0663", "\uff13", "0", "9", "3.0", "", "-3"]

@@ -1,9 +1,12 @@
 """``docs/adding-a-game.md`` walked through: every path, name and figure it
 states about Pig, the worked example, is checked against the code (a guide
-that drifts from the code misleads the next person who adds a game)."""
+that drifts from the code misleads the next person who adds a game); and a
+game's plumbing (what is not its rules, state, engine, reference, agents,
+identities or record) is at most 80 lines, Pig's and any new game's."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from pathlib import Path
@@ -18,6 +21,57 @@ TEXT = GUIDE.read_text(encoding="utf-8")
 PIG = ROOT / "gamelab" / "pig"
 PIG_MODULES = sorted(p.stem for p in PIG.glob("*.py") if p.stem != "__init__")
 CODE = re.findall(r"`([^`\n]+)`", TEXT)  # every inline code span
+
+
+#: the modules a game writes for its own sake; every other module of its folder is plumbing
+NOT_PLUMBING = ("rules", "state", "engine", "reference", "agents", "identities", "record")
+PLUMBING_MAX = 80
+
+
+def code_lines(path: Path) -> int:
+    """Lines of code: not blank, not a comment, not in a docstring (module, class or function)."""
+    text = path.read_text(encoding="utf-8")
+    docs: set[int] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                docs.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return sum(1 for i, line in enumerate(text.splitlines(), 1) if line.strip()[:1] not in ("", "#") and i not in docs)
+
+
+def plumbing(folder: Path) -> dict[str, int]:
+    """{module: lines of code} of a game folder's plumbing."""
+    return {p.name: code_lines(p) for p in sorted(folder.glob("*.py")) if p.stem not in NOT_PLUMBING}
+
+
+def test_code_lines_leave_out_blanks_comments_and_docstrings(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text('"""Doc\nmore."""\n\n# why\nX = 1  # counted\n\n\ndef f():\n    """Doc."""\n    return X\n')
+    assert code_lines(path) == 3
+
+
+NEW_GAMES = sorted(set(registry.game_folders()) - set(registry.shipped_games()))
+
+
+@pytest.mark.parametrize("game", ["pig", *NEW_GAMES])
+def test_a_game_s_plumbing_is_at_most_80_lines(game):
+    """Pig's, and that of every game from outside the package (``GAMELAB_GAMES``): the shared layer
+    owns the loop, the columns' counting, the panels' defaults; a folder holds its game."""
+    lines = plumbing(registry.game_folders()[game])
+    assert sum(lines.values()) <= PLUMBING_MAX, lines
+
+
+def test_the_guide_states_pig_s_plumbing():
+    lines = plumbing(PIG)
+    found = re.search(r"Pig's plumbing is (\d+) lines of code \(([^)]*)\)", TEXT)
+    assert found, "the guide states Pig's plumbing and its files"
+    assert int(found.group(1)) == sum(lines.values()) <= PLUMBING_MAX
+    assert re.findall(r"`(\w+\.py)` (\d+)", found.group(2)) == [(k, str(v)) for k, v in lines.items() if v]
 
 
 def _lines(path: Path) -> int:
@@ -86,7 +140,7 @@ def test_line_counts():
 
 def test_the_figures_of_pig_the_guide_states():
     game = registry.get("pig")
-    from gamelab.pig import identities, panels
+    from gamelab.pig import identities
 
     assert f"`{game.players}`" in TEXT
     assert f"`{tuple(game.agents)}`".replace("'", '"') in TEXT
@@ -94,7 +148,7 @@ def test_the_figures_of_pig_the_guide_states():
     assert f"| {game.chunk_deals} (the default) |" in TEXT
     assert f"{game.max_steps:,}: `rules.max_steps`" in TEXT
     assert f"{game.bench.agent_target:,.0f} games/s, {game.bench.ratio_target:g}x over the reference" in TEXT
-    assert f"{len(panels.MEASURES)} measures" in TEXT
+    assert f"Pig's table has {len(game.panel_measures)} measures" in TEXT
     rows = identities.rows(game.knobs())
     measured = sum(1 for r in rows if r.sim_key)
     assert f"{len(rows)} exact rows, {measured} measured" in TEXT

@@ -31,7 +31,6 @@ from gamelab.core import registry
 from gamelab.core.params import specs
 from gamelab.report import charts, format as fmt
 from gamelab.sim import runner
-from gamelab.pig import panels
 from gamelab.strand import panels as strand_panels
 from gamelab.strand.rules import StrandParams
 from gamelab import stats
@@ -39,7 +38,7 @@ from gamelab import stats
 frame = runner.simulate(registry.get("pig"), n_games=200, seed=3, n_players=2)
 report = charts.win_rate_chart([fmt.WinPanel("2 players", stats.win_table(frame, "seat"), "seat", 0.5)])
 assert charts.svg(report).startswith("<svg")
-panel = charts.drawn(panels.figures(frame, None)[0])
+panel = charts.drawn(registry.get("pig").panels.figures(frame, None)[0])
 trust = charts.draw(strand_panels.trust_figure(StrandParams(), strand_panels.TrustControls()))
 assert panel._repr_png_().startswith(b"\\x89PNG") and trust._repr_png_().startswith(b"\\x89PNG")
 print(matplotlib.get_backend(), "matplotlib.pyplot" in sys.modules)

@@ -6,41 +6,42 @@ checks themselves shown to fail on a game that breaks the contract."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from gamelab.core import registry
+from gamelab.core import contract, registry
+from gamelab.core.errors import GamelabError
 from gamelab.sim import conformance
 from gamelab.sim.conformance import CHECKS, ConformanceError, check_game
 
 GAMES = registry.available_games()
 
 
-ERRATA = Path(__file__).resolve().parents[1] / "docs" / "errata.md"
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_the_declarations_agree_with_each_other(name):
-    """What a game declares about itself names things that exist: its ladder,
-    strong agent and default lineups name its agents, its report's player
-    counts are in its range, its errata heading is a heading of
-    docs/errata.md, and every variant builds."""
-    g = registry.get(name)
-    assert set(g.skill.ladder) <= set(g.agents)
-    assert not g.skill.strong_agent or g.skill.strong_agent in g.agents
-    assert not g.skill.players or g.players[0] <= g.skill.players <= g.players[1]
-    for n in range(g.players[0], g.players[1] + 1):
-        assert len(g.default_lineup(n)) == n and set(g.default_lineup(n)) <= set(g.agents)
-    assert all(g.players[0] <= n <= g.players[1] for n in g.report.players)
-    if g.report.errata_heading:
-        headings = [line[3:].strip() for line in ERRATA.read_text().splitlines() if line.startswith("## ")]
-        assert any(h.upper().startswith(g.report.errata_heading.upper()) for h in headings)
-    for variant in g.variants:
-        assert isinstance(g.params_for_variant(variant), g.rules)
-    for path in g.record.examples if g.record else ():
-        assert path.is_file()
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"players": (3, 2)}, "Game.players"),
+        ({"max_steps": 0}, "Game.max_steps"),
+        ({"agents": ()}, "Game.agents"),
+        ({"default_agent": "nobody"}, "Game.default_agent"),
+        ({"report": contract.ReportSettings(players=(2, 9))}, "Game.report.players"),
+        ({"report": contract.ReportSettings(errata_heading="NO SUCH GAME")}, "Game.report.errata_heading"),
+        ({"skill": contract.SkillSettings(ladder=("weak", "nobody"))}, "Game.skill.ladder"),
+        ({"skill": contract.SkillSettings(budget="no_knob")}, "Game.skill.budget"),
+        ({"variants": {"odd": {"die": 1}}}, "Game.variants['odd']"),
+    ],
+)
+def test_a_malformed_game_is_refused_naming_the_field(change, field):
+    """``check_game`` (its first check) and ``registry.register`` refuse a game whose declarations
+    do not agree, and the message names the game and the field."""
+    broken = dataclasses.replace(registry.get("toy"), name="toy2", **change)
+    with pytest.raises(ConformanceError, match=re.escape(f"toy2: {field}")):
+        check_game(broken, only=("declarations_agree",))
+    with pytest.raises(GamelabError, match=re.escape(f"toy2: {field}")):
+        registry.register(broken)
 
 
 def test_the_toy_game_from_gamelab_games_is_checked_too():

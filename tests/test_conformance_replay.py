@@ -38,7 +38,12 @@ FAULTY = textwrap.dedent(
         return seen
 
     reference = types.SimpleNamespace(
-        start=pig_ref.start, advance=pig_ref.advance, legal_mask=legal_mask, observe=observe, result=pig_ref.result
+        play_random=pig_ref.play_random,
+        start=pig_ref.start,
+        advance=pig_ref.advance,
+        legal_mask=legal_mask,
+        observe=observe,
+        result=pig_ref.result,
     )
     GAME = dataclasses.replace(PIG, name="faulty", reference=reference)
     """

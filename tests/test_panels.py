@@ -21,14 +21,14 @@ def pig_frame() -> pd.DataFrame:
 def test_every_panel_measure_is_a_metric_of_its_game(name):
     game = registry.get(name)
     catalogue = balance.catalogue(game)
-    assert game.panels is not None and game.panels.measures
-    assert [m for m in game.panels.measures if m not in catalogue] == []
+    assert game.panel_measures
+    assert [m for m in game.panel_measures if m not in catalogue] == []
 
 
 def test_the_panel_table_is_the_declared_metrics_from_the_frame(pig_frame):
     game = registry.get("pig")
     table = balance.panel_table(game, pig_frame).set_index("measure")
-    labels = [balance.metric(game, m).label for m in game.panels.measures]
+    labels = [balance.metric(game, m).label for m in game.panel_measures]
     assert [label.removesuffix(" (%)") for label in table.index] == labels
     busts = table.loc["rolls that bust (%)"]
     assert busts["value"] == pytest.approx(100 * pig_frame["busts"].sum() / pig_frame["rolls"].sum())

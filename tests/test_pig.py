@@ -14,10 +14,11 @@ import pytest
 from gamelab.core import registry
 from gamelab.core.driver import split_streams
 from gamelab.core.errors import ParamError, RecordError
-from gamelab.pig import agents, engine, identities, record, reference, rules, sim
+from gamelab.pig import agents, engine, identities, record, reference, rules
 from gamelab.pig.rules import PigParams, params_for_variant
 from gamelab.pig.state import HOLD, ROLL, Chance
 from gamelab.rulebook import playtest
+from gamelab.sim.play import play_batch
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "data" / "playtests" / "pig_example.json"
 STD = PigParams()
@@ -165,7 +166,7 @@ def test_controller_plays_as_engine_play():
     p, seating = agents.AgentParams(), ["race", "random", "hold_at_20"]
     chance = engine.draw_chance(p, 200, 3, np.random.default_rng(3))
     streams = {"chance": np.random.default_rng(3), "agents": np.random.default_rng(4)}
-    fast = sim.play(p, seating, 200, 3, streams)
+    fast = play_batch(registry.get("pig"), p, seating, 200, 3, streams)
     ctl = registry.get("pig").controller(p, seating, 200, np.random.default_rng(4))
     st = engine.init(p, 200, 3, chance)
     while not engine.done(p, st).all():
@@ -174,9 +175,10 @@ def test_controller_plays_as_engine_play():
     assert (engine.result(p, st)["score"] == fast["score"]).all()
 
 
-def test_sim_play_columns_and_common_dice():
-    a = sim.play(STD, ["hold_at_20", "random"], 300, 2, split_streams(np.random.SeedSequence(11), sim.STREAMS))
-    b = sim.play(STD, ["hold_at_20", "random"], 300, 2, split_streams(np.random.SeedSequence(11), sim.STREAMS))
+def test_the_shared_play_s_columns_and_common_dice():
+    pig = registry.get("pig")
+    a = play_batch(pig, STD, ["hold_at_20", "random"], 300, 2, split_streams(np.random.SeedSequence(11), pig.streams))
+    b = play_batch(pig, STD, ["hold_at_20", "random"], 300, 2, split_streams(np.random.SeedSequence(11), pig.streams))
     assert all(np.array_equal(a[k], b[k], equal_nan=True) for k in a)
     for key in ("score", "win", "rank", "busts", "holds", "rolls", "mean_banked"):
         assert a[key].shape == (300, 2)
@@ -323,6 +325,6 @@ def test_bad_record_form():
 def test_registry_finds_pig():
     game = registry.get("pig")
     assert "pig" in registry.available_games()
-    assert game.title == "Pig" and game.players == (2, 6) and game.claims is None
+    assert game.title == "Pig" and game.players == (2, 6) and game.rulebook.claims is None
     assert game.max_steps == rules.max_steps(STD, 6)
     assert all(path.exists() for path in game.record.examples)

@@ -89,7 +89,7 @@ def toy_with_identities(monkeypatch):
     toy = registry.get("toy")
     fake = dataclasses.replace(
         toy,
-        identities=contract.Identities(rows=_toy_identities, simulated=_toy_simulated),
+        rulebook=contract.Rulebook(identities=contract.Identities(rows=_toy_identities, simulated=_toy_simulated)),
         report=dataclasses.replace(toy.report, errata_heading="TOY"),
     )
     real = registry.get

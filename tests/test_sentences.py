@@ -126,4 +126,4 @@ def test_a_profile_changes_no_rulebook_sentence(game):
     assert params.changed()
     g = registry.get(game)
     assert sentences.exact_values(g, params) == sentences.exact_values(g)
-    assert g.claims.exact_claims(params) == sentences.exact_values(g)
+    assert g.rulebook.claims.exact_claims(params) == sentences.exact_values(g)

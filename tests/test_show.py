@@ -49,7 +49,7 @@ def test_a_pig_story_is_the_engines_game_and_its_words_add_up_to_the_result():
 
 def test_a_game_without_a_view_gets_its_state_as_a_table():
     toy = registry.get("toy")
-    assert toy.view is None
+    assert toy.panels.view is None
     story = play_story(toy, seed=1, lineup=["strong", "weak"])
     html = page(story)
     assert len(story.steps) == 2  # the set-up and the one decision

@@ -52,9 +52,11 @@ def test_a_source_edit_in_a_game_package_changes_the_fingerprint(source_copy):
     assert store_mod.code_fingerprint("strand") == before["strand"]  # another game's code: its cache stands
     _edit(source_copy / "report" / "render.py")  # not on the play path
     assert store_mod.code_fingerprint("strand") == before["strand"]
-    _edit(source_copy / "stats" / "leads.py")  # shared, imported by both games' play
+    _edit(source_copy / "stats" / "balance.py")  # the metrics over the rows, not on the play path
+    assert store_mod.code_fingerprint("toy") == before["toy"]
+    _edit(source_copy / "stats" / "leads.py")  # shared, counted by the games' play (the runner's shared play too)
     assert store_mod.code_fingerprint("strand") != before["strand"]
-    assert store_mod.code_fingerprint("toy") == before["toy"]  # the toy game does not import metrics
+    assert store_mod.code_fingerprint("toy") != before["toy"]
 
 
 def test_a_rule_edit_invalidates_cached_chunks(store, source_copy):

@@ -361,7 +361,7 @@ def test_identity2_table_chart_caption_and_simulated_side_agree_at_every_slider_
 
 def test_seat_one_agents_and_lineups_in_the_games_words():
     """The seat-1 list and the progress note name agents as the game declares
-    them (``Game.agent_words``): no ``@``, no ``mix1``."""
+    them (``Game.report.agent_words``): no ``@``, no ``mix1``."""
     from gamelab.core import registry
     from gamelab.core.labels import agent_label, lineup_words
 

@@ -433,7 +433,7 @@ def _claim_games(names):
     if names is None:
         return None
     for name in names:
-        if registry.get(name).claims is None:
+        if registry.get(name).rulebook.claims is None:
             raise GamelabError(
                 f"{name} publishes no rulebook figures: expected one of {', '.join(games_with_claims())}"
             )

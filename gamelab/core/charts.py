@@ -18,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+import numpy as np
+
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Series:
@@ -84,3 +86,27 @@ class Panel:
     plots: Sequence[Plot]
     width: float
     height: float
+
+
+#: run columns that measure a game's length, in the order a figure prefers them, with their axis words
+LENGTH_WORDS = {
+    "game_length": "game length",
+    "rounds": "rounds (turns per player)",
+    "turns": "turns",
+    "length": "steps",
+}
+
+
+def length_and_wins(frame, params) -> list[Panel]:
+    """A figure any game's panel can show (``Panels.figures``): how long games last (the first
+    length column of ``frame`` in :data:`LENGTH_WORDS`), and the win rate by seat beside the fair share."""
+    column = next(c for c in LENGTH_WORDS if c in frame.columns)
+    length = frame.groupby("game")[column].first()
+    by_seat = frame.groupby("seat")["win"].mean()
+    n_players = int(frame.groupby("game").size().iloc[0])
+    bins = (np.arange(length.min(), length.max() + 2) - 0.5).tolist()
+    lasts = Plot(Histogram(length.to_numpy(), bins), title="game length", xlabel=LENGTH_WORDS[column], ylabel="games")
+    seats = Bars(list(by_seat.index.astype(str)), [Series(values=by_seat.to_numpy() * 100)])
+    fair = [Reference(y=100 / n_players)]
+    wins = Plot(seats, title="wins by seat (dashed: fair share)", xlabel="seat", ylabel="win rate (%)", references=fair)
+    return [Panel([lasts, wins], width=10, height=3.2)]

@@ -1,10 +1,11 @@
 """What a game owes the shared layer: one :class:`Game` record, registered once.
 
 A game lives in its own package ``gamelab/<name>/`` with the same parts as
-every other (``rules.py``, ``state.py``, ``engine.py``, ``agents.py``,
-``reference.py``, ``sim.py``, ``panels.py`` and, where the game has them,
-``record.py``, ``identities.py``, ``claims.py``) and a ``game.py`` whose
-``GAME`` is a :class:`Game`.  :mod:`gamelab.core.registry` finds it there; the
+every other (``rules.py``, ``state.py``, ``engine.py``, ``reference.py``,
+``agents.py`` and, where the game has them, ``record.py``, ``identities.py``,
+``diagnostics.py``, ``view.py``, ``claims.py``; ``docs/adding-a-game.md``) and
+a ``game.py`` whose ``GAME`` is a :class:`Game`: the rules side every game
+gives, then optional capabilities, each with its default.  :mod:`gamelab.core.registry` finds it there; the
 shared layer (runner, sweep, stats, playtest, report, widgets, bench, cli)
 reads the registry only and never names a game.
 
@@ -13,7 +14,8 @@ Pgx's ``init / step / legal_action_mask`` and OpenSpiel's chance outcomes:
 
 * ``draw_chance(params, n_games, n_players, rng) -> Chance``: every random
   number a batch of games will use, drawn up front from the caller's
-  ``numpy.random.Generator``.  Nothing else in the engine draws.
+  ``numpy.random.Generator`` (or a key per game, whose k-th number
+  :mod:`gamelab.core.chance` derives on demand).  Nothing else in the engine draws.
 * ``init(params, n_games, n_players, chance) -> State``: the set-up.
 * ``legal(params, state) -> Legal``: what the players to move may do, for
   every game of the batch (the game says whose move it is in its state:
@@ -37,10 +39,11 @@ Agents: a game names its agents and builds, for a seating (one agent name
 per seat), a :class:`Controller` that answers ``act(state, legal)`` for every
 game of a batch and may watch the events (``observe(events)``);
 :mod:`gamelab.core.driver` has the default one (a policy per agent, asked for
-the seat to move) and the whole-game loop.  The game's ``play`` is the
-runner's fast path: it plays whole batches from the random streams the game
-declares (``Game.streams``, split by the runner) and returns the per-seat and
-per-game columns of the runner's table.
+the seat to move) and the whole-game loop.  The runner plays a batch from the
+random streams the game declares (``Game.streams``, split by the runner)
+through the shared play (:mod:`gamelab.sim.play`, counting ``Game.counts``),
+or through the game's own fast path ``Game.play``, and gets the per-seat and
+per-game columns of its table.
 """
 
 from __future__ import annotations
@@ -52,9 +55,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from gamelab.core.errors import ParamError
-from gamelab.core.params import Params
-from gamelab.core.paths import PLAYTESTS
+from gamelab.core.errors import GamelabError, ParamError
+from gamelab.core.params import Params, specs
+from gamelab.core.paths import ERRATA, PLAYTESTS
 from gamelab.core.scenes import View
 from gamelab.core.symmetry import Symmetry as Symmetry  # a game's declaration: contract.Symmetry
 
@@ -184,6 +187,35 @@ class Claims:
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
+class Rulebook:
+    """What the rulebook layer (:mod:`gamelab.rulebook`) checks of the game: its design
+    identities and its published figures (None: the game has none)."""
+
+    identities: Identities | None = None
+    claims: Claims | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Counts:
+    """What the shared play (``Game.play`` None: :func:`gamelab.sim.play.play_batch`) counts
+    while a batch is played, from the engine's events: metrics, not rules, so never in the state.
+
+    ``seat``: column -> an event's name or ``fn(events) -> (G,)``: the amounts, summed per seat
+    into a (G, P) int32 column, credited to the seat ``events[mover]``.  The shared play also
+    counts ``length`` (G,), the decisions of each game, and, with ``leads`` (a (G, P) state field
+    of points), ``lead_changes`` (G,) through :class:`gamelab.stats.leads.LeadCounter`, after
+    every step whose event ``leads_on`` is true in some game ("": every step).
+    ``columns(params, state, result, counts) -> dict``: the runner's columns from the engine's
+    ``result`` and the counts (None: the result, then the counts)."""
+
+    seat: Mapping[str, str | Callable[[dict], np.ndarray]] = dataclasses.field(default_factory=dict)
+    mover: str = "player"
+    leads: str = ""
+    leads_on: str = ""
+    columns: Callable[[Any, Any, dict, dict], dict] | None = None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Bench:
     """What ``gamelab bench`` times."""
 
@@ -201,18 +233,6 @@ class Bench:
     # one rule slider of the game's notebook panel and the value it is moved to: ``panel_slider_s``
     # times that move at the notebook's default sample (the numbers drawn, nothing cached)
     panel_slider: tuple[str, Any] | None = None
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class Panels:
-    """What a notebook panel shows besides win rates: a table of the game's
-    measures, declared as balance metrics by name (``Game.metrics`` or the
-    shared ones of :mod:`gamelab.stats.balance`; the shared layer computes
-    each with its 95 % interval over deals, :func:`gamelab.stats.balance.panel_table`),
-    and figures."""
-
-    measures: tuple[str, ...]  # metric names, in the table's order
-    figures: Callable[[Any, Any], list] = lambda frame, params: []  # frame, params -> [charts.Panel]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -238,6 +258,26 @@ class Explorer:
     # the exact table shown again here is computed at the same controls (one value per cell)
     simulated: Callable[[Any, Any, Any], Any] | None = None
     sim_players: int = 0  # the player count ``simulated`` is played at
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Panels:
+    """What the notebook panels and ``gamelab show`` show of the game besides win rates.
+
+    ``measures``: a table of the game's measures, balance metrics by name (the game's own,
+    ``ReportSettings.metrics``, or the shared ones of :mod:`gamelab.stats.balance`; the
+    shared layer computes each with its 95 % interval over deals,
+    :func:`gamelab.stats.balance.panel_table`); () : the game's own metrics, then
+    ``lead_changes`` when the shared play counts them and ``winner_score``, for a game the shared
+    play plays (``Game.panel_measures``; none for a game with its own ``play``).
+    ``figures``: the panel's figures, described (``core.charts``).  ``explorers``:
+    identities a designer explores with sliders.  ``view``: how a state looks and what a
+    decision says (``core.scenes``; None: the state's fields as a table)."""
+
+    measures: tuple[str, ...] = ()  # metric names, in the table's order
+    figures: Callable[[Any, Any], list] = lambda frame, params: []  # frame, params -> [charts.Panel]
+    explorers: Mapping[str, Explorer] = dataclasses.field(default_factory=dict)
+    view: View | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -278,6 +318,12 @@ class ReportSettings:
     headline: str = "seat_spread"
     # where the headline group's points come from (None: the report shows no edge by source)
     edge: EdgeSources | None = None
+    metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
+    # agents as the rulebook and docs/agents.md name them (``labels.agent_label``): name -> words; a
+    # numbered seat of a family (``mix1``) takes its family's words; ``budget_words`` says a search
+    # agent at a budget (``best@8``), with ``{agent}`` and ``{budget}``
+    agent_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    budget_words: str = "{agent}, budget {budget}"
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -357,13 +403,14 @@ def players_check(players: tuple[int, int], words: str) -> Callable[[Any, int], 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Game:
-    """Everything the shared layer knows of one game.
+    """Everything the shared layer knows of one game: the rules side every game gives, then
+    optional capabilities, each one part with a default that a game without it keeps.
 
-    What every game must give comes first (no defaults); the optional parts
-    after it have defaults that a game without them keeps.
-    """
+    The rules side is what Pgx's ``Env`` asks of a game (``init``, ``step``, ``observe``): the
+    parameters, the batch engine and its reference, the agents, the playtest records and a bound
+    on a game's length.  The shared layer owns the loop around them (``core.driver``)."""
 
-    # -- what every game gives
+    # -- the rules side: what every game gives
     name: str  # the short name: command lines, files, cache keys
     title: str  # the game's name in reports
     players: tuple[int, int]  # fewest and most players
@@ -373,43 +420,47 @@ class Game:
     reference: Reference
     agents: tuple[str, ...]  # agent names a lineup may use
     controller: Callable[[Any, Sequence[str], int, np.random.Generator], Controller]  # params, seating, G, rng
-    # the runner's fast path: params, seating, n_deals, n_players, streams ({name: Generator}, ``streams``
-    # below) -> the per-seat and per-game columns of one batch
-    play: Callable[..., dict]
     record: RecordFormat | None  # playtest records (None: the game has no record format yet)
+    max_steps: int  # engine steps a game takes at most (a true bound: the conformance checks hold it)
 
-    # -- optional parts
+    # -- the rules side with defaults
     variants: Mapping[str, Any] = dataclasses.field(default_factory=lambda: {"standard": {}})  # name -> changes
     default_agent: str = ""  # the default lineup's agent on every seat ("": the first agent)
     lineup: Callable[[int], Sequence[str]] | None = None  # a default lineup that is not one agent everywhere
-    bench: Bench | None = None
-    panels: Panels | None = None
-    explorers: Mapping[str, Explorer] = dataclasses.field(default_factory=dict)
-    identities: Identities | None = None
-    claims: Claims | None = None
-    report: ReportSettings = ReportSettings()
-    skill: SkillSettings = SkillSettings()
-    derived: Mapping[str, Callable[[Any, Any], dict]] = dataclasses.field(default_factory=dict)
-    metrics: tuple = ()  # the game's own balance.Metric diagnostics (arrival_rate, ...)
-    strategies: Strategies | None = None  # the meta-game's moves (None: the game has no meta-game)
-    symmetry: Symmetry = Symmetry()  # the seat relabellings the rules ignore (default: none)
-    # how a state looks and what a decision says (``core.scenes``; None: the state's fields as a table)
-    view: View | None = None
-    chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
-    # the named random streams ``play`` draws from, split by the runner from a chunk's seed (stream k: the
-    # seed's k-th child, ``core.driver.split_streams``); part of what a seed means, like ``chunk_deals``
+    # a game's own fast path: params, seating, n_deals, n_players, streams ({name: Generator}) -> the
+    # per-seat and per-game columns of one batch (None: the shared play, ``sim.play.play_batch``,
+    # counting ``counts``)
+    play: Callable[..., dict] | None = None
+    counts: Counts = Counts()  # what the shared play counts besides the engine's result
+    # the named random streams a batch draws from, split by the runner from a chunk's seed (stream k: the
+    # seed's k-th child, ``core.driver.split_streams``); part of what a seed means, like ``chunk_deals``.
+    # The shared play draws the chance from ``chance`` and gives ``agents`` to the controller.
     streams: tuple[str, ...] = ("chance", "agents")
-    max_steps: int = 10_000  # engine steps a game takes at most (conformance)
-    # agents as the rulebook and docs/agents.md name them (``labels.agent_label``): name -> words; a
-    # numbered seat of a family (``mix1``) takes its family's words; ``budget_words`` says a search
-    # agent at a budget (``best@8``), with ``{agent}`` and ``{budget}``
-    agent_words: Mapping[str, str] = dataclasses.field(default_factory=dict)
-    budget_words: str = "{agent}, budget {budget}"
+    chunk_deals: int = 1024  # deals per chunk (part of what a seed means)
+    derived: Mapping[str, Callable[[Any, Any], dict]] = dataclasses.field(default_factory=dict)  # sweep knobs
+
+    # -- optional capabilities
+    report: ReportSettings = ReportSettings()  # the default report, the game's metrics, agents in words
+    panels: Panels = Panels()  # notebook panels, explorers, the viewer's look
+    rulebook: Rulebook = Rulebook()  # design identities and published figures
+    skill: SkillSettings = SkillSettings()  # the skill ladder and trace
+    metagame: Strategies | None = None  # the meta-game's moves (None: the game has no meta-game)
+    bench: Bench | None = None  # what ``gamelab bench`` times (None: nothing of the game's own)
+    symmetry: Symmetry = Symmetry()  # the seat relabellings the rules ignore (default: none)
 
     def __post_init__(self) -> None:
         if self.record is not None and not self.record.examples:  # the game's worked records, by its name
             found = tuple(sorted(PLAYTESTS.glob(f"{self.name}_*.json")))
             object.__setattr__(self, "record", dataclasses.replace(self.record, examples=found))
+
+    @property
+    def panel_measures(self) -> tuple[str, ...]:
+        """The panel's measures: the declared ones, else, for a game played by the shared play, the
+        game's own metrics, then ``lead_changes`` when it counts them, and ``winner_score``."""
+        if self.panels.measures or self.play is not None:  # a fast path's columns: the game names its measures
+            return self.panels.measures
+        leads = ("lead_changes",) if self.play is None and self.counts.leads else ()
+        return (*(m.name for m in self.report.metrics), *leads, "winner_score")
 
     @property
     def playable(self) -> tuple[str, ...]:
@@ -429,3 +480,95 @@ class Game:
         from .params import variant_maker
 
         return variant_maker(self.rules, self.variants)(name, **overrides)
+
+
+ENGINE_FUNCTIONS = ("draw_chance", "init", "legal", "step", "done", "result", "random_actions", "is_legal")
+REFERENCE_FUNCTIONS = ("play_random", "start", "advance", "observe", "result")
+
+
+def check_declarations(game: Game) -> None:
+    """The game's declarations are well formed and agree with each other, or a
+    :class:`GamelabError` naming the game and the field (``Game.skill.ladder``) and what is
+    wrong.  The registry runs it on every game it loads; the conformance checks list it first."""
+    for problem in declaration_problems(game):
+        raise GamelabError(f"{game.name}: {problem}")
+
+
+def declaration_problems(game: Game) -> list[str]:
+    """What :func:`check_declarations` refuses, one sentence each (the rules side first)."""
+    problems = _rules_side_problems(game)
+    return problems or _agreement_problems(game)
+
+
+def _rules_side_problems(game: Game) -> list[str]:
+    out = []
+    lo_hi = game.players
+    if not (isinstance(lo_hi, tuple) and len(lo_hi) == 2 and all(type(n) is int for n in lo_hi)):
+        out.append(f"Game.players is {lo_hi!r}: expected (fewest, most), two whole numbers")
+    elif not 1 <= lo_hi[0] <= lo_hi[1]:
+        out.append(f"Game.players is {lo_hi!r}: expected 1 <= fewest <= most")
+    for field in ("rules", "knobs"):
+        if not (isinstance(getattr(game, field), type) and issubclass(getattr(game, field), Params)):
+            out.append(f"Game.{field} is {getattr(game, field)!r}: expected a Params class (core.params)")
+    if not out and not issubclass(game.knobs, game.rules):
+        out.append(f"Game.knobs ({game.knobs.__name__}) does not extend Game.rules ({game.rules.__name__})")
+    for field, names in (("engine", ENGINE_FUNCTIONS), ("reference", REFERENCE_FUNCTIONS)):
+        missing = [n for n in names if not callable(getattr(getattr(game, field), n, None))]
+        if missing:
+            out.append(f"Game.{field} lacks {', '.join(missing)} (the contract's {field} functions)")
+    if not (isinstance(game.agents, tuple) and game.agents and all(isinstance(a, str) for a in game.agents)):
+        out.append(f"Game.agents is {game.agents!r}: expected a non-empty tuple of agent names")
+    if not callable(game.controller):
+        out.append("Game.controller is not callable: expected (params, seating, n_games, rng) -> Controller")
+    if type(game.max_steps) is not int or game.max_steps < 1:
+        out.append(f"Game.max_steps is {game.max_steps!r}: expected a whole number of steps >= 1")
+    if game.play is None and not {"chance", "agents"} <= set(game.streams):
+        out.append(f"Game.streams is {game.streams!r}: the shared play (Game.play None) draws chance and agents")
+    return out
+
+
+def _agreement_problems(game: Game) -> list[str]:
+    """The declarations agree: every name they use is an agent, a knob or a player count of the game."""
+    out = []
+    agents, playable, (lo, hi) = set(game.agents), set(game.playable), game.players
+    knobs = {s.name for s in specs(game.knobs)}
+
+    def names(field: str, used, among: set, what: str) -> None:
+        wrong = [u for u in used if u and u not in among]
+        if wrong:
+            out.append(f"{field} names {wrong[0]!r}, which is not {what} ({', '.join(sorted(among))})")
+
+    names("Game.default_agent", [game.default_agent], agents, "one of its agents")
+    for n in range(lo, hi + 1):
+        lineup = game.default_lineup(n)
+        if len(lineup) != n:
+            out.append(f"Game.lineup({n}) has {len(lineup)} seats, not {n}")
+        names(f"Game.lineup({n})", lineup, playable, "an agent a lineup may use")
+    names("Game.skill.ladder", game.skill.ladder, playable, "an agent a lineup may use")
+    names("Game.skill.strong_agent", [game.skill.strong_agent], agents, "one of its agents")
+    names("Game.skill.search", [game.skill.search], agents, "one of its agents")
+    names("Game.skill.budget", [game.skill.budget], knobs, "a knob of Game.knobs")
+    if game.metagame is not None:
+        names("Game.metagame.names", game.metagame.names, playable, "an agent a lineup may use")
+    counts = [("Game.report.players", n) for n in game.report.players] + [("Game.skill.players", game.skill.players)]
+    out += [f"{f} is {n}: the game is for {lo}-{hi} players" for f, n in counts if n and not lo <= n <= hi]
+    out += _variant_problems(game)
+    heading = game.report.errata_heading
+    if heading and ERRATA.is_file():
+        headings = [line[3:].strip().upper() for line in ERRATA.read_text().splitlines() if line.startswith("## ")]
+        if not any(h.startswith(heading.upper()) for h in headings):
+            out.append(f"Game.report.errata_heading {heading!r} is no '## ' heading of {ERRATA.name}")
+    missing = [p.name for p in (game.record.examples if game.record else ()) if not p.is_file()]
+    if missing:
+        out.append(f"Game.record.examples names {missing[0]}, which does not exist")
+    return out
+
+
+def _variant_problems(game: Game) -> list[str]:
+    out = []
+    for variant in game.variants:
+        try:
+            game.params_for_variant(variant)
+        except GamelabError as exc:
+            out.append(f"Game.variants[{variant!r}] does not build: {exc}")
+    return out

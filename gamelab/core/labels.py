@@ -79,16 +79,16 @@ def changes_words(changed) -> str:
 
 
 def agent_label(game, name: str) -> str:
-    """An agent in the words the game declares (``Game.agent_words``):
+    """An agent in the words the game declares (``Game.report.agent_words``):
     ``the style mix, style 2 of the deal`` for ``mix2``, ``search, 8 play-outs per
-    option`` for ``best@8`` (``Game.budget_words``), else its key in words."""
+    option`` for ``best@8`` (``Game.report.budget_words``), else its key in words."""
     from gamelab.core import budgets
 
     agent, at, budget = str(name).partition(budgets.SEPARATOR)
-    words = dict(getattr(game, "agent_words", {}) or {})
+    words = dict(getattr(game.report, "agent_words", {}) or {})
     if at:
         base = words.get(agent, key_words(agent))
-        text = getattr(game, "budget_words", "{agent}, budget {budget}").format(agent=base, budget=budget)
+        text = getattr(game.report, "budget_words", "{agent}, budget {budget}").format(agent=base, budget=budget)
         return text.replace("1 play-outs", "1 play-out").replace("1 beats", "1 beat") if budget == "1" else text
     if name in words:
         return words[name]
@@ -101,7 +101,7 @@ def agent_label(game, name: str) -> str:
 def lineup_words(game, lineup) -> str:
     """A lineup in words, said once when every seat plays the same (``the
     style mix on every seat``, ``greedy rider on every seat``), else seat by seat."""
-    words = dict(getattr(game, "agent_words", {}) or {})
+    words = dict(getattr(game.report, "agent_words", {}) or {})
     names = [_family(a, words) for a in lineup]
     if len(set(names)) == 1 and names:
         return f"{agent_label(game, names[0])} on every seat"

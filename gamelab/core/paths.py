@@ -14,6 +14,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent  # gamelab/
 PLAYTESTS = PACKAGE.parent / "data" / "playtests"  # the worked records shipped beside the package, <game>_*.json
+ERRATA = PACKAGE.parent / "docs" / "errata.md"  # the rulebooks' errata, a ``## `` heading per game
 
 
 def workspace() -> Path:

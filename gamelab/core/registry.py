@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import os
 import pkgutil
 from pathlib import Path
@@ -53,6 +54,23 @@ def extra_game_modules() -> tuple[str, ...]:
     return tuple(filter(None, (n.strip() for n in os.environ.get("GAMELAB_GAMES", "").split(","))))
 
 
+def game_folders() -> dict[str, Path]:
+    """{name: package folder} of every game that lives in a package of its own: the shipped ones,
+    then those of ``GAMELAB_GAMES`` named ``<package>.game`` (a single module, like the toy game,
+    has no folder).  Found without importing any game module (a parent package may be imported)."""
+    import gamelab
+
+    here = Path(gamelab.__file__).parent
+    found = {p.rpartition(".")[2]: here / p.rpartition(".")[2] for p in game_packages()}
+    for module in extra_game_modules():
+        package = module.rpartition(".")[0]
+        if module.endswith(".game") and package:
+            spec = importlib.util.find_spec(package)
+            if spec is not None and spec.submodule_search_locations:
+                found.setdefault(module_game_name(module), Path(next(iter(spec.submodule_search_locations))))
+    return found
+
+
 def module_game_name(module: str) -> str:
     """The name of the game a module of ``GAMELAB_GAMES`` holds: its last part,
     or its package's when the module is called ``game`` (``mygames.dice.game``: dice)."""
@@ -74,7 +92,7 @@ def _extra() -> dict[str, str]:
 
 def _load(name: str, module: str, *, extra: bool) -> Game:
     """Import the module holding the game ``name`` (once) and check its ``GAME``."""
-    from gamelab.core.contract import Game
+    from gamelab.core.contract import Game, check_declarations
 
     if name in _LOADED:
         return _LOADED[name]
@@ -92,13 +110,18 @@ def _load(name: str, module: str, *, extra: bool) -> Game:
             f"{where} holds a game called {game.name!r}, not {name!r}: a game is named after its "
             + ("module (or its package when the module is called game)" if extra else "folder")
         )
+    check_declarations(game)  # a malformed game is refused here, naming the field
     _LOADED[name] = game
     return game
 
 
 def register(game: Game) -> Game:
     """Add a game that does not live in a ``gamelab`` sub-package (tests,
-    a designer's own game in a notebook); it shadows nothing."""
+    a designer's own game in a notebook); it shadows nothing, and its
+    declarations must agree (:func:`~gamelab.core.contract.check_declarations`)."""
+    from gamelab.core.contract import check_declarations
+
+    check_declarations(game)
     if game.name in _shipped() or game.name in _extra() or game.name in _EXTRA:
         raise GamelabError(f"a game named {game.name!r} is already registered")
     _EXTRA[game.name] = game

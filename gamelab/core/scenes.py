@@ -1,6 +1,6 @@
 """How a game's state looks, described as plain data (a game never draws).
 
-A game declares a :class:`View` (``Game.view``, in its ``view.py``): a function
+A game declares a :class:`View` (``Game.panels.view``, in its ``view.py``): a function
 from one game of a batch state to a :class:`Scene`, a tuple of parts the shared
 drawing layer (:mod:`gamelab.report.viewer`) turns into pictures, and a function
 that says in words what one decision did.  A game without a view gets
@@ -127,7 +127,7 @@ Scene = tuple[Part, ...]
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class View:
-    """How one game looks and what its decisions say (``Game.view``).
+    """How one game looks and what its decisions say (``Game.panels.view``).
 
     ``scene(params, state, g, names, events) -> Scene``: game ``g`` of a batch state, the
     seats called ``names``, ``events`` the engine's events of the step that led to it

@@ -26,6 +26,12 @@ def to_move(state) -> np.ndarray:
     return state.player
 
 
+def mover(state, g: int) -> list[int]:
+    """The seat that decides in game ``g`` of a turn game (``scenes.View.mover``); plain
+    ``[state.player[g]]``."""
+    return [int(state.player[g])]
+
+
 def done(params, state) -> np.ndarray:
     """(G,) each game has ended: a copy of ``state.over``."""
     return state.over.copy()

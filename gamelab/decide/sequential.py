@@ -381,8 +381,8 @@ def metric_range(game: Game, metric) -> tuple[float, float, bool] | None:
     """What ``metric`` can be: ``(low, high, whole)``: a share within 0..1; a count of the
     game's strategies (the meta-game's ``styles_worth_playing``) a whole number within
     0..their number; None for any other metric (a score, a mean: no declared range)."""
-    if metric.count and game.strategies is not None:
-        return 0.0, float(len(game.strategies.names)), True
+    if metric.count and game.metagame is not None:
+        return 0.0, float(len(game.metagame.names)), True
     if metric.percent:
         return 0.0, 1.0, False
     return None
@@ -401,7 +401,7 @@ def check_range(game: Game, question: Question) -> None:
         return
     low, high, whole = known
     bound = question.constant / term.coef
-    strategies = game.strategies
+    strategies = game.metagame
     what = (
         f"a count of {game.name}'s {len(strategies.names)} {strategies.label}s" if whole and strategies else "a share"
     )
@@ -440,8 +440,8 @@ def check_looks(game: Game, question: Question, max_games: int, *, n_players=Non
 
 def _lineup(game: Game, metrics, lineup, n_players):
     """The meta-game's metrics are measured on a run of random profiles: that lineup, unless one is given."""
-    if lineup is None and n_players is not None and game.strategies and not all(m.smooth for m in metrics):
-        lineup = [game.strategies.profile_agent] * n_players
+    if lineup is None and n_players is not None and game.metagame and not all(m.smooth for m in metrics):
+        lineup = [game.metagame.profile_agent] * n_players
     return lineup, n_players
 
 
@@ -790,8 +790,8 @@ def grouped_looks(setup: _Setup) -> list[int]:
     chunks = setup.chunks["params"]
     size = chunks[0].n_deals * setup.rotations
     first = PILOT_CHUNKS
-    if setup.game.strategies is not None:
-        profiles = len(solve.profiles(len(setup.game.strategies.names), setup.n_players))
+    if setup.game.metagame is not None:
+        profiles = len(solve.profiles(len(setup.game.metagame.names), setup.n_players))
         first = max(first, math.ceil(PROFILE_GAMES * profiles / size))
     return grouped.schedule(first, len(chunks))
 

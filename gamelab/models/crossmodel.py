@@ -207,10 +207,10 @@ def _conclusions(
     seed,
     run: RunConfig | None = None,
 ) -> list[dict]:
-    """The rulebook's conclusions (``GAME.claims.conclusions``) at this player
+    """The rulebook's conclusions (``GAME.rulebook.claims.conclusions``) at this player
     count, under each model that has the grouping they speak of."""
     run = run or RunConfig()
-    if g.claims is None or g.claims.conclusions is None:
+    if g.rulebook.claims is None or g.rulebook.claims.conclusions is None:
         return []
     from gamelab.rulebook.claims import conclusions
 

@@ -1,7 +1,7 @@
 """A game's meta-game of strategies, measured and solved: which strategies
 adapting players keep (empirical game-theoretic analysis, Wellman 2006).
 
-A game that declares strategies (``Game.strategies``, e.g. six play
+A game that declares strategies (``Game.metagame``, e.g. six play
 styles) has a meta-game at each player count ``P``: a profile
 seats one strategy on each seat (every multiset of ``P`` strategies: 126 of
 six styles at four players), and its payoffs are the win shares of each
@@ -97,7 +97,7 @@ def psro(
     say=None,
 ) -> tuple[list[dict], float | None]:
     """Policy-space response oracles over the game's search agents
-    (``Game.strategies.searches``, in turn, at most ``limit``).
+    (``Game.metagame.searches``, in turn, at most ``limit``).
 
     Each iteration seats the search on one seat among opponents drawn from
     the current equilibrium (every multiset of its support, weighted by its

@@ -16,7 +16,7 @@ smooth in the model's knobs, never a count of cells inside a band.
 Two kinds of target:
 
 * :func:`published`: the rulebook's simulated tables (``data/claims``),
-  measured by the game's ``GAME.claims.measure``; its ``se300``/``se600``
+  measured by the game's ``GAME.rulebook.claims.measure``; its ``se300``/``se600``
   column is ``se_target`` and ``inside300``/``inside600`` the band.
 * :func:`from_records` / :func:`from_frames`: outcome statistics (the mean
   of every per-seat value a record's ``final`` gives that is also a column of
@@ -70,7 +70,7 @@ def published(game: Game) -> Target:
     from gamelab.rulebook.claims import measure as measure_claims
     from gamelab.rulebook.identities import rounding
 
-    published = game.claims
+    published = game.rulebook.claims
     if published is None:
         raise GamelabError(f"{game.name} publishes no tables to calibrate to: give --target RECORDS")
     claims = load_claims(game.name)

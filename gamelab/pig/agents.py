@@ -15,7 +15,9 @@ would bank it asks the engine (:func:`engine.banking_reaches`,
 * ``random``: uniformly random legal moves (:func:`engine.random_actions`).
 
 A seating is played by the shared ``core.driver.SeatController`` over
-:data:`POLICIES` (``GAME.controller``).
+:data:`POLICIES` (:data:`controller`, ``GAME.controller``); :func:`why` says
+in one line why an agent chose as it did (``gamelab show``), and
+:data:`ASSUMPTIONS` is the model in a report's words.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ import dataclasses
 
 import numpy as np
 
+from gamelab.core import driver
 from gamelab.core.params import knobs_of, param
 
 from . import engine
 from .rules import PigParams
+from .state import HOLD
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -89,3 +93,35 @@ def random_policy(params, state, legal, rng) -> np.ndarray:
 
 
 POLICIES = {"hold_at_20": hold_at_policy, "race": race_policy, "random": random_policy}
+controller = driver.seat_controller(POLICIES)
+
+
+ASSUMPTIONS = (
+    "Every seat holds at a turn total of 20 (or as soon as banking reaches the target) unless a lineup says "
+    "otherwise: the classic threshold that maximises one turn's expected gain, not optimal play (which "
+    "depends on both scores). The race agent keeps pace with the leader and rolls to win once an opponent "
+    "nears the target; random picks roll or hold with a fair coin. A turn cap (40 turns each) ends the rare "
+    "game nobody wins."
+)
+
+
+def why(params, agent, state, actions, g, seat) -> str:
+    """The threshold the hold-at and race agents compare the turn total with (``View.why``)."""
+    k = knobs(params)
+    held = int(np.asarray(actions)[g]) == HOLD
+    if engine.legal(params, state.take(np.array([g])))[0].sum() == 1:
+        return "banking now reaches the target: the hold is forced, rule 6" if held else "the only legal move: a roll"
+    total = int(state.turn_total[g])
+    if agent == "hold_at_20":
+        threshold = k.hold_at
+        kind = f"holds at {threshold}"
+    elif agent == "race":
+        threshold = int(race_threshold(k, state.take(np.array([g])))[0])
+        kind = f"keeps pace: holds at {threshold} now"
+    else:
+        return "a coin flip" if agent == "random" else ""
+    reach = int(state.score[g, int(state.player[g])]) + total >= params.target
+    if held and reach and total < threshold:
+        return f"{kind}; banking now reaches the target"
+    sign = "≥" if total >= threshold else "<"
+    return f"{kind}; turn total {total} {sign} {threshold}"

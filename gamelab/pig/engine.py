@@ -87,7 +87,8 @@ def step(params: PigParams, state: State, actions, chance: Chance, *, inplace: b
     legal (:func:`legal`); finished games ignore theirs.
 
     ``events`` (all (G,)): ``player`` who decided, ``live`` the game was
-    running, ``face`` rolled (NO_FACE if none), ``bust``, ``hold``,
+    running, ``roll``, ``face`` rolled (NO_FACE if none), ``gained`` (what the
+    roll added to the turn total), ``bust``, ``hold``,
     ``banked`` (points banked by a hold), ``turn_end``, ``won``."""
     st = state if inplace else state.copy()
     a = np.asarray(actions)
@@ -97,7 +98,8 @@ def step(params: PigParams, state: State, actions, chance: Chance, *, inplace: b
     face = np.where(roll, next_face(chance, st.rolls), NO_FACE).astype(np.int8)
     st.rolls += roll
     bust = roll & (face <= params.bust_faces)
-    st.turn_total += np.where(roll & ~bust, face, 0).astype(np.int16)
+    gained = np.where(roll & ~bust, face, 0).astype(np.int16)
+    st.turn_total += gained
     player = st.player.copy()
     banked = np.where(hold, st.turn_total, 0).astype(np.int16)
     games = np.arange(G)
@@ -111,7 +113,9 @@ def step(params: PigParams, state: State, actions, chance: Chance, *, inplace: b
     events = {
         "player": player,
         "live": live,
+        "roll": roll,
         "face": face,
+        "gained": gained,
         "bust": bust,
         "hold": hold,
         "banked": banked,

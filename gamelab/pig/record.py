@@ -155,6 +155,12 @@ def _ledger(variant, params, names, st, turns):
     return ledger, observed
 
 
+def expect_unit(params, key, index):
+    """The turn an ``expect`` claim is about (``View.expect_unit``): ``scores`` and ``banked``
+    are by turn; the rest are about the end."""
+    return index[0] if key in ("scores", "banked") and index else None
+
+
 def tables(ledger) -> list:
     """The turns (rolls, outcome, scores after) and the final standing."""
     names = ledger["players"]

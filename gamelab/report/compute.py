@@ -183,7 +183,7 @@ def claims_data(
     run: RunConfig | None = None,
 ) -> ClaimsData | None:
     """The claims audit and the rulebook's conclusions (None: the game publishes no figures)."""
-    if game.claims is None:
+    if game.rulebook.claims is None:
         return None
     from gamelab.rulebook import claims
 

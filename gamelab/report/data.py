@@ -267,7 +267,7 @@ class Report:
 
         lineup = list(self.runs[players].lineup)
         family = {re.sub(r"\d+$", "", a) for a in lineup}
-        if len(family) == 1 and family.pop() in self.game.agent_words and len(set(lineup)) > 1:  # mix1 ... mix4
+        if len(family) == 1 and family.pop() in self.game.report.agent_words and len(set(lineup)) > 1:  # mix1 ... mix4
             return lineup_words(self.game, lineup)
         seats = [agent_label(self.game, a) for a in lineup]
         out, i = [], 0

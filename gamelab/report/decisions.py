@@ -56,7 +56,7 @@ def metagame_deals(game, n_games: int) -> int | None:
     games or more, else a tenth of the report's games (at least 32, at most ``Strategies.deals``)."""
     if n_games >= METAGAME_FULL:
         return None
-    return max(32, min(game.strategies.deals, n_games // 10))
+    return max(32, min(game.metagame.deals, n_games // 10))
 
 
 METAGAME_TARGET_OTHERS = 0.02  # the report's meta-game tables away from the reference player count: ±2 points
@@ -98,7 +98,7 @@ def decisions(
     if tools.levers:
         with phase(f"{name}: top levers", run.progress):
             levers = levers_part(data, n_players=n, n_games=tools.games, run=run)
-    metagame = metagame_part(data, n, run=run) if tools.metagame and data.game.strategies is not None else None
+    metagame = metagame_part(data, n, run=run) if tools.metagame and data.game.metagame is not None else None
     proposals = None
     if tools.tune:
         with phase(f"{name}: tuner proposals", run.progress):

@@ -90,21 +90,21 @@ def measure(
 ) -> pd.DataFrame:
     """The game's rows of ``claims`` (default: all it publishes) with ours
     beside each: the rules-decided rows exactly (:func:`exact_audit`), the
-    simulated ones from the runs the game asks for (``Game.claims.runs``),
+    simulated ones from the runs the game asks for (``Game.rulebook.claims.runs``),
     played here and handed to the game's pure ``audit``."""
     run = run or RunConfig()
     from gamelab.rulebook.identities import play_runs
 
-    if game.claims is None:
-        raise GamelabError(f"{game.name} publishes no figures to audit (Game.claims)")
+    if game.rulebook.claims is None:
+        raise GamelabError(f"{game.name} publishes no figures to audit (Game.rulebook.claims)")
     name = game.name
     rows = load_claims(name) if claims is None else claims[claims["game"] == name].reset_index(drop=True)
     exact = is_exact(rows)
-    audited = exact_audit(rows[exact], game.claims.exact_claims(params)) if exact.any() else None
+    audited = exact_audit(rows[exact], game.rulebook.claims.exact_claims(params)) if exact.any() else None
     simulated = rows[~exact]
-    runs = game.claims.runs(simulated, n_games, seed) if len(simulated) else {}
+    runs = game.rulebook.claims.runs(simulated, n_games, seed) if len(simulated) else {}
     frames = play_runs(game, runs, params, run=run)
-    return game.claims.audit(rows, audited, frames, seed)
+    return game.rulebook.claims.audit(rows, audited, frames, seed)
 
 
 def conclusions(
@@ -117,27 +117,27 @@ def conclusions(
     players: int | None = None,
     run: RunConfig | None = None,
 ) -> pd.DataFrame | None:
-    """The rulebook's balance conclusions (``Game.claims.conclusions``)
+    """The rulebook's balance conclusions (``Game.rulebook.claims.conclusions``)
     tested under our model, from ``frames`` ({players: default-lineup
     table}) where given, else from runs played here; ``players``: only the
     conclusions about that player count.  None for a game that draws none."""
     run = run or RunConfig()
     from gamelab.rulebook.identities import play_runs
 
-    if game.claims is None or game.claims.conclusions is None:
+    if game.rulebook.claims is None or game.rulebook.claims.conclusions is None:
         return None
-    counts = [p for p in game.claims.conclusion_players if players is None or p == players]
+    counts = [p for p in game.rulebook.claims.conclusion_players if players is None or p == players]
     given = {p: f for p, f in (frames or {}).items() if p in counts}
     runs = {p: Run(n_players=p, n_games=n_games, seed=seed) for p in counts if p not in given}
     given.update(play_runs(game, runs, params, run=run))
-    return game.claims.conclusions(given)
+    return game.rulebook.claims.conclusions(given)
 
 
 def claiming_games() -> tuple[Game, ...]:
     """The registered games that publish figures to audit."""
     from gamelab.core import registry
 
-    return tuple(g for g in registry.games() if g.claims is not None)
+    return tuple(g for g in registry.games() if g.rulebook.claims is not None)
 
 
 def games_with_claims() -> tuple[str, ...]:
@@ -160,7 +160,7 @@ def audit(
     run = run or RunConfig(workers=2)
     frames = []
     for game in games or claiming_games():
-        if game.claims is None:
+        if game.rulebook.claims is None:
             continue
         frames.append(measure(game, n_games=n_games, seed=seed, params=(params or {}).get(game.name), run=run))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

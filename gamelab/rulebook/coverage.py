@@ -85,10 +85,12 @@ NAMED = (
 
 
 def rulebooks() -> dict[str, str]:
-    """``{game: rulebook file name}`` for every game that declares its rulebook text (``Game.claims.rulebook``)."""
+    """``{game: rulebook file name}`` for every game that declares its rulebook text
+    (``Game.rulebook.claims.rulebook``)."""
     from gamelab.core import registry
 
-    return {g.name: g.claims.rulebook for g in registry.games() if g.claims is not None and g.claims.rulebook}
+    claims = {g.name: g.rulebook.claims for g in registry.games()}
+    return {name: c.rulebook for name, c in claims.items() if c is not None and c.rulebook}
 
 
 def _title(line: str, titles) -> str | None:
@@ -131,7 +133,7 @@ def rulebook_lines(game: Game, path: Path | None = None) -> pd.DataFrame:
     ``section``, ``numbers`` (space-separated, as :func:`numbers_in` finds
     them) and ``text``."""
     path = Path(path or seed_path(game.name))
-    titles = game.claims.section_titles  # type: ignore[union-attr]
+    titles = game.rulebook.claims.section_titles  # type: ignore[union-attr]
     rows, section = [], "front"
     for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         section = section_of(text, titles) or section

@@ -179,7 +179,7 @@ def identity_table(
     value that the change moved, and every simulated value under changed
     rules, get the verdict ``reference (rules changed)``; the column
     ``exact_at_rulebook`` then shows the exact value at the rulebook's rules."""
-    mod = game.identities
+    mod = game.rulebook.identities
     if mod is None:
         return pd.DataFrame(columns=COLUMNS)
     params = params if params is not None else game.rules()

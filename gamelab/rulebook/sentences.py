@@ -58,7 +58,7 @@ def rules_of(game: Game, params):
 
 def exact_values(game: Game, params=None) -> dict:
     """``{quantity: value}`` of the game's exact rows (its ``Claims.exact_claims``)."""
-    claims = game.claims
+    claims = game.rulebook.claims
     if claims is None:
         raise ParamError(f"{game.name} publishes no rulebook figures to check")
     return claims.exact_claims(rules_of(game, params))
@@ -279,7 +279,7 @@ def rewrite(game: Game, table: pd.DataFrame, changed) -> str:
     out = [f"# {game.title}: rulebook sentences to update", ""]
     out += [f"Rules changed from the rulebook: {changes_words(changed)}.", ""]
     if table.empty and isinstance(changed, dict) and changed:
-        rows = len(_at_rulebook(game)[0]) if game.claims is not None else 0
+        rows = len(_at_rulebook(game)[0]) if game.rulebook.claims is not None else 0
         why = no_change_words(game, changed, rows)
         out += [why[0].upper() + why[1:] + ".", ""]
     for section, part in table.groupby("section", sort=False):

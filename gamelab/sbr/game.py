@@ -39,14 +39,6 @@ GAME = contract.Game(
     engine=engine,
     reference=reference,
     agents=tuple(agents.POLICIES),
-    agent_words={
-        "greedy": "greedy rider",
-        "lookahead": "lookahead search",
-        "deep": "deep lookahead search",
-        "random": "random legal play",
-        "learned": "learned rider",
-    },
-    budget_words="lookahead, {budget} beats deep",
     controller=agents.controller,
     play=sim.play,
     streams=sim.STREAMS,
@@ -77,13 +69,15 @@ GAME = contract.Game(
         },
         panel_slider=("curve_penalty", 3),  # issue 31: 10.9 s in the notebook before the fix
     ),
-    panels=contract.Panels(measures=panels.MEASURES, figures=panels.figures),
-    identities=contract.Identities(rows=identities.rows, simulated=identities.simulated, needs=identities.needs),
-    claims=contract.Claims(
-        exact_claims=exact_claims.exact_claims,
-        runs=claims.runs,
-        audit=claims.audit,
-        rulebook="000_dd784b01c1fe9a1b.txt",
+    panels=contract.Panels(measures=panels.MEASURES, figures=panels.figures, view=view.VIEW),
+    rulebook=contract.Rulebook(
+        identities=contract.Identities(rows=identities.rows, simulated=identities.simulated, needs=identities.needs),
+        claims=contract.Claims(
+            exact_claims=exact_claims.exact_claims,
+            runs=claims.runs,
+            audit=claims.audit,
+            rulebook="000_dd784b01c1fe9a1b.txt",
+        ),
     ),
     report=contract.ReportSettings(
         players=sim.REPORT_PLAYERS,
@@ -91,14 +85,21 @@ GAME = contract.Game(
         assumptions=sim.ASSUMPTIONS,
         errata_heading="STEEL BALL RUN",
         edge=sim.EDGE,
+        metrics=game_metrics.METRICS,
+        agent_words={
+            "greedy": "greedy rider",
+            "lookahead": "lookahead search",
+            "deep": "deep lookahead search",
+            "random": "random legal play",
+            "learned": "learned rider",
+        },
+        budget_words="lookahead, {budget} beats deep",
     ),
     derived=sim.DERIVED,
-    metrics=game_metrics.METRICS,
     # no seat relabelling leaves the rules alone: riders act one at a time in a set order
     symmetry=contract.Symmetry(
         why="riders act one at a time, the first player first and then by position (6.1 step 6, 6.2 step 0)"
     ),
     chunk_deals=sim.CHUNK_DEALS,
     max_steps=MAX_STEPS,
-    view=view.VIEW,
 )

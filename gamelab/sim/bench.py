@@ -11,7 +11,7 @@ nothing cached), the time of one rule slider move in the game's notebook
 panel until its numbers are drawn (``panel_slider_s``: ``GAME.bench.panel_slider``,
 the panel's default sample, nothing cached; the timer comes from the notebook
 layer, ``gamelab.ui.widgets.time_slider_move``, passed in by the command), for
-a game with a meta-game (``GAME.strategies``) the seconds of its payoff table
+a game with a meta-game (``GAME.metagame``) the seconds of its payoff table
 and equilibria at 4 players from nothing cached (``metagame_s``, once), and the
 peak memory of 100,000 games in flight (measured in a fresh subprocess).
 Medians of several repetitions.
@@ -120,7 +120,7 @@ def bench_game(
     if game.skill.search:
         out.update(rung_rates(game, n_players))
     out.update(learned_rates(game, n_players, reps=max(3, reps // 2)))
-    if game.strategies is not None and game.players[0] <= METAGAME_PLAYERS <= game.players[1]:
+    if game.metagame is not None and game.players[0] <= METAGAME_PLAYERS <= game.players[1]:
         out["metagame_s"] = metagame_seconds(game)
     if memory:
         out["memory_100k_games_mib"] = peak_memory_mib(game, 100_000, n_players)

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from gamelab.core import driver
-from gamelab.core.contract import Game, observe_state
+from gamelab.core.contract import Game, declaration_problems, observe_state
 from gamelab.core.errors import GamelabError, ParamError
 from gamelab.core.files import load_mapping
 from gamelab.core.params import from_mapping, specs
@@ -461,7 +461,16 @@ def records_round_trip(game: Game) -> None:
         _require(fmt.tables(ledger), f"{game.name}: the ledger of {path.name} renders no table")
 
 
+def declarations_agree(game: Game) -> None:
+    """The declarations are well formed and agree with each other (``contract.check_declarations``:
+    the ladder, lineups and meta-game name the game's agents, player counts are in its range, the
+    errata heading exists, every variant builds), each problem naming its field."""
+    problems = declaration_problems(game)
+    _require(not problems, f"{game.name}: " + "; ".join(problems))
+
+
 CHECKS: dict[str, Callable[[Game], None]] = {
+    "declarations_agree": declarations_agree,
     "random_games_end": random_games_end,
     "step_leaves_its_input": step_leaves_its_input,
     "same_seed_same_table": same_seed_same_table,

@@ -2,7 +2,7 @@
 meta-game's payoff table as per-deal sums (:mod:`gamelab.models.metagame`
 solves it; ``gamelab bench`` times it).
 
-A profile seats one of the game's strategies (``Game.strategies``) on each
+A profile seats one of the game's strategies (``Game.metagame``) on each
 seat; :func:`payoff_table` plays every multiset of ``P`` strategies through
 the runner's chunks, each reduced where it is played to per-deal sums that the
 chunk store keeps (missing chunks in one pass through the run's executor; a
@@ -33,10 +33,10 @@ from gamelab.stats.metagame import DealSums
 
 
 def declared(game: Game) -> Any:
-    """The game's strategies (``Game.strategies``), or a one-line error naming the game."""
-    if game.strategies is None:
-        raise GamelabError(f"{game.name} declares no strategies, so it has no meta-game (Game.strategies)")
-    return game.strategies
+    """The game's strategies (``Game.metagame``), or a one-line error naming the game."""
+    if game.metagame is None:
+        raise GamelabError(f"{game.name} declares no strategies, so it has no meta-game (Game.metagame)")
+    return game.metagame
 
 
 def profile_lineups(names: Sequence[str], n_players: int) -> list[tuple[str, ...]]:

@@ -37,6 +37,7 @@ from gamelab.core.contract import Game
 from gamelab.core.driver import split_streams
 from gamelab.core.errors import GamelabError, short
 from gamelab.core.limits import MAX_GAMES
+from gamelab.sim.play import play_batch
 
 DEFAULT_CHUNK_DEALS = 1024
 
@@ -133,9 +134,13 @@ def plan(
 
 
 def play_seated(game: Game, params, seating, n_deals: int, n_players: int, seed_seq) -> dict:
-    """The columns of ``n_deals`` deals under one seating: the game's ``play``
-    given the random streams it declares (``Game.streams``), split from ``seed_seq``."""
-    return game.play(params, seating, n_deals, n_players, split_streams(seed_seq, game.streams))
+    """The columns of ``n_deals`` deals under one seating: the game's ``play`` (or the shared
+    one, :func:`gamelab.sim.play.play_batch`) given the random streams it declares
+    (``Game.streams``), split from ``seed_seq``."""
+    streams = split_streams(seed_seq, game.streams)
+    if game.play is None:
+        return play_batch(game, params, seating, n_deals, n_players, streams)
+    return game.play(params, seating, n_deals, n_players, streams)
 
 
 def played(chunk: Chunk):

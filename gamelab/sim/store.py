@@ -117,7 +117,8 @@ def _own_source(game: str) -> Path:
     from gamelab.core import registry
 
     try:
-        module = importlib.import_module(registry.get(game).play.__module__)
+        engine = registry.get(game).engine  # a module, or a class in the game's one module
+        module = importlib.import_module(str(getattr(engine, "__module__", None) or getattr(engine, "__name__", "")))
     except GamelabError as exc:
         raise GamelabError(f"cannot fingerprint the code of game {game!r}: {exc}") from None
     path = Path(module.__file__ or "").resolve()

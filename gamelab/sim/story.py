@@ -58,7 +58,7 @@ class Story:
 
 def view_of(game: Game) -> View:
     """The game's declared view, or the plain default every game gets."""
-    return game.view if game.view is not None else DEFAULT_VIEW
+    return game.panels.view if game.panels.view is not None else DEFAULT_VIEW
 
 
 def run_deal(game: Game, params, n_players: int, seed: int, chunk: int, n_deals: int, deal: int):

@@ -14,8 +14,8 @@ of the game's report groups (largest minus smallest per-seat win rate),
 1/players: "every style within 5 points of fair"),
 ``balance`` (1 minus the seat spread, as Ludii defines it),
 ``first_seat_advantage``, ``decisiveness``, ``mean_margin``,
-``mean_length``, ``lead_changes``, ``mean_score``, and ``win_rate[GROUP=VALUE]``.  A game
-adds its own diagnostics (``Game.metrics``) with :func:`ratio`.
+``mean_length``, ``lead_changes``, ``mean_score``, ``winner_score`` and ``win_rate[GROUP=VALUE]``.  A game
+adds its own diagnostics (``Game.report.metrics``) with :func:`ratio`.
 
 The bootstrap is written here rather than called from
 ``scipy.stats.bootstrap``: one multinomial weight matrix over deals, shared
@@ -246,6 +246,11 @@ def _length_columns(frame):
     return {"length": frame[_length_column(frame)].to_numpy(float) * first, "games": first}
 
 
+def _winner_columns(frame):
+    won = (frame["rank"] == 1).to_numpy(float)
+    return {"winner_score:num": frame["score"].to_numpy(float) * won, "winner_score:den": won}
+
+
 def _lead_columns(frame):
     first = _game_rows(frame)
     if "lead_changes" not in frame:
@@ -307,6 +312,13 @@ def shared_metrics(groups: Sequence[str]) -> list[Metric]:
             lambda s: s["lead"] / s["games"],
         ),
         ratio("mean_score", "mean final score", "score", per="seat", doc="mean final score per player"),
+        Metric(
+            "winner_score",
+            "winner's score",
+            "the final score of the game's winner (each of tied winners counted)",
+            _winner_columns,
+            lambda s: s["winner_score:num"] / s["winner_score:den"],
+        ),
     ]
     return out
 
@@ -315,21 +327,21 @@ def catalogue(game) -> dict[str, Metric]:
     """Every named metric of a registered game (``win_rate[...]`` aside);
     a game that declares strategies has the meta-game's too."""
     out = {m.name: m for m in shared_metrics(game.report.groups)}
-    out.update({m.name: m for m in getattr(game, "metrics", ())})
-    strategies = getattr(game, "strategies", None)
+    out.update({m.name: m for m in game.report.metrics})
+    strategies = game.metagame
     if strategies is not None and strategies.profile_agent:
         out.update({m.name: m for m in metagame_metrics(strategies)})
     return out
 
 
 def panel_table(game, frame: pd.DataFrame) -> pd.DataFrame:
-    """A notebook panel's table of the game's measures (``Game.panels.measures``, metric
+    """A notebook panel's table of the game's measures (``Game.panel_measures``, metric
     names): each metric's label, value and 95 % bootstrap interval over deals (the seat
     rotations of a deal share its chance, so deals are the independent units, not games or
     players), shares in per cent (``measure``, ``value``, ``low``, ``high``, ``deals``)."""
     from gamelab.stats.tables import percent_rows
 
-    metrics = [metric(game, name) for name in game.panels.measures]
+    metrics = [metric(game, name) for name in game.panel_measures]
     est = estimate(frame, metrics)
     table = est.assign(measure=[m.label for m in metrics])[["measure", "value", "low", "high", "deals"]]
     return percent_rows(table, [m.label for m in metrics if m.percent])

@@ -25,13 +25,6 @@ GAME = contract.Game(
     engine=engine,
     reference=reference,
     agents=sim.AGENTS,
-    agent_words={
-        "mix": "the style mix",
-        "best": "search to the end of the game",
-        "greedy": "search to the end of the round",
-        "random": "random legal play",
-    },
-    budget_words="search, {budget} play-outs per option",
     controller=controller,
     play=sim.play,
     streams=sim.STREAMS,
@@ -45,17 +38,18 @@ GAME = contract.Game(
         extra_lineups={"strong": (4, sim.strong_lineup, Fraction(1, 100))},
         panel_slider=("node_values", (3, 4, 6, 5, 5, 6, 7, 8)),  # issue 31: node value 3 from 4 to 6
     ),
-    panels=contract.Panels(measures=panels.MEASURES),
-    explorers={"trust": panels.TRUST},
-    identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
-    claims=contract.Claims(
-        exact_claims=exact_claims.exact_claims,
-        runs=claims.runs,
-        audit=claims.audit,
-        conclusions=claims.conclusions,
-        conclusion_players=claims.CONCLUSION_PLAYERS,
-        rulebook="004_fe1c54db522c7fe9.txt",
-        section_titles=claims.SECTION_TITLES,
+    panels=contract.Panels(measures=panels.MEASURES, explorers={"trust": panels.TRUST}, view=view.VIEW),
+    rulebook=contract.Rulebook(
+        identities=contract.Identities(rows=identities.rows, simulated=identities.simulated),
+        claims=contract.Claims(
+            exact_claims=exact_claims.exact_claims,
+            runs=claims.runs,
+            audit=claims.audit,
+            conclusions=claims.conclusions,
+            conclusion_players=claims.CONCLUSION_PLAYERS,
+            rulebook="004_fe1c54db522c7fe9.txt",
+            section_titles=claims.SECTION_TITLES,
+        ),
     ),
     skill=contract.SkillSettings(
         ladder=sim.SKILL_LADDER,
@@ -80,11 +74,18 @@ GAME = contract.Game(
         assumptions=sim.ASSUMPTIONS,
         errata_heading="STRAND",
         edge=sim.EDGE,
+        metrics=game_metrics.METRICS,
+        agent_words={
+            "mix": "the style mix",
+            "best": "search to the end of the game",
+            "greedy": "search to the end of the round",
+            "random": "random legal play",
+        },
+        budget_words="search, {budget} play-outs per option",
     ),
     derived=sim.DERIVED,
-    metrics=game_metrics.METRICS,
     # appendix B's styles as the moves of a meta-game (gamelab metagame); PSRO adds best, then best@16
-    strategies=contract.Strategies(
+    metagame=contract.Strategies(
         names=sim.STYLES,
         label="style",
         column="style",
@@ -101,5 +102,4 @@ GAME = contract.Game(
     ),
     chunk_deals=sim.CHUNK_DEALS,
     max_steps=int(MAX_ROUNDS) * len(PHASES) + STEP_SLACK,
-    view=view.VIEW,
 )

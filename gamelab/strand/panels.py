@@ -1,5 +1,5 @@
 """STRAND's notebook panel parts: the diagnostics beside the win rates
-(``GAME.panels``: metric names) and identity ②'s explorer (``GAME.explorers``),
+(``GAME.panels``: metric names) and identity ②'s explorer (``GAME.panels.explorers``),
 declared here as pure functions and shown by the notebook layer::
 
     from gamelab import ExplorerPanel

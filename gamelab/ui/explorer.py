@@ -1,10 +1,10 @@
-"""A game's identity explorer (``Game.explorers``) as a notebook panel:
+"""A game's identity explorer (``Game.panels.explorers``) as a notebook panel:
 sliders for the rules it names and for its own declared quantities, the
 table and the figure redrawn on every change, and the same table beside
 simulated play on demand.
 
     from gamelab import ExplorerPanel
-    ExplorerPanel(GAME, NAME).show()   # NAME: one of registry.get(GAME).explorers
+    ExplorerPanel(GAME, NAME).show()   # NAME: one of registry.get(GAME).panels.explorers
 
 The game declares pure functions (:class:`gamelab.core.contract.Explorer`);
 this panel only builds controls from the declarations, calls them and shows
@@ -34,9 +34,10 @@ class ExplorerPanel:
 
     def __init__(self, game: str, name: str, *, rules=None):
         g = registry.get(game)
-        if name not in g.explorers:
-            raise KeyError(f"{game} has no explorer {name!r}: expected one of {', '.join(g.explorers) or 'none'}")
-        self.game, self.spec = g, g.explorers[name]
+        if name not in g.panels.explorers:
+            known = ", ".join(g.panels.explorers) or "none"
+            raise KeyError(f"{game} has no explorer {name!r}: expected one of {known}")
+        self.game, self.spec = g, g.panels.explorers[name]
         self.base = rules if rules is not None else g.rules()
         by_name = {s.name: s for s in specs(g.rules)}
         self.rule_controls = {n: param_widgets(by_name[n], getattr(self.base, n)) for n in self.spec.rules}

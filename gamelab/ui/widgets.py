@@ -212,7 +212,7 @@ def _knob_slider(name: str, doc: str, lo: float, hi: float, step: float, default
 
 def metagame_line(game, params, n_players: int, seed: int, run) -> str | None:
     """The strategies worth playing if players adapt, one line (None: the game has no meta-game)."""
-    if game.strategies is None or not game.strategies.profile_agent:
+    if game.metagame is None or not game.metagame.profile_agent:
         return None
     from gamelab.models.metagame import worth_line
 
@@ -309,7 +309,7 @@ class BalancePanel:
 
         self.game, self.seed, self.precision = game, seed, precision
         self.game_def = registry.get(game)
-        if extra is None and self.game_def.panels is not None:  # the game's own diagnostics (tables, figures)
+        if extra is None and self.game_def.panel_measures:  # the game's own diagnostics (tables, figures)
             extra = functools.partial(game_panel, self.game_def)
         self.extra = extra
         self.quick_games = quick_games or QUICK_GAMES
@@ -739,7 +739,7 @@ class BalancePanel:
         self.sentence_note.value = self.sentences.to_html() if self.sentences is not None else ""
         self.sentence_note.remove_class(STALE_CLASS)
         # the meta-game's line (issue 28): a payoff table of its own, so it comes after the numbers too
-        if self.game_def.strategies is not None:
+        if self.game_def.metagame is not None:
             self.worth_note.value = "<i>Solving which styles adapting players would keep…</i>"
         self.worth = metagame_line(self.game_def, params, self.players.value, self.seed, kw["run"])
         if self.worth:  # the run it was solved on: these rules, players and seed (its own payoff games)

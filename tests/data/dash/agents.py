@@ -1,8 +1,11 @@
-"""Dash's agents: policies ``policy(params, state, legal, rng) -> (G,) actions``."""
+"""Dash's agents: policies ``policy(params, state, legal, rng) -> (G,) actions``, and the
+controller that seats them (the shared one, ``core.driver.seat_controller``)."""
 
 from __future__ import annotations
 
 import numpy as np
+
+from gamelab.core import driver
 
 from .state import ROLL, WALK
 
@@ -26,3 +29,4 @@ def random(params, state, legal, rng):
 
 
 POLICIES = {"chaser": chaser, "walker": walker, "roller": roller, "random": random}
+controller = driver.seat_controller(POLICIES)

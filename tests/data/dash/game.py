@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gamelab.core import contract
 
-from . import engine, reference, sim
-from .agents import POLICIES
+from . import engine, reference
+from .agents import POLICIES, controller
 from .rules import PLAYERS, VARIANT_CHANGES, DashParams
 
 GAME = contract.Game(
@@ -17,10 +17,9 @@ GAME = contract.Game(
     engine=engine,
     reference=reference,
     agents=tuple(POLICIES),
-    controller=sim.controller,
-    play=sim.play,
+    controller=controller,
     record=None,
     variants=VARIANT_CHANGES,
-    report=contract.ReportSettings(players=(2, 3), assumptions="Every seat chases: rolls while behind, walks ahead."),
     max_steps=4 * 30,
+    report=contract.ReportSettings(players=(2, 3), assumptions="Every seat chases: rolls while behind, walks ahead."),
 )

@@ -1,0 +1,63 @@
+"""The shared play: the runner's batch of a game that has no fast path of its own
+(``Game.play`` None), built on :func:`gamelab.core.driver.play_out`.
+
+The chance is drawn first from the ``chance`` stream (so a deal is the same under every
+seating and every model setting), the controller plays from ``agents``, and a :class:`Tally`
+counts what the game declares (``Game.counts``: per-seat sums of its events, decisions per
+game, lead changes); the columns are the engine's result and the counts, or the game's
+``counts.columns`` of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from gamelab.core.contract import Counts, Engine, Game
+from gamelab.core.driver import play_out
+from gamelab.core.params import knobs_of
+from gamelab.stats.leads import LeadCounter
+
+
+class Tally:
+    """The counts a game declares (``contract.Counts``) over a batch of ``G`` games at ``P``
+    players: per-seat sums of its events (G, P) int32, decisions per game (``length``, G) and
+    lead changes.  :meth:`before` sees each decision before it is made, :meth:`add` each step."""
+
+    def __init__(self, counts: Counts, engine: Engine, params, G: int, P: int):
+        self.counts, self.engine, self.params, self.games = counts, engine, params, np.arange(G)
+        self.seat = {name: np.zeros((G, P), np.int32) for name in counts.seat}
+        self.length = np.zeros(G, np.int32)
+        self.leads = LeadCounter(G) if counts.leads else None
+
+    def before(self, state, legal, actions) -> None:
+        self.length += ~self.engine.done(self.params, state)
+
+    def add(self, state, events: dict) -> None:
+        seat = events.get(self.counts.mover)
+        for name, amount in self.counts.seat.items():
+            self.seat[name][self.games, seat] += events[amount] if isinstance(amount, str) else amount(events)
+        if self.leads is not None and (not self.counts.leads_on or events[self.counts.leads_on].any()):
+            self.leads.count(getattr(state, self.counts.leads))
+
+    def columns(self) -> dict:
+        """The seat counts, then ``length`` and ``lead_changes`` (when counted)."""
+        leads = {"lead_changes": self.leads.changes} if self.leads is not None else {}
+        return {**self.seat, "length": self.length, **leads}
+
+
+def play_batch(game: Game, params, seating: Sequence[str], n_deals: int, n_players: int, streams) -> dict:
+    """The runner's columns of ``n_deals`` deals under ``seating`` (one agent name per seat),
+    from the random streams ``{"chance": Generator, "agents": Generator}``."""
+    params = knobs_of(params, game.knobs)
+    engine = game.engine
+    chance = engine.draw_chance(params, n_deals, n_players, streams["chance"])
+    state = engine.init(params, n_deals, n_players, chance)
+    ctl = game.controller(params, seating, n_deals, streams["agents"])
+    tally = Tally(game.counts, engine, params, n_deals, n_players)
+    state, _ = play_out(engine, params, state, chance, ctl, watch=[tally.add], before=tally.before)
+    result = engine.result(params, state)
+    if game.counts.columns is None:
+        return {**result, **tally.columns()}
+    return game.counts.columns(params, state, result, tally.columns())
