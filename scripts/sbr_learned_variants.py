@@ -149,13 +149,13 @@ def logit_student(n_games: int, top3: bool):
     return policy
 
 
-def learned_from(n_games: int):
-    """The kept learned rung, its weights fitted to ``n_games`` teacher games."""
-    learned.LEARN_GAMES = n_games
+def learned_from(n_games: int, teacher: str = learned.TEACHER):
+    """The kept learned rung, its weights fitted to ``n_games`` games of ``teacher``."""
+    learned.LEARN_GAMES, learned.TEACHER = n_games, teacher
     learned.learned_params.cache_clear()
     t = time.process_time()
     learned.learned_params(RULES, 4)
-    print(f"  learning from {n_games} games took {time.process_time() - t:.1f} s CPU")
+    print(f"  learning from {n_games} games of {teacher} took {time.process_time() - t:.1f} s CPU")
     return agents.learned_policy
 
 
@@ -175,6 +175,10 @@ VARIANTS = {
     "learned (kept, 128 teacher games)": lambda: learned_from(KEPT_GAMES),
     "learned, 1,024 teacher games": lambda: learned_from(1024),
     "learned, 4,096 teacher games": lambda: learned_from(4096),
+    **{
+        f"learned from {t}": lambda t=t: learned_from(KEPT_GAMES, t)
+        for t in ("lookahead@1", "lookahead@2", "lookahead@8")
+    },
     "rich-feature logit, every option": lambda: logit_student(1024, top3=False),
     "rich-feature logit, the greedy's 3 best": lambda: logit_student(1024, top3=True),
     "learned + lookahead@4 on segment ends": lambda: at_segment_ends(TOP),
