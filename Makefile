@@ -72,16 +72,18 @@ report-$(1): $(STAMP) $(if $(filter $(1),$(COMPILED_GAMES)),$(VENV)/.compiled-$(
 endef
 $(foreach report,$(REPORTS),$(eval $(call report_rule,$(report))))
 
-# The tests run on every core (pytest-xdist, a test file per process: a file's session fixtures,
-# such as the JupyterLab server, start once); the 20 slowest tests are listed at the end, so that a
-# run that took longer says where the time went.
+# The tests run on every core (pytest-xdist): one test at a time goes to whichever process is free
+# (--dist loadgroup), so the slow ones spread over both cores, except that a test file whose fixtures
+# outlive a test (a JupyterLab server, a Dask cluster, a report built once) runs whole in one process
+# (tests/conftest.py groups it); the 20 slowest tests are listed at the end, so that a run that took
+# longer says where the time went.
 TEST_PROCS ?= auto
 
 test: $(TEST_STAMP) $(COMPILED)
-	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile --durations=20
+	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadgroup --durations=20
 
 test-fast: $(TEST_STAMP) $(COMPILED)
-	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile -m "not slow"
+	$(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadgroup -m "not slow"
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check gamelab tests scripts

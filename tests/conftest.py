@@ -13,3 +13,17 @@ os.environ["GAMELAB_GAMES"] = ",".join(dict.fromkeys(["gamelab.toy", *_named]))
 # the panels' figure at the learned rung is left out (gamelab.ui.widgets.LEARNED_AUTO): it learns the rung
 # for every new rule set, seconds of CPU a move; the tests of that figure switch it on
 os.environ["GAMELAB_PANEL_LEARNED"] = "0"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under ``make test`` (pytest-xdist, ``--dist loadgroup``) tests are shared out one by one, so
+    that the slow ones spread over both cores; a test file whose own fixtures live longer than a test
+    (a module-scoped JupyterLab server, Dask cluster or report built once) runs whole on one worker,
+    so that such a fixture starts once.  The group is the file's: ``xdist_group(name=<file>)``."""
+    import pytest
+
+    for item in items:
+        defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+        # a fixture of the tests' own files (plugins' fixtures have no baseid) that outlives a test
+        if any(d and d[-1].scope != "function" and d[-1].baseid for d in defs.values()):
+            item.add_marker(pytest.mark.xdist_group(name=item.nodeid.split("::", 1)[0]))
