@@ -393,10 +393,13 @@ def _best_reply_somewhere(own: np.ndarray, s: int) -> bool:
     return bool((own[:, s] >= np.delete(own, s, axis=1).max(1)).any())
 
 
-def _pure_margin(own: np.ndarray, s: int) -> float:
-    """The largest margin a single other strategy keeps over ``s`` against every opponents' multiset
-    (a lower bound of the LP's: a pure dominator is a mixture too); plain: the LP with y pure."""
-    return float((np.delete(own, s, axis=1) - own[:, [s]]).min(0).max())
+def _sure_margin(own: np.ndarray, s: int) -> float:
+    """A margin some mixture of the others surely keeps over ``s`` against every opponents'
+    multiset: the best of each other strategy alone and of all of them in equal shares (a lower
+    bound of the LP's margin); plain: the LP with y one of these few mixtures."""
+    others = np.delete(own, s, axis=1)
+    mixtures = np.c_[others, others.mean(1)]  # (M, S): each other strategy alone, then the even mix
+    return float((mixtures - own[:, [s]]).min(0).max())
 
 
 def _mixed_margin(own: np.ndarray, s: int) -> float:
@@ -421,7 +424,8 @@ def dominated(payoffs: np.ndarray, n_players: int) -> np.ndarray:
     multiset (a pure dominator is a mixture too).  A linear programme per
     strategy gives the largest margin the best mixture keeps over s
     everywhere (HiGHS); two exact checks settle most strategies first (a
-    best reply somewhere is not dominated; a pure dominator by 2 TOL is)."""
+    best reply somewhere is not dominated; one beaten by 2 TOL by a pure
+    strategy or by the even mix of the others is)."""
     payoffs = np.asarray(payoffs, float)
     S = payoffs.shape[-1]
     own = _own_payoffs(payoffs, opponents(S, n_players))  # (M, S)
@@ -429,7 +433,7 @@ def dominated(payoffs: np.ndarray, n_players: int) -> np.ndarray:
     for s in range(S if S > 1 else 0):
         if _best_reply_somewhere(own, s):
             continue
-        out[s] = _pure_margin(own, s) > 2 * TOL or bool(_mixed_margin(own, s) > TOL)
+        out[s] = _sure_margin(own, s) > 2 * TOL or bool(_mixed_margin(own, s) > TOL)
     return out
 
 
