@@ -273,7 +273,7 @@ def _newton(payoffs: np.ndarray, support: np.ndarray, n_players: int, x0: np.nda
     last = np.r_[live, aside]  # out of steps: kept only if the equations hold to the final tolerance
     xs, on, first = x[last], support[last], lead[last]
     F = _indifference(own, opp, xs, on, first)
-    gap = np.abs(np.where(on, F, 0.0) * (np.arange(S) != first[:, None])).max(1, initial=0.0)
+    gap = np.abs(np.where(np.arange(S) == first[:, None], 0.0, F)).max(1, initial=0.0)  # the payoff equations only
     ok = (gap < TOL * 1e-2) & (np.abs(xs.sum(1) - 1) < 1e-9)
     out[last[ok]] = xs[ok]
     return out
@@ -430,7 +430,9 @@ def dominated(payoffs: np.ndarray, n_players: int) -> np.ndarray:
     S = payoffs.shape[-1]
     own = _own_payoffs(payoffs, opponents(S, n_players))  # (M, S)
     out = np.zeros(S, bool)
-    for s in range(S if S > 1 else 0):
+    if S == 1:
+        return out  # no other strategy to be dominated by
+    for s in range(S):
         if _best_reply_somewhere(own, s):
             continue
         out[s] = _sure_margin(own, s) > 2 * TOL or bool(_mixed_margin(own, s) > TOL)
