@@ -262,3 +262,45 @@ def test_the_pilot_is_sized_by_the_target_in_whole_chunks():
     assert profiles.pilot_deals(profiles.TARGET) == profiles.PILOT_DEALS == 1024
     assert profiles.pilot_deals(0.02) == 512  # a quarter of the deals, rounded up to a whole chunk
     assert profiles.pilot_deals(0.005) == 4096
+
+
+def test_the_solvers_shortcuts_give_the_plain_answers(monkeypatch):
+    """equilibria's speed-ups against their plain forms on random tables of 2 to 4 players: the
+    checks before each dominance LP against the LP alone, the gathered powers against np.power,
+    the starts drawn per size against one draw per start, and Newton's rows set aside early
+    against every row iterated to the end (STALL below 0: none is set aside)."""
+    rng = np.random.default_rng(11)
+    tables = []
+    for P, S in ((2, 4), (3, 3), (4, 4)):
+        for _ in range(4):
+            K = mg.profiles(S, P)
+            t = np.where(K > 0, np.round(rng.random(K.shape) * 20) / 20, np.nan)  # payoffs in steps of 1/20
+            tables.append((P, t))
+    rps_d = [[0.5, 0.3, 0.7, 0.52], [0.7, 0.5, 0.3, 0.52], [0.3, 0.7, 0.5, 0.52], [0.48] * 3 + [0.5]]
+    tables.append((2, two_seat_table(rps_d)))  # its two-strategy supports are singular: rows set aside
+    for P, t in tables:
+        own = mg._own_payoffs(t, mg.opponents(t.shape[1], P))
+        plain = [mg._mixed_margin(own, s) > mg.TOL for s in range(t.shape[1])]
+        np.testing.assert_array_equal(mg.dominated(t, P), plain)
+        x = rng.dirichlet(np.ones(t.shape[1]), size=5)
+        counts = mg.opponents(t.shape[1], P).counts
+        np.testing.assert_array_equal(mg._powers(x, counts), np.power(x[:, None, :], counts))
+    assert np.diff([mg.dominated(t, P).sum() for P, t in tables]).any()  # some strategies dominated, some not
+    keep, S, starts = [0, 2, 3], 4, 3
+    a, b = np.random.default_rng(5), np.random.default_rng(5)
+    plain = []
+    for k in range(1, len(keep) + 1):
+        for support in itertools.combinations(keep, k):
+            for i in range(starts):
+                x = np.zeros(S)
+                x[list(support)] = 1.0 if i == 0 else b.dirichlet(np.ones(k))
+                if k > 1 or i == 0:
+                    plain.append(x)
+    np.testing.assert_array_equal(mg._starting_mixtures(keep, S, starts, a), plain)
+    fast = [mg.equilibria(t, P) for P, t in tables]
+    monkeypatch.setattr(mg, "STALL", -1.0)
+    for (P, t), got in zip(tables, fast):
+        want = mg.equilibria(t, P)
+        assert len(got) == len(want)
+        for e, w in zip(got, want):
+            np.testing.assert_allclose(e.shares, w.shares, rtol=0, atol=1e-9)

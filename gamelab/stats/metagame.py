@@ -116,7 +116,15 @@ def _own_payoffs(payoffs: np.ndarray, opp: Opponents) -> np.ndarray:
 def opponent_weights(x: np.ndarray, opp: Opponents) -> np.ndarray:
     """(..., M) the chance of each opponents' multiset when the seats are drawn from ``x`` (..., S)."""
     x = np.clip(np.asarray(x, float), 0.0, None)
-    return opp.coef * np.prod(np.power(x[..., None, :], opp.counts), axis=-1)  # 0 ** 0 = 1
+    return opp.coef * np.prod(_powers(x, opp.counts), axis=-1)  # 0 ** 0 = 1
+
+
+def _powers(x: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """(..., *counts.shape) ``x ** counts`` for mixtures ``x`` (..., S) and whole ``counts`` (..., S)
+    below the seats: each share's few powers taken once, then gathered (the same numbers as the
+    plain ``np.power(x[..., None, :], counts)``, which takes one power per multiset and strategy)."""
+    table = np.power(x[..., :, None], np.arange(int(counts.max(initial=0)) + 1))  # (..., S, k): x_s ** k
+    return table[..., np.arange(x.shape[-1]), counts]
 
 
 def payoff_vs(payoffs: np.ndarray, x: np.ndarray, n_players: int) -> np.ndarray:
@@ -160,38 +168,81 @@ class Equilibrium:
 
 
 @functools.lru_cache(maxsize=64)
-def _lowered(n_strategies: int, n_players: int) -> tuple:
-    """Per strategy t: the opponents' multisets holding t, their counts with one t fewer, and the
-    factor ``coef * m_t`` (d/dx_t of ``coef * x ** m`` is ``coef * m_t * x ** (m - e_t)``)."""
+def _lowered(n_strategies: int, n_players: int) -> tuple[np.ndarray, np.ndarray]:
+    """(T, M, S) and (T, M): per strategy t, the opponents' multisets with one t fewer, and the
+    factor ``coef * m_t`` (d/dx_t of ``coef * x ** m`` is ``coef * m_t * x ** (m - e_t)``; the
+    factor is 0 for the multisets holding no t)."""
     opp = opponents(n_strategies, n_players)
-    out = []
-    for t in range(n_strategies):
-        has = opp.counts[:, t] > 0
-        lower = opp.counts[has].copy()
-        lower[:, t] -= 1
-        out.append((has, lower, opp.coef[has] * opp.counts[has, t]))
-    return tuple(out)
+    lower = np.maximum(opp.counts[None] - np.eye(n_strategies, dtype=np.int64)[:, None, :], 0)
+    return lower, opp.coef * opp.counts.T
 
 
 def _gradient(own: np.ndarray, opp: Opponents, x: np.ndarray) -> np.ndarray:
-    """(..., S, S) the payoff gradient at mixtures ``x`` (..., S) of one table's ``own`` (M, S)."""
-    S = own.shape[-1]
-    grad = np.empty((*x.shape[:-1], S, S))
-    for t, (has, lower, factor) in enumerate(_lowered(S, int(opp.counts[0].sum()) + 1)):
-        w = factor * np.prod(np.power(x[..., None, :], lower), axis=-1)  # (..., M_t)
-        grad[..., :, t] = w @ own[has]
-    return grad
+    """(..., S, S) the payoff gradient at mixtures ``x`` (..., S) of one table's ``own`` (M, S):
+    ``[..., s, t]`` is d u_s / d x_t, every t at once."""
+    lower, factor = _lowered(own.shape[-1], int(opp.counts[0].sum()) + 1)
+    w = factor * np.prod(_powers(x, lower), axis=-1)  # (..., T, M)
+    return np.swapaxes(w @ own, -1, -2)
 
 
 NEWTON_STEPS = 40
+STALL = 1e-14  # a least-squares Newton step below this (largest share change) has stopped for good
+
+
+def _indifference(own, opp, xs, on, first) -> np.ndarray:
+    """(N, S) the equations at mixtures ``xs``: each support strategy's payoff minus the first's
+    (0 off the support), and in the first's place ``sum x - 1``."""
+    u = opponent_weights(xs, opp) @ own
+    r = np.arange(len(xs))
+    F = np.where(on, u - u[r, first][:, None], 0.0)
+    F[r, first] = xs.sum(1) - 1.0
+    return F
+
+
+def _jacobian(own, opp, xs, on, first) -> np.ndarray:
+    """(N, S, S) the derivative of :func:`_indifference`; a strategy off the support has the
+    equation ``x_s = 0``, so one batched solve serves every support."""
+    r = np.arange(len(xs))
+    G = _gradient(own, opp, xs)
+    J = (G - G[r, first][:, None, :]) * on[:, None, :]  # row s: d(u_s - u_lead); off-support columns 0
+    J[r, first] = on  # the row of sum x = 1
+    off = ~on
+    J[off] = 0.0
+    J[np.nonzero(off) + (np.nonzero(off)[1],)] = 1.0  # x_s = 0 off the support
+    return J
+
+
+def _newton_step(J: np.ndarray, F: np.ndarray, least_squares: bool) -> tuple[np.ndarray, bool]:
+    """(the step of every row, whether by least squares): ``solve(J, -F)`` row by row, but where
+    one row's system is singular (or ``least_squares``) the pseudo-inverse for all,
+    ``pinv(J) @ -F``."""
+    if not least_squares:
+        try:
+            return np.linalg.solve(J, -F[..., None])[..., 0], False
+        except np.linalg.LinAlgError:
+            pass
+    return (np.linalg.pinv(J) @ -F[..., None])[..., 0], True
+
+
+def _singular(J: np.ndarray) -> bool:
+    """Whether some system of ``J`` (N, S, S) is singular, as :func:`_newton_step` finds it."""
+    try:
+        np.linalg.solve(J, np.zeros(J.shape[:-1] + (1,)))
+    except np.linalg.LinAlgError:
+        return True
+    return False
 
 
 def _newton(payoffs: np.ndarray, support: np.ndarray, n_players: int, x0: np.ndarray) -> np.ndarray:
     """(N, S): for each row, the mixture on ``support`` (N, S bool) near ``x0`` (N, S) at which
     the support's strategies earn the same (Newton's method on the indifference equations and
     sum x = 1, every row at once); a row of NaN where none was found (the iteration left the
-    simplex far behind, or did not settle).  Each row's system is written over all S shares: a
-    strategy off the support has the equation ``x_s = 0``, so one batched solve serves every support."""
+    simplex far behind, or did not settle).
+
+    Set aside early, as if iterated to the end: a row whose least-squares step has stopped
+    (below STALL) while the batch is held to least squares for good (a row set aside is
+    singular, so :func:`_newton_step` would take the pseudo-inverse at every step left: the row
+    would stay where it is).  Plain: iterate those rows too, NEWTON_STEPS in all."""
     opp = opponents(payoffs.shape[-1], n_players)
     own = np.nan_to_num(_own_payoffs(np.asarray(payoffs, float), opp))  # (M, S)
     N, S = x0.shape
@@ -199,37 +250,32 @@ def _newton(payoffs: np.ndarray, support: np.ndarray, n_players: int, x0: np.nda
     x /= x.sum(1, keepdims=True)
     lead = support.argmax(1)  # each support's first strategy: the others' payoffs are set equal to its
     out = np.full((N, S), np.nan)
-    live = np.arange(N)
-    for _ in range(NEWTON_STEPS + 1):
+    live, aside, held = np.arange(N), np.arange(0), False
+    for _ in range(NEWTON_STEPS):
         xs, on, first = x[live], support[live], lead[live]
-        r = np.arange(len(live))
-        u = opponent_weights(xs, opp) @ own
-        F = np.where(on, u - u[r, first][:, None], 0.0)
-        F[r, first] = xs.sum(1) - 1.0
-        if _ == NEWTON_STEPS:  # out of steps: kept only if the equations hold to the final tolerance
-            gap = np.abs(np.where(on, u - u[r, first][:, None], 0.0)).max(1)
-            ok = (gap < TOL * 1e-2) & (np.abs(xs.sum(1) - 1) < 1e-9)
-            out[live[ok]] = xs[ok]
-            break
+        F = _indifference(own, opp, xs, on, first)
         done = np.abs(F).max(1) < 1e-12
         out[live[done]] = xs[done]
-        G = _gradient(own, opp, xs)
-        J = (G - G[r, first][:, None, :]) * on[:, None, :]  # row s: d(u_s - u_lead); off-support columns 0
-        J[r, first] = on  # the row of sum x = 1
-        off = ~on
-        J[off] = 0.0
-        J[np.nonzero(off) + (np.nonzero(off)[1],)] = 1.0  # x_s = 0 off the support
-        try:
-            step = np.linalg.solve(J, -F[..., None])[..., 0]
-        except np.linalg.LinAlgError:  # a singular system somewhere: least squares (the pseudo-inverse) for all
-            step = (np.linalg.pinv(J) @ -F[..., None])[..., 0]
+        J = _jacobian(own, opp, xs, on, first)
+        step, least_squares = _newton_step(J, F, held)
         xs = np.where(on, xs + step, 0.0)
         x[live] = xs
         left = np.where(on, xs, np.inf).min(1) < -1.0
         left |= np.where(on, xs, -np.inf).max(1) > 2.0  # left the simplex far behind: no solution near here
-        live = live[~done & ~left]
+        stopped = ~done & ~left & least_squares & (np.abs(step).max(1) < STALL)
+        if stopped.any():
+            held = held or _singular(J[stopped])
+            stopped &= held
+            aside = np.r_[aside, live[stopped]]
+        live = live[~done & ~left & ~stopped]
         if not len(live):
             break
+    last = np.r_[live, aside]  # out of steps: kept only if the equations hold to the final tolerance
+    xs, on, first = x[last], support[last], lead[last]
+    F = _indifference(own, opp, xs, on, first)
+    gap = np.abs(np.where(np.arange(S) == first[:, None], 0.0, F)).max(1, initial=0.0)  # the payoff equations only
+    ok = (gap < TOL * 1e-2) & (np.abs(xs.sum(1) - 1) < 1e-9)
+    out[last[ok]] = xs[ok]
     return out
 
 
@@ -259,14 +305,21 @@ def undominated(payoffs: np.ndarray, n_players: int) -> list[int]:
 
 def restrict(payoffs: np.ndarray, keep: Sequence[int], n_players: int) -> np.ndarray:
     """(K', S') the table of the profiles over the strategies ``keep`` only."""
-    S = payoffs.shape[-1]
-    index = profile_index(S, n_players)
+    rows = _restricted_rows(payoffs.shape[-1], tuple(int(s) for s in keep), n_players)
+    return np.asarray(payoffs, float)[..., rows, :][..., list(keep)]
+
+
+@functools.lru_cache(maxsize=256)
+def _restricted_rows(n_strategies: int, keep: tuple[int, ...], n_players: int) -> list[int]:
+    """The rows of :func:`profiles` holding only the strategies ``keep``, in the order of the
+    profiles over ``keep`` (kept from one call to the next: :func:`undominated` asks for the same few)."""
+    index = profile_index(n_strategies, n_players)
     rows = []
     for counts in profiles(len(keep), n_players):
-        full = np.zeros(S, np.int64)
+        full = np.zeros(n_strategies, np.int64)
         full[list(keep)] = counts
         rows.append(index[tuple(int(c) for c in full)])
-    return np.asarray(payoffs, float)[..., rows, :][..., list(keep)]
+    return rows
 
 
 def _is_equilibrium(payoffs, x, n_players) -> bool:
@@ -280,6 +333,24 @@ def _make(payoffs, x, n_players) -> Equilibrium:
     return Equilibrium(x, float(x @ u), u)
 
 
+def _starting_mixtures(keep: Sequence[int], n_strategies: int, starts: int, rng) -> np.ndarray:
+    """(N, S) every support of the strategies ``keep`` (by size, then in the order of
+    ``itertools.combinations``), each from ``starts`` mixtures: its centre (all ones), then
+    random ones; a one-strategy support from its centre alone (it has one solution, whatever
+    the start).  Plain: per support and start ``i``, ``x[support] = 1.0 if i == 0 else
+    rng.dirichlet(np.ones(k))``; here each size's draws are taken at once (the same numbers,
+    the one-strategy supports' unused ones included)."""
+    out = []
+    for k in range(1, len(keep) + 1):
+        supports = np.array(list(itertools.combinations(keep, k)))  # (C, k)
+        x = np.ones((len(supports), starts, k))
+        x[:, 1:] = rng.dirichlet(np.ones(k), size=(len(supports), starts - 1))
+        full = np.zeros((len(supports), starts, n_strategies))
+        np.put_along_axis(full, np.broadcast_to(supports[:, None, :], x.shape), x, axis=-1)
+        out.append((full if k > 1 else full[:, :1]).reshape(-1, n_strategies))
+    return np.concatenate(out)
+
+
 def equilibria(payoffs: np.ndarray, n_players: int, *, starts: int = 6, seed: int = 0) -> list[Equilibrium]:
     """Every symmetric Nash equilibrium found of the table ``payoffs`` (K, S):
     the strictly dominated strategies eliminated first (:func:`undominated`),
@@ -290,16 +361,9 @@ def equilibria(payoffs: np.ndarray, n_players: int, *, starts: int = 6, seed: in
     S = payoffs.shape[-1]
     rng = np.random.default_rng(seed)
     keep = undominated(payoffs, n_players)
-    masks, x0 = [], []
-    for k in range(1, len(keep) + 1):
-        for support in itertools.combinations(keep, k):
-            for i in range(starts):
-                x = np.zeros(S)
-                x[list(support)] = 1.0 if i == 0 else rng.dirichlet(np.ones(k))
-                if k > 1 or i == 0:  # one strategy alone has one solution, whatever the start
-                    masks.append(x > 0)
-                    x0.append(x)
-    found = _solve_supports(payoffs, np.array(masks), n_players, np.array(x0))
+    x0 = _starting_mixtures(keep, S, starts, rng)
+    masks = x0 > 0
+    found = _solve_supports(payoffs, masks, n_players, x0)
     solved = ~np.isnan(found).any(1)
     on_support = np.where(masks, np.nan_to_num(found), np.inf).min(1) > SHARE_MIN
     ok = solved & on_support
@@ -323,29 +387,55 @@ def refine(payoffs: np.ndarray, eq: Equilibrium, n_players: int) -> Equilibrium 
     return _make(payoffs, x, n_players)
 
 
-def dominated(payoffs: np.ndarray, n_players: int) -> np.ndarray:
-    """(S,) bool: strategy s is strictly dominated, i.e. some mixture of the
-    others earns more than s against every opponents' multiset (a pure
-    dominator is a mixture too).  A linear programme per strategy: the
-    largest margin the best mixture keeps over s everywhere (HiGHS)."""
+def _best_reply_somewhere(own: np.ndarray, s: int) -> bool:
+    """Whether ``s`` earns at least every other strategy against some opponents' multiset (then no
+    mixture beats it there, so it is not strictly dominated); plain: the LP's margin is at most 0."""
+    return bool((own[:, s] >= np.delete(own, s, axis=1).max(1)).any())
+
+
+def _sure_margin(own: np.ndarray, s: int) -> float:
+    """A margin some mixture of the others surely keeps over ``s`` against every opponents'
+    multiset: the best of each other strategy alone and of all of them in equal shares (a lower
+    bound of the LP's margin); plain: the LP with y one of these few mixtures."""
+    others = np.delete(own, s, axis=1)
+    mixtures = np.c_[others, others.mean(1)]  # (M, S): each other strategy alone, then the even mix
+    return float((mixtures - own[:, [s]]).min(0).max())
+
+
+def _mixed_margin(own: np.ndarray, s: int) -> float:
+    """The largest margin a mixture of the others keeps over ``s`` against every opponents' multiset:
+    a linear programme (HiGHS); NaN where it finds none."""
     from scipy.optimize import linprog
 
+    # variables: y (others), e; maximise e s.t. own[:, others] @ y - own[:, s] >= e, sum y = 1, y >= 0
+    others = [t for t in range(own.shape[1]) if t != s]
+    n = len(others)
+    c = np.r_[np.zeros(n), -1.0]
+    A_ub = np.c_[-own[:, others], np.ones(len(own))]
+    b_ub = -own[:, s]
+    A_eq = np.r_[np.ones(n), 0.0][None]
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=[(0, None)] * n + [(None, None)])
+    return -res.fun if res.status == 0 else np.nan
+
+
+def dominated(payoffs: np.ndarray, n_players: int) -> np.ndarray:
+    """(S,) bool: strategy s is strictly dominated, i.e. some mixture of the
+    others earns more than s (by more than TOL) against every opponents'
+    multiset (a pure dominator is a mixture too).  A linear programme per
+    strategy gives the largest margin the best mixture keeps over s
+    everywhere (HiGHS); two exact checks settle most strategies first (a
+    best reply somewhere is not dominated; one beaten by 2 TOL by a pure
+    strategy or by the even mix of the others is)."""
     payoffs = np.asarray(payoffs, float)
     S = payoffs.shape[-1]
     own = _own_payoffs(payoffs, opponents(S, n_players))  # (M, S)
     out = np.zeros(S, bool)
+    if S == 1:
+        return out  # no other strategy to be dominated by
     for s in range(S):
-        others = [t for t in range(S) if t != s]
-        if not others:
+        if _best_reply_somewhere(own, s):
             continue
-        # variables: y (others), e; maximise e s.t. own[:, others] @ y - own[:, s] >= e, sum y = 1, y >= 0
-        n = len(others)
-        c = np.r_[np.zeros(n), -1.0]
-        A_ub = np.c_[-own[:, others], np.ones(len(own))]
-        b_ub = -own[:, s]
-        A_eq = np.r_[np.ones(n), 0.0][None]
-        res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=[(0, None)] * n + [(None, None)])
-        out[s] = bool(res.status == 0 and -res.fun > TOL)
+        out[s] = _sure_margin(own, s) > 2 * TOL or bool(_mixed_margin(own, s) > TOL)
     return out
 
 
