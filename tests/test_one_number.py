@@ -220,7 +220,7 @@ def test_the_sentence_across_skill_cites_the_tests_by_their_games_not_their_esti
     """The issue's sentence: the default-model test's own estimate (44.1 %) and the top rung's (23.0 %)
     are other samples than the table and the chart; the sentence quotes the trace chart's points (its
     default point is the report's table's) and cites the tests by their games (896 + 4,736)."""
-    from gamelab.models.skill import Trace
+    from gamelab.models.trace import Trace
     from gamelab.report.decisions import across_words
 
     rows = [dict(level="random", agent="random", budget=None, value=None, low=None, high=None, games=60)]

@@ -1,7 +1,7 @@
 """A tune's proposals checked across skill (a goal's ``skill:`` and ``keep_skill:``).
 
 ``skill: [default, best@8]``: every target must hold at each named rung of
-the game's decided skill ladder (:func:`gamelab.models.skill.climb`: only
+the game's decided skill ladder (:func:`gamelab.decide.ladder.climb`: only
 rungs that beat the one below by the sequential test, decided under the
 game's default rules at the goal's player count; a named level that does
 not climb is refused in one line), each the table of that rung on every

@@ -217,15 +217,15 @@ def metagame_part(data: Report, reference: int, *, run: RunConfig):
 def climb_part(data: Report, tools: Tools, *, run: RunConfig):
     """The decided skill ladder (rungs that beat the one below), then every
     game its traces, matrix and luck will read, played in one pass."""
-    from gamelab.models import skill
+    from gamelab.decide import ladder as decided_ladder
     from gamelab.sim.prefetch import prefetch
 
     name = data.game.name
     k = data.game.skill.players or data.game.players[0]
     with phase(f"{name}: the skill ladder, each rung decided against the one below ({k} players)", run.progress):
         top = data.game.skill.report_top or None
-        steps = min(skill.STEP_MAX_GAMES, LADDER_GAMES_PER_TRACE_GAME * tools.trace_games)
-        climb = skill.climb(
+        steps = min(decided_ladder.STEP_MAX_GAMES, LADDER_GAMES_PER_TRACE_GAME * tools.trace_games)
+        climb = decided_ladder.climb(
             data.game, n_players=k, seed=data.seed, params=data.params, up_to=top, max_games=steps, run=run.quiet()
         )
     with phase(f"{name}: games at every decided rung (traces, matrix, luck)", run.progress):
@@ -240,7 +240,8 @@ def skill_runs(data: Report, tools: Tools, rungs: list[str] | None) -> list:
     first (round robin over the traces: the longest runs start first)."""
     from itertools import chain, zip_longest
 
-    from gamelab.models import skill
+    from gamelab.models import luck as skill_luck
+    from gamelab.models import trace as skill_trace
 
     g, kw = data.game, dict(seed=data.seed, params=data.params, rungs=rungs)
     lists = []
@@ -250,13 +251,17 @@ def skill_runs(data: Report, tools: Tools, rungs: list[str] | None) -> list:
             name = f"win_rate[{f.by}={f.group}]"
             n = tools.trace_games
             lists.append(
-                skill.trace_runs(g, n_players=f.players, n_games=n, frames=frames, pairs="none", metric=name, **kw)
+                skill_trace.trace_runs(
+                    g, n_players=f.players, n_games=n, frames=frames, pairs="none", metric=name, **kw
+                )
             )
     if tools.skill:
         k = g.skill.players or g.players[0]
         k_frames: dict | None = {"default": data.frames[k]} if k in data.frames else None
-        lists.append(skill.trace_runs(g, n_players=k, n_games=tools.trace_games, frames=k_frames, pairs="none", **kw))
-        lists.append([skill.luck_run(g, n_players=k, n_games=tools.trace_games, **kw)])
+        lists.append(
+            skill_trace.trace_runs(g, n_players=k, n_games=tools.trace_games, frames=k_frames, pairs="none", **kw)
+        )
+        lists.append([skill_luck.luck_run(g, n_players=k, n_games=tools.trace_games, **kw)])
     return [r for r in chain.from_iterable(zip_longest(*lists)) if r is not None]
 
 
@@ -378,12 +383,14 @@ def skill_data(
     and the head-to-head matrix of its trace's levels (``climb``: the decided
     ladder, :func:`climb_part`)."""
     run = run or RunConfig()
-    from gamelab.models import skill
+    from gamelab.models import ladder
+    from gamelab.models import luck as skill_luck
+    from gamelab.models import trace as skill_trace
 
     kw = dict(n_players=n_players, seed=data.seed, params=data.params, run=run)
     if data.game.skill.search:  # the decided rungs: random, the default model, the search rungs that climb
         frames = {"default": data.frames[n_players]} if n_players in data.frames else None
-        trace = skill.trace(
+        trace = skill_trace.trace(
             data.game,
             "seat_spread",
             n_games=trace_games,
@@ -395,12 +402,12 @@ def skill_data(
             **{**kw, "run": run.quiet()},
         )
         rungs = [lv.name for lv in climb.rungs] if climb is not None else None
-        luck = skill.trace_luck(data.game, n_games=trace_games, rungs=rungs, **kw)
-        return SkillData(n_players, tuple(skill.ladder_from_trace(trace)), types.MappingProxyType(luck), trace)
+        luck = skill_luck.trace_luck(data.game, n_games=trace_games, rungs=rungs, **kw)
+        return SkillData(n_players, tuple(skill_trace.ladder_from_trace(trace)), types.MappingProxyType(luck), trace)
     if not data.game.skill.ladder:
         return None
-    levels = skill.ladder(data.game, n_games=n_games, **kw)
-    luck = skill.luck(data.game, n_games=n_games, **kw)
+    levels = ladder.ladder(data.game, n_games=n_games, **kw)
+    luck = skill_luck.luck(data.game, n_games=n_games, **kw)
     return SkillData(n_players, tuple(levels), types.MappingProxyType(luck))
 
 
@@ -419,19 +426,20 @@ def skill_verdicts(
     """Each player count's headline finding (its group's win rate) traced
     over the report's decided rungs (each level's value and interval, for
     the chart) and classified by sequential tests at the default model and
-    the top rung (:func:`gamelab.models.skill.decided_class`): {players:
+    the top rung (:func:`gamelab.models.across_skill.decided_class`): {players:
     Trace} and one row per finding (players, verdict, one column per rung,
     status, words, rules: whether it is a property of the rules or of naive
     play, games: what the two tests took).  ``rungs``: the decided ladder's
     rung names (None: no ladder was decided)."""
     run = run or RunConfig()
-    from gamelab.models import skill
+    from gamelab.models import across_skill, skill_words
+    from gamelab.models import trace as skill_trace
 
     traces, rows = {}, []
     k = data.game.skill.players or data.game.players[0]
     for f in data.findings:
         name = f"win_rate[{f.by}={f.group}]"
-        t = skill.trace(
+        t = skill_trace.trace(
             data.game,
             name,
             n_players=f.players,
@@ -447,16 +455,16 @@ def skill_verdicts(
         t = with_report_point(data, f, t)
         traces[f.players] = t
         tests = across_tests(data, f, t, run=run)
-        kind = skill.decided_class(*tests)
+        kind = across_skill.decided_class(*tests)
         verdict = f"{fmt.group_words(f.by, f.group)}'s {'edge' if f.effect > 0 else 'handicap'}"
         words = across_words(data.game, verdict, t, kind, tests)
         row = {"players": f.players, "verdict": verdict}
         for r in t.rows:
             shown = fmt.q_percent(trace_name(t, r["level"]), r["value"])
-            row[skill.rung_words(data.game, r["level"])] = "—" if r["value"] is None else shown
-        rules = kind in skill.RULES_CLASSES
+            row[skill_words.rung_words(data.game, r["level"])] = "—" if r["value"] is None else shown
+        rules = kind in across_skill.RULES_CLASSES
         games = sum(x["games"] for x in tests if x)
-        rows.append({**row, "status": skill.DECIDED_KINDS[kind], "rules": rules, "words": words, "games": games})
+        rows.append({**row, "status": across_skill.DECIDED_KINDS[kind], "rules": rules, "words": words, "games": games})
     return traces, pd.DataFrame(rows)
 
 
@@ -483,7 +491,7 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
     top rung of trace ``t`` (a style there by restricted play), and the
     opposite side's test at the top rung when the first says no."""
     from gamelab.decide.sequential import CHUNK_DEALS, decide
-    from gamelab.models import skill
+    from gamelab.models import restricted
     from gamelab.sim.levels import mixed_params, trace_levels
 
     g = data.game
@@ -516,7 +524,7 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
         }
 
     at_default = asked(_finding_question(f), data.runs[f.players].lineup, data.params)
-    played = skill.restricted_table(g, top, f"win_rate[{f.by}={f.group}]", n_players=f.players, n_games=1, seed=0)
+    played = restricted.restricted_table(g, top, f"win_rate[{f.by}={f.group}]", n_players=f.players, n_games=1, seed=0)
     if played is not None:
         agent = played[0]
         lineup, params, subject = (agent, *top.rest), mixed_params(g, top, top), f"win_rate[agent={agent}]"
@@ -537,7 +545,7 @@ def across_words(game: Game, subject: str, t, kind: str, tests) -> str:
     one below, in the trace's 300 games; the class decided by sequential tests of their own after 3,072
     games)``.  The rates are the trace chart's (its default-model point is the report's own table);
     the tests are cited by their games, never as a second value of the same rates."""
-    from gamelab.models import skill
+    from gamelab.models import across_skill, skill_words
 
     games = sum(x["games"] for x in tests if x)
     rows = [r for r in t.rows if r["value"] is not None]
@@ -552,12 +560,13 @@ def across_words(game: Game, subject: str, t, kind: str, tests) -> str:
         )
     if top["value"] is not None and top["level"] != "default":
         said.append(
-            f"{fmt.q_percent(trace_name(t, top['level']), top['value'])} with {skill.rung_words(game, top['level'])}, "
+            f"{fmt.q_percent(trace_name(t, top['level']), top['value'])} "
+            f"with {skill_words.rung_words(game, top['level'])}, "
             f"the top rung that beats the one below, in the trace's {top['games']:,} games"
         )
     figures = ", ".join(said)
     return (
-        f"{subject} {skill.DECIDED_KINDS[kind]} ({figures}; the class decided by sequential tests of their own "
+        f"{subject} {across_skill.DECIDED_KINDS[kind]} ({figures}; the class decided by sequential tests of their own "
         f"after {games:,} games)"
     )
 
@@ -599,9 +608,9 @@ def skill_class_words(r) -> str:
 
 
 def skill_kind(key: str) -> str:
-    from gamelab.models import skill
+    from gamelab.models import across_skill
 
-    return skill.DECIDED_KINDS[key]
+    return across_skill.DECIDED_KINDS[key]
 
 
 def cross_model_table(
