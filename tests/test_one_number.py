@@ -282,7 +282,7 @@ def test_a_rate_reads_in_percent_in_every_identity_table(game, tmp_path, monkeyp
     from gamelab.cli.commands import main
     from gamelab.rulebook.identities import identity_table
     from gamelab.sim import runner
-    from gamelab.ui.widgets import BalancePanel
+    from gamelab.ui.balance_panel import BalancePanel
 
     g = registry.get(game)
     n = g.report.players[0] if g.report.players else g.players[0]
