@@ -221,7 +221,7 @@ def test_the_sentence_across_skill_cites_the_tests_by_their_games_not_their_esti
     are other samples than the table and the chart; the sentence quotes the trace chart's points (its
     default point is the report's table's) and cites the tests by their games (896 + 4,736)."""
     from gamelab.models.trace import Trace
-    from gamelab.report.decisions import across_words
+    from gamelab.report.decision_words import across_words
 
     rows = [dict(level="random", agent="random", budget=None, value=None, low=None, high=None, games=60)]
     rows += [
