@@ -25,7 +25,7 @@ from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 from gamelab.sim.levels import beat_share, learned_levels, level_names, mixed_params, trace_levels
 from gamelab.sim.run import RunConfig
-from gamelab.stats import balance
+from gamelab.stats import bootstrap
 
 
 def check_goal(goal, game: Game, source: str) -> None:
@@ -65,7 +65,7 @@ def skill_checks(
     for name in goal.skill or ():
         lv = levels[name]
         frame = runner.simulate(game, lineup=lv.lineup, params=lv.params, **kw)
-        est = balance.estimate(frame, metrics).set_index("metric")
+        est = bootstrap.estimate(frame, metrics).set_index("metric")
         for t in goal.targets:
             e = est.loc[t.metric]
             key = f"{t.metric} ({n_players}p, {name})"

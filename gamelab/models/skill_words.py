@@ -73,9 +73,9 @@ def metric_words(t: Trace) -> tuple[str, bool]:
 
 def _in_points(t: Trace) -> bool:
     """Whether the traced metric reads in points (a spread) rather than per cent (a win rate)."""
-    from gamelab.stats import balance
+    from gamelab.stats import balance, balance_metric
 
-    return balance.in_points(balance.metric(t.game, t.metric))
+    return balance_metric.in_points(balance.metric(t.game, t.metric))
 
 
 def trace_sentence(t: Trace) -> str:

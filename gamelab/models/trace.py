@@ -70,7 +70,7 @@ def _grouping(name: str) -> str | None:
 def measure(game: Game, frame: pd.DataFrame, name: str) -> dict:
     """``name`` on ``frame`` with its 95 % interval; value None (and why) when
     this table cannot give it (one style on every seat, ...)."""
-    from gamelab.stats import balance
+    from gamelab.stats import balance, bootstrap
 
     m = balance.metric(game, name)
     by = _grouping(name)
@@ -79,7 +79,7 @@ def measure(game: Game, frame: pd.DataFrame, name: str) -> dict:
         if len(values) < (1 if name.startswith("win_rate[") else 2):
             return {"value": None, "low": None, "high": None, "note": f"one {by} or none on every seat"}
     try:
-        e = balance.estimate(frame, [m]).iloc[0]
+        e = bootstrap.estimate(frame, [m]).iloc[0]
     except GamelabError as exc:
         return {"value": None, "low": None, "high": None, "note": str(exc)}
     return {"value": float(e["value"]), "low": float(e["low"]), "high": float(e["high"]), "note": ""}

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from gamelab.stats.balance import Metric, ratio
+from gamelab.stats.balance import ratio
+from gamelab.stats.balance_metric import Metric
 
 
 def _winner_columns(frame):

@@ -46,7 +46,7 @@ from gamelab.report.format import (
     score_edges,
     words,
 )
-from gamelab.stats import balance
+from gamelab.stats import balance, balance_metric
 
 
 class Chart(Figure):
@@ -309,7 +309,7 @@ def trace_figure(t: trace.Trace, game: Game, *, title: str = "", ax=None):
     ``game``: the game traced (its metric's label and unit)."""
     m = balance.metric(game, t.metric)
     pct = 100 if m.percent else 1
-    unit = (", points" if balance.in_points(m) else ", %") if m.percent else ""
+    unit = (", points" if balance_metric.in_points(m) else ", %") if m.percent else ""
     if ax is None:
         fig, ax = _subplots(figsize=(6, 3.2))
     else:

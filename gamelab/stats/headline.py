@@ -11,16 +11,16 @@ def headline_figure(game_def, frame, n_players: int, seed: int) -> str:
     import numpy as np
 
     from gamelab.core.errors import GamelabError
-    from gamelab.stats import balance
+    from gamelab.stats import balance, balance_metric, bootstrap
 
     m = balance.metric(game_def, game_def.report.headline)
     try:
-        e = balance.estimate(frame, [m], rng=np.random.default_rng(seed)).iloc[0]
+        e = bootstrap.estimate(frame, [m], rng=np.random.default_rng(seed)).iloc[0]
     except (GamelabError, KeyError, ValueError):
         return ""
     if not np.isfinite(e["value"]):
         return ""
-    scale, unit = (100, " points" if balance.in_points(m) else " %") if m.percent else (1, "")
+    scale, unit = (100, " points" if balance_metric.in_points(m) else " %") if m.percent else (1, "")
     value, low, high = (f"{x * scale:.1f}" if scale == 100 else f"{x:.3g}" for x in (e["value"], e["low"], e["high"]))
     games = frame["game"].nunique()
     return (
