@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gamelab.core.contract import Game, Run
-from gamelab.decide.ladder import (
-    SEEDS_APART,
-)
+from gamelab.decide.ladder import SEEDS_APART
 from gamelab.models.ladder import h2h_run, head_to_head
 from gamelab.sim.levels import Level, mixed_params
 from gamelab.sim.prefetch import prefetch

@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gamelab.core.contract import Game
-from gamelab.decide.ladder import (
-    Climb,
-)
+from gamelab.decide.ladder import Climb
 from gamelab.models.trace import Trace
 
 

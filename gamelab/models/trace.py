@@ -20,9 +20,7 @@ import pandas as pd
 
 from gamelab.core.contract import Game, Run
 from gamelab.core.errors import GamelabError
-from gamelab.decide.ladder import (
-    Climb,
-)
+from gamelab.decide.ladder import Climb
 from gamelab.models.ladder import ladder_row, run_table
 from gamelab.models.matrix import matrix, matrix_runs
 from gamelab.models.restricted import STYLE_GAMES, restricted_table, style_rows
