@@ -88,8 +88,8 @@ def no_simulation():
     targets = [("sim.sweep", "sweep"), ("sim.sweep", "run_cell"), ("sim.runner", "simulate"), ("sim.bench", "run")]
     targets += [("report.build", "build_report"), ("rulebook.claims", "audit"), ("decide.sensitivity", "levers")]
     targets += [("decide.tune", "run"), ("decide.sequential", "plan"), ("decide.sequential", "decide")]
-    targets += [("models.calibrate", "calibrate"), ("models.skill", "ladder"), ("models.skill", "climb")]
-    targets += [("models.skill", "trace"), ("models.metagame", "metagame")]
+    targets += [("models.calibrate", "calibrate"), ("models.ladder", "ladder"), ("decide.ladder", "climb")]
+    targets += [("models.trace", "trace"), ("models.metagame", "metagame")]
     found = []
     for module, name in targets:
         try:

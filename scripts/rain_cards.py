@@ -16,7 +16,7 @@ from gamelab.core import registry
 from gamelab.report import format as fmt
 from gamelab.sim import sweep
 from gamelab.sim.run import RunConfig
-from gamelab.stats import balance
+from gamelab.stats import balance, bootstrap
 from gamelab.strand.rules import RAIN_CARDS
 
 GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
@@ -38,7 +38,7 @@ def main() -> None:
     decks = [c for k in (3, 4) for c in itertools.combinations(RAIN_CARDS, k)] + [RAIN_CARDS]
     rows = []
     for deck in decks:
-        ch = balance.paired_change(frame({"time_rain": True, "rain_cards": deck}), base, metrics).set_index("metric")
+        ch = bootstrap.paired_change(frame({"time_rain": True, "rain_cards": deck}), base, metrics).set_index("metric")
         wins = ch.drop(index="style_spread")
         worst = wins["change"].abs().idxmax()
         rows.append((float(wins["change"].abs().max()), deck, worst, ch))

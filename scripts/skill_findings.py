@@ -16,7 +16,7 @@ import numpy as np
 from gamelab.core import registry
 from gamelab.core.params import from_mapping
 from gamelab.decide.ladder import SEEDS_APART
-from gamelab.models import skill
+from gamelab.models import trace
 from gamelab.sim import runner
 from gamelab.sim.levels import mixed_params, trace_levels
 from gamelab.sim.store import ChunkStore
@@ -153,6 +153,6 @@ for title, game, counts, metrics, settings in QUESTIONS:
                 )
                 parts = []
                 for m in metrics:
-                    r = skill.measure(g, f, m)
+                    r = trace.measure(g, f, m)
                     parts.append(f"{m} {100 * r['value']:.1f} [{100 * r['low']:.1f}, {100 * r['high']:.1f}]")
                 print(f"{label} | {n}p | {lv.name} ({games} games) | " + "; ".join(parts), flush=True)

@@ -1,11 +1,11 @@
-"""The balance metrics (gamelab/stats/balance.py) on hand-made tables with known answers."""
+"""The balance metrics (gamelab/stats/balance.py, bootstrap.py) on hand-made tables with known answers."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from gamelab.core import registry
-from gamelab.stats import balance
+from gamelab.stats import balance, bootstrap
 
 TOY = registry.get("toy")
 
@@ -28,7 +28,7 @@ def _frame():
 
 
 def _point(name):
-    return balance.estimate(_frame(), [balance.metric(TOY, name)], n_boot=50).iloc[0]["value"]
+    return bootstrap.estimate(_frame(), [balance.metric(TOY, name)], n_boot=50).iloc[0]["value"]
 
 
 @pytest.mark.parametrize(
@@ -54,7 +54,7 @@ def test_known_answers(name, value):
 def test_a_paired_change_on_the_same_deals():
     base = _frame()
     new = base.assign(win=[1, 0, 1, 0, 1, 0, 1, 0])  # seat 1 now wins every game
-    t = balance.paired_change(
+    t = bootstrap.paired_change(
         new, base, [balance.metric(TOY, "win_rate[seat=1]")], n_boot=200, rng=np.random.default_rng(1)
     ).iloc[0]
     # resampling only the unchanged deals 0 and 1 gives no change: the interval reaches down to 0, not below

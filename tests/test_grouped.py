@@ -11,8 +11,8 @@ from metagame_helpers import two_seat_table
 
 from gamelab.core import contract
 from gamelab.decide import grouped
-from gamelab.stats import balance
 from gamelab.stats import metagame as mg
+from gamelab.stats import metagame_metrics
 
 
 def test_blocks_keep_every_sum_in_equal_blocks():
@@ -129,7 +129,7 @@ def test_error_rates_on_a_meta_game_whose_equilibrium_is_known():
     # the equilibrium is a third each of rock, paper and scissors (value 0.5); the fourth style earns
     # 0.48 against it (regret 2 points): three styles worth playing, the fourth close to joining
     strategies = contract.Strategies(names=("rock", "paper", "scissors", "d"), label="style", profile_agent="x")
-    worth = balance.metagame_metrics(strategies)[0]
+    worth = metagame_metrics.metagame_metrics(strategies)[0]
     eq = mg.equilibria(two_seat_table(RPS_D), 2)
     assert len(eq) == 1 and np.allclose(eq[0].shares, [1 / 3, 1 / 3, 1 / 3, 0])
 

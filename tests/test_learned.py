@@ -161,7 +161,7 @@ def test_a_goal_may_name_the_learned_rung_just_above_the_default_model():
 
 
 def test_the_skill_commands_learned_row_carries_its_three_tests_and_says_them():
-    from gamelab.models import skill
+    from gamelab.models import learned_rung, skill_words
 
     def step(level, below, decision, rate):
         return dict(
@@ -175,8 +175,8 @@ def test_the_skill_commands_learned_row_carries_its_three_tests_and_says_them():
         "holds_vs_top": step("learned", "best@16", "no", 0.2),
     }
     found = {"rung": "learned", "top": "best@16", "tests": tests, "as_strong_as_top": False, "beats_default": True}
-    row = skill.learned_json(found, 3)
+    row = learned_rung.learned_json(found, 3)
     assert row["agent"] == "learned" and row["win_rate_vs_below"] == 0.4 and row["games"] == 3 * 1024
     assert set(row["tests"]) == set(tests) and row["styles"] == []
-    words = skill.learned_words(STRAND, found)
+    words = skill_words.learned_words(STRAND, found)
     assert "40.0 % [38.0, 42.0]" in words and "no after 1,024 games" in words and "16 play-outs" in words

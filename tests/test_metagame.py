@@ -154,25 +154,25 @@ def test_random_profiles_make_every_multiset_equally_likely():
 def test_metagame_metrics_in_the_catalogue_from_a_run_of_random_profiles():
     from gamelab.core import registry
     from gamelab.sim import runner
-    from gamelab.stats import balance
+    from gamelab.stats import balance, bootstrap, metagame_metrics
 
     g = registry.get("strand")
     worth, spread = balance.metric(g, "styles_worth_playing"), balance.metric(g, "equilibrium_spread")
     frame = runner.simulate(registry.get("strand"), n_games=6000, seed=2, lineup=["any_profile"] * 3, progress=False)
-    est = balance.estimate(frame, [worth, spread, balance.metric(g, "style_spread")]).set_index("metric")
+    est = bootstrap.estimate(frame, [worth, spread, balance.metric(g, "style_spread")]).set_index("metric")
     w = est.loc["styles_worth_playing"]
     assert 1 <= w["value"] <= 6 and w["value"] == int(w["value"]) and w["low"] <= w["value"] <= w["high"]
     assert 0 <= est.loc["equilibrium_spread", "value"] <= 1
     # the same figure as solving the table of the run by hand
-    sums = balance.deal_sums(frame, [worth])
-    table, P = balance._payoff_tables({c: sums[c].sum() for c in sums.columns}, 6)
+    sums = bootstrap.deal_sums(frame, [worth])
+    table, P = metagame_metrics._payoff_tables({c: sums[c].sum() for c in sums.columns}, 6)
     eqs = mg.equilibria(table, P)
     assert w["value"] == len({s for e in eqs for s in range(6) if e.shares[s] >= mg.WORTH})
     mixed = runner.simulate(
         registry.get("strand"), n_games=300, seed=2, n_players=3, progress=False
     )  # the default style mix
     with pytest.raises(GamelabError, match="any_profile on every seat"):
-        balance.estimate(mixed, [worth])
+        bootstrap.estimate(mixed, [worth])
 
 
 def test_a_sequential_test_decides_a_metagame_metric_by_its_grouped_form(tmp_path):

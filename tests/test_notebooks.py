@@ -118,7 +118,7 @@ def test_there_are_notebooks():
 
 def test_strand_panel_in_chromium(tmp_path):
     from gamelab.sim.store import ChunkStore
-    from gamelab.ui.widgets import BalancePanel
+    from gamelab.ui.balance_panel import BalancePanel
 
     panel = BalancePanel(
         "strand", sliders=["sum_cap", "lone_penalty", "roles"], n_players=4, quick_games=300, store=ChunkStore(tmp_path)

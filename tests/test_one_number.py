@@ -220,8 +220,8 @@ def test_the_sentence_across_skill_cites_the_tests_by_their_games_not_their_esti
     """The issue's sentence: the default-model test's own estimate (44.1 %) and the top rung's (23.0 %)
     are other samples than the table and the chart; the sentence quotes the trace chart's points (its
     default point is the report's table's) and cites the tests by their games (896 + 4,736)."""
-    from gamelab.models.skill import Trace
-    from gamelab.report.decisions import across_words
+    from gamelab.models.trace import Trace
+    from gamelab.report.decision_words import across_words
 
     rows = [dict(level="random", agent="random", budget=None, value=None, low=None, high=None, games=60)]
     rows += [
@@ -282,7 +282,7 @@ def test_a_rate_reads_in_percent_in_every_identity_table(game, tmp_path, monkeyp
     from gamelab.cli.commands import main
     from gamelab.rulebook.identities import identity_table
     from gamelab.sim import runner
-    from gamelab.ui.widgets import BalancePanel
+    from gamelab.ui.balance_panel import BalancePanel
 
     g = registry.get(game)
     n = g.report.players[0] if g.report.players else g.players[0]

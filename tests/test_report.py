@@ -410,7 +410,7 @@ def test_strand_report_with_a_hostile_playtest_record(tmp_path):
     assert "Across skill: a property of the rules, or of naive play?" in page["text"] and "n.s." not in page["text"]
     for n in (3, 4, 5, 6):
         assert f"{n} players: the headline imbalance is " in page["text"]
-    from gamelab.models.skill import DECIDED_KINDS
+    from gamelab.models.across_skill import DECIDED_KINDS
 
     # issue 27: classes from sequential tests at the default model and the top decided rung
     assert any(k in page["text"] for k in DECIDED_KINDS.values())
@@ -538,7 +538,7 @@ def test_pig_report_states_each_verdict_once_from_the_headline_to_the_table(tmp_
 
 
 def _trace(metric: str, fair: float):
-    from gamelab.models.skill import Trace
+    from gamelab.models.trace import Trace
 
     rows = [dict(level="random", agent="random", budget=None, value=None, low=None, high=None, games=100)]
     rows += [
@@ -621,7 +621,7 @@ def test_skill_section_names_every_level_in_the_games_words():
     from types import SimpleNamespace
 
     from gamelab.core import registry
-    from gamelab.models.skill import ladder_row
+    from gamelab.models.ladder import ladder_row
     from gamelab.report.skill import skill_section
 
     names = ["random", "default", "best@8"]

@@ -102,11 +102,11 @@ def _toy_with_learned(panel, name: str):
 def test_a_panel_shows_the_headline_at_the_learned_rung_and_greys_it_after_a_move(monkeypatch):
     """Shared code, on the toy with a planted learned rung (its strong agent): the figure of a run of its
     own, named as such, greyed when a slider moves and current again once recomputed (or moved back)."""
-    import gamelab.ui.widgets as widgets
+    from gamelab.ui import balance_panel, widgets
 
-    monkeypatch.setattr(widgets, "LEARNED_GAMES", 200)
-    monkeypatch.setattr(widgets, "LEARNED_AUTO", True)  # the suite leaves it out elsewhere (conftest)
-    panel = widgets.BalancePanel("toy", sliders=["die"], n_players=2, quick_games=200, store=MemoryStore())
+    monkeypatch.setattr(balance_panel, "LEARNED_GAMES", 200)
+    monkeypatch.setattr(balance_panel, "LEARNED_AUTO", True)  # the suite leaves it out elsewhere (conftest)
+    panel = balance_panel.BalancePanel("toy", sliders=["die"], n_players=2, quick_games=200, store=MemoryStore())
     panel._draw = lambda: None
     panel.update()
     panel.learned_wait()
@@ -140,11 +140,11 @@ def test_a_panel_shows_the_headline_at_the_learned_rung_and_greys_it_after_a_mov
 
 
 def test_the_sbr_panel_shows_its_learned_rung(home, monkeypatch):
-    import gamelab.ui.widgets as widgets
+    from gamelab.ui import balance_panel
 
-    monkeypatch.setattr(widgets, "LEARNED_GAMES", 200)
-    monkeypatch.setattr(widgets, "LEARNED_AUTO", True)  # the suite leaves it out elsewhere (conftest)
-    panel = widgets.BalancePanel("sbr", sliders=["town_spin"], n_players=4, quick_games=200, store=MemoryStore())
+    monkeypatch.setattr(balance_panel, "LEARNED_GAMES", 200)
+    monkeypatch.setattr(balance_panel, "LEARNED_AUTO", True)  # the suite leaves it out elsewhere (conftest)
+    panel = balance_panel.BalancePanel("sbr", sliders=["town_spin"], n_players=4, quick_games=200, store=MemoryStore())
     panel._draw = lambda: None
     panel.update()
     panel.learned_wait()
@@ -158,12 +158,12 @@ def test_a_burst_of_moves_learns_the_rung_for_the_first_and_the_last_rules_only(
     import threading
     import time
 
-    import gamelab.ui.widgets as widgets
+    from gamelab.ui import balance_panel, widgets
 
-    monkeypatch.setattr(widgets, "LEARNED_GAMES", 100)
-    monkeypatch.setattr(widgets, "LEARNED_AUTO", True)
-    monkeypatch.setattr(widgets, "LEARNED_DELAY", 0.0)
-    panel = widgets.BalancePanel("toy", sliders=["die"], n_players=2, quick_games=100, store=MemoryStore())
+    monkeypatch.setattr(balance_panel, "LEARNED_GAMES", 100)
+    monkeypatch.setattr(balance_panel, "LEARNED_AUTO", True)
+    monkeypatch.setattr(balance_panel, "LEARNED_DELAY", 0.0)
+    panel = balance_panel.BalancePanel("toy", sliders=["die"], n_players=2, quick_games=100, store=MemoryStore())
     panel._draw = lambda: None
     learned, started = [], threading.Event()
 

@@ -229,7 +229,7 @@ def test_the_notebook_viewer_steps_and_shows_the_hands_on_request():
 
 def test_show_a_game_plays_under_the_panels_rules_and_lineup(tmp_path):
     from gamelab.sim.store import ChunkStore
-    from gamelab.ui.widgets import BalancePanel
+    from gamelab.ui.balance_panel import BalancePanel
 
     panel = BalancePanel("pig", sliders=["target"], n_players=3, quick_games=50, store=ChunkStore(tmp_path))
     panel.widget()

@@ -6,14 +6,14 @@ import pytest
 
 from gamelab.core import registry
 from gamelab.core.errors import GamelabError
-from gamelab.models import skill
+from gamelab.models import ladder, luck
 from gamelab.report import charts
 
 PIG_LADDER = ("random", "hold_at_20", "race")
 
 
 def test_pig_ladder_each_level_beats_the_one_below():
-    levels = skill.ladder(registry.get("pig"), n_players=2, n_games=2000, seed=1, levels=PIG_LADDER)
+    levels = ladder.ladder(registry.get("pig"), n_players=2, n_games=2000, seed=1, levels=PIG_LADDER)
     assert [r["agent"] for r in levels] == list(PIG_LADDER)
     assert levels[0]["win_rate_vs_below"] is None
     for r in levels[1:]:
@@ -25,14 +25,14 @@ def test_pig_ladder_each_level_beats_the_one_below():
 
 
 def test_luck_weakest_rarely_beats_strongest():
-    m = skill.luck(registry.get("pig"), n_players=2, n_games=1000, seed=2, levels=PIG_LADDER)
+    m = luck.luck(registry.get("pig"), n_players=2, n_games=1000, seed=2, levels=PIG_LADDER)
     assert m["high"] < 0.5 and m["weakest_wins"] > 0  # random play still wins some games of Pig
     assert 0 <= m["deal_share"] <= 1
 
 
 def test_no_ladder_is_an_error():
     with pytest.raises(GamelabError, match="skill ladder"):
-        skill.ladder(registry.get("toy"), n_players=2, n_games=10)
+        ladder.ladder(registry.get("toy"), n_players=2, n_games=10)
 
 
 def test_skill_command_json(capsys):

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from gamelab.core import registry
-from gamelab.models import skill
+from gamelab.decide import ladder as decided_ladder
+from gamelab.models import across_skill, skill_words
 from gamelab.sim import runner
 from gamelab.sim.levels import trace_levels
 from gamelab.sim.run import RunConfig
@@ -27,7 +28,7 @@ def test_strand_default_model_beats_random_play_at_four_players():
     fair share, decided by the ladder's own test (it scored a sixth of their
     points before a styled seat asked the silent seats)."""
     lv = _levels("strand", 4)
-    step = skill.decide_step(
+    step = decided_ladder.decide_step(
         registry.get("strand"), lv["default"], lv["random"], n_players=4, seed=0, run=RunConfig(store=MemoryStore())
     )
     assert step["decision"] == "yes" and step["beats"]
@@ -83,7 +84,7 @@ def test_climb_keeps_only_decided_rungs_and_stops_with_the_headroom():
     """Small tests (at most 1,024 games a step): every kept step is a yes,
     the first that is not ends the ladder, and the headroom is measured
     against the default model."""
-    c = skill.climb(
+    c = decided_ladder.climb(
         registry.get("sbr"), n_players=2, seed=0, max_games=1024, run=RunConfig(store=MemoryStore(), progress=False)
     )
     names = [lv.name for lv in c.rungs]
@@ -96,7 +97,7 @@ def test_climb_keeps_only_decided_rungs_and_stops_with_the_headroom():
         assert c.stop["below"] == names[-1]
     if names[-1] != "default":
         assert c.headroom["below"] == "default" and c.headroom["level"] == names[-1]
-    words = skill.climb_words(registry.get("sbr"), c, 2)
+    words = skill_words.climb_words(registry.get("sbr"), c, 2)
     assert "lookahead, play-outs 1 beat deep" in words or c.stop["level"] == "lookahead@1"
     assert f"{c.games:,} games" in words
 
@@ -116,6 +117,6 @@ def test_decided_class(d0, d1, rev, kind):
     def t(d, low=0.30, high=0.34):
         return {"decision": d, "low": low, "high": high, "estimate": 0.32, "sign": 1}
 
-    assert skill.decided_class(t(d0), t(d1), t(rev) if rev else None) == kind
-    assert skill.decided_class(t("yes"), t("yes", 0.40, 0.44)) == "grows"
-    assert skill.decided_class(t("yes", 0.40, 0.44), t("yes")) == "shrinks"
+    assert across_skill.decided_class(t(d0), t(d1), t(rev) if rev else None) == kind
+    assert across_skill.decided_class(t("yes"), t("yes", 0.40, 0.44)) == "grows"
+    assert across_skill.decided_class(t("yes", 0.40, 0.44), t("yes")) == "shrinks"

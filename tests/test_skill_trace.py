@@ -10,7 +10,8 @@ import pytest
 from gamelab.core import registry
 from gamelab.core.errors import GamelabError
 from gamelab.core.params import specs
-from gamelab.models import skill
+from gamelab.models import across_skill, skill_words, trace
+from gamelab.sim import levels as sim_levels
 from gamelab.sim import runner
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
@@ -19,7 +20,7 @@ from gamelab.sim.store import ChunkStore
 @pytest.mark.parametrize("game", ["sbr", "strand"])
 def test_each_game_declares_a_doubling_ladder_of_at_least_five_levels(game):
     g = registry.get(game)
-    levels = skill.trace_levels(g, 4)
+    levels = sim_levels.trace_levels(g, 4)
     assert len(levels) >= 5
     assert [lv.name for lv in levels[:2]] == ["random", "default"]
     doubling = levels[2 : len(levels) - len(g.skill.beyond)]  # the rungs beyond the budgets: level-k at the top
@@ -73,7 +74,7 @@ def test_strand_searchers_playing_the_mix_hold_distinct_styles():
 
 def test_trace_rows_matrix_steps_and_the_cache(tmp_path):
     store = ChunkStore(tmp_path)
-    t = skill.trace(
+    t = trace.trace(
         registry.get("sbr"), "win_rate[seat=1]", n_players=2, n_games=12, seed=0, run=RunConfig(store=store)
     )
     L = len(t.rows)
@@ -85,18 +86,18 @@ def test_trace_rows_matrix_steps_and_the_cache(tmp_path):
     for c in t.matrix:
         assert 0 <= c["low"] <= c["win_rate"] <= c["high"] <= 1 and c["beats"] == (c["low"] > 0.5)
     computed = store.computed
-    again = skill.trace(
+    again = trace.trace(
         registry.get("sbr"), "win_rate[seat=1]", n_players=2, n_games=12, seed=0, run=RunConfig(store=store)
     )
     assert store.computed == computed and store.loaded >= computed  # the second trace plays nothing
     assert again.rows == t.rows and again.matrix == t.matrix
-    words = skill.steps_words(t)
+    words = skill_words.steps_words(t)
     failing = [s["level"] for s in t.steps if not s["beats"]]
     assert all(name in words for name in failing)
 
 
 def test_a_grouping_absent_at_a_level_is_not_measured(tmp_path):
-    t = skill.trace(
+    t = trace.trace(
         registry.get("strand"),
         "style_spread",
         n_players=3,
@@ -113,11 +114,11 @@ def test_a_grouping_absent_at_a_level_is_not_measured(tmp_path):
 
 def test_unknown_metric_is_one_line(tmp_path):
     with pytest.raises(GamelabError, match="unknown metric"):
-        skill.trace(
+        trace.trace(
             registry.get("sbr"), "seat_sprad", n_players=2, n_games=4, run=RunConfig(store=ChunkStore(tmp_path))
         )
     with pytest.raises(GamelabError, match="no skill trace"):
-        skill.trace_levels(registry.get("pig"), 2)
+        sim_levels.trace_levels(registry.get("pig"), 2)
 
 
 def _rows(*values, half=0.02):
@@ -137,7 +138,7 @@ def _rows(*values, half=0.02):
     ],
 )
 def test_classify(values, kind):
-    assert skill.classify(_rows(*values), 0.25) == kind
+    assert across_skill.classify(_rows(*values), 0.25) == kind
 
 
 def test_skill_trace_command_json(capsys, monkeypatch, tmp_path):
@@ -211,18 +212,18 @@ def test_a_trace_plays_its_runs_in_one_pass_and_the_same_tables_with_two_workers
     from gamelab.sim.prefetch import prefetch
 
     kw = dict(n_players=3, n_games=9, seed=4)
-    runs = skill.trace_runs(registry.get("sbr"), **kw, pairs="adjacent")
+    runs = trace.trace_runs(registry.get("sbr"), **kw, pairs="adjacent")
     levels = len(registry.get("sbr").skill.budgets) + 2
     assert len(runs) == levels + (levels - 1)  # every level's table, then each adjacent cell
     assert [r.lineup for r in runs[:levels]] == [
-        lv.lineup for lv in reversed(skill.trace_levels(registry.get("sbr"), 3))
+        lv.lineup for lv in reversed(sim_levels.trace_levels(registry.get("sbr"), 3))
     ]
     inline = ChunkStore(tmp_path / "inline")
     played = prefetch(registry.get("sbr"), runs, run=RunConfig(store=inline))
     assert played == sum(r.n_games for r in runs) and inline.computed == len(runs)
-    t = skill.trace(registry.get("sbr"), "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=inline))
+    t = trace.trace(registry.get("sbr"), "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=inline))
     assert inline.computed == len(runs)  # the trace itself played nothing: every table was there
     assert prefetch(registry.get("sbr"), runs, run=RunConfig(store=inline)) == 0
     pooled = ChunkStore(tmp_path / "pooled")
-    t2 = skill.trace(registry.get("sbr"), "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=pooled, workers=2))
+    t2 = trace.trace(registry.get("sbr"), "seat_spread", **kw, pairs="adjacent", run=RunConfig(store=pooled, workers=2))
     assert pooled.computed == len(runs) and t2.rows == t.rows and t2.matrix == t.matrix

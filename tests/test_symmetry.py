@@ -189,7 +189,7 @@ def _frame(seat_one_share: float, n_deals=3000, P=4, seed=0):
 def test_a_run_whose_seats_differ_where_the_rules_treat_them_alike_is_flagged():
     from gamelab.report.compute import model_warnings
     from gamelab.stats.symmetry import seat_warning
-    from gamelab.ui.widgets import model_warning
+    from gamelab.ui.balance_panel import model_warning
 
     gens = symmetry.every_permutation(4)
     assert seat_warning(_frame(0.25), gens, 4) is None

@@ -7,7 +7,8 @@ import pytest
 from gamelab.core.params import specs
 from gamelab.sim.store import ChunkStore
 from gamelab.toy import ToyParams
-from gamelab.ui.widgets import BalancePanel, param_widgets, plain_label
+from gamelab.ui.balance_panel import BalancePanel
+from gamelab.ui.widgets import param_widgets, plain_label
 
 
 def test_sliders_follow_the_declaration():
@@ -63,7 +64,7 @@ def test_publish_writes_into_the_project_reports_and_links_it(tmp_path, monkeypa
 
 
 def test_slow_work_shows_progress_and_marks_old_numbers_stale(tmp_path, monkeypatch):
-    import gamelab.ui.widgets as widgets
+    from gamelab.ui import widgets
 
     monkeypatch.setattr(widgets, "SLOW", 0.2)
     panel = BalancePanel("toy", sliders=["delay"], n_players=2, quick_games=100, store=ChunkStore(tmp_path))
@@ -141,7 +142,7 @@ def test_sbr_panel_changes_the_rules(tmp_path, monkeypatch):
 
 
 def test_levers_panel_frames_the_goal_in_words_and_greys_while_slow(tmp_path, monkeypatch):
-    import gamelab.ui.widgets as widgets
+    from gamelab.ui import widgets
     from gamelab.ui.decisions import LeversPanel
 
     monkeypatch.setattr(widgets, "SLOW", 0.1)
@@ -202,7 +203,7 @@ def test_tune_panel_form_in_words_and_its_answer(tmp_path, monkeypatch):
 
 
 def widgets_stale_cleared(panel) -> bool:
-    import gamelab.ui.widgets as widgets
+    from gamelab.ui import widgets
 
     return widgets.STALE_CLASS not in panel.out._dom_classes and panel.progress.layout.visibility == "hidden"
 
@@ -492,8 +493,8 @@ def test_no_control_destroys_a_value_set_by_hand(tmp_path, monkeypatch):
 def test_every_view_names_its_run_and_is_greyed_when_the_run_moves_on(tmp_path, monkeypatch):
     """Issue 37: Levers and Tune state the run they were computed for; a slider move greys them and says
     "computed for the rules before your change, rerun"; moving back, or rerunning, makes them current."""
-    import gamelab.ui.widgets as widgets
     from gamelab.sim.store import MemoryStore
+    from gamelab.ui import widgets
     from gamelab.ui.decisions import LeversPanel, TunePanel
 
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))

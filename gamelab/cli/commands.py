@@ -321,7 +321,7 @@ def _cmd_bench(args) -> int:
         games = [g for g in map(registry.get, registry.shipped_games()) if g.bench is not None]
     for game in games:
         announce(f"gamelab bench {game.name}", game, 3 * args.reps * args.batch, at_least=True)
-    from gamelab.ui.widgets import time_slider_move
+    from gamelab.ui.slider_timing import time_slider_move
 
     results = bench.run(
         games,

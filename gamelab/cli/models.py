@@ -85,13 +85,14 @@ def _skill_trace(args, g, params) -> int:
     from gamelab.core.errors import GamelabError, short
     from gamelab.core.files import dumps
     from gamelab.core.limits import announce
-    from gamelab.models import skill
+    from gamelab.decide import ladder as decided_ladder
+    from gamelab.models import skill_words, trace
     from gamelab.sim import runner
     from gamelab.sim.store import ChunkStore
 
     runner.resolve(g, params, None, args.players)  # the player count, before any game
     if args.top is not None:  # the rung, before the ladder is played
-        rungs = [lv.name for lv in skill.candidates(g, args.players, params)]
+        rungs = [lv.name for lv in decided_ladder.candidates(g, args.players, params)]
         if args.top not in rungs:
             raise GamelabError(
                 f"--top {short(args.top)}: not a rung of {g.name}'s ladder; its rungs are {', '.join(rungs)}"
@@ -99,14 +100,14 @@ def _skill_trace(args, g, params) -> int:
     run = run_config(args, store=ChunkStore())
     print(
         f"deciding the ladder: each rung against the one below, as many games as each test needs "
-        f"(at most {skill.STEP_MAX_GAMES:,} a step)",
+        f"(at most {decided_ladder.STEP_MAX_GAMES:,} a step)",
         file=sys.stderr,
     )
-    decided = skill.climb(g, n_players=args.players, seed=args.seed, params=params, run=run, up_to=args.top)
+    decided = decided_ladder.climb(g, n_players=args.players, seed=args.seed, params=params, run=run, up_to=args.top)
     n_levels = len(decided.rungs)
     cells = n_levels + n_levels * (n_levels - 1) // 2  # the rungs' tables and the matrix
     announce(f"gamelab skill {g.name}", g, cells * args.games, slow=True, workers=run.workers)
-    t = skill.trace(
+    t = trace.trace(
         g,
         args.trace,
         n_players=args.players,
@@ -120,7 +121,7 @@ def _skill_trace(args, g, params) -> int:
     if args.json:
         print(dumps(t.to_json(), indent=2))
     else:
-        print(f"{g.title}, {args.players} players.\n" + skill.render_trace(t))
+        print(f"{g.title}, {args.players} players.\n" + skill_words.render_trace(t))
     if args.out:
         from gamelab.report import charts
 
@@ -156,7 +157,7 @@ def _cmd_skill(args) -> int:
     from gamelab.core import registry
     from gamelab.core.files import check_output, dumps
     from gamelab.core.limits import announce
-    from gamelab.models import skill
+    from gamelab.models import ladder, learned_rung, luck, skill_words
     from gamelab.sim import runner
 
     g = registry.get(args.game)
@@ -175,19 +176,19 @@ def _cmd_skill(args) -> int:
     runner.resolve(g, params, None, args.players)  # the player count, before any game
     run = run_config(args)
     kw = dict(n_players=args.players, n_games=args.games, seed=args.seed, params=params, run=run)
-    names = skill.ladder_of(g)
+    names = ladder.ladder_of(g)
     announce(f"gamelab skill {g.name}", g, len(names) * args.games, slow=True, workers=run.workers)
-    levels = skill.ladder(g, **kw)
-    learned = skill.learned_rung(g, n_players=args.players, seed=args.seed, params=params, run=run)
+    levels = ladder.ladder(g, **kw)
+    learned = learned_rung.learned_rung(g, n_players=args.players, seed=args.seed, params=params, run=run)
     if args.json:
         keys = ("level", "agent", "win_rate_vs_below", "low", "high", "games")
         rows = [{k: r[k] for k in keys} for r in levels]
-        print(dumps(rows + ([skill.learned_json(learned, len(rows))] if learned else []), indent=2))
+        print(dumps(rows + ([learned_rung.learned_json(learned, len(rows))] if learned else []), indent=2))
     else:
         print(
             f"{g.title}, {args.players} players: each level against the level below\n"
-            + skill.render(levels, skill.luck(g, **kw))
-            + (f"\n\n{skill.learned_words(g, learned)}" if learned else "")
+            + skill_words.render(levels, luck.luck(g, **kw))
+            + (f"\n\n{skill_words.learned_words(g, learned)}" if learned else "")
         )
     if args.out:
         from gamelab.report import charts

@@ -333,7 +333,7 @@ class SkillSettings:
     ladder: tuple[str, ...] = ()  # agent names from weakest to strongest
     players: int = 0  # the player count a report's ladder is measured at (0: the fewest)
     strong_agent: str = ""  # the agent seated everywhere for the cross-model check ("": the ladder's top)
-    # the skill trace (``gamelab skill --trace``, models/skill.py): random on every seat, the default
+    # the skill trace (``gamelab skill --trace``, models/trace.py): random on every seat, the default
     # model, then ``search`` on every seat at each budget of ``budgets`` (the value of its declared
     # knob ``budget``: play-outs per option, depth), weakest first, each double the one before.
     # In a lineup of mixed levels a seat of the search agent at budget b is named ``search@b``

@@ -14,7 +14,7 @@ parameter declarations refuse, or one that changes nothing, is skipped and
 reported.  Every setting is played with the same seed (common random
 numbers: the same deals, the same seat rotations), through the chunk store
 and an executor, and compared with the current rules by
-:func:`gamelab.stats.balance.paired_change` (paired bootstrap over deals).
+:func:`gamelab.stats.bootstrap.paired_change` (paired bootstrap over deals).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from gamelab.core.params import ParamSpec, from_mapping, specs
 from gamelab.decide.defaults import DEFAULT_GAMES
 from gamelab.sim import runner, sweep
 from gamelab.sim.run import RunConfig
-from gamelab.stats import balance
+from gamelab.stats import balance, balance_metric, bootstrap
 
 MAX_ITEMS = 12  # longer tuples are not stepped item by item
 FLOAT_STEP = 0.1  # a float moves by this share of its declared range
@@ -273,7 +273,7 @@ def play_all(
     ]
 
 
-def usable_metrics(game: Game, frame: pd.DataFrame, names: Sequence[str] | None = None) -> list[balance.Metric]:
+def usable_metrics(game: Game, frame: pd.DataFrame, names: Sequence[str] | None = None) -> list[balance_metric.Metric]:
     """The metrics named (default: the game's whole catalogue plus the win
     rate of every value of each report group that has more than one) that
     this table can compute."""
@@ -286,7 +286,7 @@ def usable_metrics(game: Game, frame: pd.DataFrame, names: Sequence[str] | None 
     keep = []
     for m in out:
         try:
-            balance.deal_sums(frame.head(64), [m])
+            bootstrap.deal_sums(frame.head(64), [m])
         except GamelabError:
             continue
         keep.append(m)
@@ -318,7 +318,7 @@ def levers(
     chosen = usable_metrics(game, runs[0].frame, metrics)
     rows = []
     for (step, _), cell in zip(todo, runs[1:]):
-        change = balance.paired_change(cell.frame, runs[0].frame, chosen)
+        change = bootstrap.paired_change(cell.frame, runs[0].frame, chosen)
         for r in change.itertuples(index=False):
             rows.append(
                 {
@@ -339,7 +339,7 @@ def levers(
         rows,
         columns=["parameter", "value", "words", "direction", "metric", "base", "new", "change", "low", "high", "deals"],
     )
-    now = balance.estimate(runs[0].frame, chosen, rng=np.random.default_rng(seed))  # "now": the paired run itself
+    now = bootstrap.estimate(runs[0].frame, chosen, rng=np.random.default_rng(seed))  # "now": the paired run itself
     table.attrs.update(
         game=game.name,  # plain data: attrs are copied with the table
         players=n_players,

@@ -53,7 +53,7 @@ from gamelab.decide.expressions import Question, parse_question
 from gamelab.sim import runner
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
-from gamelab.stats import balance
+from gamelab.stats import balance, balance_metric, bootstrap
 
 __all__ = ["Decision", "Plan", "decide", "plan", "parse_question", "Question"]
 
@@ -255,7 +255,7 @@ class Accumulator:
 
 
 def _arm_sums(frame: pd.DataFrame, metrics, arm: str) -> pd.DataFrame:
-    sums = balance.deal_sums(frame, metrics)
+    sums = bootstrap.deal_sums(frame, metrics)
     return sums.rename(columns=lambda c: f"{arm}|{c}")
 
 
@@ -660,7 +660,7 @@ def in_points(setup: _Setup) -> bool:
     a difference of win rates) rather than in per cent (one win rate or share)."""
     terms = setup.question.terms
     single = len(terms) == 1 and terms[0].coef == 1
-    return not single or balance.in_points(setup.metrics[terms[0].metric])
+    return not single or balance_metric.in_points(setup.metrics[terms[0].metric])
 
 
 def amount_words(x: float, percent: bool, points: bool) -> str:

@@ -1,7 +1,7 @@
 """A tune's proposals checked across skill (a goal's ``skill:`` and ``keep_skill:``).
 
 ``skill: [default, best@8]``: every target must hold at each named rung of
-the game's decided skill ladder (:func:`gamelab.models.skill.climb`: only
+the game's decided skill ladder (:func:`gamelab.decide.ladder.climb`: only
 rungs that beat the one below by the sequential test, decided under the
 game's default rules at the goal's player count; a named level that does
 not climb is refused in one line), each the table of that rung on every
@@ -25,7 +25,7 @@ from gamelab.core.errors import GamelabError
 from gamelab.sim import runner
 from gamelab.sim.levels import beat_share, learned_levels, level_names, mixed_params, trace_levels
 from gamelab.sim.run import RunConfig
-from gamelab.stats import balance
+from gamelab.stats import bootstrap
 
 
 def check_goal(goal, game: Game, source: str) -> None:
@@ -65,7 +65,7 @@ def skill_checks(
     for name in goal.skill or ():
         lv = levels[name]
         frame = runner.simulate(game, lineup=lv.lineup, params=lv.params, **kw)
-        est = balance.estimate(frame, metrics).set_index("metric")
+        est = bootstrap.estimate(frame, metrics).set_index("metric")
         for t in goal.targets:
             e = est.loc[t.metric]
             key = f"{t.metric} ({n_players}p, {name})"

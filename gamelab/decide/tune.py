@@ -55,7 +55,7 @@ from gamelab.decide.skill_checks import check_goal, rung_levels, skill_checks
 from gamelab.sim import runner, sweep
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import key_of
-from gamelab.stats import balance
+from gamelab.stats import balance, balance_metric, bootstrap
 
 VERIFY_SEED_OFFSET = 1_000_003  # the verification seed: the goal's seed plus this (fresh deals)
 VERIFY_FACTOR = 4  # verification games: this many times the search's, by default
@@ -69,7 +69,7 @@ __all__ = ["Goal", "load_goal", "run", "TuneResult"]
 
 def point_values(frame: pd.DataFrame, metrics) -> dict[str, float]:
     """Each metric's value on the whole table (no interval)."""
-    totals = balance.deal_sums(frame, metrics).sum(axis=0)
+    totals = bootstrap.deal_sums(frame, metrics).sum(axis=0)
     named = {c: np.asarray(totals[c], float) for c in totals.index}
     with np.errstate(invalid="ignore", divide="ignore"):
         return {m.name: float(m.value(named)) for m in metrics}
@@ -475,7 +475,7 @@ def _measure(st, chosen, n_games, seed, run: RunConfig, max_games) -> list[dict]
         }
         measured, kept = {}, True
         for (n, level), cell in by_n.items():
-            est = balance.estimate(cell.frame, st.metrics).set_index("metric")
+            est = bootstrap.estimate(cell.frame, st.metrics).set_index("metric")
             for t in st.goal.targets:
                 e = est.loc[t.metric]
                 key = st.key(t, n, level)
@@ -562,7 +562,9 @@ def shown_rows(st: Setting, proposals: pd.DataFrame) -> pd.DataFrame:
                 key = st.key(t, n, level)
                 at = f", {level}" if level else ""
                 head = f"{m.label}, {n} players{at} ({fresh:,} fresh games)"
-                row[head] = figure_words(r[key], r[f"{key} low"], r[f"{key} high"], m.percent, balance.in_points(m))
+                row[head] = figure_words(
+                    r[key], r[f"{key} low"], r[f"{key} high"], m.percent, balance_metric.in_points(m)
+                )
         row["how sure"] = r["how sure"]
         rows.append(row)
     return pd.DataFrame(rows)

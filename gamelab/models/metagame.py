@@ -332,8 +332,9 @@ PANEL_GAMES = 40_000  # games of random profiles behind a notebook panel's line
 
 def sums_from_run(frame: pd.DataFrame, strategies, n_players: int) -> DealSums:
     """A run of random profiles (``strategies.profile_agent`` on every seat) as the meta-game's
-    sums, per block of deals (:func:`gamelab.stats.balance.deal_blocks`)."""
-    from gamelab.stats.balance import _profile_sums, deal_blocks
+    sums, per block of deals (:func:`gamelab.stats.bootstrap.deal_blocks`)."""
+    from gamelab.stats.bootstrap import deal_blocks
+    from gamelab.stats.metagame_metrics import _profile_sums
 
     parts = _profile_sums(frame, strategies, deal_blocks(frame["deal"].to_numpy()))
     S = len(strategies.names)

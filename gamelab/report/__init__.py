@@ -1,5 +1,5 @@
 """Reports: computed into a frozen result (:mod:`.compute`, with :mod:`.decisions`
-for the decision tools' parts; the result's types in :mod:`.data`), then
+for the decision tools' parts, :mod:`.decision_words` their sentences; the result's types in :mod:`.data`), then
 rendered (:mod:`.render`, :mod:`.format`, :mod:`.audit`, :mod:`.sentences`);
 :mod:`.build` does both and writes the page (or copies it, :mod:`.memo`)."""
 

@@ -32,7 +32,7 @@ from gamelab.core import charts as spec
 from gamelab.core.contract import Game
 from gamelab.core.labels import key_words, param_words
 from gamelab.decide import sensitivity, tune
-from gamelab.models import metagame, skill
+from gamelab.models import metagame, skill_words, trace
 from gamelab.report.format import (
     CLEAR_COLOUR,
     FAIR_COLOUR,
@@ -46,7 +46,7 @@ from gamelab.report.format import (
     score_edges,
     words,
 )
-from gamelab.stats import balance
+from gamelab.stats import balance, balance_metric
 
 
 class Chart(Figure):
@@ -301,7 +301,7 @@ def skill_figure(levels: Sequence[dict], *, title: str = ""):
     return fig
 
 
-def trace_figure(t: skill.Trace, game: Game, *, title: str = "", ax=None):
+def trace_figure(t: trace.Trace, game: Game, *, title: str = "", ax=None):
     """The trace chart: the metric against skill level, its 95 % interval as
     a band, the fair value as a dashed line.  The y axis says the values' unit
     (a win rate in per cent, a spread in points); a level where the metric has
@@ -309,7 +309,7 @@ def trace_figure(t: skill.Trace, game: Game, *, title: str = "", ax=None):
     ``game``: the game traced (its metric's label and unit)."""
     m = balance.metric(game, t.metric)
     pct = 100 if m.percent else 1
-    unit = (", points" if balance.in_points(m) else ", %") if m.percent else ""
+    unit = (", points" if balance_metric.in_points(m) else ", %") if m.percent else ""
     if ax is None:
         fig, ax = _subplots(figsize=(6, 3.2))
     else:
@@ -321,7 +321,7 @@ def trace_figure(t: skill.Trace, game: Game, *, title: str = "", ax=None):
     ax.plot(x, val, marker="o")  # the title and the y axis name it
     if t.fair is not None:
         ax.axhline(t.fair * pct, ls="--", color="grey", label="fair")
-    ticks, searched = skill.level_ticks(t.game, [r["level"] for r in rows])
+    ticks, searched = skill_words.level_ticks(t.game, [r["level"] for r in rows])
     ax.set_xticks(x, ticks, rotation=30, ha="right")
     ax.tick_params(labelsize=TRACE_PT[0])
     missing = [r["level"] for r in t.rows if r["value"] is None]
@@ -338,13 +338,13 @@ def trace_figure(t: skill.Trace, game: Game, *, title: str = "", ax=None):
 def trace_chart(traces: Mapping, game: Game) -> Figure:
     """One trace panel per player count of ``game``, two to a row (the chart
     sits beside the win-rate chart)."""
-    from gamelab.models import skill
+    from gamelab.models import skill_words
 
     cols = min(2, len(traces))
     rows = -(-len(traces) // cols)  # ceil(len / cols)
     fig, axes = _subplots(rows, cols, figsize=(HALF_PANEL_IN * cols, 2.9 * rows), squeeze=False)
     for ax, (n, t) in zip(axes.ravel(), sorted(traces.items())):
-        label, _ = skill.metric_words(t)
+        label, _ = skill_words.metric_words(t)
         trace_figure(t, game, ax=ax, title=textwrap.fill(f"{n} players: {label}", 34))  # a half-page panel
     for ax in axes.ravel()[len(traces) :]:
         ax.set_visible(False)

@@ -27,7 +27,7 @@ from gamelab.core.contract import Game
 from gamelab.report.edge import Edge
 from gamelab.report.typical import LeverGame, Typical
 from gamelab.sim import sweep
-from gamelab.stats import balance
+from gamelab.stats import balance, balance_metric, bootstrap
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,7 +135,7 @@ def design_table(game: Game, frames: dict[int, pd.DataFrame]) -> pd.DataFrame:
             except (GamelabError, KeyError):
                 continue
             usable.append(m)
-        est = balance.estimate(frame, usable)
+        est = bootstrap.estimate(frame, usable)
         for m, (_, r) in zip(usable, est.iterrows()):
             rows.append(
                 {
@@ -144,7 +144,7 @@ def design_table(game: Game, frames: dict[int, pd.DataFrame]) -> pd.DataFrame:
                     "label": m.label,
                     "doc": m.doc,
                     "percent": m.percent,
-                    "points": balance.in_points(m),
+                    "points": balance_metric.in_points(m),
                     "value": r["value"],
                     "low": r["low"],
                     "high": r["high"],

@@ -1,4 +1,4 @@
-"""The decisions a report states, computed by the decision tools: the
+"""The decisions a report states, played by the decision tools: the
 sequential verdict on each headline finding, the top levers (sensitivity),
 the tuner's proposals, the strategies' meta-game, the verdicts across agent
 models or across skill, and the skill ladder.
@@ -7,25 +7,32 @@ models or across skill, and the skill ladder.
 :class:`~gamelab.report.data.Report` and returns their parts as one frozen
 :class:`~gamelab.report.data.Decisions` (with the findings, now carrying
 their verdicts); :func:`gamelab.report.compute.compute_report` puts them in
-the report.  Each part is plain data (tables and sentences in words) the
-renderer shows in the first screen or in its own section.
+the report.  Each part is plain data (tables, and sentences in words from
+:mod:`gamelab.report.decision_words`) the renderer shows in the first screen
+or in its own section.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 import types
-from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
-from gamelab.core.contract import Game
-from gamelab.decide.sensitivity import Framing
 from gamelab.report import format as fmt
 from gamelab.report.data import Decisions, Finding, Levers, Report, SkillData
-from gamelab.report.names import lever_name, metric_name, trace_name, win_name
+from gamelab.report.decision_words import (
+    across_words,
+    cross_model_summary,
+    fmt_subject,
+    lever_rows,
+    skill_lead,
+    skill_summary,
+    tagged_framing,
+    tagged_leaders,
+)
+from gamelab.report.names import trace_name, win_name
 from gamelab.report.phases import phase
 from gamelab.sim.run import RunConfig
 from gamelab.stats import balance
@@ -155,44 +162,6 @@ def levers_part(data: Report, *, n_players: int, n_games: int, run: RunConfig) -
     return Levers(table, steps, metric, tagged_framing(framing(steps, metric)))
 
 
-@dataclasses.dataclass(frozen=True)
-class TaggedFraming(Framing):
-    """A :class:`~gamelab.decide.sensitivity.Framing` whose figures in words (its "now" and each
-    step's change) are tagged with their quantities (:func:`gamelab.report.format.quantity`): the
-    Design metrics figure's name for "now", a step's own name for its change, so the checker
-    (:mod:`gamelab.report.onenumber`) compares them with the tables and the tornado chart."""
-
-    names: Mapping[float, str] = dataclasses.field(default_factory=dict)  # {a step's change: its quantity}
-
-    def amount(self, x: float, unit: bool = True) -> str:
-        return fmt.quantity(self.names.get(x, ""), x, super().amount(x, unit), 100 if self.percent else 1)
-
-    def level(self) -> str:
-        text = super().level()
-        if self.players is None:
-            return text
-        name, scale = metric_name(self.players, self.metric), 100 if self.percent else 1
-        figures = [(self.now, name)]
-        if self.now_low is not None and self.now_high is not None:
-            figures += [(self.now_low, f"{name}.low"), (self.now_high, f"{name}.high")]
-        out, at = "", 0
-        for value, q in figures:  # each figure where Framing.level put it, in order
-            shown = f"{value * 100:.1f}" if self.percent else f"{value:.3g}"
-            i = text.index(shown, at)
-            out += text[at:i] + fmt.quantity(q, value, shown, scale)
-            at = i + len(shown)
-        return out + text[at:]
-
-
-def tagged_framing(fr: Framing) -> TaggedFraming:
-    """``fr`` with its figures tagged (:class:`TaggedFraming`)."""
-    names: dict[float, str] = {}
-    for x in [*fr.helps, *fr.hurts, *fr.unsure, *fr.idle]:
-        names.setdefault(x.change, lever_name(fr.players, fr.metric, x.words))
-    fields = {f.name: getattr(fr, f.name) for f in dataclasses.fields(fr)}
-    return TaggedFraming(**fields, names=types.MappingProxyType(names))
-
-
 def metagame_part(data: Report, reference: int, *, run: RunConfig):
     """The styles' meta-game at every player count of the report: {players: Analysis}."""
     from gamelab.models import metagame
@@ -217,15 +186,15 @@ def metagame_part(data: Report, reference: int, *, run: RunConfig):
 def climb_part(data: Report, tools: Tools, *, run: RunConfig):
     """The decided skill ladder (rungs that beat the one below), then every
     game its traces, matrix and luck will read, played in one pass."""
-    from gamelab.models import skill
+    from gamelab.decide import ladder as decided_ladder
     from gamelab.sim.prefetch import prefetch
 
     name = data.game.name
     k = data.game.skill.players or data.game.players[0]
     with phase(f"{name}: the skill ladder, each rung decided against the one below ({k} players)", run.progress):
         top = data.game.skill.report_top or None
-        steps = min(skill.STEP_MAX_GAMES, LADDER_GAMES_PER_TRACE_GAME * tools.trace_games)
-        climb = skill.climb(
+        steps = min(decided_ladder.STEP_MAX_GAMES, LADDER_GAMES_PER_TRACE_GAME * tools.trace_games)
+        climb = decided_ladder.climb(
             data.game, n_players=k, seed=data.seed, params=data.params, up_to=top, max_games=steps, run=run.quiet()
         )
     with phase(f"{name}: games at every decided rung (traces, matrix, luck)", run.progress):
@@ -240,7 +209,8 @@ def skill_runs(data: Report, tools: Tools, rungs: list[str] | None) -> list:
     first (round robin over the traces: the longest runs start first)."""
     from itertools import chain, zip_longest
 
-    from gamelab.models import skill
+    from gamelab.models import luck as skill_luck
+    from gamelab.models import trace as skill_trace
 
     g, kw = data.game, dict(seed=data.seed, params=data.params, rungs=rungs)
     lists = []
@@ -250,19 +220,24 @@ def skill_runs(data: Report, tools: Tools, rungs: list[str] | None) -> list:
             name = f"win_rate[{f.by}={f.group}]"
             n = tools.trace_games
             lists.append(
-                skill.trace_runs(g, n_players=f.players, n_games=n, frames=frames, pairs="none", metric=name, **kw)
+                skill_trace.trace_runs(
+                    g, n_players=f.players, n_games=n, frames=frames, pairs="none", metric=name, **kw
+                )
             )
     if tools.skill:
         k = g.skill.players or g.players[0]
         k_frames: dict | None = {"default": data.frames[k]} if k in data.frames else None
-        lists.append(skill.trace_runs(g, n_players=k, n_games=tools.trace_games, frames=k_frames, pairs="none", **kw))
-        lists.append([skill.luck_run(g, n_players=k, n_games=tools.trace_games, **kw)])
+        lists.append(
+            skill_trace.trace_runs(g, n_players=k, n_games=tools.trace_games, frames=k_frames, pairs="none", **kw)
+        )
+        lists.append([skill_luck.luck_run(g, n_players=k, n_games=tools.trace_games, **kw)])
     return [r for r in chain.from_iterable(zip_longest(*lists)) if r is not None]
 
 
 LADDER_GAMES_PER_TRACE_GAME = 80  # a ladder step may play this many times a trace level's games (300: 24,000)
+
+
 MARGIN = 0.02  # "advantaged by more than 2 points": the sequential test's threshold around fair
-TOP_LEVERS = 5
 
 
 def headline_metric(data: Report) -> str:
@@ -323,29 +298,6 @@ def design_now(data: Report, steps: pd.DataFrame, metric: str, n_players: int) -
     steps.attrs["now_source"] = f"as in Design metrics; each step is played on the first {paired:,} of those games"
 
 
-def lever_rows(fr, n_players: int) -> pd.DataFrame:
-    """The top steps sure to help, then sure to hurt, as rows of words."""
-    rows = []
-    for levers, effect in ((fr.helps, "better"), (fr.hurts, "worse")):
-        for x in levers[:TOP_LEVERS]:
-            rows.append(
-                {
-                    "rule change": x.words,
-                    f"change of the {fr.label} ({n_players} players)": fr.amount(x.change),
-                    "95 % interval": f"{_end(fr, x, 'low')} to {_end(fr, x, 'high')}",
-                    "effect": f"{effect}, sure",
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def _end(fr: Framing, x, end: str) -> str:
-    """One end of a step's 95 % interval, tagged as its quantity's end."""
-    value = getattr(x, end)
-    text = Framing.amount(fr, value, unit=False)
-    return fmt.quantity(f"{lever_name(fr.players, fr.metric, x.words)}.{end}", value, text, 100 if fr.percent else 1)
-
-
 def proposals_table(
     goal_path: str | Path,
     *,
@@ -378,12 +330,14 @@ def skill_data(
     and the head-to-head matrix of its trace's levels (``climb``: the decided
     ladder, :func:`climb_part`)."""
     run = run or RunConfig()
-    from gamelab.models import skill
+    from gamelab.models import ladder
+    from gamelab.models import luck as skill_luck
+    from gamelab.models import trace as skill_trace
 
     kw = dict(n_players=n_players, seed=data.seed, params=data.params, run=run)
     if data.game.skill.search:  # the decided rungs: random, the default model, the search rungs that climb
         frames = {"default": data.frames[n_players]} if n_players in data.frames else None
-        trace = skill.trace(
+        trace = skill_trace.trace(
             data.game,
             "seat_spread",
             n_games=trace_games,
@@ -395,17 +349,21 @@ def skill_data(
             **{**kw, "run": run.quiet()},
         )
         rungs = [lv.name for lv in climb.rungs] if climb is not None else None
-        luck = skill.trace_luck(data.game, n_games=trace_games, rungs=rungs, **kw)
-        return SkillData(n_players, tuple(skill.ladder_from_trace(trace)), types.MappingProxyType(luck), trace)
+        luck = skill_luck.trace_luck(data.game, n_games=trace_games, rungs=rungs, **kw)
+        return SkillData(n_players, tuple(skill_trace.ladder_from_trace(trace)), types.MappingProxyType(luck), trace)
     if not data.game.skill.ladder:
         return None
-    levels = skill.ladder(data.game, n_games=n_games, **kw)
-    luck = skill.luck(data.game, n_games=n_games, **kw)
+    levels = ladder.ladder(data.game, n_games=n_games, **kw)
+    luck = skill_luck.luck(data.game, n_games=n_games, **kw)
     return SkillData(n_players, tuple(levels), types.MappingProxyType(luck))
 
 
 ACROSS_MAX_GAMES = 3072  # games a test of a verdict at the default model or the top rung may play
+
+
 STYLE_GAMES = 1024  # games per restricted-play style row in a report
+
+
 TOP_CHUNK_DEALS = 64  # deals per look of a verdict's test at the top rung (search on every seat is slow)
 
 
@@ -419,19 +377,20 @@ def skill_verdicts(
     """Each player count's headline finding (its group's win rate) traced
     over the report's decided rungs (each level's value and interval, for
     the chart) and classified by sequential tests at the default model and
-    the top rung (:func:`gamelab.models.skill.decided_class`): {players:
+    the top rung (:func:`gamelab.models.across_skill.decided_class`): {players:
     Trace} and one row per finding (players, verdict, one column per rung,
     status, words, rules: whether it is a property of the rules or of naive
     play, games: what the two tests took).  ``rungs``: the decided ladder's
     rung names (None: no ladder was decided)."""
     run = run or RunConfig()
-    from gamelab.models import skill
+    from gamelab.models import across_skill, skill_words
+    from gamelab.models import trace as skill_trace
 
     traces, rows = {}, []
     k = data.game.skill.players or data.game.players[0]
     for f in data.findings:
         name = f"win_rate[{f.by}={f.group}]"
-        t = skill.trace(
+        t = skill_trace.trace(
             data.game,
             name,
             n_players=f.players,
@@ -447,16 +406,16 @@ def skill_verdicts(
         t = with_report_point(data, f, t)
         traces[f.players] = t
         tests = across_tests(data, f, t, run=run)
-        kind = skill.decided_class(*tests)
+        kind = across_skill.decided_class(*tests)
         verdict = f"{fmt.group_words(f.by, f.group)}'s {'edge' if f.effect > 0 else 'handicap'}"
         words = across_words(data.game, verdict, t, kind, tests)
         row = {"players": f.players, "verdict": verdict}
         for r in t.rows:
             shown = fmt.q_percent(trace_name(t, r["level"]), r["value"])
-            row[skill.rung_words(data.game, r["level"])] = "—" if r["value"] is None else shown
-        rules = kind in skill.RULES_CLASSES
+            row[skill_words.rung_words(data.game, r["level"])] = "—" if r["value"] is None else shown
+        rules = kind in across_skill.RULES_CLASSES
         games = sum(x["games"] for x in tests if x)
-        rows.append({**row, "status": skill.DECIDED_KINDS[kind], "rules": rules, "words": words, "games": games})
+        rows.append({**row, "status": across_skill.DECIDED_KINDS[kind], "rules": rules, "words": words, "games": games})
     return traces, pd.DataFrame(rows)
 
 
@@ -483,7 +442,7 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
     top rung of trace ``t`` (a style there by restricted play), and the
     opposite side's test at the top rung when the first says no."""
     from gamelab.decide.sequential import CHUNK_DEALS, decide
-    from gamelab.models import skill
+    from gamelab.models import restricted
     from gamelab.sim.levels import mixed_params, trace_levels
 
     g = data.game
@@ -516,7 +475,7 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
         }
 
     at_default = asked(_finding_question(f), data.runs[f.players].lineup, data.params)
-    played = skill.restricted_table(g, top, f"win_rate[{f.by}={f.group}]", n_players=f.players, n_games=1, seed=0)
+    played = restricted.restricted_table(g, top, f"win_rate[{f.by}={f.group}]", n_players=f.players, n_games=1, seed=0)
     if played is not None:
         agent = played[0]
         lineup, params, subject = (agent, *top.rest), mixed_params(g, top, top), f"win_rate[agent={agent}]"
@@ -529,79 +488,6 @@ def across_tests(data: Report, f: Finding, t, *, run: RunConfig) -> tuple[dict, 
         other = "fair <" if above else "fair >"
         reverse = asked(f"{subject} - {other} {-MARGIN if above else MARGIN}", lineup, params, 2)
     return at_default, at_top, reverse
-
-
-def across_words(game: Game, subject: str, t, kind: str, tests) -> str:
-    """``seat 1's edge holds from the default model to the top rung (41.7 % with the default model in
-    this report's 20,000 games, 45.6 % with search, 8 play-outs per option, the top rung that beats the
-    one below, in the trace's 300 games; the class decided by sequential tests of their own after 3,072
-    games)``.  The rates are the trace chart's (its default-model point is the report's own table);
-    the tests are cited by their games, never as a second value of the same rates."""
-    from gamelab.models import skill
-
-    games = sum(x["games"] for x in tests if x)
-    rows = [r for r in t.rows if r["value"] is not None]
-    at = {r["level"]: r for r in rows}
-    top = t.rows[-1]
-    default = at.get("default")
-    said = []
-    if default is not None:
-        said.append(
-            f"{fmt.q_percent(trace_name(t, 'default'), default['value'])} with the default model in this "
-            f"report's {default['games']:,} games"
-        )
-    if top["value"] is not None and top["level"] != "default":
-        said.append(
-            f"{fmt.q_percent(trace_name(t, top['level']), top['value'])} with {skill.rung_words(game, top['level'])}, "
-            f"the top rung that beats the one below, in the trace's {top['games']:,} games"
-        )
-    figures = ", ".join(said)
-    return (
-        f"{subject} {skill.DECIDED_KINDS[kind]} ({figures}; the class decided by sequential tests of their own "
-        f"after {games:,} games)"
-    )
-
-
-def skill_summary(table: pd.DataFrame) -> list[str]:
-    """One sentence per player count: is the headline imbalance a property of
-    the rules (it holds across skill) or of naive play?"""
-    return [
-        f"{r['players']} players: the headline imbalance is {skill_class_words(r)}; {r['words']}."
-        for _, r in table.iterrows()
-    ]
-
-
-def skill_lead(table: pd.DataFrame) -> str:
-    """The answer across skill in one sentence over every player count (the first screen's lead, above
-    the charts): the counts grouped by their class, in the order the classes first appear."""
-    by: dict[str, list[int]] = {}
-    for _, r in table.iterrows():
-        by.setdefault(skill_class_words(r), []).append(int(r["players"]))
-    parts = [f"{what} at {_counts_words(counts)} players" for what, counts in by.items()]
-    return "Across skill, the headline imbalance is " + "; ".join(parts) + " (each count's sentence under the charts)."
-
-
-def _counts_words(counts: list[int]) -> str:
-    said = [str(c) for c in counts]
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-
-
-def skill_class_words(r) -> str:
-    """A row of the across-skill table in words: a property of the rules, of naive play, absent, or not decided."""
-    status = r["status"]
-    if r["rules"]:
-        return "a property of the rules: skilled play keeps it"
-    if status in (skill_kind("vanishes"), skill_kind("reverses")):
-        return "a product of naive play: skilled play does not keep it"
-    if status == skill_kind("absent"):
-        return "not there at the default model or the top rung"
-    return "not decided across skill"
-
-
-def skill_kind(key: str) -> str:
-    from gamelab.models import skill
-
-    return skill.DECIDED_KINDS[key]
 
 
 def cross_model_table(
@@ -653,35 +539,6 @@ def cross_model_table(
         for i, f in enumerate(data.findings)
     )
     return table, findings
-
-
-def tagged_leaders(table: pd.DataFrame, frames: dict, models: list[str], n: int) -> pd.DataFrame:
-    """The strongest and weakest groups' rates (``seat 1 36.4 % (not sure)``) tagged with their
-    quantity: under this report's model the report's win rate, under another model that model's;
-    each value read from the model's games.  Rows of other verdicts (the rulebook's conclusions)
-    unchanged."""
-    from gamelab.stats import win_table
-
-    out = table.copy()
-    for i, row in table.iterrows():
-        by = str(row.get("verdict", "")).split(" ")[-1]
-        if not str(row.get("verdict", "")).startswith(("strongest ", "weakest ")):
-            continue
-        for m in models:
-            cell = str(row.get(m, ""))
-            hit = re.match(r"(.+?) (\d+\.\d) %", cell)
-            if hit is None or by not in frames[m]:
-                continue
-            t = win_table(frames[m], by)
-            said = {(f"seat {v}" if by == "seat" else str(v).replace("_", " ")): v for v in t[by]}
-            if hit.group(1) not in said:
-                continue
-            group = said[hit.group(1)]
-            rate = float(t.loc[t[by] == group, "win_rate"].iloc[0])
-            name = win_name(n, by, group)
-            name = name if m == "report" else fmt.qname("model_win_rate", model=m, of=name)
-            out.at[i, m] = cell[: hit.start(2)] + fmt.q_percent(name, rate) + cell[hit.end(2) + 2 :]
-    return out
 
 
 def _finding_question(f) -> str:
@@ -766,13 +623,6 @@ def headline_rows(
     return rows
 
 
-def fmt_subject(by: str, group) -> str:
-    """``seat 1``, ``the heavy style``."""
-    from gamelab.report import format as fmt
-
-    return f"seat {group}" if by == "seat" else f"the {fmt.choice_label(group)} {fmt.words(by)}"
-
-
 def decide_findings(
     data: Report,
     *,
@@ -812,43 +662,3 @@ def decide_findings(
         )
         out.append(dataclasses.replace(f, decision=decision, answer=d.decision))
     return tuple(out)
-
-
-def cross_model_summary(table: pd.DataFrame) -> list[str]:
-    """The cross-model check in sentences, each verdict by its one
-    statement (the table's status column, the headline's words): the
-    headline verdicts first, then a count of the others."""
-    from gamelab.models.crossmodel import HOLDS
-
-    if table is None or not len(table):
-        return []
-    models = table.attrs.get("models") or {}
-    games = table.attrs.get("games") or {}
-
-    def with_games(name: str) -> str:
-        counts = games.get(name) or []
-        if not counts:
-            return models[name]
-        low, high = min(counts), max(counts)
-        return f"{models[name]}, {low:,} games" if low == high else f"{models[name]}, {low:,}–{high:,} games"
-
-    tried = "; ".join(with_games(name) for name in models)
-    heads = table[table["words"].astype(str).str.startswith("the headline: ")]
-    out = [f"{r['players']} players, {r['verdict']}: {r['status']}." for _, r in heads.iterrows()]
-    rest = table.drop(heads.index)
-    if len(rest):
-        status = rest["status"].astype(str)
-        every = int((status == HOLDS).sum())
-        text = f"Of the {len(rest)} other verdicts (which group is strongest or weakest, and any rulebook conclusion)"
-        text += f", {every} hold under every model we tried"
-        counts = status[status != HOLDS].value_counts()
-        if len(counts):
-            text += "; " + "; ".join(f"{k}: {v}" for k, v in counts.items())
-        text += f". The models, per player count: {tried} (with fewer games, more answers are not sure)"
-        shaky = rest[status.str.startswith("only under")]
-        if len(shaky):
-            text += ". Only under some models: " + "; ".join(
-                f"{r['players']} players, {r['verdict']} ({r['status']})" for _, r in shaky.head(6).iterrows()
-            )
-        out.append(text.replace("_", " ") + ".")
-    return out

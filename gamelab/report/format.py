@@ -3,7 +3,7 @@ notebook panels, sliders and charts.
 
 Labels come from the declarations, never from column keys typed again: a
 parameter's label and tooltip from its :func:`gamelab.core.params.param` (name,
-doc, rulebook section), a metric's from :class:`gamelab.stats.balance.Metric`
+doc, rulebook section), a metric's from :class:`gamelab.stats.balance_metric.Metric`
 (``label``, ``percent``), the runner's own columns from :data:`COLUMN_LABELS`.
 Rates are shown as percentages, other numbers with sensible decimals, a
 missing value as an empty cell (never ``nan``), and tables without their

@@ -19,9 +19,9 @@ def level_words(game: Game, name: str) -> str:
     (``GAME.skill.rung_words``: ``search, 8 play-outs per option`` for ``best@8``), any other
     agent as it declares (:func:`gamelab.core.labels.agent_label`)."""
     from gamelab.core.labels import agent_label
-    from gamelab.models import skill
+    from gamelab.models import skill_words
 
-    said = skill.rung_words(game, name)
+    said = skill_words.rung_words(game, name)
     return said if said != name else agent_label(game, name)
 
 
@@ -97,11 +97,11 @@ def skill_section(sk: SkillData, game: Game) -> Section:
 def style_blocks(t) -> list:
     """Styles at skill by restricted play: each style's edge at the default
     model and at the top rung."""
-    from gamelab.models import skill
+    from gamelab.models import skill_words
 
     rows = [
         {
-            "rung": skill.rung_words(t.game, r["rung"]),
+            "rung": skill_words.rung_words(t.game, r["rung"]),
             "style": fmt.choice_label(r["style"]),
             "win rate of one seat": fmt.number(r["win_rate"], percent=True),
             "95 % interval": fmt.interval(r["low"], r["high"], percent=True),
@@ -116,23 +116,23 @@ def style_blocks(t) -> list:
             "text",
             "Styles at skill by restricted play (Jaffe et al. 2012): at a search rung, one seat of the rung's "
             "player restricted to the style's defining choice among unrestricted players of the rung; at the "
-            "default model, one seat of the style among the style mix. " + skill.style_words(t.game, t.styles),
+            "default model, one seat of the style among the style mix. " + skill_words.style_words(t.game, t.styles),
         ),
         Block("table", fmt.table_html(pd.DataFrame(rows))),
     ]
 
 
 def matrix_blocks(t, game: Game) -> list:
-    from gamelab.models import skill
+    from gamelab.models import skill_words
 
     if not t.matrix:  # the decided ladder: each step's own test (the table above) is the figure
-        return [Block("text", skill.steps_words(t))]
+        return [Block("text", skill_words.steps_words(t))]
     return [
         Block(
             "text",
             f"The skill trace's levels head to head, {t.players} players: one seat of the row's level among "
             f"{t.players - 1} seats of the column's, every seat rotation of the same deals (win rate of that seat; "
-            f"fair {100 / t.players:.1f} %; ✓: its 95 % interval lies above fair). " + skill.steps_words(t),
+            f"fair {100 / t.players:.1f} %; ✓: its 95 % interval lies above fair). " + skill_words.steps_words(t),
         ),
         Block("table", fmt.table_html(matrix_table(t, game))),
     ]

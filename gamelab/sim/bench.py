@@ -10,7 +10,7 @@ one interactive slider update (2,000 games of one cell through the runner,
 nothing cached), the time of one rule slider move in the game's notebook
 panel until its numbers are drawn (``panel_slider_s``: ``GAME.bench.panel_slider``,
 the panel's default sample, nothing cached; the timer comes from the notebook
-layer, ``gamelab.ui.widgets.time_slider_move``, passed in by the command), for
+layer, ``gamelab.ui.slider_timing.time_slider_move``, passed in by the command), for
 a game with a meta-game (``GAME.metagame``) the seconds of its payoff table
 and equilibria at 4 players from nothing cached (``metagame_s``, once), and the
 peak memory of 100,000 games in flight (measured in a fresh subprocess).

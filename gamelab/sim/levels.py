@@ -1,5 +1,5 @@
 """The levels of a game's skill trace: which lineup and parameters each
-level plays (``gamelab.models.skill`` traces a metric over them, the tuner
+level plays (``gamelab.models.trace`` traces a metric over them, the tuner
 verifies proposals at them).
 
 Level 0 is random play on every seat, level 1 the game's default model,

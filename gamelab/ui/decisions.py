@@ -1,7 +1,7 @@
 """Notebook panels for the decision tools: "Levers" (a tornado chart of the
 rule parameters that move a metric) and "Tune" (targets from a form, the
 tuner's verified proposals).  Each takes a
-:class:`~gamelab.ui.widgets.BalancePanel` (and then works from its current
+:class:`~gamelab.ui.balance_panel.BalancePanel` (and then works from its current
 sliders, player count and lineup) or a game name.
 
     levers = LeversPanel(panel, only=["sum_cap", "lone_penalty"]).show()
@@ -32,7 +32,7 @@ class _Source:
     """The game, rules, players and lineup a panel works from."""
 
     def __init__(self, source, n_players: int | None, quick_games: int | None):
-        from gamelab.ui.widgets import QUICK_GAMES
+        from gamelab.ui.balance_panel import QUICK_GAMES
 
         self.panel = None if isinstance(source, str) else source
         self.game = source if isinstance(source, str) else source.game
