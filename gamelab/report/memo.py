@@ -79,7 +79,7 @@ def _outside_code(game: Game) -> list[Path]:
     its module, or every module of its package."""
     import importlib
 
-    module = importlib.import_module(game.play.__module__)
+    module = importlib.import_module((game.play or game.controller).__module__)  # a function of the game's own
     path = Path(module.__file__ or "").resolve()
     if not path.is_file() or path.is_relative_to(paths.PACKAGE):
         return []
