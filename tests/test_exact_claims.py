@@ -388,6 +388,7 @@ def _python_sbr(monkeypatch, exact):
     kernel = sys.modules[f"{SBR_PY}.kernel"]
     kernel.rules_of.cache_clear()
     kernel.moves_of.cache_clear()
+
     for name in exact.ENGINE_CALLERS:
         monkeypatch.setattr(importlib.import_module(name), "engine", sys.modules[f"{SBR_PY}.engine"])
 
@@ -572,9 +573,14 @@ class RulesProxy:
 
     def __init__(self, module, params_type, changes):
         self._module, self._type, self._changes = module, params_type, changes
+        self._swapped = {}  # id(params) -> (params, changed): a replace validates every field (ms a call)
 
     def _swap(self, x):
-        return dataclasses.replace(x, **self._changes) if isinstance(x, self._type) else x
+        if not isinstance(x, self._type):
+            return x
+        if id(x) not in self._swapped:
+            self._swapped[id(x)] = (x, dataclasses.replace(x, **self._changes))  # x kept: its id stays its own
+        return self._swapped[id(x)][1]
 
     def __getattr__(self, name):
         obj = getattr(self._module, name)

@@ -87,7 +87,11 @@ def moves(params: SbrParams, starts, card: int, spin: int = 0, layout=None) -> d
     (n,) ``stop``, ``end``, ``tax``, ``gain`` (spin gained), ``relic``."""
     starts = np.asarray(starts, np.intp)
     out = ask(params, table(params, starts.size, pos=starts, spin=spin, layout=layout), card, spin)
-    return {"stop": out["stop"], "end": out["end"], "tax": out["tax"], "gain": out["spin"], "relic": out["relic"]}
+    return {k: out[v] for k, v in MOVES.items()}
+
+
+#: the figures of a move, by the names the scripts read, from ``engine.outcome``'s
+MOVES = {"stop": "stop", "end": "end", "tax": "tax", "gain": "spin", "relic": "relic"}
 
 
 def actions(G, card, spin=0, seal=0, brk=False, retrieve=0):
@@ -157,9 +161,15 @@ def curve_figures(params: SbrParams) -> dict:
 
 
 def _all_moves(params, layout=None):
-    """Every start square and every (card, spin) option: {(card, spin): moves}."""
-    starts = np.arange(params.length)
-    return starts, {o: moves(params, starts, *o, layout=layout) for o in _options(params)}
+    """Every start square and every (card, spin) option: {(card, spin): moves}.  One batch of
+    games, a start and an option each (the games of a batch are independent), the same as
+    ``{o: moves(params, starts, *o, layout=layout) for o in _options(params)}``."""
+    starts, options = np.arange(params.length), _options(params)
+    card, spin = (np.repeat([o[i] for o in options], starts.size) for i in (0, 1))
+    pos = np.tile(starts, len(options))
+    out = ask(params, table(params, pos.size, pos=pos, spin=spin, layout=layout), card, spin)
+    part = {k: np.split(out[v], len(options)) for k, v in MOVES.items()}
+    return starts, {o: {k: part[k][i] for k in MOVES} for i, o in enumerate(options)}
 
 
 def movement_figures(params: SbrParams) -> dict:
