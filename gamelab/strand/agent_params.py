@@ -132,7 +132,7 @@ class AgentParams(StrandParams):
         "scores in full from it",
     )
     big_node: int = param(6, low=0, high=30, section="5.5", doc="a node worth a bb lock whatever the cargo")
-    # --- the strong agent ``best`` (best.py) ----------------------------------------------
+    # --- the strong agent ``best`` (search.py) --------------------------------------------
     best_rollouts: int = param(
         8,
         low=1,
