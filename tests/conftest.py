@@ -19,7 +19,8 @@ def pytest_collection_modifyitems(config, items):
     """Under ``make test`` (pytest-xdist, ``--dist loadgroup``) tests are shared out one by one, so
     that the slow ones spread over both cores; a test file whose own fixtures live longer than a test
     (a module-scoped JupyterLab server, Dask cluster or report built once) runs whole on one worker,
-    so that such a fixture starts once.  The group is the file's: ``xdist_group(name=<file>)``."""
+    so that such a fixture starts once.  The group is the file's: ``xdist_group(name=<file>)``.  The
+    tests marked slow go first."""
     import pytest
 
     for item in items:
@@ -27,3 +28,6 @@ def pytest_collection_modifyitems(config, items):
         # a fixture of the tests' own files (plugins' fixtures have no baseid) that outlives a test
         if any(d and d[-1].scope != "function" and d[-1].baseid for d in defs.values()):
             item.add_marker(pytest.mark.xdist_group(name=item.nodeid.split("::", 1)[0]))
+    # the tests marked slow first (each file's in its order), so that no long test starts last while the
+    # other process has nothing left to do: the longest jobs first, as a scheduler of unequal jobs should
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

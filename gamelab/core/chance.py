@@ -6,7 +6,9 @@ draws than a real game uses (Can't Stop: 14,400 rolls at worst, about 75 in a re
 keeps instead one key per game in its ``Chance`` (:func:`keys`, from the caller's generator)
 and counts the draws made in its state.  The k-th number of game g is then
 ``uniform(key[g], k)``: the same under every seating and in the reference, and the engine
-still draws nothing.  A counter-based generator (SplitMix64's mixer over key and counter).
+still draws nothing.  A counter-based generator (SplitMix64's mixer over key and counter),
+written here because numpy's counter-based ``Philox`` is one generator object per stream: a
+batch of games, each at its own counter, would need a generator per game and per draw.
 """
 
 from __future__ import annotations
