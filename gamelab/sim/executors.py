@@ -311,6 +311,15 @@ class LineProgress:
         return None
 
 
+def _in_a_kernel() -> bool:
+    """Running in a Jupyter kernel (a notebook): IPython's shell there has a ``kernel``.  Not merely
+    ``ipykernel`` imported, as a process that ran a notebook's kernel client has it too."""
+    import sys
+
+    shell = sys.modules["IPython"].get_ipython() if "IPython" in sys.modules else None
+    return shell is not None and hasattr(shell, "kernel")
+
+
 def progress_bar(*, total: int, unit: str, progress: bool | None, desc: str = "", initial: int = 0):
     """A progress display: ``progress`` None a bar only on a terminal, False
     none, True a bar on a terminal or in a notebook (tqdm.auto draws a widget)
@@ -320,7 +329,7 @@ def progress_bar(*, total: int, unit: str, progress: bool | None, desc: str = ""
     from tqdm.auto import tqdm
 
     lines = progress or (progress is None and LINES_OFF_TERMINAL)
-    if lines and not sys.stderr.isatty() and "ipykernel" not in sys.modules:
+    if lines and not sys.stderr.isatty() and not _in_a_kernel():
         return LineProgress(total, unit, desc, initial)
     disable = None if progress is None else not progress
     return tqdm(total=total, initial=initial, unit=unit, desc=desc or None, delay=1.0, disable=disable, leave=False)
