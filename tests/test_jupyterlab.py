@@ -79,6 +79,7 @@ def lab(tmp_path_factory):
         **os.environ,
         "GAMELAB_HOME": str(root),
         "GAMELAB_QUICK_GAMES": "1000",
+        "GAMELAB_TUNE_TRIALS": "4",  # the Tune panel's search on opening: 4 trials, not 30 (each test reruns it)
         "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
         "JUPYTER_CONFIG_DIR": str(root / "config"),
     }

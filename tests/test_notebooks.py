@@ -91,6 +91,7 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     raw = json.loads(path.read_text())
     assert not any(c.get("outputs") for c in raw["cells"] if c["cell_type"] == "code"), "commit without outputs"
     monkeypatch.setenv("GAMELAB_QUICK_GAMES", "300")
+    monkeypatch.setenv("GAMELAB_TUNE_TRIALS", "4")  # the Tune panel searches on opening: 4 trials, not 30
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))  # reports and caches land in a scratch project
     nb = nbformat.read(path, as_version=4)
     client = SlicedPollClient(

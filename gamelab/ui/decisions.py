@@ -14,6 +14,7 @@ Like the balance panel, each keeps its last results as attributes
 from __future__ import annotations
 
 import html
+import os
 from typing import Any
 
 import pandas as pd
@@ -267,7 +268,9 @@ class LeversPanel(_Progress):
         return self
 
 
-TUNE_TRIALS = 30  # the panel's default search: enough for a two-parameter goal
+# the panel's default search: enough for a two-parameter goal (GAMELAB_TUNE_TRIALS: another count, as
+# GAMELAB_QUICK_GAMES sets the quick games; the notebook tests set a short search, the default is 30)
+TUNE_TRIALS = int(os.environ.get("GAMELAB_TUNE_TRIALS", "30"))
 TUNE_GAMES = 2000  # at least this many games per candidate (the quick games when more)
 
 
