@@ -249,6 +249,16 @@ def _notebook_panels():
     return found
 
 
+def _without_worth_line(monkeypatch):
+    """The panel's meta-game line left out of every move (``balance_panel.METAGAME_AUTO``): its own payoff
+    table, about half of a STRAND move's time. The tests that move every control assert the rules played
+    and the sliders; the line's words are read where the whole panel is (test_notebook_panel_text_reads_as_words,
+    tests/test_notebooks.py, tests/test_jupyterlab.py)."""
+    from gamelab.ui import balance_panel
+
+    monkeypatch.setattr(balance_panel, "METAGAME_AUTO", False)
+
+
 def _moved(widget):
     """Move a control to another value within its range; the value it had."""
     old = widget.value
@@ -277,6 +287,7 @@ def test_every_control_of_every_notebook_panel_changes_the_rules_used_and_the_re
     from gamelab.sim import sweep
 
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
+    _without_worth_line(monkeypatch)
     panel = BalancePanel(game, sliders=sliders, knobs=knobs, n_players=4, quick_games=64, store=ChunkStore(tmp_path))
     used = []
     real = sweep.run_cell
@@ -465,6 +476,7 @@ def test_no_control_destroys_a_value_set_by_hand(tmp_path, monkeypatch):
     """Issue 37: every node value raised by one by hand, then every other control moved (node scale
     included): the node values played stay the hand-set ones (node scale: those times the scale, shown on
     the sliders; back at 1, exactly the hand-set ones), and no other control moves a node value."""
+    _without_worth_line(monkeypatch)
     panel = _strand_notebook_panel(tmp_path, monkeypatch)
     panel.update()
     nodes = panel.controls["node_values"]

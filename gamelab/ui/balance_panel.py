@@ -61,6 +61,11 @@ LEARNED_DELAY = 0.1  # seconds the learned rung's run waits for a newer move bef
 # does so except where it tests the figure, since learning a rung for new rules can take seconds of CPU)
 LEARNED_AUTO = os.environ.get("GAMELAB_PANEL_LEARNED", "1") != "0"
 
+# the meta-game's line (styles worth playing) follows every move, on a payoff table of its own: seconds of CPU
+# a move (GAMELAB_PANEL_METAGAME=0: it is left out; the tests of other controls leave it out, the tests that
+# read the whole panel keep it)
+METAGAME_AUTO = os.environ.get("GAMELAB_PANEL_METAGAME", "1") != "0"
+
 
 DEFAULT_LINEUP = "(default lineup)"
 
@@ -552,9 +557,11 @@ class BalancePanel:
         self.sentence_note.value = self.sentences.to_html() if self.sentences is not None else ""
         self.sentence_note.remove_class(STALE_CLASS)
         # the meta-game's line (issue 28): a payoff table of its own, so it comes after the numbers too
-        if self.game_def.metagame is not None:
+        if self.game_def.metagame is not None and METAGAME_AUTO:
             self.worth_note.value = "<i>Solving which styles adapting players would keep…</i>"
-        self.worth = metagame_line(self.game_def, params, self.players.value, self.seed, kw["run"])
+        self.worth = (
+            metagame_line(self.game_def, params, self.players.value, self.seed, kw["run"]) if METAGAME_AUTO else None
+        )
         if self.worth:  # the run it was solved on: these rules, players and seed (its own payoff games)
             self.worth = f"{self.worth} (for this run's rules, {self.players.value} players, seed {self.seed})"
         self.worth_note.value = f"<b>{html.escape(self.worth)}</b>" if self.worth else ""
