@@ -67,6 +67,11 @@ def test_every_variant_equals_its_reference_and_is_played_legally(name, variant,
     conformance.variant_conforms(registry.get(name), variant, n_players)
 
 
+def test_a_variant_plays_each_search_family_at_its_smallest_budget_and_every_other_agent():
+    agents = ["heavy", "best", "best@4", "best@1", "best@16", "key@2", "key@8", "learned", "level2@16"]
+    assert conformance.one_per_budget_family(agents) == ["heavy", "best", "best@1", "key@2", "learned", "level2@16"]
+
+
 class _MutatingEngine:
     """The toy engine, but ``step`` writes into the state it was given."""
 

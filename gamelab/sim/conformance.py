@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamelab.core import driver
+from gamelab.core import budgets, driver
 from gamelab.core.contract import Game, declaration_problems, observe_state
 from gamelab.core.errors import GamelabError, ParamError
 from gamelab.core.files import load_mapping
@@ -374,8 +374,22 @@ def variant_conforms(game: Game, variant: str, n_players: int) -> None:
     changes = game.params_for_variant(variant).changed()
     params = from_mapping(game.knobs, changes, source=f"variant {variant}")
     same_as_reference(game, params, n_players, n_games=60, seed=300 + n_players, variant=variant)
-    for agent in game.agents:
+    for agent in one_per_budget_family(game.agents):
         own_games_are_legal(game, params, agent, n_players, n_games=12)
+
+
+def one_per_budget_family(agents) -> list[str]:
+    """``agents`` with each search family (``best@1`` .. ``best@16``: one agent at several budgets)
+    kept at its smallest budget only.  A budget is how many play-outs an option gets, not which
+    moves the agent may choose from (that is the engine's mask, the same at every budget), so a
+    variant's check plays one of each family; :func:`agents_act_legally` plays every budget on
+    the game's own rules."""
+    smallest: dict[str, int] = {}
+    for name in agents:
+        if (b := budgets.budget_of(name)) is not None:
+            family = budgets.agent_of(name)
+            smallest[family] = min(b, smallest.get(family, b))
+    return [a for a in agents if budgets.budget_of(a) in (None, smallest.get(budgets.agent_of(a)))]
 
 
 def every_variant(game: Game) -> None:
