@@ -329,16 +329,17 @@ def _same_views(case: Case, ref, refs: list, state, what: str, trace, step: int)
 
 
 def agents_act_legally(game: Game) -> None:
-    """Each agent, asked at every state of random games (thousands of states:
-    every decision of every game, so an agent that plans over a round sees
-    the round in order), and on every state of games it plays on every seat
-    itself."""
+    """Each agent (each search family at its smallest budget: :func:`one_per_budget_family`),
+    asked at every state of random games (thousands of states: every decision of every game,
+    so an agent that plans over a round sees the round in order), and every agent, at every
+    budget, on every state of games it plays on every seat itself."""
     eng, params = game.engine, game.knobs()
     n_players = game.players[0]
     rng = np.random.default_rng(21)
     G = 128
-    controllers = {a: game.controller(params, [a] * n_players, G, np.random.default_rng(1)) for a in game.agents}
-    asked = {a: 0 for a in game.agents}
+    asking = one_per_budget_family(game.agents)
+    controllers = {a: game.controller(params, [a] * n_players, G, np.random.default_rng(1)) for a in asking}
+    asked = {a: 0 for a in asking}
 
     def ask(state, legal, actions):
         for agent, ctl in controllers.items():
