@@ -136,7 +136,7 @@ def per_game(fn):
             return 0                                 # never a role power
 
         policy = per_game(cautious)
-        engine.play_batch(params, [policy, random_policy, random_policy], 100, rng, 3)
+        sim.play_policies(params, [policy, random_policy, random_policy], 100, rng, 3)
     """
 
     def policy(params, state, seat, mask, rng):
