@@ -14,7 +14,7 @@ from gamelab.decide import symmetry as checks
 from gamelab.sim import bench, conformance, levels, runner
 from gamelab.sim.run import RunConfig
 from gamelab.sim.store import ChunkStore
-from gamelab.strand import learned, sim
+from gamelab.strand import agents, learned
 from gamelab.strand.state import CARGO, ROPE
 
 STRAND = registry.get("strand")
@@ -25,11 +25,11 @@ def cheap(tmp_path, monkeypatch):
     """The learned rung distilled from ``best@1``'s 64 games into an empty cache; the folder
     its files go to."""
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
-    monkeypatch.setattr(sim, "LEARNED_FROM", "best@1")
-    monkeypatch.setattr(sim, "LEARN_GAMES", 64)
-    sim.learned_policy.cache_clear()
+    monkeypatch.setattr(agents, "LEARNED_FROM", "best@1")
+    monkeypatch.setattr(agents, "LEARN_GAMES", 64)
+    agents.learned_policy.cache_clear()
     yield tmp_path / "data" / "cache" / "learned"
-    sim.learned_policy.cache_clear()
+    agents.learned_policy.cache_clear()
 
 
 def _quiet(tmp_path):
@@ -37,14 +37,14 @@ def _quiet(tmp_path):
 
 
 def test_the_learned_rung_is_declared_and_playable_on_any_seat():
-    assert STRAND.skill.learned == sim.LEARNED and sim.LEARNED in STRAND.playable
-    assert set(sim.LEARNED_RESTRICTED) <= set(STRAND.playable)
+    assert STRAND.skill.learned == agents.LEARNED and agents.LEARNED in STRAND.playable
+    assert set(agents.LEARNED_RESTRICTED) <= set(STRAND.playable)
     assert registry.get("pig").skill.learned == ""
 
 
 def test_a_restricted_learned_seat_keeps_its_style_in_the_phase_the_style_defines():
     seating = ("learned", "learned_heavy", "learned_mirror", "mix1")
-    cards, ropes = sim.learned_seats(seating)
+    cards, ropes = agents.learned_seats(seating)
     assert cards == (0, 2) and ropes == (0, 1)  # heavy shows heavy's card, mirror points as mirror
     from gamelab.strand.restricted import RESTRICTIONS
 
@@ -79,14 +79,14 @@ def test_the_learned_agent_plays_legally_and_the_same_games_per_seed(cheap, tmp_
 
 def test_the_learned_model_is_cached_by_the_rules_and_learned_again_when_one_changes(cheap, capsys):
     p = STRAND.knobs()
-    first = sim.learned_policy(p, 4)
+    first = agents.learned_policy(p, 4)
     assert "learning how best@1 players play, for the learned rung" in capsys.readouterr().err
     assert len(list(cheap.glob("*.npz"))) == 1 and first.decisions > 0
-    sim.learned_policy.cache_clear()
-    again = sim.learned_policy(p, 4)
+    agents.learned_policy.cache_clear()
+    again = agents.learned_policy(p, 4)
     assert capsys.readouterr().err == ""  # read from disk
     assert np.array_equal(first.card, again.card) and np.array_equal(first.rope, again.rope)
-    sim.learned_policy(p.replace(lone_penalty=p.lone_penalty + 1), 4)
+    agents.learned_policy(p.replace(lone_penalty=p.lone_penalty + 1), 4)
     assert "learning how" in capsys.readouterr().err
     assert len(list(cheap.glob("*.npz"))) == 2
     assert max(f.stat().st_size for f in cheap.glob("*.npz")) < 10 * 2**20  # under 10 MB a rule set

@@ -7,7 +7,7 @@ from gamelab.core import learned, registry
 from gamelab.core.budgets import level_of
 from gamelab.sim import conformance
 from gamelab.sim.levels import trace_levels
-from gamelab.strand import sim
+from gamelab.strand import agents
 from gamelab.strand.heuristic_tables import HANDS, HEAVY, cargo_table
 from gamelab.strand.learned import ROPES, Recorder
 from gamelab.strand.search import below
@@ -17,7 +17,7 @@ def test_a_distilled_card_is_the_card_its_players_showed():
     """Distilled from games of heavy on every seat, the card for every hand
     seen under every cap is heavy's own (the largest card)."""
     p = registry.get("strand").knobs()
-    policy = sim.self_play(p, "heavy", 4, n_games=64).policy()
+    policy = agents.SELF_PLAY.self_play(p, "heavy", 4, 64).policy()
     seen = np.argwhere(policy.card > 0)
     assert len(seen) > 30
     assert set(seen[:, 0]) == {HEAVY}  # every seat played heavy
@@ -47,15 +47,15 @@ def test_a_level_k_seat_plays_legally_and_its_model_is_cached(tmp_path, monkeypa
     """``level2@1`` on every seat (its model distilled from best@1) plays only
     legal moves; the model is kept on disk and read back, not learned again."""
     monkeypatch.setenv("GAMELAB_HOME", str(tmp_path))
-    sim.distilled.cache_clear()
+    agents.distilled.cache_clear()
     p = registry.get("strand").knobs().replace(best_proxy="mix")
-    first = sim.distilled(p, 2, 1, 3)
+    first = agents.distilled(p, 2, 1, 3)
     files = list((tmp_path / "data" / "cache" / "learned").glob("strand-distilled-*.npz"))
     assert len(files) == 1 and first.decisions > 0
-    sim.distilled.cache_clear()
-    again = sim.distilled(p, 2, 1, 3)
+    agents.distilled.cache_clear()
+    again = agents.distilled(p, 2, 1, 3)
     assert np.array_equal(first.card, again.card) and np.array_equal(first.rope, again.rope)
     other = learned.key_of("strand-distilled", {"rung": "best@1", "players": 4}, [])
     assert other not in files[0].name
     conformance.own_games_are_legal(registry.get("strand"), p, "level2@1", 3, n_games=12)
-    sim.distilled.cache_clear()
+    agents.distilled.cache_clear()

@@ -7,7 +7,7 @@ import pytest
 from gamelab.core import registry
 from gamelab.core.driver import split_streams
 from gamelab.sim import runner
-from gamelab.strand import engine, heuristic, sim
+from gamelab.strand import agents, engine, heuristic, sim
 from gamelab.strand.agents import AgentParams, per_game, random_policy, uniform_choice
 
 
@@ -105,7 +105,7 @@ def test_no_reneging_means_no_lone_markers():
         ["heavy", "key", "node_grabber", "mirror"],
         500,
         4,
-        split_streams(np.random.SeedSequence(3), sim.STREAMS),
+        split_streams(np.random.SeedSequence(3), agents.STREAMS),
     )
     assert (out["lone_total"] == 0).all()
     assert out["win"].sum(1) == pytest.approx(1.0)
@@ -141,7 +141,9 @@ def test_model_knobs_are_declared_and_derived_knobs_work():
 
 
 def test_role_policies_fire():
-    out = sim.play(AgentParams(), sim.default_lineup(6), 400, 6, split_streams(np.random.SeedSequence(9), sim.STREAMS))
+    out = sim.play(
+        AgentParams(), sim.default_lineup(6), 400, 6, split_streams(np.random.SeedSequence(9), agents.STREAMS)
+    )
     assert set(out["role"].ravel()) == {"veteran", "bb", "fragile", "porter", "musician", "engineer"}
 
 
@@ -154,12 +156,12 @@ def test_per_game_wrapper_plays_and_rejects_illegal_answers():
         return 0
 
     rng = np.random.default_rng(1)
-    out = engine.play_batch(AgentParams(), [per_game(cautious), random_policy, random_policy], 30, rng, 3)
+    out = sim.play_policies(AgentParams(), [per_game(cautious), random_policy, random_policy], 30, rng, 3)
     assert out["score"].shape == (30, 3)
     with pytest.raises(ValueError, match="legal actions are"):
-        engine.play_batch(AgentParams(), [per_game(lambda obs, legal: 99)] * 3, 5, rng, 3)
+        sim.play_policies(AgentParams(), [per_game(lambda obs, legal: 99)] * 3, 5, rng, 3)
     # a custom seat inside the style table
-    chance = sim.deal_chance(AgentParams(), 20, 3, None, np.random.default_rng(2), np.random.default_rng(4))
+    chance = agents.deal_chance(AgentParams(), 20, 3, None, np.random.default_rng(2), np.random.default_rng(4))
     res = sim.play_games(
         AgentParams(),
         np.array([[heuristic.CUSTOM, 0, 1]] * 20, np.int8),

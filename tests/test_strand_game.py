@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gamelab.core import contract, registry
-from gamelab.strand import engine, reference, sim
+from gamelab.strand import agents, engine, reference, sim
 from gamelab.strand.agents import AgentParams, knobs
 from gamelab.strand.rules import StrandParams
 
@@ -35,8 +35,8 @@ def test_controller_plays_like_the_fast_path(seating, roles):
     params = AgentParams(roles=roles)
     G, P = 300, 4
     deal = np.random.default_rng(1)
-    chance = sim.deal_chance(
-        params, G, P, sim.deal_roles(params, G, P, deal), np.random.default_rng(2), np.random.default_rng(3)
+    chance = agents.deal_chance(
+        params, G, P, agents.deal_roles(params, G, P, deal), np.random.default_rng(2), np.random.default_rng(3)
     )
     ctrl = GAME.controller(params, seating, G, np.random.default_rng(4))
     st = engine.init(params, G, P, chance)
@@ -49,8 +49,8 @@ def test_controller_plays_like_the_fast_path(seating, roles):
         ctrl.observe(ev)
         steps += 1
     assert steps <= GAME.max_steps
-    agents = np.random.default_rng(4)
-    fast = sim.play_games(params, sim.deal_styles(seating, G, agents), chance, agents)
+    rng = np.random.default_rng(4)
+    fast = sim.play_games(params, agents.deal_styles(seating, G, rng), chance, rng)
     res = engine.result(params, st)
     assert np.array_equal(res["score"], fast["score"]) and np.array_equal(res["win"], fast["win"])
 

@@ -9,7 +9,7 @@ from strand_helpers import rec, run
 from gamelab.cli import commands as cli
 from gamelab.core.errors import ParamError, RecordError
 from gamelab.rulebook import playtest
-from gamelab.strand import agents, engine
+from gamelab.strand import agents, engine, sim
 from gamelab.strand.rules import StrandParams, check_players, params_for_variant
 
 EXAMPLE = "data/playtests/strand_example.json"
@@ -142,9 +142,9 @@ def test_defaults_are_the_rulebooks():
 def test_same_seed_same_game():
     p = StrandParams()
     pol = [agents.random_policy] * 5
-    a = engine.play_batch(p, pol, 300, np.random.default_rng(11), 5, roles="random")
-    b = engine.play_batch(p, pol, 300, np.random.default_rng(11), 5, roles="random")
-    c = engine.play_batch(p, pol, 300, np.random.default_rng(12), 5, roles="random")
+    a = sim.play_policies(p, pol, 300, np.random.default_rng(11), 5, roles="random")
+    b = sim.play_policies(p, pol, 300, np.random.default_rng(11), 5, roles="random")
+    c = sim.play_policies(p, pol, 300, np.random.default_rng(12), 5, roles="random")
     for k in a:
         assert np.array_equal(a[k], b[k]), k
     assert not np.array_equal(a["score"], c["score"])
@@ -152,12 +152,12 @@ def test_same_seed_same_game():
 
 def test_play_outputs():
     p = StrandParams()
-    out = engine.play_batch(p, [agents.random_policy] * 4, 1000, np.random.default_rng(2), 4)
+    out = sim.play_policies(p, [agents.random_policy] * 4, 1000, np.random.default_rng(2), 4)
     assert out["score"].shape == (1000, 4) and np.allclose(out["win"].sum(1), 1)
     assert (out["rank"].min(1) == 1).all()
     assert (out["score"] == out["gross"] - 2 * out["lone"]).all()
     assert (out["final_seg"] == out["formed_rounds"]).all()
-    teams = engine.play_batch(p.replace(teams=True), [agents.random_policy] * 6, 200, np.random.default_rng(2), 6)
+    teams = sim.play_policies(p.replace(teams=True), [agents.random_policy] * 6, 200, np.random.default_rng(2), 6)
     assert np.allclose(teams["win"].sum(1), 2)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from gamelab.core import registry
 from gamelab.sim import runner
-from gamelab.strand import engine, search, sim
+from gamelab.strand import agents, engine, search, sim
 from gamelab.strand.agents import AgentParams
 from gamelab.strand.cards import hand_sizes
 from gamelab.strand.game import GAME
@@ -18,11 +18,11 @@ FAST = AgentParams(best_rollouts=2, greedy_rollouts=2)
 @pytest.mark.parametrize("seating", [["best", "mix", "mix", "random"], ["greedy", "heavy", "best", "key"]])
 def test_controller_plays_like_the_fast_path(seating):
     params, G, P = FAST, 40, 4
-    chance = sim.deal_chance(
+    chance = agents.deal_chance(
         params,
         G,
         P,
-        sim.deal_roles(params, G, P, np.random.default_rng(1)),
+        agents.deal_roles(params, G, P, np.random.default_rng(1)),
         np.random.default_rng(2),
         np.random.default_rng(3),
     )
@@ -34,9 +34,9 @@ def test_controller_plays_like_the_fast_path(seating):
         assert engine.is_legal(params, st, legal, acts).all()
         st, ev = engine.step(params, st, acts, chance, inplace=True)
         ctrl.observe(ev)
-    agents = np.random.default_rng(4)
-    styles = sim.deal_styles(seating, G, agents, params.best_proxy)
-    fast = sim.play_games(params, styles, chance, agents, searchers=sim.searcher_seats(seating))
+    rng = np.random.default_rng(4)
+    styles = agents.deal_styles(seating, G, rng, params.best_proxy)
+    fast = sim.play_games(params, styles, chance, rng, searchers=sim.searcher_seats(seating))
     assert np.array_equal(engine.result(params, st)["score"], fast["score"])
     assert set(fast["style"][:, 0]) == {seating[0]}  # a search seat is named as itself, not as its proxy
 

@@ -253,7 +253,7 @@ def test_a_searchs_playouts_negotiate_in_the_rounds_own_speaking_order(monkeypat
     params = STRAND.knobs().replace(roles="none", best_rollouts=2)
     chance = engine.draw_chance(params, 1, 4, np.random.default_rng(0))
     st = engine.init(params, 1, 4, chance)
-    ctl = agents.Controller(params, ["best", "heavy", "heavy", "heavy"], 1, np.random.default_rng(1))
+    ctl = agents.controller(params, ["best", "heavy", "heavy", "heavy"], 1, np.random.default_rng(1))
     while not st.done.all():
         deciding.update(phase=None)
         acts = ctl.table.ropes(st) if st.phase == ROPE else None  # the table's own order first, as act does

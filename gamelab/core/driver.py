@@ -107,17 +107,22 @@ def play_out(
     watch: Iterable[Watch] = (),
     before: Callable[[Any, Any, Any], None] | None = None,
     max_steps: int | None = None,
+    until: Callable[[State], bool] | None = None,
+    ask_legal: bool = True,
 ) -> tuple[State, int]:
     """Play ``state`` (changed in place) to the end of every game; returns the
     final state and the number of steps.  ``before(state, legal, actions)``
     sees each decision before it is made, each of ``watch`` every step after
-    it; more than ``max_steps`` steps raise ``RuntimeError``."""
+    it; more than ``max_steps`` steps raise ``RuntimeError``.  ``until(state)``
+    true before a step stops play there (a search's play-out to a horizon);
+    ``ask_legal`` False: the controller asks the engine itself what is legal
+    (``act`` gets None), so no step pays for masks nobody reads."""
     watch = tuple(watch)
     steps = 0
-    while not engine.done(params, state).all():
+    while not engine.done(params, state).all() and not (until is not None and until(state)):
         if max_steps is not None and steps >= max_steps:
             raise RuntimeError(f"not over after {steps} steps (max_steps)")
-        legal = engine.legal(params, state)
+        legal = engine.legal(params, state) if ask_legal else None
         actions = controller.act(state, legal)
         if before is not None:
             before(state, legal, actions)

@@ -12,14 +12,10 @@ stay / bb lock), REACT (veteran, engineer, musician, fragile), after which
 the round is scored and the hands refilled from the round's
 ``chance.draws``.
 
-``play`` returns, per game: ``score`` (G,P) final score, ``win`` (G,P) win share
-(ties split 1/k; under variant E each member gets its team's share), ``rank``
-(G,P) 1 = best, ``gross``, ``lone`` (G,P) markers, and the appendix B
-diagnostics: ``lone_total`` (G,) markers in the game, ``formed_rounds`` (G,)
-rounds with a team (the track moved), ``void_nodes`` (G,) nodes voided by a
-full tie, ``node_points`` (G,P) node points scored, ``final_seg`` (G,).
+Whole games are played by the shared driver (``core.driver.play_out``), never
+here: the runner's batch by ``sim.play``, per-seat policies by ``sim.play_policies``.
 
-Here: the chance, setup (6.1), the step driver (6.2 steps 2-5) and ``play``.
+Here: the chance, setup (6.1) and the step (6.2 steps 2-5).
 The legal actions and the facts agents ask live in ``legal.py``, the action
 codes in ``actions.py``, the round's settlement arithmetic (5.1-5.5, 6.3)
 and the final result (6.4) in ``scoring.py``, the deck, refill and discards
@@ -66,7 +62,7 @@ from .legal import (  # noqa: F401
     switch_ready,
     switch_targets,
 )
-from .rules import ACID, BT_TIDE, ENGINEER, FRAGILE, MUSICIAN, ROLES, VETERAN, StrandParams, check_players, role_code
+from .rules import ACID, BT_TIDE, ROLES, VETERAN, StrandParams, check_players, role_code
 from .scoring import (  # noqa: F401
     KEY_BASE,
     NODE_NONE,
@@ -110,7 +106,6 @@ __all__ = [
     "result",
     "random_actions",
     "is_legal",
-    "play_batch",
 ]
 
 
@@ -211,7 +206,7 @@ def step(params, state, actions, chance, *, inplace=False):
     ``actions`` must be legal (:func:`legal`); the engine does not re-check
     them in the hot path (records are checked in ``record.py``).  ``inplace``
     updates ``state``'s arrays instead of copying them first (for a caller
-    that keeps no reference to the old state: ``play``, ``sim.play_games``)."""
+    that keeps no reference to the old state: ``core.driver.play_out``)."""
     actions = np.asarray(actions)
     st = state if inplace else state.copy()
     return _PHASE_STEP[state.phase](params, st, actions, chance)
@@ -301,33 +296,3 @@ def _next_round(p, st, formed, chance):
     st.rain[:] = live * (st.rain_order.take(nxt) + 1) - 1  # np.where(live, next card, NO_RAIN)
     if st.tracked and chance.draws is not None and live.any():
         refill(st, chance.draws[r], live)
-
-
-def play_batch(params, policies, n_games, rng, n_players=4, *, roles=None) -> dict:
-    """Play ``n_games`` to the end.  ``policies[seat](params, state, seat,
-    legal_mask, rng) -> (G,) actions``; ``rng`` is the only source of chance
-    (drawn up front by :func:`draw_chance`, then the policies')."""
-    chance = draw_chance(params, n_games, n_players, rng, roles=roles)
-    st = init(params, n_games, n_players, chance)
-    G, P = n_games, n_players
-    react_roles = np.isin(st.role, (VETERAN, FRAGILE, ENGINEER, MUSICIAN)).any()
-    diag = {
-        "lone_total": np.zeros(G, np.int16),
-        "formed_rounds": np.zeros(G, np.int8),
-        "void_nodes": np.zeros(G, np.int8),
-        "node_points": np.zeros((G, P), np.int16),
-    }
-    while not st.done.all():
-        for phase in PHASES:
-            if phase == REACT and not react_roles:
-                acts = np.full((G, P), REACT_PASS, np.int64)
-            else:
-                mask = legal(params, st)
-                acts = np.stack([policies[s](params, st, s, mask[:, s], rng) for s in range(P)], 1)
-            st, ev = step(params, st, acts, chance, inplace=True)
-        diag["formed_rounds"] += ev["formed"]
-        diag["void_nodes"] += ev["node_result"] == NODE_VOID
-        diag["node_points"] += ev["node_points"]
-    out = result(params, st)
-    out.update(diag, lone_total=st.lone.sum(1), final_seg=st.seg.copy())
-    return out

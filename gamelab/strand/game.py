@@ -9,7 +9,7 @@ from gamelab.core.params import specs
 from gamelab.strand import diagnostics as game_metrics
 
 from . import claims, engine, exact_claims, identities, panels, record, reference, sim, view
-from .agents import AgentParams, controller
+from .agents import STREAMS, AgentParams, controller
 from .rules import PLAYERS, VARIANT_CHANGES, StrandParams, seat_symmetries
 from .state import PHASES
 
@@ -27,7 +27,7 @@ GAME = contract.Game(
     agents=sim.AGENTS,
     controller=controller,
     play=sim.play,
-    streams=sim.STREAMS,
+    streams=STREAMS,
     record=contract.RecordFormat(replay=record.replay, tables=record.tables),
     variants=VARIANT_CHANGES,
     lineup=sim.default_lineup,  # the style mix: a different style on every seat

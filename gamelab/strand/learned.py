@@ -4,7 +4,7 @@ pair the table negotiated, as look-up tables (level-k search, issue 27).
 A search rung ``best@b`` models every other seat in its play-outs by the table model (the
 styles of appendix B).  A level-k rung (``level2@b``, ``level3@b``, ...) models them as the rung
 below instead: its play-outs are played by a :class:`Policy` distilled from the rung below's
-own games (``sim.distilled``).  Playing the search itself inside every play-out would cost
+own games (``agents.distilled``).  Playing the search itself inside every play-out would cost
 its budget again at every step; the tables cost about what the styles cost.
 
 What is distilled, from every decision the rung below made on every seat of its games, apart

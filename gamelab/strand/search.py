@@ -25,7 +25,7 @@ play-outs' chance and the table's own draws (reneging, tie-breaks; common
 random numbers, :class:`SharedDraws`); a play-out of the round being decided
 negotiates in that round's speaking order (public, copied from the table:
 ``Table.speech``), so the pairs it assumes are the pairs the table agreed.  All play-outs of a decision run
-as one batch through the engine.
+as one batch through the shared driver (``core.driver.play_out``, :class:`PlayOut`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from gamelab.core import budgets
+from gamelab.core.driver import play_out, split_streams
 
 from . import engine
 from .cards import hand_sizes, refill
@@ -54,7 +55,7 @@ BUDGETED = budgets.named(BEST)
 RESTRICTED = tuple(restricted_name(s, b) for s in RESTRICTIONS for b in BUDGETS)
 #: level-k search (issue 27): ``level{k}@b`` is ``best@b`` whose play-outs model every seat as a
 #: policy distilled from the rung below (``level{k-1}@b``; level 1 is ``best@b``, whose play-outs
-#: model them by the table model: the default model is level 0); ``learned.py``, ``sim.distilled``
+#: model them by the table model: the default model is level 0); ``learned.py``, ``agents.distilled``
 LEVELS = (2, 3)
 LEVELED = tuple(budgets.at_level(k, b) for k in LEVELS for b in BUDGETS)
 SEARCHERS = (GREEDY, BEST) + BUDGETED + RESTRICTED + LEVELED
@@ -84,7 +85,7 @@ def search_agents(params, table, seats: dict, rng, models=None):
     ``models`` {level-k agent name: the distilled policy its play-outs play}."""
     if not seats:
         return None
-    rngs = dict(zip(seats, rng.spawn(len(seats)), strict=True))
+    rngs = split_streams(rng.bit_generator.seed_seq, tuple(seats))  # as rng.spawn(len(seats)) would
     out = []
     if GREEDY in seats:
         out.append(
@@ -187,18 +188,33 @@ class BestResponse:
             table.speech = (rnd.take(games), prio.take(games, axis=1))
         if st.phase == REACT:
             table.U = table.utilities(st)  # a fragile's switch asks the utilities of the round
-        decide = {CARGO: table.cargo, ROPE: table.ropes}
-        first = True
-        stop = np.inf if self.horizon is None else int(st.rnd.min()) + self.horizon
-        while not st.done.all() and st.rnd.min() < stop:
-            acts = decide.get(st.phase, table.react)(st)
-            if first:
-                acts[:, seat] = action
-                first = False
-            st, ev = engine.step(p, st, acts, chance, inplace=True)
-            if "partner" in ev:
-                table.observe(ev)
+        until = None
+        if self.horizon is not None:  # the round the play-outs stop at: settled ``horizon`` rounds
+            stop = int(st.rnd.min()) + self.horizon
+            until = lambda s: s.rnd.min() >= stop  # noqa: E731
+        st, _ = play_out(engine, p, st, chance, PlayOut(table, seat, action), until=until, ask_legal=False)
         return outcome(p, st, seat)
+
+
+class PlayOut:
+    """The controller of a play-out (``contract.Controller``): the table model on every seat,
+    ``seat``'s first decision replaced by ``action`` (the option tried)."""
+
+    def __init__(self, table, seat, action):
+        self.table, self.seat, self.action = table, seat, action
+        self.decide = {CARGO: table.cargo, ROPE: table.ropes}
+
+    def act(self, st, legal=None):
+        acts = self.decide.get(st.phase, self.table.react)(st)
+        if self.action is not None:
+            acts[:, self.seat] = self.action
+            self.action = None
+        return acts
+
+    def observe(self, events: dict) -> None:
+        """A settlement updates the table (steady's memory)."""
+        if "partner" in events:
+            self.table.observe(events)
 
 
 class SharedDraws:

@@ -15,12 +15,10 @@ every seat.  Roles (``AgentParams.roles``): ``first_p`` deals the first P of
 (veteran, bb, fragile, porter, musician, engineer) to the seats in a random
 order per deal (the appendix's role table); ``none``; ``random`` (P of six).
 
-Chance comes first and apart from the agents: the runner splits a chunk's
-seed into the four streams the game declares (:data:`STREAMS`): the cards
-(hands and refills), the deal's style order and roles, the time-rain order,
-and the agents' generator (:func:`deal_chance` makes the engine's
-``Chance`` of them).  So a deal is the same under every seating and every
-model setting (common random numbers).
+A batch is dealt from the four streams the game declares (``agents.STREAMS``:
+chance first and apart from the agents, ``agents.seated``) and played by the
+seating's controller (``agents.Controller``) through the shared whole-game
+driver (``core.driver.play_out``), :class:`Diagnostics` watching every step.
 
 Columns per seat (G,P): ``score`` final, ``win`` share (ties split), ``rank``,
 ``gross``, ``lone`` markers, ``node_points``, ``style``, ``role`` (name or
@@ -40,52 +38,40 @@ report's edge by phase, ``EDGE``).
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
 from gamelab.core import budgets
 from gamelab.core.budgets import level_of
 from gamelab.core.contract import EdgeSources, PointPart
-from gamelab.core.driver import split_streams
+from gamelab.core.driver import play_out
 from gamelab.core.params import knob_value
 from gamelab.stats.intervals import Estimate, mean_interval, ratio_of_sums
 from gamelab.stats.leads import LeadCounter
 
 from . import engine
-from .agent_params import AgentParams, knobs
-from .cards import onehot
-from .heuristic import CUSTOM, RANDOM, STYLES, Table
-from .learned import Policy, Recorder
-from .restricted import RESTRICTIONS, restricted_name
-from .rules import ROLES
-from .search import (
-    BEST,
-    BUDGETED,
-    BUDGETS,
-    GREEDY,
-    MIX_PROXY,
-    RESTRICTED,
-    SEARCHERS,
-    below,
-    search_agents,
-    searcher_seats,
-    with_searchers,
+from .agent_params import knobs
+from .agents import (
+    ANY_STYLE,
+    LEARNED,
+    LEARNED_FROM,
+    LEARNED_RESTRICTED,
+    MIX,
+    PROFILE,
+    Controller,
+    PolicyController,
+    distilled_models,
+    learned_policy,
+    learned_seats,
+    seated,
 )
-from .state import CARGO, N_VALUES, REACT_PASS, ROPE
+from .cards import onehot
+from .heuristic import STYLES
+from .restricted import restricted_name
+from .rules import ROLES
+from .search import BEST, BUDGETED, BUDGETS, GREEDY, MIX_PROXY, RESTRICTED, below, searcher_seats
+from .state import N_VALUES
 
-MIX = tuple(f"mix{k}" for k in range(1, 7))
-ANY_STYLE = "mix"  # each such seat: the next style of the deal's random ordering (mix1, mix2, ... in seat order)
-#: the meta-game's seats (models/metagame.py): per deal, the styles of all such seats are a multiset drawn
-#: uniformly from every multiset of the six (repeats allowed), in a random seat order
-PROFILE = "any_profile"
-#: the learned rung (issue 39): a policy distilled from the top decided search rung's own games,
-#: played on its seat at about the styles' cost (:func:`learned_policy`); ``learned_heavy`` ..
-#: ``learned_stay``: it held to a style's defining choice (restricted play at the learned rung)
-LEARNED = "learned"
-LEARNED_RESTRICTED = tuple(f"{LEARNED}_{s}" for s in STYLES)
 AGENTS = (
     STYLES
     + ("random",)
@@ -111,175 +97,44 @@ def strong_lineup(n_players: int) -> list:
     return [BEST] * n_players
 
 
-def deal_styles(seating, n_deals, rng, best_proxy=None):
-    """Style codes (G,P) of the seats: a mix seat's style from a random
-    ordering of the six styles per deal (one draw of (G, 6) uniforms); the
-    k-th ``mix`` seat takes the k-th style of it; a ``best`` seat's code is
-    its proxy style (``AgentParams.best_proxy``: how the table sees it); with
-    the proxy ``mix``, the search seats take in seat order the styles of the
-    ordering that no ``mixK`` seat holds."""
-    order = np.argsort(rng.random((n_deals, len(STYLES))), axis=1)
-    styles = np.empty((n_deals, len(seating)), np.int8)
-    n_any = 0
-    free = [k for k in range(len(STYLES)) if MIX[k] not in seating]  # for searchers playing the mix
-    for s, name in enumerate(seating):
-        if name in MIX:
-            styles[:, s] = order[:, MIX.index(name)]
-        elif name == ANY_STYLE:
-            styles[:, s] = order[:, n_any]
-            n_any += 1
-        elif name in RESTRICTED:  # restricted play: the table sees the style it is restricted to
-            styles[:, s] = STYLES.index(budgets.agent_of(name))
-        elif name == LEARNED:  # its style of the mix (the policy is distilled apart per style)
-            styles[:, s] = order[:, free.pop(0)]
-        elif name in LEARNED_RESTRICTED:
-            styles[:, s] = LEARNED_RESTRICTED.index(name)
-        elif name in SEARCHERS:
-            if best_proxy is None:
-                raise ValueError("a best seat needs its proxy style (AgentParams.best_proxy)")
-            if best_proxy == MIX_PROXY:
-                styles[:, s] = order[:, free.pop(0)]
-            else:
-                styles[:, s] = STYLES.index(best_proxy)
-        elif name == PROFILE:
-            continue  # below, once every other seat is set
-        elif name == "random":
-            styles[:, s] = RANDOM
-        elif name == "custom":
-            styles[:, s] = CUSTOM
-        else:
-            styles[:, s] = STYLES.index(name)
-    profile_seats = [s for s, name in enumerate(seating) if name == PROFILE]
-    if profile_seats:  # an extra draw only for these lineups: every other lineup's deals are as they were
-        styles[:, profile_seats] = random_profiles(len(profile_seats), n_deals, rng)
-    return styles
-
-
-def random_profiles(n_seats: int, n_deals: int, rng) -> np.ndarray:
-    """(G, n_seats) style codes: per deal one multiset of ``n_seats`` styles,
-    each of the C(6 + n - 1, n) multisets equally likely, seated in a random
-    order (one draw of (G, n + 1) uniforms: the multiset, then the order)."""
-    import itertools
-
-    multisets = np.array(list(itertools.combinations_with_replacement(range(len(STYLES)), n_seats)), np.int8)
-    u = rng.random((n_deals, n_seats + 1))
-    pick = multisets[np.minimum((u[:, 0] * len(multisets)).astype(np.int64), len(multisets) - 1)]
-    order = np.argsort(u[:, 1:], axis=1)
-    return np.take_along_axis(pick, order, axis=1)
-
-
-def deal_roles(params, n_deals, n_players, rng):
-    """Role codes (G,P) as ``params.roles`` deals them (one draw of (G, 6) uniforms)."""
-    G, P = n_deals, n_players
-    keys = rng.random((G, len(ROLES)))
-    if params.roles == "first_p":
-        roles = np.argsort(keys[:, :P], axis=1) + 1
-    elif params.roles == "random":
-        roles = np.argsort(keys, axis=1)[:, :P] + 1
-    else:
-        roles = np.zeros((G, P), np.int64)
-    return roles.astype(np.int8)
-
-
-def deal_setup(params, seating, n_deals, n_players, rng):
-    """Style codes (G,P) of the seats and role codes (G,P), from chance."""
-    styles = deal_styles(seating, n_deals, rng, params.best_proxy)
-    return styles, deal_roles(params, n_deals, n_players, rng)
-
-
-def deal_chance(params, n_deals, n_players, roles, cards, rain) -> engine.Chance:
-    """The engine's Chance from the runner's generators: the hands then the
-    refills from ``cards`` (refills float32), the time-rain order from ``rain``."""
-    return engine.deal(params, n_deals, n_players, cards=cards, rain=rain, roles=roles, draws_dtype=np.float32)
-
-
-STREAMS = ("cards", "setup", "rain", "agents")  # the runner's split of a chunk's seed (``GAME.streams``)
-
-
 def play(params, seating, n_deals, n_players, streams, custom=None) -> dict:
     """The game's ``play`` (the runner's entry point): one batch of ``n_deals`` games."""
-    params = knobs(params)
-    styles, roles = deal_setup(params, seating, n_deals, n_players, streams["setup"])
-    chance = deal_chance(params, n_deals, n_players, roles, streams["cards"], streams["rain"])
-    return play_games(
-        params,
-        styles,
-        chance,
-        streams["agents"],
-        custom=custom,
-        searchers=searcher_seats(seating),
-        learned=learned_seats(seating),
-    )
+    state, chance, agents = seated(params, seating, n_deals, n_players, streams, custom)
+    return played(agents.params, state, chance, agents)
 
 
-def learned_seats(seating) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(seats whose card, seats whose rope) the learned policy plays in ``seating``: a
-    ``learned`` seat both; a restricted one (``learned_heavy``) the one its style does not define."""
-    defines = {LEARNED: None} | {f"{LEARNED}_{s}": phase for s, phase in RESTRICTIONS.items()}
-    cards = tuple(s for s, n in enumerate(seating) if n in defines and defines[n] != CARGO)
-    ropes = tuple(s for s, n in enumerate(seating) if n in defines and defines[n] != ROPE)
-    return cards, ropes
-
-
-def make_table(params, styles, agents, custom=None, learned=None) -> Table:
-    """The table model of a batch (``heuristic.Table``), the learned rung's seats (``learned``:
-    :func:`learned_seats`) played by its policy (``learned.DistilledTable``)."""
-    if learned and (learned[0] or learned[1]):
-        policy = learned_policy(params, styles.shape[1])
-        return policy.table(params, styles, agents, custom, seats=learned[0], ropes=learned[1])
-    return Table(params, styles, agents, custom)
-
-
-def play_games(params, styles, chance, agents, *, custom=None, searchers=None, record=None, learned=None) -> dict:
+def play_games(params, styles, chance, agents, *, custom=None, searchers=None, learned=None) -> dict:
     """Play a batch: ``styles`` (G,P) codes, ``chance`` the engine's Chance
     (drawn before any decision), ``agents`` the agents' generator;
     ``searchers`` {name: seats} of the search agents (their generators:
-    children of ``agents``'s); ``record`` a ``learned.Recorder`` shown every
-    cargo and rope decision and every settlement; ``learned`` (card seats,
-    rope seats) the learned policy plays (:func:`learned_seats`)."""
+    children of ``agents``'s); ``learned`` (card seats, rope seats) the learned
+    policy plays (``agents.learned_seats``)."""
     params = knobs(params)
-    G, P = styles.shape
-    st = engine.init(params, G, P, chance)
-    table = make_table(params, styles, agents, custom, learned)
-    reacts = bool((chance.roles > 0).any()) or table.any_random or bool(custom)
-    d = Diagnostics(G, P, params.rounds)
-    seats = searchers or {}
-    over = search_agents(params, table, seats, agents, distilled_models(params, seats, P))
-    seen = record or (lambda st, acts, proposed: None)
-    for r in range(params.rounds):
-        proposed = table.cargo(st)
-        acts = with_searchers(over, st, proposed)
-        seen(st, acts, proposed)
-        st, _ = engine.step(params, st, acts, chance, inplace=True)
-        proposed = table.ropes(st)
-        acts = with_searchers(over, st, proposed)
-        seen(st, acts, proposed)
-        st, _ = engine.step(params, st, acts, chance, inplace=True)
-        d.ropes(st)
-        acts = table.react(st) if reacts else np.full((G, P), REACT_PASS, np.int64)
-        st, ev = engine.step(params, st, with_searchers(over, st, acts), chance, inplace=True)
-        table.observe(ev)
-        d.settled(params, ev, r)
-        d.net(r, st.score - params.lone_penalty * st.lone)
-    out = engine.result(params, st)
-    names = STYLE_NAMES[styles]
+    state = engine.init(params, *styles.shape, chance)
+    ctl = Controller(params, styles, agents, custom=custom, searchers=searchers, learned=learned)
+    return played(params, state, chance, ctl)
+
+
+def played(params, state, chance, agents: Controller) -> dict:
+    """The columns of the batch ``state`` played to the end by ``agents`` through the shared
+    driver, :class:`Diagnostics` watching every step."""
+    G, P = agents.styles.shape
+    d = Diagnostics(params, G, P)
+    state, _ = play_out(engine, params, state, chance, agents, watch=[d.watch], ask_legal=False)
+    out = engine.result(params, state)
+    names = STYLE_NAMES[agents.styles]
     if params.best_proxy != MIX_PROXY:  # else a search seat keeps its style of the mix
-        for name, where in seats.items():
+        for name, where in agents.searchers.items():
             if name not in RESTRICTED:  # a restricted seat is shown as its style
                 names[:, list(where)] = name  # a search agent's code is its proxy's
     out.update(
         d.columns(),
         style=names,
-        role=ROLE_NAMES[st.role],
-        lone_total=st.lone.sum(1, dtype=np.int16),
-        rounds=st.rnd.copy(),
+        role=ROLE_NAMES[state.role],
+        lone_total=state.lone.sum(1, dtype=np.int16),
+        rounds=state.rnd.copy(),
     )
     return out
-
-
-DISTILL_GAMES = 1024  # games of the rung below a level-k search's model of it is distilled from
-DISTILL_BATCH = 256  # of them played at once (a search's play-outs hold every option's copies)
-DISTILL_SEED = 0x1E7E1  # their deals: the same for every run, so the model is a function of code and rules
 
 
 def prepare(params, lineup, n_players: int) -> None:
@@ -291,76 +146,12 @@ def prepare(params, lineup, n_players: int) -> None:
         learned_policy(knobs(params), n_players)
 
 
-def distilled_models(params, seats: dict, n_players: int) -> dict:
-    """{level-k agent name: the policy its play-outs play} for the search seats ``seats``."""
-    levels = {name: lv for name in seats if (lv := level_of(name))}
-    if not levels:  # no level-k seat (the styles, the plain search): nothing to learn or look up
-        return {}
-    # a named search agent carries its budget: the budget knob does not change the model (one model per rung)
-    params = knobs(params).replace(best_rollouts=AgentParams().best_rollouts)
-    return {name: distilled(params, *lv, n_players) for name, lv in levels.items()}
-
-
-@functools.lru_cache(maxsize=16)
-def distilled(params, k: int, budget: int, n_players: int) -> Policy:
-    """The policy ``level{k}@budget`` models every seat by: distilled from ``DISTILL_GAMES``
-    games of the rung below on every seat (:func:`distilled_rung`)."""
-    return distilled_rung(params, below(k, budget), n_players, DISTILL_GAMES, budgets.at_level(k, budget))
-
-
-def distilled_rung(params, rung: str, n_players: int, n_games: int, purpose: str) -> Policy:
-    """The policy distilled from ``n_games`` games of ``rung`` on every seat
-    (``learned.Recorder``), cached on disk by the code and the rules (``core.learned``),
-    learned again when either changes; ``purpose`` names it in the progress line."""
-    from gamelab.core import learned
-
-    identity = {"params": params.as_dict(), "rung": rung, "players": n_players, "games": n_games}
-    arrays = learned.cached(
-        "strand-distilled",
-        {**identity, "seed": DISTILL_SEED},
-        [Path(__file__).parent],
-        lambda: self_play(params, rung, n_players, n_games).policy().arrays(),
-        say=f"learning how {rung} players play, for {purpose}: {n_games:,} games of {rung} "
-        f"on every seat at {n_players} players (once for these rules and this code)",
-    )
-    return Policy.from_arrays(arrays)
-
-
-#: the rung the learned rung is distilled from: the top decided search rung (docs/agents.md)
-LEARNED_FROM = budgets.at_budget(BEST, BUDGETS[-1])
-LEARN_GAMES = DISTILL_GAMES  # its games (the same model as level2@16's: one file serves both)
-
-
-@functools.lru_cache(maxsize=16)
-def learned_policy(params, n_players: int) -> Policy:
-    """The learned rung's policy at ``n_players`` under ``params``' rules and style knobs:
-    distilled from ``LEARNED_FROM`` on every seat, each seat searching as its style of the mix
-    (the search knobs of the skill trace; the budget is the rung's own), its ropes sharpened
-    to each cell's most frequent outcome (``Policy.sharpened``)."""
-    params = knobs(params).replace(best_rollouts=AgentParams().best_rollouts, best_proxy=MIX_PROXY)
-    return distilled_rung(params, LEARNED_FROM, n_players, LEARN_GAMES, "the learned rung").sharpened()
-
-
-def self_play(params, rung: str, n_players: int, n_games: int = DISTILL_GAMES) -> Recorder:
-    """The decisions of ``n_games`` games of ``rung`` on every seat, counted (``learned.Recorder``)."""
-    seating = (rung,) * n_players
-    rec = None
-    for i, seed in enumerate(np.random.SeedSequence(DISTILL_SEED).spawn(-(-n_games // DISTILL_BATCH))):
-        n = min(DISTILL_BATCH, n_games - i * DISTILL_BATCH)
-        streams = split_streams(seed, STREAMS)
-        styles, roles = deal_setup(params, seating, n, n_players, streams["setup"])
-        chance = deal_chance(params, n, n_players, roles, streams["cards"], streams["rain"])
-        part = Recorder(params, styles)
-        play_games(params, styles, chance, streams["agents"], searchers=searcher_seats(seating), record=part)
-        rec = part if rec is None else rec.merge(part)
-    assert rec is not None
-    return rec
-
-
 class Diagnostics:
-    """Per-seat and per-game counters of appendix B and identity ②."""
+    """Per-seat and per-game counters of appendix B and identity ②, shown every step
+    (:meth:`watch`, a watcher of ``core.driver.play_out``)."""
 
-    def __init__(self, G, P, rounds: int):
+    def __init__(self, params, G, P):
+        self.p, rounds, self.r = params, params.rounds, 0  # self.r: rounds settled so far
         self.pointed = np.zeros((G, P, N_VALUES), np.int16)  # by cargo value 1..5
         self.mutual = np.zeros((G, P, N_VALUES), np.int16)
         self.node_points, self.stay_then, self.stay_pts, self.other_then, self.other_pts = (
@@ -372,6 +163,15 @@ class Diagnostics:
         self.leads = LeadCounter(G, np.int8)  # by net score so far, round by round
         self.by_round = np.zeros((rounds, G, P), np.int16)  # each round's net points (the report's edge by phase)
         self.before = np.zeros((G, P), np.int32)  # the net score so far
+
+    def watch(self, st, ev) -> None:
+        """After a step: the ropes once shown (6.2 step 4), the round once settled."""
+        if "rope" in ev:
+            self.ropes(st)
+        elif "partner" in ev:
+            self.settled(self.p, ev, self.r)
+            self.net(self.r, st.score - self.p.lone_penalty * st.lone)
+            self.r += 1
 
     def ropes(self, st):
         pointed = st.rope >= 0  # one-hot rows of the cargo (value 0: a zero row) beat a broadcast
@@ -480,12 +280,41 @@ def node_shift(base, value):
     return {"node_values": tuple(min(NODE_MAX, max(0, int(v + value))) for v in base.node_values)}
 
 
+def play_policies(params, policies, n_games, rng, n_players=4, *, roles=None) -> dict:
+    """Play ``n_games`` to the end through the shared driver, ``policies[seat](params, state,
+    seat, legal_mask, rng) -> (G,) actions`` (``agents.PolicyController``); ``rng`` is the only
+    source of chance (drawn up front by ``engine.draw_chance``, then the policies').  The
+    engine's result, with ``lone_total`` (G,), ``formed_rounds`` (G,) rounds with a team,
+    ``void_nodes`` (G,), ``node_points`` (G,P) and ``final_seg`` (G,)."""
+    chance = engine.draw_chance(params, n_games, n_players, rng, roles=roles)
+    st = engine.init(params, n_games, n_players, chance)
+    G, P = n_games, n_players
+    diag = {
+        "lone_total": np.zeros(G, np.int16),
+        "formed_rounds": np.zeros(G, np.int8),
+        "void_nodes": np.zeros(G, np.int8),
+        "node_points": np.zeros((G, P), np.int16),
+    }
+
+    def settled(state, ev):
+        if "partner" in ev:
+            diag["formed_rounds"] += ev["formed"]
+            diag["void_nodes"] += ev["node_result"] == engine.NODE_VOID
+            diag["node_points"] += ev["node_points"]
+
+    ctl = PolicyController(params, policies, rng)
+    st, _ = play_out(engine, params, st, chance, ctl, watch=[settled], ask_legal=False)
+    out = engine.result(params, st)
+    out.update(diag, lone_total=st.lone.sum(1), final_seg=st.seg.copy())
+    return out
+
+
 def random_batch(params, n_games, n_players, rng):
-    """Random legal play straight through the engine, no roles: what
+    """Random legal play through the shared driver, no roles: what
     ``reference.play_random`` does one game at a time."""
     from .legal import random_policy
 
-    return engine.play_batch(params, [random_policy] * n_players, n_games, rng, n_players)
+    return play_policies(params, [random_policy] * n_players, n_games, rng, n_players)
 
 
 ASSUMPTIONS = (
