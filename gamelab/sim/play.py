@@ -26,6 +26,12 @@ from gamelab.core.params import knobs_of
 from gamelab.stats.leads import LeadCounter
 
 
+def _any(flags) -> bool:
+    """Whether any game's flag is set, for a (G,) array or one bool for the batch: plain
+    ``np.any(flags)`` (which costs ~15 us a step on a plain bool, a tenth of a small batch's step)."""
+    return flags if isinstance(flags, bool) else bool(flags.any())
+
+
 class Tally:
     """The counts a game declares (``contract.Counts``) over a batch of ``G`` games at ``P``
     players: per-seat sums of its events (G, P) int32, decisions per game (``length``, G) and
@@ -44,7 +50,7 @@ class Tally:
         seat = events.get(self.counts.mover)
         for name, amount in self.counts.seat.items():
             self.seat[name][self.games, seat] += events[amount] if isinstance(amount, str) else amount(events)
-        if self.leads is not None and (not self.counts.leads_on or np.any(events[self.counts.leads_on])):
+        if self.leads is not None and (not self.counts.leads_on or _any(events[self.counts.leads_on])):
             self.leads.count(getattr(state, self.counts.leads))
 
     def columns(self) -> dict:
