@@ -2,7 +2,7 @@
 
 Each variant plays one seat among three ``lookahead@4`` seats (4 players, every seat rotation
 on the same deals, seed 11); its win rate with a normal 95 % interval over deals, and its
-speed on every seat as a share of the greedy's (``engine.play_batch``, CPU time).  The
+speed on every seat as a share of the greedy's (the shared driver, ``sim.play.play_games``, CPU time).  The
 criterion of issue 39 is "not below fair - 2 points" (23 %).  Also how the teacher's choices
 rank among the greedy's own option values.  Usage:
 
@@ -17,11 +17,13 @@ import time
 import numpy as np
 from scipy.optimize import minimize
 
+from gamelab.core import registry
 from gamelab.sbr import agents, engine, learned
 from gamelab.sbr.agent_params import knobs
-from gamelab.sbr.lookahead import BUDGETED
 from gamelab.sbr.options import option_index, option_list
 from gamelab.sbr.rules import SbrParams
+from gamelab.sbr.search import BUDGETED
+from gamelab.sim.play import play_games
 
 RULES = SbrParams()
 PARAMS = knobs(RULES)
@@ -33,6 +35,12 @@ FINAL = np.array([*RULES.final_points, *[0] * 8])
 SEGMENT = np.array([*RULES.segment_points, *[0] * 8])
 DEFAULT_W = np.array([getattr(PARAMS, f) for f in learned.FEATURES])
 KEPT_GAMES = learned.LEARN_GAMES  # the teacher games the kept rung learns from
+GAME = registry.get("sbr")
+
+
+def play(seats, n_games: int, seed: int) -> dict:
+    """The engine's result of ``n_games`` games under ``seats`` (policies) through the shared driver."""
+    return engine.result(PARAMS, play_games(GAME, PARAMS, seats, n_games, 4, np.random.default_rng(seed)))
 
 
 def win_rate(test, n_deals: int) -> tuple[float, float]:
@@ -41,16 +49,16 @@ def win_rate(test, n_deals: int) -> tuple[float, float]:
     for seat in range(4):
         seats = [TOP] * 4
         seats[seat] = test
-        wins.append(engine.play_batch(PARAMS, seats, n_deals, np.random.default_rng(SEED), 4)["win"][:, seat])
+        wins.append(play(seats, n_deals, SEED)["win"][:, seat])
     per_deal = np.mean(wins, axis=0)
     return float(per_deal.mean()), float(1.96 * per_deal.std(ddof=1) / np.sqrt(n_deals))
 
 
 def speed(policy, n_games: int = 2000) -> float:
     """Games per CPU second with ``policy`` on every seat (one call of ``n_games``)."""
-    engine.play_batch(PARAMS, [policy] * 4, 20, np.random.default_rng(5), 4)
+    play([policy] * 4, 20, 5)
     t = time.process_time()
-    engine.play_batch(PARAMS, [policy] * 4, n_games, np.random.default_rng(5), 4)
+    play([policy] * 4, n_games, 5)
     return n_games / (time.process_time() - t)
 
 
@@ -98,7 +106,7 @@ def record(n_games: int):
             rows.append((*rich_features(state, np.asarray(rider)[g], g), chosen, np.full(g.size, state.beat)))
         return act
 
-    engine.play_batch(PARAMS, [recorder] * 4, n_games, np.random.default_rng(learned.LEARN_SEED), 4)
+    play([recorder] * 4, n_games, learned.LEARN_SEED)
     return [np.concatenate(parts) for parts in zip(*rows)]
 
 

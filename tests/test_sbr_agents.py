@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from sbr_helpers import play
 
 from gamelab.core import registry
 from gamelab.core.errors import GamelabError
@@ -117,21 +118,21 @@ def test_greedy_seals_in_front_of_a_pursuer_but_not_on_a_segment_end():
 
 
 def test_lookahead_beats_the_greedy():
-    r = engine.play_batch(P, [agents.lookahead_policy, agents.greedy_policy], 60, np.random.default_rng(5))
-    base = engine.play_batch(P, [agents.greedy_policy] * 2, 60, np.random.default_rng(5))
+    r = play(P, [agents.lookahead_policy, agents.greedy_policy], 60, np.random.default_rng(5))
+    base = play(P, [agents.greedy_policy] * 2, 60, np.random.default_rng(5))
     assert r["win"][:, 0].mean() > base["win"][:, 0].mean()
 
 
 def test_custom_function_agent_and_its_errors():
     fives = agents.from_function(lambda v: (max(v.cards),))
-    out = engine.play_batch(P, [fives, agents.greedy_policy], 5, np.random.default_rng(0))
+    out = play(P, [fives, agents.greedy_policy], 5, np.random.default_rng(0))
     assert out["score"].shape == (5, 2)
     bad = agents.from_function(lambda v: (9,))
     with pytest.raises(GamelabError, match="chose card 9"):
-        engine.play_batch(P, [bad, bad], 2, np.random.default_rng(0))
+        play(P, [bad, bad], 2, np.random.default_rng(0))
     seen = []
     peek = agents.from_function(lambda v: seen.append(v.preview(v.cards[0])) or (v.cards[0],))
-    engine.play_batch(P, [peek, peek], 1, np.random.default_rng(0))
+    play(P, [peek, peek], 1, np.random.default_rng(0))
     assert {"stop", "end", "spin", "relic"} <= set(seen[0])
 
 
@@ -191,7 +192,7 @@ def test_greedy_plays_every_variant(variant):
     n = 1 if variant == "solo" else 2 if variant == "dual" else 3
     for st, rider, lg, _ in _states(p, 60, n, seed=9, stops=(1, 8)):
         _check_legal(agents.greedy_policy(p, st, rider, lg), lg)
-    out = engine.play_batch(p, [agents.greedy_policy] * n, 60, np.random.default_rng(1), n)
+    out = play(p, [agents.greedy_policy] * n, 60, np.random.default_rng(1), n)
     assert out["score"].shape == (60, n)
 
 

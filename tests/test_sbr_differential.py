@@ -6,11 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sbr_helpers import play
 
 from gamelab.core.driver import split_streams
-from gamelab.sbr import agents, engine, sim
+from gamelab.sbr import agents, engine
 from gamelab.sbr.game import GAME
 from gamelab.sbr.rules import params_for_variant
+from gamelab.sim.play import play_batch
 
 sys.path.insert(0, str(Path(__file__).parent))
 import sbr_diff  # noqa: E402
@@ -99,12 +101,12 @@ def _step_loop(params, chance, n_players, choose):
 
 @pytest.mark.parametrize("variant,n_players", [("standard", 4), ("standard", 2), ("dual", 2), ("solo", 1)])
 def test_play_equals_a_loop_of_step(variant, n_players):
-    """Same chance, a deterministic policy: engine.play_batch's tight loop and the
-    contract's init / legal / step loop give identical results."""
+    """Same chance, a deterministic policy: the shared driver with the game's controller and
+    a plain init / legal / step loop give identical results."""
     p = agents.AgentParams(**params_for_variant(variant).as_dict())
     chance = engine.draw_chance(p, 200, n_players, np.random.default_rng(21))
     for policy in (_greedyish, agents.greedy_policy):
-        fast = engine.play_batch(p, [policy] * n_players, 200, None, n_players, chance=chance)
+        fast = play(p, [policy] * n_players, 200, None, n_players, chance=chance)
         slow = _step_loop(
             p, chance, n_players, lambda st, lg, policy=policy: policy(p, st, engine.to_move(st), lg, None)
         )
@@ -118,7 +120,7 @@ def test_controller_steps_like_the_runner_play():
     agents included: the same draws in the same order)."""
     p = agents.AgentParams()
     seating = ["greedy", "random", "lookahead"]
-    fast = sim.play(p, seating, 40, 3, split_streams(np.random.SeedSequence(8), GAME.streams))
+    fast = play_batch(GAME, p, seating, 40, 3, split_streams(np.random.SeedSequence(8), GAME.streams))
     streams = split_streams(np.random.SeedSequence(8), GAME.streams)  # as the runner splits it
     chance = engine.draw_chance(p, 40, 3, streams["chance"])
     ctrl = GAME.controller(p, seating, 40, streams["agents"])

@@ -7,6 +7,7 @@ import html
 
 import numpy as np
 import pytest
+from sbr_helpers import play
 
 from gamelab.core import registry
 from gamelab.decide import sequential
@@ -36,7 +37,7 @@ def _play(rules, policy, n_players, n_games, seed):
         assert engine.is_legal(agents.AgentParams(), None, legal, a).all()
         return a
 
-    return engine.play_batch(rules, [checked] * n_players, n_games, np.random.default_rng(seed), n_players)
+    return play(rules, [checked] * n_players, n_games, np.random.default_rng(seed), n_players)
 
 
 def test_the_learned_rider_is_legal_deterministic_and_not_the_greedy(home):

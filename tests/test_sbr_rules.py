@@ -5,6 +5,7 @@ implementations; both must give the hand-derived answer."""
 
 import numpy as np
 import pytest
+from sbr_helpers import play
 
 from gamelab.core.errors import ParamError
 from gamelab.sbr import engine
@@ -274,11 +275,11 @@ def test_variants():
     assert s.move(0, 2) == (14, 0)  # own seal at 12: +2 -> 13, 14 curve
     assert s.move(1, 3) == (7, 0)  # opponent: 6, 7 seal -2
     solo = params_for_variant("solo")
-    out = engine.play_batch(solo, [lambda *a: _fastest(*a)], 50, np.random.default_rng(3), n_players=1)
+    out = play(solo, [lambda *a: _fastest(*a)], 50, np.random.default_rng(3), n_players=1)
     assert out["win"].shape == (50, 1)
     assert np.array_equal(out["win"][:, 0] > 0, out["finish_beat"][:, 0] > 0)
     dual = params_for_variant("dual")
-    out = engine.play_batch(dual, [_fastest, _fastest], 50, np.random.default_rng(3))
+    out = play(dual, [_fastest, _fastest], 50, np.random.default_rng(3))
     assert out["score"].shape == (50, 2) and out["position"].shape == (50, 4)
     assert np.array_equal(out["score"], out["rider_total"].reshape(50, 2, 2).sum(axis=2))
     s = Scene(dual, n_players=2, pos=[8, 30, 30, 30], seals={10: 1})
@@ -313,9 +314,9 @@ def test_parameter_validation():
 def test_same_seed_same_game():
     from gamelab.sbr.agents import random_policy
 
-    a = engine.play_batch(P, [random_policy] * 4, 300, np.random.default_rng(42))
-    b = engine.play_batch(P, [random_policy] * 4, 300, np.random.default_rng(42))
-    c = engine.play_batch(P, [random_policy] * 4, 300, np.random.default_rng(43))
+    a = play(P, [random_policy] * 4, 300, np.random.default_rng(42))
+    b = play(P, [random_policy] * 4, 300, np.random.default_rng(42))
+    c = play(P, [random_policy] * 4, 300, np.random.default_rng(43))
     assert all(np.array_equal(a[k], b[k]) for k in a)
     assert not np.array_equal(a["score"], c["score"])
     assert np.allclose(a["win"].sum(axis=1), 1)

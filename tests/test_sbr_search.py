@@ -5,13 +5,16 @@ declared knobs and the bench's extra lineups."""
 
 import numpy as np
 import pytest
+from sbr_helpers import play
 
 from gamelab.core import registry
-from gamelab.sbr import agents, engine, search, sim
+from gamelab.sbr import agents, engine, search
+from gamelab.sbr.game import GAME
 from gamelab.sbr.options import option_index
 from gamelab.sbr.rules import params_for_variant
 from gamelab.sbr.state import Actions
 from gamelab.sim import bench
+from gamelab.sim.play import Tally, play_games
 
 P = agents.AgentParams()
 DUAL = agents.AgentParams(**params_for_variant("dual").as_dict())
@@ -102,7 +105,7 @@ def test_lookahead_chooses_what_the_plain_search_chooses(params, n_players, n_ga
     decisions = []
     plain = lambda *a: _plain_search(*a, kn.lookahead_k, kn.lookahead_beats)  # noqa: E731
     seating = [_held_to_plain(agents.lookahead_policy, plain, decisions)] + [agents.greedy_policy] * (n_players - 1)
-    engine.play_batch(params, seating, n_games, np.random.default_rng(4), n_players)
+    play(params, seating, n_games, np.random.default_rng(4), n_players)
     assert sum(decisions) >= 0.8 * n_games * params.beats * params.riders_per_player  # finished riders wait
 
 
@@ -111,7 +114,7 @@ def test_a_budgeted_lookahead_chooses_what_the_plain_search_chooses(budget):
     decisions = []
     plain = lambda *a: _plain_search(*a, P.lookahead_k, budget)  # noqa: E731
     policy = _held_to_plain(search.lookahead_at(budget), plain, decisions)
-    engine.play_batch(P, [policy, agents.random_policy, agents.greedy_policy], 4, np.random.default_rng(2), 3)
+    play(P, [policy, agents.random_policy, agents.greedy_policy], 4, np.random.default_rng(2), 3)
     assert sum(decisions) > 50
 
 
@@ -147,10 +150,13 @@ def test_whole_games_keep_their_decisions(params, seating):
     decision (nothing carried over), bit for bit."""
     n, n_players = 6, len(seating)
     chance = engine.draw_chance(params, n, n_players, np.random.default_rng(21))
-    policies = [agents.POLICIES[a] for a in seating]
-    want = engine.play_batch(params, policies, n, np.random.default_rng(1), chance=chance)
-    assert sim.compiled_lineup(params, seating, n_players)
-    got = sim.kernel_play(params, seating, n, n_players, chance)
+    tally = Tally(GAME.counts, engine, params, n, n_players)
+    played = play_games(GAME, params, seating, n, n_players, np.random.default_rng(1), chance=chance, tally=tally)
+    want = {**engine.result(params, played), **tally.columns()}
+    state = engine.init(params, n, n_players, chance)
+    counts = GAME.compiled(params, seating, state, chance, None)  # the shared play's compiled twin
+    assert counts is not None
+    got = {**engine.result(params, state), **counts}
     assert sorted(got) == sorted(want)
     for key in want:
         np.testing.assert_array_equal(got[key], want[key], err_msg=key)
@@ -163,7 +169,7 @@ def test_a_policy_sees_only_its_own_seats_games_as_acting():
         seen.append((rider.copy(), legal.acting.copy()))
         return agents.greedy_policy(params, state, rider, legal)
 
-    engine.play_batch(P, [spy, agents.greedy_policy, spy], 20, np.random.default_rng(2), 3)
+    play(P, [spy, agents.greedy_policy, spy], 20, np.random.default_rng(2), 3)
     assert seen and all(((r % 3 != 1) | ~acting).all() for r, acting in seen)
     assert any(acting.any() for _, acting in seen)
 
@@ -172,8 +178,8 @@ def test_deep_is_legal_and_beats_the_lookahead():
     """Paired deals, both seatings (the ladder's top rung; docs/agents.md)."""
     n = 16
     chance = engine.draw_chance(P, n, 2, np.random.default_rng(3))
-    a = engine.play_batch(P, [agents.deep_policy, agents.lookahead_policy], n, np.random.default_rng(1), chance=chance)
-    b = engine.play_batch(P, [agents.lookahead_policy, agents.deep_policy], n, np.random.default_rng(1), chance=chance)
+    a = play(P, [agents.deep_policy, agents.lookahead_policy], n, np.random.default_rng(1), chance=chance)
+    b = play(P, [agents.lookahead_policy, agents.deep_policy], n, np.random.default_rng(1), chance=chance)
     assert (a["win"][:, 0].mean() + b["win"][:, 1].mean()) / 2 > 0.55
     assert registry.get("sbr").skill.ladder[-1] == "deep" and "deep" in agents.POLICIES
 

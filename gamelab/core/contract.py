@@ -41,9 +41,10 @@ game of a batch and may watch the events (``observe(events)``);
 :mod:`gamelab.core.driver` has the default one (a policy per agent, asked for
 the seat to move) and the whole-game loop.  The runner plays a batch from the
 random streams the game declares (``Game.streams``, split by the runner)
-through the shared play (:mod:`gamelab.sim.play`, counting ``Game.counts``),
-or through the game's own fast path ``Game.play``, and gets the per-seat and
-per-game columns of its table.
+through the shared play (:mod:`gamelab.sim.play`, counting ``Game.counts``;
+it first asks the game's compiled twin ``Game.compiled``, if declared, to play
+the batch whole), or through the game's own fast path ``Game.play``, and gets
+the per-seat and per-game columns of its table.
 """
 
 from __future__ import annotations
@@ -432,6 +433,11 @@ class Game:
     # counting ``counts``)
     play: Callable[..., dict] | None = None
     counts: Counts = Counts()  # what the shared play counts besides the engine's result
+    # the shared play's compiled twin, asked first: ``compiled(params, seating, state, chance, rng)`` plays
+    # the set-up games of ``state`` whole, in place, and returns the counts the shared play would have
+    # counted (``sim.play.Tally.columns()``), if it can play this seating; else None, ``state`` untouched,
+    # and the shared play plays the batch (None: no compiled twin)
+    compiled: Callable[..., dict | None] | None = None
     # the named random streams a batch draws from, split by the runner from a chunk's seed (stream k: the
     # seed's k-th child, ``core.driver.split_streams``); part of what a seed means, like ``chunk_deals``.
     # The shared play draws the chance from ``chance`` and gives ``agents`` to the controller.
@@ -522,6 +528,8 @@ def _rules_side_problems(game: Game) -> list[str]:
         out.append("Game.controller is not callable: expected (params, seating, n_games, rng) -> Controller")
     if type(game.max_steps) is not int or game.max_steps < 1:
         out.append(f"Game.max_steps is {game.max_steps!r}: expected a whole number of steps >= 1")
+    if game.compiled is not None and (game.play is not None or not callable(game.compiled)):
+        out.append("Game.compiled is the shared play's compiled twin: a callable, and Game.play None")
     if game.play is None and not {"chance", "agents"} <= set(game.streams):
         out.append(f"Game.streams is {game.streams!r}: the shared play (Game.play None) draws chance and agents")
     return out

@@ -14,8 +14,12 @@ of a batch is over.
   step shown to the caller's watchers (the game's counters, a legality
   check); :func:`random_play`: the same under uniformly random legal play.
 
-A game with its own whole-game loop (simultaneous play, compiled searchers)
-keeps it as a declared fast path; the conformance checks hold it to the rules.
+Every whole game the package plays in Python goes through :func:`play_out`:
+the shared play, a game's own batch (``Game.play``: STRAND deals and counts in
+its own code, its controller plays every seat at once), searches' play-outs
+(``until=``) and self-play.  The one other whole-game loop is a game's compiled
+twin (``Game.compiled``: SBR's searching seatings in numba), which the shared
+play asks first; the conformance checks hold both to the rules.
 """
 
 from __future__ import annotations

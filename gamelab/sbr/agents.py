@@ -18,7 +18,8 @@ sliders read it like a rule; a plain ``SbrParams`` gets the knobs' defaults.
   rung's choices (:mod:`~gamelab.sbr.learned`, the learned rung).
 * :func:`from_function`: a plain per-game Python function as a policy.
 * :class:`Controller` (``GAME.controller``): the agents of a seating by name
-  (:data:`POLICIES`), driven through the engine's ``legal`` and ``step``.
+  (:data:`POLICIES`) or as policies, driven by the shared driver through the
+  engine's ``legal`` and ``step``; the seat dispatch.
 
 This module is the agents' front: the random policy and custom agents live
 here; the knobs in :mod:`~gamelab.sbr.agent_params`, the greedy in
@@ -54,6 +55,7 @@ __all__ = [
     "deep_policy",
     "POLICIES",
     "Controller",
+    "seat_groups",
     "controller",
     "View",
     "from_function",
@@ -77,28 +79,47 @@ POLICIES = {
 
 
 class Controller:
-    """The agents of one seating (one agent name per seat) over a batch of
-    games (contract.Controller): each game's actions come from the policy of
-    the seat whose rider is to move, exactly as :func:`engine.play_batch` merges
-    them (seats with the same agent share one policy call)."""
+    """The agents of one seating (one per seat: an agent name of :data:`POLICIES`, or a policy)
+    over a batch of games (``contract.Controller``, driven by :func:`gamelab.core.driver.play_out`).
+
+    Each game's actions come from the policy of the seat whose rider is to move.  Seats sharing
+    one policy are asked once per decision, and each policy sees as acting only its own seats'
+    games (``legal.acting`` masked), so a search spends no play-outs on the other seats' moves.
+    Where no rider acts (every rider of the slot finished) no policy is asked, so a policy's
+    random numbers are drawn only for real decisions."""
 
     def __init__(self, params, seating, n_games: int, rng: np.random.Generator):
-        unknown = [name for name in seating if name not in POLICIES]
+        unknown = [name for name in seating if isinstance(name, str) and name not in POLICIES]
         if unknown:
             raise GamelabError(f"unknown sbr agent {unknown[0]!r}: expected one of {', '.join(POLICIES)}")
         self.params, self.rng, self.n_games = params, rng, n_games
-        self.groups = engine.seat_groups([POLICIES[name] for name in seating])
+        self.groups = seat_groups([POLICIES[name] if isinstance(name, str) else name for name in seating])
         R = len(seating) * params.riders_per_player
         self.seat_of = np.arange(R) // params.riders_per_player
 
     def act(self, state, legal) -> Actions:
-        if not legal.acting.any():  # nobody to move: no agent is asked (as in engine.play_batch)
+        if not legal.acting.any():  # nobody to move: no agent is asked
             return engine.idle_actions(state.n_games)
         rider = engine.to_move(state)
-        return engine.joint_actions(self.params, state, rider, legal, self.groups, self.seat_of, self.rng)
+        if len(self.groups) == 1:
+            return self.groups[0][0](self.params, state, rider, legal, self.rng)
+        acts = None
+        for policy, seats in self.groups:
+            mine = np.isin(self.seat_of[rider], seats)
+            a = policy(self.params, state, rider, legal._replace(acting=legal.acting & mine), self.rng)
+            acts = a if acts is None else Actions(*(np.where(mine, x, y) for x, y in zip(a, acts)))
+        return acts
 
     def observe(self, events: dict) -> None:
         """Full information: the agents read the state, not the events."""
+
+
+def seat_groups(policies) -> list:
+    """``[(policy, seats)]``: seats sharing one policy object, asked once per decision."""
+    groups: dict[int, list] = {}
+    for s, pol in enumerate(policies):
+        groups.setdefault(id(pol), [pol, []])[1].append(s)
+    return [(pol, seats) for pol, seats in groups.values()]
 
 
 def controller(params, seating, n_games: int, rng: np.random.Generator) -> Controller:
@@ -143,7 +164,8 @@ def from_function(fn):
         def fives_first(v):
             return (max(v.cards), max(v.spins))
         policy = agents.from_function(fives_first)
-        engine.play_batch(params, [policy, agents.greedy_policy], 200, rng)
+        state = play_games(GAME, params, [policy, "greedy"], 200, 2, rng)  # gamelab.sim.play
+        engine.result(params, state)["win"]
 
     A choice outside the legal ones is an error naming it."""
 

@@ -31,11 +31,13 @@ what a move would do (stop square, square after a heart, spin after,
 terrain tax, seals triggered, relic taken) for (G, K) options, without
 changing the state: the same kernel ``act`` plays (agents ask these, never
 move riders themselves); ``seal_ahead`` and ``slot_of`` help them.
-``play_batch(params, policies, n_games, rng, n_players=4)`` plays whole games in a
-tight loop (identical to a loop of ``step``).
+Whole games are played by the shared driver (:func:`gamelab.core.driver.play_out`,
+a loop of ``legal`` and ``step``) with the agents' controller
+(:class:`gamelab.sbr.agents.Controller`), or by the compiled search's twin
+(:func:`gamelab.sbr.search.play_games`).
 
 This module holds set-up (6.1), the turn, the beat and the end (6.3) of a
-batch, and whole games.  The rules themselves are written once, compiled, in
+batch.  The rules themselves are written once, compiled, in
 :mod:`~gamelab.sbr.kernel` (the walk, the turn, the beat's end and start,
 the ranks), one game at a time; ``act``, ``end_beat``, ``begin_beat`` and
 ``result`` run them over the batch.  The rest lives below and every name
@@ -49,16 +51,17 @@ of 6.3).
 A policy is ``policy(params, state, rider, legal, rng) -> Actions``: ``rider``
 (G,) is the rider acting in each game (its seat's games are those where
 ``legal.acting`` and the rider belongs to the seat); it returns actions for
-all G games and the engine keeps its seat's.  Seats sharing one policy object
-are asked once per slot (:func:`joint_actions`).
+all G games and the controller keeps its seat's.
 
-``play`` returns (G, P) ``score``, ``win`` (1/k shares after the tie breaks),
+``result`` returns (G, P) ``score``, ``win`` (1/k shares after the tie breaks),
 ``rank``; and the diagnostics of appendix A per rider: ``position``,
 ``finish_beat``, ``relics``, ``relic_points``, ``segment_points``,
 ``segment_points_each`` and ``relic_points_each`` (G, S, R: each segment's), ``final_points``, ``spin_spent``,
 ``seals_placed``, ``seal_hits`` (seals that
 triggered on the rider), ``card_sum``, ``cards_played``, ``terrain_tax``
-(movement lost to rocks and curves); per game ``lead_changes``.
+(movement lost to rocks and curves).  The lead changes are counted while the
+games are played (``GAME.counts``: after every beat, from
+``State.points_so_far``).
 """
 
 from __future__ import annotations
@@ -66,7 +69,6 @@ from __future__ import annotations
 import numpy as np
 
 from gamelab.core.arrays import count_below
-from gamelab.stats.leads import LeadCounter
 
 from . import kernel
 from .legal import idle_actions, is_legal, legal_for, random_actions
@@ -101,10 +103,7 @@ __all__ = [
     "seal_ahead",
     "end_beat",
     "result",
-    "play_batch",
     "slot_of",
-    "seat_groups",
-    "joint_actions",
 ]
 
 
@@ -318,73 +317,6 @@ def result(params: SbrParams, state: State) -> dict:
     )
     out.update({k_: v.copy() for k_, v in st.stats.items()})
     return out
-
-
-def seat_groups(policies) -> list:
-    """``[(policy, seats)]``: seats sharing one policy object, asked once per slot."""
-    groups: dict[int, list] = {}
-    for s, pol in enumerate(policies):
-        groups.setdefault(id(pol), [pol, []])[1].append(s)
-    return [(pol, seats) for pol, seats in groups.values()]
-
-
-def joint_actions(params, state, rider, legal, groups, seat_of, rng) -> Actions:
-    """Each game's actions from the policy of the acting rider's seat
-    (``seat_of``: (R,) the seat of each rider).  Each policy sees as acting
-    only its own seats' games (``legal.acting`` masked), so a search agent
-    spends no play-outs on the other seats' moves."""
-    if len(groups) == 1:
-        return groups[0][0](params, state, rider, legal, rng)
-    acts = None
-    for pol, seats in groups:
-        mine = np.isin(seat_of[rider], seats)
-        a = pol(params, state, rider, legal._replace(acting=legal.acting & mine), rng)
-        acts = a if acts is None else Actions(*(np.where(mine, x, y) for x, y in zip(a, acts)))
-    return acts
-
-
-def play_batch(
-    params: SbrParams,
-    policies,
-    n_games: int,
-    rng: np.random.Generator,
-    n_players: int | None = None,
-    chance: Chance | None = None,
-) -> dict:
-    """Whole games under one policy per seat (player); see the module doc.
-    Without ``chance`` it is drawn from ``rng`` first; the policies draw from
-    ``rng`` after."""
-    n_players = len(policies) if n_players is None else n_players
-    if len(policies) != n_players:
-        raise ValueError(f"{len(policies)} policies for {n_players} players")
-    if chance is None:
-        chance = draw_chance(params, n_games, n_players, rng)
-    st = init(params, n_games, n_players, chance)
-    R = st.pos.shape[1]
-    seat_of = np.arange(R) // params.riders_per_player
-    groups = seat_groups(policies)
-    leads = LeadCounter(n_games)
-    for _ in range(params.beats):
-        for slot in range(R):
-            st.slot = slot
-            rider = st.order[:, slot].astype(np.intp)
-            lg = legal_for(params, st, rider)
-            if not lg.acting.any():
-                continue
-            act(params, st, joint_actions(params, st, rider, lg, groups, seat_of, rng), slot, inplace=True)
-        end_beat(params, st, inplace=True)
-        leads.count(points_so_far(st, n_players))
-        if st.beat < params.beats:
-            begin_beat(params, st, inplace=True)
-    out = result(params, st)
-    out["lead_changes"] = leads.changes
-    return out
-
-
-def points_so_far(st: State, n_players: int) -> np.ndarray:
-    """(G, P) each player's points so far (segment + relic): the score whose sole
-    leader the lead-change count follows, beat by beat (a design metric, not a rule)."""
-    return (st.seg_points + st.relic_pts).reshape(st.pos.shape[0], n_players, -1).sum(axis=2)
 
 
 def slot_of(state: State, rider: np.ndarray) -> np.ndarray:

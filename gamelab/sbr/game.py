@@ -40,8 +40,8 @@ GAME = contract.Game(
     reference=reference,
     agents=tuple(agents.POLICIES),
     controller=agents.controller,
-    play=sim.play,
-    streams=sim.STREAMS,
+    compiled=sim.compiled,  # whole games of greedy, lookahead and deep seats in the compiled search
+    counts=sim.COUNTS,
     record=contract.RecordFormat(replay=record.replay, tables=record.tables),
     variants=rules.VARIANT_CHANGES,
     default_agent="greedy",
@@ -58,7 +58,6 @@ GAME = contract.Game(
         prepare=learned.prepare,
     ),
     bench=contract.Bench(
-        random_batch=sim.random_batch,
         agent_target=10_000,
         extra_lineups={
             "lookahead": (4, sim.lookahead_lineup, 300.0),

@@ -31,6 +31,7 @@ import numpy as np
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
+from gamelab.core.driver import play_out
 from gamelab.core.params import specs
 
 from . import engine
@@ -84,7 +85,8 @@ def features(rules: SbrParams, state, rider, games) -> np.ndarray:
 
 class Recorder:
     """A policy that plays as ``teacher`` and keeps, at each of its decisions that breaks no
-    seal, the features of every option and the option it chose."""
+    seal, the features of every option and the option it chose; and the controller
+    (``contract.Controller``) of a table with it on every seat, for the batch driver."""
 
     def __init__(self, rules: SbrParams, teacher):
         self.rules, self.teacher = rules, teacher
@@ -101,12 +103,23 @@ class Recorder:
             self.beat.append(np.full(g.size, state.beat))
         return act
 
+    def act(self, state, legal) -> Actions:
+        """The teacher's move for the rider to move in each game (none asked where no rider acts)."""
+        if not legal.acting.any():
+            return engine.idle_actions(state.n_games)
+        return self(self.rules, state, engine.to_move(state), legal)
+
+    def observe(self, events: dict) -> None:
+        """Full information: the teacher reads the state."""
+
 
 def record(rules: SbrParams, n_players: int, n_games: int | None = None, seed: int = LEARN_SEED):
     """The teacher's decisions on ``n_games`` deals with it on every seat: x (N, K, F), chosen
     (N,) and the beat (N,) of each."""
     rec = Recorder(rules, BUDGETED[TEACHER])
-    engine.play_batch(rules, [rec] * n_players, n_games or LEARN_GAMES, np.random.default_rng(seed), n_players)
+    n_games = n_games or LEARN_GAMES
+    chance = engine.draw_chance(rules, n_games, n_players, np.random.default_rng(seed))
+    play_out(engine, rules, engine.init(rules, n_games, n_players, chance), chance, rec)
     return np.concatenate(rec.x), np.concatenate(rec.chosen), np.concatenate(rec.beat)
 
 

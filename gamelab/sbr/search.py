@@ -23,6 +23,26 @@ play-out since the last search knows that play-out's continuation: the
 lookahead's greedy option is then that play-out and its margin is read,
 not played again (:func:`_lookahead`), as is deep's option equal to the
 move its own previous play-out made at this slot (:func:`_deep`).
+
+Why three compiled whole-game loops, not one (issue 42 asked for one loop from
+(slot, beat) to a stopping beat, each rider's decision chosen by an agent code):
+:func:`_play_games` (the real game, any seating of codes), :func:`_greedy_play_out`
+(a lookahead's play-out) and :func:`_mixed_play_out` (deep's play-out: the
+lookahead, then greedy).  Written as one function, the loop calls itself through
+the searches it runs (the loop -> ``_decide`` -> ``_lookahead`` -> the loop), and
+numba compiles such a cycle but cannot link it: the first call aborts with
+"numba jitted function aborted due to unresolved symbol" (tried 2026-12-03,
+numba's cache and the group's options as here).  Breaking the cycle by argument
+types (the loop given ``codes=None`` for a greedy play-out and ``points=None`` for
+deep's, so that numba's dead-branch pruning compiles three loops from the one
+source, none calling itself) works in a small model of this call graph but still
+aborted the same way in this module, after two attempts of about 6 minutes of
+compiling each on the loaded machine; the time box ran out.  It would also carry
+one inlined copy of the greedy and the turn in each of the three compiled loops,
+where today only the greedy play-out has one (the real game and deep's play-out
+call the ``_once`` copies): more compile time for no speed.  So the loops stay,
+each short, all on the kernel's one turn and beat (``act``, ``end_beat``,
+``begin_beat``) and the one greedy.
 """
 
 from __future__ import annotations

@@ -28,8 +28,13 @@ or all of them).  Under the dual variant (9.5) a player's two
 riders are summed (squares and arrival: the mean and the later rider;
 ``finished`` only if both are in).
 
+The games are played by the shared play (:mod:`gamelab.sim.play`: the batch
+driver with the agents' controller), which asks :func:`compiled` first (whole
+games of compiled agents); the columns are :func:`columns` of the engine's
+result and the lead changes it counts (``COUNTS``).
+
 Also here: the sweep knobs ``relic_scale`` / ``segment_scale`` (``DERIVED``),
-the lineups, ``ASSUMPTIONS`` and the bench's set-up (``random_batch``);
+the lineups and ``ASSUMPTIONS``;
 :data:`gamelab.sbr.game.GAME` wires them into the contract.  The notebook
 panel lives in :mod:`gamelab.sbr.panels`.
 """
@@ -39,48 +44,37 @@ from __future__ import annotations
 import numpy as np
 
 from gamelab.core import budgets
-from gamelab.core.contract import EdgeSources, PointPart
-from gamelab.core.driver import split_streams
+from gamelab.core.contract import Counts, EdgeSources, PointPart
+from gamelab.core.driver import play_out
 from gamelab.core.params import knob_value, specs
 from gamelab.stats.leads import lead_changes
 
 from . import agents, engine, search
-from .agents import POLICIES
-
-STREAMS = ("chance", "agents")  # the runner's split of a chunk's seed (``GAME.streams``)
 
 
-def play(params, seating, n_deals, n_players, streams) -> dict:
-    """The runner's entry point: chance first from the ``chance`` stream, the
-    agents' randomness from ``agents``."""
-    chance = engine.draw_chance(params, n_deals, n_players, streams["chance"])
-    if compiled_lineup(params, seating, n_players):
-        res = kernel_play(params, seating, n_deals, n_players, chance)
-    else:
-        policies = [POLICIES[name] for name in seating]
-        res = engine.play_batch(params, policies, n_deals, streams["agents"], n_players, chance=chance)
-    out = diagnostics(params, res, n_players)
-    out["start_player"] = start_column(params, chance.start, n_players)
+def compiled(params, seating, state, chance, rng) -> dict | None:
+    """``GAME.compiled``, the shared play's compiled twin: for a seating whose seats are all
+    greedy, lookahead or deep, at least one searching (an all-greedy table runs faster through
+    the batch driver, a slot of every game per call: docs/performance.md), the set-up games of
+    ``state`` played whole by :func:`search.play_games`, and the counts the shared play would
+    have counted (decisions per game, lead changes after each beat); None for any other seating.
+    The agents draw no random numbers, so ``rng`` is not read; the results are identical."""
+    if not (all(name in search.AGENT_CODES for name in seating) and any(name != "greedy" for name in seating)):
+        return None
+    points = search.play_games(params, state, seating)
+    G, R = state.pos.shape
+    return {"length": np.full(G, params.beats * R, np.int32), "lead_changes": lead_changes(points, G)}
+
+
+def columns(params, state, result: dict, counts: dict) -> dict:
+    """``GAME.counts.columns``: appendix A's quantities per seat and per game (:func:`diagnostics`)
+    from the engine's result and the lead changes, then the start player of each game."""
+    out = diagnostics(params, {**result, "lead_changes": counts["lead_changes"]}, state.n_players)
+    out["start_player"] = start_column(params, state.start, state.n_players)
     return out
 
 
-def compiled_lineup(params, seating, n_players: int) -> bool:
-    """Whether :func:`search.play_games` plays this seating whole games at
-    a time: every seat greedy, lookahead or deep, at least one searching (an
-    all-greedy table runs faster through the batch engine, a slot of every
-    game per call: docs/performance.md).  The results are identical either way."""
-    return all(name in search.AGENT_CODES for name in seating) and any(name != "greedy" for name in seating)
-
-
-def kernel_play(params, seating, n_deals, n_players, chance) -> dict:
-    """``engine.play_batch``'s result for a seating of compiled agents, played by
-    :func:`search.play_games` (the agents draw no random numbers, so the
-    agents' generator is not needed)."""
-    st = engine.init(params, n_deals, n_players, chance)
-    points = search.play_games(params, st, seating)
-    res = engine.result(params, st)
-    res["lead_changes"] = lead_changes(points, n_deals)  # the points after each beat, as play_batch counts them
-    return res
+COUNTS = Counts(leads="points_so_far", leads_on="beat_over", columns=columns)  # GAME.counts: lead changes per beat
 
 
 def start_column(params, start, n_players: int) -> np.ndarray:
@@ -92,7 +86,7 @@ def start_column(params, start, n_players: int) -> np.ndarray:
 
 
 def diagnostics(params, res: dict, n_players: int) -> dict:
-    """Appendix A's quantities per seat (and per game) from ``engine.play_batch``."""
+    """Appendix A's quantities per seat (and per game) from the engine's result and the lead changes."""
     G, k = res["score"].shape[0], params.riders_per_player
 
     def per(a):
@@ -234,11 +228,6 @@ ASSUMPTIONS = (
 )
 
 
-def random_batch(params, n_games, n_players, rng):
-    """Random legal play straight through the engine (as ``reference.play_random``)."""
-    return engine.play_batch(params, [agents.random_policy] * n_players, n_games, rng, n_players)
-
-
 def warm() -> float:
     """Compile every entry point of the game's compiled code once (or load it
     from the on-disk cache): a short game of each kind of seating and every
@@ -248,7 +237,11 @@ def warm() -> float:
     t0 = time.perf_counter()
     params = agents.AgentParams(beats=2, lookahead_beats=1, deep_reply_beats=0)
     for seating in (["deep", "lookahead"], ["greedy", "random"], ["lookahead", "random"]):
-        play(params, seating, 1, 2, split_streams(np.random.SeedSequence(0), STREAMS))
+        rng = np.random.default_rng(0)
+        chance = engine.draw_chance(params, 1, 2, rng)
+        state = engine.init(params, 1, 2, chance)
+        if compiled(params, seating, state, chance, rng) is None:
+            play_out(engine, params, state, chance, agents.controller(params, seating, 1, rng))
     st = engine.init(params, 1, 2, engine.draw_chance(params, 1, 2, np.random.default_rng(0)))
     engine.options(params, st, engine.to_move(st))
     engine.seal_ahead(params, st, engine.to_move(st))

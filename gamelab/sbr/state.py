@@ -86,3 +86,9 @@ class State(Batch):
     beat: int
     n_players: int
     slot: int = 0
+
+    @property
+    def points_so_far(self) -> np.ndarray:
+        """(G, P) each player's points so far (segment + relic): the score whose sole leader
+        the lead changes follow, beat by beat (a design metric, not a rule; ``GAME.counts``)."""
+        return (self.seg_points + self.relic_pts).reshape(self.pos.shape[0], self.n_players, -1).sum(axis=2)
