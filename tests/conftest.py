@@ -1,9 +1,11 @@
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # test helpers (browser.py, *_helpers.py)
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # test helpers (browser.py, extra_game.py, *_helpers.py)
 
 import os  # noqa: E402
+
+import extra_game  # noqa: E402
 
 # the toy game of gamelab.toy, for tests of the shared layer, then the games already named in
 # GAMELAB_GAMES (a designer's own game, checked by the suite as the shipped ones are:
@@ -13,6 +15,24 @@ os.environ["GAMELAB_GAMES"] = ",".join(dict.fromkeys(["gamelab.toy", *_named]))
 # the panels' figure at the learned rung is left out (gamelab.ui.balance_panel.LEARNED_AUTO): it learns the rung
 # for every new rule set, seconds of CPU a move; the tests of that figure switch it on
 os.environ["GAMELAB_PANEL_LEARNED"] = "0"
+# and Dash, a game from a folder outside the checkout, runs through the whole suite (issue 42; extra_game.py)
+_run_with_dash = extra_game.start()
+
+
+def pytest_sessionfinish(session):
+    """The session that added Dash fails if the run changed or added a file of the checkout."""
+    if _run_with_dash is not None:
+        _run_with_dash.check(session)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _run_with_dash is not None:
+        _run_with_dash.report(terminalreporter)
+
+
+def pytest_unconfigure(config):
+    if _run_with_dash is not None:
+        _run_with_dash.remove()
 
 
 def pytest_collection_modifyitems(config, items):
