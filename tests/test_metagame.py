@@ -138,7 +138,7 @@ def test_a_game_without_strategies_has_no_metagame():
 
 
 def test_random_profiles_make_every_multiset_equally_likely():
-    from gamelab.strand.sim import random_profiles
+    from gamelab.strand.agents import random_profiles
 
     styles = random_profiles(3, 56_000, np.random.default_rng(0))
     counts = {}

@@ -15,11 +15,11 @@ of a batch is over.
   check); :func:`random_play`: the same under uniformly random legal play.
 
 Every whole game the package plays in Python goes through :func:`play_out`:
-the shared play, a game's own batch (``Game.play``: STRAND deals and counts in
-its own code, its controller plays every seat at once), searches' play-outs
-(``until=``) and self-play.  The one other whole-game loop is a game's compiled
-twin (``Game.compiled``: SBR's searching seatings in numba), which the shared
-play asks first; the conformance checks hold both to the rules.
+the shared play, a game's own batch (``Game.play``: a game that deals and counts
+in its own code, its controller playing every seat at once), searches'
+play-outs (``until=``) and self-play.  The one other whole-game loop is a
+game's compiled twin (``Game.compiled``: whole games of compiled searchers),
+which the shared play asks first; the conformance checks hold both to the rules.
 """
 
 from __future__ import annotations
